@@ -1,0 +1,112 @@
+//===- Signature.h - Kernel signatures and launch arguments -----*- C++ -*-===//
+//
+// The KAIO PTX printer emits, for every .entry, a comment line
+//   // kaio.kernel NAME(T1,T2,...)
+// with Ti a scalar type name or ptr<ELEM> / ptr<const ELEM>. PTX itself only
+// knows .u64 for pointers and has no signedness on params, so these comments
+// are what lets the runtime reject a float passed where a u32 is expected.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KAIO_RUNTIME_SIGNATURE_H
+#define KAIO_RUNTIME_SIGNATURE_H
+
+#include "Kaio/Runtime/CudaTypes.h"
+#include "Kaio/Runtime/Error.h"
+#include "Kaio/Runtime/Types.h"
+
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kaio::rt {
+
+/// One parameter type of a kernel signature.
+struct ParamType {
+  bool isPointer = false;
+  bool isConst = false; ///< Pointee is const (pointers only).
+  ScalarType elem = ScalarType::U8;
+
+  static ParamType scalar(ScalarType type) { return {false, false, type}; }
+  static ParamType pointer(ScalarType elem, bool isConst = false) {
+    return {true, isConst, elem};
+  }
+  std::string str() const;
+  bool operator==(const ParamType &o) const {
+    return isPointer == o.isPointer && isConst == o.isConst && elem == o.elem;
+  }
+  bool operator!=(const ParamType &o) const { return !(*this == o); }
+};
+
+struct KernelSignature {
+  std::string name;
+  std::vector<ParamType> params;
+  /// "vector_add(ptr<const f32>,ptr<f32>,u32)", the comment's own syntax.
+  std::string str() const;
+};
+
+/// Parses "u32", "ptr<f32>", "ptr<const b8>".
+Expected<ParamType> parseParamType(std::string_view text);
+/// Parses the text after "kaio.kernel": "NAME(T1,...)".
+Expected<KernelSignature> parseKernelSignature(std::string_view text);
+/// Collects every `// kaio.kernel` comment in a PTX text. A malformed or
+/// duplicated comment is an error naming its line.
+Expected<std::vector<KernelSignature>>
+parseKernelSignatures(std::string_view ptx);
+const KernelSignature *findSignature(const std::vector<KernelSignature> &sigs,
+                                     std::string_view name);
+
+/// A marshalled kernel argument: its value bytes plus what type it claims to
+/// be, so it can be checked against a signature.
+struct KernelArg {
+  enum class Kind : std::uint8_t { Scalar, Pointer, UntypedPointer };
+  Kind kind = Kind::Scalar;
+  ScalarType type = ScalarType::U8; ///< Scalar type or pointee type.
+  bool isConst = false;             ///< Pointee is const.
+  std::uint8_t size = 0;            ///< Bytes of `storage` passed to CUDA.
+  alignas(8) unsigned char storage[8] = {};
+
+  template <typename T> static KernelArg scalar(T value) {
+    static_assert(sizeof(T) <= 8, "kernel scalars are at most 8 bytes");
+    KernelArg arg;
+    arg.kind = Kind::Scalar;
+    arg.type = scalarTypeOf<T>();
+    arg.size = sizeof(T);
+    std::memcpy(arg.storage, &value, sizeof(T));
+    return arg;
+  }
+  /// A scalar from raw bits, e.g. built by a tool from a type name.
+  static KernelArg scalarBits(ScalarType type, std::uint64_t bits);
+  static KernelArg pointer(CUdeviceptr ptr, ScalarType elem, bool isConst);
+  /// A device pointer of unknown element type; matches any ptr<...>.
+  static KernelArg untypedPointer(CUdeviceptr ptr);
+
+  void *data() { return storage; }
+  /// "f32", "ptr<const f32>", "ptr<?>".
+  std::string typeStr() const;
+};
+
+template <typename T,
+          typename = std::enable_if_t<std::is_arithmetic_v<T> ||
+                                      std::is_same_v<T, Half> ||
+                                      std::is_same_v<T, BFloat16>>>
+KernelArg toKernelArg(T value) {
+  return KernelArg::scalar(value);
+}
+inline KernelArg toKernelArg(const KernelArg &arg) { return arg; }
+
+/// Checks the number and types of `args` against `sig`. Scalars must match
+/// exactly (no implicit conversions: an int literal is s32, not u32);
+/// pointers must match the element type (ptr<b8> accepts any) and may not
+/// drop const.
+Error checkKernelArgs(const KernelSignature &sig, const KernelArg *args,
+                      std::size_t numArgs);
+inline Error checkKernelArgs(const KernelSignature &sig,
+                             const std::vector<KernelArg> &args) {
+  return checkKernelArgs(sig, args.data(), args.size());
+}
+
+} // namespace kaio::rt
+
+#endif // KAIO_RUNTIME_SIGNATURE_H

@@ -1,0 +1,503 @@
+//===- Module.cpp - Loading modules, the cubin cache, launching -----------===//
+
+#include "Internal.h"
+
+#include "Kaio/Runtime/Stream.h"
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace kaio::rt;
+using namespace kaio::rt::detail;
+
+namespace kaio::rt::detail {
+void noteCacheHit();
+void noteCacheMiss();
+void noteCacheWrite(bool ok);
+} // namespace kaio::rt::detail
+
+//===----------------------------------------------------------------------===//
+// Files
+//===----------------------------------------------------------------------===//
+
+static Expected<std::string> readFile(const std::string &path) {
+  std::FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f)
+    return Error::make(errno == ENOENT ? ErrorCode::NotFound : ErrorCode::Io,
+                       "cannot open '" + path + "': " + std::strerror(errno));
+  std::string data;
+  char chunk[65536];
+  std::size_t n;
+  while ((n = std::fread(chunk, 1, sizeof(chunk), f)) > 0)
+    data.append(chunk, n);
+  bool failed = std::ferror(f);
+  std::fclose(f);
+  if (failed)
+    return Error::make(ErrorCode::Io, "error reading '" + path + "'");
+  return data;
+}
+
+/// mkdir -p; success if the directory exists afterwards.
+static bool makeDirectories(const std::string &dir) {
+  for (std::size_t i = 1; i <= dir.size(); ++i) {
+    if (i != dir.size() && dir[i] != '/')
+      continue;
+    std::string prefix = dir.substr(0, i);
+    if (::mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST)
+      return false;
+  }
+  struct stat st;
+  return ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/// Writes via a unique temporary + rename so that concurrent processes never
+/// see a partial cubin.
+static bool writeFileAtomically(const std::string &path, const void *data,
+                                std::size_t size) {
+  static std::atomic<unsigned> counter{0};
+  std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
+                    std::to_string(counter++);
+  std::FILE *f = std::fopen(tmp.c_str(), "wb");
+  if (!f)
+    return false;
+  bool ok = std::fwrite(data, 1, size, f) == size;
+  ok = (std::fclose(f) == 0) && ok;
+  if (ok && std::rename(tmp.c_str(), path.c_str()) == 0)
+    return true;
+  std::remove(tmp.c_str());
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// JIT options
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// JIT options plus the log buffers they point into.
+class JitOptions {
+public:
+  explicit JitOptions(const ModuleLoadOptions &opts)
+      : infoLog_(kLogSize, '\0'), errorLog_(kLogSize, '\0') {
+    add(CU_JIT_INFO_LOG_BUFFER, infoLog_.data());
+    add(CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, kLogSize - 1);
+    add(CU_JIT_ERROR_LOG_BUFFER, errorLog_.data());
+    add(CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, kLogSize - 1);
+    add(CU_JIT_LOG_VERBOSE, 1); // Register/spill usage in the info log.
+    canonical_ = "v1";
+    if (opts.optimizationLevel >= 0) {
+      add(CU_JIT_OPTIMIZATION_LEVEL, opts.optimizationLevel);
+      canonical_ += ";O" + std::to_string(opts.optimizationLevel);
+    }
+    if (opts.maxRegisters > 0) {
+      add(CU_JIT_MAX_REGISTERS, opts.maxRegisters);
+      canonical_ += ";maxrreg=" + std::to_string(opts.maxRegisters);
+    }
+    if (opts.generateLineInfo) {
+      add(CU_JIT_GENERATE_LINE_INFO, 1);
+      canonical_ += ";lineinfo";
+    }
+  }
+  unsigned count() const { return static_cast<unsigned>(keys_.size()); }
+  CUjit_option *keys() { return keys_.data(); }
+  void **values() { return values_.data(); }
+  std::string infoLog() const { return infoLog_.c_str(); }
+  std::string errorLog() const { return errorLog_.c_str(); }
+  /// "JIT error log:\n..." or empty.
+  std::string errorDetails() const {
+    std::string log = errorLog();
+    return log.empty() ? log : "JIT error log:\n" + log;
+  }
+  const std::string &canonical() const { return canonical_; }
+
+private:
+  static constexpr std::size_t kLogSize = 32768;
+  void add(CUjit_option key, void *value) {
+    keys_.push_back(key);
+    values_.push_back(value);
+  }
+  void add(CUjit_option key, std::size_t value) {
+    // Integer options travel in the pointer slot itself.
+    add(key, reinterpret_cast<void *>(static_cast<std::uintptr_t>(value)));
+  }
+  void add(CUjit_option key, int value) { add(key, std::size_t(value)); }
+  std::string infoLog_, errorLog_;
+  std::vector<CUjit_option> keys_;
+  std::vector<void *> values_;
+  std::string canonical_;
+};
+
+/// Owns a CUlinkState.
+class LinkGuard {
+public:
+  explicit LinkGuard(const DriverApi &api) : api_(api) {}
+  ~LinkGuard() {
+    if (state)
+      api_.cuLinkDestroy(state);
+  }
+  CUlinkState state = nullptr;
+
+private:
+  const DriverApi &api_;
+};
+} // namespace
+
+/// JIT-links PTX into a cubin (so that it can be cached).
+static Expected<std::string> linkPtx(const DriverApi &api,
+                                     const std::string &ptx,
+                                     JitOptions &jit,
+                                     const std::string &doing,
+                                     const std::string &name) {
+  LinkGuard link(api);
+  if (CUresult r =
+          api.cuLinkCreate(jit.count(), jit.keys(), jit.values(), &link.state))
+    return makeCudaError(api, r, "cuLinkCreate", doing, jit.errorDetails());
+  // The size includes the terminating NUL, as the driver expects for PTX.
+  if (CUresult r = api.cuLinkAddData(
+          link.state, CU_JIT_INPUT_PTX, const_cast<char *>(ptx.c_str()),
+          ptx.size() + 1, name.c_str(), 0, nullptr, nullptr))
+    return makeCudaError(api, r, "cuLinkAddData", doing, jit.errorDetails());
+  void *cubin = nullptr;
+  std::size_t size = 0;
+  if (CUresult r = api.cuLinkComplete(link.state, &cubin, &size))
+    return makeCudaError(api, r, "cuLinkComplete", doing, jit.errorDetails());
+  // The image belongs to the link state; copy it before destroying that.
+  return std::string(static_cast<const char *>(cubin), size);
+}
+
+//===----------------------------------------------------------------------===//
+// Module
+//===----------------------------------------------------------------------===//
+
+Expected<Module> Module::loadPtx(const Device &device, std::string_view ptxText,
+                                 const ModuleLoadOptions &options) {
+  std::string doing = "loading module '" + options.name + "'";
+  Expected<std::vector<KernelSignature>> sigs = parseKernelSignatures(ptxText);
+  if (!sigs)
+    return sigs.takeError().addContext(doing);
+
+  auto state = std::make_shared<ModuleState>();
+  state->device = device.state();
+  state->name = options.name;
+  state->signatures = std::move(*sigs);
+  const DriverApi &api = *state->device->api;
+  const DeviceProperties &props = device.properties();
+  std::string ptx(ptxText); // NUL-terminated for the driver.
+  JitOptions jit(options);
+
+  ScopedContext scope(*state->device);
+  if (Error e = scope.enter(doing))
+    return e;
+
+  std::string cacheDir = getCacheDirectory();
+  if (!options.useCache || !isCacheEnabled() || cacheDir.empty()) {
+    CUmodule mod = nullptr;
+    if (CUresult r = api.cuModuleLoadDataEx(&mod, ptx.c_str(), jit.count(),
+                                            jit.keys(), jit.values()))
+      return makeCudaError(api, r, "cuModuleLoadDataEx", doing,
+                           jit.errorDetails());
+    state->module = mod;
+    state->cacheStatus = CacheStatus::Disabled;
+    state->infoLog = jit.infoLog();
+    return Module(std::move(state));
+  }
+
+  CacheKeyInputs keyInputs;
+  keyInputs.deviceName = props.name;
+  keyInputs.ccMajor = props.ccMajor;
+  keyInputs.ccMinor = props.ccMinor;
+  keyInputs.driverVersion = api.version;
+  keyInputs.jitOptions = jit.canonical();
+  std::string path =
+      cacheDir + "/" + computeCacheKey(ptx, keyInputs) + ".cubin";
+
+  if (Expected<std::string> cached = readFile(path); cached && !cached->empty()) {
+    CUmodule mod = nullptr;
+    if (api.cuModuleLoadData(&mod, cached->data()) == CUDA_SUCCESS) {
+      state->module = mod;
+      state->cacheStatus = CacheStatus::Hit;
+      noteCacheHit();
+      return Module(std::move(state));
+    }
+    // A corrupt or foreign entry: drop it and recompile.
+    std::remove(path.c_str());
+  }
+
+  Expected<std::string> cubin = linkPtx(api, ptx, jit, doing, options.name);
+  if (!cubin)
+    return cubin.takeError();
+  CUmodule mod = nullptr;
+  if (CUresult r = api.cuModuleLoadData(&mod, cubin->data()))
+    return makeCudaError(api, r, "cuModuleLoadData", doing);
+  state->module = mod;
+  state->cacheStatus = CacheStatus::Miss;
+  state->infoLog = jit.infoLog();
+  noteCacheMiss();
+  noteCacheWrite(makeDirectories(cacheDir) &&
+                 writeFileAtomically(path, cubin->data(), cubin->size()));
+  return Module(std::move(state));
+}
+
+Expected<Module> Module::loadBinary(const Device &device, const void *image,
+                                    std::size_t size,
+                                    const ModuleLoadOptions &options) {
+  std::string doing = "loading module '" + options.name + "'";
+  if (!image || !size)
+    return Error::make(ErrorCode::InvalidValue, "empty module image")
+        .addContext(doing);
+  auto state = std::make_shared<ModuleState>();
+  state->device = device.state();
+  state->name = options.name;
+  const DriverApi &api = *state->device->api;
+  JitOptions jit(options); // A fatbin may carry PTX that gets JIT-compiled.
+  ScopedContext scope(*state->device);
+  if (Error e = scope.enter(doing))
+    return e;
+  CUmodule mod = nullptr;
+  if (CUresult r = api.cuModuleLoadDataEx(&mod, image, jit.count(), jit.keys(),
+                                          jit.values()))
+    return makeCudaError(api, r, "cuModuleLoadDataEx", doing,
+                         jit.errorDetails());
+  state->module = mod;
+  state->infoLog = jit.infoLog();
+  return Module(std::move(state));
+}
+
+Expected<Module> Module::loadFile(const Device &device, const std::string &path,
+                                  ModuleLoadOptions options) {
+  if (options.name == ModuleLoadOptions().name)
+    options.name = path;
+  Expected<std::string> data = readFile(path);
+  if (!data)
+    return data.takeError();
+  bool isPtx = path.size() >= 4 && path.compare(path.size() - 4, 4, ".ptx") == 0;
+  if (isPtx)
+    return loadPtx(device, *data, options);
+  return loadBinary(device, data->data(), data->size(), options);
+}
+
+Module::~Module() = default;
+
+const std::vector<KernelSignature> &Module::signatures() const {
+  return state_->signatures;
+}
+const std::string &Module::name() const { return state_->name; }
+CacheStatus Module::cacheStatus() const { return state_->cacheStatus; }
+const std::string &Module::jitInfoLog() const { return state_->infoLog; }
+CUmodule Module::raw() const { return state_->module; }
+
+static Error queryAttributes(const DriverApi &api, CUfunction fn,
+                             FunctionAttributes &a, const std::string &doing) {
+  struct {
+    int *field;
+    CUfunction_attribute attr;
+  } attrs[] = {
+      {&a.numRegs, CU_FUNC_ATTRIBUTE_NUM_REGS},
+      {&a.staticSharedBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES},
+      {&a.constBytes, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES},
+      {&a.localBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES},
+      {&a.maxThreadsPerBlock, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK},
+      {&a.ptxVersion, CU_FUNC_ATTRIBUTE_PTX_VERSION},
+      {&a.binaryVersion, CU_FUNC_ATTRIBUTE_BINARY_VERSION},
+      {&a.maxDynamicSharedBytes,
+       CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES},
+  };
+  for (auto &attr : attrs)
+    if (CUresult r = api.cuFuncGetAttribute(attr.field, attr.attr, fn))
+      return makeCudaError(api, r, "cuFuncGetAttribute", doing);
+  return Error::success();
+}
+
+Expected<Kernel> Module::getKernel(std::string_view name) const {
+  std::lock_guard<std::mutex> lock(state_->kernelsMutex);
+  auto it = state_->kernels.find(name);
+  if (it != state_->kernels.end())
+    return Kernel(state_, it->second.get());
+
+  std::string doing = "looking up kernel '" + std::string(name) +
+                      "' in module '" + state_->name + "'";
+  const DriverApi &api = *state_->device->api;
+  ScopedContext scope(*state_->device);
+  if (Error e = scope.enter(doing))
+    return e;
+  auto kernel = std::make_unique<KernelState>();
+  kernel->name = std::string(name);
+  if (CUresult r = api.cuModuleGetFunction(&kernel->function, state_->module,
+                                           kernel->name.c_str())) {
+    Error e = makeCudaError(api, r, "cuModuleGetFunction", doing);
+    if (r != CUDA_ERROR_NOT_FOUND)
+      return e;
+    std::string known;
+    for (const KernelSignature &sig : state_->signatures)
+      known += (known.empty() ? "" : ", ") + sig.name;
+    return Error::make(ErrorCode::NotFound,
+                       "kernel '" + kernel->name + "' not found in module '" +
+                           state_->name + "'" +
+                           (known.empty() ? "" : " (it has: " + known + ")"));
+  }
+  if (Error e = queryAttributes(api, kernel->function, kernel->attrs, doing))
+    return e;
+  kernel->signature = findSignature(state_->signatures, name);
+  KernelState *raw = kernel.get();
+  state_->kernels.emplace(kernel->name, std::move(kernel));
+  return Kernel(state_, raw);
+}
+
+//===----------------------------------------------------------------------===//
+// Launch configuration
+//===----------------------------------------------------------------------===//
+
+std::string Dim3::str() const {
+  std::string s = std::to_string(x);
+  if (y != 1 || z != 1)
+    s += "x" + std::to_string(y);
+  if (z != 1)
+    s += "x" + std::to_string(z);
+  return s;
+}
+
+Error kaio::rt::validateLaunchConfig(const LaunchConfig &config,
+                                     const DeviceProperties &props,
+                                     const FunctionAttributes *attrs,
+                                     std::string_view kernelName) {
+  auto fail = [&](const std::string &msg) {
+    Error e = Error::make(ErrorCode::InvalidConfig, msg);
+    if (!kernelName.empty())
+      e.addContext("launching kernel '" + std::string(kernelName) + "'");
+    return e;
+  };
+  static const char *axes[] = {"x", "y", "z"};
+  const unsigned block[3] = {config.block.x, config.block.y, config.block.z};
+  const unsigned grid[3] = {config.grid.x, config.grid.y, config.grid.z};
+  for (int i = 0; i < 3; ++i) {
+    if (block[i] == 0)
+      return fail(std::string("block dimension ") + axes[i] + " is 0");
+    if (grid[i] == 0)
+      return fail(std::string("grid dimension ") + axes[i] + " is 0");
+  }
+  std::uint64_t threads = config.block.count();
+  if (threads > std::uint64_t(props.maxThreadsPerBlock))
+    return fail("block size " + std::to_string(threads) +
+                " exceeds max threads per block " +
+                std::to_string(props.maxThreadsPerBlock));
+  for (int i = 0; i < 3; ++i) {
+    if (block[i] > unsigned(props.maxBlockDim[i]))
+      return fail(std::string("block dimension ") + axes[i] + " " +
+                  std::to_string(block[i]) + " exceeds max block dimension " +
+                  axes[i] + " " + std::to_string(props.maxBlockDim[i]));
+    if (grid[i] > unsigned(props.maxGridDim[i]))
+      return fail(std::string("grid dimension ") + axes[i] + " " +
+                  std::to_string(grid[i]) + " exceeds max grid dimension " +
+                  axes[i] + " " + std::to_string(props.maxGridDim[i]));
+  }
+  if (attrs && attrs->maxThreadsPerBlock > 0 &&
+      threads > std::uint64_t(attrs->maxThreadsPerBlock))
+    return fail("block size " + std::to_string(threads) +
+                " exceeds the kernel's max threads per block " +
+                std::to_string(attrs->maxThreadsPerBlock) + " (it uses " +
+                std::to_string(attrs->numRegs) + " registers per thread)");
+  std::uint64_t staticBytes = attrs ? attrs->staticSharedBytes : 0;
+  std::uint64_t total = staticBytes + config.dynamicSharedBytes;
+  if (total > std::uint64_t(props.sharedMemPerBlockOptin))
+    return fail("shared memory " + std::to_string(total) + " bytes (dynamic " +
+                std::to_string(config.dynamicSharedBytes) + " + static " +
+                std::to_string(staticBytes) +
+                ") exceeds max shared memory per block (opt-in) " +
+                std::to_string(props.sharedMemPerBlockOptin));
+  if (attrs && config.dynamicSharedBytes >
+                   unsigned(std::max(attrs->maxDynamicSharedBytes, 0)))
+    return fail("dynamic shared memory " +
+                std::to_string(config.dynamicSharedBytes) +
+                " bytes exceeds the kernel's current limit of " +
+                std::to_string(attrs->maxDynamicSharedBytes) +
+                " bytes; opt in with Kernel::setMaxDynamicSharedMemory "
+                "(device max shared memory per block (opt-in) " +
+                std::to_string(props.sharedMemPerBlockOptin) + ")");
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel
+//===----------------------------------------------------------------------===//
+
+const std::string &Kernel::name() const { return kernel_->name; }
+const KernelSignature *Kernel::signature() const { return kernel_->signature; }
+const FunctionAttributes &Kernel::attributes() const { return kernel_->attrs; }
+CUfunction Kernel::raw() const { return kernel_->function; }
+
+Error Kernel::setMaxDynamicSharedMemory(unsigned bytes) {
+  const DeviceProperties &props = module_->device->props;
+  std::string doing = "raising the dynamic shared memory limit of kernel '" +
+                      kernel_->name + "' to " + std::to_string(bytes);
+  std::uint64_t total = std::uint64_t(bytes) + kernel_->attrs.staticSharedBytes;
+  if (total > std::uint64_t(props.sharedMemPerBlockOptin))
+    return Error::make(ErrorCode::InvalidConfig,
+                       "dynamic shared memory " + std::to_string(bytes) +
+                           " + static " +
+                           std::to_string(kernel_->attrs.staticSharedBytes) +
+                           " bytes exceeds max shared memory per block "
+                           "(opt-in) " +
+                           std::to_string(props.sharedMemPerBlockOptin))
+        .addContext(doing);
+  const DriverApi &api = *module_->device->api;
+  ScopedContext scope(*module_->device);
+  if (Error e = scope.enter(doing))
+    return e;
+  if (CUresult r = api.cuFuncSetAttribute(
+          kernel_->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+          int(bytes)))
+    return makeCudaError(api, r, "cuFuncSetAttribute", doing);
+  kernel_->attrs.maxDynamicSharedBytes = int(bytes);
+  return Error::success();
+}
+
+Error Kernel::validate(const LaunchConfig &config) const {
+  if (config.stream && config.stream->state() != module_->device)
+    return Error::make(ErrorCode::InvalidValue,
+                       "the stream belongs to device " +
+                           std::to_string(config.stream->state()->props.ordinal) +
+                           " but the kernel was loaded on device " +
+                           std::to_string(module_->device->props.ordinal))
+        .addContext("launching kernel '" + kernel_->name + "'");
+  return validateLaunchConfig(config, module_->device->props, &kernel_->attrs,
+                              kernel_->name);
+}
+
+Error Kernel::checkArgs(const KernelArg *args, std::size_t numArgs) const {
+  if (!kernel_->signature)
+    return Error::success();
+  return checkKernelArgs(*kernel_->signature, args, numArgs);
+}
+
+Error Kernel::launchArgs(const LaunchConfig &config, KernelArg *args,
+                         std::size_t numArgs) {
+  if (Error e = checkArgs(args, numArgs))
+    return e;
+  std::vector<void *> params(numArgs + 1, nullptr);
+  for (std::size_t i = 0; i < numArgs; ++i)
+    params[i] = args[i].data();
+  return launchRaw(config, params.data());
+}
+
+Error Kernel::launchRaw(const LaunchConfig &config, void **params) {
+  if (Error e = validate(config))
+    return e;
+  std::string doing = "launching kernel '" + kernel_->name + "' (grid " +
+                      config.grid.str() + ", block " + config.block.str() +
+                      ", dynamic shared " +
+                      std::to_string(config.dynamicSharedBytes) + ")";
+  const DriverApi &api = *module_->device->api;
+  ScopedContext scope(*module_->device);
+  if (Error e = scope.enter(doing))
+    return e;
+  if (CUresult r = api.cuLaunchKernel(
+          kernel_->function, config.grid.x, config.grid.y, config.grid.z,
+          config.block.x, config.block.y, config.block.z,
+          config.dynamicSharedBytes,
+          config.stream ? config.stream->raw() : nullptr, params, nullptr))
+    return makeCudaError(api, r, "cuLaunchKernel", doing);
+  return Error::success();
+}

@@ -1,0 +1,227 @@
+//===- Signature.cpp - `// kaio.kernel` comments and argument checks ------===//
+
+#include "Kaio/Runtime/Signature.h"
+
+#include <cctype>
+
+using namespace kaio::rt;
+
+static std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+    s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+    s.remove_suffix(1);
+  return s;
+}
+
+static bool isIdentifierChar(char c) {
+  // PTX identifiers: [a-zA-Z_$%][a-zA-Z0-9_$]*, plus '.' seen in mangled names.
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' ||
+         c == '%' || c == '.';
+}
+
+std::string ParamType::str() const {
+  if (!isPointer)
+    return getScalarTypeName(elem);
+  return std::string("ptr<") + (isConst ? "const " : "") +
+         getScalarTypeName(elem) + ">";
+}
+
+std::string KernelSignature::str() const {
+  std::string s = name + "(";
+  for (std::size_t i = 0; i < params.size(); ++i)
+    s += (i ? "," : "") + params[i].str();
+  return s + ")";
+}
+
+Expected<ParamType> kaio::rt::parseParamType(std::string_view text) {
+  std::string_view t = trim(text);
+  if (t.substr(0, 4) == "ptr<") {
+    if (t.back() != '>')
+      return Error::make(ErrorCode::Parse, "expected '>' to close '" +
+                                               std::string(t) + "'");
+    std::string_view inner = trim(t.substr(4, t.size() - 5));
+    bool isConst = false;
+    if (inner.substr(0, 5) == "const" && inner.size() > 5 &&
+        std::isspace(static_cast<unsigned char>(inner[5]))) {
+      isConst = true;
+      inner = trim(inner.substr(5));
+    }
+    std::optional<ScalarType> elem =
+        parseScalarType(inner, /*allowAliases=*/false, /*allowByte=*/true);
+    if (!elem)
+      return Error::make(ErrorCode::Parse, "unknown pointer element type '" +
+                                               std::string(inner) + "'");
+    return ParamType::pointer(*elem, isConst);
+  }
+  std::optional<ScalarType> type = parseScalarType(t);
+  if (!type)
+    return Error::make(ErrorCode::Parse,
+                       "unknown parameter type '" + std::string(t) +
+                           "' (expected u8..u64, s8..s64, f16, bf16, f32, "
+                           "f64, ptr<T> or ptr<const T>)");
+  return ParamType::scalar(*type);
+}
+
+Expected<KernelSignature>
+kaio::rt::parseKernelSignature(std::string_view text) {
+  std::string_view t = trim(text);
+  std::size_t open = t.find('(');
+  if (open == std::string_view::npos)
+    return Error::make(ErrorCode::Parse, "expected '(' after the kernel name");
+  KernelSignature sig;
+  std::string_view name = trim(t.substr(0, open));
+  if (name.empty())
+    return Error::make(ErrorCode::Parse, "missing kernel name");
+  for (char c : name)
+    if (!isIdentifierChar(c))
+      return Error::make(ErrorCode::Parse, "invalid kernel name '" +
+                                               std::string(name) + "'");
+  sig.name = std::string(name);
+  if (t.back() != ')')
+    return Error::make(ErrorCode::Parse,
+                       "expected ')' at the end of the signature");
+  std::string_view params = trim(t.substr(open + 1, t.size() - open - 2));
+  if (params.empty())
+    return sig;
+  while (true) {
+    std::size_t comma = params.find(',');
+    std::string_view one = trim(params.substr(0, comma));
+    if (one.empty())
+      return Error::make(ErrorCode::Parse,
+                         "empty parameter " +
+                             std::to_string(sig.params.size() + 1));
+    Expected<ParamType> type = parseParamType(one);
+    if (!type)
+      return type.takeError().addContext(
+          "parameter " + std::to_string(sig.params.size() + 1));
+    sig.params.push_back(*type);
+    if (comma == std::string_view::npos)
+      break;
+    params.remove_prefix(comma + 1);
+  }
+  return sig;
+}
+
+Expected<std::vector<KernelSignature>>
+kaio::rt::parseKernelSignatures(std::string_view ptx) {
+  static constexpr std::string_view marker = "kaio.kernel";
+  std::vector<KernelSignature> sigs;
+  std::vector<std::size_t> lines;
+  std::size_t lineNo = 0;
+  while (!ptx.empty()) {
+    ++lineNo;
+    std::size_t eol = ptx.find('\n');
+    std::string_view line = ptx.substr(0, eol);
+    ptx.remove_prefix(eol == std::string_view::npos ? ptx.size() : eol + 1);
+    std::size_t slashes = line.find("//");
+    if (slashes == std::string_view::npos)
+      continue;
+    std::string_view comment = trim(line.substr(slashes + 2));
+    if (comment.substr(0, marker.size()) != marker ||
+        comment.size() == marker.size() ||
+        !std::isspace(static_cast<unsigned char>(comment[marker.size()])))
+      continue;
+    std::string where = "line " + std::to_string(lineNo);
+    Expected<KernelSignature> sig =
+        parseKernelSignature(comment.substr(marker.size()));
+    if (!sig)
+      return sig.takeError().addContext(where + ": malformed kaio.kernel "
+                                                "comment");
+    for (std::size_t i = 0; i < sigs.size(); ++i)
+      if (sigs[i].name == sig->name)
+        return Error::make(ErrorCode::Parse,
+                           where + ": duplicate kaio.kernel signature for '" +
+                               sig->name + "' (first on line " +
+                               std::to_string(lines[i]) + ")");
+    sigs.push_back(std::move(*sig));
+    lines.push_back(lineNo);
+  }
+  return sigs;
+}
+
+const KernelSignature *
+kaio::rt::findSignature(const std::vector<KernelSignature> &sigs,
+                        std::string_view name) {
+  for (const KernelSignature &sig : sigs)
+    if (sig.name == name)
+      return &sig;
+  return nullptr;
+}
+
+KernelArg KernelArg::scalarBits(ScalarType type, std::uint64_t bits) {
+  KernelArg arg;
+  arg.kind = Kind::Scalar;
+  arg.type = type;
+  arg.size = static_cast<std::uint8_t>(getScalarTypeSize(type));
+  std::memcpy(arg.storage, &bits, arg.size); // Little-endian: low bytes.
+  return arg;
+}
+
+KernelArg KernelArg::pointer(CUdeviceptr ptr, ScalarType elem, bool isConst) {
+  KernelArg arg;
+  arg.kind = Kind::Pointer;
+  arg.type = elem;
+  arg.isConst = isConst;
+  arg.size = sizeof(CUdeviceptr);
+  std::memcpy(arg.storage, &ptr, sizeof(ptr));
+  return arg;
+}
+
+KernelArg KernelArg::untypedPointer(CUdeviceptr ptr) {
+  KernelArg arg = pointer(ptr, ScalarType::B8, false);
+  arg.kind = Kind::UntypedPointer;
+  return arg;
+}
+
+std::string KernelArg::typeStr() const {
+  switch (kind) {
+  case Kind::Scalar:
+    return getScalarTypeName(type);
+  case Kind::Pointer:
+    return ParamType::pointer(type, isConst).str();
+  case Kind::UntypedPointer:
+    return "ptr<?>";
+  }
+  return "?";
+}
+
+Error kaio::rt::checkKernelArgs(const KernelSignature &sig,
+                                const KernelArg *args, std::size_t numArgs) {
+  if (numArgs != sig.params.size())
+    return Error::make(ErrorCode::ArgumentMismatch,
+                       sig.name + " expects " +
+                           std::to_string(sig.params.size()) + " argument" +
+                           (sig.params.size() == 1 ? "" : "s") + ", got " +
+                           std::to_string(numArgs) + " (signature " +
+                           sig.str() + ")");
+  for (std::size_t i = 0; i < numArgs; ++i) {
+    const ParamType &param = sig.params[i];
+    const KernelArg &arg = args[i];
+    auto mismatch = [&](const std::string &hint) {
+      return Error::make(ErrorCode::ArgumentMismatch,
+                         "argument " + std::to_string(i + 1) + " of " +
+                             sig.name + ": expected " + param.str() +
+                             ", got " + arg.typeStr() + hint);
+    };
+    if (!param.isPointer) {
+      if (arg.kind != KernelArg::Kind::Scalar)
+        return mismatch("");
+      if (arg.type != param.elem)
+        return mismatch(" (no implicit conversions; cast the argument)");
+      continue;
+    }
+    if (arg.kind == KernelArg::Kind::Scalar)
+      return mismatch(arg.type == ScalarType::U64
+                          ? " (pass raw device pointers as DeviceView or "
+                            "KernelArg::untypedPointer)"
+                          : "");
+    if (arg.kind == KernelArg::Kind::UntypedPointer)
+      continue;
+    if (param.elem != ScalarType::B8 && arg.type != param.elem)
+      return mismatch("");
+    if (arg.isConst && !param.isConst)
+      return mismatch(" (the kernel may write through it)");
+  }
+  return Error::success();
+}

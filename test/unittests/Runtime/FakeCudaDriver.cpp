@@ -1,0 +1,485 @@
+//===- FakeCudaDriver.cpp - A CPU stand-in for libcuda, for tests ---------===//
+//
+// Loaded through KAIO_CUDA_DRIVER so the runtime's plumbing (context
+// handling, RAII, JIT logs, the cubin cache, argument marshalling) is tested
+// on machines without a GPU. Device memory is host memory; "PTX" is accepted
+// unless it contains the word BROKEN; a few kernels (vector_add, fill2d)
+// are emulated on the host so launches have checkable effects. The exported
+// fakeCudaCounters() lets tests check that nothing leaks.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+struct CUctx_st {
+  int device;
+};
+struct CUfunc_st {
+  std::string name;
+  int maxDynamicShared = 48 * 1024;
+  int staticShared = 0;
+};
+struct CUmod_st {
+  std::string ptx;
+  std::map<std::string, std::unique_ptr<CUfunc_st>> functions;
+};
+struct CUstream_st {
+  int device;
+};
+struct CUevent_st {
+  std::chrono::steady_clock::time_point when;
+  bool recorded = false;
+};
+struct CUlinkState_st {
+  char *errorLog = nullptr;
+  std::size_t errorLogSize = 0;
+  std::string ptx;
+  std::string image;
+};
+using CUcontext = CUctx_st *;
+using CUmodule = CUmod_st *;
+using CUfunction = CUfunc_st *;
+using CUstream = CUstream_st *;
+using CUevent = CUevent_st *;
+using CUlinkState = CUlinkState_st *;
+
+extern "C" struct FakeCudaCounters {
+  int liveAllocations;
+  int liveHostAllocations;
+  int liveStreams;
+  int liveEvents;
+  int liveModules;
+  int primaryContextRefs[2];
+  int jitCompiles;  ///< PTX compiled by cuModuleLoadData(Ex).
+  int linkCompiles; ///< PTX compiled by cuLinkAddData.
+  int launches;
+  unsigned lastGrid[3], lastBlock[3], lastSharedBytes;
+  int lastLaunchDevice;
+};
+
+namespace {
+enum {
+  Success = 0,
+  InvalidValue = 1,
+  OutOfMemory = 2,
+  NoDevice = 100,
+  InvalidDevice = 101,
+  InvalidImage = 200,
+  InvalidContext = 201,
+  InvalidPtx = 218,
+  NotFound = 500,
+};
+constexpr int kOptinShared = 166912;
+
+FakeCudaCounters counters;
+CUctx_st contexts[2] = {{0}, {1}};
+thread_local std::vector<CUcontext> contextStack;
+std::mutex mutex;
+std::map<CUdeviceptr, std::pair<std::size_t, int>> allocations; // size, dev
+
+int deviceCount() {
+  const char *env = std::getenv("FAKE_CUDA_DEVICE_COUNT");
+  return env ? std::atoi(env) : 2;
+}
+CUcontext current() {
+  return contextStack.empty() ? nullptr : contextStack.back();
+}
+/// Compiles "PTX": fails on the word BROKEN, needs a .version directive.
+CUresult compile(const std::string &ptx, char *log, std::size_t logSize) {
+  std::size_t broken = ptx.find("BROKEN");
+  if (broken != std::string::npos || ptx.find(".version") == std::string::npos) {
+    std::string msg = broken != std::string::npos
+                          ? "ptxas fatal   : fake syntax error near 'BROKEN'"
+                          : "ptxas fatal   : missing .version directive";
+    if (log && logSize) {
+      std::strncpy(log, msg.c_str(), logSize - 1);
+      log[logSize - 1] = 0;
+    }
+    return InvalidPtx;
+  }
+  return Success;
+}
+void parseLogOptions(unsigned n, int *keys, void **values, char *&log,
+                     std::size_t &size) {
+  for (unsigned i = 0; i < n; ++i) {
+    if (keys[i] == 5)
+      log = static_cast<char *>(values[i]);
+    if (keys[i] == 6)
+      size = reinterpret_cast<std::uintptr_t>(values[i]);
+  }
+}
+CUresult makeModule(CUmodule *out, const std::string &ptx) {
+  auto mod = std::make_unique<CUmod_st>();
+  mod->ptx = ptx;
+  std::size_t pos = 0;
+  while ((pos = ptx.find(".entry", pos)) != std::string::npos) {
+    pos += 6;
+    while (pos < ptx.size() && (ptx[pos] == ' ' || ptx[pos] == '\t'))
+      ++pos;
+    std::size_t end = pos;
+    while (end < ptx.size() && (std::isalnum((unsigned char)ptx[end]) ||
+                                ptx[end] == '_'))
+      ++end;
+    auto fn = std::make_unique<CUfunc_st>();
+    fn->name = ptx.substr(pos, end - pos);
+    if (fn->name.find("smem") != std::string::npos)
+      fn->staticShared = 1024;
+    mod->functions[fn->name] = std::move(fn);
+  }
+  *out = mod.release();
+  ++counters.liveModules;
+  return Success;
+}
+CUresult loadImage(CUmodule *out, const void *image, char *log,
+                   std::size_t logSize) {
+  if (!current())
+    return InvalidContext;
+  std::string text(static_cast<const char *>(image));
+  static const std::string magic = "FAKECUBIN\n";
+  if (text.compare(0, magic.size(), magic) == 0)
+    return makeModule(out, text.substr(magic.size()));
+  if (CUresult r = compile(text, log, logSize))
+    return text.find(".version") == std::string::npos ? InvalidImage : r;
+  ++counters.jitCompiles;
+  return makeModule(out, text);
+}
+} // namespace
+
+#define API extern "C" __attribute__((visibility("default")))
+
+API FakeCudaCounters *fakeCudaCounters() { return &counters; }
+
+API CUresult cuGetErrorName(CUresult r, const char **s) {
+  switch (r) {
+  case Success: *s = "CUDA_SUCCESS"; return Success;
+  case InvalidValue: *s = "CUDA_ERROR_INVALID_VALUE"; return Success;
+  case OutOfMemory: *s = "CUDA_ERROR_OUT_OF_MEMORY"; return Success;
+  case NoDevice: *s = "CUDA_ERROR_NO_DEVICE"; return Success;
+  case InvalidImage: *s = "CUDA_ERROR_INVALID_IMAGE"; return Success;
+  case InvalidContext: *s = "CUDA_ERROR_INVALID_CONTEXT"; return Success;
+  case InvalidPtx: *s = "CUDA_ERROR_INVALID_PTX"; return Success;
+  case NotFound: *s = "CUDA_ERROR_NOT_FOUND"; return Success;
+  }
+  *s = nullptr;
+  return InvalidValue;
+}
+API CUresult cuGetErrorString(CUresult r, const char **s) {
+  switch (r) {
+  case Success: *s = "no error"; return Success;
+  case InvalidValue: *s = "invalid argument"; return Success;
+  case OutOfMemory: *s = "out of memory"; return Success;
+  case NoDevice: *s = "no CUDA-capable device is detected"; return Success;
+  case InvalidImage: *s = "device kernel image is invalid"; return Success;
+  case InvalidContext: *s = "invalid device context"; return Success;
+  case InvalidPtx: *s = "a PTX JIT compilation failed"; return Success;
+  case NotFound: *s = "named symbol not found"; return Success;
+  }
+  *s = nullptr;
+  return InvalidValue;
+}
+API CUresult cuInit(unsigned) { return deviceCount() ? Success : NoDevice; }
+API CUresult cuDriverGetVersion(int *v) { *v = 12080; return Success; }
+API CUresult cuDeviceGetCount(int *n) { *n = deviceCount(); return Success; }
+API CUresult cuDeviceGet(CUdevice *d, int ordinal) {
+  if (ordinal < 0 || ordinal >= deviceCount())
+    return InvalidDevice;
+  *d = ordinal;
+  return Success;
+}
+API CUresult cuDeviceGetName(char *name, int len, CUdevice d) {
+  std::snprintf(name, len, "KAIO Fake GPU %d", d);
+  return Success;
+}
+API CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) {
+  switch (attr) {
+  case 1: *v = 1024; break;
+  case 2: case 3: *v = 1024; break;
+  case 4: *v = 64; break;
+  case 5: *v = 2147483647; break;
+  case 6: case 7: *v = 65535; break;
+  case 8: *v = 49152; break;
+  case 10: *v = 32; break;
+  case 12: case 82: *v = 65536; break;
+  case 13: *v = 1410000; break;
+  case 16: *v = 108; break;
+  case 36: *v = 1215000; break;
+  case 37: *v = 5120; break;
+  case 38: *v = 40 * 1024 * 1024; break;
+  case 39: *v = 2048; break;
+  case 75: *v = d == 0 ? 8 : 9; break;
+  case 76: *v = 0; break;
+  case 81: *v = 167936; break;
+  case 97: *v = kOptinShared; break;
+  default: return InvalidValue;
+  }
+  return Success;
+}
+API CUresult cuDeviceTotalMem_v2(std::size_t *bytes, CUdevice) {
+  *bytes = std::size_t(40) << 30;
+  return Success;
+}
+API CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d) {
+  *ctx = &contexts[d];
+  ++counters.primaryContextRefs[d];
+  return Success;
+}
+API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) {
+  --counters.primaryContextRefs[d];
+  return Success;
+}
+API CUresult cuCtxGetCurrent(CUcontext *ctx) { *ctx = current(); return Success; }
+API CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
+  contextStack.push_back(ctx);
+  return Success;
+}
+API CUresult cuCtxPopCurrent_v2(CUcontext *ctx) {
+  if (contextStack.empty())
+    return InvalidContext;
+  *ctx = contextStack.back();
+  contextStack.pop_back();
+  return Success;
+}
+API CUresult cuCtxSynchronize() { return current() ? Success : InvalidContext; }
+API CUresult cuMemGetInfo_v2(std::size_t *f, std::size_t *t) {
+  *t = std::size_t(40) << 30;
+  *f = *t / 2;
+  return current() ? Success : InvalidContext;
+}
+API CUresult cuModuleLoadData(CUmodule *m, const void *image) {
+  return loadImage(m, image, nullptr, 0);
+}
+API CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned n,
+                                int *keys, void **values) {
+  char *log = nullptr;
+  std::size_t size = 0;
+  parseLogOptions(n, keys, values, log, size);
+  return loadImage(m, image, log, size);
+}
+API CUresult cuModuleUnload(CUmodule m) {
+  delete m;
+  --counters.liveModules;
+  return Success;
+}
+API CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+  auto it = m->functions.find(name);
+  if (it == m->functions.end())
+    return NotFound;
+  *f = it->second.get();
+  return Success;
+}
+API CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f) {
+  switch (attr) {
+  case 0: *v = f->name.find("heavy") != std::string::npos ? 256 : 1024; break;
+  case 1: *v = f->staticShared; break;
+  case 2: case 3: *v = 0; break;
+  case 4: *v = 10; break;
+  case 5: *v = 70; break;
+  case 6: *v = 80; break;
+  case 8: *v = f->maxDynamicShared; break;
+  default: return InvalidValue;
+  }
+  return Success;
+}
+API CUresult cuFuncSetAttribute(CUfunction f, int attr, int v) {
+  if (attr != 8 || v < 0 || v + f->staticShared > kOptinShared)
+    return InvalidValue;
+  f->maxDynamicShared = v;
+  return Success;
+}
+API CUresult cuLinkCreate_v2(unsigned n, int *keys, void **values,
+                             CUlinkState *out) {
+  auto *link = new CUlinkState_st();
+  parseLogOptions(n, keys, values, link->errorLog, link->errorLogSize);
+  *out = link;
+  return Success;
+}
+API CUresult cuLinkAddData_v2(CUlinkState link, int type, void *data,
+                              std::size_t size, const char *, unsigned, int *,
+                              void **) {
+  if (type != 1 || !size)
+    return InvalidValue;
+  std::string ptx(static_cast<const char *>(data));
+  if (CUresult r = compile(ptx, link->errorLog, link->errorLogSize))
+    return r;
+  ++counters.linkCompiles;
+  link->ptx += ptx;
+  return Success;
+}
+API CUresult cuLinkComplete(CUlinkState link, void **image, std::size_t *size) {
+  link->image = "FAKECUBIN\n" + link->ptx;
+  *image = link->image.data();
+  *size = link->image.size() + 1; // Keep the NUL: loadImage reads a C string.
+  return Success;
+}
+API CUresult cuLinkDestroy(CUlinkState link) {
+  delete link;
+  return Success;
+}
+API CUresult cuMemAlloc_v2(CUdeviceptr *p, std::size_t bytes) {
+  if (!current())
+    return InvalidContext;
+  if (!bytes)
+    return InvalidValue;
+  if (bytes > (std::size_t(1) << 36))
+    return OutOfMemory;
+  void *mem = std::calloc(1, bytes);
+  *p = reinterpret_cast<CUdeviceptr>(mem);
+  std::lock_guard<std::mutex> lock(mutex);
+  allocations[*p] = {bytes, current()->device};
+  ++counters.liveAllocations;
+  return Success;
+}
+API CUresult cuMemFree_v2(CUdeviceptr p) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!current() || !allocations.count(p))
+    return InvalidValue;
+  allocations.erase(p);
+  std::free(reinterpret_cast<void *>(p));
+  --counters.liveAllocations;
+  return Success;
+}
+API CUresult cuMemHostAlloc(void **p, std::size_t bytes, unsigned) {
+  if (!current())
+    return InvalidContext;
+  *p = std::malloc(bytes);
+  ++counters.liveHostAllocations;
+  return Success;
+}
+API CUresult cuMemFreeHost(void *p) {
+  std::free(p);
+  --counters.liveHostAllocations;
+  return Success;
+}
+#define DEV(p) reinterpret_cast<void *>(p)
+API CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, std::size_t n) {
+  std::memcpy(DEV(d), s, n);
+  return current() ? Success : InvalidContext;
+}
+API CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, std::size_t n) {
+  std::memcpy(d, DEV(s), n);
+  return current() ? Success : InvalidContext;
+}
+API CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, std::size_t n) {
+  std::memmove(DEV(d), DEV(s), n);
+  return current() ? Success : InvalidContext;
+}
+API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *s, std::size_t n,
+                                  CUstream) {
+  return cuMemcpyHtoD_v2(d, s, n);
+}
+API CUresult cuMemcpyDtoHAsync_v2(void *d, CUdeviceptr s, std::size_t n,
+                                  CUstream) {
+  return cuMemcpyDtoH_v2(d, s, n);
+}
+API CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, std::size_t n,
+                                  CUstream) {
+  return cuMemcpyDtoD_v2(d, s, n);
+}
+API CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, std::size_t n) {
+  std::memset(DEV(d), v, n);
+  return current() ? Success : InvalidContext;
+}
+API CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, std::size_t n,
+                             CUstream) {
+  return cuMemsetD8_v2(d, v, n);
+}
+API CUresult cuStreamCreate(CUstream *s, unsigned) {
+  if (!current())
+    return InvalidContext;
+  *s = new CUstream_st{current()->device};
+  ++counters.liveStreams;
+  return Success;
+}
+API CUresult cuStreamDestroy_v2(CUstream s) {
+  delete s;
+  --counters.liveStreams;
+  return Success;
+}
+API CUresult cuStreamSynchronize(CUstream) { return Success; }
+API CUresult cuStreamQuery(CUstream) { return Success; }
+API CUresult cuEventCreate(CUevent *e, unsigned) {
+  if (!current())
+    return InvalidContext;
+  *e = new CUevent_st();
+  ++counters.liveEvents;
+  return Success;
+}
+API CUresult cuEventDestroy_v2(CUevent e) {
+  delete e;
+  --counters.liveEvents;
+  return Success;
+}
+API CUresult cuEventRecord(CUevent e, CUstream) {
+  e->when = std::chrono::steady_clock::now();
+  e->recorded = true;
+  return Success;
+}
+API CUresult cuEventSynchronize(CUevent) { return Success; }
+API CUresult cuEventQuery(CUevent) { return Success; }
+API CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
+  if (!a->recorded || !b->recorded)
+    return InvalidValue;
+  *ms = std::chrono::duration<float, std::milli>(b->when - a->when).count();
+  return Success;
+}
+API CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
+                            unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                            unsigned smem, CUstream, void **params, void **) {
+  if (!current())
+    return InvalidContext;
+  if (int(smem) > f->maxDynamicShared)
+    return InvalidValue;
+  ++counters.launches;
+  counters.lastGrid[0] = gx, counters.lastGrid[1] = gy, counters.lastGrid[2] = gz;
+  counters.lastBlock[0] = bx, counters.lastBlock[1] = by,
+  counters.lastBlock[2] = bz;
+  counters.lastSharedBytes = smem;
+  counters.lastLaunchDevice = current()->device;
+  if (f->name == "vector_add") {
+    auto *a = *static_cast<float **>(params[0]);
+    auto *b = *static_cast<float **>(params[1]);
+    auto *c = *static_cast<float **>(params[2]);
+    unsigned n = *static_cast<unsigned *>(params[3]);
+    for (unsigned blk = 0; blk < gx; ++blk)
+      for (unsigned t = 0; t < bx; ++t) {
+        unsigned i = blk * bx + t;
+        if (i < n)
+          c[i] = a[i] + b[i];
+      }
+  } else if (f->name == "fill2d") {
+    auto *out = *static_cast<float **>(params[0]);
+    unsigned w = *static_cast<unsigned *>(params[1]);
+    unsigned h = *static_cast<unsigned *>(params[2]);
+    for (unsigned byi = 0; byi < gy; ++byi)
+      for (unsigned bxi = 0; bxi < gx; ++bxi)
+        for (unsigned ty = 0; ty < by; ++ty)
+          for (unsigned tx = 0; tx < bx; ++tx) {
+            unsigned x = bxi * bx + tx, y = byi * by + ty;
+            if (x < w && y < h)
+              out[y * w + x] = float(y * 1000 + x);
+          }
+  } else if (f->name == "smem_reverse") {
+    auto *data = *static_cast<float **>(params[0]);
+    unsigned n = *static_cast<unsigned *>(params[1]);
+    if (std::size_t(n) * 4 > smem)
+      return 719; // CUDA_ERROR_LAUNCH_FAILED: would have read out of bounds.
+    std::vector<float> tmp(data, data + n);
+    for (unsigned i = 0; i < n; ++i)
+      data[i] = tmp[n - 1 - i];
+  }
+  return Success;
+}

@@ -1,0 +1,223 @@
+//===- FakeDriverTest.cpp - Runtime plumbing checked with the fake driver -===//
+//
+// Things only the fake driver can observe: leaked handles, the caller's
+// context stack, JIT counts behind the cache, a corrupt cache entry.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DriverBackends.h"
+#include "TestKernels.h"
+
+#include "Kaio/Runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <unistd.h>
+
+using namespace kaio::rt;
+using namespace kaio::rt::test;
+
+namespace {
+class FakeDriverTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    path = findFakeDriver();
+    if (path.empty())
+      GTEST_SKIP() << "fake CUDA driver library not found";
+    driverEnv.emplace("KAIO_CUDA_DRIVER", path.c_str());
+    cacheDirEnv.emplace("KAIO_CACHE_DIR", cacheDir.path().c_str());
+    cacheEnv.emplace("KAIO_CACHE", nullptr);
+    ASSERT_FALSE(checkDriver());
+    counters = getFakeCounters();
+    ASSERT_NE(counters, nullptr);
+  }
+  /// The fake's current context, as seen by the calling thread.
+  void *currentContext() {
+    void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    auto fn = reinterpret_cast<int (*)(void **)>(
+        ::dlsym(handle, "cuCtxGetCurrent"));
+    void *ctx = nullptr;
+    fn(&ctx);
+    return ctx;
+  }
+  std::string path;
+  std::optional<ScopedEnv> driverEnv, cacheDirEnv, cacheEnv;
+  TempDir cacheDir;
+  FakeCudaCounters *counters = nullptr;
+};
+} // namespace
+
+TEST_F(FakeDriverTest, NothingLeaks) {
+  FakeCudaCounters before = *counters;
+  {
+    Device dev = *Device::open(0);
+    EXPECT_EQ(counters->primaryContextRefs[0],
+              before.primaryContextRefs[0] + 1);
+    auto buf = *DeviceBuffer<float>::allocate(dev, 100);
+    auto pinned = *PinnedHostBuffer<float>::allocate(dev, 100);
+    Stream stream = *Stream::create(dev);
+    Event event = *Event::create(dev);
+    Module mod = *Module::loadPtx(dev, kVectorAddPtx);
+    Kernel kernel = *mod.getKernel("vector_add");
+    EXPECT_EQ(counters->liveAllocations, before.liveAllocations + 1);
+    EXPECT_EQ(counters->liveHostAllocations, before.liveHostAllocations + 1);
+    EXPECT_EQ(counters->liveStreams, before.liveStreams + 1);
+    EXPECT_EQ(counters->liveEvents, before.liveEvents + 1);
+    EXPECT_EQ(counters->liveModules, before.liveModules + 1);
+    // Move-assignment frees the overwritten allocation.
+    buf = *DeviceBuffer<float>::allocate(dev, 10);
+    EXPECT_EQ(counters->liveAllocations, before.liveAllocations + 1);
+    // Children keep the context alive after the Device is gone.
+    Device gone = std::move(dev);
+    { Device drop = std::move(gone); }
+    EXPECT_EQ(counters->primaryContextRefs[0],
+              before.primaryContextRefs[0] + 1);
+    (void)kernel;
+  }
+  EXPECT_EQ(counters->liveAllocations, before.liveAllocations);
+  EXPECT_EQ(counters->liveHostAllocations, before.liveHostAllocations);
+  EXPECT_EQ(counters->liveStreams, before.liveStreams);
+  EXPECT_EQ(counters->liveEvents, before.liveEvents);
+  EXPECT_EQ(counters->liveModules, before.liveModules);
+  EXPECT_EQ(counters->primaryContextRefs[0], before.primaryContextRefs[0]);
+}
+
+TEST_F(FakeDriverTest, KernelKeepsItsModuleAlive) {
+  int modules = counters->liveModules;
+  Device dev = *Device::open(0);
+  std::optional<Kernel> kernel;
+  {
+    Module mod = *Module::loadPtx(dev, kVectorAddPtx);
+    kernel.emplace(*mod.getKernel("vector_add"));
+  }
+  EXPECT_EQ(counters->liveModules, modules + 1);
+  auto buf = *DeviceBuffer<float>::allocate(dev, 8);
+  LaunchConfig cfg;
+  cfg.block = Dim3(8);
+  EXPECT_FALSE(kernel->launch(cfg, buf, buf, buf, 8u));
+  kernel.reset();
+  EXPECT_EQ(counters->liveModules, modules);
+}
+
+TEST_F(FakeDriverTest, LeavesTheCallersContextAlone) {
+  ASSERT_EQ(currentContext(), nullptr);
+  Device dev = *Device::open(0);
+  auto buf = *DeviceBuffer<float>::allocate(dev, 4);
+  EXPECT_FALSE(buf.zero());
+  Module mod = *Module::loadPtx(dev, kVectorAddPtx);
+  EXPECT_EQ(currentContext(), nullptr);
+}
+
+TEST_F(FakeDriverTest, LaunchPassesTheConfiguration) {
+  Device dev = *Device::open(1);
+  Module mod = *Module::loadPtx(dev, kFill2dPtx);
+  Kernel k = *mod.getKernel("fill2d");
+  auto out = *DeviceBuffer<float>::allocate(dev, 64);
+  LaunchConfig cfg;
+  cfg.grid = Dim3(2, 3, 1);
+  cfg.block = Dim3(4, 2, 1);
+  cfg.dynamicSharedBytes = 128;
+  int launches = counters->launches;
+  ASSERT_FALSE(k.launch(cfg, out, 8u, 8u));
+  EXPECT_EQ(counters->launches, launches + 1);
+  EXPECT_EQ(counters->lastGrid[1], 3u);
+  EXPECT_EQ(counters->lastBlock[0], 4u);
+  EXPECT_EQ(counters->lastSharedBytes, 128u);
+  EXPECT_EQ(counters->lastLaunchDevice, 1);
+}
+
+TEST_F(FakeDriverTest, CacheHitSkipsTheJit) {
+  Device dev = *Device::open(0);
+  int links = counters->linkCompiles, jits = counters->jitCompiles;
+  Module first = *Module::loadPtx(dev, kVectorAddPtx);
+  EXPECT_EQ(counters->linkCompiles, links + 1);
+  Module second = *Module::loadPtx(dev, kVectorAddPtx);
+  EXPECT_EQ(second.cacheStatus(), CacheStatus::Hit);
+  EXPECT_EQ(counters->linkCompiles, links + 1);
+  EXPECT_EQ(counters->jitCompiles, jits);
+  // A different device (name and compute capability) is a different key.
+  Device other = *Device::open(1);
+  Module third = *Module::loadPtx(other, kVectorAddPtx);
+  EXPECT_EQ(third.cacheStatus(), CacheStatus::Miss);
+  EXPECT_EQ(cacheDir.countFiles(), 2);
+}
+
+TEST_F(FakeDriverTest, CorruptCacheEntryIsReplaced) {
+  Device dev = *Device::open(0);
+  { Module first = *Module::loadPtx(dev, kVectorAddPtx); }
+  ASSERT_EQ(cacheDir.countFiles(), 1);
+  std::string entry;
+  DIR *dir = ::opendir(cacheDir.path().c_str());
+  while (dirent *e = ::readdir(dir))
+    if (e->d_name[0] != '.')
+      entry = cacheDir.path() + "/" + e->d_name;
+  ::closedir(dir);
+  std::FILE *f = std::fopen(entry.c_str(), "wb");
+  std::fputs("garbage", f);
+  std::fclose(f);
+  Expected<Module> again = Module::loadPtx(dev, kVectorAddPtx);
+  ASSERT_TRUE(again) << again.error().message();
+  EXPECT_EQ(again->cacheStatus(), CacheStatus::Miss);
+  Module third = *Module::loadPtx(dev, kVectorAddPtx);
+  EXPECT_EQ(third.cacheStatus(), CacheStatus::Hit);
+}
+
+TEST_F(FakeDriverTest, UnwritableCacheIsNotAnError) {
+  ScopedEnv dir("KAIO_CACHE_DIR", "/proc/kaio-cannot-create-this");
+  Device dev = *Device::open(0);
+  CacheStats before = getCacheStats();
+  Expected<Module> mod = Module::loadPtx(dev, kVectorAddPtx);
+  ASSERT_TRUE(mod) << mod.error().message();
+  EXPECT_EQ(mod->cacheStatus(), CacheStatus::Miss);
+  EXPECT_EQ(getCacheStats().writeFailures, before.writeFailures + 1);
+}
+
+TEST_F(FakeDriverTest, DriverWithoutDevices) {
+  // A second path to the same library is a separately initialized driver.
+  TempDir dir;
+  std::string link = dir.path() + "/libcuda.so.1";
+  ASSERT_EQ(::symlink(path.c_str(), link.c_str()), 0);
+  ScopedEnv noDevices("FAKE_CUDA_DEVICE_COUNT", "0");
+  ScopedEnv driver("KAIO_CUDA_DRIVER", link.c_str());
+  Expected<int> count = getDeviceCount();
+  ASSERT_TRUE(count) << count.error().message();
+  EXPECT_EQ(*count, 0);
+  Expected<Device> dev = Device::open(0);
+  ASSERT_FALSE(dev);
+  EXPECT_EQ(dev.error().message(),
+            "device ordinal 0 out of range: 0 CUDA device(s) present");
+  Error e = checkDriver();
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e.name(), "CUDA_ERROR_NO_DEVICE");
+  EXPECT_NE(e.message().find("cuInit while initializing the CUDA driver"),
+            std::string::npos);
+}
+
+TEST_F(FakeDriverTest, LoadFileAndBinary) {
+  Device dev = *Device::open(0);
+  TempDir dir;
+  std::string ptxPath = dir.path() + "/k.ptx";
+  std::FILE *f = std::fopen(ptxPath.c_str(), "w");
+  std::fputs(kVectorAddPtx, f);
+  std::fclose(f);
+  Expected<Module> mod = Module::loadFile(dev, ptxPath);
+  ASSERT_TRUE(mod) << mod.error().message();
+  EXPECT_EQ(mod->name(), ptxPath);
+  EXPECT_EQ(mod->signatures().size(), 1u);
+  Expected<Module> missing = Module::loadFile(dev, dir.path() + "/nope.cubin");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code(), ErrorCode::NotFound);
+  EXPECT_NE(missing.error().message().find("No such file"), std::string::npos);
+  std::string image = std::string("FAKECUBIN\n") + kVectorAddPtx;
+  Expected<Module> bin =
+      Module::loadBinary(dev, image.c_str(), image.size() + 1);
+  ASSERT_TRUE(bin) << bin.error().message();
+  EXPECT_EQ(bin->cacheStatus(), CacheStatus::NotApplicable);
+  EXPECT_TRUE(bin->getKernel("vector_add"));
+  Expected<Module> bad = Module::loadBinary(dev, "junk", 5);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().name(), "CUDA_ERROR_INVALID_IMAGE");
+}
