@@ -1,0 +1,134 @@
+//===- RunSupport.h - kaio-run's reusable pieces ----------------*- C++ -*-===//
+//
+// Argument specs, host buffer initialization, printing and the driver loop
+// of kaio-run, as a library (KaioRunSupport) so they are unit-testable and so
+// an MLIR-aware front end can reuse them: it passes RunHooks to runTool() to
+// compile .mlir inputs to PTX or to run --interpret on a CPU interpreter.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KAIO_TOOLS_KAIO_RUN_RUNSUPPORT_H
+#define KAIO_TOOLS_KAIO_RUN_RUNSUPPORT_H
+
+#include "Kaio/Runtime/Error.h"
+#include "Kaio/Runtime/Module.h"
+#include "Kaio/Runtime/Types.h"
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kaio::run {
+
+using rt::Dim3;
+using rt::Error;
+using rt::ErrorCode;
+using rt::Expected;
+using rt::ScalarType;
+
+/// One --arg: `name=type:value` (scalar) or `name=type[count]:init` (buffer).
+struct ArgSpec {
+  enum class Init { Rand, Zeros, Ones, Iota, Constant, File };
+  std::string name;
+  ScalarType type = ScalarType::F32;
+  bool isBuffer = false;
+  std::size_t count = 0;    ///< Buffers only.
+  Init init = Init::Zeros;  ///< Buffers only.
+  double constant = 0;      ///< Init::Constant.
+  std::string file;         ///< Init::File.
+  std::uint64_t bits = 0;   ///< Scalars: the value's bit pattern.
+  std::string text;         ///< The spec as written, for messages.
+};
+
+Expected<ArgSpec> parseArgSpec(std::string_view text);
+/// "X", "X,Y" or "X,Y,Z", each >= 1.
+Expected<Dim3> parseDim3(std::string_view text);
+/// A scalar literal of `type` as its bit pattern (ints: decimal or 0x hex,
+/// range-checked; floats: anything strtod accepts, plus inf/nan).
+Expected<std::uint64_t> parseScalarBits(ScalarType type, std::string_view text);
+
+/// A typed host array.
+struct HostArray {
+  ScalarType type = ScalarType::F32;
+  std::size_t count = 0;
+  std::vector<unsigned char> bytes;
+
+  HostArray() = default;
+  HostArray(ScalarType type, std::size_t count);
+  double get(std::size_t i) const;
+  void set(std::size_t i, double value);
+  /// Exact text for integers, %.6g for floats.
+  std::string format(std::size_t i) const;
+};
+
+/// Fills a buffer per its spec; `seed` makes `rand` reproducible (the
+/// argument name is mixed in so that a and b differ).
+Expected<HostArray> initHostArray(const ArgSpec &spec, std::uint64_t seed);
+
+struct Summary {
+  double min = 0, max = 0, mean = 0;
+  std::size_t nanCount = 0;
+};
+/// Over the non-NaN elements.
+Summary summarize(const HostArray &array);
+/// Head and tail (`edge` elements each) with indices, then the summary.
+std::string formatArray(const std::string &name, const HostArray &array,
+                        std::size_t edge = 8);
+/// NumPy .npy v1.0 (bf16 is stored as its raw bits, dtype '<u2').
+Error writeNpy(const std::string &path, const HostArray &array);
+Error writeRaw(const std::string &path, const HostArray &array);
+
+struct RunOptions {
+  std::string input;
+  std::string kernel;
+  Dim3 grid, block;
+  unsigned sharedBytes = 0;
+  std::vector<ArgSpec> args;
+  std::vector<std::string> prints;
+  std::vector<std::pair<std::string, std::string>> outs; ///< name, path.
+  bool time = false;
+  int reps = 20;
+  int warmup = 3;
+  std::uint64_t seed = 0;
+  int device = 0;
+  bool interpret = false;
+  bool verbose = false;
+  bool help = false;
+};
+
+Expected<RunOptions> parseCommandLine(int argc, const char *const *argv);
+std::string getUsage();
+
+/// An argument as prepared on the host: buffers are initialized arrays that
+/// receive the results, scalars carry their bits.
+struct HostArg {
+  ArgSpec spec;
+  HostArray data; ///< Buffers only.
+};
+
+/// Extension points for front ends that know more than PTX.
+struct RunHooks {
+  /// Turns a non-.ptx input (e.g. .mlir) into PTX text for `kernel`.
+  std::function<Expected<std::string>(const RunOptions &)> compileToPtx;
+  /// Runs the kernel on a CPU interpreter (--interpret), updating buffers.
+  std::function<Error(const RunOptions &, std::vector<HostArg> &)> interpret;
+};
+
+/// Exit codes of runTool.
+enum ExitCode {
+  ExitOk = 0,
+  ExitFailure = 1,     ///< Bad usage or a runtime error.
+  ExitUnsupported = 2, ///< Input kind or mode not available in this build.
+  ExitNoGpu = 3,       ///< No CUDA driver or GPU.
+};
+
+/// The whole of kaio-run; `main` is a one-liner around it.
+int runTool(int argc, const char *const *argv, const RunHooks &hooks,
+            std::ostream &out, std::ostream &err);
+
+} // namespace kaio::run
+
+#endif // KAIO_TOOLS_KAIO_RUN_RUNSUPPORT_H

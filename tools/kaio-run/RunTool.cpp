@@ -1,0 +1,454 @@
+//===- RunTool.cpp - kaio-run's command line and driver loop --------------===//
+
+#include "RunSupport.h"
+
+#include "Kaio/Runtime/Runtime.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+using namespace kaio;
+using namespace kaio::run;
+
+std::string kaio::run::getUsage() {
+  return R"(usage: kaio-run FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]
+                [--smem BYTES] [--arg SPEC]... [--print NAME]...
+                [--out NAME=FILE] [--time [--reps N] [--warmup N]]
+                [--seed S] [--device N] [--verbose] [--interpret]
+
+Runs one kernel of a PTX module (cubin/fatbin files work too) on a GPU.
+
+  --arg name=type:value        a scalar, e.g. n=u32:1024, alpha=f32:0.5
+  --arg name=type[count]:init  a device buffer, e.g. a=f32[1024]:rand
+      init: rand (uniform [-1,1) for floats, small ints for ints; --seed),
+            zeros, ones, iota (0,1,2,...), a number, or @file (raw binary)
+      types: f32 f64 f16 bf16 s8 u8 s16 u16 s32 u32 s64 u64 (i32, i64 ok)
+  Arguments are passed in the order given and checked against the
+  `// kaio.kernel` signature in the PTX when there is one.
+  --smem BYTES      dynamic shared memory (opts in beyond 48 KiB)
+  --print NAME      print a buffer after the run (head, tail, min/max/mean/NaN)
+  --out NAME=FILE   write a buffer after the run: FILE.npy (NumPy) or raw
+  --time            report median and min of --reps event-timed launches
+  --device N        GPU ordinal (default 0)
+  --verbose         print the device, cache status and kernel attributes
+  --interpret       run on the CPU interpreter (builds with the compiler only)
+
+Environment: KAIO_CUDA_DRIVER (driver path), KAIO_CACHE_DIR, KAIO_CACHE=0.
+Exit status: 0 ok, 1 error, 2 unsupported in this build, 3 no GPU/driver.
+)";
+}
+
+static Error usageError(const std::string &msg) {
+  return Error::make(ErrorCode::InvalidValue, msg);
+}
+
+static Expected<long long> parseInt(const std::string &opt,
+                                    const std::string &value, long long min) {
+  char *end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(value.c_str(), &end, 0);
+  if (value.empty() || *end || errno == ERANGE || v < min)
+    return usageError(opt + " expects an integer >= " + std::to_string(min) +
+                      ", got '" + value + "'");
+  return v;
+}
+
+Expected<RunOptions> kaio::run::parseCommandLine(int argc,
+                                                 const char *const *argv) {
+  RunOptions opts;
+  bool haveGrid = false, haveBlock = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    bool hasInlineValue = false;
+    if (arg.rfind("--", 0) == 0 && arg.find('=') != std::string::npos &&
+        arg.find('=') < arg.size()) {
+      std::size_t eq = arg.find('=');
+      std::string name = arg.substr(0, eq);
+      // --arg a=... and --out c=... contain '=' in their value: only split
+      // options whose value never does.
+      if (name != "--arg" && name != "--out") {
+        value = arg.substr(eq + 1);
+        arg = name;
+        hasInlineValue = true;
+      }
+    }
+    auto needValue = [&]() -> Expected<std::string> {
+      if (hasInlineValue)
+        return value;
+      if (i + 1 >= argc)
+        return usageError(arg + " expects a value");
+      return std::string(argv[++i]);
+    };
+    if (arg == "-h" || arg == "--help") {
+      opts.help = true;
+      return opts;
+    }
+    if (arg == "--time") {
+      opts.time = true;
+    } else if (arg == "--interpret") {
+      opts.interpret = true;
+    } else if (arg == "--verbose" || arg == "-v") {
+      opts.verbose = true;
+    } else if (arg == "--kernel" || arg == "--grid" || arg == "--block" ||
+               arg == "--smem" || arg == "--arg" || arg == "--print" ||
+               arg == "--out" || arg == "--reps" || arg == "--warmup" ||
+               arg == "--seed" || arg == "--device") {
+      Expected<std::string> v = needValue();
+      if (!v)
+        return v.takeError();
+      if (arg == "--kernel") {
+        opts.kernel = *v;
+      } else if (arg == "--grid" || arg == "--block") {
+        Expected<Dim3> d = parseDim3(*v);
+        if (!d)
+          return d.takeError().addContext(arg);
+        (arg == "--grid" ? opts.grid : opts.block) = *d;
+        (arg == "--grid" ? haveGrid : haveBlock) = true;
+      } else if (arg == "--arg") {
+        Expected<ArgSpec> spec = parseArgSpec(*v);
+        if (!spec)
+          return spec.takeError();
+        for (const ArgSpec &other : opts.args)
+          if (other.name == spec->name)
+            return usageError("--arg: duplicate argument name '" +
+                              spec->name + "'");
+        opts.args.push_back(std::move(*spec));
+      } else if (arg == "--print") {
+        opts.prints.push_back(*v);
+      } else if (arg == "--out") {
+        std::size_t eq = v->find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == v->size())
+          return usageError("--out expects NAME=FILE, got '" + *v + "'");
+        opts.outs.emplace_back(v->substr(0, eq), v->substr(eq + 1));
+      } else if (arg == "--seed") {
+        Expected<long long> n = parseInt(arg, *v, 0);
+        if (!n)
+          return n.takeError();
+        opts.seed = std::uint64_t(*n);
+      } else {
+        Expected<long long> n = parseInt(arg, *v, arg == "--reps" ? 1 : 0);
+        if (!n)
+          return n.takeError();
+        if (arg == "--smem")
+          opts.sharedBytes = unsigned(*n);
+        else if (arg == "--reps")
+          opts.reps = int(*n);
+        else if (arg == "--warmup")
+          opts.warmup = int(*n);
+        else
+          opts.device = int(*n);
+      }
+    } else if (arg.rfind("-", 0) == 0 && arg != "-") {
+      return usageError("unknown option '" + arg + "'");
+    } else if (opts.input.empty()) {
+      opts.input = arg;
+    } else {
+      return usageError("more than one input file ('" + opts.input +
+                        "' and '" + arg + "')");
+    }
+  }
+  if (opts.input.empty())
+    return usageError("no input file");
+  if (opts.kernel.empty())
+    return usageError("missing --kernel NAME");
+  if (!haveGrid || !haveBlock)
+    return usageError(std::string("missing ") +
+                      (!haveGrid ? "--grid" : "--block"));
+  auto isBuffer = [&](const std::string &name) {
+    for (const ArgSpec &a : opts.args)
+      if (a.name == name)
+        return a.isBuffer;
+    return false;
+  };
+  for (const std::string &name : opts.prints)
+    if (!isBuffer(name))
+      return usageError("--print " + name + ": no buffer argument named '" +
+                        name + "'");
+  for (const auto &out : opts.outs)
+    if (!isBuffer(out.first))
+      return usageError("--out " + out.first + "=...: no buffer argument "
+                        "named '" + out.first + "'");
+  return opts;
+}
+
+static bool hasSuffix(const std::string &s, const char *suffix) {
+  std::size_t n = std::strlen(suffix);
+  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+static Expected<std::vector<HostArg>> prepareArgs(const RunOptions &opts) {
+  std::vector<HostArg> args;
+  for (const ArgSpec &spec : opts.args) {
+    HostArg arg;
+    arg.spec = spec;
+    if (spec.isBuffer) {
+      Expected<HostArray> data = initHostArray(spec, opts.seed);
+      if (!data)
+        return data.takeError();
+      arg.data = std::move(*data);
+    }
+    args.push_back(std::move(arg));
+  }
+  return args;
+}
+
+static Error reportResults(const RunOptions &opts,
+                           const std::vector<HostArg> &args,
+                           std::ostream &out) {
+  auto find = [&](const std::string &name) -> const HostArg * {
+    for (const HostArg &a : args)
+      if (a.spec.name == name)
+        return &a;
+    return nullptr;
+  };
+  for (const std::string &name : opts.prints)
+    out << formatArray(name, find(name)->data);
+  for (const auto &[name, path] : opts.outs) {
+    const HostArray &data = find(name)->data;
+    if (Error e = hasSuffix(path, ".npy") ? writeNpy(path, data)
+                                          : writeRaw(path, data))
+      return e;
+  }
+  return Error::success();
+}
+
+namespace {
+/// Everything that happens on the GPU.
+class GpuRun {
+public:
+  GpuRun(const RunOptions &opts, std::vector<HostArg> &args, std::ostream &out)
+      : opts_(opts), args_(args), out_(out) {}
+
+  Error run(const std::string &code, bool isPtx) {
+    Expected<rt::Device> dev = rt::Device::open(opts_.device);
+    if (!dev)
+      return dev.takeError();
+    rt::Device &device = *dev;
+    if (opts_.verbose)
+      out_ << device.properties().str();
+
+    rt::ModuleLoadOptions loadOpts;
+    loadOpts.name = opts_.input;
+    Expected<rt::Module> mod =
+        isPtx ? rt::Module::loadPtx(device, code, loadOpts)
+              : rt::Module::loadBinary(device, code.data(), code.size(),
+                                       loadOpts);
+    if (!mod)
+      return mod.takeError();
+    Expected<rt::Kernel> kernel = mod->getKernel(opts_.kernel);
+    if (!kernel)
+      return kernel.takeError();
+    if (opts_.verbose)
+      printKernelInfo(*mod, *kernel);
+
+    // Buffers are uploaded, scalars marshalled, in --arg order.
+    std::vector<rt::DeviceBuffer<unsigned char>> buffers(args_.size());
+    std::vector<rt::KernelArg> kernelArgs;
+    for (std::size_t i = 0; i < args_.size(); ++i) {
+      const HostArg &a = args_[i];
+      if (!a.spec.isBuffer) {
+        kernelArgs.push_back(rt::KernelArg::scalarBits(a.spec.type, a.spec.bits));
+        continue;
+      }
+      Expected<rt::DeviceBuffer<unsigned char>> buf =
+          rt::DeviceBuffer<unsigned char>::fromHost(device, a.data.bytes);
+      if (!buf)
+        return buf.takeError().addContext("uploading --arg " + a.spec.name);
+      buffers[i] = std::move(*buf);
+      kernelArgs.push_back(
+          rt::KernelArg::pointer(buffers[i].ptr(), a.spec.type, false));
+    }
+    if (Error e = kernel->checkArgs(kernelArgs.data(), kernelArgs.size()))
+      return e.addContext("checking --arg values against the kaio.kernel "
+                          "signature " + kernel->signature()->str());
+
+    rt::LaunchConfig cfg;
+    cfg.grid = opts_.grid;
+    cfg.block = opts_.block;
+    cfg.dynamicSharedBytes = opts_.sharedBytes;
+    // The tool opts in on the user's behalf: asking for --smem is intent.
+    if (int(opts_.sharedBytes) > kernel->attributes().maxDynamicSharedBytes)
+      if (Error e = kernel->setMaxDynamicSharedMemory(opts_.sharedBytes))
+        return e;
+    if (Error e = kernel->launchArgs(cfg, kernelArgs))
+      return e;
+    if (Error e = device.synchronize())
+      return e.addContext("running kernel '" + opts_.kernel + "'");
+
+    if (opts_.time)
+      if (Error e = time(device, *kernel, cfg, kernelArgs))
+        return e;
+
+    for (std::size_t i = 0; i < args_.size(); ++i)
+      if (args_[i].spec.isBuffer)
+        if (Error e = buffers[i].copyToHost(args_[i].data.bytes.data(),
+                                            args_[i].data.bytes.size()))
+          return e.addContext("downloading --arg " + args_[i].spec.name);
+    return Error::success();
+  }
+
+private:
+  void printKernelInfo(const rt::Module &mod, const rt::Kernel &kernel) {
+    const rt::FunctionAttributes &a = kernel.attributes();
+    out_ << "module " << mod.name() << ": cache "
+         << rt::getCacheStatusName(mod.cacheStatus()) << "\n"
+         << "kernel " << kernel.name() << ": " << a.numRegs << " registers, "
+         << a.staticSharedBytes << " B static shared, " << a.localBytes
+         << " B local, max " << a.maxThreadsPerBlock << " threads/block\n";
+    if (const rt::KernelSignature *sig = kernel.signature())
+      out_ << "signature " << sig->str() << "\n";
+    if (!mod.jitInfoLog().empty())
+      out_ << mod.jitInfoLog() << "\n";
+  }
+
+  /// Kernels rewrite their outputs, so timing repeats on the same buffers
+  /// after the checked run: results printed are those of the last launch.
+  Error time(rt::Device &device, rt::Kernel &kernel, rt::LaunchConfig cfg,
+             std::vector<rt::KernelArg> &kernelArgs) {
+    Expected<rt::Stream> stream = rt::Stream::create(device);
+    if (!stream)
+      return stream.takeError();
+    cfg.stream = &*stream;
+    Expected<rt::Event> start = rt::Event::create(device);
+    Expected<rt::Event> stop = rt::Event::create(device);
+    if (!start)
+      return start.takeError();
+    if (!stop)
+      return stop.takeError();
+    for (int i = 0; i < opts_.warmup; ++i)
+      if (Error e = kernel.launchArgs(cfg, kernelArgs))
+        return e;
+    std::vector<float> ms;
+    for (int i = 0; i < opts_.reps; ++i) {
+      if (Error e = start->record(&*stream))
+        return e;
+      if (Error e = kernel.launchArgs(cfg, kernelArgs))
+        return e;
+      if (Error e = stop->record(&*stream))
+        return e;
+      if (Error e = stop->synchronize())
+        return e;
+      Expected<float> t = rt::elapsedMs(*start, *stop);
+      if (!t)
+        return t.takeError();
+      ms.push_back(*t);
+    }
+    std::sort(ms.begin(), ms.end());
+    float median = ms.size() % 2 ? ms[ms.size() / 2]
+                                 : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+    char buf[160];
+    std::snprintf(buf, sizeof(buf),
+                  "time %s: median %.4f ms, min %.4f ms (%d runs after %d "
+                  "warm-up)\n",
+                  opts_.kernel.c_str(), median, ms.front(), opts_.reps,
+                  opts_.warmup);
+    out_ << buf;
+    return Error::success();
+  }
+
+  const RunOptions &opts_;
+  std::vector<HostArg> &args_;
+  std::ostream &out_;
+};
+} // namespace
+
+static Expected<std::string> readInput(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Error::make(ErrorCode::NotFound,
+                       "cannot open '" + path + "': " + std::strerror(errno));
+  std::ostringstream data;
+  data << in.rdbuf();
+  return data.str();
+}
+
+int kaio::run::runTool(int argc, const char *const *argv,
+                       const RunHooks &hooks, std::ostream &out,
+                       std::ostream &err) {
+  Expected<RunOptions> parsed = parseCommandLine(argc, argv);
+  if (!parsed) {
+    err << "kaio-run: error: " << parsed.error().message() << "\n"
+        << "(run 'kaio-run --help' for usage)\n";
+    return ExitFailure;
+  }
+  const RunOptions &opts = *parsed;
+  if (opts.help) {
+    out << getUsage();
+    return ExitOk;
+  }
+  auto fail = [&](const Error &e, int code = ExitFailure) {
+    err << "kaio-run: error: " << e.message() << "\n";
+    return code;
+  };
+
+  bool isPtx = hasSuffix(opts.input, ".ptx");
+  bool isBinary = hasSuffix(opts.input, ".cubin") ||
+                  hasSuffix(opts.input, ".fatbin");
+  if (!isPtx && !isBinary && !hooks.compileToPtx) {
+    err << "kaio-run: error: this build of kaio-run supports only .ptx (and "
+           ".cubin/.fatbin) input; '"
+        << opts.input
+        << "' needs the KAIO compiler (configure with "
+           "-DKAIO_ENABLE_COMPILER=ON)\n";
+    return ExitUnsupported;
+  }
+
+  Expected<std::vector<HostArg>> args = prepareArgs(opts);
+  if (!args)
+    return fail(args.error());
+
+  if (opts.interpret) {
+    if (!hooks.interpret) {
+      err << "kaio-run: error: --interpret is not available in this build "
+             "(the CPU interpreter comes with the KAIO compiler; configure "
+             "with -DKAIO_ENABLE_COMPILER=ON); this build supports only .ptx "
+             "on a GPU\n";
+      return ExitUnsupported;
+    }
+    if (Error e = hooks.interpret(opts, *args))
+      return fail(e);
+    if (Error e = reportResults(opts, *args, out))
+      return fail(e);
+    return ExitOk;
+  }
+
+  if (Error e = rt::checkDriver()) {
+    err << "kaio-run: error: no GPU/driver available: " << e.message() << "\n"
+        << "kaio-run: hint: use --interpret to run on the CPU interpreter "
+           "(needs a build with the KAIO compiler)\n";
+    return ExitNoGpu;
+  }
+  Expected<int> count = rt::getDeviceCount();
+  if (count && *count == 0) {
+    err << "kaio-run: error: no GPU/driver available: the CUDA driver "
+           "reports no device\n"
+        << "kaio-run: hint: use --interpret to run on the CPU interpreter\n";
+    return ExitNoGpu;
+  }
+
+  std::string code;
+  if (isPtx || isBinary) {
+    Expected<std::string> data = readInput(opts.input);
+    if (!data)
+      return fail(data.error());
+    code = std::move(*data);
+  } else {
+    Expected<std::string> ptx = hooks.compileToPtx(opts);
+    if (!ptx)
+      return fail(ptx.error());
+    code = std::move(*ptx);
+    isPtx = true;
+  }
+
+  GpuRun gpu(opts, *args, out);
+  if (Error e = gpu.run(code, isPtx))
+    return fail(e);
+  if (Error e = reportResults(opts, *args, out))
+    return fail(e);
+  return ExitOk;
+}
