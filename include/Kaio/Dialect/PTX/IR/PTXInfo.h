@@ -1,0 +1,159 @@
+//===- PTXInfo.h - facts about PTX targets, types and mma -------*- C++ -*-===//
+//
+// The tables every layer reads: chips and their ISA versions, PTX instruction
+// types and register classes, and the legal mma.sync variants. Verifiers, the
+// printer, the lowering and the interpreter all use these; nothing else
+// restates them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KAIO_DIALECT_PTX_IR_PTXINFO_H
+#define KAIO_DIALECT_PTX_IR_PTXINFO_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Types.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+
+#include "Kaio/Dialect/PTX/IR/PTXEnums.h.inc"
+
+namespace kaio::ptx {
+
+//===----------------------------------------------------------------------===//
+// Requirements and chips
+//===----------------------------------------------------------------------===//
+
+/// What an op needs from its target: a minimum SM (75 = sm_75, 0 = none), a
+/// minimum PTX ISA version times ten (78 = 7.8), and whether it needs the
+/// architecture-specific chip (sm_90a).
+struct PTXRequirement {
+  unsigned sm = 0;
+  unsigned isa = 0;
+  bool archSpecific = false;
+
+  /// The stricter of two requirements.
+  PTXRequirement join(const PTXRequirement &other) const {
+    return {std::max(sm, other.sm), std::max(isa, other.isa),
+            archSpecific || other.archSpecific};
+  }
+};
+
+struct ChipInfo {
+  llvm::StringLiteral name; // "sm_90a"
+  unsigned sm;              // 90
+  bool archSpecific;        // the 'a' suffix
+  unsigned minISA;          // lowest PTX ISA version (x10) naming this target
+  unsigned maxSharedPerBlock;      // bytes, with the opt-in
+  unsigned maxStaticSharedPerBlock; // bytes, without it
+};
+
+/// Highest PTX ISA version (x10) that driver 580 / CUDA 13 JIT-compiles.
+inline constexpr unsigned kMaxSupportedISA = 90;
+
+llvm::ArrayRef<ChipInfo> getChips();
+const ChipInfo *lookupChip(llvm::StringRef name);
+/// Whether `chip` can run an op with requirement `req`.
+bool satisfies(const ChipInfo &chip, const PTXRequirement &req);
+/// "sm_80" / "sm_90a" for a requirement.
+std::string formatSM(const PTXRequirement &req);
+/// "7.8" for 78.
+std::string formatISA(unsigned isa);
+/// Parses "7.8" into 78.
+std::optional<unsigned> parseISA(llvm::StringRef text);
+
+//===----------------------------------------------------------------------===//
+// Types and registers
+//===----------------------------------------------------------------------===//
+
+enum class TypeKind { Pred, Bits, Unsigned, Signed, Float };
+
+struct PTXTypeInfo {
+  PTXType type;
+  unsigned bits;
+  TypeKind kind;
+};
+const PTXTypeInfo &getTypeInfo(PTXType type);
+inline unsigned getBitWidth(PTXType t) { return getTypeInfo(t).bits; }
+inline TypeKind getKind(PTXType t) { return getTypeInfo(t).kind; }
+inline bool isFloat(PTXType t) { return getKind(t) == TypeKind::Float; }
+inline bool isSigned(PTXType t) { return getKind(t) == TypeKind::Signed; }
+inline bool isUnsigned(PTXType t) { return getKind(t) == TypeKind::Unsigned; }
+inline bool isInteger(PTXType t) { return isSigned(t) || isUnsigned(t); }
+inline bool isBits(PTXType t) { return getKind(t) == TypeKind::Bits; }
+inline bool isPacked(PTXType t) {
+  return t == PTXType::f16x2 || t == PTXType::bf16x2;
+}
+inline bool isHalf(PTXType t) {
+  return t == PTXType::f16 || t == PTXType::f16x2 || t == PTXType::bf16 ||
+         t == PTXType::bf16x2;
+}
+inline bool isBF16(PTXType t) {
+  return t == PTXType::bf16 || t == PTXType::bf16x2;
+}
+
+/// A register class: one `.reg` declaration per class in the printed PTX.
+struct RegisterClass {
+  llvm::StringLiteral declType; // ".b32"
+  llvm::StringLiteral prefix;   // "%r"
+  unsigned bits;
+};
+/// The class of registers holding SSA values of `type`, if it is a register
+/// type (i1, i16, i32, i64, f16, bf16, f32, f64, vector<2xf16|bf16>).
+std::optional<RegisterClass> getRegisterClass(mlir::Type type);
+/// All register classes, in declaration order.
+llvm::ArrayRef<RegisterClass> getRegisterClasses();
+
+/// PTX's operand type rule: a register of type `reg` may be used by an
+/// instruction of type `type` when the declared register type is the bit
+/// type of the same size, or the same type. `allowWider` admits registers
+/// wider than the instruction type for integer/bit types (ld, st, cvt).
+bool isRegisterCompatible(PTXType type, mlir::Type reg,
+                          bool allowWider = false);
+
+/// The builtin type of a register that holds values of `type`.
+mlir::Type getRegisterType(mlir::MLIRContext *ctx, PTXType type);
+
+/// The `.param` type for an entry argument of builtin type `type`
+/// (i32 → u32, f32 → f32, i64 → u64, f16 → b16, ...).
+std::optional<PTXType> getParamType(mlir::Type type);
+
+//===----------------------------------------------------------------------===//
+// mma.sync
+//===----------------------------------------------------------------------===//
+
+struct MmaShapeInfo {
+  MMAShape shape;
+  unsigned m, n, k;
+};
+MmaShapeInfo getMmaShapeInfo(MMAShape shape);
+
+/// One legal mma.sync variant: shape, operand types (D and C share `accType`)
+/// and per-thread register counts. Layouts are always A row, B col.
+struct MmaVariant {
+  MMAShape shape;
+  PTXType aType, bType, accType;
+  unsigned aRegs, bRegs, accRegs;
+  PTXRequirement requirement;
+};
+llvm::ArrayRef<MmaVariant> getMmaVariants();
+const MmaVariant *lookupMma(MMAShape shape, PTXType a, PTXType b,
+                            PTXType acc);
+
+/// Fragment layouts of mma.sync for the m16n8kK shapes (PTX ISA, "Matrix
+/// Fragments for mma.m16n8k*"). Element `i` (0-based over the thread's
+/// registers, `elemsPerReg` per 32-bit register) of lane `lane` holds matrix
+/// element (row, col).
+struct FragmentCoord {
+  unsigned row, col;
+};
+FragmentCoord getMmaACoord(const MmaVariant &v, unsigned lane, unsigned i);
+FragmentCoord getMmaBCoord(const MmaVariant &v, unsigned lane, unsigned i);
+FragmentCoord getMmaAccCoord(const MmaVariant &v, unsigned lane, unsigned i);
+/// Elements per 32-bit register of an operand of `type` (f16: 2, s8: 4, ...).
+unsigned getElementsPerRegister(PTXType type);
+
+} // namespace kaio::ptx
+
+#endif // KAIO_DIALECT_PTX_IR_PTXINFO_H

@@ -1,0 +1,47 @@
+# -*- Python -*-
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "KAIO"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.kaio_obj_root, "test")
+# Unit tests are their own suite (Unit/); sources of helper scripts aren't tests.
+config.excludes = ["Unit", "unittests", "lit.cfg.py", "lit.site.cfg.py",
+                   "CMakeLists.txt", "Inputs", "utils"]
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+config.substitutions.append(("%kaio_src_root", config.kaio_src_root))
+config.substitutions.append(("%python", config.python_executable))
+
+tools = [
+    ToolSubst("kaio-opt", unresolved="fatal"),
+    ToolSubst("kaio-translate", unresolved="fatal"),
+]
+llvm_config.add_tool_substitutions(
+    tools, [config.kaio_tools_dir, config.llvm_tools_dir])
+
+# ptxas: from the configure step, /usr/local/cuda/bin, or PATH.
+ptxas = config.ptxas if config.ptxas and os.path.exists(config.ptxas) else None
+if not ptxas:
+    for candidate in ["/usr/local/cuda/bin/ptxas", shutil.which("ptxas")]:
+        if candidate and os.path.exists(candidate):
+            ptxas = candidate
+            break
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+    # %ptx-check FILE CHIP...: prints FILE for each chip and assembles it.
+    config.substitutions.append(
+        ("%ptx-check",
+         "%s %s --translate=%s --ptxas=%s" % (
+             config.python_executable,
+             os.path.join(config.kaio_src_root, "test", "utils", "ptx_check.py"),
+             os.path.join(config.kaio_tools_dir, "kaio-translate"), ptxas)))
