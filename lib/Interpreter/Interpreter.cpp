@@ -1,0 +1,154 @@
+//===- Interpreter.cpp - the interpreter's public API ---------------------===//
+
+#include "Kaio/Interpreter/Interpreter.h"
+
+#include "Internal.h"
+#include "Kaio/Interpreter/FloatSemantics.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include <cstring>
+
+using namespace mlir;
+using namespace kaio::ptx;
+using namespace kaio::interp;
+using namespace kaio::interp::detail;
+
+std::string LaunchResult::message() const {
+  std::string s;
+  for (const std::string &e : errors)
+    s += e + "\n";
+  return s;
+}
+
+Buffer *Interpreter::Impl::findBuffer(uint64_t addr) {
+  auto it = buffers.upper_bound(addr);
+  if (it == buffers.begin())
+    return nullptr;
+  --it;
+  Buffer &b = it->second;
+  return addr - b.base < b.size ? &b : nullptr;
+}
+
+uint64_t Interpreter::Impl::allocate(uint64_t bytes, uint64_t align) {
+  align = std::max<uint64_t>(align, 256);
+  uint64_t base = (nextAddress + align - 1) / align * align;
+  Buffer b;
+  b.base = base;
+  b.size = bytes;
+  b.data.reset(new uint8_t[std::max<uint64_t>(bytes, 1)]());
+  buffers.emplace(base, std::move(b));
+  // A gap after every allocation: an address just past one buffer never
+  // falls into the next.
+  nextAddress = base + std::max<uint64_t>(bytes, 1) + 256;
+  return base;
+}
+
+Interpreter::Interpreter(ModuleOp module) : impl(std::make_unique<Impl>()) {
+  impl->module = module;
+  if (auto target = module->getAttrOfType<StringAttr>(PTXDialect::kTargetAttrName))
+    if (const ChipInfo *chip = lookupChip(target.getValue()))
+      impl->maxSharedPerBlock = chip->maxSharedPerBlock;
+  for (auto var : module.getOps<GlobalVarOp>()) {
+    if (var.getSpace() == StateSpace::shared)
+      continue;
+    uint64_t align = var.getAlignment() ? *var.getAlignment() : 16;
+    impl->varAddress[var.getSymName()] =
+        impl->allocate(var.getSizeInBytes(), align);
+  }
+}
+
+Interpreter::~Interpreter() = default;
+
+uint64_t Interpreter::allocGlobal(uint64_t bytes, uint64_t align) {
+  return impl->allocate(bytes, align);
+}
+
+bool Interpreter::freeGlobal(uint64_t address) {
+  return impl->buffers.erase(address) != 0;
+}
+
+bool Interpreter::write(uint64_t address, const void *data, uint64_t bytes) {
+  Buffer *b = impl->findBuffer(address);
+  if (!b || address - b->base + bytes > b->size)
+    return bytes == 0;
+  std::memcpy(b->data.get() + (address - b->base), data, bytes);
+  return true;
+}
+
+bool Interpreter::read(uint64_t address, void *data, uint64_t bytes) const {
+  const Buffer *b = impl->findBuffer(address);
+  if (!b || address - b->base + bytes > b->size)
+    return bytes == 0;
+  std::memcpy(data, b->data.get() + (address - b->base), bytes);
+  return true;
+}
+
+std::optional<uint64_t>
+Interpreter::getVariableAddress(llvm::StringRef symbol) const {
+  auto it = impl->varAddress.find(symbol);
+  if (it == impl->varAddress.end())
+    return std::nullopt;
+  return it->second;
+}
+
+uint64_t Interpreter::argF32(float value) { return f32ToBits(value); }
+uint64_t Interpreter::argF64(double value) { return f64ToBits(value); }
+
+LaunchResult Interpreter::launch(llvm::StringRef name, Dim3 grid, Dim3 block,
+                                 llvm::ArrayRef<uint64_t> args,
+                                 const LaunchOptions &options) {
+  LaunchResult result;
+  auto fail = [&](const Twine &msg) {
+    result.errors.push_back(("kernel '" + name + "': " + msg).str());
+    return result;
+  };
+  auto it = impl->programs.find(name);
+  if (it == impl->programs.end()) {
+    EntryOp entry;
+    for (auto e : impl->module.getOps<EntryOp>())
+      if (e.getSymName() == name)
+        entry = e;
+    if (!entry)
+      return fail("no ptx.entry of this name in the module");
+    std::string error;
+    std::unique_ptr<Program> program =
+        decodeKernel(entry, impl->varAddress, error);
+    if (!program)
+      return fail(error);
+    it = impl->programs.try_emplace(name, std::move(program)).first;
+  }
+  const Program &program = *it->second;
+  if (args.size() != program.paramSlots.size())
+    return fail("expected " + Twine(program.paramSlots.size()) +
+                " arguments, got " + Twine(args.size()));
+  if (grid.count() == 0 || block.count() == 0)
+    return fail("empty grid or block");
+  if (block.count() > 1024 || block.z > 64)
+    return fail("a block has at most 1024 threads and z <= 64");
+  auto checkBound = [&](ArrayRef<int32_t> dims, StringRef what,
+                        bool exact) -> bool {
+    if (dims.empty())
+      return true;
+    uint32_t b[3] = {block.x, block.y, block.z};
+    uint64_t total = 1, launched = block.count();
+    for (int32_t d : dims)
+      total *= d;
+    if (exact) {
+      for (size_t i = 0; i < 3; ++i)
+        if (b[i] != (i < dims.size() ? uint32_t(dims[i]) : 1u))
+          return false;
+      return true;
+    }
+    (void)what;
+    return launched <= total;
+  };
+  if (!checkBound(program.reqntid, "reqntid", true))
+    return fail("the block shape differs from the kernel's reqntid");
+  if (!checkBound(program.maxntid, "maxntid", false))
+    return fail("the block has more threads than the kernel's maxntid");
+  uint64_t shared = program.dynamicSharedOffset + options.dynamicSharedBytes;
+  if (shared > impl->maxSharedPerBlock)
+    return fail("needs " + Twine(shared) + " bytes of shared memory; the "
+                "target allows " + Twine(impl->maxSharedPerBlock));
+  return runKernel(*impl, program, grid, block, args, options);
+}

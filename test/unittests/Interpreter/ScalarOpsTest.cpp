@@ -1,0 +1,1 @@
+#include "TestUtils.h"

@@ -1,0 +1,75 @@
+//===- TestUtils.h - helpers for the interpreter tests ----------*- C++ -*-===//
+
+#ifndef KAIO_TEST_UNITTESTS_INTERPRETER_TESTUTILS_H
+#define KAIO_TEST_UNITTESTS_INTERPRETER_TESTUTILS_H
+
+#include "Kaio/Dialect/PTX/IR/PTXDialect.h"
+#include "Kaio/Dialect/PTX/IR/PTXOps.h"
+#include "Kaio/Interpreter/Interpreter.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "gtest/gtest.h"
+
+#include <cstring>
+#include <memory>
+
+namespace kaio::interp::test {
+
+class InterpreterTest : public ::testing::Test {
+protected:
+  InterpreterTest() { context.loadDialect<ptx::PTXDialect>(); }
+
+  /// Parses a module of `body` (kernels and variables) for `target`.
+  mlir::OwningOpRef<mlir::ModuleOp> parse(llvm::StringRef body,
+                                          llvm::StringRef target = "sm_90") {
+    std::string text = ("module attributes {ptx.target = \"" + target +
+                        "\"} {\n" + body + "\n}")
+                           .str();
+    auto module = mlir::parseSourceString<mlir::ModuleOp>(
+        text, mlir::ParserConfig(&context), "test.mlir");
+    EXPECT_TRUE(module) << "failed to parse:\n" << text;
+    return module;
+  }
+
+  /// Loads `body` and makes an interpreter for it.
+  Interpreter &load(llvm::StringRef body, llvm::StringRef target = "sm_90") {
+    module = parse(body, target);
+    interp = std::make_unique<Interpreter>(*module);
+    return *interp;
+  }
+
+  /// Runs `ops` in a one-thread kernel `@k(%out: i64)`; the ops store their
+  /// results to global memory at %out. Returns `words` 32-bit words of it.
+  std::vector<uint32_t> runOps(llvm::StringRef ops, size_t words,
+                               llvm::StringRef target = "sm_90") {
+    Interpreter &in = load(("ptx.entry @k(%out: i64) {\n" + ops +
+                            "\nptx.ret\n}")
+                               .str(),
+                           target);
+    uint64_t out = in.allocGlobal(words * 4);
+    LaunchResult r = in.launch("k", {1}, {1}, {out});
+    EXPECT_TRUE(r.success) << r.message();
+    std::vector<uint32_t> data(words);
+    in.read(out, data);
+    return data;
+  }
+
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::unique_ptr<Interpreter> interp;
+};
+
+inline float asF32(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+inline uint32_t bitsOf(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+} // namespace kaio::interp::test
+
+#endif // KAIO_TEST_UNITTESTS_INTERPRETER_TESTUTILS_H
