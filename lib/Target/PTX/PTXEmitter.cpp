@@ -50,8 +50,8 @@ void RegisterNamer::printDeclarations(raw_ostream &os) const {
   ArrayRef<RegisterClass> classes = getRegisterClasses();
   for (unsigned i = 0; i < classes.size(); ++i)
     if (counts[i])
-      os << "\t.reg " << classes[i].declType << " " << classes[i].prefix
-         << "<" << counts[i] + 1 << ">;\n";
+      os << "\t.reg " << classes[i].declType << " " << classes[i].prefix << "<"
+         << counts[i] + 1 << ">;\n";
 }
 
 std::string kaio::ptx::formatFloatImmediate(const APFloat &value) {
@@ -91,9 +91,10 @@ std::string kaio::ptx::formatKernelSignature(Operation *op) {
   for (auto [i, type] : llvm::enumerate(entry.getArgumentTypes())) {
     if (i)
       sig += ",";
-    if (auto elem =
-            entry.getArgAttrOfType<TypeAttr>(i, PTXDialect::kPtrElementAttrName)) {
-      bool readOnly = entry.getArgAttr(i, PTXDialect::kReadOnlyAttrName) != nullptr;
+    if (auto elem = entry.getArgAttrOfType<TypeAttr>(
+            i, PTXDialect::kPtrElementAttrName)) {
+      bool readOnly =
+          entry.getArgAttr(i, PTXDialect::kReadOnlyAttrName) != nullptr;
       sig += "ptr<" + std::string(readOnly ? "const " : "") +
              elementName(elem.getValue()) + ">";
       continue;
@@ -156,8 +157,7 @@ private:
     return it->second;
   }
   std::string label(Block *block) {
-    return ("$L__BB" + Twine(kernelIndex) + "_" + Twine(blockIds[block]))
-        .str();
+    return ("$L__BB" + Twine(kernelIndex) + "_" + Twine(blockIds[block])).str();
   }
   std::string address(Value addr, int64_t offset) {
     std::string s = "[" + reg(addr);
@@ -177,7 +177,8 @@ private:
   void emitGuard(Operation *op);
   LogicalResult emitOp(Operation *op);
   /// Generic form: `opcode result, operands...;` (guard excluded).
-  void emitSimple(Operation *op, StringRef opcode, ArrayRef<std::string> extra = {});
+  void emitSimple(Operation *op, StringRef opcode,
+                  ArrayRef<std::string> extra = {});
   void emitMoves(Block *dest, ValueRange operands);
   void emitBranch(Block *dest, ValueRange operands, bool uni, Block *next);
   LogicalResult emitCondBranch(CondBraOp op, Block *next);
@@ -236,15 +237,20 @@ void KernelEmitter::emitGuard(Operation *op) {
 
 void KernelEmitter::emitSimple(Operation *op, StringRef opcode,
                                ArrayRef<std::string> extra) {
-  Value guard;
-  if (auto inst = dyn_cast<InstructionOpInterface>(op))
-    guard = inst.getGuardPredicate();
+  // The guard is the op's last operand. Drop it by position, not by value:
+  // the guard may also be a real operand (`@%p vote.sync.ballot.b32 %r, %p`).
+  ValueRange operands = op->getOperands();
+  if (auto inst = dyn_cast<InstructionOpInterface>(op);
+      inst && inst.getGuardPredicate()) {
+    assert(operands.back() == inst.getGuardPredicate() &&
+           "the guard is the last operand");
+    operands = operands.drop_back();
+  }
   SmallVector<std::string> parts;
   for (Value r : op->getResults())
     parts.push_back(reg(r));
-  for (Value v : op->getOperands())
-    if (v != guard)
-      parts.push_back(reg(v));
+  for (Value v : operands)
+    parts.push_back(reg(v));
   parts.append(extra.begin(), extra.end());
   emitGuard(op);
   os << opcode << " " << llvm::join(parts, ", ") << ";\n";
@@ -326,10 +332,8 @@ static std::string specialFnOpcode(OpTy op, StringRef name) {
       .str();
 }
 
-template <typename OpTy>
-static std::string mulOpcode(OpTy op, StringRef name) {
-  std::string mode =
-      op.getMode() ? dot(stringifyMulMode(*op.getMode())) : "";
+template <typename OpTy> static std::string mulOpcode(OpTy op, StringRef name) {
+  std::string mode = op.getMode() ? dot(stringifyMulMode(*op.getMode())) : "";
   return (name + mode + roundingMod(op.getRnd()) + flag(op.getFtz(), "ftz") +
           flag(op.getSat(), "sat") + dotType(op.getType()))
       .str();
@@ -382,7 +386,7 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
                              : type.isInteger(16) ? ".u16"
                              : type.isInteger(32) ? ".u32"
                              : type.isInteger(64) ? ".u64"
-                             : movSuffix(type).str();
+                                                  : movSuffix(type).str();
         if (type.isF16() || type.isBF16())
           suffix = ".b16";
         os << "\tmov" << suffix << " " << reg(c.getResult()) << ", "
@@ -395,8 +399,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
       })
       .Case([&](PackOp p) {
         emitGuard(op);
-        os << "mov" << dotType(p.getType()) << " " << reg(p.getResult())
-           << ", " << regList(p.getParts()) << ";\n";
+        os << "mov" << dotType(p.getType()) << " " << reg(p.getResult()) << ", "
+           << regList(p.getParts()) << ";\n";
         return success();
       })
       .Case([&](UnpackOp u) {
@@ -449,15 +453,14 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
         return success();
       })
       .Case<MinOp, MaxOp>([&](auto o) {
-        emitSimple(op, (o->getName().stripDialect() +
-                        flag(o.getFtz(), "ftz") + flag(o.getNan(), "NaN") +
-                        dotType(o.getType()))
+        emitSimple(op, (o->getName().stripDialect() + flag(o.getFtz(), "ftz") +
+                        flag(o.getNan(), "NaN") + dotType(o.getType()))
                            .str());
         return success();
       })
       .Case<AbsOp, NegOp>([&](auto o) {
-        emitSimple(op, (o->getName().stripDialect() +
-                        flag(o.getFtz(), "ftz") + dotType(o.getType()))
+        emitSimple(op, (o->getName().stripDialect() + flag(o.getFtz(), "ftz") +
+                        dotType(o.getType()))
                            .str());
         return success();
       })
@@ -534,12 +537,13 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
       .Case([&](LoadOp o) {
         emitGuard(op);
         size_t n = o.getResults().size();
+        // PTX ISA: ld.global{.cop}.nc - the cache operator precedes .nc.
         os << "ld" << flag(o.getIsVolatile(), "volatile")
-           << spaceMod(o.getSpace()) << flag(o.getNc(), "nc")
+           << spaceMod(o.getSpace())
            << (o.getCache() ? dot(stringifyCacheOp(*o.getCache())) : "")
-           << vecMod(n) << dotType(o.getType()) << " "
-           << (n > 1 ? regList(o.getResults()) : reg(o.getResults()[0]))
-           << ", " << address(o.getAddr(), o.getOffset()) << ";\n";
+           << flag(o.getNc(), "nc") << vecMod(n) << dotType(o.getType()) << " "
+           << (n > 1 ? regList(o.getResults()) : reg(o.getResults()[0])) << ", "
+           << address(o.getAddr(), o.getOffset()) << ";\n";
         return success();
       })
       .Case([&](StoreOp o) {
@@ -550,14 +554,18 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
            << (o.getCache() ? dot(stringifyCacheOp(*o.getCache())) : "")
            << vecMod(n) << dotType(o.getType()) << " "
            << address(o.getAddr(), o.getOffset()) << ", "
-           << (n > 1 ? regList(o.getValues()) : reg(o.getValues()[0]))
-           << ";\n";
+           << (n > 1 ? regList(o.getValues()) : reg(o.getValues()[0])) << ";\n";
         return success();
       })
-      .Case([&](CvtaOp o) {
-        emitSimple(op, "cvta" + flag(o.getTo(), "to") +
-                           spaceMod(o.getSpace()) +
-                           (o.getType().isInteger(64) ? ".u64" : ".u32"));
+      .Case([&](CvtaOp o) -> LogicalResult {
+        // cvta.u32 exists only with .address_size 32; ptxas rejects it in
+        // the 64-bit modules printed here.
+        if (!o.getType().isInteger(64))
+          return op->emitError("cannot print a 32-bit cvta: PTX allows it "
+                               "only with .address_size 32, and KAIO prints "
+                               ".address_size 64");
+        emitSimple(op, "cvta" + flag(o.getTo(), "to") + spaceMod(o.getSpace()) +
+                           ".u64");
         return success();
       })
       .Case([&](AtomOp o) {
@@ -590,7 +598,7 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
         return success();
       })
       .Case<BarSyncOp, BarArriveOp, BarrierSyncOp>([&](auto o) {
-        StringRef name = isa<BarSyncOp>(op)      ? "bar.sync"
+        StringRef name = isa<BarSyncOp>(op)     ? "bar.sync"
                          : isa<BarArriveOp>(op) ? "bar.arrive"
                                                 : "barrier.sync";
         emitGuard(op);
@@ -798,7 +806,8 @@ LogicalResult kaio::ptx::translateModuleToPTX(ModuleOp module, raw_ostream &os,
 
   std::optional<unsigned> override = options.isaVersion;
   if (!override)
-    if (auto v = module->getAttrOfType<StringAttr>(PTXDialect::kVersionAttrName))
+    if (auto v =
+            module->getAttrOfType<StringAttr>(PTXDialect::kVersionAttrName))
       override = parseISA(v.getValue());
   FailureOr<unsigned> isa = selectISAVersion(module, *chip, override);
   if (failed(isa))

@@ -28,9 +28,9 @@ protected:
   /// Prints a kernel whose body is `ops` followed by ptx.ret.
   std::string print(StringRef args, StringRef ops, StringRef target = "sm_80",
                     PTXEmitOptions options = {}) {
-    OwningOpRef<ModuleOp> module = parse(
-        ("ptx.entry @k(" + args + ") {\n" + ops + "\nptx.ret\n}").str(),
-        target);
+    OwningOpRef<ModuleOp> module =
+        parse(("ptx.entry @k(" + args + ") {\n" + ops + "\nptx.ret\n}").str(),
+              target);
     if (!module)
       return "<parse error>";
     std::string out;
@@ -80,9 +80,9 @@ TEST(FloatImmediateTest, Spellings) {
   EXPECT_EQ(formatFloatImmediate(llvm::APFloat(-2.5f)), "0fC0200000");
   EXPECT_EQ(formatFloatImmediate(llvm::APFloat(0.0f)), "0f00000000");
   EXPECT_EQ(formatFloatImmediate(llvm::APFloat(1.0)), "0d3FF0000000000000");
-  EXPECT_EQ(formatFloatImmediate(llvm::APFloat::getInf(
-                llvm::APFloat::IEEEsingle())),
-            "0f7F800000");
+  EXPECT_EQ(
+      formatFloatImmediate(llvm::APFloat::getInf(llvm::APFloat::IEEEsingle())),
+      "0f7F800000");
   bool lost;
   llvm::APFloat half(1.0);
   half.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
@@ -97,14 +97,11 @@ TEST(FloatImmediateTest, Spellings) {
 TEST_F(PTXEmitterTest, VersionIsLowestNeeded) {
   auto plain = parse("ptx.entry @k() { ptx.ret }", "sm_80");
   ASSERT_TRUE(plain);
-  EXPECT_EQ(*selectISAVersion(*plain, *lookupChip("sm_80"), std::nullopt),
-            70u);
-  EXPECT_EQ(*selectISAVersion(*plain, *lookupChip("sm_75"), std::nullopt),
-            63u);
+  EXPECT_EQ(*selectISAVersion(*plain, *lookupChip("sm_80"), std::nullopt), 70u);
+  EXPECT_EQ(*selectISAVersion(*plain, *lookupChip("sm_75"), std::nullopt), 63u);
   EXPECT_EQ(*selectISAVersion(*plain, *lookupChip("sm_90a"), std::nullopt),
             80u);
-  EXPECT_EQ(*selectISAVersion(*plain, *lookupChip("sm_89"), std::nullopt),
-            78u);
+  EXPECT_EQ(*selectISAVersion(*plain, *lookupChip("sm_89"), std::nullopt), 78u);
 
   // stmatrix needs PTX 7.8: on sm_90 that is also the chip's floor, but the
   // op raises sm_80's floor.
@@ -155,7 +152,7 @@ TEST_F(PTXEmitterTest, ModifierSpelling) {
          %c = ptx.cvt rn f16 f32 %x : f32 -> f16
          %i = ptx.cvt rzi s32 f32 %x : f32 -> i32
          ptx.st global volatile f32 [%p + -8], %x : i64, f32)");
-  EXPECT_NE(out.find("ld.global.nc.cg.v4.f32 {%f2, %f3, %f4, %f5}, [%rd1+16];"),
+  EXPECT_NE(out.find("ld.global.cg.nc.v4.f32 {%f2, %f3, %f4, %f5}, [%rd1+16];"),
             std::string::npos)
       << out;
   EXPECT_NE(out.find("atom.global.add.noftz.f16 %h2, [%rd1], %h1;"),
@@ -174,10 +171,10 @@ TEST_F(PTXEmitterTest, ModifierSpelling) {
 }
 
 TEST_F(PTXEmitterTest, GuardsAndSignature) {
-  std::string out = print(
-      "%a: i64 {ptx.ptr = f32, ptx.readonly}, %o: i64 {ptx.ptr = bf16}, "
-      "%n: i32, %m: si32 ",
-      R"(%p = ptx.setp lt s32 %n, %n : i32
+  std::string out =
+      print("%a: i64 {ptx.ptr = f32, ptx.readonly}, %o: i64 {ptx.ptr = bf16}, "
+            "%n: i32, %m: si32 ",
+            R"(%p = ptx.setp lt s32 %n, %n : i32
          ptx.st if %p global b32 [%a], %n : i64, i32
          ptx.st if not %p global b32 [%a], %n : i64, i32)");
   EXPECT_NE(out.find("// kaio.kernel k(ptr<const f32>,ptr<bf16>,u32,s32)"),
@@ -186,6 +183,35 @@ TEST_F(PTXEmitterTest, GuardsAndSignature) {
   EXPECT_NE(out.find("@%p1 st.global.b32"), std::string::npos) << out;
   EXPECT_NE(out.find("@!%p1 st.global.b32"), std::string::npos) << out;
   EXPECT_NE(out.find(".param .s32 k_param_3"), std::string::npos) << out;
+}
+
+TEST_F(PTXEmitterTest, GuardThatIsAlsoAnOperand) {
+  // The guard is dropped from the operand list by position: a predicate that
+  // is both the guard and an operand is still printed as the operand.
+  std::string out = print("%n: i32", R"(
+    %p = ptx.setp lt s32 %n, %n : i32
+    %b = ptx.vote_sync if %p ballot %p, %n : i32
+    %q = ptx.and if not %p pred %p, %p : i1
+    %s = ptx.selp if %p b32 %n, %b, %p : i32)");
+  EXPECT_NE(out.find("@%p1 vote.sync.ballot.b32 %r2, %p1, %r1;"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("@!%p1 and.pred %p2, %p1, %p1;"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("@%p1 selp.b32 %r3, %r1, %r2, %p1;"), std::string::npos)
+      << out;
+}
+
+TEST_F(PTXEmitterTest, NonCoherentLoadSpelling) {
+  // PTX ISA: ld.global{.cop}.nc - the cache operator comes before .nc.
+  std::string out =
+      print("%p: i64", R"(%a = ptx.ld global nc cs f32 [%p] : i64 -> f32
+                   %b:2 = ptx.ld global nc ca f32 [%p + 8] : i64 -> f32, f32)");
+  EXPECT_NE(out.find("ld.global.cs.nc.f32 %f1, [%rd1];"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("ld.global.ca.nc.v2.f32 {%f2, %f3}, [%rd1+8];"),
+            std::string::npos)
+      << out;
 }
 
 TEST_F(PTXEmitterTest, LineInfo) {
