@@ -1,0 +1,28 @@
+// sum(x[0..n)) into *out (which starts at 0) with one atomic per block:
+// a grid-stride slice per thread, then a block-wide reduction.
+module {
+  kaio.kernel @block_reduce_sum(%x: !kaio.ptr<f32> {kaio.readonly},
+                                %out: !kaio.ptr<f32>, %n: i32)
+      attributes {block_size = array<i32: 256>} {
+    %zero = arith.constant 0.0 : f32
+    %c0 = arith.constant 0 : i32
+    %tid = kaio.thread_id x : i32
+    %bid = kaio.block_id x : i32
+    %bdim = kaio.block_dim x : i32
+    %gdim = kaio.grid_dim x : i32
+    %first = arith.muli %bid, %bdim : i32
+    %i0 = arith.addi %first, %tid : i32
+    %stride = arith.muli %bdim, %gdim : i32
+    %acc = scf.for %i = %i0 to %n step %stride iter_args(%s = %zero) -> (f32) : i32 {
+      %v = kaio.load %x[%i] : !kaio.ptr<f32>, i32 -> f32
+      %s2 = arith.addf %s, %v : f32
+      scf.yield %s2 : f32
+    }
+    %total = kaio.block_reduce sum %acc : f32
+    %first_thread = arith.cmpi eq, %tid, %c0 : i32
+    scf.if %first_thread {
+      %old = kaio.atomic add %out[%c0], %total : !kaio.ptr<f32>, i32, f32
+    }
+    kaio.return
+  }
+}

@@ -1,0 +1,145 @@
+//===- KaioBase.td - kaio dialect, enums, attributes, types -*- tablegen -*-===//
+//
+// The language KAIO users write kernels in: SIMT ops (ids, loads, stores,
+// shared memory, barriers, shuffles, reductions, atomics) and tile ops (shared
+// tiles, async copies, mma fragments) next to upstream arith/math/scf.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KAIO_DIALECT_KAIO_IR_KAIOBASE_TD
+#define KAIO_DIALECT_KAIO_IR_KAIOBASE_TD
+
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/OpBase.td"
+
+def Kaio_Dialect : Dialect {
+  let name = "kaio";
+  let cppNamespace = "::kaio";
+  let summary = "KAIO's kernel language";
+  let description = [{
+    Kernels (`kaio.kernel`) take global pointers (`!kaio.ptr<f32>`) and
+    scalars, and are written with SIMT ops, tile ops and upstream arith,
+    math and scf. The `kaio-to-ptx` pipeline lowers them to the ptx dialect.
+    A module may name its chip with `kaio.target = "sm_80"`; verifiers then
+    check shared-memory limits and per-op SM requirements against it.
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    static constexpr llvm::StringLiteral kTargetAttrName = "kaio.target";
+    static constexpr llvm::StringLiteral kReadOnlyAttrName = "kaio.readonly";
+    void registerTypes();
+    void registerAttributes();
+  }];
+}
+
+class Kaio_I32Enum<string name, string summary, list<I32EnumAttrCase> cases>
+    : I32EnumAttr<name, summary, cases> {
+  let cppNamespace = "::kaio";
+}
+
+def Kaio_Dim : Kaio_I32Enum<"Dim", "grid dimension", [
+  I32EnumAttrCase<"x", 0>, I32EnumAttrCase<"y", 1>, I32EnumAttrCase<"z", 2>]>;
+
+def Kaio_ShuffleMode : Kaio_I32Enum<"ShuffleMode", "warp shuffle mode", [
+  I32EnumAttrCase<"up", 0>, I32EnumAttrCase<"down", 1>,
+  I32EnumAttrCase<"Xor", 2, "xor">, I32EnumAttrCase<"idx", 3>]>;
+
+def Kaio_ReduceKind : Kaio_I32Enum<"ReduceKind", "reduction", [
+  I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"max", 1>,
+  I32EnumAttrCase<"min", 2>]>;
+
+def Kaio_AtomicKind : Kaio_I32Enum<"AtomicKind", "atomic operation", [
+  I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"max", 1>,
+  I32EnumAttrCase<"min", 2>, I32EnumAttrCase<"exch", 3>,
+  I32EnumAttrCase<"And", 4, "and">, I32EnumAttrCase<"Or", 5, "or">,
+  I32EnumAttrCase<"Xor", 6, "xor">]>;
+
+def Kaio_FragRole : Kaio_I32Enum<"FragRole", "mma operand role", [
+  I32EnumAttrCase<"a", 0>, I32EnumAttrCase<"b", 1>,
+  I32EnumAttrCase<"acc", 2>]>;
+
+def Kaio_MatrixOrder : Kaio_I32Enum<"MatrixOrder", "element order", [
+  I32EnumAttrCase<"row_major", 0>, I32EnumAttrCase<"col_major", 1>]>;
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+def Kaio_LayoutAttr : AttrDef<Kaio_Dialect, "Layout"> {
+  let mnemonic = "layout";
+  let summary = "how a shared tile is laid out";
+  let description = [{
+    `#kaio.layout<row_major, pad = 8>`: rows of the tile are `pad` elements
+    longer than the tile (bank-conflict padding). `swizzle = S` XORs the
+    16-byte chunk index within a row with `(row % 2^S)` instead.
+  }];
+  let parameters = (ins
+    EnumParameter<Kaio_MatrixOrder>:$order,
+    DefaultValuedParameter<"int64_t", "0">:$pad,
+    DefaultValuedParameter<"int64_t", "0">:$swizzle);
+  let assemblyFormat = [{
+    `<` $order (`,` `pad` `=` $pad^)? (`,` `swizzle` `=` $swizzle^)? `>`
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+class Kaio_Type<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<Kaio_Dialect, name, traits> {
+  let mnemonic = typeMnemonic;
+}
+
+def Kaio_PtrType : Kaio_Type<"Ptr", "ptr"> {
+  let summary = "pointer to global memory";
+  let parameters = (ins "::mlir::Type":$elementType);
+  let assemblyFormat = "`<` $elementType `>`";
+  let genVerifyDecl = 1;
+}
+
+def Kaio_SmemType : Kaio_Type<"Smem", "smem"> {
+  let summary = "a tile in shared memory";
+  let description = [{
+    `!kaio.smem<64x32xf16, #kaio.layout<row_major, pad = 8>>`. Without a
+    layout, `kaio-assign-shared-layouts` chooses one.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType,
+                        OptionalParameter<"LayoutAttr">:$layout);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getNumElements() const;
+    /// Elements between consecutive rows (cols + pad) of a 2-D tile.
+    int64_t getRowStride() const;
+    /// Bytes the tile occupies with its layout.
+    int64_t getSizeInBytes() const;
+  }];
+}
+
+def Kaio_FragType : Kaio_Type<"Frag", "frag"> {
+  let summary = "a warp's register fragment of an mma operand";
+  let description = [{
+    `!kaio.frag<a, m16n8k16, f16>`: the A operand of an m16n8k16 mma, spread
+    over the 32 lanes of a warp as the PTX fragment layout says.
+  }];
+  let parameters = (ins EnumParameter<Kaio_FragRole>:$role,
+                        "::kaio::ptx::MMAShape":$shape,
+                        "::mlir::Type":$elementType);
+  let assemblyFormat = "`<` $role `,` $shape `,` $elementType `>`";
+  let extraClassDeclaration = [{
+    /// Elements this lane holds.
+    unsigned getElementsPerLane() const;
+  }];
+}
+
+def Kaio_TokenType : Kaio_Type<"Token", "token"> {
+  let summary = "completion of a group of async copies";
+}
+
+def Kaio_AnyIndex : AnyTypeOf<[I32, I64], "i32 or i64 index">;
+
+#endif // KAIO_DIALECT_KAIO_IR_KAIOBASE_TD

@@ -1,0 +1,19 @@
+//===- KaioOps.h - kaio dialect operations ------------------------*- C++ -*-===//
+
+#ifndef KAIO_DIALECT_KAIO_IR_KAIOOPS_H
+#define KAIO_DIALECT_KAIO_IR_KAIOOPS_H
+
+#include "Kaio/Dialect/Kaio/IR/KaioDialect.h"
+#include "Kaio/Dialect/Kaio/IR/KaioTypes.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "Kaio/Dialect/Kaio/IR/KaioOps.h.inc"
+
+#endif // KAIO_DIALECT_KAIO_IR_KAIOOPS_H

@@ -1,0 +1,358 @@
+//===- KaioOps.td - kaio dialect operations ----------------*- tablegen -*-===//
+
+#ifndef KAIO_DIALECT_KAIO_IR_KAIOOPS_TD
+#define KAIO_DIALECT_KAIO_IR_KAIOOPS_TD
+
+include "Kaio/Dialect/Kaio/IR/KaioBase.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/RegionKindInterface.td"
+
+class Kaio_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Kaio_Dialect, mnemonic, traits>;
+
+def Kaio_Scalar : AnyTypeOf<[I8, I16, I32, I64, F16, BF16, F32, F64],
+                            "scalar">;
+defvar Kaio_LoadStoreValue = Kaio_Scalar;
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+def Kaio_KernelOp : Kaio_Op<"kernel", [
+    IsolatedFromAbove, FunctionOpInterface, AutomaticAllocationScope]> {
+  let summary = "a GPU kernel";
+  let description = [{
+    ```mlir
+    kaio.kernel @vector_add(%a: !kaio.ptr<f32> {kaio.readonly},
+                            %b: !kaio.ptr<f32> {kaio.readonly},
+                            %c: !kaio.ptr<f32>, %n: i32)
+        attributes {block_size = array<i32: 256>} { ... kaio.return }
+    ```
+    Parameters are global pointers and scalars; `kaio.readonly` pointers are
+    read through the non-coherent cache. `block_size` (1-3 dims) becomes
+    `.reqntid`; `max_registers` → `.maxnreg`; `min_blocks_per_sm` →
+    `.minnctapersm`.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       DenseI32ArrayAttr:$block_size,
+                       OptionalAttr<I32Attr>:$max_registers,
+                       OptionalAttr<I32Attr>:$min_blocks_per_sm);
+  let regions = (region AnyRegion:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    /// Threads per block.
+    int64_t getNumThreads();
+  }];
+}
+
+def Kaio_ReturnOp : Kaio_Op<"return", [Terminator, ReturnLike, Pure]> {
+  let summary = "end of a kernel";
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// SIMT: ids
+//===----------------------------------------------------------------------===//
+
+class Kaio_IdOp<string mnemonic, string what>
+    : Kaio_Op<mnemonic, [Pure]> {
+  let summary = what # " in dimension x, y or z";
+  let arguments = (ins Kaio_Dim:$dim);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$dim attr-dict `:` type($result)";
+}
+def Kaio_ThreadIdOp : Kaio_IdOp<"thread_id", "thread index in the block">;
+def Kaio_BlockIdOp : Kaio_IdOp<"block_id", "block index in the grid">;
+def Kaio_BlockDimOp : Kaio_IdOp<"block_dim", "threads per block">;
+def Kaio_GridDimOp : Kaio_IdOp<"grid_dim", "blocks per grid">;
+
+def Kaio_LaneIdOp : Kaio_Op<"lane_id", [Pure]> {
+  let summary = "lane of the thread in its warp (0-31)";
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Kaio_WarpIdOp : Kaio_Op<"warp_id", [Pure]> {
+  let summary = "warp of the thread in its block (linear thread id / 32)";
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// SIMT: global memory
+//===----------------------------------------------------------------------===//
+
+def Kaio_PtrAddOp : Kaio_Op<"ptr_add", [Pure, AllTypesMatch<["base", "result"]>]> {
+  let summary = "pointer plus an element offset";
+  let arguments = (ins Kaio_PtrType:$base, Kaio_AnyIndex:$offset);
+  let results = (outs Kaio_PtrType:$result);
+  let assemblyFormat = "$base `,` $offset attr-dict `:` type($base) `,` type($offset)";
+}
+
+def Kaio_PtrToIntOp : Kaio_Op<"ptr_to_int", [Pure]> {
+  let summary = "the 64-bit global address a pointer holds";
+  let arguments = (ins Kaio_PtrType:$ptr);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$ptr attr-dict `:` type($ptr)";
+}
+
+def Kaio_LoadOp : Kaio_Op<"load", [AttrSizedOperandSegments]> {
+  let summary = "load element(s) at pointer[index], optionally masked";
+  let description = [{
+    `%x = kaio.load %p[%i] : !kaio.ptr<f32>, i32 -> f32`. With
+    `... -> f32 mask %m else %other`, threads whose mask is false read
+    nothing and yield `%other`.
+  }];
+  let arguments = (ins Kaio_PtrType:$ptr, Kaio_AnyIndex:$index,
+                       Optional<I1>:$mask, Optional<Kaio_LoadStoreValue>:$other);
+  let results = (outs Kaio_LoadStoreValue:$result);
+  let assemblyFormat = [{
+    $ptr `[` $index `]` attr-dict `:` type($ptr) `,` type($index) `->`
+    type($result) custom<MaskElse>($mask, $other, ref(type($result)),
+                                   type($other))
+  }];
+  let hasVerifier = 1;
+}
+
+def Kaio_StoreOp : Kaio_Op<"store"> {
+  let summary = "store element(s) at pointer[index], optionally masked";
+  let arguments = (ins Kaio_LoadStoreValue:$value, Kaio_PtrType:$ptr,
+                       Kaio_AnyIndex:$index, Optional<I1>:$mask);
+  let assemblyFormat = [{
+    $value `,` $ptr `[` $index `]` (`mask` $mask^)? attr-dict `:`
+    type($value) `,` type($ptr) `,` type($index)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kaio_AtomicOp : Kaio_Op<"atomic", [AllTypesMatch<["value", "result"]>]> {
+  let summary = "atomic read-modify-write at pointer[index]; yields the old value";
+  let arguments = (ins Kaio_AtomicKind:$kind, Kaio_PtrType:$ptr,
+                       Kaio_AnyIndex:$index, Kaio_Scalar:$value);
+  let results = (outs Kaio_Scalar:$result);
+  let assemblyFormat = [{
+    $kind $ptr `[` $index `]` `,` $value attr-dict `:` type($ptr) `,`
+    type($index) `,` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// SIMT: shared memory and synchronisation
+//===----------------------------------------------------------------------===//
+
+def Kaio_SharedAllocOp : Kaio_Op<"shared_alloc"> {
+  let summary = "a statically sized array or tile in shared memory";
+  let results = (outs Kaio_SmemType:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Kaio_SharedLoadOp : Kaio_Op<"shared_load"> {
+  let summary = "load an element of a shared tile";
+  let arguments = (ins Kaio_SmemType:$tile, Variadic<I32>:$indices);
+  let results = (outs Kaio_Scalar:$result);
+  let assemblyFormat = [{
+    $tile `[` $indices `]` attr-dict `:` type($tile) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kaio_SharedStoreOp : Kaio_Op<"shared_store"> {
+  let summary = "store an element of a shared tile";
+  let arguments = (ins Kaio_Scalar:$value, Kaio_SmemType:$tile,
+                       Variadic<I32>:$indices);
+  let assemblyFormat = [{
+    $value `,` $tile `[` $indices `]` attr-dict `:` type($value) `,`
+    type($tile)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kaio_SharedAddressOp : Kaio_Op<"shared_address", [Pure]> {
+  let summary = "address of a tile element in the shared window (for ptx ops)";
+  let description = [{
+    The 32-bit shared-memory address of element `[indices]` with the tile's
+    layout applied: what ldmatrix and cp.async take.
+  }];
+  let arguments = (ins Kaio_SmemType:$tile, Variadic<I32>:$indices);
+  let results = (outs I32:$result);
+  let assemblyFormat = [{
+    $tile `[` $indices `]` attr-dict `:` type($tile)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kaio_BarrierOp : Kaio_Op<"barrier"> {
+  let summary = "block-wide barrier (all threads must reach it)";
+  let assemblyFormat = "attr-dict";
+}
+
+def Kaio_ShuffleOp : Kaio_Op<"shuffle", [AllTypesMatch<["value", "result"]>]> {
+  let summary = "exchange a value between lanes of a warp";
+  let description = [{
+    `%y = kaio.shuffle down %x, %delta : f32` reads `%x` of lane
+    `lane + delta`; lanes with no source keep their own value. `xor` swaps
+    with `lane ^ delta`, `idx` reads lane `delta`. `width` (a power of two up
+    to 32) splits the warp into independent segments.
+  }];
+  let arguments = (ins Kaio_ShuffleMode:$mode,
+                       AnyTypeOf<[I32, F32]>:$value, I32:$offset,
+                       DefaultValuedAttr<I32Attr, "32">:$width);
+  let results = (outs AnyTypeOf<[I32, F32]>:$result);
+  let assemblyFormat = "$mode $value `,` $offset attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
+def Kaio_WarpReduceOp : Kaio_Op<"warp_reduce", [AllTypesMatch<["value", "result"]>]> {
+  let summary = "reduce a value across the 32 lanes of a warp; every lane "
+                "gets the result";
+  let arguments = (ins Kaio_ReduceKind:$kind,
+                       AnyTypeOf<[I32, F32, F16]>:$value);
+  let results = (outs AnyTypeOf<[I32, F32, F16]>:$result);
+  let assemblyFormat = "$kind $value attr-dict `:` type($value)";
+}
+
+def Kaio_BlockReduceOp : Kaio_Op<"block_reduce", [AllTypesMatch<["value", "result"]>]> {
+  let summary = "reduce a value across the block; every thread gets the "
+                "result (synchronises the block)";
+  let arguments = (ins Kaio_ReduceKind:$kind,
+                       AnyTypeOf<[I32, F32, F16]>:$value);
+  let results = (outs AnyTypeOf<[I32, F32, F16]>:$result);
+  let assemblyFormat = "$kind $value attr-dict `:` type($value)";
+}
+
+//===----------------------------------------------------------------------===//
+// Tiles, async copies and mma fragments
+//===----------------------------------------------------------------------===//
+
+def Kaio_AsyncCopyOp : Kaio_Op<"async_copy"> {
+  let summary = "copy a global tile into a shared tile asynchronously";
+  let description = [{
+    The block copies the `R x C` tile of the row-major global matrix at
+    `%src` (leading dimension `%ld` elements) whose top-left element is
+    (`%row`, `%col`) into `%dst` (R x C). Elements outside the matrix
+    (`%rows` x `%cols`) are zero filled. Lowers to cp.async with src-size;
+    the copy is complete once `kaio.async_wait` on its token returns.
+  }];
+  let arguments = (ins Kaio_PtrType:$src, I32:$row, I32:$col, I32:$rows,
+                       I32:$cols, I32:$ld, Kaio_SmemType:$dst);
+  let results = (outs Kaio_TokenType:$token);
+  let assemblyFormat = [{
+    $src `[` $row `,` $col `]` `bounds` `[` $rows `,` $cols `]` `ld` $ld
+    `to` $dst attr-dict `:` type($src) `,` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kaio_AsyncWaitOp : Kaio_Op<"async_wait"> {
+  let summary = "wait until the copies behind these tokens have landed";
+  let description = [{
+    Copies issued after the tokens' copies may stay in flight: the grouping
+    pass turns this into `cp.async.wait_group N` with N the number of newer
+    groups. A barrier is still needed before other threads read the tile.
+  }];
+  let arguments = (ins Variadic<Kaio_TokenType>:$tokens,
+                       OptionalAttr<I32Attr>:$pending);
+  let assemblyFormat = "$tokens attr-dict";
+}
+
+def Kaio_FragFillOp : Kaio_Op<"frag_fill", [Pure]> {
+  let summary = "a fragment with every element set to a scalar";
+  let arguments = (ins Kaio_Scalar:$value);
+  let results = (outs Kaio_FragType:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Kaio_LoadFragmentOp : Kaio_Op<"load_fragment"> {
+  let summary = "load an mma operand fragment from a shared tile (ldmatrix)";
+  let description = [{
+    Loads the `16 x K` (A) or `K x 8` (B) block at (`%row`, `%col`) of the
+    tile. A must come from a row-major tile; B from a row-major tile ([k][n],
+    loaded transposed) or a column-major one.
+  }];
+  let arguments = (ins Kaio_SmemType:$tile, I32:$row, I32:$col);
+  let results = (outs Kaio_FragType:$result);
+  let assemblyFormat = [{
+    $tile `[` $row `,` $col `]` attr-dict `:` type($tile) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kaio_MmaOp : Kaio_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "D = A * B + C on fragments (mma.sync)";
+  let arguments = (ins Kaio_FragType:$a, Kaio_FragType:$b,
+                       Kaio_FragType:$acc);
+  let results = (outs Kaio_FragType:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kaio_FragMapOp : Kaio_Op<"frag_map", [SingleBlock,
+    ]> {
+  let summary = "element-wise function over a fragment (fused epilogues)";
+  let description = [{
+    The region maps one element (and the extra scalar operands) to the new
+    element; its type may differ (conversion).
+
+    ```mlir
+    %r = kaio.frag_map %acc, %alpha : !kaio.frag<acc, m16n8k16, f32>, f32
+        -> !kaio.frag<acc, m16n8k16, f32> {
+    ^bb0(%x: f32, %s: f32):
+      %y = arith.mulf %x, %s : f32
+      kaio.yield %y : f32
+    }
+    ```
+  }];
+  let arguments = (ins Kaio_FragType:$input, Variadic<AnyType>:$extras);
+  let results = (outs Kaio_FragType:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $input (`,` $extras^)? attr-dict `:` type($input) (`,` type($extras)^)?
+    `->` type($result) $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Kaio_YieldOp : Kaio_Op<"yield", [Terminator, Pure,
+                                     HasParent<"FragMapOp">]> {
+  let summary = "result of a frag_map element function";
+  let arguments = (ins AnyType:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
+def Kaio_StoreFragmentOp : Kaio_Op<"store_fragment"> {
+  let summary = "store an accumulator fragment to a global matrix, masked";
+  let description = [{
+    Stores the 16x8 accumulator block at (`%row`, `%col`) of the row-major
+    matrix at `%dst` (leading dimension `%ld`, bounds `%rows` x `%cols`).
+    Elements are converted to the pointer's element type.
+  }];
+  let arguments = (ins Kaio_FragType:$frag, Kaio_PtrType:$dst, I32:$row,
+                       I32:$col, I32:$rows, I32:$cols, I32:$ld);
+  let assemblyFormat = [{
+    $frag `,` $dst `[` $row `,` $col `]` `bounds` `[` $rows `,` $cols `]`
+    `ld` $ld attr-dict `:` type($frag) `,` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // KAIO_DIALECT_KAIO_IR_KAIOOPS_TD

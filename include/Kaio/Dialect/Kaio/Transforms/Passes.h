@@ -1,0 +1,20 @@
+//===- Passes.h - kaio dialect transforms -------------------------*- C++ -*-===//
+
+#ifndef KAIO_DIALECT_KAIO_TRANSFORMS_PASSES_H
+#define KAIO_DIALECT_KAIO_TRANSFORMS_PASSES_H
+
+#include "Kaio/Dialect/Kaio/IR/KaioDialect.h"
+#include "Kaio/Dialect/PTX/IR/PTXDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/Pass.h"
+
+namespace kaio {
+#define GEN_PASS_DECL
+#include "Kaio/Dialect/Kaio/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "Kaio/Dialect/Kaio/Transforms/Passes.h.inc"
+} // namespace kaio
+
+#endif // KAIO_DIALECT_KAIO_TRANSFORMS_PASSES_H

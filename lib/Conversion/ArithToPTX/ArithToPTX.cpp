@@ -1,0 +1,547 @@
+//===- ArithToPTX.cpp - arith ops inside ptx kernels to ptx ---------------===//
+//
+// Integers follow arith's two's-complement semantics in registers of their
+// width (i8 in 16-bit registers, re-extended where the upper bits matter).
+// Floats: f32/f64 ops without the `contract` fast-math flag get an explicit
+// rounding modifier, which also stops ptxas from fusing them into fma; f16
+// computes natively; bf16, which has no add/mul before sm_90, is computed in
+// f32 and rounded once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Kaio/Conversion/Passes.h"
+
+#include "Kaio/Conversion/PTXBuilder.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace kaio {
+#define GEN_PASS_DEF_CONVERTARITHTOPTX
+#include "Kaio/Conversion/Passes.h.inc"
+} // namespace kaio
+
+using namespace mlir;
+using namespace kaio::ptx;
+
+namespace {
+
+bool isI8(Type t) { return t.isInteger(8); }
+
+/// The value of an i8 (held in 16 bits) extended so the register holds the
+/// true signed or unsigned value.
+Value extendI8(PTXBuilder &p, Value v, bool isSigned) {
+  return p.cvt(isSigned ? PTXType::s16 : PTXType::u16,
+               isSigned ? PTXType::s8 : PTXType::u8, v, v.getType());
+}
+
+bool contracts(Operation *op) {
+  auto fmf = dyn_cast<arith::ArithFastMathInterface>(op);
+  return fmf && arith::bitEnumContainsAny(fmf.getFastMathFlagsAttr().getValue(),
+                                          arith::FastMathFlags::contract);
+}
+
+/// bf16 → f32 is exact: the bf16 bits are the high half of the f32.
+Value widenBF16(PTXBuilder &p, Value v) {
+  OpBuilder &b = p.builder();
+  Value zero = ConstantOp::create(b, p.location(), b.getI16Type(),
+                                  b.getI16IntegerAttr(0));
+  Value bits = PackOp::create(b, p.location(), b.getI32Type(), PTXType::b32,
+                              ValueRange{zero, v}, Value(), false);
+  return p.mov(PTXType::b32, bits, b.getF32Type());
+}
+
+/// Runs `compute` in f32 for bf16 operands and rounds the result back.
+template <typename Fn>
+Value viaF32IfBF16(PTXBuilder &p, Type type, ValueRange operands, Fn compute) {
+  if (!type.isBF16())
+    return compute(operands);
+  SmallVector<Value> wide;
+  for (Value v : operands)
+    wide.push_back(widenBF16(p, v));
+  Value r = compute(wide);
+  return p.cvt(PTXType::bf16, PTXType::f32, r, type, Rounding::rn);
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+struct ConstantLowering : OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type || isa<VectorType>(type))
+      return rewriter.notifyMatchFailure(op, "not a scalar constant");
+    Attribute value = op.getValue();
+    if (auto i = dyn_cast<IntegerAttr>(value)) {
+      APInt v = i.getValue();
+      if (!type.isInteger(1))
+        v = v.sextOrTrunc(type.getIntOrFloatBitWidth());
+      value = IntegerAttr::get(type, v);
+    }
+    rewriter.replaceOpWithNewOp<ConstantOp>(op, type, cast<TypedAttr>(value));
+    return success();
+  }
+};
+
+enum class IntOp { Add, Sub, Mul, DivS, DivU, RemS, RemU, MaxS, MaxU, MinS,
+                   MinU, And, Or, Xor, Shl, ShrS, ShrU };
+
+template <typename SourceOp, IntOp kind>
+struct IntBinaryLowering : OpConversionPattern<SourceOp> {
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type orig = op.getType();
+    if (isa<VectorType>(orig))
+      return rewriter.notifyMatchFailure(op, "vector arith is not lowered");
+    PTXBuilder p(rewriter, op.getLoc());
+    Value a = adaptor.getLhs(), b = adaptor.getRhs();
+    Type type = a.getType();
+    bool isSigned = kind == IntOp::DivS || kind == IntOp::RemS ||
+                    kind == IntOp::MaxS || kind == IntOp::MinS ||
+                    kind == IntOp::ShrS;
+    bool needsExt = kind != IntOp::Add && kind != IntOp::Sub &&
+                    kind != IntOp::Mul && kind != IntOp::And &&
+                    kind != IntOp::Or && kind != IntOp::Xor &&
+                    kind != IntOp::Shl;
+    if (isI8(orig) && needsExt) {
+      a = extendI8(p, a, isSigned);
+      if (kind != IntOp::ShrS && kind != IntOp::ShrU)
+        b = extendI8(p, b, isSigned);
+    }
+    Value amount = b;
+    if (kind == IntOp::Shl || kind == IntOp::ShrS || kind == IntOp::ShrU) {
+      // PTX takes the shift amount as u32.
+      if (type.isInteger(64))
+        amount = p.cvt(PTXType::u32, PTXType::u64, b, rewriter.getI32Type());
+      else if (type.isInteger(16))
+        amount = p.cvt(PTXType::u32, PTXType::u16, b, rewriter.getI32Type());
+    }
+    PTXType s = getIntType(type, true), u = getIntType(type, false);
+    PTXType bits = getBitType(type);
+    if (type.isInteger(1) && kind != IntOp::And && kind != IntOp::Or &&
+        kind != IntOp::Xor)
+      return rewriter.notifyMatchFailure(op, "i1 arithmetic");
+    Value r;
+    switch (kind) {
+    case IntOp::Add:
+      r = p.add(s, a, b);
+      break;
+    case IntOp::Sub:
+      r = p.sub(s, a, b);
+      break;
+    case IntOp::Mul:
+      r = p.mulLo(s, a, b);
+      break;
+    case IntOp::DivS:
+      r = p.div(s, a, b, std::nullopt);
+      break;
+    case IntOp::DivU:
+      r = p.div(u, a, b, std::nullopt);
+      break;
+    case IntOp::RemS:
+      r = RemOp::create(rewriter, op.getLoc(), type, s, a, b, Value(), false);
+      break;
+    case IntOp::RemU:
+      r = RemOp::create(rewriter, op.getLoc(), type, u, a, b, Value(), false);
+      break;
+    case IntOp::MaxS:
+      r = p.max(s, a, b);
+      break;
+    case IntOp::MaxU:
+      r = p.max(u, a, b);
+      break;
+    case IntOp::MinS:
+      r = p.min(s, a, b);
+      break;
+    case IntOp::MinU:
+      r = p.min(u, a, b);
+      break;
+    case IntOp::And:
+      r = p.andOp(bits, a, b);
+      break;
+    case IntOp::Or:
+      r = p.orOp(bits, a, b);
+      break;
+    case IntOp::Xor:
+      r = p.xorOp(bits, a, b);
+      break;
+    case IntOp::Shl:
+      r = p.shl(bits, a, amount);
+      break;
+    case IntOp::ShrS:
+      r = p.shr(s, a, amount);
+      break;
+    case IntOp::ShrU:
+      r = p.shr(u, a, amount);
+      break;
+    }
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+enum class FloatOp { Add, Sub, Mul, Div, Max, Min };
+
+template <typename SourceOp, FloatOp kind>
+struct FloatBinaryLowering : OpConversionPattern<SourceOp> {
+  FloatBinaryLowering(const TypeConverter &converter, MLIRContext *ctx,
+                      bool fastMath)
+      : OpConversionPattern<SourceOp>(converter, ctx), fastMath(fastMath) {}
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (isa<VectorType>(type))
+      return rewriter.notifyMatchFailure(op, "vector arith is not lowered");
+    PTXBuilder p(rewriter, op.getLoc());
+    bool strict = !contracts(op) && !fastMath;
+    Value r = viaF32IfBF16(
+        p, type, {adaptor.getLhs(), adaptor.getRhs()}, [&](ValueRange v) {
+          Type t = v[0].getType();
+          PTXType pt = getFloatType(t);
+          std::optional<Rounding> rn;
+          if (strict)
+            rn = Rounding::rn;
+          switch (kind) {
+          case FloatOp::Add:
+            return p.add(pt, v[0], v[1], rn);
+          case FloatOp::Sub:
+            return p.sub(pt, v[0], v[1], rn);
+          case FloatOp::Mul:
+            return p.mul(pt, v[0], v[1], rn);
+          case FloatOp::Max:
+            return p.max(pt, v[0], v[1]);
+          case FloatOp::Min:
+            return p.min(pt, v[0], v[1]);
+          case FloatOp::Div:
+            break;
+          }
+          if (t.isF16()) {
+            // f16 has no division: divide in f32, round once.
+            Type f32 = p.builder().getF32Type();
+            Value a = p.cvt(PTXType::f32, PTXType::f16, v[0], f32);
+            Value b = p.cvt(PTXType::f32, PTXType::f16, v[1], f32);
+            Value q = fastMath ? p.div(PTXType::f32, a, b, std::nullopt, true)
+                               : p.div(PTXType::f32, a, b, Rounding::rn);
+            return p.cvt(PTXType::f16, PTXType::f32, q, t, Rounding::rn);
+          }
+          if (fastMath && t.isF32())
+            return p.div(pt, v[0], v[1], std::nullopt, /*approx=*/true);
+          return p.div(pt, v[0], v[1], Rounding::rn);
+        });
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+  bool fastMath;
+};
+
+struct NegFLowering : OpConversionPattern<arith::NegFOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::NegFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PTXBuilder p(rewriter, op.getLoc());
+    Type type = op.getType();
+    Value r;
+    if (type.isBF16()) // flip the sign bit
+      r = p.xorOp(PTXType::b16, adaptor.getOperand(),
+                  p.constant(type, rewriter.getFloatAttr(type, -0.0)));
+    else
+      r = p.neg(getFloatType(type), adaptor.getOperand());
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+CmpOp intPredicate(arith::CmpIPredicate pred) {
+  switch (pred) {
+  case arith::CmpIPredicate::eq:
+    return CmpOp::eq;
+  case arith::CmpIPredicate::ne:
+    return CmpOp::ne;
+  case arith::CmpIPredicate::slt:
+    return CmpOp::lt;
+  case arith::CmpIPredicate::sle:
+    return CmpOp::le;
+  case arith::CmpIPredicate::sgt:
+    return CmpOp::gt;
+  case arith::CmpIPredicate::sge:
+    return CmpOp::ge;
+  case arith::CmpIPredicate::ult:
+    return CmpOp::lo;
+  case arith::CmpIPredicate::ule:
+    return CmpOp::ls;
+  case arith::CmpIPredicate::ugt:
+    return CmpOp::hi;
+  case arith::CmpIPredicate::uge:
+    return CmpOp::hs;
+  }
+  llvm_unreachable("unknown predicate");
+}
+
+struct CmpILowering : OpConversionPattern<arith::CmpIOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::CmpIOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type orig = op.getLhs().getType();
+    if (isa<VectorType>(orig))
+      return rewriter.notifyMatchFailure(op, "vector compare");
+    PTXBuilder p(rewriter, op.getLoc());
+    Value a = adaptor.getLhs(), b = adaptor.getRhs();
+    arith::CmpIPredicate pred = op.getPredicate();
+    if (orig.isInteger(1)) {
+      // Predicates: eq is xnor, ne is xor; ordered compares on i1 treat
+      // true as 1 (unsigned) or -1 (signed).
+      if (pred != arith::CmpIPredicate::eq && pred != arith::CmpIPredicate::ne)
+        return rewriter.notifyMatchFailure(op, "ordered compare of i1");
+      Value x = p.xorOp(PTXType::pred, a, b);
+      rewriter.replaceOp(op, pred == arith::CmpIPredicate::ne
+                                 ? x
+                                 : p.notOp(PTXType::pred, x));
+      return success();
+    }
+    bool isSigned = pred == arith::CmpIPredicate::slt ||
+                    pred == arith::CmpIPredicate::sle ||
+                    pred == arith::CmpIPredicate::sgt ||
+                    pred == arith::CmpIPredicate::sge;
+    if (isI8(orig)) {
+      a = extendI8(p, a, isSigned);
+      b = extendI8(p, b, isSigned);
+    }
+    PTXType t = getIntType(a.getType(), isSigned);
+    rewriter.replaceOp(op, p.setp(intPredicate(pred), t, a, b));
+    return success();
+  }
+};
+
+struct CmpFLowering : OpConversionPattern<arith::CmpFOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::CmpFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = op.getLhs().getType();
+    if (isa<VectorType>(type))
+      return rewriter.notifyMatchFailure(op, "vector compare");
+    PTXBuilder p(rewriter, op.getLoc());
+    using P = arith::CmpFPredicate;
+    P pred = op.getPredicate();
+    if (pred == P::AlwaysFalse || pred == P::AlwaysTrue) {
+      rewriter.replaceOp(op, p.i1(pred == P::AlwaysTrue));
+      return success();
+    }
+    CmpOp cmp;
+    switch (pred) {
+    case P::OEQ: cmp = CmpOp::eq; break;
+    case P::OGT: cmp = CmpOp::gt; break;
+    case P::OGE: cmp = CmpOp::ge; break;
+    case P::OLT: cmp = CmpOp::lt; break;
+    case P::OLE: cmp = CmpOp::le; break;
+    case P::ONE: cmp = CmpOp::ne; break;
+    case P::ORD: cmp = CmpOp::num; break;
+    case P::UEQ: cmp = CmpOp::equ; break;
+    case P::UGT: cmp = CmpOp::gtu; break;
+    case P::UGE: cmp = CmpOp::geu; break;
+    case P::ULT: cmp = CmpOp::ltu; break;
+    case P::ULE: cmp = CmpOp::leu; break;
+    case P::UNE: cmp = CmpOp::neu; break;
+    case P::UNO: cmp = CmpOp::nan; break;
+    default: llvm_unreachable("handled above");
+    }
+    Value a = adaptor.getLhs(), b = adaptor.getRhs();
+    if (type.isBF16()) {
+      a = widenBF16(p, a);
+      b = widenBF16(p, b);
+    }
+    rewriter.replaceOp(op, p.setp(cmp, getFloatType(a.getType()), a, b));
+    return success();
+  }
+};
+
+struct SelectLowering : OpConversionPattern<arith::SelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::SelectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (isa<VectorType>(op.getType()) ||
+        !adaptor.getCondition().getType().isInteger(1))
+      return rewriter.notifyMatchFailure(op, "vector select");
+    PTXBuilder p(rewriter, op.getLoc());
+    Value c = adaptor.getCondition(), t = adaptor.getTrueValue(),
+          f = adaptor.getFalseValue();
+    Type type = t.getType();
+    Value r;
+    if (type.isInteger(1)) {
+      Value nc = p.notOp(PTXType::pred, c);
+      r = p.orOp(PTXType::pred, p.andOp(PTXType::pred, c, t),
+                 p.andOp(PTXType::pred, nc, f));
+    } else {
+      PTXType pt = type.isF32()   ? PTXType::f32
+                   : type.isF64() ? PTXType::f64
+                                  : getBitType(type);
+      r = p.selp(pt, t, f, c);
+    }
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+/// Integer width changes.
+struct IntCastLowering : public ConversionPattern {
+  IntCastLowering(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), 1, ctx) {}
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+             arith::IndexCastOp, arith::IndexCastUIOp>(op))
+      return failure();
+    Type from = op->getOperand(0).getType(), to = op->getResult(0).getType();
+    if (isa<VectorType>(from))
+      return rewriter.notifyMatchFailure(op, "vector cast");
+    if (isa<IndexType>(from))
+      from = rewriter.getI64Type();
+    if (isa<IndexType>(to))
+      to = rewriter.getI64Type();
+    Type resultType = getTypeConverter()->convertType(to);
+    PTXBuilder p(rewriter, op->getLoc());
+    Value v = operands[0];
+    bool isSigned = isa<arith::ExtSIOp, arith::IndexCastOp>(op);
+    Value r;
+    if (from.isInteger(1)) {
+      r = p.selp(getBitType(resultType),
+                 p.number(resultType, isSigned ? -1 : 1),
+                 p.number(resultType, 0), v);
+    } else if (to.isInteger(1)) {
+      Value low = p.andOp(getBitType(v.getType()), v,
+                          p.number(v.getType(), 1));
+      r = p.setp(CmpOp::ne, getBitType(v.getType()), low,
+                 p.number(v.getType(), 0));
+    } else if (from.getIntOrFloatBitWidth() == to.getIntOrFloatBitWidth()) {
+      r = v;
+    } else {
+      PTXType dst = getIntType(to, isSigned), src = getIntType(from, isSigned);
+      if (isa<arith::TruncIOp>(op)) {
+        dst = getIntType(to, false);
+        src = getIntType(from, false);
+      }
+      r = p.cvt(dst, src, v, resultType);
+    }
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+/// Float ↔ int and float width changes.
+struct FloatCastLowering : public ConversionPattern {
+  FloatCastLowering(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), 1, ctx) {}
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp,
+             arith::FPToUIOp, arith::ExtFOp, arith::TruncFOp,
+             arith::BitcastOp>(op))
+      return failure();
+    Type from = op->getOperand(0).getType(), to = op->getResult(0).getType();
+    if (isa<VectorType>(from) || isa<VectorType>(to))
+      return rewriter.notifyMatchFailure(op, "vector cast");
+    Type resultType = getTypeConverter()->convertType(to);
+    PTXBuilder p(rewriter, op->getLoc());
+    Value v = operands[0];
+    Value r;
+    if (isa<arith::BitcastOp>(op)) {
+      r = p.mov(getBitType(from), v, resultType);
+    } else if (isa<arith::SIToFPOp, arith::UIToFPOp>(op)) {
+      bool isSigned = isa<arith::SIToFPOp>(op);
+      if (from.isInteger(1))
+        return rewriter.notifyMatchFailure(op, "i1 to float");
+      r = p.cvt(getFloatType(to), getIntType(from, isSigned), v, resultType,
+                Rounding::rn);
+    } else if (isa<arith::FPToSIOp, arith::FPToUIOp>(op)) {
+      bool isSigned = isa<arith::FPToSIOp>(op);
+      if (to.isInteger(1))
+        return rewriter.notifyMatchFailure(op, "float to i1");
+      r = p.cvt(getIntType(to, isSigned), getFloatType(from), v, resultType,
+                Rounding::rzi);
+    } else if (isa<arith::ExtFOp>(op)) {
+      if (from.isBF16()) {
+        r = widenBF16(p, v);
+        if (to.isF64())
+          r = p.cvt(PTXType::f64, PTXType::f32, r, resultType);
+      } else {
+        r = p.cvt(getFloatType(to), getFloatType(from), v, resultType);
+      }
+    } else {
+      // truncf: round to nearest even (arith's default rounding).
+      r = p.cvt(getFloatType(to), getFloatType(from), v, resultType,
+                Rounding::rn);
+    }
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+struct ConvertArithToPTXPass
+    : kaio::impl::ConvertArithToPTXBase<ConvertArithToPTXPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    // ceildiv/floordiv, maximumf/minimumf (NaN-propagating) and friends are
+    // first expanded into ops with a direct PTX form.
+    {
+      RewritePatternSet expand(ctx);
+      arith::populateArithExpandOpsPatterns(expand);
+      if (failed(applyPatternsGreedily(getOperation(), std::move(expand))))
+        return signalPassFailure();
+    }
+    PTXTypeConverter converter;
+    RewritePatternSet patterns(ctx);
+    patterns.add<ConstantLowering, NegFLowering, CmpILowering, CmpFLowering,
+                 SelectLowering, IntCastLowering, FloatCastLowering>(converter,
+                                                                     ctx);
+    patterns.add<IntBinaryLowering<arith::AddIOp, IntOp::Add>,
+                 IntBinaryLowering<arith::SubIOp, IntOp::Sub>,
+                 IntBinaryLowering<arith::MulIOp, IntOp::Mul>,
+                 IntBinaryLowering<arith::DivSIOp, IntOp::DivS>,
+                 IntBinaryLowering<arith::DivUIOp, IntOp::DivU>,
+                 IntBinaryLowering<arith::RemSIOp, IntOp::RemS>,
+                 IntBinaryLowering<arith::RemUIOp, IntOp::RemU>,
+                 IntBinaryLowering<arith::MaxSIOp, IntOp::MaxS>,
+                 IntBinaryLowering<arith::MaxUIOp, IntOp::MaxU>,
+                 IntBinaryLowering<arith::MinSIOp, IntOp::MinS>,
+                 IntBinaryLowering<arith::MinUIOp, IntOp::MinU>,
+                 IntBinaryLowering<arith::AndIOp, IntOp::And>,
+                 IntBinaryLowering<arith::OrIOp, IntOp::Or>,
+                 IntBinaryLowering<arith::XOrIOp, IntOp::Xor>,
+                 IntBinaryLowering<arith::ShLIOp, IntOp::Shl>,
+                 IntBinaryLowering<arith::ShRSIOp, IntOp::ShrS>,
+                 IntBinaryLowering<arith::ShRUIOp, IntOp::ShrU>>(converter,
+                                                                 ctx);
+    patterns.add<FloatBinaryLowering<arith::AddFOp, FloatOp::Add>,
+                 FloatBinaryLowering<arith::SubFOp, FloatOp::Sub>,
+                 FloatBinaryLowering<arith::MulFOp, FloatOp::Mul>,
+                 FloatBinaryLowering<arith::DivFOp, FloatOp::Div>,
+                 FloatBinaryLowering<arith::MaxNumFOp, FloatOp::Max>,
+                 FloatBinaryLowering<arith::MinNumFOp, FloatOp::Min>>(
+        converter, ctx, fastMath);
+
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<arith::ArithDialect>();
+    target.addLegalDialect<PTXDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

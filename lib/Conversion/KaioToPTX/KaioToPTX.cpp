@@ -1,0 +1,664 @@
+//===- KaioToPTX.cpp - kaio kernels and SIMT ops to the ptx dialect -------===//
+
+#include "Kaio/Conversion/Passes.h"
+
+#include "Kaio/Conversion/PTXBuilder.h"
+#include "Kaio/Dialect/Kaio/IR/KaioOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringSet.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace kaio {
+#define GEN_PASS_DEF_CONVERTKAIOTOPTX
+#include "Kaio/Conversion/Passes.h.inc"
+} // namespace kaio
+
+using namespace mlir;
+using namespace kaio;
+using namespace kaio::ptx;
+
+namespace {
+
+unsigned elementBytes(Type type) {
+  return std::max(1u, type.getIntOrFloatBitWidth() / 8);
+}
+
+/// Whether `ptr` is (an offset of) a kernel parameter marked kaio.readonly.
+bool isReadOnlyPointer(Value ptr) {
+  while (auto add = ptr.getDefiningOp<PtrAddOp>())
+    ptr = add.getBase();
+  auto arg = dyn_cast<BlockArgument>(ptr);
+  if (!arg)
+    return false;
+  auto kernel = dyn_cast<KernelOp>(arg.getOwner()->getParentOp());
+  return kernel && arg.getOwner()->isEntryBlock() &&
+         kernel.getArgAttr(arg.getArgNumber(), KaioDialect::kReadOnlyAttrName);
+}
+
+/// Declares a module-level `.shared` array just before the kernel being
+/// converted and returns its symbol name.
+std::string declareShared(ConversionPatternRewriter &rewriter, Operation *op,
+                          PTXType elemType, int64_t count, StringRef stem) {
+  auto module = op->getParentOfType<ModuleOp>();
+  Operation *kernel = op;
+  while (kernel->getParentOp() != module.getOperation())
+    kernel = kernel->getParentOp();
+  SymbolTable table(module);
+  std::string name;
+  for (unsigned i = 0;; ++i) {
+    name = ("__kaio_" + stem + "_" + Twine(i)).str();
+    if (!table.lookup(name))
+      break;
+  }
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(kernel);
+  GlobalVarOp::create(rewriter, op->getLoc(), StateSpace::shared, name,
+                      elemType, rewriter.getI64IntegerAttr(count), false,
+                      rewriter.getI64IntegerAttr(16));
+  return name;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+struct KernelLowering : OpConversionPattern<KernelOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(KernelOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const TypeConverter &converter = *getTypeConverter();
+    TypeConverter::SignatureConversion signature(op.getNumArguments());
+    for (auto [i, type] : llvm::enumerate(op.getArgumentTypes())) {
+      Type converted = converter.convertType(type);
+      if (!converted)
+        return rewriter.notifyMatchFailure(op, "unsupported parameter type");
+      signature.addInputs(i, converted);
+    }
+    auto funcType = rewriter.getFunctionType(signature.getConvertedTypes(), {});
+
+    SmallVector<Attribute> argAttrs;
+    for (auto [i, type] : llvm::enumerate(op.getArgumentTypes())) {
+      NamedAttrList attrs;
+      if (auto ptr = dyn_cast<PtrType>(type)) {
+        attrs.append(PTXDialect::kPtrElementAttrName,
+                     TypeAttr::get(ptr.getElementType()));
+        attrs.append(PTXDialect::kAlignAttrName,
+                     rewriter.getI64IntegerAttr(
+                         elementBytes(ptr.getElementType())));
+        if (op.getArgAttr(i, KaioDialect::kReadOnlyAttrName))
+          attrs.append(PTXDialect::kReadOnlyAttrName, rewriter.getUnitAttr());
+      }
+      argAttrs.push_back(attrs.getDictionary(getContext()));
+    }
+
+    auto entry = EntryOp::create(
+        rewriter, op.getLoc(), op.getSymName(), funcType,
+        rewriter.getArrayAttr(argAttrs), ArrayAttr(), op.getBlockSizeAttr(),
+        DenseI32ArrayAttr(), op.getMinBlocksPerSmAttr(),
+        op.getMaxRegistersAttr());
+    rewriter.inlineRegionBefore(op.getBody(), entry.getBody(),
+                                entry.getBody().end());
+    if (failed(rewriter.convertRegionTypes(&entry.getBody(), converter,
+                                           &signature)))
+      return failure();
+
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ReturnLowering : OpConversionPattern<ReturnOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReturnOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<RetOp>(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Ids
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+struct IdLowering : OpConversionPattern<OpTy> {
+  IdLowering(const TypeConverter &converter, MLIRContext *ctx,
+             std::array<SpecialReg, 3> regs)
+      : OpConversionPattern<OpTy>(converter, ctx), regs(regs) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PTXBuilder p(rewriter, op.getLoc());
+    rewriter.replaceOp(op, p.sreg(regs[static_cast<unsigned>(op.getDim())]));
+    return success();
+  }
+  std::array<SpecialReg, 3> regs;
+};
+
+struct LaneIdLowering : OpConversionPattern<LaneIdOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LaneIdOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PTXBuilder p(rewriter, op.getLoc());
+    rewriter.replaceOp(op, p.sreg(SpecialReg::laneid));
+    return success();
+  }
+};
+
+/// Linear thread id in the block, from the 1-3 dimensional tid.
+Value linearThreadId(PTXBuilder &p, KernelOp kernel) {
+  Value tid = p.sreg(SpecialReg::tid_x);
+  if (!kernel || kernel.getBlockSize().size() == 1)
+    return tid;
+  Value y = p.sreg(SpecialReg::tid_y), z = p.sreg(SpecialReg::tid_z);
+  Value nx = p.sreg(SpecialReg::ntid_x), ny = p.sreg(SpecialReg::ntid_y);
+  Value zy = p.madLo(PTXType::u32, z, ny, y);
+  return p.madLo(PTXType::u32, zy, nx, tid);
+}
+
+struct WarpIdLowering : OpConversionPattern<WarpIdOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WarpIdOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PTXBuilder p(rewriter, op.getLoc());
+    Value linear = linearThreadId(p, op->getParentOfType<KernelOp>());
+    rewriter.replaceOp(op, p.shr(PTXType::u32, linear, p.i32(5)));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Global memory
+//===----------------------------------------------------------------------===//
+
+struct PtrAddLowering : OpConversionPattern<PtrAddOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PtrAddOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PTXBuilder p(rewriter, op.getLoc());
+    unsigned bytes = elementBytes(op.getBase().getType().getElementType());
+    rewriter.replaceOp(op, p.elementAddress(adaptor.getBase(),
+                                            adaptor.getOffset(), bytes));
+    return success();
+  }
+};
+
+struct PtrToIntLowering : OpConversionPattern<PtrToIntOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PtrToIntOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getPtr());
+    return success();
+  }
+};
+
+struct LoadLowering : OpConversionPattern<kaio::LoadOp> {
+  /// `readOnlyLoads` is computed before conversion moves the kernel bodies.
+  LoadLowering(const TypeConverter &converter, MLIRContext *ctx,
+               const DenseSet<Operation *> &readOnlyLoads)
+      : OpConversionPattern(converter, ctx), readOnlyLoads(readOnlyLoads) {}
+  LogicalResult
+  matchAndRewrite(kaio::LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type elem = op.getPtr().getType().getElementType();
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    if (isa<VectorType>(op.getType()) || !resultType)
+      return rewriter.notifyMatchFailure(op, "vector loads are not lowered");
+    PTXBuilder p(rewriter, op.getLoc());
+    Value addr = p.elementAddress(adaptor.getPtr(), adaptor.getIndex(),
+                                  elementBytes(elem));
+    Value value = p.ld(StateSpace::global, getMemoryType(elem), addr, 0,
+                       resultType, readOnlyLoads.contains(op),
+                       adaptor.getMask());
+    if (adaptor.getMask())
+      value = p.selp(getBitType(resultType), value, adaptor.getOther(),
+                     adaptor.getMask());
+    rewriter.replaceOp(op, value);
+    return success();
+  }
+  const DenseSet<Operation *> &readOnlyLoads;
+};
+
+struct StoreLowering : OpConversionPattern<kaio::StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(kaio::StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (isa<VectorType>(op.getValue().getType()))
+      return rewriter.notifyMatchFailure(op, "vector stores are not lowered");
+    Type elem = op.getPtr().getType().getElementType();
+    PTXBuilder p(rewriter, op.getLoc());
+    Value addr = p.elementAddress(adaptor.getPtr(), adaptor.getIndex(),
+                                  elementBytes(elem));
+    p.st(StateSpace::global, getMemoryType(elem), addr, 0,
+         adaptor.getValue(), adaptor.getMask());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AtomicLowering : OpConversionPattern<kaio::AtomicOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(kaio::AtomicOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = op.getValue().getType();
+    PTXBuilder p(rewriter, op.getLoc());
+    Value addr = p.elementAddress(adaptor.getPtr(), adaptor.getIndex(),
+                                  elementBytes(type));
+    ptx::AtomicOp kind;
+    PTXType ptxType;
+    switch (op.getKind()) {
+    case AtomicKind::add:
+      kind = ptx::AtomicOp::add;
+      ptxType = isa<FloatType>(type) ? getFloatType(type)
+                                     : getIntType(type, /*isSigned=*/false);
+      break;
+    case AtomicKind::max:
+    case AtomicKind::min:
+      kind = op.getKind() == AtomicKind::max ? ptx::AtomicOp::max
+                                             : ptx::AtomicOp::min;
+      ptxType = getIntType(type, !cast<IntegerType>(type).isUnsigned());
+      break;
+    case AtomicKind::exch:
+      kind = ptx::AtomicOp::exch;
+      ptxType = getBitType(type);
+      break;
+    case AtomicKind::And:
+      kind = ptx::AtomicOp::And;
+      ptxType = getBitType(type);
+      break;
+    case AtomicKind::Or:
+      kind = ptx::AtomicOp::Or;
+      ptxType = getBitType(type);
+      break;
+    case AtomicKind::Xor:
+      kind = ptx::AtomicOp::Xor;
+      ptxType = getBitType(type);
+      break;
+    }
+    Value old = ptx::AtomOp::create(
+        rewriter, op.getLoc(), adaptor.getValue().getType(), StateSpace::global,
+        MemOrderAttr(), MemScopeAttr(), kind, ptxType, addr, 0,
+        ValueRange{adaptor.getValue()}, Value(), false);
+    rewriter.replaceOp(op, old);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+struct SharedAllocLowering : OpConversionPattern<SharedAllocOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SharedAllocOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmemType type = op.getType();
+    if (type.getShape().size() == 2 && !type.getLayout())
+      return rewriter.notifyMatchFailure(
+          op, "2-D tile has no layout; run kaio-assign-shared-layouts");
+    // Declared as bytes so that padded/swizzled layouts fit exactly.
+    std::string name = declareShared(rewriter, op, PTXType::b8,
+                                     type.getSizeInBytes(), "smem");
+    PTXBuilder p(rewriter, op.getLoc());
+    rewriter.replaceOp(op, p.addressOf(name, rewriter.getI32Type()));
+    return success();
+  }
+};
+
+/// Byte offset of tile element `indices` with the tile's layout.
+Value tileByteOffset(PTXBuilder &p, SmemType type, ValueRange indices) {
+  unsigned eb = elementBytes(type.getElementType());
+  if (type.getShape().size() == 1)
+    return p.mulLo(PTXType::u32, indices[0], p.i32(eb));
+  LayoutAttr layout = type.getLayout();
+  Value r = indices[0], c = indices[1];
+  if (layout.getOrder() == MatrixOrder::col_major) {
+    int64_t stride = type.getShape()[0] + layout.getPad();
+    Value linear = p.madLo(PTXType::u32, c, p.i32(stride), r);
+    return p.mulLo(PTXType::u32, linear, p.i32(eb));
+  }
+  int64_t stride = type.getRowStride();
+  if (!layout.getSwizzle()) {
+    Value linear = p.madLo(PTXType::u32, r, p.i32(stride), c);
+    return p.mulLo(PTXType::u32, linear, p.i32(eb));
+  }
+  // XOR the 16-byte chunk index with the row's low bits.
+  Value colBytes = p.mulLo(PTXType::u32, c, p.i32(eb));
+  Value chunk = p.shr(PTXType::u32, colBytes, p.i32(4));
+  Value within = p.andOp(PTXType::b32, colBytes, p.i32(15));
+  Value period = p.andOp(PTXType::b32, r, p.i32((1 << layout.getSwizzle()) - 1));
+  Value swizzled = p.xorOp(PTXType::b32, chunk, period);
+  Value rowBytes = p.mulLo(PTXType::u32, r, p.i32(stride * eb));
+  Value col = p.orOp(PTXType::b32, p.shl(PTXType::b32, swizzled, p.i32(4)),
+                     within);
+  return p.add(PTXType::u32, rowBytes, col);
+}
+
+template <typename OpTy>
+Value tileAddress(PTXBuilder &p, OpTy op, typename OpTy::Adaptor adaptor) {
+  Value offset = tileByteOffset(p, op.getTile().getType(), adaptor.getIndices());
+  return p.add(PTXType::u32, adaptor.getTile(), offset);
+}
+
+struct SharedAddressLowering : OpConversionPattern<SharedAddressOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SharedAddressOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PTXBuilder p(rewriter, op.getLoc());
+    rewriter.replaceOp(op, tileAddress(p, op, adaptor));
+    return success();
+  }
+};
+
+struct SharedLoadLowering : OpConversionPattern<SharedLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SharedLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PTXBuilder p(rewriter, op.getLoc());
+    Type type = getTypeConverter()->convertType(op.getType());
+    Value value = p.ld(StateSpace::shared, getMemoryType(op.getType()),
+                       tileAddress(p, op, adaptor), 0, type);
+    rewriter.replaceOp(op, value);
+    return success();
+  }
+};
+
+struct SharedStoreLowering : OpConversionPattern<SharedStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SharedStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PTXBuilder p(rewriter, op.getLoc());
+    p.st(StateSpace::shared, getMemoryType(op.getValue().getType()),
+         tileAddress(p, op, adaptor), 0, adaptor.getValue());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct BarrierLowering : OpConversionPattern<BarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PTXBuilder p(rewriter, op.getLoc());
+    p.barSync();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Warp shuffles and reductions
+//===----------------------------------------------------------------------===//
+
+/// shfl.sync's c operand: segment mask in bits 8-12, clamp in bits 0-4.
+int64_t shuffleControl(ShflMode mode, unsigned width) {
+  int64_t segmask = (32 - width) << 8;
+  return mode == ShflMode::up ? segmask : segmask | (width - 1);
+}
+
+struct ShuffleLowering : OpConversionPattern<ShuffleOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ShuffleOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ShflMode mode;
+    switch (op.getMode()) {
+    case ShuffleMode::up:
+      mode = ShflMode::up;
+      break;
+    case ShuffleMode::down:
+      mode = ShflMode::down;
+      break;
+    case ShuffleMode::Xor:
+      mode = ShflMode::bfly;
+      break;
+    case ShuffleMode::idx:
+      mode = ShflMode::idx;
+      break;
+    }
+    PTXBuilder p(rewriter, op.getLoc());
+    rewriter.replaceOp(op, p.shfl(mode, adaptor.getValue(),
+                                  adaptor.getOffset(),
+                                  shuffleControl(mode, op.getWidth())));
+    return success();
+  }
+};
+
+Value combine(PTXBuilder &p, ReduceKind kind, Type type, Value a, Value b) {
+  PTXType t = isa<FloatType>(type) ? getFloatType(type)
+                                   : getIntType(type, /*isSigned=*/true);
+  switch (kind) {
+  case ReduceKind::sum:
+    return p.add(t, a, b);
+  case ReduceKind::max:
+    return p.max(t, a, b);
+  case ReduceKind::min:
+    return p.min(t, a, b);
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+Value identity(PTXBuilder &p, ReduceKind kind, Type type) {
+  if (isa<FloatType>(type)) {
+    double inf = std::numeric_limits<double>::infinity();
+    return p.number(type, kind == ReduceKind::sum   ? 0.0
+                          : kind == ReduceKind::max ? -inf
+                                                    : inf);
+  }
+  int64_t v = kind == ReduceKind::sum   ? 0
+              : kind == ReduceKind::max ? std::numeric_limits<int32_t>::min()
+                                        : std::numeric_limits<int32_t>::max();
+  return p.i32(v);
+}
+
+/// Butterfly reduction over the warp in f32 or i32; every lane ends with the
+/// result. f16 is widened to f32 for the reduction and rounded once.
+Value warpReduce(PTXBuilder &p, ReduceKind kind, Value v, bool useRedux) {
+  Type type = v.getType();
+  if (type.isInteger(32) && useRedux) {
+    ReduxOp op = kind == ReduceKind::sum   ? ReduxOp::add
+                 : kind == ReduceKind::max ? ReduxOp::max
+                                           : ReduxOp::min;
+    return ReduxSyncOp::create(p.builder(), p.location(), p.builder().getI32Type(),
+                               op, PTXType::s32, v, p.i32(-1), Value(), false);
+  }
+  Value x = v;
+  if (type.isF16())
+    x = p.cvt(PTXType::f32, PTXType::f16, v, p.builder().getF32Type());
+  for (int offset = 16; offset >= 1; offset /= 2) {
+    Value other = p.shfl(ShflMode::bfly, x, p.i32(offset),
+                         shuffleControl(ShflMode::bfly, 32));
+    x = combine(p, kind, x.getType(), x, other);
+  }
+  if (type.isF16())
+    x = p.cvt(PTXType::f16, PTXType::f32, x, type, Rounding::rn);
+  return x;
+}
+
+struct WarpReduceLowering : OpConversionPattern<WarpReduceOp> {
+  WarpReduceLowering(const TypeConverter &converter, MLIRContext *ctx,
+                     bool useRedux)
+      : OpConversionPattern(converter, ctx), useRedux(useRedux) {}
+  LogicalResult
+  matchAndRewrite(WarpReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PTXBuilder p(rewriter, op.getLoc());
+    rewriter.replaceOp(op, warpReduce(p, op.getKind(), adaptor.getValue(),
+                                      useRedux));
+    return success();
+  }
+  bool useRedux;
+};
+
+/// Each warp reduces, lane 0 of each warp publishes its partial in shared
+/// memory, and every warp then reduces the partials, so all threads get the
+/// result without a broadcast. The trailing barrier lets the scratch array
+/// be reused by the next reduction.
+struct BlockReduceLowering : OpConversionPattern<BlockReduceOp> {
+  BlockReduceLowering(const TypeConverter &converter, MLIRContext *ctx,
+                      bool useRedux)
+      : OpConversionPattern(converter, ctx), useRedux(useRedux) {}
+  LogicalResult
+  matchAndRewrite(BlockReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PTXBuilder p(rewriter, op.getLoc());
+    Type type = op.getType();
+    Type work = type.isF16() ? rewriter.getF32Type() : type;
+    Value v = adaptor.getValue();
+    if (type.isF16())
+      v = p.cvt(PTXType::f32, PTXType::f16, v, work);
+    Value partial = warpReduce(p, op.getKind(), v, useRedux);
+
+    std::string scratch = declareShared(rewriter, op, PTXType::b32, 32,
+                                        "reduce");
+    Value base = p.addressOf(scratch, rewriter.getI32Type());
+    auto kernel = op->getParentOfType<KernelOp>();
+    Value linear = linearThreadId(p, kernel);
+    Value lane = p.andOp(PTXType::b32, linear, p.i32(31));
+    Value warp = p.shr(PTXType::u32, linear, p.i32(5));
+    Value isLeader = p.setp(CmpOp::eq, PTXType::u32, lane, p.i32(0));
+    Value slot = p.madLo(PTXType::u32, warp, p.i32(4), base);
+    PTXType memType = work.isF32() ? PTXType::f32 : PTXType::b32;
+    p.st(StateSpace::shared, memType, slot, 0, partial, isLeader);
+    p.barSync();
+
+    // Threads of the block, from %ntid: launches may use fewer threads than
+    // the kernel's block_size.
+    Value threads = p.sreg(SpecialReg::ntid_x);
+    if (kernel && kernel.getBlockSize().size() > 1) {
+      threads = p.mulLo(PTXType::u32, threads, p.sreg(SpecialReg::ntid_y));
+      threads = p.mulLo(PTXType::u32, threads, p.sreg(SpecialReg::ntid_z));
+    }
+    Value warps = p.shr(PTXType::u32, p.add(PTXType::u32, threads, p.i32(31)),
+                        p.i32(5));
+    Value hasPartial = p.setp(CmpOp::lt, PTXType::u32, lane, warps);
+    Value laneSlot = p.madLo(PTXType::u32, lane, p.i32(4), base);
+    Value loaded = p.ld(StateSpace::shared, memType, laneSlot, 0, work,
+                        false, hasPartial);
+    Value mine = p.selp(getBitType(work), loaded,
+                        identity(p, op.getKind(), work), hasPartial);
+    Value total = warpReduce(p, op.getKind(), mine, useRedux);
+    p.barSync();
+    if (type.isF16())
+      total = p.cvt(PTXType::f16, PTXType::f32, total, type, Rounding::rn);
+    rewriter.replaceOp(op, total);
+    return success();
+  }
+  bool useRedux;
+};
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct ConvertKaioToPTXPass
+    : kaio::impl::ConvertKaioToPTXBase<ConvertKaioToPTXPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    // The pass option wins; else the module's kaio.target; else sm_80.
+    std::string chipName = chip;
+    if (chipName.empty())
+      if (auto attr = getOperation()->getAttrOfType<StringAttr>(
+              KaioDialect::kTargetAttrName))
+        chipName = attr.str();
+    if (chipName.empty())
+      chipName = "sm_80";
+    const ChipInfo *target = lookupChip(chipName);
+    if (!target) {
+      getOperation().emitError() << "unknown chip '" << chipName << "'";
+      return signalPassFailure();
+    }
+    // Tile ops and fragments must be gone by now.
+    WalkResult leftovers = getOperation().walk([](Operation *op) {
+      if (isa<AsyncCopyOp, AsyncWaitOp, LoadFragmentOp, MmaOp, FragFillOp,
+              FragMapOp, StoreFragmentOp>(op)) {
+        op->emitOpError("must be lowered by kaio-lower-tiles before "
+                        "convert-kaio-to-ptx");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (leftovers.wasInterrupted())
+      return signalPassFailure();
+
+    MLIRContext *ctx = &getContext();
+    llvm::StringSet<> kernels;
+    getOperation().walk([&](KernelOp k) { kernels.insert(k.getSymName()); });
+    PTXTypeConverter converter;
+    RewritePatternSet patterns(ctx);
+    bool useRedux = target->sm >= 80;
+    patterns.add<KernelLowering, ReturnLowering, LaneIdLowering,
+                 WarpIdLowering, PtrAddLowering, PtrToIntLowering, StoreLowering,
+                 AtomicLowering, SharedAllocLowering, SharedAddressLowering,
+                 SharedLoadLowering, SharedStoreLowering, BarrierLowering,
+                 ShuffleLowering>(converter, ctx);
+    patterns.add<WarpReduceLowering, BlockReduceLowering>(converter, ctx,
+                                                          useRedux);
+    DenseSet<Operation *> readOnlyLoads;
+    getOperation().walk([&](kaio::LoadOp load) {
+      if (isReadOnlyPointer(load.getPtr()))
+        readOnlyLoads.insert(load);
+    });
+    patterns.add<LoadLowering>(converter, ctx, readOnlyLoads);
+    patterns.add<IdLowering<ThreadIdOp>>(
+        converter, ctx,
+        std::array{SpecialReg::tid_x, SpecialReg::tid_y, SpecialReg::tid_z});
+    patterns.add<IdLowering<BlockIdOp>>(
+        converter, ctx,
+        std::array{SpecialReg::ctaid_x, SpecialReg::ctaid_y,
+                   SpecialReg::ctaid_z});
+    patterns.add<IdLowering<BlockDimOp>>(
+        converter, ctx,
+        std::array{SpecialReg::ntid_x, SpecialReg::ntid_y,
+                   SpecialReg::ntid_z});
+    patterns.add<IdLowering<GridDimOp>>(
+        converter, ctx,
+        std::array{SpecialReg::nctaid_x, SpecialReg::nctaid_y,
+                   SpecialReg::nctaid_z});
+
+    ConversionTarget target2(*ctx);
+    target2.addIllegalDialect<KaioDialect>();
+    target2.addLegalDialect<PTXDialect>();
+    target2.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(getOperation(), target2,
+                                      std::move(patterns))))
+      return signalPassFailure();
+    // Kernel pointers arrive as generic addresses of global memory.
+    getOperation().walk([&](EntryOp entry) {
+      if (!kernels.contains(entry.getSymName()))
+        return;
+      Block &body = entry.getBody().front();
+      OpBuilder b = OpBuilder::atBlockBegin(&body);
+      for (BlockArgument arg : body.getArguments()) {
+        if (!entry.getArgAttr(arg.getArgNumber(),
+                              PTXDialect::kPtrElementAttrName))
+          continue;
+        auto global = CvtaOp::create(b, entry.getLoc(), arg.getType(), true,
+                                     StateSpace::global, arg, Value(), false);
+        arg.replaceAllUsesExcept(global, global);
+      }
+    });
+    getOperation()->setAttr(PTXDialect::kTargetAttrName,
+                            StringAttr::get(ctx, target->name));
+    getOperation()->removeAttr(KaioDialect::kTargetAttrName);
+  }
+};
+
+} // namespace

@@ -1,0 +1,210 @@
+//===- KaioDialect.cpp - kaio dialect, types and attributes ---------------===//
+
+#include "Kaio/Dialect/Kaio/IR/KaioDialect.h"
+#include "Kaio/Dialect/Kaio/IR/KaioOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace kaio;
+
+#include "Kaio/Dialect/Kaio/IR/KaioDialect.cpp.inc"
+#include "Kaio/Dialect/Kaio/IR/KaioEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "Kaio/Dialect/Kaio/IR/KaioAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "Kaio/Dialect/Kaio/IR/KaioTypes.cpp.inc"
+
+void KaioDialect::initialize() {
+  registerTypes();
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "Kaio/Dialect/Kaio/IR/KaioOps.cpp.inc"
+      >();
+}
+
+void KaioDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "Kaio/Dialect/Kaio/IR/KaioTypes.cpp.inc"
+      >();
+}
+
+void KaioDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "Kaio/Dialect/Kaio/IR/KaioAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+static bool isScalarElement(Type type) {
+  if (auto i = dyn_cast<IntegerType>(type))
+    return llvm::is_contained({4u, 8u, 16u, 32u, 64u}, i.getWidth());
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+}
+
+static unsigned elementBytes(Type type) {
+  return std::max(1u, type.getIntOrFloatBitWidth() / 8);
+}
+
+LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
+                              Type elementType) {
+  if (!isScalarElement(elementType) || elementType.isInteger(4))
+    return emitError() << "pointer element must be an integer of 8, 16, 32 "
+                          "or 64 bits or f16/bf16/f32/f64, got "
+                       << elementType;
+  return success();
+}
+
+LogicalResult SmemType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> shape, Type elementType,
+                               LayoutAttr layout) {
+  if (shape.empty() || shape.size() > 2)
+    return emitError() << "shared tiles have 1 or 2 dimensions";
+  for (int64_t d : shape)
+    if (d <= 0)
+      return emitError() << "shared tile dimensions must be positive";
+  if (!isScalarElement(elementType) || elementType.isInteger(4))
+    return emitError() << "shared tile element must be a scalar, got "
+                       << elementType;
+  if (layout) {
+    if (shape.size() != 2)
+      return emitError() << "a layout applies to 2-D tiles only";
+    if (layout.getPad() < 0 || layout.getSwizzle() < 0 ||
+        layout.getSwizzle() > 3)
+      return emitError() << "pad must be >= 0 and swizzle in 0..3";
+    if (layout.getPad() && layout.getSwizzle())
+      return emitError() << "a layout either pads or swizzles, not both";
+    if (layout.getSwizzle() &&
+        (shape[1] * elementBytes(elementType)) % (16 << layout.getSwizzle()))
+      return emitError() << "swizzle " << layout.getSwizzle()
+                         << " needs rows of a multiple of "
+                         << (16 << layout.getSwizzle()) << " bytes";
+  }
+  return success();
+}
+
+Type SmemType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  LayoutAttr layout;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseType(elementType))
+    return {};
+  if (succeeded(parser.parseOptionalComma()) &&
+      parser.parseCustomAttributeWithFallback(layout))
+    return {};
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<SmemType>(parser.getContext(), shape, elementType,
+                                     layout);
+}
+
+void SmemType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t d : getShape())
+    printer << d << "x";
+  printer << getElementType();
+  if (getLayout()) {
+    printer << ", ";
+    printer.printStrippedAttrOrType(getLayout());
+  }
+  printer << ">";
+}
+
+int64_t SmemType::getNumElements() const {
+  int64_t n = 1;
+  for (int64_t d : getShape())
+    n *= d;
+  return n;
+}
+
+int64_t SmemType::getRowStride() const {
+  ArrayRef<int64_t> shape = getShape();
+  int64_t cols = shape.back();
+  return getLayout() ? cols + getLayout().getPad() : cols;
+}
+
+int64_t SmemType::getSizeInBytes() const {
+  ArrayRef<int64_t> shape = getShape();
+  int64_t elems = shape.size() == 2 ? shape[0] * getRowStride() : shape[0];
+  return elems * elementBytes(getElementType());
+}
+
+std::optional<ptx::PTXType> kaio::getMmaElementType(FragType type) {
+  Type e = type.getElementType();
+  if (e.isF16())
+    return ptx::PTXType::f16;
+  if (e.isBF16())
+    return ptx::PTXType::bf16;
+  if (e.isF32())
+    return type.getRole() == FragRole::acc ? ptx::PTXType::f32
+                                           : ptx::PTXType::tf32;
+  if (auto i = dyn_cast<IntegerType>(e)) {
+    bool isUnsigned = i.isUnsigned();
+    switch (i.getWidth()) {
+    case 4:
+      return isUnsigned ? ptx::PTXType::u4 : ptx::PTXType::s4;
+    case 8:
+      return isUnsigned ? ptx::PTXType::u8 : ptx::PTXType::s8;
+    case 32:
+      if (type.getRole() == FragRole::acc)
+        return ptx::PTXType::s32;
+      break;
+    default:
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
+const ptx::MmaVariant *kaio::lookupMma(FragType a, FragType b, FragType acc) {
+  auto at = getMmaElementType(a), bt = getMmaElementType(b),
+       ct = getMmaElementType(acc);
+  if (!at || !bt || !ct || a.getShape() != b.getShape() ||
+      a.getShape() != acc.getShape())
+    return nullptr;
+  return ptx::lookupMma(a.getShape(), *at, *bt, *ct);
+}
+
+const ptx::MmaVariant *kaio::lookupMmaFor(FragType frag) {
+  std::optional<ptx::PTXType> t = getMmaElementType(frag);
+  if (!t)
+    return nullptr;
+  for (const ptx::MmaVariant &v : ptx::getMmaVariants()) {
+    if (v.shape != frag.getShape())
+      continue;
+    ptx::PTXType want = frag.getRole() == FragRole::a   ? v.aType
+                        : frag.getRole() == FragRole::b ? v.bType
+                                                        : v.accType;
+    if (want == *t)
+      return &v;
+  }
+  return nullptr;
+}
+
+unsigned FragType::getElementsPerLane() const {
+  const ptx::MmaVariant *v = lookupMmaFor(*this);
+  if (!v)
+    return 0;
+  ptx::MmaShapeInfo s = ptx::getMmaShapeInfo(getShape());
+  switch (getRole()) {
+  case FragRole::a:
+    return s.m * s.k / 32;
+  case FragRole::b:
+    return s.k * s.n / 32;
+  case FragRole::acc:
+    return s.m * s.n / 32;
+  }
+  return 0;
+}

@@ -1,0 +1,479 @@
+//===- KaioOps.cpp - kaio dialect operations ------------------------------===//
+
+#include "Kaio/Dialect/Kaio/IR/KaioOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+
+using namespace mlir;
+using namespace kaio;
+
+/// `mask %m else %other` after a load's types; the fallback has the result
+/// type.
+static ParseResult
+parseMaskElse(OpAsmParser &parser,
+              std::optional<OpAsmParser::UnresolvedOperand> &mask,
+              std::optional<OpAsmParser::UnresolvedOperand> &other,
+              Type resultType, Type &otherType) {
+  if (failed(parser.parseOptionalKeyword("mask")))
+    return success();
+  OpAsmParser::UnresolvedOperand m, o;
+  if (parser.parseOperand(m) || parser.parseKeyword("else") ||
+      parser.parseOperand(o))
+    return failure();
+  mask = m;
+  other = o;
+  otherType = resultType;
+  return success();
+}
+
+static void printMaskElse(OpAsmPrinter &p, Operation *, Value mask,
+                          Value other, Type, Type) {
+  if (mask)
+    p << "mask " << mask << " else " << other;
+}
+
+#define GET_OP_CLASSES
+#include "Kaio/Dialect/Kaio/IR/KaioOps.cpp.inc"
+
+static bool isScalar(Type type) {
+  if (auto i = dyn_cast<IntegerType>(type))
+    return llvm::is_contained({8u, 16u, 32u, 64u}, i.getWidth());
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+}
+
+static Type elementOf(Type type) {
+  if (auto vec = dyn_cast<VectorType>(type))
+    return vec.getElementType();
+  return type;
+}
+
+/// Element types match up to signedness (ui8 pointers hold i8 values).
+static bool sameElement(Type a, Type b) {
+  if (a == b)
+    return true;
+  auto ia = dyn_cast<IntegerType>(a), ib = dyn_cast<IntegerType>(b);
+  return ia && ib && ia.getWidth() == ib.getWidth();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildFuncType =
+      [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
+         function_interface_impl::VariadicFlag,
+         std::string &) { return builder.getFunctionType(argTypes, results); };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildFuncType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+int64_t KernelOp::getNumThreads() {
+  int64_t n = 1;
+  for (int32_t d : getBlockSize())
+    n *= d;
+  return n;
+}
+
+LogicalResult KernelOp::verify() {
+  if (!getFunctionType().getResults().empty())
+    return emitOpError("kernels return no values");
+  for (auto [i, type] : llvm::enumerate(getArgumentTypes())) {
+    if (!isa<PtrType>(type) && !isScalar(type))
+      return emitOpError() << "parameter #" << i << " has type " << type
+                           << "; kernels take !kaio.ptr and scalars";
+    if (getArgAttr(i, KaioDialect::kReadOnlyAttrName) && !isa<PtrType>(type))
+      return emitOpError() << "'" << KaioDialect::kReadOnlyAttrName
+                           << "' marks pointer parameters only";
+  }
+  ArrayRef<int32_t> block = getBlockSize();
+  if (block.empty() || block.size() > 3)
+    return emitOpError("block_size has 1 to 3 dimensions");
+  for (int32_t d : block)
+    if (d <= 0)
+      return emitOpError("block_size dimensions must be positive");
+  if (getNumThreads() > 1024)
+    return emitOpError() << "block of " << getNumThreads()
+                         << " threads exceeds the limit of 1024";
+  if (auto r = getMaxRegisters(); r && (*r < 16 || *r > 255))
+    return emitOpError("max_registers must be between 16 and 255");
+  if (auto m = getMinBlocksPerSm(); m && *m <= 0)
+    return emitOpError("min_blocks_per_sm must be positive");
+  return success();
+}
+
+/// Values that may differ between the threads of a block: thread and lane
+/// ids and whatever is computed from them, including through loads at such
+/// addresses and through structured control flow. Values loaded from memory
+/// at uniform addresses are taken as uniform.
+static DenseSet<Value> findThreadDependentValues(KernelOp kernel) {
+  DenseSet<Value> dep;
+  bool changed = true;
+  auto markAll = [&](ValueRange values) {
+    for (Value v : values)
+      changed |= dep.insert(v).second;
+  };
+  while (changed) {
+    changed = false;
+    kernel.walk([&](Operation *op) {
+      if (isa<ThreadIdOp, LaneIdOp, WarpIdOp>(op)) {
+        markAll(op->getResults());
+        return;
+      }
+      bool anyDep = llvm::any_of(op->getOperands(),
+                                 [&](Value v) { return dep.contains(v); });
+      if (anyDep) {
+        markAll(op->getResults());
+        // Region arguments of a loop or branch driven by thread-dependent
+        // operands (bounds, init values) are thread dependent too.
+        for (Region &region : op->getRegions())
+          for (Block &block : region)
+            markAll(block.getArguments());
+        // A yield of a thread-dependent value makes the parent's results
+        // (and loop-carried arguments) thread dependent.
+        if (op->hasTrait<OpTrait::IsTerminator>() && op->getParentOp() &&
+            !isa<KernelOp>(op->getParentOp())) {
+          Operation *parent = op->getParentOp();
+          markAll(parent->getResults());
+          for (Region &region : parent->getRegions())
+            for (Block &block : region)
+              markAll(block.getArguments());
+        }
+      }
+    });
+  }
+  return dep;
+}
+
+/// The control-flow condition, if any, that decides whether `op` runs and
+/// that differs between threads.
+static Operation *findDivergentGuard(Operation *op, KernelOp kernel,
+                                     const DenseSet<Value> &dep) {
+  for (Operation *parent = op->getParentOp(); parent && parent != kernel;
+       parent = parent->getParentOp()) {
+    if (auto ifOp = dyn_cast<scf::IfOp>(parent))
+      if (dep.contains(ifOp.getCondition()))
+        return parent;
+    if (auto forOp = dyn_cast<scf::ForOp>(parent))
+      if (dep.contains(forOp.getLowerBound()) ||
+          dep.contains(forOp.getUpperBound()) ||
+          dep.contains(forOp.getStep()))
+        return parent;
+    if (auto whileOp = dyn_cast<scf::WhileOp>(parent))
+      if (dep.contains(whileOp.getConditionOp().getCondition()))
+        return parent;
+  }
+  return nullptr;
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  if (getBody().empty())
+    return emitOpError("kernel must have a body");
+  Block &entry = getBody().front();
+  if (entry.getArgumentTypes() != getArgumentTypes())
+    return emitOpError("entry block arguments must match the parameters");
+
+  // Barriers must be reached by every thread of the block.
+  DenseSet<Value> dep = findThreadDependentValues(*this);
+  WalkResult barriers = walk([&](Operation *op) {
+    if (!isa<BarrierOp, BlockReduceOp, AsyncCopyOp>(op))
+      return WalkResult::advance();
+    if (Operation *guard = findDivergentGuard(op, *this, dep)) {
+      InFlightDiagnostic diag =
+          op->emitOpError()
+          << "synchronises the block but sits under thread-dependent control "
+             "flow: threads that skip it deadlock or race";
+      diag.attachNote(guard->getLoc()) << "the condition depends on the thread";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (barriers.wasInterrupted())
+    return failure();
+
+  // Static shared memory, and what the target chip supports.
+  const ptx::ChipInfo *chip = nullptr;
+  if (auto module = (*this)->getParentOfType<ModuleOp>())
+    if (auto target =
+            module->getAttrOfType<StringAttr>(KaioDialect::kTargetAttrName))
+      chip = ptx::lookupChip(target.getValue());
+  int64_t shared = 0;
+  WalkResult limits = walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<SharedAllocOp>(op))
+      shared += alloc.getType().getSizeInBytes();
+    if (isa<BlockReduceOp>(op))
+      shared += 32 * 8; // one partial per warp
+    if (auto mma = dyn_cast<MmaOp>(op); mma && chip) {
+      const ptx::MmaVariant *v =
+          kaio::lookupMma(cast<FragType>(mma.getA().getType()),
+                          cast<FragType>(mma.getB().getType()),
+                          cast<FragType>(mma.getAcc().getType()));
+      if (v && !ptx::satisfies(*chip, v->requirement)) {
+        mma.emitOpError() << "needs " << ptx::formatSM(v->requirement)
+                          << ", but the module targets " << chip->name;
+        return WalkResult::interrupt();
+      }
+    }
+    if (isa<AsyncCopyOp>(op) && chip && chip->sm < 80) {
+      op->emitOpError() << "needs cp.async (sm_80), but the module targets "
+                        << chip->name;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (limits.wasInterrupted())
+    return failure();
+  int64_t limit = chip ? chip->maxStaticSharedPerBlock : 49152;
+  if (shared > limit)
+    return emitOpError() << "uses " << shared
+                         << " bytes of static shared memory; the limit is "
+                         << limit;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+static LogicalResult checkVectorWidth(Operation *op, Type value) {
+  auto vec = dyn_cast<VectorType>(value);
+  if (!vec)
+    return success();
+  unsigned bits = vec.getNumElements() * vec.getElementTypeBitWidth();
+  if (bits > 128)
+    return op->emitOpError() << "vector of " << bits
+                             << " bits exceeds the 128-bit access limit";
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  Type elem = getPtr().getType().getElementType();
+  if (!sameElement(elementOf(getResult().getType()), elem))
+    return emitOpError() << "loads " << getResult().getType()
+                         << " through a pointer to " << elem;
+  if (getMask() && !getOther())
+    return emitOpError("a masked load needs a fallback value");
+  if (getOther() && getOther().getType() != getResult().getType())
+    return emitOpError("fallback value must have the result type");
+  return checkVectorWidth(*this, getResult().getType());
+}
+
+LogicalResult StoreOp::verify() {
+  Type elem = getPtr().getType().getElementType();
+  if (!sameElement(elementOf(getValue().getType()), elem))
+    return emitOpError() << "stores " << getValue().getType()
+                         << " through a pointer to " << elem;
+  return checkVectorWidth(*this, getValue().getType());
+}
+
+LogicalResult AtomicOp::verify() {
+  Type elem = getPtr().getType().getElementType();
+  Type type = getValue().getType();
+  if (!sameElement(type, elem))
+    return emitOpError() << "atomic on " << type << " through a pointer to "
+                         << elem;
+  if (getResult().getType() != type)
+    return emitOpError("result must have the value's type");
+  switch (getKind()) {
+  case AtomicKind::add:
+    if (!(type.isInteger(32) || type.isInteger(64) || type.isF32() ||
+          type.isF64() || type.isF16() || type.isBF16()))
+      return emitOpError("atomic add takes i32, i64, f16, bf16, f32 or f64");
+    break;
+  case AtomicKind::max:
+  case AtomicKind::min:
+    if (!type.isInteger(32) && !type.isInteger(64))
+      return emitOpError("atomic min/max take i32 or i64");
+    break;
+  default:
+    if (!type.isInteger(32) && !type.isInteger(64))
+      return emitOpError("bitwise and exchange atomics take i32 or i64");
+  }
+  return success();
+}
+
+LogicalResult SharedAllocOp::verify() {
+  if (getType().getSizeInBytes() > 49152)
+    return emitOpError() << "allocates " << getType().getSizeInBytes()
+                         << " bytes; static shared memory is limited to "
+                            "49152 bytes per block";
+  return success();
+}
+
+static LogicalResult verifyTileAccess(Operation *op, SmemType tile,
+                                      ValueRange indices, Type value) {
+  if (indices.size() != tile.getShape().size())
+    return op->emitOpError() << "expected " << tile.getShape().size()
+                             << " indices into " << tile;
+  if (!sameElement(value, tile.getElementType()))
+    return op->emitOpError() << "accesses " << value << " in a tile of "
+                             << tile.getElementType();
+  for (auto [i, index] : llvm::enumerate(indices)) {
+    APInt c;
+    if (matchPattern(index, m_ConstantInt(&c)) &&
+        (c.isNegative() || c.getSExtValue() >= tile.getShape()[i]))
+      return op->emitOpError()
+             << "index " << c.getSExtValue() << " is outside dimension " << i
+             << " of size " << tile.getShape()[i];
+  }
+  return success();
+}
+
+LogicalResult SharedLoadOp::verify() {
+  return verifyTileAccess(*this, getTile().getType(), getIndices(),
+                          getResult().getType());
+}
+
+LogicalResult SharedStoreOp::verify() {
+  return verifyTileAccess(*this, getTile().getType(), getIndices(),
+                          getValue().getType());
+}
+
+LogicalResult SharedAddressOp::verify() {
+  SmemType tile = getTile().getType();
+  return verifyTileAccess(*this, tile, getIndices(), tile.getElementType());
+}
+
+LogicalResult ShuffleOp::verify() {
+  uint32_t w = getWidth();
+  if (w == 0 || w > 32 || !llvm::isPowerOf2_32(w))
+    return emitOpError("width must be a power of two up to 32");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tiles and fragments
+//===----------------------------------------------------------------------===//
+
+LogicalResult AsyncCopyOp::verify() {
+  SmemType dst = getDst().getType();
+  Type elem = getSrc().getType().getElementType();
+  if (!sameElement(elem, dst.getElementType()))
+    return emitOpError() << "copies " << elem << " into a tile of "
+                         << dst.getElementType();
+  if (dst.getShape().size() != 2)
+    return emitOpError("copies into 2-D tiles");
+  unsigned bytes = std::max(1u, elem.getIntOrFloatBitWidth() / 8);
+  if ((dst.getShape()[1] * bytes) % 4 != 0)
+    return emitOpError() << "tile rows of " << dst.getShape()[1] * bytes
+                         << " bytes are not a multiple of 4 (cp.async moves "
+                            "4, 8 or 16 bytes)";
+  return success();
+}
+
+static LogicalResult verifyFragment(Operation *op, FragType frag) {
+  if (!kaio::lookupMmaFor(frag))
+    return op->emitOpError() << "no mma." << ptx::stringifyMMAShape(frag.getShape())
+                             << " takes " << frag.getElementType() << " as "
+                             << stringifyFragRole(frag.getRole());
+  return success();
+}
+
+LogicalResult FragFillOp::verify() {
+  FragType frag = getResult().getType();
+  if (getValue().getType() != frag.getElementType())
+    return emitOpError("fill value must have the fragment's element type");
+  return verifyFragment(*this, frag);
+}
+
+LogicalResult LoadFragmentOp::verify() {
+  FragType frag = getResult().getType();
+  SmemType tile = getTile().getType();
+  if (failed(verifyFragment(*this, frag)))
+    return failure();
+  if (frag.getRole() == FragRole::acc)
+    return emitOpError("accumulators are not loaded from shared tiles");
+  if (!sameElement(tile.getElementType(), frag.getElementType()))
+    return emitOpError() << "loads " << frag.getElementType()
+                         << " from a tile of " << tile.getElementType();
+  if (tile.getShape().size() != 2)
+    return emitOpError("loads from 2-D tiles");
+  if (frag.getElementType().getIntOrFloatBitWidth() != 16)
+    return emitOpError("ldmatrix loads 16-bit elements; other element types "
+                       "are not supported by load_fragment yet");
+  if (frag.getRole() == FragRole::a && tile.getLayout() &&
+      tile.getLayout().getOrder() != MatrixOrder::row_major)
+    return emitOpError("the A operand comes from a row-major tile");
+  ptx::MmaShapeInfo s = ptx::getMmaShapeInfo(frag.getShape());
+  int64_t rows = frag.getRole() == FragRole::a ? s.m : s.k;
+  int64_t cols = frag.getRole() == FragRole::a ? s.k : s.n;
+  if (tile.getShape()[0] < rows || tile.getShape()[1] < cols)
+    return emitOpError() << "a " << rows << "x" << cols
+                         << " fragment does not fit in " << tile;
+  APInt r, c;
+  if (matchPattern(getRow(), m_ConstantInt(&r)) &&
+      (r.isNegative() || r.getSExtValue() + rows > tile.getShape()[0]))
+    return emitOpError() << "rows " << r.getSExtValue() << ".."
+                         << r.getSExtValue() + rows - 1
+                         << " are outside the tile";
+  if (matchPattern(getCol(), m_ConstantInt(&c)) &&
+      (c.isNegative() || c.getSExtValue() + cols > tile.getShape()[1]))
+    return emitOpError() << "columns " << c.getSExtValue() << ".."
+                         << c.getSExtValue() + cols - 1
+                         << " are outside the tile";
+  return success();
+}
+
+LogicalResult MmaOp::verify() {
+  auto a = cast<FragType>(getA().getType());
+  auto b = cast<FragType>(getB().getType());
+  auto acc = cast<FragType>(getAcc().getType());
+  if (a.getRole() != FragRole::a || b.getRole() != FragRole::b ||
+      acc.getRole() != FragRole::acc)
+    return emitOpError("operands must be A, B and accumulator fragments");
+  if (a.getShape() != b.getShape() || a.getShape() != acc.getShape())
+    return emitOpError("fragments have different mma shapes");
+  if (!kaio::lookupMma(a, b, acc))
+    return emitOpError() << "no mma." << ptx::stringifyMMAShape(a.getShape())
+                         << " multiplies " << a.getElementType() << " x "
+                         << b.getElementType() << " into "
+                         << acc.getElementType();
+  return success();
+}
+
+LogicalResult FragMapOp::verify() {
+  FragType in = getInput().getType(), out = getResult().getType();
+  if (in.getRole() != out.getRole() || in.getShape() != out.getShape())
+    return emitOpError("result must keep the fragment's role and shape");
+  Block &body = getBody().front();
+  if (body.getNumArguments() != 1 + getExtras().size())
+    return emitOpError("body takes the element and each extra operand");
+  if (body.getArgument(0).getType() != in.getElementType())
+    return emitOpError("first body argument must be the element type");
+  for (auto [arg, extra] :
+       llvm::zip(body.getArguments().drop_front(), getExtras()))
+    if (arg.getType() != extra.getType())
+      return emitOpError("body arguments must match the extra operands");
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValue().getType() != out.getElementType())
+    return emitOpError("body must yield the result's element type");
+  if (out.getElementType() != in.getElementType() && in.getRole() != FragRole::acc)
+    return emitOpError("only accumulators change element type");
+  return success();
+}
+
+LogicalResult StoreFragmentOp::verify() {
+  FragType frag = getFrag().getType();
+  if (frag.getRole() != FragRole::acc)
+    return emitOpError("stores accumulator fragments");
+  Type elem = getDst().getType().getElementType();
+  if (!(elem.isF32() || elem.isF16() || elem.isBF16() || elem.isInteger(32)))
+    return emitOpError() << "stores to f32, f16, bf16 or i32 matrices, not "
+                         << elem;
+  if (frag.getElementType().isInteger(32) != elem.isInteger(32))
+    return emitOpError("integer accumulators store to i32 matrices");
+  return success();
+}

@@ -1,0 +1,463 @@
+//===- LowerTiles.cpp - tile ops to per-warp and per-thread ops -----------===//
+//
+// Fragments become the registers each lane holds (1:N type conversion, also
+// through scf loops): A/B operands and f16 accumulators as packed 32-bit
+// registers, f32/s32 accumulators one register per element. Which matrix
+// element sits in which register comes from the fragment layouts in PTXInfo;
+// they are affine in (lane / 4, lane % 4), so the lowering evaluates the
+// table at lanes 0, 1 and 4 and emits the affine index arithmetic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Kaio/Dialect/Kaio/Transforms/Passes.h"
+
+#include "Kaio/Dialect/Kaio/IR/KaioOps.h"
+#include "Kaio/Dialect/PTX/IR/PTXOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace kaio {
+#define GEN_PASS_DEF_LOWERTILES
+#include "Kaio/Dialect/Kaio/Transforms/Passes.h.inc"
+} // namespace kaio
+
+using namespace mlir;
+using namespace kaio;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Fragment registers
+//===----------------------------------------------------------------------===//
+
+/// Elements per 32-bit register of a fragment: A/B operands pack 16-, 8-
+/// and 4-bit elements; accumulators pack f16 pairs.
+unsigned elementsPerRegister(FragType type) {
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  if (type.getRole() == FragRole::acc)
+    return bits == 16 ? 2 : 1;
+  return 32 / bits;
+}
+
+/// 16-bit elements, which pack/unpack split and join.
+bool isPacked(FragType type) {
+  return type.getElementType().getIntOrFloatBitWidth() == 16;
+}
+
+Type registerType(FragType type) {
+  MLIRContext *ctx = type.getContext();
+  if (isPacked(type) || type.getElementType().isInteger())
+    return IntegerType::get(ctx, 32);
+  return Float32Type::get(ctx);
+}
+
+unsigned numRegisters(FragType type) {
+  return type.getElementsPerLane() / elementsPerRegister(type);
+}
+
+class TileTypeConverter : public TypeConverter {
+public:
+  TileTypeConverter() {
+    addConversion([](Type type) { return type; });
+    addConversion([](FragType type, SmallVectorImpl<Type> &results)
+                      -> std::optional<LogicalResult> {
+      if (!lookupMmaFor(type))
+        return failure();
+      results.append(numRegisters(type), registerType(type));
+      return success();
+    });
+    // Tokens carry no data once copies are commit groups.
+    addConversion([](TokenType type) -> Type {
+      return IntegerType::get(type.getContext(), 32);
+    });
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Helpers building arith and kaio SIMT ops
+//===----------------------------------------------------------------------===//
+
+struct Emitter {
+  Emitter(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
+  Value i64(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value lt(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
+  }
+  Value andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value ext(Value x) {
+    return arith::ExtSIOp::create(b, loc, b.getI64Type(), x);
+  }
+  Value lane() { return LaneIdOp::create(b, loc, b.getI32Type()); }
+  /// Linear thread id and thread count of the block.
+  std::pair<Value, Value> linearThread() {
+    Value tx = ThreadIdOp::create(b, loc, b.getI32Type(), Dim::x);
+    Value ty = ThreadIdOp::create(b, loc, b.getI32Type(), Dim::y);
+    Value tz = ThreadIdOp::create(b, loc, b.getI32Type(), Dim::z);
+    Value nx = BlockDimOp::create(b, loc, b.getI32Type(), Dim::x);
+    Value ny = BlockDimOp::create(b, loc, b.getI32Type(), Dim::y);
+    Value nz = BlockDimOp::create(b, loc, b.getI32Type(), Dim::z);
+    Value id = add(tx, mul(nx, add(ty, mul(ny, tz))));
+    return {id, mul(nx, mul(ny, nz))};
+  }
+
+  OpBuilder &b;
+  Location loc;
+};
+
+/// row/col of element `i` of a lane as affine functions of g = lane / 4 and
+/// t = lane % 4, read off the PTXInfo layout functions.
+struct AffineCoord {
+  int64_t row0, rowG, rowT, col0, colG, colT;
+};
+
+template <typename Fn>
+AffineCoord affineCoord(Fn coord, unsigned i) {
+  ptx::FragmentCoord c0 = coord(0, i), ct = coord(1, i), cg = coord(4, i);
+  return {c0.row, int64_t(cg.row) - c0.row, int64_t(ct.row) - c0.row,
+          c0.col, int64_t(cg.col) - c0.col, int64_t(ct.col) - c0.col};
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+struct FragFillLowering : OpConversionPattern<FragFillOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FragFillOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FragType type = op.getType();
+    Value v = adaptor.getValue();
+    Value reg = v;
+    if (isPacked(type))
+      reg = ptx::PackOp::create(rewriter, op.getLoc(), rewriter.getI32Type(),
+                                ptx::PTXType::b32, ValueRange{v, v}, Value(),
+                                false);
+    SmallVector<Value> regs(numRegisters(type), reg);
+    rewriter.replaceOpWithMultiple(op, {regs});
+    return success();
+  }
+};
+
+struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LoadFragmentOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FragType frag = op.getType();
+    SmemType tile = op.getTile().getType();
+    if (!tile.getLayout())
+      return rewriter.notifyMatchFailure(op, "tile has no layout");
+    Emitter e(rewriter, op.getLoc());
+    unsigned n = numRegisters(frag); // 8x8 matrices, one register each
+    Value lane = e.lane();
+    Value r = arith::RemUIOp::create(rewriter, op.getLoc(), lane, e.i32(8));
+    Value j = arith::RemUIOp::create(
+        rewriter, op.getLoc(),
+        arith::DivUIOp::create(rewriter, op.getLoc(), lane, e.i32(8)),
+        e.i32(n));
+    bool colMajor = tile.getLayout().getOrder() == MatrixOrder::col_major;
+    Value row, col;
+    bool trans = false;
+    if (frag.getRole() == FragRole::a) {
+      // Matrix j: rows 8 (j % 2).., columns 8 (j / 2)..
+      Value jr = arith::RemUIOp::create(rewriter, op.getLoc(), j, e.i32(2));
+      Value jc = arith::DivUIOp::create(rewriter, op.getLoc(), j, e.i32(2));
+      row = e.add(op.getRow(), e.add(r, e.mul(jr, e.i32(8))));
+      col = e.add(op.getCol(), e.mul(jc, e.i32(8)));
+    } else if (!colMajor) {
+      // B stored [k][n]: matrix j holds k rows 8j..; transpose on load.
+      row = e.add(op.getRow(), e.add(r, e.mul(j, e.i32(8))));
+      col = op.getCol();
+      trans = true;
+    } else {
+      // B stored column-major: each stored row is one n, 8 k's long.
+      row = e.add(op.getRow(), e.mul(j, e.i32(8)));
+      col = e.add(op.getCol(), r);
+    }
+    Value addr = SharedAddressOp::create(rewriter, op.getLoc(),
+                                         rewriter.getI32Type(), op.getTile(),
+                                         ValueRange{row, col});
+    SmallVector<Type> types(n, rewriter.getI32Type());
+    auto ld = ptx::LdMatrixOp::create(rewriter, op.getLoc(), types, trans,
+                                      addr, Value(), false);
+    rewriter.replaceOpWithMultiple(op, {SmallVector<Value>(ld.getResults())});
+    return success();
+  }
+};
+
+struct MmaLowering : OpConversionPattern<MmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MmaOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto a = cast<FragType>(op.getA().getType());
+    auto b = cast<FragType>(op.getB().getType());
+    auto acc = cast<FragType>(op.getAcc().getType());
+    const ptx::MmaVariant *v = lookupMma(a, b, acc);
+    if (!v)
+      return rewriter.notifyMatchFailure(op, "no mma variant");
+    SmallVector<Type> types(numRegisters(acc), registerType(acc));
+    auto mma = ptx::MmaSyncOp::create(
+        rewriter, op.getLoc(), types, v->shape, ptx::MMALayout::row,
+        ptx::MMALayout::col, v->accType, v->aType, v->bType, v->accType,
+        v->accType == ptx::PTXType::s32, adaptor.getA(), adaptor.getB(),
+        adaptor.getAcc(), Value(), false);
+    rewriter.replaceOpWithMultiple(op, {SmallVector<Value>(mma.getD())});
+    return success();
+  }
+};
+
+/// Elements of a fragment's registers, unpacking packed pairs.
+SmallVector<Value> unpackElements(OpBuilder &b, Location loc, FragType type,
+                                  ValueRange regs) {
+  if (!isPacked(type))
+    return SmallVector<Value>(regs);
+  SmallVector<Value> elems;
+  Type elem = type.getElementType();
+  for (Value reg : regs) {
+    auto unpack = ptx::UnpackOp::create(b, loc, TypeRange{elem, elem},
+                                        ptx::PTXType::b32, reg, Value(), false);
+    elems.append(unpack.getParts().begin(), unpack.getParts().end());
+  }
+  return elems;
+}
+
+SmallVector<Value> packElements(OpBuilder &b, Location loc, FragType type,
+                                ArrayRef<Value> elems) {
+  if (!isPacked(type))
+    return SmallVector<Value>(elems);
+  SmallVector<Value> regs;
+  for (unsigned i = 0; i < elems.size(); i += 2)
+    regs.push_back(ptx::PackOp::create(b, loc, b.getI32Type(),
+                                       ptx::PTXType::b32,
+                                       ValueRange{elems[i], elems[i + 1]},
+                                       Value(), false));
+  return regs;
+}
+
+struct FragMapLowering : OpConversionPattern<FragMapOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FragMapOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FragType in = op.getInput().getType(), out = op.getType();
+    if (elementsPerRegister(in) > 2 || elementsPerRegister(out) > 2)
+      return op.emitOpError("on sub-byte or byte fragments is not supported");
+    SmallVector<Value> elems =
+        unpackElements(rewriter, op.getLoc(), in, adaptor.getInput());
+    SmallVector<Value> extras;
+    for (ValueRange r : adaptor.getExtras())
+      extras.push_back(r.front());
+    Block &body = op.getBody().front();
+    SmallVector<Value> results;
+    for (Value elem : elems) {
+      IRMapping map;
+      map.map(body.getArgument(0), elem);
+      for (auto [arg, extra] : llvm::zip(body.getArguments().drop_front(),
+                                         extras))
+        map.map(arg, extra);
+      for (Operation &inner : body.without_terminator())
+        rewriter.clone(inner, map);
+      results.push_back(
+          map.lookup(cast<YieldOp>(body.getTerminator()).getValue()));
+    }
+    rewriter.replaceOpWithMultiple(
+        op, {packElements(rewriter, op.getLoc(), out, results)});
+    return success();
+  }
+};
+
+struct StoreFragmentLowering : OpConversionPattern<StoreFragmentOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(StoreFragmentOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FragType type = op.getFrag().getType();
+    const ptx::MmaVariant *v = lookupMmaFor(type);
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    SmallVector<Value> elems =
+        unpackElements(rewriter, loc, type, adaptor.getFrag());
+    auto one = [](ValueRange r) { return r.front(); };
+    Value dst = one(adaptor.getDst()), row = one(adaptor.getRow()),
+          col = one(adaptor.getCol()), rows = one(adaptor.getRows()),
+          cols = one(adaptor.getCols()), ld = one(adaptor.getLd());
+    Value lane = e.lane();
+    Value g = arith::DivUIOp::create(rewriter, loc, lane, e.i32(4));
+    Value t = arith::RemUIOp::create(rewriter, loc, lane, e.i32(4));
+    Type target = op.getDst().getType().getElementType();
+    for (auto [i, elem] : llvm::enumerate(elems)) {
+      AffineCoord c = affineCoord(
+          [&](unsigned l, unsigned k) { return ptx::getMmaAccCoord(*v, l, k); },
+          i);
+      Value r = e.add(row, e.add(e.i32(c.row0),
+                                 e.add(e.mul(g, e.i32(c.rowG)),
+                                       e.mul(t, e.i32(c.rowT)))));
+      Value cc = e.add(col, e.add(e.i32(c.col0),
+                                  e.add(e.mul(g, e.i32(c.colG)),
+                                        e.mul(t, e.i32(c.colT)))));
+      Value inBounds = e.andI(e.lt(r, rows), e.lt(cc, cols));
+      Value index = e.add(e.mul(e.ext(r), e.ext(ld)), e.ext(cc));
+      Value value = elem;
+      if (value.getType() != target)
+        value = arith::TruncFOp::create(rewriter, loc, target, value);
+      kaio::StoreOp::create(rewriter, loc, value, dst, index, inBounds);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AsyncCopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmemType tile = op.getDst().getType();
+    if (!tile.getLayout())
+      return rewriter.notifyMatchFailure(op, "tile has no layout");
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    Type elem = tile.getElementType();
+    int64_t eb = std::max(1u, elem.getIntOrFloatBitWidth() / 8);
+    int64_t tileRows = tile.getShape()[0], tileCols = tile.getShape()[1];
+    int64_t rowBytes = tileCols * eb;
+    int64_t chunk = rowBytes % 16 == 0 ? 16 : rowBytes % 8 == 0 ? 8 : 4;
+    chunk = std::max(chunk, eb);
+    int64_t perChunk = chunk / eb;
+    int64_t chunksPerRow = rowBytes / chunk;
+    int64_t total = tileRows * chunksPerRow;
+
+    // cp.async needs chunk-aligned global addresses: the base, the leading
+    // dimension and the starting column must all keep rows aligned.
+    Value src = op.getSrc();
+    Value base = PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), src);
+    Value chunkI64 = e.i64(chunk);
+    auto isZero = [&](Value v) {
+      return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, v,
+                                   e.i64(0));
+    };
+    Value aligned = isZero(arith::RemUIOp::create(rewriter, loc, base,
+                                                  chunkI64));
+    aligned = e.andI(aligned, isZero(arith::RemUIOp::create(
+                                  rewriter, loc, e.mul(e.ext(op.getLd()),
+                                                       e.i64(eb)),
+                                  chunkI64)));
+    aligned = e.andI(aligned, isZero(arith::RemUIOp::create(
+                                  rewriter, loc, e.mul(e.ext(op.getCol()),
+                                                       e.i64(eb)),
+                                  chunkI64)));
+
+    auto [tid, nthreads] = e.linearThread();
+    auto loop = scf::ForOp::create(rewriter, loc, tid, e.i32(total), nthreads);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(loop.getBody());
+      Value idx = loop.getInductionVar();
+      Value r = arith::DivUIOp::create(rewriter, loc, idx, e.i32(chunksPerRow));
+      Value cc = arith::RemUIOp::create(rewriter, loc, idx,
+                                        e.i32(chunksPerRow));
+      Value tileCol = e.mul(cc, e.i32(perChunk));
+      Value gr = e.add(op.getRow(), r);
+      Value gc = e.add(op.getCol(), tileCol);
+      Value rowOk = e.lt(gr, op.getRows());
+      auto ifOp = scf::IfOp::create(rewriter, loc, aligned, /*else=*/true);
+      // Fast path: one cp.async of `chunk` bytes, zero filled past the edge.
+      {
+        OpBuilder::InsertionGuard g2(rewriter);
+        rewriter.setInsertionPointToStart(ifOp.thenBlock());
+        Value left = arith::SubIOp::create(rewriter, loc, op.getCols(), gc);
+        Value valid = arith::MaxSIOp::create(
+            rewriter, loc, e.i32(0),
+            arith::MinSIOp::create(rewriter, loc, left, e.i32(perChunk)));
+        valid = arith::SelectOp::create(rewriter, loc, rowOk, valid, e.i32(0));
+        Value srcBytes = e.mul(valid, e.i32(eb));
+        Value any = arith::CmpIOp::create(rewriter, loc,
+                                          arith::CmpIPredicate::sgt, valid,
+                                          e.i32(0));
+        // Out-of-matrix chunks read nothing; point them at the base.
+        Value index = arith::SelectOp::create(
+            rewriter, loc, any,
+            e.add(e.mul(e.ext(gr), e.ext(op.getLd())), e.ext(gc)), e.i64(0));
+        Value srcAddr = PtrToIntOp::create(
+            rewriter, loc, rewriter.getI64Type(),
+            PtrAddOp::create(rewriter, loc, src.getType(), src, index));
+        Value dstAddr = SharedAddressOp::create(
+            rewriter, loc, rewriter.getI32Type(), op.getDst(),
+            ValueRange{r, tileCol});
+        ptx::CpAsyncOp::create(
+            rewriter, loc,
+            chunk == 16 ? ptx::CpAsyncCache::cg : ptx::CpAsyncCache::ca,
+            chunk, dstAddr, srcAddr, srcBytes, Value(), false);
+      }
+      // Slow path: element by element, synchronously.
+      {
+        OpBuilder::InsertionGuard g2(rewriter);
+        rewriter.setInsertionPointToStart(ifOp.elseBlock());
+        Value zero = isa<FloatType>(elem)
+                         ? Value(arith::ConstantOp::create(
+                               rewriter, loc, rewriter.getFloatAttr(elem, 0)))
+                         : Value(arith::ConstantOp::create(
+                               rewriter, loc, rewriter.getIntegerAttr(elem, 0)));
+        for (int64_t k = 0; k < perChunk; ++k) {
+          Value c = e.add(gc, e.i32(k));
+          Value ok = e.andI(rowOk, e.lt(c, op.getCols()));
+          Value index = arith::SelectOp::create(
+              rewriter, loc, ok,
+              e.add(e.mul(e.ext(gr), e.ext(op.getLd())), e.ext(c)), e.i64(0));
+          Value v = kaio::LoadOp::create(rewriter, loc, elem, src, index, ok,
+                                         zero);
+          SharedStoreOp::create(rewriter, loc, v, op.getDst(),
+                                ValueRange{r, e.add(tileCol, e.i32(k))});
+        }
+      }
+    }
+    ptx::CpAsyncCommitGroupOp::create(rewriter, loc, Value(), false);
+    rewriter.replaceOp(op, e.i32(0));
+    return success();
+  }
+};
+
+struct AsyncWaitLowering : OpConversionPattern<AsyncWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AsyncWaitOp op, OneToNOpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    int64_t pending = op.getPending() ? *op.getPending() : 0;
+    ptx::CpAsyncWaitGroupOp::create(rewriter, op.getLoc(), pending, Value(),
+                                    false);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LowerTilesPass : kaio::impl::LowerTilesBase<LowerTilesPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    TileTypeConverter converter;
+    RewritePatternSet patterns(ctx);
+    patterns.add<FragFillLowering, LoadFragmentLowering, MmaLowering,
+                 FragMapLowering, StoreFragmentLowering, AsyncCopyLowering,
+                 AsyncWaitLowering>(converter, ctx);
+    ConversionTarget target(*ctx);
+    target.addIllegalOp<AsyncCopyOp, AsyncWaitOp, FragFillOp, LoadFragmentOp,
+                        MmaOp, FragMapOp, StoreFragmentOp>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

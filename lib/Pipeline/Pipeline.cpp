@@ -1,0 +1,36 @@
+//===- Pipeline.cpp - the kaio-to-ptx pipeline ----------------------------===//
+
+#include "Kaio/Pipeline/Pipeline.h"
+
+#include "Kaio/Conversion/Passes.h"
+#include "Kaio/Dialect/Kaio/Transforms/Passes.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void kaio::buildKaioToPTXPipeline(OpPassManager &pm,
+                                  const KaioToPTXOptions &options) {
+  // Tile level → per-thread.
+  pm.addPass(createAssignSharedLayouts());
+  pm.addPass(createGroupAsyncCopies());
+  pm.addPass(createLowerTiles());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // Structured control flow → blocks, then each dialect → ptx.
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertKaioToPTX(ConvertKaioToPTXOptions{options.chip}));
+  pm.addPass(createConvertMathToPTX());
+  pm.addPass(createConvertArithToPTX(ConvertArithToPTXOptions{options.fastMath}));
+  pm.addPass(createConvertCFToPTX());
+  pm.addPass(createPTXCleanup());
+  pm.addPass(createCSEPass());
+}
+
+void kaio::registerKaioToPTXPipeline() {
+  PassPipelineRegistration<KaioToPTXOptions>(
+      "kaio-to-ptx", "lower kaio kernels to the ptx dialect",
+      buildKaioToPTXPipeline);
+}
