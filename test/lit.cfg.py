@@ -24,6 +24,7 @@ config.substitutions.append(("%python", config.python_executable))
 tools = [
     ToolSubst("kaio-opt", unresolved="fatal"),
     ToolSubst("kaio-translate", unresolved="fatal"),
+    ToolSubst("kaio-run", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(
     tools, [config.kaio_tools_dir, config.llvm_tools_dir])

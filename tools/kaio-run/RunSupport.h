@@ -95,6 +95,8 @@ struct RunOptions {
   std::uint64_t seed = 0;
   int device = 0;
   bool interpret = false;
+  /// Chip for compiling .mlir input (default: the device's, else sm_80).
+  std::string chip;
   bool verbose = false;
   bool help = false;
 };

@@ -15,12 +15,14 @@ using namespace kaio;
 using namespace kaio::run;
 
 std::string kaio::run::getUsage() {
-  return R"(usage: kaio-run FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]
-                [--smem BYTES] [--arg SPEC]... [--print NAME]...
+  return R"(usage: kaio-run FILE.ptx|FILE.mlir --kernel NAME --grid X[,Y,Z]
+                --block X[,Y,Z] [--smem BYTES] [--arg SPEC]... [--print NAME]...
                 [--out NAME=FILE] [--time [--reps N] [--warmup N]]
-                [--seed S] [--device N] [--verbose] [--interpret]
+                [--seed S] [--device N] [--chip sm_XX] [--verbose] [--interpret]
 
-Runs one kernel of a PTX module (cubin/fatbin files work too) on a GPU.
+Runs one kernel of a PTX module (cubin/fatbin files work too) on a GPU. A
+.mlir file (kaio or ptx dialect) is compiled first, for --chip or the
+device's chip; builds with the compiler only.
 
   --arg name=type:value        a scalar, e.g. n=u32:1024, alpha=f32:0.5
   --arg name=type[count]:init  a device buffer, e.g. a=f32[1024]:rand
@@ -35,7 +37,9 @@ Runs one kernel of a PTX module (cubin/fatbin files work too) on a GPU.
   --time            report median and min of --reps event-timed launches
   --device N        GPU ordinal (default 0)
   --verbose         print the device, cache status and kernel attributes
-  --interpret       run on the CPU interpreter (builds with the compiler only)
+  --chip sm_XX      chip to compile .mlir input for (default: the device's)
+  --interpret       run a .mlir kernel on the CPU interpreter, with its
+                    sanitizer (builds with the compiler only)
 
 Environment: KAIO_CUDA_DRIVER (driver path), KAIO_CACHE_DIR, KAIO_CACHE=0.
 Exit status: 0 ok, 1 error, 2 unsupported in this build, 3 no GPU/driver.
@@ -92,6 +96,11 @@ Expected<RunOptions> kaio::run::parseCommandLine(int argc,
       opts.time = true;
     } else if (arg == "--interpret") {
       opts.interpret = true;
+    } else if (arg == "--chip") {
+      Expected<std::string> v = needValue();
+      if (!v)
+        return v.error();
+      opts.chip = *v;
     } else if (arg == "--verbose" || arg == "-v") {
       opts.verbose = true;
     } else if (arg == "--kernel" || arg == "--grid" || arg == "--block" ||
