@@ -99,7 +99,14 @@ std::string kaio::ptx::formatKernelSignature(Operation *op) {
              elementName(elem.getValue()) + ">";
       continue;
     }
-    sig += stringifyPTXType(*getParamType(type)).str();
+    // Scalars use the runtime's type names: f16/bf16 by name, packed pairs
+    // as their 32 bits.
+    if (isa<VectorType>(type))
+      sig += "u32";
+    else if (isa<FloatType>(type))
+      sig += elementName(type);
+    else
+      sig += stringifyPTXType(*getParamType(type)).str();
   }
   return sig + ")";
 }

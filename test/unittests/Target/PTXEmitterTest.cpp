@@ -7,6 +7,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/raw_ostream.h"
+#include "Kaio/Runtime/Signature.h"
 #include "gtest/gtest.h"
 
 using namespace mlir;
@@ -173,11 +174,13 @@ TEST_F(PTXEmitterTest, ModifierSpelling) {
 TEST_F(PTXEmitterTest, GuardsAndSignature) {
   std::string out =
       print("%a: i64 {ptx.ptr = f32, ptx.readonly}, %o: i64 {ptx.ptr = bf16}, "
-            "%n: i32, %m: si32 ",
+            "%n: i32, %m: si32, %h: f16, %g: bf16, %x: f32, %pk: vector<2xf16>",
             R"(%p = ptx.setp lt s32 %n, %n : i32
          ptx.st if %p global b32 [%a], %n : i64, i32
          ptx.st if not %p global b32 [%a], %n : i64, i32)");
-  EXPECT_NE(out.find("// kaio.kernel k(ptr<const f32>,ptr<bf16>,u32,s32)"),
+  // Every name is one the runtime's signature parser knows.
+  EXPECT_NE(out.find("// kaio.kernel "
+                     "k(ptr<const f32>,ptr<bf16>,u32,s32,f16,bf16,f32,u32)"),
             std::string::npos)
       << out;
   EXPECT_NE(out.find("@%p1 st.global.b32"), std::string::npos) << out;
@@ -212,6 +215,19 @@ TEST_F(PTXEmitterTest, NonCoherentLoadSpelling) {
   EXPECT_NE(out.find("ld.global.ca.nc.v2.f32 {%f2, %f3}, [%rd1+8];"),
             std::string::npos)
       << out;
+}
+
+// The printer's signature comments are what the runtime's typed launch reads.
+TEST_F(PTXEmitterTest, RuntimeParsesPrintedSignatures) {
+  std::string out =
+      print("%a: i64 {ptx.ptr = f16, ptx.readonly}, %o: i64 {ptx.ptr = i8}, "
+            "%n: i32, %m: si32, %h: bf16, %x: f64, %pk: vector<2xbf16>",
+            "");
+  auto sigs = kaio::rt::parseKernelSignatures(out);
+  ASSERT_TRUE(sigs) << sigs.error().message();
+  ASSERT_EQ(sigs->size(), 1u);
+  EXPECT_EQ((*sigs)[0].name, "k");
+  EXPECT_EQ((*sigs)[0].params.size(), 7u);
 }
 
 TEST_F(PTXEmitterTest, LineInfo) {
