@@ -310,6 +310,12 @@ LogicalResult KernelEmitter::emitCondBranch(CondBraOp op, Block *next) {
   std::string p = reg(op.getCondition());
   std::string bra = op.getUni() ? "bra.uni " : "bra ";
   Block *t = op.getTrueDest(), *f = op.getFalseDest();
+  // Falling through to the true block: branch on the negated predicate.
+  if (t == next && op.getTrueOperands().empty() &&
+      op.getFalseOperands().empty() && f != next) {
+    os << "\t@!" << p << " " << bra << label(f) << ";\n";
+    return success();
+  }
   if (op.getTrueOperands().empty()) {
     os << "\t@" << p << " " << bra << label(t) << ";\n";
     emitBranch(f, op.getFalseOperands(), op.getUni(), next);

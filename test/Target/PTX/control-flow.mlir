@@ -117,3 +117,22 @@ ptx.entry @diamond(%out: i64 {ptx.ptr = i32}, %a: i32) {
   ptx.st global u32 [%out], %abs : i64, i32
   ptx.ret
 }
+
+// When the true block follows, the branch tests the negated predicate and
+// falls through.
+// CHECK-LABEL: .entry fallthrough(
+// CHECK: setp.lt.s32 %p1, %r1, %r2;
+// CHECK-NEXT: @!%p1 bra $L__BB3_2;
+// CHECK-NEXT: $L__BB3_1:
+// CHECK-NEXT: trap;
+// CHECK-NEXT: $L__BB3_2:
+// CHECK-NEXT: ret;
+ptx.entry @fallthrough(%a: i32, %b: i32) {
+  %lt = ptx.setp lt s32 %a, %b : i32
+  ptx.cond_bra %lt, ^then, ^done
+^then:
+  ptx.trap
+  ptx.bra ^done
+^done:
+  ptx.ret
+}

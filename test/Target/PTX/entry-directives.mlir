@@ -6,7 +6,7 @@
 // RUN: kaio-translate --mlir-to-ptx --ptx-chip=sm_80 %s | FileCheck %s
 // RUN: %ptx-check %s sm_75 sm_80 sm_90
 
-// CHECK-LABEL: // kaio.kernel params(ptr<const f32>,ptr<bf16>,ptr<u8>,u32,s32,u64,s64,u16,f32,f64,b16,b16,b32,b32)
+// CHECK-LABEL: // kaio.kernel params(ptr<const f32>,ptr<bf16>,ptr<u8>,u32,s32,u64,s64,u16,f32,f64,f16,bf16,u32,u32)
 // CHECK-NEXT: .visible .entry params(
 // CHECK-NEXT:   .param .u64 .ptr.global.align 16 in,
 // CHECK-NEXT:   .param .u64 .ptr.global params_param_1,
