@@ -58,6 +58,15 @@ protected:
     return module;
   }
 
+  /// A hand-written ptx-dialect kernel from test/Target/PTX.
+  OwningOpRef<ModuleOp> parsePTX(StringRef name) {
+    std::string path =
+        (KAIO_SOURCE_DIR "/test/Target/PTX/" + name + ".mlir").str();
+    OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(path, &context);
+    EXPECT_TRUE(module) << "cannot parse " << path;
+    return module;
+  }
+
   std::vector<float> random(size_t n, float lo = -1.0f, float hi = 1.0f) {
     std::uniform_real_distribution<float> dist(lo, hi);
     std::vector<float> v(n);
@@ -279,6 +288,60 @@ TEST_F(ExamplesTest, TensorCoreMatmulRagged) {
   ASSERT_TRUE(module);
   Interpreter interp(*module);
   runTensorCoreMatmul(this, interp, 45, 67, 37, rng);
+}
+
+// The hand-written ptx kernels of test/Target/PTX, run as well as printed.
+
+TEST_F(ExamplesTest, PTXKernelVectorAdd) {
+  auto module = parsePTX("kernel-vector-add");
+  ASSERT_TRUE(module);
+  const uint32_t n = 999;
+  auto a = random(n), b = random(n);
+  Interpreter interp(*module);
+  uint64_t da = upload(interp, a), db = upload(interp, b),
+           dc = upload(interp, std::vector<float>(n));
+  expectLaunched(interp.launch("vector_add", {4}, {256}, {da, db, dc, n}));
+  auto c = download<float>(interp, dc, n);
+  for (uint32_t i = 0; i < n; ++i)
+    ASSERT_EQ(c[i], a[i] + b[i]) << i;
+}
+
+TEST_F(ExamplesTest, PTXKernelWarpShuffleSum) {
+  auto module = parsePTX("kernel-warp-shuffle-sum");
+  ASSERT_TRUE(module);
+  const uint32_t n = 1000, block = 128, grid = (n + block - 1) / block;
+  const uint32_t warps = grid * block / 32;
+  auto x = random(n);
+  Interpreter interp(*module);
+  uint64_t dx = upload(interp, x),
+           dout = upload(interp, std::vector<float>(warps, -1.0f));
+  expectLaunched(interp.launch("warp_sum", {grid}, {block}, {dx, dout, n}));
+  auto out = download<float>(interp, dout, warps);
+  for (uint32_t w = 0; w < warps; ++w) {
+    double want = 0;
+    for (uint32_t i = w * 32; i < std::min(n, (w + 1) * 32); ++i)
+      want += x[i];
+    ASSERT_NEAR(out[w], want, 1e-5) << "warp " << w;
+  }
+}
+
+TEST_F(ExamplesTest, PTXKernelMmaTile) {
+  // cp.async -> ldmatrix (.x4, .x2.trans) -> mma.sync m16n8k16 on one warp.
+  auto module = parsePTX("kernel-mma-tile");
+  ASSERT_TRUE(module);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<uint16_t> a(16 * 16), b(16 * 8);
+  std::vector<float> af(a.size()), bf(b.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    af[i] = fromHalf(a[i] = toHalf(dist(rng)));
+  for (size_t i = 0; i < b.size(); ++i)
+    bf[i] = fromHalf(b[i] = toHalf(dist(rng)));
+  Interpreter interp(*module);
+  uint64_t da = upload(interp, a), db = upload(interp, b),
+           dc = upload(interp, std::vector<float>(16 * 8));
+  expectLaunched(interp.launch("mma_tile", {1}, {32}, {da, db, dc}));
+  expectClose(download<float>(interp, dc, 16 * 8),
+              matmulRef(af, bf, 16, 8, 16), 1e-6, 1e-6);
 }
 
 } // namespace
