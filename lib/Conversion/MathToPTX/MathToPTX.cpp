@@ -6,8 +6,8 @@
 //   exp2  ex2.approx                              ~2 ulp
 //   log   lg2.approx * ln 2                       ~3 ulp
 //   log2  lg2.approx                              2^-22 abs in [0.5, 2]
-//   tanh  exp-based with an odd polynomial near 0 ~4 ulp
-//   erf   Abramowitz-Stegun 7.1.26                1.5e-7 abs
+//   tanh  exp-based; odd Taylor series below 0.55  ~4 ulp
+//   erf   series below 1, Abramowitz-Stegun above  3e-7 abs
 //   sin, cos  .approx                             2^-20.9 abs in [-pi, pi]
 //   rsqrt .approx                                 ~2 ulp
 // f16 and bf16 compute in f32 and round once.
@@ -75,8 +75,8 @@ Value expF32(PTXBuilder &p, Value x) {
   return p.fma(PTXType::f32, r, scale, r);
 }
 
-/// tanh(x) = sign(x) (1 - 2 / (e^{2|x|} + 1)); near zero, where that
-/// cancels, the odd Taylor polynomial to x^9.
+/// tanh(x) = sign(x) (1 - 2 / (e^{2|x|} + 1)); below |x| = 0.55, where that
+/// cancels, the odd Taylor series to x^17 (truncation < 5e-9 relative).
 Value tanhF32(PTXBuilder &p, Value x) {
   Value ax = p.abs(PTXType::f32, x);
   Value e = expF32(p, mulRn(p, ax, p.f32(2.0)));
@@ -90,17 +90,20 @@ Value tanhF32(PTXBuilder &p, Value x) {
   Value bigBits = p.mov(PTXType::b32, big, p.builder().getI32Type());
   Value signedBig = p.mov(PTXType::b32, p.orOp(PTXType::b32, bigBits, signBit),
                           p.builder().getF32Type());
-  // x - x^3/3 + 2x^5/15 - 17x^7/315 + 62x^9/2835, for |x| < 0.125.
   Value x2 = mulRn(p, x, x);
-  Value poly = p.f32(62.0 / 2835.0);
-  for (double c : {-17.0 / 315.0, 2.0 / 15.0, -1.0 / 3.0})
+  Value poly = p.f32(6404582.0 / 10854718875.0);
+  for (double c : {-929569.0 / 638512875.0, 21844.0 / 6081075.0,
+                   -1382.0 / 155925.0, 62.0 / 2835.0, -17.0 / 315.0,
+                   2.0 / 15.0, -1.0 / 3.0})
     poly = p.fma(PTXType::f32, poly, x2, p.f32(c));
   Value small = p.fma(PTXType::f32, mulRn(p, poly, x2), x, x);
-  Value isSmall = p.setp(CmpOp::lt, PTXType::f32, ax, p.f32(0.125));
+  Value isSmall = p.setp(CmpOp::lt, PTXType::f32, ax, p.f32(0.55));
   return p.selp(PTXType::f32, small, signedBig, isSmall);
 }
 
-/// Abramowitz & Stegun 7.1.26: |error| <= 1.5e-7.
+/// erf: below |x| = 1 the Maclaurin series 2/sqrt(pi) sum (-1)^n x^(2n+1) /
+/// (n! (2n+1)) to n = 10; above, 1 - erfc with erfc from Abramowitz & Stegun
+/// 7.1.26 (1.5e-7). Within 3e-7 absolute overall.
 Value erfF32(PTXBuilder &p, Value x) {
   Value ax = p.abs(PTXType::f32, x);
   Value t = p.div(PTXType::f32, p.f32(1.0),
@@ -116,8 +119,23 @@ Value erfF32(PTXBuilder &p, Value x) {
                                               p.builder().getI32Type()),
                           p.i32(INT32_MIN));
   Value yBits = p.mov(PTXType::b32, y, p.builder().getI32Type());
-  return p.mov(PTXType::b32, p.orOp(PTXType::b32, yBits, signBit),
-               p.builder().getF32Type());
+  Value large = p.mov(PTXType::b32, p.orOp(PTXType::b32, yBits, signBit),
+                      p.builder().getF32Type());
+  // Series in x^2, Horner from the x^21 term down.
+  Value x2 = mulRn(p, x, x);
+  Value series = p.f32(0.0);
+  double fact = 1;
+  SmallVector<double> coeffs;
+  for (int n = 0; n <= 10; ++n) {
+    if (n)
+      fact *= n;
+    coeffs.push_back((n % 2 ? -1.0 : 1.0) / (fact * (2 * n + 1)));
+  }
+  for (double c : llvm::reverse(coeffs))
+    series = p.fma(PTXType::f32, series, x2, p.f32(c));
+  Value small = mulRn(p, mulRn(p, series, x), p.f32(1.1283791670955126));
+  Value isSmall = p.setp(CmpOp::lt, PTXType::f32, ax, p.f32(1.0));
+  return p.selp(PTXType::f32, small, large, isSmall);
 }
 
 template <typename SourceOp>
