@@ -118,16 +118,29 @@ struct IntBinaryLowering : OpConversionPattern<SourceOp> {
     Value amount = b;
     if (kind == IntOp::Shl || kind == IntOp::ShrS || kind == IntOp::ShrU) {
       // PTX takes the shift amount as u32.
-      if (type.isInteger(64))
+      // An i8's register may hold garbage above bit 7 (after an add, say).
+      if (isI8(orig))
+        amount = p.cvt(PTXType::u32, PTXType::u8, b, rewriter.getI32Type());
+      else if (type.isInteger(64))
         amount = p.cvt(PTXType::u32, PTXType::u64, b, rewriter.getI32Type());
       else if (type.isInteger(16))
         amount = p.cvt(PTXType::u32, PTXType::u16, b, rewriter.getI32Type());
     }
     PTXType s = getIntType(type, true), u = getIntType(type, false);
     PTXType bits = getBitType(type);
-    if (type.isInteger(1) && kind != IntOp::And && kind != IntOp::Or &&
-        kind != IntOp::Xor)
-      return rewriter.notifyMatchFailure(op, "i1 arithmetic");
+    if (type.isInteger(1)) {
+      // Arithmetic modulo 2: add and sub are xor, mul is and.
+      if (kind == IntOp::Add || kind == IntOp::Sub) {
+        rewriter.replaceOp(op, p.xorOp(PTXType::pred, a, b));
+        return success();
+      }
+      if (kind == IntOp::Mul) {
+        rewriter.replaceOp(op, p.andOp(PTXType::pred, a, b));
+        return success();
+      }
+      if (kind != IntOp::And && kind != IntOp::Or && kind != IntOp::Xor)
+        return rewriter.notifyMatchFailure(op, "i1 arithmetic");
+    }
     Value r;
     switch (kind) {
     case IntOp::Add:

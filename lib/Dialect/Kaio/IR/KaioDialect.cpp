@@ -42,6 +42,65 @@ void KaioDialect::registerAttributes() {
       >();
 }
 
+LogicalResult KaioDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  if (attr.getName() != kTargetAttrName)
+    return success();
+  auto name = dyn_cast<StringAttr>(attr.getValue());
+  if (!name)
+    return op->emitError() << "'" << kTargetAttrName
+                           << "' must be a string naming a chip, e.g. \"sm_80\"";
+  if (!ptx::lookupChip(name.getValue()))
+    return op->emitError() << "'" << kTargetAttrName
+                           << "' names an unknown chip '" << name.getValue()
+                           << "'";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+Attribute LayoutAttr::parse(AsmParser &parser, Type) {
+  FailureOr<MatrixOrder> order;
+  int64_t pad = 0, swizzle = 0;
+  bool seenPad = false, seenSwizzle = false;
+  if (parser.parseLess() ||
+      failed(order = FieldParser<MatrixOrder>::parse(parser)))
+    return {};
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef key;
+    if (parser.parseKeyword(&key))
+      return {};
+    bool isPad = key == "pad";
+    if (!isPad && key != "swizzle") {
+      parser.emitError(loc) << "expected 'pad' or 'swizzle'";
+      return {};
+    }
+    bool &seen = isPad ? seenPad : seenSwizzle;
+    if (seen) {
+      parser.emitError(loc) << "'" << key << "' is given twice";
+      return {};
+    }
+    seen = true;
+    if (parser.parseEqual() || parser.parseInteger(isPad ? pad : swizzle))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return LayoutAttr::get(parser.getContext(), *order, pad, swizzle);
+}
+
+void LayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<" << stringifyMatrixOrder(getOrder());
+  if (getPad())
+    printer << ", pad = " << getPad();
+  if (getSwizzle())
+    printer << ", swizzle = " << getSwizzle();
+  printer << ">";
+}
+
 //===----------------------------------------------------------------------===//
 // Types
 //===----------------------------------------------------------------------===//
@@ -84,6 +143,8 @@ LogicalResult SmemType::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "pad must be >= 0 and swizzle in 0..3";
     if (layout.getPad() && layout.getSwizzle())
       return emitError() << "a layout either pads or swizzles, not both";
+    if (layout.getSwizzle() && layout.getOrder() != MatrixOrder::row_major)
+      return emitError() << "swizzled layouts are row-major";
     if (layout.getSwizzle() &&
         (shape[1] * elementBytes(elementType)) % (16 << layout.getSwizzle()))
       return emitError() << "swizzle " << layout.getSwizzle()
@@ -129,15 +190,20 @@ int64_t SmemType::getNumElements() const {
   return n;
 }
 
+bool SmemType::isColumnMajor() const {
+  return getLayout() && getLayout().getOrder() == MatrixOrder::col_major;
+}
+
 int64_t SmemType::getRowStride() const {
   ArrayRef<int64_t> shape = getShape();
-  int64_t cols = shape.back();
-  return getLayout() ? cols + getLayout().getPad() : cols;
+  int64_t contiguous = isColumnMajor() ? shape.front() : shape.back();
+  return getLayout() ? contiguous + getLayout().getPad() : contiguous;
 }
 
 int64_t SmemType::getSizeInBytes() const {
   ArrayRef<int64_t> shape = getShape();
-  int64_t elems = shape.size() == 2 ? shape[0] * getRowStride() : shape[0];
+  int64_t lines = isColumnMajor() ? shape.back() : shape.front();
+  int64_t elems = shape.size() == 2 ? lines * getRowStride() : shape[0];
   return elems * elementBytes(getElementType());
 }
 

@@ -266,6 +266,8 @@ LogicalResult LoadOp::verify() {
                          << " through a pointer to " << elem;
   if (getMask() && !getOther())
     return emitOpError("a masked load needs a fallback value");
+  if (getOther() && !getMask())
+    return emitOpError("a fallback value needs a mask");
   if (getOther() && getOther().getType() != getResult().getType())
     return emitOpError("fallback value must have the result type");
   return checkVectorWidth(*this, getResult().getType());
@@ -366,11 +368,19 @@ LogicalResult AsyncCopyOp::verify() {
                          << dst.getElementType();
   if (dst.getShape().size() != 2)
     return emitOpError("copies into 2-D tiles");
+  // Each cp.async writes consecutive elements of one tile row.
+  if (dst.isColumnMajor())
+    return emitOpError("copies row-major global rows into row-major tiles "
+                       "only");
   unsigned bytes = std::max(1u, elem.getIntOrFloatBitWidth() / 8);
   if ((dst.getShape()[1] * bytes) % 4 != 0)
     return emitOpError() << "tile rows of " << dst.getShape()[1] * bytes
                          << " bytes are not a multiple of 4 (cp.async moves "
                             "4, 8 or 16 bytes)";
+  if (dst.getLayout() && (dst.getRowStride() * bytes) % 4 != 0)
+    return emitOpError() << "tile rows start " << dst.getRowStride() * bytes
+                         << " bytes apart, not a multiple of 4 (cp.async "
+                            "writes aligned chunks)";
   return success();
 }
 
@@ -448,6 +458,8 @@ LogicalResult FragMapOp::verify() {
   FragType in = getInput().getType(), out = getResult().getType();
   if (in.getRole() != out.getRole() || in.getShape() != out.getShape())
     return emitOpError("result must keep the fragment's role and shape");
+  if (failed(verifyFragment(*this, in)) || failed(verifyFragment(*this, out)))
+    return failure();
   Block &body = getBody().front();
   if (body.getNumArguments() != 1 + getExtras().size())
     return emitOpError("body takes the element and each extra operand");
@@ -469,6 +481,8 @@ LogicalResult StoreFragmentOp::verify() {
   FragType frag = getFrag().getType();
   if (frag.getRole() != FragRole::acc)
     return emitOpError("stores accumulator fragments");
+  if (failed(verifyFragment(*this, frag)))
+    return failure();
   Type elem = getDst().getType().getElementType();
   if (!(elem.isF32() || elem.isF16() || elem.isBF16() || elem.isInteger(32)))
     return emitOpError() << "stores to f32, f16, bf16 or i32 matrices, not "

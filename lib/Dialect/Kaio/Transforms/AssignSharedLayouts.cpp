@@ -23,9 +23,13 @@ int64_t choosePadding(SharedAllocOp alloc) {
   bool feedsFragments = llvm::any_of(alloc->getUsers(), [](Operation *user) {
     return isa<LoadFragmentOp>(user);
   });
+  bool copyDestination = llvm::any_of(alloc->getUsers(), [](Operation *user) {
+    return isa<AsyncCopyOp>(user);
+  });
   // ldmatrix reads 16 bytes from each of 8 rows: a 16-byte pad puts the 8
-  // rows in 8 distinct 16-byte bank groups whatever the row length.
-  if (feedsFragments)
+  // rows in 8 distinct 16-byte bank groups whatever the row length. cp.async
+  // writes 16-byte chunks, which stay aligned only if the pad is 16 bytes.
+  if (feedsFragments || copyDestination)
     return 128 / bits;
   // Column walks over 4-byte elements: one element of padding makes the row
   // stride odd in banks.

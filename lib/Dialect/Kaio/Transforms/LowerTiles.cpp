@@ -20,6 +20,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <numeric>
+
 namespace kaio {
 #define GEN_PASS_DEF_LOWERTILES
 #include "Kaio/Dialect/Kaio/Transforms/Passes.h.inc"
@@ -137,10 +139,19 @@ struct FragFillLowering : OpConversionPattern<FragFillOp> {
     FragType type = op.getType();
     Value v = adaptor.getValue();
     Value reg = v;
-    if (isPacked(type))
+    if (isPacked(type)) {
       reg = ptx::PackOp::create(rewriter, op.getLoc(), rewriter.getI32Type(),
                                 ptx::PTXType::b32, ValueRange{v, v}, Value(),
                                 false);
+    } else if (elementsPerRegister(type) == 4) {
+      // Bytes: replicate into the four bytes of the register.
+      Emitter e(rewriter, op.getLoc());
+      Value wide = arith::ExtUIOp::create(rewriter, op.getLoc(),
+                                          rewriter.getI32Type(), v);
+      reg = e.mul(wide, e.i32(0x01010101));
+    } else if (elementsPerRegister(type) != 1) {
+      return rewriter.notifyMatchFailure(op, "sub-byte fragment fill");
+    }
     SmallVector<Value> regs(numRegisters(type), reg);
     rewriter.replaceOpWithMultiple(op, {regs});
     return success();
@@ -276,6 +287,20 @@ struct FragMapLowering : OpConversionPattern<FragMapOp> {
   }
 };
 
+/// `value` rounded or widened to the float type `target`.
+Value convertFloat(OpBuilder &b, Location loc, Value value, Type target) {
+  Type type = value.getType();
+  if (type == target)
+    return value;
+  unsigned from = type.getIntOrFloatBitWidth(),
+           to = target.getIntOrFloatBitWidth();
+  if (from < to)
+    return arith::ExtFOp::create(b, loc, target, value);
+  if (from == to) // f16 <-> bf16: through f32, which holds both exactly
+    value = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+  return arith::TruncFOp::create(b, loc, target, value);
+}
+
 struct StoreFragmentLowering : OpConversionPattern<StoreFragmentOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -307,9 +332,7 @@ struct StoreFragmentLowering : OpConversionPattern<StoreFragmentOp> {
                                         e.mul(t, e.i32(c.colT)))));
       Value inBounds = e.andI(e.lt(r, rows), e.lt(cc, cols));
       Value index = e.add(e.mul(e.ext(r), e.ext(ld)), e.ext(cc));
-      Value value = elem;
-      if (value.getType() != target)
-        value = arith::TruncFOp::create(rewriter, loc, target, value);
+      Value value = convertFloat(rewriter, loc, elem, target);
       kaio::StoreOp::create(rewriter, loc, value, dst, index, inBounds);
     }
     rewriter.eraseOp(op);
@@ -331,8 +354,13 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     int64_t eb = std::max(1u, elem.getIntOrFloatBitWidth() / 8);
     int64_t tileRows = tile.getShape()[0], tileCols = tile.getShape()[1];
     int64_t rowBytes = tileCols * eb;
-    int64_t chunk = rowBytes % 16 == 0 ? 16 : rowBytes % 8 == 0 ? 8 : 4;
-    chunk = std::max(chunk, eb);
+    // A chunk must divide the row and keep every row's start in shared
+    // memory aligned: the padded row stride counts too.
+    int64_t strideBytes = tile.getRowStride() * eb;
+    int64_t chunk = std::gcd(std::gcd(rowBytes, strideBytes), int64_t(16));
+    if (chunk < 4 || chunk < eb)
+      return rewriter.notifyMatchFailure(
+          op, "tile rows are not 4-byte aligned in shared memory");
     int64_t perChunk = chunk / eb;
     int64_t chunksPerRow = rowBytes / chunk;
     int64_t total = tileRows * chunksPerRow;

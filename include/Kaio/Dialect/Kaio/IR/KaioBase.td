@@ -26,6 +26,7 @@ def Kaio_Dialect : Dialect {
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     static constexpr llvm::StringLiteral kTargetAttrName = "kaio.target";
     static constexpr llvm::StringLiteral kReadOnlyAttrName = "kaio.readonly";
@@ -73,15 +74,17 @@ def Kaio_LayoutAttr : AttrDef<Kaio_Dialect, "Layout"> {
   let description = [{
     `#kaio.layout<row_major, pad = 8>`: rows of the tile are `pad` elements
     longer than the tile (bank-conflict padding). `swizzle = S` XORs the
-    16-byte chunk index within a row with `(row % 2^S)` instead.
+    16-byte chunk index within a row with `(row % 2^S)` instead (row-major
+    tiles only). In a `col_major` tile, element (r, c) sits at
+    `c * (rows + pad) + r`: columns are contiguous.
   }];
   let parameters = (ins
     EnumParameter<Kaio_MatrixOrder>:$order,
     DefaultValuedParameter<"int64_t", "0">:$pad,
     DefaultValuedParameter<"int64_t", "0">:$swizzle);
-  let assemblyFormat = [{
-    `<` $order (`,` `pad` `=` $pad^)? (`,` `swizzle` `=` $swizzle^)? `>`
-  }];
+  // `pad` and `swizzle` are each optional, in either order: a generated
+  // format with two optional groups led by `,` cannot parse the second alone.
+  let hasCustomAssemblyFormat = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -113,7 +116,10 @@ def Kaio_SmemType : Kaio_Type<"Smem", "smem"> {
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     int64_t getNumElements() const;
-    /// Elements between consecutive rows (cols + pad) of a 2-D tile.
+    /// Whether the layout stores columns contiguously.
+    bool isColumnMajor() const;
+    /// Elements between the starts of consecutive contiguous lines of a 2-D
+    /// tile: rows (cols + pad), or columns (rows + pad) when column-major.
     int64_t getRowStride() const;
     /// Bytes the tile occupies with its layout.
     int64_t getSizeInBytes() const;

@@ -254,7 +254,7 @@ def Kaio_AsyncCopyOp : Kaio_Op<"async_copy"> {
                        I32:$cols, I32:$ld, Kaio_SmemType:$dst);
   let results = (outs Kaio_TokenType:$token);
   let assemblyFormat = [{
-    $src `[` $row `,` $col `]` `bounds` `[` $rows `,` $cols `]` `ld` $ld
+    $src `[` $row `,` $col `]` `bounds` ` ` `[` $rows `,` $cols `]` `ld` $ld
     `to` $dst attr-dict `:` type($src) `,` type($dst)
   }];
   let hasVerifier = 1;
@@ -349,7 +349,7 @@ def Kaio_StoreFragmentOp : Kaio_Op<"store_fragment"> {
   let arguments = (ins Kaio_FragType:$frag, Kaio_PtrType:$dst, I32:$row,
                        I32:$col, I32:$rows, I32:$cols, I32:$ld);
   let assemblyFormat = [{
-    $frag `,` $dst `[` $row `,` $col `]` `bounds` `[` $rows `,` $cols `]`
+    $frag `,` $dst `[` $row `,` $col `]` `bounds` ` ` `[` $rows `,` $cols `]`
     `ld` $ld attr-dict `:` type($frag) `,` type($dst)
   }];
   let hasVerifier = 1;

@@ -8,10 +8,11 @@ include "mlir/Pass/PassBase.td"
 def AssignSharedLayouts : Pass<"kaio-assign-shared-layouts", "::mlir::ModuleOp"> {
   let summary = "choose padding or swizzling for shared tiles without a layout";
   let description = [{
-    A 2-D tile of 16-bit elements that mma fragments are loaded from gets 8
-    elements (16 bytes) of padding per row, so the eight row addresses of an
-    ldmatrix hit eight different bank groups. Other 2-D tiles of 4-byte
-    elements get one element of padding, the classic fix for column reads.
+    A 2-D tile that mma fragments are loaded from gets 16 bytes of padding
+    per row, so the eight row addresses of an ldmatrix hit eight different
+    bank groups; so does a tile written by `kaio.async_copy`, whose 16-byte
+    cp.async chunks must stay aligned. Other 2-D tiles of 4-byte elements get
+    one element of padding, the classic fix for column reads.
     1-D arrays and tiles with an explicit layout are left alone.
   }];
   let dependentDialects = ["::kaio::KaioDialect"];

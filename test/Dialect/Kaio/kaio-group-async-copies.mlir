@@ -1,0 +1,116 @@
+// RUN: kaio-opt %s --kaio-group-async-copies --split-input-file | FileCheck %s
+
+// Straight line: a wait may leave the copies issued after its token's copy
+// in flight.
+// CHECK-LABEL: kaio.kernel @straight_line
+kaio.kernel @straight_line(%p: !kaio.ptr<f16>, %n: i32)
+    attributes {block_size = array<i32: 128>} {
+  %c0 = arith.constant 0 : i32
+  %s0 = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  %s1 = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  %s2 = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  %t0 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s0 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  %t1 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s1 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  %t2 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s2 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  // CHECK: kaio.async_wait %{{.*}} {pending = 2 : i32}
+  kaio.async_wait %t0
+  // CHECK: kaio.async_wait %{{.*}} {pending = 1 : i32}
+  kaio.async_wait %t1
+  // Several tokens: the newest decides.
+  // CHECK: kaio.async_wait %{{.*}}, %{{.*}} {pending = 0 : i32}
+  kaio.async_wait %t0, %t2
+  // No token: wait for everything.
+  // CHECK: kaio.async_wait {pending = 0 : i32}
+  kaio.async_wait
+  // A pending count the user wrote is recomputed.
+  // CHECK: kaio.async_wait %{{.*}} {pending = 2 : i32}
+  kaio.async_wait %t0 {pending = 5 : i32}
+  kaio.return
+}
+
+// -----
+
+// A double-buffered loop: the token of the copy issued in the previous
+// iteration is loop-carried; only this iteration's prefetch is newer.
+// CHECK-LABEL: kaio.kernel @loop_carried
+kaio.kernel @loop_carried(%p: !kaio.ptr<f16>, %n: i32)
+    attributes {block_size = array<i32: 128>} {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %s0 = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  %s1 = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  %first = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s0 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  // CHECK: scf.for
+  %last = scf.for %k = %c16 to %n step %c16 iter_args(%t = %first) -> (!kaio.token) : i32 {
+    %next = kaio.async_copy %p[%c0, %k] bounds [%n, %n] ld %n to %s1 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+    // CHECK: kaio.async_wait %{{.*}} {pending = 1 : i32}
+    kaio.async_wait %t
+    kaio.barrier
+    // CHECK: kaio.async_wait %{{.*}} {pending = 0 : i32}
+    kaio.async_wait %next
+    scf.yield %next : !kaio.token
+  }
+  // CHECK: kaio.async_wait %{{.*}} {pending = 0 : i32}
+  kaio.async_wait %last
+  kaio.return
+}
+
+// -----
+
+// A copy inside a nested region could be newer or not: wait for everything.
+// CHECK-LABEL: kaio.kernel @nested_region_copy
+kaio.kernel @nested_region_copy(%p: !kaio.ptr<f16>, %n: i32)
+    attributes {block_size = array<i32: 128>} {
+  %c0 = arith.constant 0 : i32
+  %s0 = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  %s1 = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  %t0 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s0 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  %big = arith.cmpi sgt, %n, %c0 : i32
+  scf.if %big {
+    %t1 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s1 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+    // CHECK: kaio.async_wait %{{.*}} {pending = 0 : i32}
+    kaio.async_wait %t1
+  }
+  // CHECK: kaio.async_wait %{{.*}} {pending = 0 : i32}
+  kaio.async_wait %t0
+  kaio.return
+}
+
+// -----
+
+// A token from outside the wait's block: counted as 0.
+// CHECK-LABEL: kaio.kernel @token_from_outer_block
+kaio.kernel @token_from_outer_block(%p: !kaio.ptr<f16>, %n: i32)
+    attributes {block_size = array<i32: 128>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %s0 = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  %t0 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s0 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    // CHECK: kaio.async_wait %{{.*}} {pending = 0 : i32}
+    kaio.async_wait %t0
+  }
+  kaio.return
+}
+
+// -----
+
+// wait_group takes a small immediate: deep pipelines wait a little early.
+// CHECK-LABEL: kaio.kernel @clamped
+// CHECK: kaio.async_wait %{{.*}} {pending = 7 : i32}
+kaio.kernel @clamped(%p: !kaio.ptr<f16>, %n: i32)
+    attributes {block_size = array<i32: 128>} {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  %t0 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  %t1 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  %t2 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  %t3 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  %t4 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  %t5 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  %t6 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  %t7 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  %t8 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  kaio.async_wait %t0
+  kaio.return
+}
