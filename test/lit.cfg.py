@@ -19,9 +19,24 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 config.substitutions.append(("%kaio_src_root", config.kaio_src_root))
+config.substitutions.append(("%kaio_obj_root", config.kaio_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 
+# The C++ compiler and CMake of the build (test/CMakeLists.txt writes them).
+build_cfg = os.path.join(config.kaio_obj_root, "test", "lit.build.cfg.py")
+if os.path.exists(build_cfg):
+    lit_config.load_config(config, build_cfg)
+    config.substitutions.append(("%cxx", config.cxx_compiler))
+    # Longest first: lit substitutes in order.
+    config.substitutions.append(("%cmake_generator", config.cmake_generator))
+    config.substitutions.append(("%cmake", config.cmake_command))
+    config.substitutions.append(("%make_program", config.make_program))
+    config.available_features.add("cxx")
+if os.path.exists(os.path.join(config.kaio_tools_dir, "kaio-embed")):
+    config.available_features.add("kaio-embed")
+
 tools = [
+    ToolSubst("kaio-embed", unresolved="ignore"),
     ToolSubst("kaio-opt", unresolved="fatal"),
     ToolSubst("kaio-translate", unresolved="fatal"),
     ToolSubst("kaio-run", unresolved="fatal"),

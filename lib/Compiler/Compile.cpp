@@ -1,0 +1,315 @@
+//===- Compile.cpp - kaio module to PTX (and cubin), in process -----------===//
+
+#include "Kaio/Compiler/Compile.h"
+
+#include "Kaio/Dialect/Kaio/IR/KaioOps.h"
+#include "Kaio/Dialect/PTX/IR/PTXDialect.h"
+#include "Kaio/Dialect/PTX/IR/PTXOps.h"
+#include "Kaio/InitAll.h"
+#include "Kaio/Pipeline/Pipeline.h"
+#include "Kaio/Target/PTX/PTXEmitter.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+using namespace kaio;
+
+namespace {
+
+void formatLocation(Location loc, llvm::raw_ostream &os) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return formatLocation(name.getChildLoc(), os);
+  if (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    return formatLocation(callSite.getCallee(), os);
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    if (!fused.getLocations().empty())
+      return formatLocation(fused.getLocations().front(), os);
+  }
+  if (auto file = dyn_cast<FileLineColLoc>(loc)) {
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+    return;
+  }
+  os << "<unknown>";
+}
+
+void formatDiagnostic(Diagnostic &diag, llvm::raw_ostream &os) {
+  formatLocation(diag.getLocation(), os);
+  switch (diag.getSeverity()) {
+  case DiagnosticSeverity::Error:
+    os << ": error: ";
+    break;
+  case DiagnosticSeverity::Warning:
+    os << ": warning: ";
+    break;
+  case DiagnosticSeverity::Note:
+    os << ": note: ";
+    break;
+  case DiagnosticSeverity::Remark:
+    os << ": remark: ";
+    break;
+  }
+  os << diag.str() << "\n";
+  for (Diagnostic &note : diag.getNotes())
+    formatDiagnostic(note, os);
+}
+
+/// Collects the context's diagnostics into `out` while alive.
+class DiagnosticCollector {
+public:
+  DiagnosticCollector(MLIRContext *context, std::string &out)
+      : os(out), handler(context, [this](Diagnostic &diag) {
+          formatDiagnostic(diag, os);
+          return success();
+        }) {}
+
+private:
+  llvm::raw_string_ostream os;
+  ScopedDiagnosticHandler handler;
+};
+
+void registerDialects(MLIRContext *context) {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  context->appendDialectRegistry(registry);
+}
+
+/// The chip to compile for: the option, the module's kaio.target or
+/// ptx.target, or sm_80.
+std::string chooseChip(ModuleOp module, const CompileOptions &options) {
+  if (!options.chip.empty())
+    return options.chip;
+  for (StringRef name :
+       {StringRef(KaioDialect::kTargetAttrName),
+        StringRef(ptx::PTXDialect::kTargetAttrName)})
+    if (auto attr = module->getAttrOfType<StringAttr>(name))
+      return attr.str();
+  return "sm_80";
+}
+
+KernelInfo describeKernel(ptx::EntryOp entry) {
+  KernelInfo info;
+  info.name = entry.getSymName().str();
+  info.signature = ptx::formatKernelSignature(entry);
+  StringRef params = StringRef(info.signature)
+                         .drop_front(info.name.size() + 1)
+                         .drop_back(1);
+  SmallVector<StringRef> parts;
+  params.split(parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef part : parts)
+    info.params.push_back(part.str());
+  if (auto dims = entry.getReqntid())
+    info.blockSize.assign(dims->begin(), dims->end());
+  else if (auto dims = entry.getMaxntid())
+    info.blockSize.assign(dims->begin(), dims->end());
+  return info;
+}
+
+/// Compiles `module` in place; diagnostics go to the caller's collector.
+void compileInPlace(ModuleOp module, const CompileOptions &options,
+                    PTXResult &result) {
+  MLIRContext *context = module.getContext();
+  if (failed(verify(module)))
+    return;
+  std::string chip = chooseChip(module, options);
+  const ptx::ChipInfo *chipInfo = ptx::lookupChip(chip);
+  if (!chipInfo) {
+    SmallVector<StringRef> known;
+    for (const ptx::ChipInfo &c : ptx::getChips())
+      known.push_back(c.name);
+    emitError(module.getLoc())
+        << "unknown chip '" << chip << "' (known: " << llvm::join(known, ", ")
+        << ")";
+    return;
+  }
+  bool hasKaio = false;
+  module.walk([&](KernelOp) {
+    hasKaio = true;
+    return WalkResult::interrupt();
+  });
+  if (hasKaio) {
+    PassManager pm(context);
+    KaioToPTXOptions pipeline;
+    pipeline.chip = chip;
+    pipeline.fastMath = options.fastMath;
+    buildKaioToPTXPipeline(pm, pipeline);
+    if (failed(pm.run(module)))
+      return;
+  }
+  ptx::PTXEmitOptions emit;
+  emit.defaultChip = chip;
+  emit.isaVersion = options.ptxVersion;
+  emit.lineInfo = options.lineInfo;
+  std::string ptx;
+  llvm::raw_string_ostream os(ptx);
+  if (failed(ptx::translateModuleToPTX(module, os, emit)))
+    return;
+  // The printer reads the module's ptx.target first, as does this.
+  if (auto target =
+          module->getAttrOfType<StringAttr>(ptx::PTXDialect::kTargetAttrName))
+    if (const ptx::ChipInfo *info = ptx::lookupChip(target.getValue()))
+      chipInfo = info;
+  FailureOr<unsigned> version =
+      ptx::selectISAVersion(module, *chipInfo, options.ptxVersion);
+  result.ptxVersion = succeeded(version) ? *version : 0;
+  result.chip = chipInfo->name.str();
+  module.walk([&](ptx::EntryOp entry) {
+    result.kernels.push_back(describeKernel(entry));
+  });
+  result.ptx = std::move(ptx);
+  result.succeeded = true;
+}
+
+} // namespace
+
+const KernelInfo *PTXResult::findKernel(StringRef name) const {
+  for (const KernelInfo &kernel : kernels)
+    if (kernel.name == name)
+      return &kernel;
+  return nullptr;
+}
+
+PTXResult kaio::compileToPTX(ModuleOp module, const CompileOptions &options) {
+  PTXResult result;
+  MLIRContext *context = module.getContext();
+  registerDialects(context);
+  DiagnosticCollector collector(context, result.diagnostics);
+  OwningOpRef<ModuleOp> copy = module.clone();
+  compileInPlace(*copy, options, result);
+  return result;
+}
+
+PTXResult kaio::compileSourceToPTX(StringRef source,
+                                   const CompileOptions &options,
+                                   StringRef bufferName) {
+  PTXResult result;
+  MLIRContext context;
+  registerDialects(&context);
+  DiagnosticCollector collector(&context, result.diagnostics);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(source, ParserConfig(&context), bufferName);
+  if (!module)
+    return result;
+  compileInPlace(*module, options, result);
+  return result;
+}
+
+PTXResult kaio::compileFileToPTX(StringRef path,
+                                 const CompileOptions &options) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFileOrSTDIN(path);
+  if (!file) {
+    PTXResult result;
+    result.diagnostics = (path + ": error: cannot read file: " +
+                          file.getError().message() + "\n")
+                             .str();
+    return result;
+  }
+  return compileSourceToPTX((*file)->getBuffer(), options, path);
+}
+
+std::optional<std::string> kaio::findPtxas() {
+  if (const char *env = std::getenv("KAIO_PTXAS"); env && *env)
+    return llvm::sys::fs::can_execute(env) ? std::optional<std::string>(env)
+                                           : std::nullopt;
+  if (llvm::ErrorOr<std::string> path = llvm::sys::findProgramByName("ptxas"))
+    return *path;
+  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
+    return std::string("/usr/local/cuda/bin/ptxas");
+  return std::nullopt;
+}
+
+CubinResult kaio::assemblePTX(StringRef ptx, StringRef chip,
+                              const std::string &ptxasPath) {
+  CubinResult result;
+  std::string ptxas = ptxasPath;
+  if (ptxas.empty()) {
+    std::optional<std::string> found = findPtxas();
+    if (!found) {
+      result.diagnostics =
+          "error: ptxas not found (looked at $KAIO_PTXAS, PATH and "
+          "/usr/local/cuda/bin); install the CUDA toolkit or set KAIO_PTXAS\n";
+      return result;
+    }
+    ptxas = *found;
+  }
+  if (!llvm::sys::fs::can_execute(ptxas)) {
+    result.diagnostics = "error: ptxas '" + ptxas + "' is not executable\n";
+    return result;
+  }
+  SmallString<128> ptxPath, cubinPath, logPath;
+  auto fail = [&](const Twine &what, std::error_code ec) {
+    result.diagnostics = ("error: " + what + ": " + ec.message() + "\n").str();
+    return result;
+  };
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("kaio", "ptx", ptxPath))
+    return fail("cannot create a temporary file", ec);
+  llvm::FileRemover removePtx(ptxPath);
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("kaio", "cubin", cubinPath))
+    return fail("cannot create a temporary file", ec);
+  llvm::FileRemover removeCubin(cubinPath);
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("kaio", "log", logPath))
+    return fail("cannot create a temporary file", ec);
+  llvm::FileRemover removeLog(logPath);
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(ptxPath, ec);
+    if (ec)
+      return fail("cannot write '" + ptxPath + "'", ec);
+    os << ptx;
+  }
+  std::string arch = ("-arch=" + chip).str();
+  SmallVector<StringRef> args = {ptxas, arch, ptxPath, "-o", cubinPath};
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
+                                          StringRef(logPath)};
+  std::string execError;
+  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
+                                     /*SecondsToWait=*/0, /*MemoryLimit=*/0,
+                                     &execError);
+  std::string log;
+  if (auto buffer = llvm::MemoryBuffer::getFile(logPath))
+    log = (*buffer)->getBuffer().str();
+  if (rc != 0) {
+    result.diagnostics = "error: ptxas -arch=" + chip.str() + " failed" +
+                         (execError.empty() ? "" : " (" + execError + ")") +
+                         ":\n" + log;
+    return result;
+  }
+  auto cubin = llvm::MemoryBuffer::getFile(cubinPath, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+  if (!cubin)
+    return fail("cannot read ptxas output", cubin.getError());
+  result.cubin.assign((*cubin)->getBufferStart(), (*cubin)->getBufferEnd());
+  result.diagnostics = log;
+  result.succeeded = true;
+  return result;
+}
+
+CubinResult kaio::compileToCubin(ModuleOp module,
+                                 const CompileOptions &options) {
+  PTXResult ptx = compileToPTX(module, options);
+  if (!ptx) {
+    CubinResult result;
+    result.diagnostics = ptx.diagnostics;
+    return result;
+  }
+  CubinResult result = assemblePTX(ptx.ptx, ptx.chip);
+  result.diagnostics = ptx.diagnostics + result.diagnostics;
+  return result;
+}

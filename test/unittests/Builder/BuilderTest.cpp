@@ -1,0 +1,391 @@
+//===- BuilderTest.cpp - each builder construct yields the expected IR ----===//
+
+#include "Kaio/Builder/Builder.h"
+
+#include "Kaio/Compiler/Compile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <functional>
+
+using namespace kaio;
+using namespace kaio::builder;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+namespace {
+
+/// Builds one kernel `k` (block 128) and returns the module text (custom
+/// form, no locations), or the diagnostics prefixed with "FAILED".
+std::string build(const std::function<void(KernelBuilder &)> &body,
+                  const char *target = nullptr) {
+  ModuleBuilder mb;
+  if (target)
+    mb.setTarget(target);
+  mb.kernel("k", {128}, body);
+  mlir::OwningOpRef<mlir::ModuleOp> module = mb.finish();
+  if (!module)
+    return "FAILED\n" + mb.diagnostics();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  return text;
+}
+
+/// The diagnostics of a build expected to fail.
+std::string diagnostics(const std::function<void(KernelBuilder &)> &body) {
+  ModuleBuilder mb;
+  mb.kernel("k", {128}, body);
+  mlir::OwningOpRef<mlir::ModuleOp> module = mb.finish();
+  EXPECT_FALSE(module) << "the build was expected to fail";
+  return mb.diagnostics();
+}
+
+std::string at(int line) {
+  return std::string(__FILE__) + ":" + std::to_string(line) + ":";
+}
+
+TEST(Builder, Parameters) {
+  std::string ir = build([](KernelBuilder &k) {
+    k.param<Ptr<const float>>("x");
+    k.param<Ptr<int32_t>>("y");
+    k.param<uint32_t>("n");
+    k.param<double>("alpha");
+  });
+  EXPECT_THAT(ir, HasSubstr("kaio.kernel @k(%arg0: !kaio.ptr<f32> "
+                            "{kaio.readonly}, %arg1: !kaio.ptr<i32>, "
+                            "%arg2: i32, %arg3: f64)"));
+  EXPECT_THAT(ir, HasSubstr("block_size = array<i32: 128>"));
+  EXPECT_THAT(ir, HasSubstr("kaio.return"));
+}
+
+TEST(Builder, Ids) {
+  std::string ir = build([](KernelBuilder &k) {
+    auto p = k.param<Ptr<uint32_t>>("p");
+    U32 v = k.threadId(Dim::y) + k.blockId(Dim::z) + k.blockDim() +
+            k.gridDim(Dim::x) + k.laneId() + k.warpId();
+    p[0] = v;
+  });
+  EXPECT_THAT(ir, HasSubstr("kaio.thread_id y : i32"));
+  EXPECT_THAT(ir, HasSubstr("kaio.block_id z : i32"));
+  EXPECT_THAT(ir, HasSubstr("kaio.block_dim x : i32"));
+  EXPECT_THAT(ir, HasSubstr("kaio.grid_dim x : i32"));
+  EXPECT_THAT(ir, HasSubstr("kaio.lane_id : i32"));
+  EXPECT_THAT(ir, HasSubstr("kaio.warp_id : i32"));
+}
+
+TEST(Builder, SignednessPicksIntegerOps) {
+  std::string ir = build([](KernelBuilder &k) {
+    auto ps = k.param<Ptr<int32_t>>("ps");
+    auto pu = k.param<Ptr<uint32_t>>("pu");
+    auto pb = k.param<Ptr<uint8_t>>("pb");
+    I32 s = ps[0];
+    U32 u = pu[0];
+    ps[1] = s / 3 + s % 5 + (s >> 1) + (s << 2);
+    pu[1] = u / 3u + u % 5u + (u >> 1) + (u & 7u) + (u | 1u) + (u ^ 2u);
+    pb[0] = cast<uint8_t>(select(s < 0, s, -s).as<uint32_t>());
+    pb[1] = cast<uint8_t>(select(u < 9u, min(u, 4u), max(u, 2u)));
+  });
+  for (const char *op :
+       {"arith.divsi", "arith.remsi", "arith.shrsi", "arith.shli",
+        "arith.divui", "arith.remui", "arith.shrui", "arith.andi",
+        "arith.ori", "arith.xori", "arith.cmpi slt", "arith.cmpi ult",
+        "arith.select", "arith.minui", "arith.maxui", "arith.subi",
+        "arith.trunci"})
+    EXPECT_THAT(ir, HasSubstr(op));
+}
+
+TEST(Builder, FloatOpsAndComparisons) {
+  std::string ir = build([](KernelBuilder &k) {
+    auto p = k.param<Ptr<float>>("p");
+    auto q = k.param<Ptr<uint8_t>>("q");
+    F32 x = p[0];
+    F32 y = 2.0f * x - x / 3.0f + (1 - x);
+    p[1] = y;
+    Pred lt = x < y, le = x <= y, gt = x > y, ge = x >= y, eq = x == y,
+         ne = x != y;
+    q[0] = cast<uint8_t>((lt || le) && (gt || ge) && (eq || !ne));
+  });
+  for (const char *op :
+       {"arith.mulf", "arith.subf", "arith.divf", "arith.cmpf olt",
+        "arith.cmpf ole", "arith.cmpf ogt", "arith.cmpf oge",
+        "arith.cmpf oeq", "arith.cmpf une", "arith.extui"})
+    EXPECT_THAT(ir, HasSubstr(op));
+  EXPECT_THAT(ir, Not(HasSubstr("arith.divsi")));
+}
+
+TEST(Builder, MathAndCasts) {
+  std::string ir = build([](KernelBuilder &k) {
+    auto p = k.param<Ptr<float>>("p");
+    auto d = k.param<Ptr<double>>("d");
+    auto h = k.param<Ptr<f16>>("h");
+    auto i = k.param<Ptr<int64_t>>("i");
+    F32 x = p[0];
+    F32 m = exp(x) + exp2(x) + log(x) + log2(x) + tanh(x) + sqrt(x) +
+            rsqrt(x) + sin(x) + cos(x) + erf(x) + abs(x) + floor(x) +
+            ceil(x) + fma(x, x, 1.0f) + min(x, 0.0f) + max(x, 1.0f);
+    p[1] = m;
+    d[0] = cast<double>(m);
+    h[0] = cast<f16>(m);
+    i[0] = cast<int64_t>(m) + cast<int64_t>(k.threadId()) +
+           cast<int64_t>(k.threadId().as<int32_t>());
+    p[2] = cast<float>(k.threadId()) + cast<float>(k.laneId().as<int32_t>());
+    p[3] = k.threadId().as<float>();
+  });
+  for (const char *op :
+       {"math.exp ", "math.exp2", "math.log ", "math.log2", "math.tanh",
+        "math.sqrt", "math.rsqrt", "math.sin", "math.cos", "math.erf",
+        "math.absf", "math.floor", "math.ceil", "math.fma", "arith.minnumf",
+        "arith.maxnumf", "arith.extf", "arith.truncf", "arith.fptosi",
+        "arith.extui", "arith.extsi", "arith.uitofp", "arith.sitofp",
+        "arith.bitcast"})
+    EXPECT_THAT(ir, HasSubstr(op)) << op;
+}
+
+TEST(Builder, IfElseYieldsValues) {
+  std::string ir = build([](KernelBuilder &k) {
+    auto p = k.param<Ptr<float>>("p");
+    U32 t = k.threadId();
+    F32 v = k.if_(
+        t < 64u, [&] { return k.constant(1.0f); },
+        [&] { return k.constant(2.0f); });
+    auto [a, b] = k.if_(
+        t == 0u, [&] { return carry(v, t); }, [&] { return carry(-v, t + 1u); });
+    k.if_(t > 3u, [&] { p[b] = a; });
+    k.if_(
+        t > 4u, [&] { p[0] = v; }, [&] { p[1] = v; });
+  });
+  EXPECT_THAT(ir, HasSubstr("scf.if %"));
+  EXPECT_THAT(ir, HasSubstr("-> (f32) {"));
+  EXPECT_THAT(ir, HasSubstr("-> (f32, i32) {"));
+  EXPECT_THAT(ir, HasSubstr("} else {"));
+  EXPECT_THAT(ir, HasSubstr("arith.negf"));
+}
+
+TEST(Builder, Loops) {
+  std::string ir = build([](KernelBuilder &k) {
+    auto p = k.param<Ptr<float>>("p");
+    auto n = k.param<int32_t>("n");
+    auto m = k.param<uint32_t>("m");
+    k.for_(0, n, 1, [&](I32 i) { p[i] = 0.0f; });
+    F32 sum = k.for_(0, n, 2, k.constant(0.0f),
+                     [&](I32 i, F32 s) { return s + p[i]; });
+    auto [s2, c2] = k.for_(0u, m, 1u, carry(sum, k.constant(0u)),
+                           [&](U32 i, F32 s, U32 c) {
+                             return carry(s * 2.0f, c + i);
+                           });
+    U32 last = k.while_(
+        c2, [&](U32 x) { return x < 100u; }, [&](U32 x) { return x * 2u; });
+    p[last] = s2;
+  });
+  EXPECT_THAT(ir, HasSubstr("scf.for %"));
+  EXPECT_THAT(ir, HasSubstr("iter_args("));
+  EXPECT_THAT(ir, HasSubstr("-> (f32)"));
+  EXPECT_THAT(ir, HasSubstr("scf.for unsigned"));
+  EXPECT_THAT(ir, HasSubstr("-> (f32, i32)"));
+  EXPECT_THAT(ir, HasSubstr("scf.while"));
+  EXPECT_THAT(ir, HasSubstr("scf.condition"));
+}
+
+TEST(Builder, GlobalMemory) {
+  std::string ir = build([](KernelBuilder &k) {
+    auto in = k.param<Ptr<const float>>("in");
+    auto out = k.param<Ptr<float>>("out");
+    auto cnt = k.param<Ptr<int32_t>>("cnt");
+    auto n = k.param<uint32_t>("n");
+    U32 i = k.threadId();
+    Pred ok = i < n;
+    F32 x = in.load(i, ok, -1.0f);
+    out.store(i, x, ok);
+    out[i + 1u] = out[i];
+    I32 old = cnt.atomic(AtomicKind::add, 0, 1);
+    auto shifted = out + 4;
+    shifted[cast<uint64_t>(i)] = cast<float>(old);
+  });
+  EXPECT_THAT(ir, HasSubstr("kaio.load %arg0[%"));
+  EXPECT_THAT(ir, HasSubstr("-> f32 mask %"));
+  EXPECT_THAT(ir, HasSubstr(" mask %"));
+  EXPECT_THAT(ir, HasSubstr("kaio.atomic add %arg2[%"));
+  EXPECT_THAT(ir, HasSubstr("kaio.ptr_add %arg1"));
+  EXPECT_THAT(ir, HasSubstr(": f32, <f32>, i64"));
+}
+
+TEST(Builder, SharedMemoryAndReductions) {
+  std::string ir = build([](KernelBuilder &k) {
+    auto p = k.param<Ptr<float>>("p");
+    auto tile = k.shared<float>({8, 8});
+    auto padded = k.shared<float>({4, 4}, TileLayout{MatrixOrder::row_major, 1});
+    U32 t = k.threadId();
+    tile(t, 0) = 1.0f;
+    padded.store({t, 1}, 2.0f);
+    k.barrier();
+    F32 v = tile(0, t);
+    F32 w = padded.load({1, t});
+    F32 s = k.warpReduce(ReduceKind::sum, v + w);
+    F32 b = k.blockReduce(ReduceKind::max, s);
+    F32 d = k.shuffle(ShuffleMode::down, b, 1u, 16);
+    p[t] = d;
+    p[0] = cast<float>(tile.address({0, 1}));
+  });
+  EXPECT_THAT(ir, HasSubstr("kaio.shared_alloc : <8x8xf32>"));
+  EXPECT_THAT(ir, HasSubstr("<4x4xf32, <row_major, pad = 1>>"));
+  EXPECT_THAT(ir, HasSubstr("kaio.shared_store"));
+  EXPECT_THAT(ir, HasSubstr("kaio.shared_load"));
+  EXPECT_THAT(ir, HasSubstr("kaio.barrier"));
+  EXPECT_THAT(ir, HasSubstr("kaio.warp_reduce sum"));
+  EXPECT_THAT(ir, HasSubstr("kaio.block_reduce max"));
+  EXPECT_THAT(ir, HasSubstr("kaio.shuffle down"));
+  EXPECT_THAT(ir, HasSubstr("width = 16"));
+  EXPECT_THAT(ir, HasSubstr("kaio.shared_address"));
+}
+
+/// One warp computes a 16x8 tile of C = A x B with f16 tensor cores:
+/// async copies into shared tiles, ldmatrix fragments, mma, a fused
+/// epilogue and a masked store; it must lower to PTX.
+void buildMmaKernel(KernelBuilder &k) {
+  auto a = k.param<Ptr<const f16>>("a");
+  auto b = k.param<Ptr<const f16>>("b");
+  auto c = k.param<Ptr<float>>("c");
+  auto alpha = k.param<float>("alpha");
+  auto As = k.shared<f16>({16, 16});
+  auto Bs = k.shared<f16>({16, 8});
+  Token ta = k.asyncCopy(a, 0, 0, 16, 16, 16, As);
+  Token tb = k.asyncCopy(b, 0, 0, 16, 8, 8, Bs);
+  k.asyncWait({ta, tb});
+  k.barrier();
+  Frag fa = As.loadFragment(FragRole::a, ptx::MMAShape::m16n8k16, 0, 0);
+  Frag fb = Bs.loadFragment(FragRole::b, ptx::MMAShape::m16n8k16, 0, 0);
+  Frag acc = k.fragFill<float>(FragRole::acc, ptx::MMAShape::m16n8k16, 0.0f);
+  acc = k.mma(fa, fb, acc);
+  Frag scaled = acc.map<float, float>([&](F32 x) { return x * alpha; });
+  scaled.store(c, 0, 0, 16, 8, 8);
+}
+
+TEST(Builder, TilesFragmentsAndMma) {
+  std::string ir = build(buildMmaKernel);
+  EXPECT_THAT(ir, HasSubstr("kaio.async_copy %arg0[%"));
+  EXPECT_THAT(ir, HasSubstr("kaio.async_wait"));
+  EXPECT_THAT(ir, HasSubstr("kaio.load_fragment"));
+  EXPECT_THAT(ir, HasSubstr("-> <a, m16n8k16, f16>"));
+  EXPECT_THAT(ir, HasSubstr("kaio.frag_fill"));
+  EXPECT_THAT(ir, HasSubstr("kaio.mma"));
+  EXPECT_THAT(ir, HasSubstr("kaio.frag_map"));
+  EXPECT_THAT(ir, HasSubstr("kaio.yield"));
+  EXPECT_THAT(ir, HasSubstr("kaio.store_fragment"));
+
+  ModuleBuilder mb;
+  mb.kernel("mma16x8", {32}, buildMmaKernel);
+  mlir::OwningOpRef<mlir::ModuleOp> module = mb.finish();
+  ASSERT_TRUE(module) << mb.diagnostics();
+  CompileOptions options;
+  options.chip = "sm_80";
+  PTXResult ptx = compileToPTX(*module, options);
+  ASSERT_TRUE(ptx) << ptx.diagnostics;
+  EXPECT_THAT(ptx.ptx, HasSubstr("mma.sync.aligned.m16n8k16"));
+  EXPECT_THAT(ptx.ptx, HasSubstr("ldmatrix"));
+  EXPECT_THAT(ptx.ptx, HasSubstr("cp.async"));
+}
+
+TEST(Builder, KernelAttributesAndTarget) {
+  std::string ir = build(
+      [](KernelBuilder &k) {
+        k.setMaxRegisters(64);
+        k.setMinBlocksPerSM(2);
+      },
+      "sm_90");
+  EXPECT_THAT(ir, HasSubstr("kaio.target = \"sm_90\""));
+  EXPECT_THAT(ir, HasSubstr("max_registers = 64"));
+  EXPECT_THAT(ir, HasSubstr("min_blocks_per_sm = 2"));
+}
+
+TEST(Builder, SeveralKernelsInOneModule) {
+  ModuleBuilder mb;
+  mb.kernel("first", {32}, [](KernelBuilder &k) { k.param<uint32_t>("n"); });
+  mb.kernel("second", {64, 2}, [](KernelBuilder &k) { k.barrier(); });
+  mlir::OwningOpRef<mlir::ModuleOp> module = mb.finish();
+  ASSERT_TRUE(module) << mb.diagnostics();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  EXPECT_THAT(text, HasSubstr("kaio.kernel @first(%arg0: i32)"));
+  EXPECT_THAT(text, HasSubstr("kaio.kernel @second()"));
+  EXPECT_THAT(text, HasSubstr("array<i32: 64, 2>"));
+}
+
+TEST(Builder, LocationsAreCallSites) {
+  ModuleBuilder mb;
+  int line = 0;
+  mb.kernel("k", {32}, [&](KernelBuilder &k) {
+    auto p = k.param<Ptr<float>>("p");
+    line = __LINE__ + 1;
+    p[0] = cast<float>(k.threadId());
+  });
+  mlir::OwningOpRef<mlir::ModuleOp> module = mb.finish();
+  ASSERT_TRUE(module) << mb.diagnostics();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os, mlir::OpPrintingFlags().enableDebugInfo());
+  EXPECT_THAT(text, HasSubstr("BuilderTest.cpp\":" + std::to_string(line)));
+}
+
+TEST(Builder, VerifierErrorsPointAtTheCall) {
+  int line = 0;
+  std::string diag = diagnostics([&](KernelBuilder &k) {
+    auto p = k.param<Ptr<float>>("p");
+    auto tile = k.shared<float>({4});
+    I64 i = cast<int64_t>(k.threadId());
+    // shared tiles take i32 indices: the verifier rejects this load.
+    line = __LINE__ + 1;
+    F32 v = tile.load({i});
+    p[0] = v;
+  });
+  EXPECT_THAT(diag, HasSubstr(at(line)));
+  EXPECT_THAT(diag, HasSubstr("error:"));
+}
+
+TEST(Builder, BarrierUnderThreadDependentControlFlow) {
+  int line = 0;
+  std::string diag = diagnostics([&](KernelBuilder &k) {
+    k.if_(k.threadId() < 16u, [&] {
+      line = __LINE__ + 1;
+      k.barrier();
+    });
+  });
+  EXPECT_THAT(diag, HasSubstr(at(line)));
+}
+
+TEST(Builder, BuilderErrorsPointAtTheCall) {
+  int line = 0;
+  std::string diag = diagnostics([&](KernelBuilder &k) {
+    auto p = k.param<Ptr<float>>("p");
+    F32 x = p[0];
+    line = __LINE__ + 1;
+    p[1] = x & x;
+  });
+  EXPECT_THAT(diag, HasSubstr(at(line)));
+  EXPECT_THAT(diag, HasSubstr("bitwise operation on a floating-point value"));
+
+  diag = diagnostics([&](KernelBuilder &k) {
+    line = __LINE__ + 1;
+    k.shared<float>({0, 4});
+  });
+  EXPECT_THAT(diag, HasSubstr(at(line)));
+  EXPECT_THAT(diag, HasSubstr("invalid shared tile type"));
+}
+
+TEST(Builder, GeneratorMainWritesTheModule) {
+  std::string path = ::testing::TempDir() + "kaio-builder-gen.mlir";
+  std::string arg0 = "gen";
+  std::vector<char *> argv = {arg0.data(), path.data()};
+  int rc = generatorMain(2, argv.data(), [](ModuleBuilder &mb) {
+    mb.kernel("gen", {32}, [](KernelBuilder &k) { k.param<uint32_t>("n"); });
+  });
+  ASSERT_EQ(rc, 0);
+  PTXResult ptx = compileFileToPTX(path, CompileOptions());
+  ASSERT_TRUE(ptx) << ptx.diagnostics;
+  EXPECT_EQ(ptx.kernels.at(0).signature, "gen(u32)");
+}
+
+} // namespace

@@ -1,0 +1,131 @@
+//===- EmbedTest.cpp - kernels embedded by kaio_add_kernels ---------------===//
+//
+// vector_add (from examples/vector_add.mlir) and fused_silu_gate and
+// tiled_matmul (written with the builder, generated at build time) embedded
+// for sm_75, sm_80 and sm_90a. This binary links only KaioRuntime.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KaioEmbedTests_kernels.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace kaio::rt;
+
+namespace {
+
+TEST(Embed, OnePtxPerChip) {
+  ASSERT_EQ(std::size(embed_test::kEmbeddedPtx), 3u);
+  const char *chips[] = {"sm_75", "sm_80", "sm_90a"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const kaio::embed::EmbeddedPtx &e = embed_test::kEmbeddedPtx[i];
+    EXPECT_STREQ(e.chip, chips[i]);
+    std::string ptx = e.ptx;
+    EXPECT_NE(ptx.find(std::string(".target ") + chips[i]), std::string::npos);
+    for (const char *sig :
+         {"// kaio.kernel vector_add(ptr<const f32>,ptr<const f32>,ptr<f32>,"
+          "u32)",
+          "// kaio.kernel fused_silu_gate(ptr<const f32>,ptr<const f32>,"
+          "ptr<f32>,u32)",
+          "// kaio.kernel tiled_matmul(ptr<const f32>,ptr<const f32>,"
+          "ptr<f32>,u32,u32,u32)"})
+      EXPECT_NE(ptx.find(sig), std::string::npos) << chips[i] << ": " << sig;
+  }
+}
+
+TEST(Embed, PicksThePtxForTheDevice) {
+  auto pick = [](int cc) -> std::string {
+    const kaio::embed::EmbeddedPtx *e = kaio::embed::selectPtx(
+        embed_test::kEmbeddedPtx, std::size(embed_test::kEmbeddedPtx), cc);
+    return e ? e->chip : "none";
+  };
+  EXPECT_EQ(pick(70), "none");
+  EXPECT_EQ(pick(75), "sm_75");
+  EXPECT_EQ(pick(80), "sm_80");
+  EXPECT_EQ(pick(86), "sm_80");
+  EXPECT_EQ(pick(89), "sm_80");
+  EXPECT_EQ(pick(90), "sm_90a"); // arch-specific: only on its own chip
+  EXPECT_EQ(pick(100), "sm_80");
+  EXPECT_EQ(pick(120), "sm_80");
+}
+
+TEST(Embed, LaunchBlockSizes) {
+  Dim3 va = embed_test::Kernels::vector_add_block();
+  EXPECT_EQ(va.x, 256u);
+  Dim3 mm = embed_test::Kernels::tiled_matmul_block();
+  EXPECT_EQ(mm.x, 16u);
+  EXPECT_EQ(mm.y, 16u);
+}
+
+/// The device, or a skip when there is none.
+#define REQUIRE_GPU(device)                                                    \
+  Expected<int> count = getDeviceCount();                                      \
+  if (!count || *count == 0)                                                   \
+    GTEST_SKIP() << "no GPU";                                                  \
+  Expected<Device> device = Device::open(0);                                   \
+  ASSERT_TRUE(device) << device.error().message()
+
+TEST(Embed, RunsOnTheGpu) {
+  REQUIRE_GPU(device);
+  Expected<embed_test::Kernels> k = embed_test::Kernels::load(*device);
+  ASSERT_TRUE(k) << k.error().message();
+
+  const std::uint32_t n = 777;
+  std::vector<float> a(n), b(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    a[i] = -3.0f + 6.0f * i / n;
+    b[i] = 1.0f + 0.125f * (i % 5);
+  }
+  auto da = DeviceBuffer<float>::fromHost(*device, a);
+  auto db = DeviceBuffer<float>::fromHost(*device, b);
+  auto dc = DeviceBuffer<float>::allocate(*device, n);
+  ASSERT_TRUE(da && db && dc);
+  LaunchConfig config;
+  config.block = embed_test::Kernels::vector_add_block();
+  config.grid = Dim3((n + 255) / 256);
+
+  ASSERT_FALSE(k->vector_add(config, *da, *db, *dc, n));
+  Expected<std::vector<float>> c = dc->toHost();
+  ASSERT_TRUE(c);
+  for (std::uint32_t i = 0; i < n; ++i)
+    ASSERT_EQ((*c)[i], a[i] + b[i]) << i;
+
+  ASSERT_FALSE(k->fused_silu_gate(config, *da, *db, *dc, n));
+  c = dc->toHost();
+  ASSERT_TRUE(c);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    double x = a[i], want = x / (1 + std::exp(-x)) * b[i];
+    ASSERT_NEAR((*c)[i], want, 1e-5 * std::max(1.0, std::fabs(want))) << i;
+  }
+
+  // C (M x N) = A (M x K) x B (K x N) at ragged sizes.
+  const std::uint32_t M = 37, N = 29, K = 45;
+  std::vector<float> A(M * K), B(K * N);
+  for (std::size_t i = 0; i < A.size(); ++i)
+    A[i] = float(int(i % 11) - 5) / 4;
+  for (std::size_t i = 0; i < B.size(); ++i)
+    B[i] = float(int(i % 7) - 3) / 2;
+  auto dA = DeviceBuffer<float>::fromHost(*device, A);
+  auto dB = DeviceBuffer<float>::fromHost(*device, B);
+  auto dC = DeviceBuffer<float>::allocate(*device, M * N);
+  ASSERT_TRUE(dA && dB && dC);
+  LaunchConfig mm;
+  mm.block = embed_test::Kernels::tiled_matmul_block();
+  mm.grid = Dim3((N + 15) / 16, (M + 15) / 16);
+  ASSERT_FALSE(k->tiled_matmul(mm, *dA, *dB, *dC, M, N, K));
+  Expected<std::vector<float>> C = dC->toHost();
+  ASSERT_TRUE(C);
+  for (std::uint32_t r = 0; r < M; ++r)
+    for (std::uint32_t col = 0; col < N; ++col) {
+      double want = 0;
+      for (std::uint32_t i = 0; i < K; ++i)
+        want += double(A[r * K + i]) * B[i * N + col];
+      ASSERT_NEAR((*C)[r * N + col], want, 1e-4) << r << "," << col;
+    }
+}
+
+} // namespace

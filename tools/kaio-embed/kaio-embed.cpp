@@ -1,0 +1,420 @@
+//===- kaio-embed.cpp - compile kernels into a C++ header -----------------===//
+//
+// kaio-embed --chips=sm_80,sm_90 --namespace=ns -o kernels.h a.mlir b.mlir
+//
+// Compiles the kernels of every input (kaio or ptx dialect; one module) for
+// each chip and writes a header that embeds the PTX texts and a class with a
+// typed launch function per kernel. The header needs only KaioRuntime: the
+// runtime picks the PTX for the device's compute capability when loading,
+// and an argument whose type does not match the kernel's signature fails to
+// compile. Run at build time by kaio_add_kernels (cmake/KaioKernels.cmake).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Kaio/Compiler/Compile.h"
+#include "Kaio/Dialect/PTX/IR/PTXInfo.h"
+#include "Kaio/InitAll.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <set>
+
+using namespace mlir;
+using namespace llvm;
+
+namespace {
+
+cl::list<std::string> inputs(cl::Positional, cl::OneOrMore,
+                             cl::desc("<kernels.mlir>..."));
+cl::opt<std::string> output("o", cl::desc("output header"), cl::init("-"));
+cl::list<std::string> chips("chips", cl::CommaSeparated,
+                            cl::desc("chips to embed PTX for (default sm_80)"));
+cl::opt<std::string> ns("namespace", cl::desc("C++ namespace of the header"),
+                        cl::init("kaio_kernels"));
+cl::opt<std::string> className("class",
+                               cl::desc("name of the generated class"),
+                               cl::init("Kernels"));
+cl::opt<std::string> ptxVersion("ptx-version",
+                                cl::desc("PTX ISA version, e.g. 8.0"));
+cl::opt<bool> fastMath("fast-math", cl::desc("approximate f32 division"));
+cl::opt<bool> lineInfo("line-info", cl::desc("emit .loc line information"));
+
+bool isIdentifier(StringRef s) {
+  if (s.empty() || isDigit(s.front()))
+    return false;
+  return llvm::all_of(s, [](char c) { return isAlnum(c) || c == '_'; });
+}
+
+/// A C++ identifier for a kernel's launch function.
+std::string cppName(StringRef name) {
+  static const std::set<std::string> reserved = {
+      "load", "chip", "module", "alignas", "and", "auto", "bool", "break",
+      "case", "catch", "char", "class", "const", "continue", "default",
+      "delete", "do", "double", "else", "enum", "explicit", "export",
+      "extern", "false", "float", "for", "friend", "goto", "if", "inline",
+      "int", "long", "namespace", "new", "not", "operator", "or", "private",
+      "protected", "public", "register", "return", "short", "signed",
+      "sizeof", "static", "struct", "switch", "template", "this", "throw",
+      "true", "try", "typedef", "typename", "union", "unsigned", "using",
+      "virtual", "void", "volatile", "while", "xor"};
+  std::string out;
+  for (char c : name)
+    out += isAlnum(c) ? c : '_';
+  if (out.empty() || isDigit(out.front()))
+    out = "k_" + out;
+  if (reserved.count(out))
+    out += "_";
+  return out;
+}
+
+/// The C++ type of a runtime scalar name ("u32" -> std::uint32_t).
+std::optional<std::string> cppScalar(StringRef type) {
+  static const std::map<std::string, std::string> names = {
+      {"u8", "std::uint8_t"},   {"s8", "std::int8_t"},
+      {"u16", "std::uint16_t"}, {"s16", "std::int16_t"},
+      {"u32", "std::uint32_t"}, {"s32", "std::int32_t"},
+      {"u64", "std::uint64_t"}, {"s64", "std::int64_t"},
+      {"f16", "::kaio::rt::Half"}, {"bf16", "::kaio::rt::BFloat16"},
+      {"f32", "float"},         {"f64", "double"},
+      {"b8", "std::byte"}};
+  auto it = names.find(type.str());
+  if (it == names.end())
+    return std::nullopt;
+  return it->second;
+}
+
+/// The argument type of a parameter in a launch function.
+std::optional<std::string> cppParam(StringRef param) {
+  if (param.consume_front("ptr<") && param.consume_back(">")) {
+    bool isConst = param.consume_front("const ");
+    std::optional<std::string> elem = cppScalar(param);
+    if (!elem)
+      return std::nullopt;
+    return "::kaio::embed::PointerArg<" + std::string(isConst ? "const " : "") +
+           *elem + ">";
+  }
+  std::optional<std::string> scalar = cppScalar(param);
+  if (!scalar || param == "b8")
+    return std::nullopt;
+  return "::kaio::embed::ScalarArg<" + *scalar + ">";
+}
+
+// Shared by every generated header (guarded, identical in each).
+const char *kSupport = R"cpp(
+#ifndef KAIO_EMBED_SUPPORT_V1
+#define KAIO_EMBED_SUPPORT_V1
+namespace kaio::embed {
+
+/// One embedded PTX text and the chip it was compiled for.
+struct EmbeddedPtx {
+  const char *chip; ///< "sm_90a"
+  int sm;           ///< 90
+  bool archSpecific; ///< runs only on exactly this compute capability
+  const char *ptx;
+};
+
+/// The PTX to load on a device of compute capability `cc` (86 for sm_86):
+/// the highest chip not above it (PTX JIT-compiles forward); an
+/// arch-specific one only on its own chip. Null when none fits.
+inline const EmbeddedPtx *selectPtx(const EmbeddedPtx *table, std::size_t n,
+                                    int cc) {
+  const EmbeddedPtx *best = nullptr;
+  for (std::size_t i = 0; i < n; ++i) {
+    const EmbeddedPtx &e = table[i];
+    if (e.sm > cc || (e.archSpecific && e.sm != cc))
+      continue;
+    if (!best || e.sm > best->sm || (e.sm == best->sm && e.archSpecific))
+      best = &e;
+  }
+  return best;
+}
+
+/// A scalar kernel argument: exactly the type of the signature, so that a
+/// mismatch is a compile error rather than a silent conversion.
+template <typename T> struct ScalarArg {
+  T value{};
+  template <typename U> ScalarArg(const U &v) {
+    static_assert(std::is_same_v<U, T>,
+                  "kaio: kernel argument type does not match the kernel "
+                  "signature (no implicit conversions; cast the argument)");
+    if constexpr (std::is_same_v<U, T>)
+      value = v;
+  }
+};
+
+/// A pointer kernel argument: a DeviceBuffer or DeviceView of the
+/// signature's element type (const views only for ptr<const T>), or a
+/// KernelArg (checked when launching).
+template <typename T> struct PointerArg {
+  ::kaio::rt::KernelArg arg;
+  template <typename U> PointerArg(const ::kaio::rt::DeviceBuffer<U> &buffer) {
+    check<U, false>();
+    arg = ::kaio::rt::toKernelArg(buffer);
+  }
+  template <typename U> PointerArg(::kaio::rt::DeviceView<U> view) {
+    check<std::remove_const_t<U>, std::is_const_v<U>>();
+    arg = ::kaio::rt::toKernelArg(view);
+  }
+  PointerArg(const ::kaio::rt::KernelArg &a) : arg(a) {}
+
+private:
+  using Elem = std::remove_const_t<T>;
+  template <typename U, bool IsConst> static constexpr void check() {
+    static_assert(std::is_same_v<Elem, std::byte> || std::is_same_v<U, Elem>,
+                  "kaio: pointer kernel argument has the wrong element type "
+                  "for the kernel signature");
+    static_assert(std::is_const_v<T> || !IsConst,
+                  "kaio: a view of const passed to a kernel parameter that "
+                  "writes (ptr<T>, not ptr<const T>)");
+  }
+};
+
+} // namespace kaio::embed
+#endif // KAIO_EMBED_SUPPORT_V1
+)cpp";
+
+struct EmbeddedChip {
+  std::string chip;
+  unsigned sm;
+  bool archSpecific;
+  kaio::PTXResult result;
+};
+
+int emitHeader(raw_ostream &os, ArrayRef<EmbeddedChip> embedded) {
+  const std::vector<kaio::KernelInfo> &kernels = embedded.front().result.kernels;
+  std::string guard = "KAIO_EMBED_" + StringRef(ns).upper() + "_" +
+                      StringRef(className).upper() + "_H";
+  for (char &c : guard)
+    if (!isAlnum(c))
+      c = '_';
+
+  os << "// Generated by kaio-embed from";
+  for (const std::string &in : inputs)
+    os << " " << sys::path::filename(in);
+  os << "; do not edit.\n//\n// Kernels:\n";
+  for (const kaio::KernelInfo &k : kernels)
+    os << "//   " << k.signature << "\n";
+  os << "// PTX for:";
+  for (const EmbeddedChip &e : embedded)
+    os << " " << e.chip;
+  os << "\n\n#ifndef " << guard << "\n#define " << guard << "\n\n"
+     << "#include \"Kaio/Runtime/Runtime.h\"\n\n"
+     << "#include <cstddef>\n#include <cstdint>\n#include <string>\n"
+     << "#include <iterator>\n#include <type_traits>\n#include <utility>\n"
+     << kSupport << "\nnamespace " << ns << " {\n\n";
+
+  os << "inline constexpr ::kaio::embed::EmbeddedPtx kEmbeddedPtx[] = {\n";
+  for (const EmbeddedChip &e : embedded) {
+    StringRef delimiter = "kaio_ptx";
+    if (StringRef(e.result.ptx).contains((")" + delimiter + "\"").str())) {
+      errs() << "kaio-embed: the PTX contains the raw string delimiter\n";
+      return 1;
+    }
+    os << "    {\"" << e.chip << "\", " << e.sm << ", "
+       << (e.archSpecific ? "true" : "false") << ", R\"" << delimiter << "("
+       << e.result.ptx << ")" << delimiter << "\"},\n";
+  }
+  os << "};\n\n";
+
+  std::string chipList;
+  for (const EmbeddedChip &e : embedded)
+    chipList += (chipList.empty() ? "" : ", ") + e.chip;
+
+  os << "/// The kernels of this header, loaded on one device.\n"
+     << "class " << className << " {\npublic:\n"
+     << "  /// Loads the embedded PTX that suits `device` (" << chipList
+     << ").\n"
+     << "  static ::kaio::rt::Expected<" << className
+     << "> load(const ::kaio::rt::Device &device,\n"
+     << "      ::kaio::rt::ModuleLoadOptions options = {}) {\n"
+     << "    int cc = device.properties().computeCapability();\n"
+     << "    const ::kaio::embed::EmbeddedPtx *ptx = ::kaio::embed::selectPtx(\n"
+     << "        kEmbeddedPtx, std::size(kEmbeddedPtx), cc);\n"
+     << "    if (!ptx)\n"
+     << "      return ::kaio::rt::Error::make(::kaio::rt::ErrorCode::Unsupported,\n"
+     << "          \"no embedded PTX runs on sm_\" + std::to_string(cc) +\n"
+     << "          \" (embedded: " << chipList << ")\");\n"
+     << "    if (options.name == \"<memory>\")\n"
+     << "      options.name = std::string(\"" << ns << " (\") + ptx->chip + \")\";\n"
+     << "    ::kaio::rt::Expected<::kaio::rt::Module> module =\n"
+     << "        ::kaio::rt::Module::loadPtx(device, ptx->ptx, options);\n"
+     << "    if (!module)\n"
+     << "      return module.takeError();\n";
+  for (auto [i, k] : llvm::enumerate(kernels)) {
+    os << "    ::kaio::rt::Expected<::kaio::rt::Kernel> k" << i
+       << " = module->getKernel(\"" << k.name << "\");\n"
+       << "    if (!k" << i << ")\n      return k" << i << ".takeError();\n";
+  }
+  os << "    return " << className << "(std::move(*module), ptx->chip";
+  for (size_t i = 0; i < kernels.size(); ++i)
+    os << ", std::move(*k" << i << ")";
+  os << ");\n  }\n\n"
+     << "  /// The chip of the PTX that was loaded (\"sm_80\").\n"
+     << "  const char *chip() const { return chip_; }\n"
+     << "  const ::kaio::rt::Module &module() const { return module_; }\n";
+
+  for (const kaio::KernelInfo &k : kernels) {
+    std::string fn = cppName(k.name);
+    os << "\n  /// " << k.signature;
+    if (!k.blockSize.empty()) {
+      os << ", block ";
+      llvm::interleave(k.blockSize, os, "x");
+    }
+    os << "\n  ::kaio::rt::Error " << fn
+       << "(const ::kaio::rt::LaunchConfig &config";
+    for (auto [i, p] : llvm::enumerate(k.params)) {
+      std::optional<std::string> type = cppParam(p);
+      if (!type) {
+        errs() << "kaio-embed: kernel '" << k.name << "': parameter type '"
+               << p << "' has no C++ equivalent\n";
+        return 1;
+      }
+      os << ",\n      " << *type << " a" << i;
+    }
+    os << ") {\n    return " << fn << "_.launch(config";
+    for (auto [i, p] : llvm::enumerate(k.params))
+      os << ", a" << i << (StringRef(p).starts_with("ptr<") ? ".arg" : ".value");
+    os << ");\n  }\n"
+       << "  ::kaio::rt::Kernel &" << fn << "_kernel() { return " << fn
+       << "_; }\n";
+    if (!k.blockSize.empty()) {
+      os << "  static ::kaio::rt::Dim3 " << fn << "_block() { return {";
+      llvm::interleave(k.blockSize, os, ", ");
+      os << "}; }\n";
+    }
+  }
+
+  os << "\nprivate:\n  " << className
+     << "(::kaio::rt::Module module, const char *chip";
+  for (const kaio::KernelInfo &k : kernels)
+    os << ", ::kaio::rt::Kernel " << cppName(k.name);
+  os << ")\n      : module_(std::move(module)), chip_(chip)";
+  for (const kaio::KernelInfo &k : kernels)
+    os << ", " << cppName(k.name) << "_(std::move(" << cppName(k.name) << "))";
+  os << " {}\n\n  ::kaio::rt::Module module_;\n  const char *chip_;\n";
+  for (const kaio::KernelInfo &k : kernels)
+    os << "  ::kaio::rt::Kernel " << cppName(k.name) << "_;\n";
+  os << "};\n\n} // namespace " << ns << "\n\n#endif // " << guard << "\n";
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "KAIO kernel embedder: .mlir kernels -> a C++ header with their PTX and "
+      "typed launch functions\n");
+  if (!isIdentifier(className)) {
+    errs() << "kaio-embed: --class '" << className
+           << "' is not a C++ identifier\n";
+    return 1;
+  }
+  for (StringRef part : llvm::split(StringRef(ns), "::"))
+    if (!isIdentifier(part)) {
+      errs() << "kaio-embed: --namespace '" << ns
+             << "' is not a C++ namespace name\n";
+      return 1;
+    }
+  if (chips.empty())
+    chips.push_back("sm_80");
+
+  kaio::CompileOptions options;
+  options.fastMath = fastMath;
+  options.lineInfo = lineInfo;
+  if (!ptxVersion.empty()) {
+    unsigned major = 0, minor = 0;
+    auto [ma, mi] = StringRef(ptxVersion).split('.');
+    if (ma.getAsInteger(10, major) || mi.getAsInteger(10, minor) ||
+        minor > 9) {
+      errs() << "kaio-embed: --ptx-version '" << ptxVersion
+             << "' is not of the form 8.0\n";
+      return 1;
+    }
+    options.ptxVersion = major * 10 + minor;
+  }
+
+  // All inputs become one module, so that one PTX per chip holds them all.
+  MLIRContext context;
+  DialectRegistry registry;
+  kaio::registerAllDialects(registry);
+  context.appendDialectRegistry(registry);
+  OwningOpRef<ModuleOp> merged;
+  std::map<std::string, std::string> definedIn;
+  for (const std::string &path : inputs) {
+    std::string error;
+    std::unique_ptr<MemoryBuffer> file = openInputFile(path, &error);
+    if (!file) {
+      errs() << "kaio-embed: " << error << "\n";
+      return 1;
+    }
+    // One source manager per file: the parser reads its main buffer.
+    SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+    SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+    OwningOpRef<ModuleOp> module =
+        parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+    if (!module)
+      return 1;
+    for (Operation &op : *module->getBody())
+      if (auto name = op.getAttrOfType<StringAttr>(
+              SymbolTable::getSymbolAttrName())) {
+        auto [it, inserted] = definedIn.emplace(name.str(), path);
+        if (!inserted) {
+          errs() << "kaio-embed: kernel '" << name.getValue()
+                 << "' is defined in both " << it->second << " and " << path
+                 << "\n";
+          return 1;
+        }
+      }
+    if (!merged) {
+      merged = std::move(module);
+      continue;
+    }
+    for (Operation &op : llvm::make_early_inc_range(*module->getBody()))
+      op.moveBefore(merged->getBody(), merged->getBody()->end());
+  }
+
+  std::vector<EmbeddedChip> embedded;
+  for (const std::string &chip : chips) {
+    const kaio::ptx::ChipInfo *info = kaio::ptx::lookupChip(chip);
+    if (!info) {
+      errs() << "kaio-embed: unknown chip '" << chip << "'\n";
+      return 1;
+    }
+    options.chip = chip;
+    kaio::PTXResult result = kaio::compileToPTX(*merged, options);
+    errs() << result.diagnostics;
+    if (!result)
+      return 1;
+    if (!embedded.empty() &&
+        result.kernels.size() != embedded.front().result.kernels.size()) {
+      errs() << "kaio-embed: kernels differ between chips\n";
+      return 1;
+    }
+    embedded.push_back({chip, info->sm, info->archSpecific, std::move(result)});
+  }
+
+  std::string error;
+  std::unique_ptr<ToolOutputFile> out = openOutputFile(output, &error);
+  if (!out) {
+    errs() << "kaio-embed: " << error << "\n";
+    return 1;
+  }
+  if (int rc = emitHeader(out->os(), embedded))
+    return rc;
+  out->keep();
+  return 0;
+}
