@@ -52,6 +52,46 @@ Value widenBF16(PTXBuilder &p, Value v) {
   return p.mov(PTXType::b32, bits, b.getF32Type());
 }
 
+/// Rounds `r`, an f32 that `cvt.rz` produced from a wider value, to odd:
+/// when the conversion was inexact the lowest mantissa bit is set. Rounding
+/// that to bf16 (16 fewer bits) then gives the correctly rounded result of
+/// the wide value, with no double-rounding error.
+Value roundToOddF32(PTXBuilder &p, Value r, Value inexact) {
+  OpBuilder &b = p.builder();
+  Value bits = p.mov(PTXType::b32, r, b.getI32Type());
+  Value sticky = p.selp(PTXType::b32, p.i32(1), p.i32(0), inexact);
+  return p.mov(PTXType::b32, p.orOp(PTXType::b32, bits, sticky),
+               b.getF32Type());
+}
+
+/// An integer of any width as bf16, correctly rounded, without the sm_90
+/// integer/bf16 cvt: through f32, exactly for up to 16 bits and rounded to
+/// odd beyond.
+Value intToBF16(PTXBuilder &p, Value v, Type from, bool isSigned, Type bf16) {
+  OpBuilder &b = p.builder();
+  PTXType src = getIntType(from, isSigned);
+  Value f;
+  if (from.getIntOrFloatBitWidth() <= 16) {
+    f = p.cvt(PTXType::f32, src, v, b.getF32Type(), Rounding::rn);
+  } else {
+    Value r = p.cvt(PTXType::f32, src, v, b.getF32Type(), Rounding::rz);
+    Value back = p.cvt(src, PTXType::f32, r, v.getType(), Rounding::rzi);
+    Value inexact = p.setp(CmpOp::ne, getBitType(from), back, v);
+    f = roundToOddF32(p, r, inexact);
+  }
+  return p.cvt(PTXType::bf16, PTXType::f32, f, bf16, Rounding::rn);
+}
+
+/// f64 to bf16, correctly rounded, without the sm_90 f64/bf16 cvt.
+Value f64ToBF16(PTXBuilder &p, Value v, Type bf16) {
+  OpBuilder &b = p.builder();
+  Value r = p.cvt(PTXType::f32, PTXType::f64, v, b.getF32Type(), Rounding::rz);
+  Value back = p.cvt(PTXType::f64, PTXType::f32, r, b.getF64Type());
+  Value inexact = p.setp(CmpOp::ne, PTXType::f64, back, v);
+  return p.cvt(PTXType::bf16, PTXType::f32, roundToOddF32(p, r, inexact),
+               bf16, Rounding::rn);
+}
+
 /// Runs `compute` in f32 for bf16 operands and rounds the result back.
 template <typename Fn>
 Value viaF32IfBF16(PTXBuilder &p, Type type, ValueRange operands, Fn compute) {
@@ -476,12 +516,21 @@ struct FloatCastLowering : public ConversionPattern {
       bool isSigned = isa<arith::SIToFPOp>(op);
       if (from.isInteger(1))
         return rewriter.notifyMatchFailure(op, "i1 to float");
-      r = p.cvt(getFloatType(to), getIntType(from, isSigned), v, resultType,
-                Rounding::rn);
+      // cvt between integers and bf16 needs sm_90 (and never takes 8 bits).
+      if (to.isBF16())
+        r = intToBF16(p, v, from, isSigned, resultType);
+      else
+        r = p.cvt(getFloatType(to), getIntType(from, isSigned), v,
+                  resultType, Rounding::rn);
     } else if (isa<arith::FPToSIOp, arith::FPToUIOp>(op)) {
       bool isSigned = isa<arith::FPToSIOp>(op);
       if (to.isInteger(1))
         return rewriter.notifyMatchFailure(op, "float to i1");
+      // bf16 widens to f32 exactly; f32 converts on every chip.
+      if (from.isBF16()) {
+        v = widenBF16(p, v);
+        from = rewriter.getF32Type();
+      }
       r = p.cvt(getIntType(to, isSigned), getFloatType(from), v, resultType,
                 Rounding::rzi);
     } else if (isa<arith::ExtFOp>(op)) {
@@ -492,6 +541,8 @@ struct FloatCastLowering : public ConversionPattern {
       } else {
         r = p.cvt(getFloatType(to), getFloatType(from), v, resultType);
       }
+    } else if (from.isF64() && to.isBF16()) {
+      r = f64ToBF16(p, v, resultType);
     } else {
       // truncf: round to nearest even (arith's default rounding).
       r = p.cvt(getFloatType(to), getFloatType(from), v, resultType,

@@ -33,7 +33,7 @@ def Kaio_KernelOp : Kaio_Op<"kernel", [
     ```
     Parameters are global pointers and scalars; `kaio.readonly` pointers are
     read through the non-coherent cache. `block_size` (1-3 dims) becomes
-    `.reqntid`; `max_registers` → `.maxnreg`; `min_blocks_per_sm` →
+    `.maxntid` (a launch may use fewer threads); `max_registers` → `.maxnreg`; `min_blocks_per_sm` →
     `.minnctapersm`.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,

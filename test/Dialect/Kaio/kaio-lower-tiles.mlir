@@ -1,0 +1,239 @@
+// RUN: kaio-opt %s --kaio-lower-tiles --split-input-file | FileCheck %s
+
+// Each thread copies 16-byte chunks of the 32x16 f16 tile (2 per row) with
+// cp.async, zero filled past the matrix edge (src-size < 16); when the source
+// is not 16-byte aligned it copies element by element with masked loads.
+// CHECK-LABEL: kaio.kernel @async_copy
+// CHECK-SAME: (%[[SRC:.*]]: !kaio.ptr<f16>, %[[ROW:.*]]: i32, %[[COL:.*]]: i32, %[[M:.*]]: i32, %[[N:.*]]: i32)
+// CHECK: %[[TILE:.*]] = kaio.shared_alloc
+// CHECK: %[[BASE:.*]] = kaio.ptr_to_int %[[SRC]]
+// CHECK: %[[C16:.*]] = arith.constant 16 : i64
+// CHECK: arith.remui %[[BASE]], %[[C16]] : i64
+// Base, leading dimension and first column all 16-byte aligned:
+// CHECK: arith.andi
+// CHECK: %[[ALIGNED:.*]] = arith.andi
+// CHECK-NEXT: kaio.thread_id x
+// CHECK: kaio.block_dim z
+// CHECK: %[[TOTAL:.*]] = arith.constant 64 : i32
+// CHECK: scf.for %[[IDX:.*]] = %{{.*}} to %[[TOTAL]] step %{{.*}} : i32
+// CHECK:   %[[R:.*]] = arith.divui %[[IDX]], %{{.*}} : i32
+// CHECK:   %[[CC:.*]] = arith.remui %[[IDX]], %{{.*}} : i32
+// CHECK:   %[[TCOL:.*]] = arith.muli %[[CC]], %{{.*}} : i32
+// CHECK:   %[[GR:.*]] = arith.addi %[[ROW]], %[[R]] : i32
+// CHECK:   %[[GC:.*]] = arith.addi %[[COL]], %[[TCOL]] : i32
+// CHECK:   %[[ROWOK:.*]] = arith.cmpi slt, %[[GR]], %[[M]] : i32
+// CHECK:   scf.if %[[ALIGNED]] {
+// CHECK:     %[[LEFT:.*]] = arith.subi %[[N]], %[[GC]] : i32
+// CHECK:     arith.minsi %[[LEFT]]
+// CHECK:     %[[VALID:.*]] = arith.select %[[ROWOK]]
+// CHECK:     %[[BYTES:.*]] = arith.muli %[[VALID]]
+// CHECK:     %[[PTR:.*]] = kaio.ptr_add %[[SRC]]
+// CHECK:     %[[GADDR:.*]] = kaio.ptr_to_int %[[PTR]]
+// CHECK:     %[[SADDR:.*]] = kaio.shared_address %[[TILE]][%[[R]], %[[TCOL]]]
+// CHECK:     ptx.cp_async cg 16 [%[[SADDR]]], [%[[GADDR]]], %[[BYTES]] : i32
+// CHECK:   } else {
+// CHECK:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
+// CHECK-COUNT-8: kaio.load %[[SRC]][%{{.*}}] : <f16>, i64 -> f16 mask %{{.*}} else %[[ZERO]]
+// CHECK:   }
+// CHECK: }
+// CHECK: ptx.cp_async_commit_group
+// CHECK: ptx.cp_async_wait_group 1
+// CHECK-NOT: kaio.async
+kaio.kernel @async_copy(%p: !kaio.ptr<f16>, %row: i32, %col: i32, %m: i32, %n: i32)
+    attributes {block_size = array<i32: 128>} {
+  %s = kaio.shared_alloc : !kaio.smem<32x16xf16, #kaio.layout<row_major, pad = 8>>
+  %t = kaio.async_copy %p[%row, %col] bounds [%m, %n] ld %n to %s
+      : !kaio.ptr<f16>, !kaio.smem<32x16xf16, #kaio.layout<row_major, pad = 8>>
+  kaio.async_wait %t {pending = 1 : i32}
+  kaio.return
+}
+
+// -----
+
+// Rows that start 68 bytes apart (pad = 1 f32) keep only 4-byte alignment:
+// 4-byte cp.async.ca chunks, 16 per row.
+// CHECK-LABEL: kaio.kernel @async_copy_small_chunks
+// CHECK: arith.constant 4 : i64
+// CHECK: arith.constant 256 : i32
+// CHECK: ptx.cp_async ca 4
+// CHECK: } else {
+// CHECK-COUNT-1: kaio.load
+// CHECK-NOT: kaio.load
+// CHECK: }
+kaio.kernel @async_copy_small_chunks(%p: !kaio.ptr<f32>, %n: i32)
+    attributes {block_size = array<i32: 128>} {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<16x16xf32, #kaio.layout<row_major, pad = 1>>
+  %t = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s
+      : !kaio.ptr<f32>, !kaio.smem<16x16xf32, #kaio.layout<row_major, pad = 1>>
+  kaio.return
+}
+
+// -----
+
+// 8-byte rows: 8-byte chunks.
+// CHECK-LABEL: kaio.kernel @async_copy_8_byte_rows
+// CHECK: ptx.cp_async ca 8
+kaio.kernel @async_copy_8_byte_rows(%p: !kaio.ptr<f16>, %n: i32)
+    attributes {block_size = array<i32: 128>} {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<16x4xf16, #kaio.layout<row_major>>
+  %t = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s
+      : !kaio.ptr<f16>, !kaio.smem<16x4xf16, #kaio.layout<row_major>>
+  kaio.return
+}
+
+// -----
+
+// ldmatrix: A as four 8x8 matrices (lane / 8 picks the matrix, lane % 8 its
+// row); B from a row-major [k][n] tile transposed; B from a column-major
+// tile as is.
+// CHECK-LABEL: kaio.kernel @load_fragments
+// CHECK: %[[A_TILE:.*]] = kaio.shared_alloc : <32x16xf16, <row_major, pad = 8>>
+// CHECK: %[[B_TILE:.*]] = kaio.shared_alloc : <16x16xf16, <row_major, pad = 8>>
+// CHECK: %[[BC_TILE:.*]] = kaio.shared_alloc : <16x16xf16, <col_major>>
+// CHECK: %[[LANE:.*]] = kaio.lane_id : i32
+// CHECK: arith.remui %[[LANE]], %{{.*}} : i32
+// CHECK: %[[A_ADDR:.*]] = kaio.shared_address %[[A_TILE]]
+// CHECK: %{{.*}}:4 = ptx.ldmatrix [%[[A_ADDR]]] : i32 -> i32, i32, i32, i32
+// CHECK: %[[B_ADDR:.*]] = kaio.shared_address %[[B_TILE]]
+// CHECK: %{{.*}}:2 = ptx.ldmatrix trans [%[[B_ADDR]]] : i32 -> i32, i32
+// CHECK: %[[BC_ADDR:.*]] = kaio.shared_address %[[BC_TILE]]
+// CHECK: %{{.*}}:2 = ptx.ldmatrix [%[[BC_ADDR]]] : i32 -> i32, i32
+// CHECK: %[[A8_ADDR:.*]] = kaio.shared_address %[[A_TILE]]
+// CHECK: %{{.*}}:2 = ptx.ldmatrix [%[[A8_ADDR]]] : i32 -> i32, i32
+// CHECK-NOT: kaio.load_fragment
+kaio.kernel @load_fragments(%c: !kaio.ptr<f32>, %n: i32)
+    attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %c8 = arith.constant 8 : i32
+  %As = kaio.shared_alloc : !kaio.smem<32x16xf16, #kaio.layout<row_major, pad = 8>>
+  %Bs = kaio.shared_alloc : !kaio.smem<16x16xf16, #kaio.layout<row_major, pad = 8>>
+  %Bc = kaio.shared_alloc : !kaio.smem<16x16xf16, #kaio.layout<col_major>>
+  %a = kaio.load_fragment %As[%c8, %c0] : !kaio.smem<32x16xf16, #kaio.layout<row_major, pad = 8>> -> !kaio.frag<a, m16n8k16, f16>
+  %b = kaio.load_fragment %Bs[%c0, %c8] : !kaio.smem<16x16xf16, #kaio.layout<row_major, pad = 8>> -> !kaio.frag<b, m16n8k16, f16>
+  %bc = kaio.load_fragment %Bc[%c0, %c8] : !kaio.smem<16x16xf16, #kaio.layout<col_major>> -> !kaio.frag<b, m16n8k16, f16>
+  %a8 = kaio.load_fragment %As[%c0, %c8] : !kaio.smem<32x16xf16, #kaio.layout<row_major, pad = 8>> -> !kaio.frag<a, m16n8k8, f16>
+  kaio.return
+}
+
+// -----
+
+// Fragments become the lane's registers, also through scf.for: an f32
+// accumulator is four f32 registers, f16 operands are packed pairs in i32.
+// CHECK-LABEL: kaio.kernel @mma_loop
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[H:.*]] = arith.constant 1.000000e+00 : f16
+// CHECK: %[[PAIR:.*]] = ptx.pack b32 %[[H]], %[[H]] : f16, f16 -> i32
+// CHECK: %[[ACC:.*]]:4 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[C0:.*]] = %[[ZERO]], %[[C1:.*]] = %[[ZERO]], %[[C2:.*]] = %[[ZERO]], %[[C3:.*]] = %[[ZERO]]) -> (f32, f32, f32, f32)
+// CHECK:   %[[A:.*]]:4 = ptx.ldmatrix
+// CHECK:   %[[D:.*]]:4 = ptx.mma_sync m16n8k16 row col f32 f16 f16 f32 {%[[A]]#0, %[[A]]#1, %[[A]]#2, %[[A]]#3}, {%[[PAIR]], %[[PAIR]]}, {%[[C0]], %[[C1]], %[[C2]], %[[C3]]} : {{.*}} -> f32, f32, f32, f32
+// CHECK:   scf.yield %[[D]]#0, %[[D]]#1, %[[D]]#2, %[[D]]#3 : f32, f32, f32, f32
+// CHECK: }
+// Epilogue: the element function once per register, then masked stores at
+// rows g, g + 8 and columns 2t, 2t + 1 of the 16x8 block.
+// CHECK: %[[S0:.*]] = arith.mulf %[[ACC]]#0, %{{.*}} : f32
+// CHECK: %[[S1:.*]] = arith.mulf %[[ACC]]#1, %{{.*}} : f32
+// CHECK: %[[S2:.*]] = arith.mulf %[[ACC]]#2, %{{.*}} : f32
+// CHECK: %[[S3:.*]] = arith.mulf %[[ACC]]#3, %{{.*}} : f32
+// CHECK: %[[LANE:.*]] = kaio.lane_id : i32
+// CHECK: %[[G:.*]] = arith.divui %[[LANE]], %{{.*}} : i32
+// CHECK: %[[T:.*]] = arith.remui %[[LANE]], %{{.*}} : i32
+// CHECK: kaio.store %[[S0]], %{{.*}}[%{{.*}}] mask %{{.*}} : f32, <f32>, i64
+// CHECK: kaio.store %[[S1]], %{{.*}}[%{{.*}}] mask %{{.*}} : f32, <f32>, i64
+// CHECK: kaio.store %[[S2]], %{{.*}}[%{{.*}}] mask %{{.*}} : f32, <f32>, i64
+// CHECK: kaio.store %[[S3]], %{{.*}}[%{{.*}}] mask %{{.*}} : f32, <f32>, i64
+// CHECK-NOT: kaio.frag
+// CHECK-NOT: kaio.mma
+// CHECK-NOT: kaio.store_fragment
+kaio.kernel @mma_loop(%C: !kaio.ptr<f32>, %k: i32, %n: i32)
+    attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f16
+  %alpha = arith.constant 0.5 : f32
+  %As = kaio.shared_alloc : !kaio.smem<16x16xf16, #kaio.layout<row_major, pad = 8>>
+  %init = kaio.frag_fill %zero : f32 -> !kaio.frag<acc, m16n8k16, f32>
+  %b = kaio.frag_fill %one : f16 -> !kaio.frag<b, m16n8k16, f16>
+  %acc = scf.for %i = %c0 to %k step %c16 iter_args(%c = %init)
+      -> (!kaio.frag<acc, m16n8k16, f32>) : i32 {
+    %a = kaio.load_fragment %As[%c0, %c0] : !kaio.smem<16x16xf16, #kaio.layout<row_major, pad = 8>> -> !kaio.frag<a, m16n8k16, f16>
+    %d = kaio.mma %a, %b, %c : !kaio.frag<a, m16n8k16, f16>, !kaio.frag<b, m16n8k16, f16>, !kaio.frag<acc, m16n8k16, f32>
+    scf.yield %d : !kaio.frag<acc, m16n8k16, f32>
+  }
+  %scaled = kaio.frag_map %acc, %alpha : !kaio.frag<acc, m16n8k16, f32>, f32
+      -> !kaio.frag<acc, m16n8k16, f32> {
+  ^bb0(%x: f32, %s: f32):
+    %y = arith.mulf %x, %s : f32
+    kaio.yield %y : f32
+  }
+  kaio.store_fragment %scaled, %C[%c0, %c0] bounds [%n, %n] ld %n
+      : !kaio.frag<acc, m16n8k16, f32>, !kaio.ptr<f32>
+  kaio.return
+}
+
+// -----
+
+// An f16 accumulator is two packed registers: frag_map unpacks, applies the
+// function per element and packs again; store_fragment widens to f32.
+// CHECK-LABEL: kaio.kernel @f16_accumulator
+// CHECK: %[[D:.*]]:2 = ptx.mma_sync m16n8k8 row col f16 f16 f16 f16
+// CHECK: %[[E0:.*]]:2 = ptx.unpack b32 %[[D]]#0 : i32 -> f16, f16
+// CHECK: %[[E1:.*]]:2 = ptx.unpack b32 %[[D]]#1 : i32 -> f16, f16
+// CHECK: %[[N0:.*]] = arith.negf %[[E0]]#0 : f16
+// CHECK: %[[N1:.*]] = arith.negf %[[E0]]#1 : f16
+// CHECK: %[[N2:.*]] = arith.negf %[[E1]]#0 : f16
+// CHECK: %[[N3:.*]] = arith.negf %[[E1]]#1 : f16
+// CHECK: %[[P0:.*]] = ptx.pack b32 %[[N0]], %[[N1]] : f16, f16 -> i32
+// CHECK: %[[P1:.*]] = ptx.pack b32 %[[N2]], %[[N3]] : f16, f16 -> i32
+// CHECK: %[[U0:.*]]:2 = ptx.unpack b32 %[[P0]] : i32 -> f16, f16
+// CHECK: %[[U1:.*]]:2 = ptx.unpack b32 %[[P1]] : i32 -> f16, f16
+// CHECK: %[[W0:.*]] = arith.extf %[[U0]]#0 : f16 to f32
+// CHECK: kaio.store %[[W0]]
+// CHECK: arith.extf %[[U0]]#1 : f16 to f32
+// CHECK: arith.extf %[[U1]]#0 : f16 to f32
+// CHECK: arith.extf %[[U1]]#1 : f16 to f32
+kaio.kernel @f16_accumulator(%C: !kaio.ptr<f32>, %n: i32)
+    attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %h = arith.constant 1.0 : f16
+  %a = kaio.frag_fill %h : f16 -> !kaio.frag<a, m16n8k8, f16>
+  %b = kaio.frag_fill %h : f16 -> !kaio.frag<b, m16n8k8, f16>
+  %c = kaio.frag_fill %h : f16 -> !kaio.frag<acc, m16n8k8, f16>
+  %d = kaio.mma %a, %b, %c : !kaio.frag<a, m16n8k8, f16>, !kaio.frag<b, m16n8k8, f16>, !kaio.frag<acc, m16n8k8, f16>
+  %neg = kaio.frag_map %d : !kaio.frag<acc, m16n8k8, f16> -> !kaio.frag<acc, m16n8k8, f16> {
+  ^bb0(%x: f16):
+    %y = arith.negf %x : f16
+    kaio.yield %y : f16
+  }
+  kaio.store_fragment %neg, %C[%c0, %c0] bounds [%n, %n] ld %n
+      : !kaio.frag<acc, m16n8k8, f16>, !kaio.ptr<f32>
+  kaio.return
+}
+
+// -----
+
+// Integer mma: 8-bit operands, four to a register; a fill replicates the
+// byte. The s32 accumulator is i32 registers; store_fragment stores them.
+// CHECK-LABEL: kaio.kernel @int8_mma
+// CHECK: %[[WA:.*]] = arith.extui %{{.*}} : i8 to i32
+// CHECK-NEXT: arith.constant 16843009 : i32
+// CHECK-NEXT: %[[RA:.*]] = arith.muli %[[WA]], %{{.*}} : i32
+// CHECK: %[[WB:.*]] = arith.extui %{{.*}} : i8 to i32
+// CHECK-NEXT: arith.constant 16843009 : i32
+// CHECK-NEXT: %[[RB:.*]] = arith.muli %[[WB]], %{{.*}} : i32
+// CHECK: ptx.mma_sync m16n8k32 row col s32 s8 s8 s32 satfinite {%[[RA]], %[[RA]], %[[RA]], %[[RA]]}, {%[[RB]], %[[RB]]}
+// CHECK-COUNT-4: kaio.store {{.*}} : i32, <i32>, i64
+kaio.kernel @int8_mma(%C: !kaio.ptr<i32>, %n: i32)
+    attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %three = arith.constant 3 : i8
+  %a = kaio.frag_fill %three : i8 -> !kaio.frag<a, m16n8k32, i8>
+  %b = kaio.frag_fill %three : i8 -> !kaio.frag<b, m16n8k32, i8>
+  %c = kaio.frag_fill %c0 : i32 -> !kaio.frag<acc, m16n8k32, i32>
+  %d = kaio.mma %a, %b, %c : !kaio.frag<a, m16n8k32, i8>, !kaio.frag<b, m16n8k32, i8>, !kaio.frag<acc, m16n8k32, i32>
+  kaio.store_fragment %d, %C[%c0, %c0] bounds [%n, %n] ld %n
+      : !kaio.frag<acc, m16n8k32, i32>, !kaio.ptr<i32>
+  kaio.return
+}
