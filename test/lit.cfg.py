@@ -26,11 +26,13 @@ config.substitutions.append(("%python", config.python_executable))
 build_cfg = os.path.join(config.kaio_obj_root, "test", "lit.build.cfg.py")
 if os.path.exists(build_cfg):
     lit_config.load_config(config, build_cfg)
+    # Longest first: lit substitutes in order (%cxx_launcher before %cxx).
+    config.substitutions.append(("%cxx_launcher", config.cxx_launcher))
     config.substitutions.append(("%cxx", config.cxx_compiler))
-    # Longest first: lit substitutes in order.
     config.substitutions.append(("%cmake_generator", config.cmake_generator))
     config.substitutions.append(("%cmake", config.cmake_command))
     config.substitutions.append(("%make_program", config.make_program))
+    config.substitutions.append(("%mlir_dir", config.mlir_dir))
     config.available_features.add("cxx")
 if os.path.exists(os.path.join(config.kaio_tools_dir, "kaio-embed")):
     config.available_features.add("kaio-embed")

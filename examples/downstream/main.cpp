@@ -20,6 +20,9 @@ int fail(const char *what, const Error &error) {
 int main() {
   Expected<int> count = getDeviceCount();
   if (!count || *count == 0) {
+#ifdef DOWNSTREAM_WITH_BUILDER
+    std::printf("embedded builder_saxpy too\n");
+#endif
     std::printf("no GPU: skipping the kernel runs (%s)\n",
                 count ? "the driver reports no device"
                       : count.error().message().c_str());
@@ -80,5 +83,21 @@ int main() {
     return 1;
   }
   std::printf("fused_silu_gate: OK (max relative error %.2g)\n", maxError);
+
+#ifdef DOWNSTREAM_WITH_BUILDER
+  // dc = 2 * a + dc, by the kernel written with the C++ builder.
+  std::vector<float> before = *c;
+  if (Error e = kernels->builder_saxpy(config, 2.0f, *da, *dc, n))
+    return fail("builder_saxpy", e);
+  c = dc->toHost();
+  if (!c)
+    return fail("copying back", c.error());
+  for (std::uint32_t i = 0; i < n; ++i)
+    if ((*c)[i] != std::fma(2.0f, a[i], before[i])) {
+      std::printf("builder_saxpy: FAILED at %u\n", i);
+      return 1;
+    }
+  std::printf("builder_saxpy: OK\n");
+#endif
   return 0;
 }
