@@ -328,6 +328,14 @@ TEST(Builder, LocationsAreCallSites) {
   llvm::raw_string_ostream os(text);
   module->print(os, mlir::OpPrintingFlags().enableDebugInfo());
   EXPECT_THAT(text, HasSubstr("BuilderTest.cpp\":" + std::to_string(line)));
+
+  // With line info, the PTX maps instructions back to the C++ lines.
+  CompileOptions options;
+  options.lineInfo = true;
+  PTXResult ptx = compileToPTX(*module, options);
+  ASSERT_TRUE(ptx) << ptx.diagnostics;
+  EXPECT_THAT(ptx.ptx, HasSubstr("BuilderTest.cpp\""));
+  EXPECT_THAT(ptx.ptx, HasSubstr(" " + std::to_string(line) + " "));
 }
 
 TEST(Builder, VerifierErrorsPointAtTheCall) {
