@@ -82,6 +82,11 @@ public:
   mlir::Value cvt(PTXType dst, PTXType src, mlir::Value v, mlir::Type result,
                   std::optional<Rounding> rnd = std::nullopt);
   mlir::Value mov(PTXType t, mlir::Value v, mlir::Type result);
+  /// f16/bf16 → f32, exactly (bf16 through its bits: the high half of the
+  /// f32); f32 passes through.
+  mlir::Value widenToF32(mlir::Value v);
+  /// f32 → `to` (f16, bf16 or f32), rounding to nearest even.
+  mlir::Value narrowFromF32(mlir::Value v, mlir::Type to);
   mlir::Value ex2(mlir::Value v);
   mlir::Value lg2(mlir::Value v);
   mlir::Value rcpApprox(mlir::Value v);

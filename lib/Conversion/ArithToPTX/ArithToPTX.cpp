@@ -42,16 +42,6 @@ bool contracts(Operation *op) {
                                           arith::FastMathFlags::contract);
 }
 
-/// bf16 → f32 is exact: the bf16 bits are the high half of the f32.
-Value widenBF16(PTXBuilder &p, Value v) {
-  OpBuilder &b = p.builder();
-  Value zero = ConstantOp::create(b, p.location(), b.getI16Type(),
-                                  b.getI16IntegerAttr(0));
-  Value bits = PackOp::create(b, p.location(), b.getI32Type(), PTXType::b32,
-                              ValueRange{zero, v}, Value(), false);
-  return p.mov(PTXType::b32, bits, b.getF32Type());
-}
-
 /// Rounds `r`, an f32 that `cvt.rz` produced from a wider value, to odd:
 /// when the conversion was inexact the lowest mantissa bit is set. Rounding
 /// that to bf16 (16 fewer bits) then gives the correctly rounded result of
@@ -99,7 +89,7 @@ Value viaF32IfBF16(PTXBuilder &p, Type type, ValueRange operands, Fn compute) {
     return compute(operands);
   SmallVector<Value> wide;
   for (Value v : operands)
-    wide.push_back(widenBF16(p, v));
+    wide.push_back(p.widenToF32(v));
   Value r = compute(wide);
   return p.cvt(PTXType::bf16, PTXType::f32, r, type, Rounding::rn);
 }
@@ -410,8 +400,8 @@ struct CmpFLowering : OpConversionPattern<arith::CmpFOp> {
     }
     Value a = adaptor.getLhs(), b = adaptor.getRhs();
     if (type.isBF16()) {
-      a = widenBF16(p, a);
-      b = widenBF16(p, b);
+      a = p.widenToF32(a);
+      b = p.widenToF32(b);
     }
     rewriter.replaceOp(op, p.setp(cmp, getFloatType(a.getType()), a, b));
     return success();
@@ -528,14 +518,14 @@ struct FloatCastLowering : public ConversionPattern {
         return rewriter.notifyMatchFailure(op, "float to i1");
       // bf16 widens to f32 exactly; f32 converts on every chip.
       if (from.isBF16()) {
-        v = widenBF16(p, v);
+        v = p.widenToF32(v);
         from = rewriter.getF32Type();
       }
       r = p.cvt(getIntType(to, isSigned), getFloatType(from), v, resultType,
                 Rounding::rzi);
     } else if (isa<arith::ExtFOp>(op)) {
       if (from.isBF16()) {
-        r = widenBF16(p, v);
+        r = p.widenToF32(v);
         if (to.isF64())
           r = p.cvt(PTXType::f64, PTXType::f32, r, resultType);
       } else {
@@ -553,17 +543,56 @@ struct FloatCastLowering : public ConversionPattern {
   }
 };
 
+/// IEEE 754-2019 maximum/minimum (arith.maximumf/minimumf): NaN if either
+/// operand is NaN, and -0 < +0. PTX max/min give maxNum's answer otherwise;
+/// for equal operands (only ±0 can differ) the bitwise and (max) or or (min)
+/// picks the right zero.
+template <typename SourceOp, bool isMax>
+struct IEEEMinMaxLowering : OpConversionPattern<SourceOp> {
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (isa<VectorType>(type))
+      return rewriter.notifyMatchFailure(op, "vector arith is not lowered");
+    PTXBuilder p(rewriter, op.getLoc());
+    bool wide = type.isF64();
+    Value a = adaptor.getLhs(), b = adaptor.getRhs();
+    if (!wide) {
+      // f16 and bf16 widen exactly, and the result is one of the inputs.
+      a = p.widenToF32(a);
+      b = p.widenToF32(b);
+    }
+    Type ft = a.getType();
+    PTXType t = wide ? PTXType::f64 : PTXType::f32;
+    PTXType bits = wide ? PTXType::b64 : PTXType::b32;
+    Type it = wide ? rewriter.getI64Type() : rewriter.getI32Type();
+    Value m = isMax ? p.max(t, a, b) : p.min(t, a, b);
+    Value ai = p.mov(bits, a, it), bi = p.mov(bits, b, it);
+    Value zeros = p.mov(bits, isMax ? p.andOp(bits, ai, bi) : p.orOp(bits, ai, bi),
+                        ft);
+    Value r = p.selp(t, zeros, m, p.setp(CmpOp::eq, t, a, b));
+    Value nan = p.constant(ft, rewriter.getFloatAttr(
+                                   ft, std::numeric_limits<double>::quiet_NaN()));
+    r = p.selp(t, nan, r, p.setp(CmpOp::nan, t, a, b));
+    rewriter.replaceOp(op, wide ? r : p.narrowFromF32(r, type));
+    return success();
+  }
+};
+
 struct ConvertArithToPTXPass
     : kaio::impl::ConvertArithToPTXBase<ConvertArithToPTXPass> {
   using Base::Base;
 
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
-    // ceildiv/floordiv, maximumf/minimumf (NaN-propagating) and friends are
-    // first expanded into ops with a direct PTX form.
+    // ceildiv/floordiv are first expanded into ops with a direct PTX form.
+    // (Not the other arith expansions: they would turn min/max into
+    // compare-and-select pairs.)
     {
       RewritePatternSet expand(ctx);
-      arith::populateArithExpandOpsPatterns(expand);
+      arith::populateCeilFloorDivExpandOpsPatterns(expand);
       if (failed(applyPatternsGreedily(getOperation(), std::move(expand))))
         return signalPassFailure();
     }
@@ -597,6 +626,8 @@ struct ConvertArithToPTXPass
                  FloatBinaryLowering<arith::MaxNumFOp, FloatOp::Max>,
                  FloatBinaryLowering<arith::MinNumFOp, FloatOp::Min>>(
         converter, ctx, fastMath);
+    patterns.add<IEEEMinMaxLowering<arith::MaximumFOp, true>,
+                 IEEEMinMaxLowering<arith::MinimumFOp, false>>(converter, ctx);
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<arith::ArithDialect>();

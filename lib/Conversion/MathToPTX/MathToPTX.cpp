@@ -33,27 +33,6 @@ namespace {
 constexpr double kLog2E = 1.4426950408889634;
 constexpr double kLn2 = 0.6931471805599453;
 
-Value widen(PTXBuilder &p, Value v) {
-  Type t = v.getType();
-  if (t.isF32())
-    return v;
-  if (t.isBF16()) {
-    OpBuilder &b = p.builder();
-    Value zero = ConstantOp::create(b, p.location(), b.getI16Type(),
-                                    b.getI16IntegerAttr(0));
-    Value bits = PackOp::create(b, p.location(), b.getI32Type(), PTXType::b32,
-                                ValueRange{zero, v}, Value(), false);
-    return p.mov(PTXType::b32, bits, b.getF32Type());
-  }
-  return p.cvt(PTXType::f32, getFloatType(t), v, p.builder().getF32Type());
-}
-
-Value narrow(PTXBuilder &p, Value v, Type to) {
-  if (to.isF32())
-    return v;
-  return p.cvt(getFloatType(to), PTXType::f32, v, to, Rounding::rn);
-}
-
 Value mulRn(PTXBuilder &p, Value a, Value b) {
   return p.mul(PTXType::f32, a, b, Rounding::rn);
 }
@@ -164,9 +143,9 @@ struct UnaryLowering : OpConversionPattern<SourceOp> {
       rewriter.replaceOp(op, r);
       return success();
     }
-    Value v = widen(p, x);
+    Value v = p.widenToF32(x);
     Value r = compute(p, v);
-    rewriter.replaceOp(op, narrow(p, r, type));
+    rewriter.replaceOp(op, p.narrowFromF32(r, type));
     return success();
   }
 

@@ -223,6 +223,26 @@ Value PTXBuilder::cvt(PTXType dst, PTXType src, Value v, Type result,
 Value PTXBuilder::mov(PTXType t, Value v, Type result) {
   return MovOp::create(b, loc, result, t, v, Value(), false);
 }
+Value PTXBuilder::widenToF32(Value v) {
+  Type t = v.getType();
+  if (t.isF32())
+    return v;
+  if (t.isBF16()) {
+    Value zero = ConstantOp::create(b, loc, b.getI16Type(),
+                                    b.getI16IntegerAttr(0));
+    Value bits = PackOp::create(b, loc, b.getI32Type(), PTXType::b32,
+                                ValueRange{zero, v}, Value(), false);
+    return mov(PTXType::b32, bits, b.getF32Type());
+  }
+  return cvt(PTXType::f32, getFloatType(t), v, b.getF32Type());
+}
+
+Value PTXBuilder::narrowFromF32(Value v, Type to) {
+  if (to.isF32())
+    return v;
+  return cvt(getFloatType(to), PTXType::f32, v, to, Rounding::rn);
+}
+
 Value PTXBuilder::ex2(Value v) {
   return Ex2Op::create(b, loc, v.getType(), PTXType::f32, true,
                        RoundingAttr(), true, v, Value(), false);

@@ -12,15 +12,11 @@ ptx.entry @integers(%a: i32, %b: i32, %l: i64) {
   // CHECK: ptx.div u32 %[[A]], %[[B]] : i32
   // CHECK: ptx.rem s32 %[[A]], %[[B]] : i32
   // CHECK: ptx.rem u32 %[[A]], %[[B]] : i32
-  // min/max are expanded (arith-expand) into compare and select.
-  // CHECK: %[[GT:.*]] = ptx.setp gt s32 %[[A]], %[[B]] : i32
-  // CHECK: ptx.selp b32 %[[A]], %[[B]], %[[GT]] : i32
-  // CHECK: ptx.setp hi u32 %[[A]], %[[B]] : i32
-  // CHECK: ptx.selp b32
-  // CHECK: ptx.setp lt s32 %[[A]], %[[B]] : i32
-  // CHECK: ptx.selp b32
-  // CHECK: ptx.setp lo u32 %[[A]], %[[B]] : i32
-  // CHECK: ptx.selp b32
+  // min/max are single instructions.
+  // CHECK: ptx.max s32 %[[A]], %[[B]] : i32
+  // CHECK: ptx.max u32 %[[A]], %[[B]] : i32
+  // CHECK: ptx.min s32 %[[A]], %[[B]] : i32
+  // CHECK: ptx.min u32 %[[A]], %[[B]] : i32
   // CHECK: ptx.and b32 %[[A]], %[[B]] : i32
   // CHECK: ptx.or b32 %[[A]], %[[B]] : i32
   // CHECK: ptx.xor b32 %[[A]], %[[B]] : i32
@@ -177,12 +173,9 @@ ptx.entry @floats(%a: f32, %b: f32, %h: f16, %g: f16, %d: f64) {
   // CHECK: ptx.add f32
   // CHECK: ptx.sub rn f32
   // CHECK: ptx.mul rn f32
-  // maxnumf/minnumf return the non-NaN operand.
-  // CHECK: %[[GTU:.*]] = ptx.setp gtu f32 %[[FA:.*]], %[[FB:.*]] : f32
-  // CHECK: %[[MAX:.*]] = ptx.selp f32 %[[FA]], %[[FB]], %[[GTU]] : f32
-  // CHECK: %[[ANAN:.*]] = ptx.setp nan f32 %[[FA]], %[[FA]] : f32
-  // CHECK: ptx.selp f32 %[[FB]], %[[MAX]], %[[ANAN]] : f32
-  // CHECK: ptx.setp ltu f32
+  // maxnumf/minnumf return the non-NaN operand, as PTX max/min do.
+  // CHECK: ptx.max f32
+  // CHECK: ptx.min f32
   // CHECK: ptx.neg f32
   // FAST: ptx.add f32
   // FAST: ptx.add f32
@@ -209,11 +202,18 @@ ptx.entry @floats(%a: f32, %b: f32, %h: f16, %g: f16, %d: f64) {
   %9 = arith.divf %h, %g : f16
   // CHECK: ptx.add rn f16
   %10 = arith.addf %h, %g : f16
-  // maximumf propagates NaN: expanded into compares and selects.
-  // CHECK: ptx.setp gtu f32
-  // CHECK: ptx.selp f32
-  // CHECK: ptx.setp nan f32
-  // CHECK: ptx.selp f32
+  // maximumf: IEEE maximum, NaN if either is NaN, and -0 < +0 (for equal
+  // operands the bitwise and picks +0).
+  // CHECK: %[[M:.*]] = ptx.max f32 %[[X:.*]], %[[Y:.*]] : f32
+  // CHECK: %[[XI:.*]] = ptx.mov b32 %[[X]] : f32 -> i32
+  // CHECK: %[[YI:.*]] = ptx.mov b32 %[[Y]] : f32 -> i32
+  // CHECK: %[[AND:.*]] = ptx.and b32 %[[XI]], %[[YI]] : i32
+  // CHECK: %[[Z:.*]] = ptx.mov b32 %[[AND]] : i32 -> f32
+  // CHECK: %[[EQ:.*]] = ptx.setp eq f32 %[[X]], %[[Y]] : f32
+  // CHECK: %[[R:.*]] = ptx.selp f32 %[[Z]], %[[M]], %[[EQ]] : f32
+  // CHECK: %[[NAN:.*]] = ptx.constant 0x7FC00000 : f32
+  // CHECK: %[[ISNAN:.*]] = ptx.setp nan f32 %[[X]], %[[Y]] : f32
+  // CHECK: ptx.selp f32 %[[NAN]], %[[R]], %[[ISNAN]] : f32
   %11 = arith.maximumf %a, %b : f32
   // CHECK: ptx.cvt f64 f32 %{{.*}} : f32 -> f64
   // CHECK: ptx.cvt rn f16 f64 %{{.*}} : f64 -> f16

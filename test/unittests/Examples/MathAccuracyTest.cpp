@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 
 using namespace mlir;
 using kaio::interp::Interpreter;
@@ -130,5 +131,85 @@ INSTANTIATE_TEST_SUITE_P(
                          std::to_string(info.index);
       return name;
     });
+
+// arith.maximumf/minimumf are IEEE 754-2019 maximum/minimum: NaN wins and
+// -0 < +0; maxnumf/minnumf return the number when one operand is NaN.
+TEST(ArithSemanticsTest, MinMaxNaNAndSignedZeros) {
+  const char *source = R"(
+    kaio.kernel @minmax(%a: !kaio.ptr<f32>, %b: !kaio.ptr<f32>,
+                        %out: !kaio.ptr<f32>, %n: i32)
+        attributes {block_size = array<i32: 32>} {
+      %c4 = arith.constant 4 : i32
+      %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %c3 = arith.constant 3 : i32
+      %i = kaio.thread_id x : i32
+      %inside = arith.cmpi ult, %i, %n : i32
+      scf.if %inside {
+        %x = kaio.load %a[%i] : !kaio.ptr<f32>, i32 -> f32
+        %y = kaio.load %b[%i] : !kaio.ptr<f32>, i32 -> f32
+        %o = arith.muli %i, %c4 : i32
+        %o1 = arith.addi %o, %c1 : i32
+        %o2 = arith.addi %o, %c2 : i32
+        %o3 = arith.addi %o, %c3 : i32
+        %mx = arith.maximumf %x, %y : f32
+        %mn = arith.minimumf %x, %y : f32
+        %nx = arith.maxnumf %x, %y : f32
+        %nn = arith.minnumf %x, %y : f32
+        kaio.store %mx, %out[%o] : f32, !kaio.ptr<f32>, i32
+        kaio.store %mn, %out[%o1] : f32, !kaio.ptr<f32>, i32
+        kaio.store %nx, %out[%o2] : f32, !kaio.ptr<f32>, i32
+        kaio.store %nn, %out[%o3] : f32, !kaio.ptr<f32>, i32
+      }
+      kaio.return
+    })";
+  MLIRContext context;
+  DialectRegistry registry;
+  kaio::registerAllDialects(registry);
+  context.appendDialectRegistry(registry);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
+  ASSERT_TRUE(module);
+  PassManager pm(&context);
+  kaio::buildKaioToPTXPipeline(pm, kaio::KaioToPTXOptions());
+  ASSERT_TRUE(succeeded(pm.run(*module)));
+  float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> a = {0.0f, -0.0f, 1.0f, nan, 2.0f, -3.0f, nan};
+  std::vector<float> b = {-0.0f, 0.0f, nan, 1.0f, 2.0f, 5.0f, nan};
+  uint32_t n = a.size();
+  Interpreter interp(*module);
+  uint64_t da = interp.allocGlobal(n * 4), db = interp.allocGlobal(n * 4),
+           dout = interp.allocGlobal(n * 16);
+  ASSERT_TRUE(interp.write(da, a));
+  ASSERT_TRUE(interp.write(db, b));
+  auto r = interp.launch("minmax", {1}, {32}, {da, db, dout, n});
+  ASSERT_TRUE(r.success) << r.message();
+  std::vector<float> out(n * 4);
+  ASSERT_TRUE(interp.read(dout, out));
+  auto same = [](float got, float want) {
+    if (std::isnan(want))
+      return std::isnan(got);
+    return got == want && std::signbit(got) == std::signbit(want);
+  };
+  for (uint32_t i = 0; i < n; ++i) {
+    float x = a[i], y = b[i];
+    bool anyNaN = std::isnan(x) || std::isnan(y);
+    float mx = anyNaN ? nan
+               : x == y ? (std::signbit(x) ? y : x)
+                        : std::max(x, y);
+    float mn = anyNaN ? nan
+               : x == y ? (std::signbit(x) ? x : y)
+                        : std::min(x, y);
+    EXPECT_TRUE(same(out[4 * i], mx)) << "maximumf " << x << ", " << y
+                                      << " = " << out[4 * i];
+    EXPECT_TRUE(same(out[4 * i + 1], mn)) << "minimumf " << x << ", " << y
+                                          << " = " << out[4 * i + 1];
+    EXPECT_TRUE(same(out[4 * i + 2], std::fmax(x, y)) ||
+                (x == y && out[4 * i + 2] == x))
+        << "maxnumf " << x << ", " << y;
+    EXPECT_TRUE(same(out[4 * i + 3], std::fmin(x, y)) ||
+                (x == y && out[4 * i + 3] == x))
+        << "minnumf " << x << ", " << y;
+  }
+}
 
 } // namespace
