@@ -7,6 +7,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -42,14 +43,15 @@ static void printAddress(OpAsmPrinter &p, Operation *, Value addr,
 static ParseResult parseTypeSigImpl(OpAsmParser &parser,
                                     ArrayRef<Type *> operandTypes,
                                     Type &resultType) {
+  SMLoc loc = parser.getCurrentLocation();
   if (succeeded(parser.parseOptionalLParen())) {
     SmallVector<Type> types;
     if (parser.parseTypeList(types) || parser.parseRParen() ||
         parser.parseArrow() || parser.parseType(resultType))
       return failure();
     if (types.size() != operandTypes.size())
-      return parser.emitError(parser.getCurrentLocation())
-             << "expected " << operandTypes.size() << " operand types";
+      return parser.emitError(loc) << "expected " << operandTypes.size()
+                                   << " operand types, got " << types.size();
     for (auto [slot, type] : llvm::zip(operandTypes, types))
       *slot = type;
     return success();
@@ -114,6 +116,8 @@ static void printTypeSig(OpAsmPrinter &p, Operation *, Type a, Type b, Type c,
 //===----------------------------------------------------------------------===//
 // Verifier helpers
 //===----------------------------------------------------------------------===//
+
+using T = PTXType;
 
 static std::string typeName(PTXType t) {
   return ("." + stringifyPTXType(t)).str();
@@ -195,7 +199,6 @@ static LogicalResult checkI32(Operation *op, Value v, StringRef what) {
                            << v.getType();
 }
 
-using T = PTXType;
 #define INT_TYPES T::s16, T::u16, T::s32, T::u32, T::s64, T::u64
 #define FLOAT_TYPES                                                            \
   T::f16, T::f16x2, T::bf16, T::bf16x2, T::f32, T::f64
@@ -264,7 +267,20 @@ LogicalResult EntryOp::verify() {
                              << "' of parameter #" << i
                              << " must be a power of two";
     }
+    // Both describe the pointee: `.ptr.global.align N` and ld.global.nc.
+    bool isPtr = getArgAttr(i, PTXDialect::kPtrElementAttrName) != nullptr;
+    for (StringRef attr :
+         {PTXDialect::kAlignAttrName, PTXDialect::kReadOnlyAttrName})
+      if (getArgAttr(i, attr) && !isPtr)
+        return emitOpError() << "'" << attr << "' of parameter #" << i
+                             << " needs '" << PTXDialect::kPtrElementAttrName
+                             << "'";
   }
+  llvm::StringSet<> names;
+  for (unsigned i = 0, e = getArgumentTypes().size(); i < e; ++i)
+    if (!names.insert(getParamName(i)).second)
+      return emitOpError() << "parameter name '" << getParamName(i)
+                           << "' is used twice";
   auto checkDims = [&](std::optional<ArrayRef<int32_t>> dims,
                        StringRef name) -> LogicalResult {
     if (!dims)
@@ -293,15 +309,9 @@ LogicalResult EntryOp::verify() {
 }
 
 LogicalResult EntryOp::verifyRegions() {
+  // FunctionOpInterface has checked the entry block against the signature.
   if (getBody().empty())
     return emitOpError("kernel must have a body");
-  Block &entry = getBody().front();
-  if (entry.getNumArguments() != getArgumentTypes().size())
-    return emitOpError("entry block must have one argument per parameter");
-  for (auto [arg, type] : llvm::zip(entry.getArguments(), getArgumentTypes()))
-    if (arg.getType() != type)
-      return emitOpError("entry block argument types must match the "
-                         "parameter types");
   for (Block &block : getBody()) {
     for (BlockArgument arg : block.getArguments())
       if (!getRegisterClass(arg.getType()))
@@ -397,7 +407,10 @@ static unsigned registerBits(Type type) {
 }
 
 LogicalResult MovOp::verify() {
-  if (failed(checkReg(*this, getType(), getSrc().getType(), "source")) ||
+  if (failed(checkTypeIn(*this, getType(),
+                         {T::pred, T::b16, T::b32, T::b64, T::u16, T::u32,
+                          T::u64, T::s16, T::s32, T::s64, T::f32, T::f64})) ||
+      failed(checkReg(*this, getType(), getSrc().getType(), "source")) ||
       failed(checkReg(*this, getType(), getResult().getType(), "result")))
     return failure();
   return success();
@@ -485,7 +498,9 @@ static LogicalResult verifyMulLike(Operation *op, PTXType type,
   if (isFloat(type)) {
     if (mode)
       return op->emitOpError(".lo/.hi/.wide apply to integer types only");
-    if (isMad && !rnd && !isHalf(type))
+    if (isMad && isHalf(type))
+      return op->emitOpError("mad has no half-precision form; use fma");
+    if (isMad && !rnd)
       return op->emitOpError("float mad needs a rounding modifier");
     if (failed(checkFloatMods(op, type, rnd, ftz, sat)))
       return failure();
@@ -564,8 +579,8 @@ LogicalResult DivOp::verify() {
                        "modifier, .approx or .full");
   if (getRnd() && !isFloatRounding(*getRnd()))
     return emitOpError("division rounds .rn, .rz, .rm or .rp");
-  if (type == PTXType::f64 && (getFull() || getFtz()))
-    return emitOpError(".full and .ftz apply to .f32 only");
+  if (type == PTXType::f64 && (getApprox() || getFull() || getFtz()))
+    return emitOpError(".approx, .full and .ftz apply to .f32 only");
   return success();
 }
 PTXRequirement DivOp::getPTXRequirement() { return getStaticPTXRequirement(); }
@@ -623,8 +638,12 @@ LogicalResult AbsOp::verify() {
   return verifyAbsNeg(*this, getType(), getFtz());
 }
 PTXRequirement AbsOp::getPTXRequirement() {
-  return getStaticPTXRequirement().join(
-      isHalf(getType()) ? PTXRequirement{80, 70} : PTXRequirement{});
+  PTXRequirement req = getStaticPTXRequirement();
+  if (isBF16(getType()))
+    return req.join({80, 70});
+  if (isHalf(getType()))
+    return req.join({0, 65});
+  return req;
 }
 LogicalResult NegOp::verify() {
   return verifyAbsNeg(*this, getType(), getFtz());
@@ -761,17 +780,15 @@ LogicalResult SetpOp::verify() {
       failed(checkReg(*this, type, getLhs().getType(), "operand")) ||
       failed(checkReg(*this, type, getRhs().getType(), "operand")))
     return failure();
-  if (getLhs().getType() != getRhs().getType())
-    return emitOpError("compared operands must have the same type");
   CmpOp cmp = getCmp();
   bool unsignedCmp = cmp == CmpOp::lo || cmp == CmpOp::ls ||
                      cmp == CmpOp::hi || cmp == CmpOp::hs;
   bool nanCmp = static_cast<unsigned>(cmp) >= static_cast<unsigned>(CmpOp::equ);
   if (isBits(type) && cmp != CmpOp::eq && cmp != CmpOp::ne)
     return emitOpError("bit types compare only with eq and ne");
-  if (unsignedCmp && !isInteger(type))
+  if (unsignedCmp && !isUnsigned(type))
     return emitOpError() << "." << stringifyCmpOp(cmp)
-                         << " compares integer types only";
+                         << " compares unsigned integer types only";
   if (nanCmp && !isFloat(type))
     return emitOpError() << "." << stringifyCmpOp(cmp)
                          << " compares float types only";
@@ -805,22 +822,32 @@ LogicalResult CvtOp::verify() {
     return failure();
   std::optional<Rounding> rnd = getRnd();
   if (dst == PTXType::tf32) {
-    if (src != PTXType::f32 || rnd != Rounding::rna)
-      return emitOpError("tf32 conversion is cvt.rna.tf32.f32");
+    if (src != PTXType::f32 ||
+        (rnd != Rounding::rna && rnd != Rounding::rn && rnd != Rounding::rz))
+      return emitOpError("tf32 conversion is cvt.rna.tf32.f32 (or .rn/.rz "
+                         "on sm_90)");
+    if (getFtz() || getSat())
+      return emitOpError("tf32 conversion takes no .ftz or .sat");
+    if (getRelu() && rnd == Rounding::rna)
+      return emitOpError(".relu tf32 conversion rounds .rn or .rz");
     return success();
   }
   if (src == PTXType::tf32)
     return emitOpError("tf32 is only a conversion destination");
   bool fd = isFloat(dst), fs = isFloat(src);
   if (fd && fs) {
-    if (getBitWidth(dst) < getBitWidth(src)) {
+    unsigned dstBits = getBitWidth(dst), srcBits = getBitWidth(src);
+    if (dstBits < srcBits) {
       if (!rnd || !isFloatRounding(*rnd))
         return emitOpError("narrowing float conversion needs .rn, .rz, .rm "
                            "or .rp");
-    } else if (getBitWidth(dst) > getBitWidth(src) ||
-               (dst != src && getBitWidth(dst) == getBitWidth(src))) {
+    } else if (dstBits > srcBits) {
       if (rnd)
         return emitOpError("widening float conversion takes no rounding");
+    } else if (dst != src) {
+      // f16 <-> bf16: same width, different precision.
+      if (rnd && !isFloatRounding(*rnd))
+        return emitOpError("f16/bf16 conversion rounds .rn, .rz, .rm or .rp");
     } else if (rnd && !isIntRounding(*rnd)) {
       return emitOpError("same-type float conversion rounds to an integral "
                          "value: .rni, .rzi, .rmi or .rpi");
@@ -833,11 +860,33 @@ LogicalResult CvtOp::verify() {
     if (!rnd || !isFloatRounding(*rnd))
       return emitOpError("integer-to-float conversion needs .rn, .rz, .rm or "
                          ".rp");
-  } else if (rnd) {
-    return emitOpError("integer conversion takes no rounding");
+  } else {
+    if (rnd)
+      return emitOpError("integer conversion takes no rounding");
+    // .sat clamps; PTX rejects it where the source range fits the
+    // destination.
+    unsigned dstBits = getBitWidth(dst), srcBits = getBitWidth(src);
+    bool fits = (isSigned(dst) == isSigned(src) && dstBits >= srcBits) ||
+                (isUnsigned(src) && isSigned(dst) && dstBits > srcBits);
+    if (getSat() && fits)
+      return emitOpError() << ".sat needs a conversion that can overflow; "
+                           << typeName(src) << " always fits "
+                           << typeName(dst);
   }
-  if (getRelu() && dst != PTXType::f16 && dst != PTXType::bf16)
-    return emitOpError(".relu requires an .f16 or .bf16 destination");
+  if (isBF16(dst) || isBF16(src)) {
+    if (getSat())
+      return emitOpError(".sat is not valid on .bf16 conversions");
+    if (getBitWidth(dst) == 8 || getBitWidth(src) == 8)
+      return emitOpError(".bf16 does not convert to or from 8-bit integers");
+  }
+  if (getRelu()) {
+    if ((dst != PTXType::f16 && dst != PTXType::bf16) || src != PTXType::f32)
+      return emitOpError(".relu converts .f32 to .f16 or .bf16");
+    if (rnd != Rounding::rn && rnd != Rounding::rz)
+      return emitOpError(".relu conversion rounds .rn or .rz");
+    if (getSat() || getFtz())
+      return emitOpError(".relu excludes .sat and .ftz");
+  }
   if (getFtz() && src != PTXType::f32 && dst != PTXType::f32)
     return emitOpError(".ftz requires an .f32 source or destination");
   return success();
@@ -846,10 +895,17 @@ PTXRequirement CvtOp::getPTXRequirement() {
   PTXRequirement req = getStaticPTXRequirement();
   PTXType dst = getDstType(), src = getSrcType();
   if (dst == PTXType::tf32)
-    return req.join({80, 70});
-  if (isBF16(src) || (isBF16(dst) && src != PTXType::f32))
-    return req.join({90, 78});
-  if (isBF16(dst) || getRelu())
+    return req.join(getRnd() == Rounding::rna ? PTXRequirement{80, 70}
+                                              : PTXRequirement{90, 78});
+  // bf16 <-> f32 came with sm_80; bf16 with any other type, and .ftz on
+  // bf16 -> f32, with sm_90.
+  if (isBF16(src))
+    return req.join(dst == PTXType::f32 && !getFtz() ? PTXRequirement{80, 71}
+                                                      : PTXRequirement{90, 78});
+  if (isBF16(dst))
+    return req.join(src == PTXType::f32 ? PTXRequirement{80, 70}
+                                        : PTXRequirement{90, 78});
+  if (getRelu())
     return req.join({80, 70});
   return req;
 }
@@ -898,8 +954,15 @@ static LogicalResult verifySpecialFn(Operation *op, StringRef name,
     return op->emitOpError(".approx.f64 exists only for rcp and rsqrt");
   if (approx && type == PTXType::f64 && name == "rcp" && !ftz)
     return op->emitOpError("rcp.approx.f64 requires .ftz");
-  if (ftz && (isHalf(type) && !isBF16(type)))
-    return op->emitOpError(".ftz is not valid on .f16");
+  if (ftz && type == PTXType::f64 && !approx)
+    return op->emitOpError(".ftz on .f64 exists only with .approx");
+  if (ftz && name == "tanh")
+    return op->emitOpError("tanh has no .ftz");
+  if (ftz && isHalf(type) && !isBF16(type))
+    return op->emitOpError() << ".ftz is not valid on " << typeName(type);
+  if (!ftz && isBF16(type) && name == "ex2")
+    return op->emitOpError() << name << ".approx" << typeName(type)
+                             << " requires .ftz";
   return success();
 }
 
@@ -963,10 +1026,9 @@ static LogicalResult verifyMemAccess(Operation *op, StateSpace space,
       return failure();
   }
   if (isVolatile && space != StateSpace::global &&
-      space != StateSpace::shared && space != StateSpace::generic &&
-      space != StateSpace::local)
-    return op->emitOpError(".volatile applies to generic, global, shared "
-                           "and local accesses");
+      space != StateSpace::shared && space != StateSpace::generic)
+    return op->emitOpError(".volatile applies to generic, global and shared "
+                           "accesses");
   return success();
 }
 
@@ -977,7 +1039,12 @@ LogicalResult LoadOp::verify() {
     return failure();
   if (getNc() && getSpace() != StateSpace::global)
     return emitOpError(".nc loads read .global memory only");
+  if (getNc() && getIsVolatile())
+    return emitOpError(".nc and .volatile exclude each other");
   if (auto cache = getCache()) {
+    if (getNc() && (*cache == CacheOp::lu || *cache == CacheOp::cv))
+      return emitOpError() << "ld.global.nc takes .ca, .cg or .cs, not ."
+                           << stringifyCacheOp(*cache);
     if (*cache == CacheOp::wb || *cache == CacheOp::wt)
       return emitOpError() << "." << stringifyCacheOp(*cache)
                            << " is a store cache operator";
@@ -1012,11 +1079,17 @@ PTXRequirement StoreOp::getPTXRequirement() {
 LogicalResult CvtaOp::verify() {
   if (getSpace() == StateSpace::generic)
     return emitOpError("cvta converts to or from a named state space");
-  if (getSrc().getType() != getResult().getType())
-    return emitOpError("cvta keeps the address size");
-  if (getSrc().getType().isInteger(32) && getSpace() != StateSpace::shared)
-    return emitOpError("32-bit addresses are valid only for .shared");
+  // Generic addresses are 64-bit in a 64-bit module, and cvta keeps the
+  // size: ptxas rejects cvta.u32 there.
+  if (!getSrc().getType().isInteger(64) || !getResult().getType().isInteger(64))
+    return emitOpError("cvta converts 64-bit addresses");
   return success();
+}
+PTXRequirement CvtaOp::getPTXRequirement() {
+  PTXRequirement req = getStaticPTXRequirement();
+  if (getSpace() == StateSpace::param)
+    return req.join({70, 77});
+  return req;
 }
 
 static LogicalResult verifyAtomic(Operation *op, StateSpace space,
@@ -1092,8 +1165,6 @@ static PTXRequirement atomicRequirement(PTXRequirement base, PTXType type,
 }
 
 LogicalResult AtomOp::verify() {
-  if (getSpace() == StateSpace::shared && isBF16(getType()))
-    return emitOpError("bf16 atomics need .global or generic memory");
   return verifyAtomic(*this, getSpace(), getSem(), getOp(), getType(),
                       getAddr(), getValues(), getResult());
 }
@@ -1105,6 +1176,9 @@ PTXRequirement AtomOp::getPTXRequirement() {
 LogicalResult RedOp::verify() {
   if (getOp() == AtomicOp::cas || getOp() == AtomicOp::exch)
     return emitOpError("red has no .cas or .exch; use atom");
+  if (auto sem = getSem();
+      sem && *sem != MemOrder::relaxed && *sem != MemOrder::release)
+    return emitOpError("red takes .relaxed or .release");
   return verifyAtomic(*this, getSpace(), getSem(), getOp(), getType(),
                       getAddr(), getValues(), Value());
 }
@@ -1194,12 +1268,11 @@ LogicalResult MmaSyncOp::verify() {
                          << " with D/C " << typeName(getDType()) << ", A "
                          << typeName(getAType()) << ", B "
                          << typeName(getBType());
-  auto checkRegs = [&](StringRef name, ValueRange regs, TypeRange types,
-                       unsigned count, PTXType type) -> LogicalResult {
-    if (regs.size() != count && types.size() != count)
-      return emitOpError() << name << " takes " << count
-                           << " registers per thread, got "
-                           << std::max(regs.size(), types.size());
+  auto checkRegs = [&](StringRef name, TypeRange types, unsigned count,
+                       PTXType type) -> LogicalResult {
+    if (types.size() != count)
+      return emitOpError() << "operand " << name << " takes " << count
+                           << " registers per thread, got " << types.size();
     for (Type t : types) {
       // Packed operands live in .b32 registers; f32/s32 accumulators in
       // registers of their own type.
@@ -1209,19 +1282,15 @@ LogicalResult MmaSyncOp::verify() {
       if (type == PTXType::f16)
         regType = PTXType::f16x2;
       if (!isRegisterCompatible(regType, t))
-        return emitOpError() << name << " register of type " << t
-                             << " does not hold " << typeName(type);
+        return emitOpError() << "operand " << name << " register of type "
+                             << t << " does not hold " << typeName(type);
     }
     return success();
   };
-  if (failed(checkRegs("A", getA(), getA().getTypes(), v->aRegs,
-                       getAType())) ||
-      failed(checkRegs("B", getB(), getB().getTypes(), v->bRegs,
-                       getBType())) ||
-      failed(checkRegs("C", getC(), getC().getTypes(), v->accRegs,
-                       getCType())) ||
-      failed(checkRegs("D", ValueRange(), getD().getTypes(), v->accRegs,
-                       getDType())))
+  if (failed(checkRegs("A", getA().getTypes(), v->aRegs, getAType())) ||
+      failed(checkRegs("B", getB().getTypes(), v->bRegs, getBType())) ||
+      failed(checkRegs("C", getC().getTypes(), v->accRegs, getCType())) ||
+      failed(checkRegs("D", getD().getTypes(), v->accRegs, getDType())))
     return failure();
   if (getSatfinite() && getDType() != PTXType::s32)
     return emitOpError(".satfinite applies to integer mma only");
@@ -1247,6 +1316,12 @@ LogicalResult StMatrixOp::verify() {
   size_t n = getValues().size();
   if (n != 1 && n != 2 && n != 4)
     return emitOpError() << "stmatrix stores 1, 2 or 4 matrices, got " << n;
+  return success();
+}
+
+LogicalResult CpAsyncWaitGroupOp::verify() {
+  if (getNAttr().getInt() < 0)
+    return emitOpError("group count must be non-negative");
   return success();
 }
 

@@ -28,9 +28,11 @@ def PTX_Dialect : Dialect {
     A module targets one chip through the `ptx.target` attribute on the
     builtin module (e.g. `"sm_80"`), optionally `ptx.version` ("8.0") and
     `ptx.address_size` (64). Every op declares the minimum SM and PTX ISA
-    version it needs; the module verifier rejects ops above the target.
+    version it needs; each op's verifier rejects it when it is above the
+    module's target or ptx.version.
   }];
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     static constexpr llvm::StringLiteral kTargetAttrName = "ptx.target";
     static constexpr llvm::StringLiteral kVersionAttrName = "ptx.version";

@@ -23,6 +23,9 @@ def PTX_InstructionOpInterface : OpInterface<"InstructionOpInterface"> {
       "bool", "isGuardNegated", (ins), [{}],
       [{ return $_op.getGuardNegated(); }]>,
   ];
+  // Runs after the op's ODS invariants, so getPTXRequirement() may read its
+  // attributes.
+  let verify = [{ return ::kaio::ptx::verifyTargetRequirement($_op); }];
 }
 
 #endif // KAIO_DIALECT_PTX_IR_PTXINTERFACES_TD

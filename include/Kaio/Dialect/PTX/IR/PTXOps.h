@@ -25,6 +25,10 @@ struct PTXRequires {
     static PTXRequirement getStaticPTXRequirement() { return {SM, ISA}; }
   };
 };
+
+/// Checks that `op`'s requirement is met by the ptx.target and ptx.version of
+/// the nearest enclosing module that sets them.
+mlir::LogicalResult verifyTargetRequirement(mlir::Operation *op);
 } // namespace kaio::ptx
 
 #include "Kaio/Dialect/PTX/IR/PTXInterfaces.h.inc"

@@ -5,8 +5,9 @@
 //   * may be guarded by a predicate (`if %p` / `if not %p` prints `@%p` /
 //     `@!%p`); a guarded op's results are undefined when the guard is false,
 //   * states the minimum SM and PTX ISA version it needs through
-//     PTX_Requires<sm, isa*10>, the single table the module verifier and the
-//     printer's version selection read.
+//     PTX_Requires<sm, isa*10>, the single table the verifier (against the
+//     module's ptx.target / ptx.version) and the printer's version selection
+//     read.
 //
 //===----------------------------------------------------------------------===//
 
@@ -126,7 +127,7 @@ def PTX_GlobalVarOp : PTX_Op<"var", [Symbol]> {
                        PTX_Type:$elem_type, OptionalAttr<I64Attr>:$count,
                        UnitAttr:$is_extern, OptionalAttr<I64Attr>:$alignment);
   let assemblyFormat = [{
-    $space $sym_name `:` $elem_type (`[` $count^ `]`)? (`extern` $is_extern^)?
+    $space $sym_name `:` $elem_type (` ` `[` $count^ `]`)? (`extern` $is_extern^)?
     (`align` $alignment^)? attr-dict
   }];
   let hasVerifier = 1;
@@ -392,11 +393,12 @@ def PTX_StoreOp : PTX_Inst<"st", [AttrSizedOperandSegments], 0, 0, 1> {
   let hasVerifier = 1;
 }
 
-def PTX_CvtaOp : PTX_Inst<"cvta", [Pure]> {
+def PTX_CvtaOp : PTX_Inst<"cvta", [Pure], 0, 0, 1> {
   let summary = "convert between generic and state-space addresses";
   let description = [{
     `%g = ptx.cvta shared %s : i64 -> i64` prints `cvta.shared.u64`;
-    with `to`, `cvta.to.global.u64` (generic → global).
+    with `to`, `cvta.to.global.u64` (generic → global). Modules are 64-bit,
+    so both addresses are i64.
   }];
   let arguments = !con((ins UnitAttr:$to, PTX_StateSpace:$space,
                             PTX_AddrReg:$src), guardArgs);
@@ -572,7 +574,7 @@ def PTX_MmaSyncOp : PTX_Inst<"mma_sync", [AttrSizedOperandSegments], 75, 64,
   let assemblyFormat = [{
     (`if` (`not` $guard_negated^)? $guard^)? $shape $layout_a $layout_b
     $d_type $a_type $b_type $c_type (`satfinite` $satfinite^)?
-    `{` $a `}` `,` `{` $b `}` `,` `{` $c `}` attr-dict `:`
+    ` ` `{` $a `}` `,` `{` $b `}` `,` `{` $c `}` attr-dict `:`
     `(` type($a) `)` `,` `(` type($b) `)` `,` `(` type($c) `)` `->` type($d)
   }];
   let hasVerifier = 1;
@@ -584,8 +586,8 @@ def PTX_LdMatrixOp : PTX_Inst<"ldmatrix", [], 75, 65> {
   let arguments = !con((ins UnitAttr:$trans, PTX_AddrReg:$addr), guardArgs);
   let results = (outs Variadic<I32>:$results);
   let assemblyFormat = [{
-    (`if` (`not` $guard_negated^)? $guard^)? (`trans` $trans^)? `[` $addr `]`
-    attr-dict `:` type($addr) `->` type($results)
+    (`if` (`not` $guard_negated^)? $guard^)? (`trans` $trans^)? ` ` `[` $addr
+    `]` attr-dict `:` type($addr) `->` type($results)
   }];
   let hasVerifier = 1;
 }
@@ -596,8 +598,8 @@ def PTX_StMatrixOp : PTX_Inst<"stmatrix", [AttrSizedOperandSegments], 90,
   let arguments = !con((ins UnitAttr:$trans, PTX_AddrReg:$addr,
                             Variadic<I32>:$values), guardArgs);
   let assemblyFormat = [{
-    (`if` (`not` $guard_negated^)? $guard^)? (`trans` $trans^)? `[` $addr `]`
-    `,` $values attr-dict `:` type($addr) `,` type($values)
+    (`if` (`not` $guard_negated^)? $guard^)? (`trans` $trans^)? ` ` `[` $addr
+    `]` `,` $values attr-dict `:` type($addr) `,` type($values)
   }];
   let hasVerifier = 1;
 }
@@ -613,7 +615,7 @@ def PTX_CpAsyncOp : PTX_Inst<"cp_async", [AttrSizedOperandSegments], 80, 70> {
                             PTX_AddrReg:$dst, I64:$src,
                             Optional<I32>:$src_size), guardArgs);
   let assemblyFormat = [{
-    (`if` (`not` $guard_negated^)? $guard^)? $cache $bytes `[` $dst `]` `,`
+    (`if` (`not` $guard_negated^)? $guard^)? $cache $bytes ` ` `[` $dst `]` `,`
     `[` $src `]` (`,` $src_size^)? attr-dict `:` type($dst)
   }];
   let hasVerifier = 1;
@@ -629,6 +631,7 @@ def PTX_CpAsyncWaitGroupOp : PTX_Inst<"cp_async_wait_group", [], 80, 70> {
   let summary = "`cp.async.wait_group N`: wait until ≤ N groups are pending";
   let arguments = !con((ins I32Attr:$n), guardArgs);
   let assemblyFormat = "(`if` (`not` $guard_negated^)? $guard^)? $n attr-dict";
+  let hasVerifier = 1;
 }
 
 def PTX_CpAsyncWaitAllOp : PTX_Inst<"cp_async_wait_all", [], 80, 70> {

@@ -1,0 +1,340 @@
+// RUN: kaio-opt %s -split-input-file -verify-diagnostics
+
+// The module attributes ptx.target, ptx.version and ptx.address_size, and the
+// minimum SM and PTX ISA version each op needs (PTX_Requires and
+// getPTXRequirement).
+
+//===----------------------------------------------------------------------===//
+// module attributes
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{'ptx.target' must name a known chip: sm_75 sm_80 sm_86 sm_87 sm_89 sm_90 sm_90a sm_100 sm_100a sm_120 sm_120a}}
+module attributes {ptx.target = "sm_70"} {
+}
+
+// -----
+
+// expected-error @+1 {{'ptx.target' must name a known chip}}
+module attributes {ptx.target = 80 : i32} {
+}
+
+// -----
+
+// expected-error @+1 {{'ptx.version' must be a version string like "8.0"}}
+module attributes {ptx.target = "sm_80", ptx.version = "8"} {
+}
+
+// -----
+
+// expected-error @+1 {{'ptx.version' must be a version string like "8.0"}}
+module attributes {ptx.version = 8.0 : f32} {
+}
+
+// -----
+
+// expected-error @+1 {{'ptx.version' 9.5 is newer than PTX ISA 9.0, the newest the driver compiles}}
+module attributes {ptx.version = "9.5"} {
+}
+
+// -----
+
+// expected-error @+1 {{ptx.version 7.0 cannot target sm_90 (needs 7.8 or newer)}}
+module attributes {ptx.target = "sm_90", ptx.version = "7.0"} {
+}
+
+// -----
+
+// expected-error @+1 {{'ptx.address_size' must be 64}}
+module attributes {ptx.target = "sm_80", ptx.address_size = 32 : i64} {
+}
+
+// -----
+
+// expected-error @+1 {{unknown ptx module attribute 'ptx.arch'}}
+module attributes {ptx.arch = "sm_80"} {
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{'ptx.target' is only valid on a builtin.module}}
+  ptx.entry @k() attributes {ptx.target = "sm_80"} {
+    ptx.ret
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'ptx.readonly' is only valid on ptx.entry arguments}}
+module attributes {ptx.readonly} {
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// SM requirements: the first op above the target is reported
+//===----------------------------------------------------------------------===//
+
+module attributes {ptx.target = "sm_75"} {
+  ptx.entry @k(%s: i32, %g: i64) {
+    // expected-error @+1 {{'ptx.cp_async' op requires sm_80 or newer, but the module targets sm_75}}
+    ptx.cp_async ca 16 [%s], [%g] : i32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_80"} {
+  ptx.entry @k(%h: bf16) {
+    // expected-error @+1 {{'ptx.add' op requires sm_90 or newer, but the module targets sm_80}}
+    %0 = ptx.add rn bf16 %h, %h : bf16
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_89"} {
+  ptx.entry @k(%s: i32) {
+    // expected-error @+1 {{'ptx.stmatrix' op requires sm_90 or newer, but the module targets sm_89}}
+    ptx.stmatrix [%s], %s : i32, i32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_75"} {
+  ptx.entry @k(%r: i32, %f: f32) {
+    %0:4 = ptx.mma_sync m16n8k8 row col f32 f16 f16 f32 {%r, %r}, {%r}, {%f, %f, %f, %f} : (i32, i32), (i32), (f32, f32, f32, f32) -> f32, f32, f32, f32
+    // expected-error @+1 {{'ptx.mma_sync' op requires sm_80 or newer, but the module targets sm_75}}
+    %1:4 = ptx.mma_sync m16n8k16 row col f32 f16 f16 f32 {%r, %r, %r, %r}, {%r, %r}, {%f, %f, %f, %f} : (i32, i32, i32, i32), (i32, i32), (f32, f32, f32, f32) -> f32, f32, f32, f32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_75"} {
+  ptx.entry @k(%r: i32) {
+    // expected-error @+1 {{'ptx.mma_sync' op requires sm_80 or newer, but the module targets sm_75}}
+    %0:4 = ptx.mma_sync m16n8k32 row col s32 s8 s8 s32 {%r, %r, %r, %r}, {%r, %r}, {%r, %r, %r, %r} : (i32, i32, i32, i32), (i32, i32), (i32, i32, i32, i32) -> i32, i32, i32, i32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_75"} {
+  ptx.entry @k(%a: i32) {
+    // expected-error @+1 {{'ptx.redux_sync' op requires sm_80 or newer, but the module targets sm_75}}
+    %0 = ptx.redux_sync add u32 %a, %a
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_87"} {
+  ptx.entry @k() {
+    ptx.fence sc gpu
+    // expected-error @+1 {{'ptx.fence' op requires sm_90 or newer, but the module targets sm_87}}
+    ptx.fence acq_rel cluster
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_86"} {
+  ptx.entry @k(%p: i64, %a: i32) {
+    // expected-error @+1 {{'ptx.atom' op requires sm_90 or newer, but the module targets sm_86}}
+    %0 = ptx.atom global relaxed cluster add u32 [%p], %a : i64, i32 -> i32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_80"} {
+  ptx.entry @k(%p: i64, %h: vector<2xbf16>) {
+    // expected-error @+1 {{'ptx.red' op requires sm_90 or newer, but the module targets sm_80}}
+    ptx.red global add bf16x2 [%p], %h : i64, vector<2xbf16>
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_75"} {
+  ptx.entry @k(%f: f32) {
+    // expected-error @+1 {{'ptx.cvt' op requires sm_80 or newer, but the module targets sm_75}}
+    %0 = ptx.cvt rn relu f16 f32 %f : f32 -> f16
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_80"} {
+  ptx.entry @k(%f: f32) {
+    %0 = ptx.cvt rna tf32 f32 %f : f32 -> i32
+    // expected-error @+1 {{'ptx.cvt' op requires sm_90 or newer, but the module targets sm_80}}
+    %1 = ptx.cvt rn tf32 f32 %f : f32 -> i32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_80"} {
+  ptx.entry @k(%h: bf16) {
+    %0 = ptx.cvt f32 bf16 %h : bf16 -> f32
+    // expected-error @+1 {{'ptx.cvt' op requires sm_90 or newer, but the module targets sm_80}}
+    %1 = ptx.cvt f64 bf16 %h : bf16 -> f64
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_75"} {
+  ptx.entry @k(%f: f32) {
+    // expected-error @+1 {{'ptx.cvt_pack' op requires sm_80 or newer, but the module targets sm_75}}
+    %0 = ptx.cvt_pack rn f16x2 %f, %f : i32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_75"} {
+  ptx.entry @k(%f: f32) {
+    // expected-error @+1 {{'ptx.min' op requires sm_80 or newer, but the module targets sm_75}}
+    %0 = ptx.min NaN f32 %f, %f : f32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_75"} {
+  ptx.entry @k(%h: f16, %b: bf16) {
+    %0 = ptx.abs f16 %h : f16
+    // expected-error @+1 {{'ptx.abs' op requires sm_80 or newer, but the module targets sm_75}}
+    %1 = ptx.abs bf16 %b : bf16
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_75"} {
+  ptx.entry @k(%b: bf16) {
+    // expected-error @+1 {{'ptx.fma' op requires sm_80 or newer, but the module targets sm_75}}
+    %0 = ptx.fma rn bf16 %b, %b, %b : bf16
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_89"} {
+  ptx.entry @k(%b: bf16) {
+    // expected-error @+1 {{'ptx.setp' op requires sm_90 or newer, but the module targets sm_89}}
+    %0 = ptx.setp lt bf16 %b, %b : bf16
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_80"} {
+  ptx.entry @k(%h: f16, %b: bf16) {
+    %0 = ptx.ex2 approx f16 %h : f16
+    // expected-error @+1 {{'ptx.ex2' op requires sm_90 or newer, but the module targets sm_80}}
+    %1 = ptx.ex2 approx ftz bf16 %b : bf16
+    ptx.ret
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// PTX ISA requirements
+//===----------------------------------------------------------------------===//
+
+module attributes {ptx.version = "7.0"} {
+  ptx.entry @k(%s: i32) {
+    // expected-error @+1 {{'ptx.stmatrix' op requires PTX ISA 7.8, but the module sets ptx.version 7.0}}
+    ptx.stmatrix [%s], %s : i32, i32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_80", ptx.version = "8.0"} {
+  ptx.entry @k(%f: f32) {
+    %0 = ptx.cvt_pack rn f16x2 %f, %f : i32
+    // expected-error @+1 {{'ptx.cvt_pack' op requires PTX ISA 8.1, but the module sets ptx.version 8.0}}
+    %1 = ptx.cvt_pack rn satfinite f16x2 %f, %f : i32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_80", ptx.version = "7.0"} {
+  ptx.entry @k(%h: bf16) {
+    // expected-error @+1 {{'ptx.cvt' op requires PTX ISA 7.1, but the module sets ptx.version 7.0}}
+    %0 = ptx.cvt f32 bf16 %h : bf16 -> f32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_75", ptx.version = "6.4"} {
+  ptx.entry @k(%h: f16) {
+    // expected-error @+1 {{'ptx.abs' op requires PTX ISA 6.5, but the module sets ptx.version 6.4}}
+    %0 = ptx.abs f16 %h : f16
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_80", ptx.version = "7.6"} {
+  ptx.entry @k(%p: i64) {
+    %0 = ptx.cvta to global %p : i64 -> i64
+    // expected-error @+1 {{'ptx.cvta' op requires PTX ISA 7.7, but the module sets ptx.version 7.6}}
+    %1 = ptx.cvta param %p : i64 -> i64
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_75", ptx.version = "6.4"} {
+  ptx.entry @k(%s: i32) {
+    // expected-error @+1 {{'ptx.ldmatrix' op requires PTX ISA 6.5, but the module sets ptx.version 6.4}}
+    %0 = ptx.ldmatrix [%s] : i32 -> i32
+    ptx.ret
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// malformed ops under a target are reported, never crashed on
+//===----------------------------------------------------------------------===//
+
+module attributes {ptx.target = "sm_80"} {
+  ptx.entry @k(%a: i32) {
+    // expected-error @+1 {{'ptx.add' op requires attribute 'type'}}
+    %0 = "ptx.add"(%a, %a) : (i32, i32) -> i32
+    ptx.ret
+  }
+}
