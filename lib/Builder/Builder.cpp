@@ -9,6 +9,8 @@
 
 #include "Kaio/Builder/Builder.h"
 
+#include "Kaio/Support/Diagnostics.h"
+
 #include "Kaio/Dialect/Kaio/IR/KaioDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -663,38 +665,6 @@ void kb::ModuleBuilder::endKernel() {
       kernel.setArgAttr(i, KaioDialect::kReadOnlyAttrName,
                         UnitAttr::get(impl_->context));
   impl_->kernel.reset();
-}
-
-static void formatLocation(Location loc, llvm::raw_ostream &os) {
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return formatLocation(name.getChildLoc(), os);
-  if (auto file = dyn_cast<FileLineColLoc>(loc)) {
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-    return;
-  }
-  os << loc;
-}
-
-static void formatDiagnostic(Diagnostic &diag, llvm::raw_ostream &os) {
-  formatLocation(diag.getLocation(), os);
-  switch (diag.getSeverity()) {
-  case DiagnosticSeverity::Error:
-    os << ": error: ";
-    break;
-  case DiagnosticSeverity::Warning:
-    os << ": warning: ";
-    break;
-  case DiagnosticSeverity::Note:
-    os << ": note: ";
-    break;
-  case DiagnosticSeverity::Remark:
-    os << ": remark: ";
-    break;
-  }
-  os << diag.str() << "\n";
-  for (Diagnostic &note : diag.getNotes())
-    formatDiagnostic(note, os);
 }
 
 OwningOpRef<ModuleOp> kb::ModuleBuilder::finish() {

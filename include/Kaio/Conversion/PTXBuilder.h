@@ -24,6 +24,19 @@ public:
   PTXTypeConverter();
 };
 
+/// Converts every op of dialect `Illegal` below `root` to ptx with
+/// `patterns`, leaving other dialects' ops alone: the shape of each
+/// `convert-<dialect>-to-ptx` pass.
+template <typename Illegal>
+mlir::LogicalResult convertDialectToPTX(mlir::Operation *root,
+                                        mlir::RewritePatternSet &&patterns) {
+  mlir::ConversionTarget target(*root->getContext());
+  target.addIllegalDialect<Illegal>();
+  target.addLegalDialect<PTXDialect>();
+  target.markUnknownOpDynamicallyLegal([](mlir::Operation *) { return true; });
+  return mlir::applyPartialConversion(root, target, std::move(patterns));
+}
+
 /// The PTX instruction type that operates on registers of `type` as
 /// integers of the given signedness, or as floats.
 PTXType getIntType(mlir::Type type, bool isSigned);

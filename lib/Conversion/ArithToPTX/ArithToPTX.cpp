@@ -629,12 +629,8 @@ struct ConvertArithToPTXPass
     patterns.add<IEEEMinMaxLowering<arith::MaximumFOp, true>,
                  IEEEMinMaxLowering<arith::MinimumFOp, false>>(converter, ctx);
 
-    ConversionTarget target(*ctx);
-    target.addIllegalDialect<arith::ArithDialect>();
-    target.addLegalDialect<PTXDialect>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-    if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+    if (failed(convertDialectToPTX<arith::ArithDialect>(getOperation(),
+                                        std::move(patterns))))
       return signalPassFailure();
   }
 };

@@ -45,12 +45,8 @@ struct ConvertCFToPTXPass : kaio::impl::ConvertCFToPTXBase<ConvertCFToPTXPass> {
     PTXTypeConverter converter;
     RewritePatternSet patterns(ctx);
     patterns.add<BranchLowering, CondBranchLowering>(converter, ctx);
-    ConversionTarget target(*ctx);
-    target.addIllegalDialect<cf::ControlFlowDialect>();
-    target.addLegalDialect<PTXDialect>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-    if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+    if (failed(convertDialectToPTX<cf::ControlFlowDialect>(getOperation(),
+                                        std::move(patterns))))
       return signalPassFailure();
   }
 };

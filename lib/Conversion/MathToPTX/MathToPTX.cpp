@@ -222,12 +222,8 @@ struct ConvertMathToPTXPass
                  UnaryLowering<math::CeilOp>, UnaryLowering<math::TruncOp>,
                  UnaryLowering<math::RoundEvenOp>, FmaLowering>(converter,
                                                                 ctx);
-    ConversionTarget target(*ctx);
-    target.addIllegalDialect<math::MathDialect>();
-    target.addLegalDialect<PTXDialect>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-    if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+    if (failed(convertDialectToPTX<math::MathDialect>(getOperation(),
+                                        std::move(patterns))))
       return signalPassFailure();
   }
 };
