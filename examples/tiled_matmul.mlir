@@ -3,7 +3,8 @@
 module {
   kaio.kernel @tiled_matmul(%A: !kaio.ptr<f32> {kaio.readonly},
                             %B: !kaio.ptr<f32> {kaio.readonly},
-                            %C: !kaio.ptr<f32>, %M: i32, %N: i32, %K: i32)
+                            %C: !kaio.ptr<f32>, %M: i32 {kaio.signed},
+                            %N: i32 {kaio.signed}, %K: i32 {kaio.signed})
       attributes {block_size = array<i32: 16, 16>} {
     %c0 = arith.constant 0 : i32
     %c16 = arith.constant 16 : i32

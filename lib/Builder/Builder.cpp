@@ -84,6 +84,7 @@ public:
   KernelOp kernel;
   SmallVector<Type> argTypes;
   SmallVector<bool> readOnly;
+  SmallVector<bool> isSigned;
   SrcLoc last;
 };
 } // namespace kaio::builder::detail
@@ -495,7 +496,8 @@ SmallVector<Value> kbd::buildWhile(
 //===----------------------------------------------------------------------===//
 
 Value kb::KernelBuilder::addParam(Type type, bool isPointer, bool readOnly,
-                              StringRef name, SrcLoc where) {
+                                  bool isSigned, StringRef name,
+                                  SrcLoc where) {
   Location loc = st_->loc(where);
   if (!name.empty())
     loc = NameLoc::get(StringAttr::get(st_->ctx(), name), loc);
@@ -503,6 +505,7 @@ Value kb::KernelBuilder::addParam(Type type, bool isPointer, bool readOnly,
     type = PtrType::get(st_->ctx(), type);
   st_->argTypes.push_back(type);
   st_->readOnly.push_back(readOnly);
+  st_->isSigned.push_back(isSigned);
   return st_->kernel.getBody().front().addArgument(type, loc);
 }
 
@@ -660,6 +663,10 @@ void kb::ModuleBuilder::endKernel() {
   ReturnOp::create(st->b, kernel.getLoc());
   kernel.setFunctionTypeAttr(
       TypeAttr::get(FunctionType::get(impl_->context, st->argTypes, {})));
+  for (auto [i, isSigned] : llvm::enumerate(st->isSigned))
+    if (isSigned)
+      kernel.setArgAttr(i, KaioDialect::kSignedAttrName,
+                        UnitAttr::get(impl_->context));
   for (auto [i, readOnly] : llvm::enumerate(st->readOnly))
     if (readOnly)
       kernel.setArgAttr(i, KaioDialect::kReadOnlyAttrName,

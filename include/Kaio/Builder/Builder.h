@@ -732,11 +732,14 @@ template <class P> struct ParamTraits {
   using type = Val<P>;
   static constexpr ScalarId id = ElemTraits<P>::id;
   static constexpr bool isPointer = false, readOnly = false;
+  static constexpr bool isSigned =
+      std::is_integral_v<P> && std::is_signed_v<P> && sizeof(P) > 1;
 };
 template <class T> struct ParamTraits<Ptr<T>> {
   using type = Ptr<T>;
   static constexpr ScalarId id = ElemTraits<std::remove_const_t<T>>::id;
   static constexpr bool isPointer = true, readOnly = std::is_const_v<T>;
+  static constexpr bool isSigned = false;
 };
 
 template <class T> struct IsVal : std::false_type {};
@@ -820,7 +823,7 @@ public:
     using Traits = detail::ParamTraits<P>;
     return typename Traits::type(
         st_, addParam(detail::scalarType(st_, Traits::id), Traits::isPointer,
-                      Traits::readOnly, name, loc));
+                      Traits::readOnly, Traits::isSigned, name, loc));
   }
 
   U32 threadId(Dim dim = Dim::x, SrcLoc loc = SrcLoc::current());
@@ -1037,7 +1040,7 @@ public:
 
 private:
   mlir::Value addParam(mlir::Type type, bool isPointer, bool readOnly,
-                       llvm::StringRef name, SrcLoc loc);
+                       bool isSigned, llvm::StringRef name, SrcLoc loc);
   mlir::Value sharedAlloc(llvm::ArrayRef<int64_t> shape, mlir::Type elem,
                           std::optional<TileLayout> layout, SrcLoc loc);
   mlir::Value shuffleImpl(ShuffleMode mode, mlir::Value value,

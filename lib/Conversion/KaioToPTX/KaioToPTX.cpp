@@ -82,6 +82,8 @@ struct KernelLowering : OpConversionPattern<KernelOp> {
     SmallVector<Attribute> argAttrs;
     for (auto [i, type] : llvm::enumerate(op.getArgumentTypes())) {
       NamedAttrList attrs;
+      if (op.getArgAttr(i, KaioDialect::kSignedAttrName))
+        attrs.append(PTXDialect::kSignedAttrName, rewriter.getUnitAttr());
       if (auto ptr = dyn_cast<PtrType>(type)) {
         attrs.append(PTXDialect::kPtrElementAttrName,
                      TypeAttr::get(ptr.getElementType()));

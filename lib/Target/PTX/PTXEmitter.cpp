@@ -106,7 +106,7 @@ std::string kaio::ptx::formatKernelSignature(Operation *op) {
     else if (isa<FloatType>(type))
       sig += elementName(type);
     else
-      sig += stringifyPTXType(*getParamType(type)).str();
+      sig += stringifyPTXType(entry.getParamPTXType(i)).str();
   }
   return sig + ")";
 }
@@ -733,7 +733,7 @@ LogicalResult KernelEmitter::emit(raw_ostream &out) {
   // Parameters are loaded into registers at the top.
   Block &entryBlock = region.front();
   for (BlockArgument arg : entryBlock.getArguments()) {
-    PTXType type = *getParamType(arg.getType());
+    PTXType type = entry.getParamPTXType(arg.getArgNumber());
     os << "\tld.param" << dotType(type) << " " << reg(arg) << ", ["
        << entry.getParamName(arg.getArgNumber()) << "];\n";
   }
@@ -762,7 +762,7 @@ LogicalResult KernelEmitter::emit(raw_ostream &out) {
   out << "// kaio.kernel " << formatKernelSignature(entry) << "\n";
   out << ".visible .entry " << entry.getSymName() << "(";
   for (auto [i, type] : llvm::enumerate(entry.getArgumentTypes())) {
-    out << (i ? ",\n" : "\n") << "\t.param " << dotType(*getParamType(type));
+    out << (i ? ",\n" : "\n") << "\t.param " << dotType(entry.getParamPTXType(i));
     if (entry.getArgAttr(i, PTXDialect::kPtrElementAttrName)) {
       out << " .ptr.global";
       if (auto align = entry.getArgAttrOfType<IntegerAttr>(

@@ -173,3 +173,13 @@ module attributes {kaio.target = "sm_90"} {
     kaio.return
   }
 }
+
+// -----
+
+// kaio.signed parameters stay signed in the ptx kernel.
+// CHECK-LABEL: ptx.entry @signed_param
+// CHECK-SAME: (%{{.*}}: i32 {ptx.signed}, %{{.*}}: i32)
+kaio.kernel @signed_param(%n: i32 {kaio.signed}, %m: i32)
+    attributes {block_size = array<i32: 32>} {
+  kaio.return
+}

@@ -843,3 +843,10 @@ func.func @store_fragment_no_variant(%c: !kaio.frag<acc, m16n8k16, f64>, %p: !ka
   kaio.store_fragment %c, %p[%i, %i] bounds [%i, %i] ld %i : !kaio.frag<acc, m16n8k16, f64>, !kaio.ptr<f32>
   return
 }
+
+// -----
+
+// expected-error @+1 {{'kaio.signed' marks i16, i32 or i64 parameters only}}
+kaio.kernel @k(%a: f32 {kaio.signed}) attributes {block_size = array<i32: 32>} {
+  kaio.return
+}

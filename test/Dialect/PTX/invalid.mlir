@@ -1820,3 +1820,10 @@ ptx.entry @k(%a: i32) {
   %0 = ptx.add s32 %a, %a : (i32) -> i32
   ptx.ret
 }
+
+// -----
+
+// expected-error @+1 {{'ptx.signed' of argument #0 marks integer parameters only}}
+ptx.entry @k(%a: f32 {ptx.signed}) {
+  ptx.ret
+}

@@ -95,3 +95,15 @@ ptx.entry @bounds_3d(%n: i32) attributes {reqntid = array<i32: 8, 4, 2>, minncta
 ptx.entry @bounds_1d(%n: i32) attributes {reqntid = array<i32: 128>, maxnreg = 255 : i32} {
   ptx.ret
 }
+
+// A signed parameter is .param .s32, and s32 in the signature the runtime's
+// typed launch checks.
+// CHECK-LABEL: // kaio.kernel signed_params(s32,u32,s64)
+// CHECK-NEXT: .visible .entry signed_params(
+// CHECK-NEXT: .param .s32 signed_params_param_0,
+// CHECK-NEXT: .param .u32 signed_params_param_1,
+// CHECK-NEXT: .param .s64 signed_params_param_2
+// CHECK: ld.param.s32 %r1, [signed_params_param_0];
+ptx.entry @signed_params(%a: i32 {ptx.signed}, %b: i32, %c: i64 {ptx.signed}) {
+  ptx.ret
+}

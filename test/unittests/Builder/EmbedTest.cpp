@@ -32,7 +32,7 @@ TEST(Embed, OnePtxPerChip) {
           "// kaio.kernel fused_silu_gate(ptr<const f32>,ptr<const f32>,"
           "ptr<f32>,u32)",
           "// kaio.kernel tiled_matmul(ptr<const f32>,ptr<const f32>,"
-          "ptr<f32>,u32,u32,u32)"})
+          "ptr<f32>,s32,s32,s32)"})
       EXPECT_NE(ptx.find(sig), std::string::npos) << chips[i] << ": " << sig;
   }
 }
@@ -103,7 +103,8 @@ TEST(Embed, RunsOnTheGpu) {
   }
 
   // C (M x N) = A (M x K) x B (K x N) at ragged sizes.
-  const std::uint32_t M = 37, N = 29, K = 45;
+  // tiled_matmul's sizes are int32_t parameters: the launch takes int32_t.
+  const std::int32_t M = 37, N = 29, K = 45;
   std::vector<float> A(M * K), B(K * N);
   for (std::size_t i = 0; i < A.size(); ++i)
     A[i] = float(int(i % 11) - 5) / 4;
@@ -119,10 +120,10 @@ TEST(Embed, RunsOnTheGpu) {
   ASSERT_FALSE(k->tiled_matmul(mm, *dA, *dB, *dC, M, N, K));
   Expected<std::vector<float>> C = dC->toHost();
   ASSERT_TRUE(C);
-  for (std::uint32_t r = 0; r < M; ++r)
-    for (std::uint32_t col = 0; col < N; ++col) {
+  for (std::int32_t r = 0; r < M; ++r)
+    for (std::int32_t col = 0; col < N; ++col) {
       double want = 0;
-      for (std::uint32_t i = 0; i < K; ++i)
+      for (std::int32_t i = 0; i < K; ++i)
         want += double(A[r * K + i]) * B[i * N + col];
       ASSERT_NEAR((*C)[r * N + col], want, 1e-4) << r << "," << col;
     }

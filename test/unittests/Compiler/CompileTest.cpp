@@ -165,7 +165,7 @@ TEST(Compile, FileToPTX) {
       CompileOptions());
   ASSERT_TRUE(r) << r.diagnostics;
   EXPECT_EQ(r.kernels.at(0).signature,
-            "tiled_matmul(ptr<const f32>,ptr<const f32>,ptr<f32>,u32,u32,u32)");
+            "tiled_matmul(ptr<const f32>,ptr<const f32>,ptr<f32>,s32,s32,s32)");
   EXPECT_EQ(r.kernels.at(0).blockSize, (std::vector<int32_t>{16, 16}));
 }
 

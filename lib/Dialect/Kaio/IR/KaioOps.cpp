@@ -95,6 +95,10 @@ LogicalResult KernelOp::verify() {
     if (!isa<PtrType>(type) && !isScalar(type))
       return emitOpError() << "parameter #" << i << " has type " << type
                            << "; kernels take !kaio.ptr and scalars";
+    if (getArgAttr(i, KaioDialect::kSignedAttrName) &&
+        (!isa<IntegerType>(type) || type.isInteger(8)))
+      return emitOpError() << "'" << KaioDialect::kSignedAttrName
+                           << "' marks i16, i32 or i64 parameters only";
     if (getArgAttr(i, KaioDialect::kReadOnlyAttrName) && !isa<PtrType>(type))
       return emitOpError() << "'" << KaioDialect::kReadOnlyAttrName
                            << "' marks pointer parameters only";

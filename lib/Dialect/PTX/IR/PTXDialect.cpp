@@ -22,7 +22,8 @@ static bool isArgAttrName(StringRef name) {
   return name == PTXDialect::kParamNameAttrName ||
          name == PTXDialect::kPtrElementAttrName ||
          name == PTXDialect::kReadOnlyAttrName ||
-         name == PTXDialect::kAlignAttrName;
+         name == PTXDialect::kAlignAttrName ||
+         name == PTXDialect::kSignedAttrName;
 }
 
 LogicalResult kaio::ptx::verifyTargetRequirement(Operation *op) {
@@ -141,6 +142,19 @@ LogicalResult PTXDialect::verifyRegionArgAttribute(Operation *op,
   if (name == kReadOnlyAttrName && !isa<UnitAttr>(value))
     return op->emitError() << "'" << name << "' of argument #" << argIndex
                            << " must be a unit attribute";
+  if (name == kSignedAttrName) {
+    if (!isa<UnitAttr>(value))
+      return op->emitError() << "'" << name << "' of argument #" << argIndex
+                             << " must be a unit attribute";
+    auto entry = cast<EntryOp>(op);
+    Type type = argIndex < entry.getArgumentTypes().size()
+                    ? entry.getArgumentTypes()[argIndex]
+                    : Type();
+    if (!type || !isa<IntegerType>(type) || type.isInteger(1))
+      return op->emitError() << "'" << name << "' of argument #" << argIndex
+                             << " marks integer parameters only";
+    return success();
+  }
   if (name == kAlignAttrName && !isa<IntegerAttr>(value))
     return op->emitError() << "'" << name << "' of argument #" << argIndex
                            << " must be an integer";

@@ -231,6 +231,16 @@ void EntryOp::print(OpAsmPrinter &p) {
       getArgAttrsAttrName(), getResAttrsAttrName());
 }
 
+PTXType EntryOp::getParamPTXType(unsigned i) {
+  Type type = getArgumentTypes()[i];
+  PTXType t = *getParamType(type);
+  if (getArgAttr(i, PTXDialect::kSignedAttrName) && isUnsigned(t))
+    return getBitWidth(t) == 16   ? PTXType::s16
+           : getBitWidth(t) == 32 ? PTXType::s32
+                                  : PTXType::s64;
+  return t;
+}
+
 std::string EntryOp::getParamName(unsigned i) {
   if (auto name = getArgAttrOfType<StringAttr>(i, PTXDialect::kParamNameAttrName))
     return name.str();

@@ -30,6 +30,9 @@ def Kaio_Dialect : Dialect {
   let extraClassDeclaration = [{
     static constexpr llvm::StringLiteral kTargetAttrName = "kaio.target";
     static constexpr llvm::StringLiteral kReadOnlyAttrName = "kaio.readonly";
+    /// A signed integer parameter: typed launches take int32_t, not
+    /// uint32_t (arith's integers are signless).
+    static constexpr llvm::StringLiteral kSignedAttrName = "kaio.signed";
     void registerTypes();
     void registerAttributes();
   }];

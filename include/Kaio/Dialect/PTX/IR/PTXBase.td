@@ -42,6 +42,8 @@ def PTX_Dialect : Dialect {
     static constexpr llvm::StringLiteral kParamNameAttrName = "ptx.name";
     static constexpr llvm::StringLiteral kPtrElementAttrName = "ptx.ptr";
     static constexpr llvm::StringLiteral kReadOnlyAttrName = "ptx.readonly";
+    /// A signed integer parameter (.param .s32) rather than unsigned.
+    static constexpr llvm::StringLiteral kSignedAttrName = "ptx.signed";
     static constexpr llvm::StringLiteral kAlignAttrName = "ptx.align";
   }];
 }

@@ -113,6 +113,8 @@ def PTX_EntryOp : PTX_Op<"entry", [
     ::mlir::Region *getCallableRegion() { return &getBody(); }
     /// The `.param` name of argument `i`.
     std::string getParamName(unsigned i);
+    /// The `.param` type of argument `i` (s32 for a `ptx.signed` i32).
+    ::kaio::ptx::PTXType getParamPTXType(unsigned i);
   }];
 }
 
