@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-"""Run kaio-translate --mlir-to-ptx over every .mlir file under the given
-directories: valid or not, it must exit 0 or 1 with diagnostics, never crash.
+"""Run kaio-translate --mlir-to-ptx and the kaio-opt --kaio-to-ptx pipeline
+over every .mlir file under the given directories: valid or not, each must
+exit 0 or 1 with diagnostics, never crash.
+
+Usage: no_crash.py KAIO_TRANSLATE KAIO_OPT DIR...
 """
 import os
 import subprocess
@@ -8,7 +11,7 @@ import sys
 
 
 def main():
-    translate, roots = sys.argv[1], sys.argv[2:]
+    translate, opt, roots = sys.argv[1], sys.argv[2], sys.argv[3:]
     count, crashes = 0, []
     for root in roots:
         for dirpath, _, files in os.walk(root):
@@ -16,9 +19,14 @@ def main():
                 if not name.endswith(".mlir"):
                     continue
                 path = os.path.join(dirpath, name)
+                commands = []
                 for extra in ([], ["--split-input-file"]):
-                    cmd = [translate, "--mlir-to-ptx", "--ptx-chip=sm_90",
-                           path, "-o", os.devnull] + extra
+                    commands.append([translate, "--mlir-to-ptx",
+                                     "--ptx-chip=sm_90", path, "-o",
+                                     os.devnull] + extra)
+                    commands.append([opt, "--kaio-to-ptx=chip=sm_80", path,
+                                     "-o", os.devnull] + extra)
+                for cmd in commands:
                     res = subprocess.run(cmd, capture_output=True, text=True)
                     count += 1
                     if res.returncode not in (0, 1) or \
