@@ -230,6 +230,51 @@ struct LoadLowering : OpConversionPattern<kaio::LoadOp> {
   const DenseSet<Operation *> &readOnlyLoads;
 };
 
+struct LoadVectorLowering : OpConversionPattern<LoadVectorOp> {
+  LoadVectorLowering(const TypeConverter &converter, MLIRContext *ctx,
+                     const DenseSet<Operation *> &readOnlyLoads)
+      : OpConversionPattern(converter, ctx), readOnlyLoads(readOnlyLoads) {}
+  LogicalResult
+  matchAndRewrite(LoadVectorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type elem = op.getPtr().getType().getElementType();
+    Type resultType = getTypeConverter()->convertType(op.getResults()[0].getType());
+    PTXBuilder p(rewriter, op.getLoc());
+    Value addr = p.elementAddress(adaptor.getPtr(), adaptor.getIndex(),
+                                  elementBytes(elem));
+    SmallVector<Type> types(op.getNumResults(), resultType);
+    auto ld = ptx::LoadOp::create(
+        rewriter, op.getLoc(), types, StateSpace::global,
+        readOnlyLoads.contains(op), false, CacheOpAttr(), getMemoryType(elem),
+        addr, 0, adaptor.getMask(), false);
+    SmallVector<Value> values(ld.getResults());
+    if (adaptor.getMask())
+      for (Value &v : values)
+        v = p.selp(getBitType(resultType), v, adaptor.getOther(),
+                   adaptor.getMask());
+    rewriter.replaceOp(op, values);
+    return success();
+  }
+  const DenseSet<Operation *> &readOnlyLoads;
+};
+
+struct StoreVectorLowering : OpConversionPattern<StoreVectorOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(StoreVectorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type elem = op.getPtr().getType().getElementType();
+    PTXBuilder p(rewriter, op.getLoc());
+    Value addr = p.elementAddress(adaptor.getPtr(), adaptor.getIndex(),
+                                  elementBytes(elem));
+    ptx::StoreOp::create(rewriter, op.getLoc(), StateSpace::global, false,
+                         CacheOpAttr(), getMemoryType(elem), addr, 0,
+                         adaptor.getValues(), adaptor.getMask(), false);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct StoreLowering : OpConversionPattern<kaio::StoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -614,11 +659,17 @@ struct ConvertKaioToPTXPass
     patterns.add<WarpReduceLowering, BlockReduceLowering>(converter, ctx,
                                                           useRedux);
     DenseSet<Operation *> readOnlyLoads;
-    getOperation().walk([&](kaio::LoadOp load) {
-      if (isReadOnlyPointer(load.getPtr()))
-        readOnlyLoads.insert(load);
+    getOperation().walk([&](Operation *op) {
+      if (auto load = dyn_cast<kaio::LoadOp>(op);
+          load && isReadOnlyPointer(load.getPtr()))
+        readOnlyLoads.insert(op);
+      if (auto load = dyn_cast<LoadVectorOp>(op);
+          load && isReadOnlyPointer(load.getPtr()))
+        readOnlyLoads.insert(op);
     });
-    patterns.add<LoadLowering>(converter, ctx, readOnlyLoads);
+    patterns.add<LoadLowering, LoadVectorLowering>(converter, ctx,
+                                                   readOnlyLoads);
+    patterns.add<StoreVectorLowering>(converter, ctx);
     patterns.add<IdLowering<ThreadIdOp>>(
         converter, ctx,
         std::array{SpecialReg::tid_x, SpecialReg::tid_y, SpecialReg::tid_z});

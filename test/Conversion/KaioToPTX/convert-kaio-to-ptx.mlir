@@ -183,3 +183,24 @@ kaio.kernel @signed_param(%n: i32 {kaio.signed}, %m: i32)
     attributes {block_size = array<i32: 32>} {
   kaio.return
 }
+
+// -----
+
+// Vector accesses are one ld.v4/st.v2; a masked one is guarded, and each
+// result falls back to the else value.
+// CHECK-LABEL: ptx.entry @vectors
+// CHECK: %[[M:.*]] = arith.cmpi
+// CHECK: %[[V:.*]]:4 = ptx.ld global nc f32 [%{{.*}}] : i64 -> f32, f32, f32, f32
+// CHECK: %[[W:.*]]:2 = ptx.ld if %[[M]] global f32 [%{{.*}}] : i64 -> f32, f32
+// CHECK: ptx.selp b32 %[[W]]#0, %{{.*}}, %[[M]] : f32
+// CHECK: ptx.selp b32 %[[W]]#1, %{{.*}}, %[[M]] : f32
+// CHECK: ptx.st if %[[M]] global f32 [%{{.*}}], %[[V]]#0, %[[V]]#3 : i64, f32, f32
+kaio.kernel @vectors(%x: !kaio.ptr<f32> {kaio.readonly}, %y: !kaio.ptr<f32>,
+                     %i: i32, %n: i32) attributes {block_size = array<i32: 32>} {
+  %zero = arith.constant 0.0 : f32
+  %m = arith.cmpi ult, %i, %n : i32
+  %a, %b, %c, %d = kaio.load_vector %x[%i] : !kaio.ptr<f32>, i32 -> f32, f32, f32, f32
+  %e, %f = kaio.load_vector %y[%i] : !kaio.ptr<f32>, i32 -> f32, f32 mask %m else %zero
+  kaio.store_vector %a, %d to %y[%i] mask %m : (f32, f32), !kaio.ptr<f32>, i32
+  kaio.return
+}

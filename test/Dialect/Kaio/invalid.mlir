@@ -850,3 +850,27 @@ func.func @store_fragment_no_variant(%c: !kaio.frag<acc, m16n8k16, f64>, %p: !ka
 kaio.kernel @k(%a: f32 {kaio.signed}) attributes {block_size = array<i32: 32>} {
   kaio.return
 }
+
+// -----
+
+func.func @load_vector_width(%p: !kaio.ptr<f32>, %i: i32) {
+  // expected-error @+1 {{'kaio.load_vector' op accesses 2 or 4 elements, not 3}}
+  %a, %b, %c = kaio.load_vector %p[%i] : !kaio.ptr<f32>, i32 -> f32, f32, f32
+  return
+}
+
+// -----
+
+func.func @load_vector_too_wide(%p: !kaio.ptr<f64>, %i: i32) {
+  // expected-error @+1 {{'kaio.load_vector' op a 256-bit access exceeds the 128-bit limit}}
+  %a, %b, %c, %d = kaio.load_vector %p[%i] : !kaio.ptr<f64>, i32 -> f64, f64, f64, f64
+  return
+}
+
+// -----
+
+func.func @store_vector_type(%p: !kaio.ptr<f32>, %i: i32, %v: f16) {
+  // expected-error @+1 {{'kaio.store_vector' op accesses 'f16' through a pointer to 'f32'}}
+  kaio.store_vector %v, %v to %p[%i] : (f16, f16), !kaio.ptr<f32>, i32
+  return
+}

@@ -63,6 +63,12 @@ kaio.kernel @global_memory(%a: !kaio.ptr<f32> {kaio.readonly},
   // CHECK: kaio.store %{{.*}}, %{{.*}}[%{{.*}}] mask %{{.*}} : i8, <i8>, i64
   kaio.store %v, %a[%i] : f32, !kaio.ptr<f32>, i32
   kaio.store %byte, %b[%n] mask %m : i8, !kaio.ptr<i8>, i64
+  // CHECK: kaio.load_vector %{{.*}}[%{{.*}}] : <f32>, i32 -> f32, f32, f32, f32
+  // CHECK: kaio.load_vector %{{.*}}[%{{.*}}] : <f32>, i64 -> f32, f32 mask %{{.*}} else %{{.*}}
+  // CHECK: kaio.store_vector %{{.*}}, %{{.*}} to %{{.*}}[%{{.*}}] mask %{{.*}} : (f32, f32), <f32>, i32
+  %v0, %v1, %v2, %v3 = kaio.load_vector %a[%i] : !kaio.ptr<f32>, i32 -> f32, f32, f32, f32
+  %w0, %w1 = kaio.load_vector %a[%n] : !kaio.ptr<f32>, i64 -> f32, f32 mask %m else %zero
+  kaio.store_vector %v0, %w1 to %a[%i] mask %m : (f32, f32), !kaio.ptr<f32>, i32
   %c1 = arith.constant 1 : i32
   %c1l = arith.constant 1 : i64
   %hv = arith.constant 1.0 : f16

@@ -138,6 +138,24 @@ TEST_F(ExamplesTest, Saxpy) {
     ASSERT_EQ(out[i], std::fma(alpha, x[i], y[i])) << i;
 }
 
+TEST_F(ExamplesTest, VectorScaleV4) {
+  auto module = compile("vector_scale_v4");
+  ASSERT_TRUE(module);
+  const uint32_t n = 1003; // 250 full float4s and a tail of 3
+  auto x = random(n);
+  float alpha = -0.625f;
+  Interpreter interp(*module);
+  uint64_t dx = upload(interp, x),
+           dy = upload(interp, std::vector<float>(n + 5, 9.0f));
+  expectLaunched(interp.launch("vector_scale_v4", {1}, {256},
+                               {Interpreter::argF32(alpha), dx, dy, n}));
+  auto y = download<float>(interp, dy, n + 5);
+  for (uint32_t i = 0; i < n; ++i)
+    ASSERT_EQ(y[i], alpha * x[i]) << i;
+  for (uint32_t i = n; i < n + 5; ++i)
+    ASSERT_EQ(y[i], 9.0f) << "wrote past n at " << i;
+}
+
 TEST_F(ExamplesTest, FusedSiluGate) {
   auto module = compile("fused_silu_gate");
   ASSERT_TRUE(module);

@@ -37,6 +37,22 @@ static void printMaskElse(OpAsmPrinter &p, Operation *, Value mask,
     p << "mask " << mask << " else " << other;
 }
 
+/// The same after a vector load's result types; the fallback has their
+/// element type.
+static ParseResult
+parseMaskElseVector(OpAsmParser &parser,
+                    std::optional<OpAsmParser::UnresolvedOperand> &mask,
+                    std::optional<OpAsmParser::UnresolvedOperand> &other,
+                    TypeRange resultTypes, Type &otherType) {
+  Type elem = resultTypes.empty() ? Type() : resultTypes.front();
+  return parseMaskElse(parser, mask, other, elem, otherType);
+}
+
+static void printMaskElseVector(OpAsmPrinter &p, Operation *op, Value mask,
+                                Value other, TypeRange, Type) {
+  printMaskElse(p, op, mask, other, Type(), Type());
+}
+
 #define GET_OP_CLASSES
 #include "Kaio/Dialect/Kaio/IR/KaioOps.cpp.inc"
 
@@ -283,6 +299,39 @@ LogicalResult StoreOp::verify() {
     return emitOpError() << "stores " << getValue().getType()
                          << " through a pointer to " << elem;
   return checkVectorWidth(*this, getValue().getType());
+}
+
+/// Width 2 or 4, one element type matching the pointer, at most 128 bits.
+static LogicalResult verifyVectorAccess(Operation *op, Type elem,
+                                        TypeRange types) {
+  if (types.size() != 2 && types.size() != 4)
+    return op->emitOpError() << "accesses 2 or 4 elements, not "
+                             << types.size();
+  for (Type t : types)
+    if (!sameElement(t, elem))
+      return op->emitOpError() << "accesses " << t << " through a pointer to "
+                               << elem;
+  unsigned bits = types.size() * elem.getIntOrFloatBitWidth();
+  if (bits > 128)
+    return op->emitOpError() << "a " << bits
+                             << "-bit access exceeds the 128-bit limit";
+  return success();
+}
+
+LogicalResult LoadVectorOp::verify() {
+  Type elem = getPtr().getType().getElementType();
+  if (failed(verifyVectorAccess(*this, elem, getResults().getTypes())))
+    return failure();
+  if (static_cast<bool>(getMask()) != static_cast<bool>(getOther()))
+    return emitOpError("a mask and a fallback value come together");
+  if (getOther() && getOther().getType() != getResults().front().getType())
+    return emitOpError("fallback value must have the element type");
+  return success();
+}
+
+LogicalResult StoreVectorOp::verify() {
+  return verifyVectorAccess(*this, getPtr().getType().getElementType(),
+                            getValues().getTypes());
 }
 
 LogicalResult AtomicOp::verify() {

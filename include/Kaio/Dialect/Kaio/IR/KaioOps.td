@@ -140,6 +140,37 @@ def Kaio_StoreOp : Kaio_Op<"store"> {
   let hasVerifier = 1;
 }
 
+def Kaio_LoadVectorOp : Kaio_Op<"load_vector", [AttrSizedOperandSegments]> {
+  let summary = "load 2 or 4 consecutive elements at once (ld.v2 / ld.v4)";
+  let description = [{
+    `%a, %b, %c, %d = kaio.load_vector %p[%i] : !kaio.ptr<f32>, i32 -> f32,
+    f32, f32, f32` loads elements i .. i+3 with one 16-byte access. The
+    address must be aligned to the access size (the interpreter's sanitizer
+    reports it when it is not). With `mask %m else %other`, threads whose
+    mask is false read nothing and get `%other` in every result.
+  }];
+  let arguments = (ins Kaio_PtrType:$ptr, Kaio_AnyIndex:$index,
+                       Optional<I1>:$mask, Optional<Kaio_Scalar>:$other);
+  let results = (outs Variadic<Kaio_Scalar>:$results);
+  let assemblyFormat = [{
+    $ptr `[` $index `]` attr-dict `:` type($ptr) `,` type($index) `->`
+    type($results) custom<MaskElseVector>($mask, $other, ref(type($results)),
+                                          type($other))
+  }];
+  let hasVerifier = 1;
+}
+
+def Kaio_StoreVectorOp : Kaio_Op<"store_vector", [AttrSizedOperandSegments]> {
+  let summary = "store 2 or 4 consecutive elements at once (st.v2 / st.v4)";
+  let arguments = (ins Variadic<Kaio_Scalar>:$values, Kaio_PtrType:$ptr,
+                       Kaio_AnyIndex:$index, Optional<I1>:$mask);
+  let assemblyFormat = [{
+    $values `to` $ptr `[` $index `]` (`mask` $mask^)? attr-dict `:`
+    `(` type($values) `)` `,` type($ptr) `,` type($index)
+  }];
+  let hasVerifier = 1;
+}
+
 def Kaio_AtomicOp : Kaio_Op<"atomic", [AllTypesMatch<["value", "result"]>]> {
   let summary = "atomic read-modify-write at pointer[index]; yields the old value";
   let arguments = (ins Kaio_AtomicKind:$kind, Kaio_PtrType:$ptr,
