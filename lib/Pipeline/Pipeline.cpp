@@ -4,6 +4,7 @@
 
 #include "Kaio/Conversion/Passes.h"
 #include "Kaio/Dialect/Kaio/Transforms/Passes.h"
+#include "Kaio/Dialect/PTX/Transforms/Passes.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -25,7 +26,7 @@ void kaio::buildKaioToPTXPipeline(OpPassManager &pm,
   pm.addPass(createConvertMathToPTX());
   pm.addPass(createConvertArithToPTX(ConvertArithToPTXOptions{options.fastMath}));
   pm.addPass(createConvertCFToPTX());
-  pm.addPass(createPTXCleanup());
+  pm.addPass(ptx::createPTXCleanup());
   pm.addPass(createCSEPass());
 }
 

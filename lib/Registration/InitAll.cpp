@@ -6,6 +6,7 @@
 #include "Kaio/Dialect/Kaio/IR/KaioDialect.h"
 #include "Kaio/Dialect/Kaio/Transforms/Passes.h"
 #include "Kaio/Dialect/PTX/IR/PTXDialect.h"
+#include "Kaio/Dialect/PTX/Transforms/Passes.h"
 #include "Kaio/Pipeline/Pipeline.h"
 #include "Kaio/Target/PTX/PTXTranslation.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,6 +31,7 @@ void kaio::registerAllPasses() {
   mlir::registerReconcileUnrealizedCastsPass();
   registerKaioTransformsPasses();
   registerKaioConversionPasses();
+  ptx::registerPTXTransformsPasses();
   registerKaioToPTXPipeline();
 }
 

@@ -53,13 +53,4 @@ def ConvertCFToPTX : Pass<"convert-cf-to-ptx", "::mlir::ModuleOp"> {
   let dependentDialects = ["::kaio::ptx::PTXDialect"];
 }
 
-def PTXCleanup : Pass<"ptx-cleanup", "::mlir::ModuleOp"> {
-  let summary = "final clean-up of lowered ptx kernels";
-  let description = [{
-    Removes the casts the conversions leave between converted types, checks
-    that every op left in a kernel is a ptx op (a located error otherwise),
-    and erases dead, side-effect-free instructions.
-  }];
-}
-
 #endif // KAIO_CONVERSION_PASSES_TD

@@ -1,23 +1,23 @@
 //===- PTXCleanup.cpp - final clean-up of lowered ptx kernels -------------===//
 
-#include "Kaio/Conversion/Passes.h"
+#include "Kaio/Dialect/PTX/Transforms/Passes.h"
 
 #include "Kaio/Dialect/PTX/IR/PTXOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-namespace kaio {
+namespace kaio::ptx {
 #define GEN_PASS_DEF_PTXCLEANUP
-#include "Kaio/Conversion/Passes.h.inc"
-} // namespace kaio
+#include "Kaio/Dialect/PTX/Transforms/Passes.h.inc"
+} // namespace kaio::ptx
 
 using namespace mlir;
 using namespace kaio::ptx;
 
 namespace {
 
-struct PTXCleanupPass : kaio::impl::PTXCleanupBase<PTXCleanupPass> {
+struct PTXCleanupPass : kaio::ptx::impl::PTXCleanupBase<PTXCleanupPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // Casts between a type and its converted form cancel in pairs.
