@@ -54,6 +54,15 @@ Value expF32(PTXBuilder &p, Value x) {
   return p.fma(PTXType::f32, r, scale, r);
 }
 
+/// `magnitude` (non-negative) with the sign bit of `x`.
+Value withSignOf(PTXBuilder &p, Value magnitude, Value x) {
+  Type i32 = p.builder().getI32Type();
+  Value sign = p.andOp(PTXType::b32, p.mov(PTXType::b32, x, i32),
+                       p.i32(INT32_MIN));
+  Value bits = p.orOp(PTXType::b32, p.mov(PTXType::b32, magnitude, i32), sign);
+  return p.mov(PTXType::b32, bits, p.builder().getF32Type());
+}
+
 /// tanh(x) = sign(x) (1 - 2 / (e^{2|x|} + 1)); below |x| = 0.55, where that
 /// cancels, the odd Taylor series to x^17 (truncation < 5e-9 relative).
 Value tanhF32(PTXBuilder &p, Value x) {
@@ -62,13 +71,7 @@ Value tanhF32(PTXBuilder &p, Value x) {
   Value q = p.div(PTXType::f32, p.f32(2.0), addRn(p, e, p.f32(1.0)),
                   Rounding::rn);
   Value big = p.sub(PTXType::f32, p.f32(1.0), q, Rounding::rn);
-  // Copy the sign of x (tanh is odd).
-  Value signBit = p.andOp(PTXType::b32, p.mov(PTXType::b32, x,
-                                              p.builder().getI32Type()),
-                          p.i32(INT32_MIN));
-  Value bigBits = p.mov(PTXType::b32, big, p.builder().getI32Type());
-  Value signedBig = p.mov(PTXType::b32, p.orOp(PTXType::b32, bigBits, signBit),
-                          p.builder().getF32Type());
+  Value signedBig = withSignOf(p, big, x); // tanh is odd
   Value x2 = mulRn(p, x, x);
   Value poly = p.f32(6404582.0 / 10854718875.0);
   for (double c : {-929569.0 / 638512875.0, 21844.0 / 6081075.0,
@@ -94,12 +97,7 @@ Value erfF32(PTXBuilder &p, Value x) {
   poly = mulRn(p, poly, t);
   Value e = expF32(p, p.neg(PTXType::f32, mulRn(p, ax, ax)));
   Value y = p.fma(PTXType::f32, p.neg(PTXType::f32, poly), e, p.f32(1.0));
-  Value signBit = p.andOp(PTXType::b32, p.mov(PTXType::b32, x,
-                                              p.builder().getI32Type()),
-                          p.i32(INT32_MIN));
-  Value yBits = p.mov(PTXType::b32, y, p.builder().getI32Type());
-  Value large = p.mov(PTXType::b32, p.orOp(PTXType::b32, yBits, signBit),
-                      p.builder().getF32Type());
+  Value large = withSignOf(p, y, x); // erf is odd
   // Series in x^2, Horner from the x^21 term down.
   Value x2 = mulRn(p, x, x);
   Value series = p.f32(0.0);
