@@ -643,11 +643,11 @@ kaio.kernel @load_fragment_1d() attributes {block_size = array<i32: 32>} {
 
 // -----
 
-kaio.kernel @load_fragment_8bit() attributes {block_size = array<i32: 32>} {
+kaio.kernel @load_fragment_4bit() attributes {block_size = array<i32: 32>} {
   %c0 = arith.constant 0 : i32
-  %s = kaio.shared_alloc : !kaio.smem<16x32xi8>
-  // expected-error @+1 {{'kaio.load_fragment' op ldmatrix loads 16-bit elements; other element types are not supported by load_fragment yet}}
-  %a = kaio.load_fragment %s[%c0, %c0] : !kaio.smem<16x32xi8> -> !kaio.frag<a, m16n8k32, i8>
+  %s = kaio.shared_alloc : !kaio.smem<16x64xi8>
+  // expected-error @+1 {{'kaio.load_fragment' op 4-bit fragments are not loaded from shared tiles}}
+  %a = kaio.load_fragment %s[%c0, %c0] : !kaio.smem<16x64xi8> -> !kaio.frag<a, m16n8k64, i4>
   kaio.return
 }
 

@@ -19,6 +19,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 #include <cmath>
+#include <cstring>
 #include <random>
 
 using namespace mlir;
@@ -306,6 +307,124 @@ TEST_F(ExamplesTest, TensorCoreMatmulRagged) {
   ASSERT_TRUE(module);
   Interpreter interp(*module);
   runTensorCoreMatmul(this, interp, 45, 67, 37, rng);
+}
+
+// tf32 and int8 mma from kaio tiles: fragments loaded element by element
+// (no ldmatrix form), one warp, checked against f64 / exact references.
+
+OwningOpRef<ModuleOp> lowerSource(MLIRContext &context, StringRef source) {
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
+  if (!module)
+    return {};
+  PassManager pm(&context);
+  kaio::buildKaioToPTXPipeline(pm, kaio::KaioToPTXOptions());
+  if (failed(pm.run(*module)))
+    return {};
+  return module;
+}
+
+/// f32 rounded to tf32 as cvt.rna does: nearest, ties away from zero.
+float roundTF32(float x) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, 4);
+  bits = (bits + 0x1000u) & ~0x1FFFu;
+  std::memcpy(&x, &bits, 4);
+  return x;
+}
+
+TEST_F(ExamplesTest, Tf32MmaFromTiles) {
+  auto module = lowerSource(context, R"(
+    kaio.kernel @tf32_tile(%A: !kaio.ptr<f32> {kaio.readonly},
+                           %B: !kaio.ptr<f32> {kaio.readonly},
+                           %C: !kaio.ptr<f32>)
+        attributes {block_size = array<i32: 32>} {
+      %c0 = arith.constant 0 : i32
+      %c8 = arith.constant 8 : i32
+      %c16 = arith.constant 16 : i32
+      %zero = arith.constant 0.0 : f32
+      %As = kaio.shared_alloc : !kaio.smem<16x8xf32>
+      %Bs = kaio.shared_alloc : !kaio.smem<8x8xf32>
+      %ta = kaio.async_copy %A[%c0, %c0] bounds [%c16, %c8] ld %c8 to %As
+          : !kaio.ptr<f32>, !kaio.smem<16x8xf32>
+      %tb = kaio.async_copy %B[%c0, %c0] bounds [%c8, %c8] ld %c8 to %Bs
+          : !kaio.ptr<f32>, !kaio.smem<8x8xf32>
+      kaio.async_wait %ta, %tb
+      kaio.barrier
+      %a = kaio.load_fragment %As[%c0, %c0]
+          : !kaio.smem<16x8xf32> -> !kaio.frag<a, m16n8k8, f32>
+      %b = kaio.load_fragment %Bs[%c0, %c0]
+          : !kaio.smem<8x8xf32> -> !kaio.frag<b, m16n8k8, f32>
+      %z = kaio.frag_fill %zero : f32 -> !kaio.frag<acc, m16n8k8, f32>
+      %d = kaio.mma %a, %b, %z : !kaio.frag<a, m16n8k8, f32>,
+          !kaio.frag<b, m16n8k8, f32>, !kaio.frag<acc, m16n8k8, f32>
+      kaio.store_fragment %d, %C[%c0, %c0] bounds [%c16, %c8] ld %c8
+          : !kaio.frag<acc, m16n8k8, f32>, !kaio.ptr<f32>
+      kaio.return
+    })");
+  ASSERT_TRUE(module);
+  auto a = random(16 * 8), b = random(8 * 8);
+  Interpreter interp(*module);
+  uint64_t da = upload(interp, a), db = upload(interp, b),
+           dc = upload(interp, std::vector<float>(16 * 8));
+  expectLaunched(interp.launch("tf32_tile", {1}, {32}, {da, db, dc}));
+  std::vector<float> at(a.size()), bt(b.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    at[i] = roundTF32(a[i]);
+  for (size_t i = 0; i < b.size(); ++i)
+    bt[i] = roundTF32(b[i]);
+  expectClose(download<float>(interp, dc, 16 * 8), matmulRef(at, bt, 16, 8, 8),
+              1e-6, 1e-6);
+}
+
+TEST_F(ExamplesTest, Int8MmaFromTiles) {
+  auto module = lowerSource(context, R"(
+    kaio.kernel @s8_tile(%A: !kaio.ptr<i8> {kaio.readonly},
+                         %B: !kaio.ptr<i8> {kaio.readonly},
+                         %C: !kaio.ptr<i32>)
+        attributes {block_size = array<i32: 32>} {
+      %c0 = arith.constant 0 : i32
+      %c8 = arith.constant 8 : i32
+      %c16 = arith.constant 16 : i32
+      %c32 = arith.constant 32 : i32
+      %zero = arith.constant 0 : i32
+      %As = kaio.shared_alloc : !kaio.smem<16x32xi8>
+      %Bs = kaio.shared_alloc : !kaio.smem<32x8xi8>
+      %ta = kaio.async_copy %A[%c0, %c0] bounds [%c16, %c32] ld %c32 to %As
+          : !kaio.ptr<i8>, !kaio.smem<16x32xi8>
+      %tb = kaio.async_copy %B[%c0, %c0] bounds [%c32, %c8] ld %c8 to %Bs
+          : !kaio.ptr<i8>, !kaio.smem<32x8xi8>
+      kaio.async_wait %ta, %tb
+      kaio.barrier
+      %a = kaio.load_fragment %As[%c0, %c0]
+          : !kaio.smem<16x32xi8> -> !kaio.frag<a, m16n8k32, i8>
+      %b = kaio.load_fragment %Bs[%c0, %c0]
+          : !kaio.smem<32x8xi8> -> !kaio.frag<b, m16n8k32, i8>
+      %z = kaio.frag_fill %zero : i32 -> !kaio.frag<acc, m16n8k32, i32>
+      %d = kaio.mma %a, %b, %z : !kaio.frag<a, m16n8k32, i8>,
+          !kaio.frag<b, m16n8k32, i8>, !kaio.frag<acc, m16n8k32, i32>
+      kaio.store_fragment %d, %C[%c0, %c0] bounds [%c16, %c8] ld %c8
+          : !kaio.frag<acc, m16n8k32, i32>, !kaio.ptr<i32>
+      kaio.return
+    })");
+  ASSERT_TRUE(module);
+  std::uniform_int_distribution<int> dist(-128, 127);
+  std::vector<int8_t> a(16 * 32), b(32 * 8);
+  for (int8_t &v : a)
+    v = static_cast<int8_t>(dist(rng));
+  for (int8_t &v : b)
+    v = static_cast<int8_t>(dist(rng));
+  Interpreter interp(*module);
+  uint64_t da = upload(interp, a), db = upload(interp, b),
+           dc = upload(interp, std::vector<int32_t>(16 * 8));
+  expectLaunched(interp.launch("s8_tile", {1}, {32}, {da, db, dc}));
+  auto c = download<int32_t>(interp, dc, 16 * 8);
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 8; ++j) {
+      int32_t want = 0;
+      for (int k = 0; k < 32; ++k)
+        want += int32_t(a[i * 32 + k]) * int32_t(b[k * 8 + j]);
+      ASSERT_EQ(c[i * 8 + j], want) << i << ", " << j;
+    }
 }
 
 // The hand-written ptx kernels of test/Target/PTX, run as well as printed.

@@ -459,14 +459,13 @@ LogicalResult LoadFragmentOp::verify() {
     return failure();
   if (frag.getRole() == FragRole::acc)
     return emitOpError("accumulators are not loaded from shared tiles");
+  if (frag.getElementType().getIntOrFloatBitWidth() == 4)
+    return emitOpError("4-bit fragments are not loaded from shared tiles");
   if (!sameElement(tile.getElementType(), frag.getElementType()))
     return emitOpError() << "loads " << frag.getElementType()
                          << " from a tile of " << tile.getElementType();
   if (tile.getShape().size() != 2)
     return emitOpError("loads from 2-D tiles");
-  if (frag.getElementType().getIntOrFloatBitWidth() != 16)
-    return emitOpError("ldmatrix loads 16-bit elements; other element types "
-                       "are not supported by load_fragment yet");
   if (frag.getRole() == FragRole::a && tile.getLayout() &&
       tile.getLayout().getOrder() != MatrixOrder::row_major)
     return emitOpError("the A operand comes from a row-major tile");

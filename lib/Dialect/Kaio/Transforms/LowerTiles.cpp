@@ -50,11 +50,23 @@ bool isPacked(FragType type) {
   return type.getElementType().getIntOrFloatBitWidth() == 16;
 }
 
+/// A/B operands live in .b32 registers (packed halves or bytes, or tf32
+/// bits); accumulators in f32 or i32 registers, f16 ones packed.
 Type registerType(FragType type) {
   MLIRContext *ctx = type.getContext();
-  if (isPacked(type) || type.getElementType().isInteger())
+  if (type.getRole() != FragRole::acc || isPacked(type) ||
+      type.getElementType().isInteger())
     return IntegerType::get(ctx, 32);
   return Float32Type::get(ctx);
+}
+
+/// f32 → tf32 bits (cvt.rna.tf32.f32), the register an A/B tf32 operand takes.
+Value toTF32(OpBuilder &b, Location loc, Value v) {
+  return ptx::CvtOp::create(b, loc, b.getI32Type(),
+                            ptx::RoundingAttr::get(b.getContext(),
+                                                   ptx::Rounding::rna),
+                            false, false, false, ptx::PTXType::tf32,
+                            ptx::PTXType::f32, v, Value(), false);
 }
 
 unsigned numRegisters(FragType type) {
@@ -151,6 +163,8 @@ struct FragFillLowering : OpConversionPattern<FragFillOp> {
       reg = e.mul(wide, e.i32(0x01010101));
     } else if (elementsPerRegister(type) != 1) {
       return rewriter.notifyMatchFailure(op, "sub-byte fragment fill");
+    } else if (type.getRole() != FragRole::acc && v.getType().isF32()) {
+      reg = toTF32(rewriter, op.getLoc(), v);
     }
     SmallVector<Value> regs(numRegisters(type), reg);
     rewriter.replaceOpWithMultiple(op, {regs});
@@ -167,6 +181,8 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
     SmemType tile = op.getTile().getType();
     if (!tile.getLayout())
       return rewriter.notifyMatchFailure(op, "tile has no layout");
+    if (!isPacked(frag))
+      return lowerElementwise(op, rewriter);
     Emitter e(rewriter, op.getLoc());
     unsigned n = numRegisters(frag); // 8x8 matrices, one register each
     Value lane = e.lane();
@@ -201,6 +217,61 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
     auto ld = ptx::LdMatrixOp::create(rewriter, op.getLoc(), types, trans,
                                       addr, Value(), false);
     rewriter.replaceOpWithMultiple(op, {SmallVector<Value>(ld.getResults())});
+    return success();
+  }
+
+  /// tf32 and 8-bit operands have no ldmatrix form: each lane reads its
+  /// elements from shared memory at the coordinates the fragment layout
+  /// table gives, then converts (f32 → tf32) or packs four bytes per
+  /// register, lowest k in the lowest byte.
+  LogicalResult lowerElementwise(LoadFragmentOp op,
+                                 ConversionPatternRewriter &rewriter) const {
+    FragType frag = op.getType();
+    const ptx::MmaVariant *v = lookupMmaFor(frag);
+    if (!v || elementsPerRegister(frag) > 4)
+      return rewriter.notifyMatchFailure(op, "no element-wise fragment load");
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    Value lane = e.lane();
+    Value g = arith::DivUIOp::create(rewriter, loc, lane, e.i32(4));
+    Value t = arith::RemUIOp::create(rewriter, loc, lane, e.i32(4));
+    Type elem = frag.getElementType();
+    unsigned perReg = elementsPerRegister(frag);
+    bool isA = frag.getRole() == FragRole::a;
+    SmallVector<Value> regs;
+    for (unsigned reg = 0; reg < numRegisters(frag); ++reg) {
+      Value packed;
+      for (unsigned k = 0; k < perReg; ++k) {
+        unsigned i = reg * perReg + k;
+        AffineCoord c = affineCoord(
+            [&](unsigned l, unsigned idx) {
+              return isA ? ptx::getMmaACoord(*v, l, idx)
+                         : ptx::getMmaBCoord(*v, l, idx);
+            },
+            i);
+        Value row = e.add(op.getRow(),
+                          e.add(e.i32(c.row0), e.add(e.mul(g, e.i32(c.rowG)),
+                                                     e.mul(t, e.i32(c.rowT)))));
+        Value col = e.add(op.getCol(),
+                          e.add(e.i32(c.col0), e.add(e.mul(g, e.i32(c.colG)),
+                                                     e.mul(t, e.i32(c.colT)))));
+        Value x = SharedLoadOp::create(rewriter, loc, elem, op.getTile(),
+                                       ValueRange{row, col});
+        if (perReg == 1) {
+          packed = toTF32(rewriter, loc, x);
+          continue;
+        }
+        Value byte = arith::ExtUIOp::create(rewriter, loc,
+                                            rewriter.getI32Type(), x);
+        Value shifted = k ? Value(arith::ShLIOp::create(rewriter, loc, byte,
+                                                        e.i32(8 * k)))
+                          : byte;
+        packed = k ? Value(arith::OrIOp::create(rewriter, loc, packed, shifted))
+                   : shifted;
+      }
+      regs.push_back(packed);
+    }
+    rewriter.replaceOpWithMultiple(op, {regs});
     return success();
   }
 };
