@@ -2,7 +2,8 @@
 //
 // Each benchmark times a KAIO kernel and its peer in the same run, with CUDA
 // events, after warm-up, and reports both medians and their ratio:
-//   * tensor_core_matmul (f16 in, f32 accumulate) against cuBLAS GemmEx at
+//   * tensor_core_matmul and its two-stage cp.async pipelined variant (f16
+//     in, f32 accumulate) against cuBLAS GemmEx at
 //     the same precision (FP16 inputs, FP32 compute and output);
 //   * vector_add and fused_silu_gate against a device-to-device copy of the
 //     same bytes (the memory-bandwidth ceiling).
@@ -150,6 +151,7 @@ void report(benchmark::State &state, double kaioMs, double peerMs,
 // Benchmarks
 //===----------------------------------------------------------------------===//
 
+template <bool pipelined>
 void BM_TensorCoreMatmulVsCublas(benchmark::State &state) {
   Gpu &gpu = Gpu::get();
   if (skipWithoutGpu(state, gpu))
@@ -171,9 +173,14 @@ void BM_TensorCoreMatmulVsCublas(benchmark::State &state) {
   config.block = bench::Kernels::tensor_core_matmul_block();
   config.grid = Dim3((n + 63) / 64, (m + 63) / 64);
   auto kaio = [&] {
-    return !gpu.kernels->tensor_core_matmul(config, a->view(), b->view(), *c,
-                                            uint32_t(m), uint32_t(n),
-                                            uint32_t(k));
+    if constexpr (pipelined)
+      return !gpu.kernels->tensor_core_matmul_pipelined(
+          config, a->view(), b->view(), *c, uint32_t(m), uint32_t(n),
+          uint32_t(k));
+    else
+      return !gpu.kernels->tensor_core_matmul(config, a->view(), b->view(),
+                                              *c, uint32_t(m), uint32_t(n),
+                                              uint32_t(k));
   };
   // Row-major C = A B is column-major C^T = B^T A^T.
   float one = 1.0f, zero = 0.0f;
@@ -196,7 +203,16 @@ void BM_TensorCoreMatmulVsCublas(benchmark::State &state) {
     report(state, kaioMs, peerMs, 2.0 * m * n * k, "flop/s");
   }
 }
-BENCHMARK(BM_TensorCoreMatmulVsCublas)
+BENCHMARK(BM_TensorCoreMatmulVsCublas<false>)
+    ->Name("BM_TensorCoreMatmulVsCublas")
+    ->Args({1024, 1024, 1024})
+    ->Args({4096, 4096, 4096})
+    ->Args({1000, 1000, 1000})
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TensorCoreMatmulVsCublas<true>)
+    ->Name("BM_TensorCoreMatmulPipelinedVsCublas")
     ->Args({1024, 1024, 1024})
     ->Args({4096, 4096, 4096})
     ->Args({1000, 1000, 1000})

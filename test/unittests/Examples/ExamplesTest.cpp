@@ -269,7 +269,8 @@ float fromHalf(uint16_t h) {
 }
 
 void runTensorCoreMatmul(ExamplesTest *, Interpreter &interp, uint32_t m,
-                         uint32_t n, uint32_t k, std::mt19937 &rng) {
+                         uint32_t n, uint32_t k, std::mt19937 &rng,
+                         StringRef kernel = "tensor_core_matmul") {
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   std::vector<uint16_t> a(m * k), b(k * n);
   std::vector<float> af(m * k), bf(k * n);
@@ -283,8 +284,7 @@ void runTensorCoreMatmul(ExamplesTest *, Interpreter &interp, uint32_t m,
   ASSERT_TRUE(interp.write(da, a));
   ASSERT_TRUE(interp.write(db, b));
   Dim3 grid((n + 63) / 64, (m + 63) / 64);
-  LaunchResult r = interp.launch("tensor_core_matmul", grid, {256},
-                                 {da, db, dc, m, n, k});
+  LaunchResult r = interp.launch(kernel, grid, {256}, {da, db, dc, m, n, k});
   ASSERT_TRUE(r.success) << r.message();
   std::vector<float> c(size_t(m) * n);
   ASSERT_TRUE(interp.read(dc, c));
@@ -307,6 +307,24 @@ TEST_F(ExamplesTest, TensorCoreMatmulRagged) {
   ASSERT_TRUE(module);
   Interpreter interp(*module);
   runTensorCoreMatmul(this, interp, 45, 67, 37, rng);
+}
+
+TEST_F(ExamplesTest, TensorCoreMatmulPipelined) {
+  // Two shared stages; K = 48 is an odd number of 16-steps, so the last
+  // unrolled iteration computes a zero-filled stage.
+  auto module = compile("tensor_core_matmul_pipelined");
+  ASSERT_TRUE(module);
+  Interpreter interp(*module);
+  runTensorCoreMatmul(this, interp, 70, 72, 48, rng,
+                      "tensor_core_matmul_pipelined");
+}
+
+TEST_F(ExamplesTest, TensorCoreMatmulPipelinedRagged) {
+  auto module = compile("tensor_core_matmul_pipelined");
+  ASSERT_TRUE(module);
+  Interpreter interp(*module);
+  runTensorCoreMatmul(this, interp, 45, 67, 77, rng,
+                      "tensor_core_matmul_pipelined");
 }
 
 // tf32 and int8 mma from kaio tiles: fragments loaded element by element
