@@ -23,34 +23,10 @@ using namespace kaio::interp;
 
 namespace {
 
-/// vector_add; the tiled matmul is the interpreter tests' own kernel.
-const char *kVectorAdd = R"(
-ptx.entry @vector_add(%a: i64, %b: i64, %c: i64, %n: i32) {
-  %tid = ptx.sreg tid.x : i32
-  %ctaid = ptx.sreg ctaid.x : i32
-  %ntid = ptx.sreg ntid.x : i32
-  %i = ptx.mad lo s32 %ctaid, %ntid, %tid : i32
-  %oob = ptx.setp ge u32 %i, %n : i32
-  ptx.cond_bra %oob, ^exit, ^body
-^body:
-  %four = ptx.constant 4 : i32
-  %off = ptx.mul wide u32 %i, %four : (i32, i32) -> i64
-  %pa = ptx.add s64 %a, %off : i64
-  %pb = ptx.add s64 %b, %off : i64
-  %pc = ptx.add s64 %c, %off : i64
-  %x = ptx.ld global nc f32 [%pa] : i64 -> f32
-  %y = ptx.ld global f32 [%pb] : i64 -> f32
-  %s = ptx.add rn f32 %x, %y : f32
-  ptx.st global f32 [%pc], %s : i64, f32
-  ptx.bra ^exit
-^exit:
-  ptx.ret
-}
-)";
 
 std::string kernels() {
   return std::string("module attributes {ptx.target = \"sm_80\"} {\n") +
-         test::kTiledMatmul + kVectorAdd + "}\n";
+         test::kTiledMatmul + test::vectorAdd("ge") + "}\n";
 }
 
 struct Setup {
@@ -129,7 +105,7 @@ void BM_VectorAdd(benchmark::State &state) {
   in.write(db, b);
   LaunchResult r;
   for (auto _ : state) {
-    r = in.launch("vector_add", {(n + 255) / 256}, {256}, {da, db, dc, n});
+    r = in.launch("vadd", {(n + 255) / 256}, {256}, {da, db, dc, n});
     if (!r.success) {
       state.SkipWithError(r.message().c_str());
       return;

@@ -85,34 +85,10 @@ KernelInfo describeKernel(ptx::EntryOp entry) {
 /// Compiles `module` in place; diagnostics go to the caller's collector.
 void compileInPlace(ModuleOp module, const CompileOptions &options,
                     PTXResult &result) {
-  MLIRContext *context = module.getContext();
-  if (failed(verify(module)))
-    return;
   std::string chip = chooseChip(module, options);
-  const ptx::ChipInfo *chipInfo = ptx::lookupChip(chip);
-  if (!chipInfo) {
-    SmallVector<StringRef> known;
-    for (const ptx::ChipInfo &c : ptx::getChips())
-      known.push_back(c.name);
-    emitError(module.getLoc())
-        << "unknown chip '" << chip << "' (known: " << llvm::join(known, ", ")
-        << ")";
+  if (failed(lowerToPTXDialect(module, options)))
     return;
-  }
-  bool hasKaio = false;
-  module.walk([&](KernelOp) {
-    hasKaio = true;
-    return WalkResult::interrupt();
-  });
-  if (hasKaio) {
-    PassManager pm(context);
-    KaioToPTXOptions pipeline;
-    pipeline.chip = chip;
-    pipeline.fastMath = options.fastMath;
-    buildKaioToPTXPipeline(pm, pipeline);
-    if (failed(pm.run(module)))
-      return;
-  }
+  const ptx::ChipInfo *chipInfo = ptx::lookupChip(chip);
   ptx::PTXEmitOptions emit;
   emit.defaultChip = chip;
   emit.isaVersion = options.ptxVersion;
@@ -138,6 +114,34 @@ void compileInPlace(ModuleOp module, const CompileOptions &options,
 }
 
 } // namespace
+
+LogicalResult kaio::lowerToPTXDialect(ModuleOp module,
+                                      const CompileOptions &options) {
+  if (failed(verify(module)))
+    return failure();
+  std::string chip = chooseChip(module, options);
+  if (!ptx::lookupChip(chip)) {
+    SmallVector<StringRef> known;
+    for (const ptx::ChipInfo &c : ptx::getChips())
+      known.push_back(c.name);
+    return emitError(module.getLoc())
+           << "unknown chip '" << chip << "' (known: "
+           << llvm::join(known, ", ") << ")";
+  }
+  bool hasKaio = false;
+  module.walk([&](KernelOp) {
+    hasKaio = true;
+    return WalkResult::interrupt();
+  });
+  if (!hasKaio)
+    return success();
+  PassManager pm(module.getContext());
+  KaioToPTXOptions pipeline;
+  pipeline.chip = chip;
+  pipeline.fastMath = options.fastMath;
+  buildKaioToPTXPipeline(pm, pipeline);
+  return pm.run(module);
+}
 
 const KernelInfo *PTXResult::findKernel(StringRef name) const {
   for (const KernelInfo &kernel : kernels)

@@ -1,7 +1,7 @@
 //===- MlirFrontEnd.cpp - kaio-run with the compiler and interpreter ------===//
 //
 // The kaio-run of a build with the compiler: .mlir inputs (kaio or ptx
-// dialect) go through the kaio-to-ptx pipeline and the PTX printer, and
+// dialect) are compiled with the compile API (Kaio/Compiler), and
 // --interpret runs the lowered kernel on the CPU interpreter. The
 // runtime-only kaio-run (kaio-run-ptx in such builds) shares everything else
 // through KaioRunSupport.
@@ -10,18 +10,16 @@
 
 #include "RunSupport.h"
 
-#include "Kaio/Dialect/Kaio/IR/KaioOps.h"
+#include "Kaio/Compiler/Compile.h"
+#include "Kaio/Dialect/PTX/IR/PTXInfo.h"
 #include "Kaio/InitAll.h"
 #include "Kaio/Interpreter/Interpreter.h"
-#include "Kaio/Pipeline/Pipeline.h"
 #include "Kaio/Runtime/Device.h"
-#include "Kaio/Target/PTX/PTXEmitter.h"
+#include "Kaio/Support/Diagnostics.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Support/FileUtilities.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <iostream>
@@ -43,61 +41,15 @@ std::string deviceChip(int ordinal) {
   return kaio::ptx::lookupChip(name) ? name : "";
 }
 
-/// Parses and lowers a .mlir file; diagnostics go to `diagnostics`.
-struct Compiled {
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
-  std::string diagnostics;
-};
-
-Expected<std::unique_ptr<Compiled>> compileModule(const RunOptions &opts,
-                                                  const std::string &chip) {
-  auto c = std::make_unique<Compiled>();
-  DialectRegistry registry;
-  kaio::registerAllDialects(registry);
-  c->context.appendDialectRegistry(registry);
-  llvm::raw_string_ostream diag(c->diagnostics);
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler handler(sourceMgr, &c->context, diag);
-  std::string error;
-  auto file = openInputFile(opts.input, &error);
-  if (!file)
-    return Error::make(ErrorCode::Io, error);
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  c->module = parseSourceFile<ModuleOp>(sourceMgr, &c->context);
-  if (!c->module)
-    return Error::make(ErrorCode::Parse,
-                       "cannot parse '" + opts.input + "':\n" + diag.str());
-  bool hasKaio = false;
-  c->module->walk([&](kaio::KernelOp) { hasKaio = true; });
-  if (hasKaio) {
-    PassManager pm(&c->context);
-    kaio::KaioToPTXOptions options;
-    options.chip = chip;
-    kaio::buildKaioToPTXPipeline(pm, options);
-    if (failed(pm.run(*c->module)))
-      return Error::make(ErrorCode::Parse, "compiling '" + opts.input +
-                                               "' failed:\n" + diag.str());
-  }
-  return c;
-}
-
 Expected<std::string> compileToPtx(const RunOptions &opts) {
-  std::string chip = opts.chip.empty() ? deviceChip(opts.device) : opts.chip;
-  if (chip.empty())
-    chip = "sm_80";
-  Expected<std::unique_ptr<Compiled>> c = compileModule(opts, chip);
-  if (!c)
-    return c.error();
-  std::string ptx;
-  llvm::raw_string_ostream os(ptx);
-  kaio::ptx::PTXEmitOptions options;
-  options.defaultChip = chip;
-  if (failed(kaio::ptx::translateModuleToPTX(*(*c)->module, os, options)))
-    return Error::make(ErrorCode::Parse, "printing '" + opts.input +
-                                             "' as PTX failed:\n" +
-                                             (*c)->diagnostics);
-  return ptx;
+  kaio::CompileOptions options;
+  options.chip = opts.chip.empty() ? deviceChip(opts.device) : opts.chip;
+  kaio::PTXResult result = kaio::compileFileToPTX(opts.input, options);
+  if (!result)
+    return Error::make(ErrorCode::Parse, "compiling '" + opts.input +
+                                             "' failed:\n" +
+                                             result.diagnostics);
+  return result.ptx;
 }
 
 Error interpret(const RunOptions &opts, std::vector<HostArg> &args) {
@@ -106,11 +58,24 @@ Error interpret(const RunOptions &opts, std::vector<HostArg> &args) {
     return Error::make(ErrorCode::Unsupported,
                        "--interpret runs .mlir kernels (kaio or ptx dialect); "
                        "'" + opts.input + "' is not one");
-  std::string chip = opts.chip.empty() ? "sm_80" : opts.chip;
-  Expected<std::unique_ptr<Compiled>> c = compileModule(opts, chip);
-  if (!c)
-    return c.error();
-  kaio::interp::Interpreter interp(*(*c)->module);
+  // The interpreter runs the lowered ptx-dialect module itself.
+  MLIRContext context;
+  DialectRegistry registry;
+  kaio::registerAllDialects(registry);
+  context.appendDialectRegistry(registry);
+  std::string diagnostics;
+  llvm::raw_string_ostream diag(diagnostics);
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+    kaio::formatDiagnostic(d, diag);
+    return success();
+  });
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(opts.input, &context);
+  kaio::CompileOptions options;
+  options.chip = opts.chip;
+  if (!module || failed(kaio::lowerToPTXDialect(*module, options)))
+    return Error::make(ErrorCode::Parse, "compiling '" + opts.input +
+                                             "' failed:\n" + diagnostics);
+  kaio::interp::Interpreter interp(*module);
   std::vector<uint64_t> values;
   std::vector<uint64_t> addresses(args.size(), 0);
   for (auto [i, arg] : llvm::enumerate(args)) {

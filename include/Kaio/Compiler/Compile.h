@@ -68,6 +68,13 @@ struct PTXResult {
   const KernelInfo *findKernel(llvm::StringRef name) const;
 };
 
+/// Lowers `module` in place to the ptx dialect: verifies it, checks the chip
+/// (chosen as for compileToPTX) and runs the kaio-to-ptx pipeline when it
+/// has kaio kernels (a module already in the ptx dialect is left as is).
+/// Diagnostics go to the module's context. What the interpreter runs.
+mlir::LogicalResult lowerToPTXDialect(mlir::ModuleOp module,
+                                      const CompileOptions &options);
+
 /// Lowers a copy of `module` (kaio + arith/math/scf, or already ptx) and
 /// prints it; `module` itself is left untouched. The KAIO dialects are
 /// registered with its context as needed.

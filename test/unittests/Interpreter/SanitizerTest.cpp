@@ -33,30 +33,6 @@ protected:
 
 #define EXPECT_HAS(r, text) EXPECT_TRUE(has(r, text)) << (r).message()
 
-// vector_add with the bound check off by one: `gt` instead of `ge`.
-const char *kVectorAdd = R"(
-ptx.entry @vadd(%a: i64, %b: i64, %c: i64, %n: i32) {
-  %tid = ptx.sreg tid.x : i32
-  %ctaid = ptx.sreg ctaid.x : i32
-  %ntid = ptx.sreg ntid.x : i32
-  %i = ptx.mad lo s32 %ctaid, %ntid, %tid : i32
-  %oob = ptx.setp CMP u32 %i, %n : i32
-  ptx.cond_bra %oob, ^exit, ^body
-^body:
-  %four = ptx.constant 4 : i32
-  %off = ptx.mul wide u32 %i, %four : (i32, i32) -> i64
-  %pa = ptx.add s64 %a, %off : i64
-  %pb = ptx.add s64 %b, %off : i64
-  %pc = ptx.add s64 %c, %off : i64
-  %x = ptx.ld global f32 [%pa] : i64 -> f32
-  %y = ptx.ld global f32 [%pb] : i64 -> f32
-  %s = ptx.add rn f32 %x, %y : f32
-  ptx.st global f32 [%pc], %s : i64, f32
-  ptx.bra ^exit
-^exit:
-  ptx.ret
-}
-)";
 
 std::string replace(std::string s, llvm::StringRef from, llvm::StringRef to) {
   size_t pos = s.find(from.str());
@@ -69,7 +45,7 @@ std::string replace(std::string s, llvm::StringRef from, llvm::StringRef to) {
 TEST_F(SanitizerTest, OffByOneStoreIsOutOfBounds) {
   const uint32_t n = 1000;
   auto run = [&](llvm::StringRef cmp, bool readsFirst) {
-    std::string body = replace(kVectorAdd, "CMP", cmp);
+    std::string body = test::vectorAdd(cmp.str());
     Interpreter &in = load(body);
     uint64_t a = in.allocGlobal(n * 4), b = in.allocGlobal(n * 4),
              c = in.allocGlobal(n * 4);
@@ -96,7 +72,7 @@ TEST_F(SanitizerTest, OffByOneStoreIsOutOfBounds) {
 }
 
 TEST_F(SanitizerTest, OffByOneLoadIsOutOfBounds) {
-  std::string body = replace(kVectorAdd, "CMP", "gt");
+  std::string body = test::vectorAdd("gt");
   Interpreter &in = load(body);
   uint64_t a = in.allocGlobal(4000), b = in.allocGlobal(4000),
            c = in.allocGlobal(4004);
@@ -368,7 +344,7 @@ ptx.entry @k() {
 }
 
 TEST_F(SanitizerTest, ErrorsDoNotStopLaterLaunches) {
-  std::string body = replace(kVectorAdd, "CMP", "gt");
+  std::string body = test::vectorAdd("gt");
   Interpreter &in = load(body);
   uint64_t a = in.allocGlobal(400), b = in.allocGlobal(400),
            c = in.allocGlobal(400);

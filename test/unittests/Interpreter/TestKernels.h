@@ -3,6 +3,8 @@
 #ifndef KAIO_TEST_UNITTESTS_INTERPRETER_TESTKERNELS_H
 #define KAIO_TEST_UNITTESTS_INTERPRETER_TESTKERNELS_H
 
+#include <string>
+
 namespace kaio::interp::test {
 
 /// A 16x16-tiled f32 matmul through shared memory, two barriers per tile.
@@ -74,6 +76,38 @@ ptx.entry @matmul(%A: i64, %B: i64, %C: i64, %n: i32) {
   ptx.ret
 }
 )";
+
+/// vector_add as `vadd`, its bound check `setp.CMP` left to the caller:
+/// vectorAdd("ge") is right, vectorAdd("gt") writes one element too far.
+inline const char *kVectorAddWithBound = R"(
+ptx.entry @vadd(%a: i64, %b: i64, %c: i64, %n: i32) {
+  %tid = ptx.sreg tid.x : i32
+  %ctaid = ptx.sreg ctaid.x : i32
+  %ntid = ptx.sreg ntid.x : i32
+  %i = ptx.mad lo s32 %ctaid, %ntid, %tid : i32
+  %oob = ptx.setp CMP u32 %i, %n : i32
+  ptx.cond_bra %oob, ^exit, ^body
+^body:
+  %four = ptx.constant 4 : i32
+  %off = ptx.mul wide u32 %i, %four : (i32, i32) -> i64
+  %pa = ptx.add s64 %a, %off : i64
+  %pb = ptx.add s64 %b, %off : i64
+  %pc = ptx.add s64 %c, %off : i64
+  %x = ptx.ld global f32 [%pa] : i64 -> f32
+  %y = ptx.ld global f32 [%pb] : i64 -> f32
+  %s = ptx.add rn f32 %x, %y : f32
+  ptx.st global f32 [%pc], %s : i64, f32
+  ptx.bra ^exit
+^exit:
+  ptx.ret
+}
+)";
+
+inline std::string vectorAdd(const std::string &cmp) {
+  std::string s = kVectorAddWithBound;
+  size_t pos = s.find("CMP");
+  return s.replace(pos, 3, cmp);
+}
 
 } // namespace kaio::interp::test
 
