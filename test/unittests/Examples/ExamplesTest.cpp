@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kaio/InitAll.h"
+#include "Lowering.h"
 #include "Kaio/Interpreter/Interpreter.h"
 #include "Kaio/Pipeline/Pipeline.h"
 #include "Kaio/Target/PTX/PTXEmitter.h"
@@ -330,16 +331,7 @@ TEST_F(ExamplesTest, TensorCoreMatmulPipelinedRagged) {
 // tf32 and int8 mma from kaio tiles: fragments loaded element by element
 // (no ldmatrix form), one warp, checked against f64 / exact references.
 
-OwningOpRef<ModuleOp> lowerSource(MLIRContext &context, StringRef source) {
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
-  if (!module)
-    return {};
-  PassManager pm(&context);
-  kaio::buildKaioToPTXPipeline(pm, kaio::KaioToPTXOptions());
-  if (failed(pm.run(*module)))
-    return {};
-  return module;
-}
+using kaio::test::lowerSource;
 
 /// f32 rounded to tf32 as cvt.rna does: nearest, ties away from zero.
 float roundTF32(float x) {

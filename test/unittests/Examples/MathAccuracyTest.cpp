@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kaio/InitAll.h"
+#include "Lowering.h"
 #include "Kaio/Interpreter/Interpreter.h"
 #include "Kaio/Pipeline/Pipeline.h"
 #include "mlir/IR/MLIRContext.h"
@@ -66,14 +67,8 @@ TEST_P(MathAccuracyTest, WithinDocumentedBound) {
       kaio.return
     })";
   MLIRContext context;
-  DialectRegistry registry;
-  kaio::registerAllDialects(registry);
-  context.appendDialectRegistry(registry);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
+  OwningOpRef<ModuleOp> module = kaio::test::lowerSource(context, source);
   ASSERT_TRUE(module);
-  PassManager pm(&context);
-  kaio::buildKaioToPTXPipeline(pm, kaio::KaioToPTXOptions());
-  ASSERT_TRUE(succeeded(pm.run(*module)));
 
   const uint32_t n = 20000;
   std::vector<float> x(n);
@@ -164,14 +159,8 @@ TEST(ArithSemanticsTest, MinMaxNaNAndSignedZeros) {
       kaio.return
     })";
   MLIRContext context;
-  DialectRegistry registry;
-  kaio::registerAllDialects(registry);
-  context.appendDialectRegistry(registry);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
+  OwningOpRef<ModuleOp> module = kaio::test::lowerSource(context, source);
   ASSERT_TRUE(module);
-  PassManager pm(&context);
-  kaio::buildKaioToPTXPipeline(pm, kaio::KaioToPTXOptions());
-  ASSERT_TRUE(succeeded(pm.run(*module)));
   float nan = std::numeric_limits<float>::quiet_NaN();
   std::vector<float> a = {0.0f, -0.0f, 1.0f, nan, 2.0f, -3.0f, nan};
   std::vector<float> b = {-0.0f, 0.0f, nan, 1.0f, 2.0f, 5.0f, nan};

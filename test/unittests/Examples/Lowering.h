@@ -1,0 +1,28 @@
+//===- Lowering.h - kaio source to a lowered ptx module, for tests -*- C++ -*-===//
+
+#ifndef KAIO_TEST_UNITTESTS_EXAMPLES_LOWERING_H
+#define KAIO_TEST_UNITTESTS_EXAMPLES_LOWERING_H
+
+#include "Kaio/Compiler/Compile.h"
+#include "Kaio/InitAll.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+namespace kaio::test {
+/// Parses kaio (or ptx) source in `context` and lowers it to the ptx dialect
+/// the interpreter runs; null on any error.
+inline mlir::OwningOpRef<mlir::ModuleOp> lowerSource(mlir::MLIRContext &context,
+                                                     llvm::StringRef source) {
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  context.appendDialectRegistry(registry);
+  auto module = mlir::parseSourceString<mlir::ModuleOp>(source, &context);
+  if (!module || failed(lowerToPTXDialect(*module, CompileOptions())))
+    return {};
+  return module;
+}
+} // namespace kaio::test
+
+#endif // KAIO_TEST_UNITTESTS_EXAMPLES_LOWERING_H
