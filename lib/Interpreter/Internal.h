@@ -40,6 +40,20 @@ enum class Opc : uint8_t {
   Bra, CondBra, Exit, Trap,
 };
 
+/// Ops that run once all their lanes have arrived (the .sync / .aligned
+/// warp-level ops).
+inline bool isWarpCollective(Opc op) {
+  return op == Opc::Shfl || op == Opc::Vote || op == Opc::Match ||
+         op == Opc::Redux || op == Opc::Mma || op == Opc::LdMatrix ||
+         op == Opc::StMatrix;
+}
+/// Ops that access memory through lane addresses.
+inline bool isMemoryAccess(Opc op) {
+  return op == Opc::Ld || op == Opc::St || op == Opc::Atom ||
+         op == Opc::Red || op == Opc::CpAsync || op == Opc::LdMatrix ||
+         op == Opc::StMatrix;
+}
+
 inline constexpr uint32_t kNoSlot = UINT32_MAX;
 inline constexpr uint8_t kNoRnd = 0xff;
 

@@ -14,6 +14,7 @@
 #include "Kaio/Dialect/PTX/IR/PTXInfo.h"
 #include "Kaio/InitAll.h"
 #include "Kaio/Interpreter/Interpreter.h"
+#include "Kaio/Interpreter/Profile.h"
 #include "Kaio/Runtime/Device.h"
 #include "Kaio/Support/Diagnostics.h"
 #include "mlir/IR/Diagnostics.h"
@@ -92,9 +93,25 @@ Error interpret(const RunOptions &opts, std::vector<HostArg> &args) {
   }
   kaio::interp::LaunchOptions launch;
   launch.dynamicSharedBytes = opts.sharedBytes;
+  kaio::interp::Profile profile;
+  if (opts.profile || !opts.profileJson.empty())
+    launch.profile = &profile;
   kaio::interp::LaunchResult result = interp.launch(
       opts.kernel, {opts.grid.x, opts.grid.y, opts.grid.z},
       {opts.block.x, opts.block.y, opts.block.z}, values, launch);
+  // A failed launch still shows what ran up to the failure.
+  if (opts.profile && !profile.empty())
+    std::cout << (result ? "" : "(partial profile: the launch failed)\n")
+              << profile.str(unsigned(opts.profileTop));
+  if (!opts.profileJson.empty() && !profile.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(opts.profileJson, ec);
+    if (ec)
+      return Error::make(ErrorCode::InvalidValue,
+                         "--profile-json: cannot write '" + opts.profileJson +
+                             "': " + ec.message());
+    os << profile.json();
+  }
   if (!result)
     return Error::make(ErrorCode::InvalidValue,
                        "kernel '" + opts.kernel + "' failed in the "

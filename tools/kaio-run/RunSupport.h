@@ -95,6 +95,12 @@ struct RunOptions {
   std::uint64_t seed = 0;
   int device = 0;
   bool interpret = false;
+  /// --profile: print the interpreter's profile; --profile-json FILE: write
+  /// it as JSON (both need --interpret).
+  bool profile = false;
+  std::string profileJson;
+  /// --profile-top N: hot spots listed per kernel.
+  int profileTop = 10;
   /// Chip for compiling .mlir input (default: the device's, else sm_80).
   std::string chip;
   bool verbose = false;

@@ -18,7 +18,8 @@ std::string kaio::run::getUsage() {
   return R"(usage: kaio-run FILE.ptx|FILE.mlir --kernel NAME --grid X[,Y,Z]
                 --block X[,Y,Z] [--smem BYTES] [--arg SPEC]... [--print NAME]...
                 [--out NAME=FILE] [--time [--reps N] [--warmup N]]
-                [--seed S] [--device N] [--chip sm_XX] [--verbose] [--interpret]
+                [--seed S] [--device N] [--chip sm_XX] [--verbose] [--interpret
+                [--profile] [--profile-json FILE] [--profile-top N]]
 
 Runs one kernel of a PTX module (cubin/fatbin files work too) on a GPU. A
 .mlir file (kaio or ptx dialect) is compiled first, for --chip or the
@@ -40,6 +41,11 @@ device's chip; builds with the compiler only.
   --chip sm_XX      chip to compile .mlir input for (default: the device's)
   --interpret       run a .mlir kernel on the CPU interpreter, with its
                     sanitizer (builds with the compiler only)
+  --profile         with --interpret: print the profile (instruction mix,
+                    shared-memory bank conflicts, global sectors/request,
+                    FLOPs, bytes, hot source lines; docs/profiling.md)
+  --profile-json FILE  with --interpret: write the profile as JSON
+  --profile-top N   hot source lines listed (default 10)
 
 Environment: KAIO_CUDA_DRIVER (driver path), KAIO_CACHE_DIR, KAIO_CACHE=0.
 Exit status: 0 ok, 1 error, 2 unsupported in this build, 3 no GPU/driver.
@@ -96,6 +102,13 @@ Expected<RunOptions> kaio::run::parseCommandLine(int argc,
       opts.time = true;
     } else if (arg == "--interpret") {
       opts.interpret = true;
+    } else if (arg == "--profile") {
+      opts.profile = true;
+    } else if (arg == "--profile-json") {
+      Expected<std::string> v = needValue();
+      if (!v)
+        return v.error();
+      opts.profileJson = *v;
     } else if (arg == "--chip") {
       Expected<std::string> v = needValue();
       if (!v)
@@ -106,7 +119,7 @@ Expected<RunOptions> kaio::run::parseCommandLine(int argc,
     } else if (arg == "--kernel" || arg == "--grid" || arg == "--block" ||
                arg == "--smem" || arg == "--arg" || arg == "--print" ||
                arg == "--out" || arg == "--reps" || arg == "--warmup" ||
-               arg == "--seed" || arg == "--device") {
+               arg == "--seed" || arg == "--device" || arg == "--profile-top") {
       Expected<std::string> v = needValue();
       if (!v)
         return v.takeError();
@@ -149,6 +162,8 @@ Expected<RunOptions> kaio::run::parseCommandLine(int argc,
           opts.reps = int(*n);
         else if (arg == "--warmup")
           opts.warmup = int(*n);
+        else if (arg == "--profile-top")
+          opts.profileTop = int(std::min<long long>(*n, 1 << 20));
         else
           opts.device = int(*n);
       }
@@ -168,6 +183,10 @@ Expected<RunOptions> kaio::run::parseCommandLine(int argc,
   if (!haveGrid || !haveBlock)
     return usageError(std::string("missing ") +
                       (!haveGrid ? "--grid" : "--block"));
+  if ((opts.profile || !opts.profileJson.empty()) && !opts.interpret)
+    return usageError(std::string(opts.profile ? "--profile" : "--profile-json") +
+                      " needs --interpret (the profile comes from the CPU "
+                      "interpreter; on a GPU use Nsight Compute)");
   auto isBuffer = [&](const std::string &name) {
     for (const ArgSpec &a : opts.args)
       if (a.name == name)

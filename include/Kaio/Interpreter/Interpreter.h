@@ -30,6 +30,8 @@
 
 namespace kaio::interp {
 
+class Profile;
+
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
   Dim3() = default;
@@ -50,6 +52,10 @@ struct LaunchOptions {
   /// Stop with an error after this many thread instructions (0: no limit);
   /// guards tests against kernels that never terminate.
   uint64_t maxInstructions = 0;
+  /// When set, the launch adds its counts to this profile (instruction mix,
+  /// bank conflicts, sectors, FLOPs per kernel and source line; see
+  /// Kaio/Interpreter/Profile.h). A failed launch adds what ran.
+  Profile *profile = nullptr;
 };
 
 struct LaunchResult {
