@@ -20,6 +20,10 @@ void kaio::buildKaioToPTXPipeline(OpPassManager &pm,
   pm.addPass(createLowerTiles());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Per-lane index arithmetic (fragment coordinates, copy addresses) does
+  // not change across the K loop: hoist it while the loops are still scf.
+  pm.addPass(createLoopInvariantCodeMotionPass());
+  pm.addPass(createCSEPass());
   // Structured control flow → blocks, then each dialect → ptx.
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertKaioToPTX(ConvertKaioToPTXOptions{options.chip}));

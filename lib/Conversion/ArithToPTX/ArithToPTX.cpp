@@ -14,6 +14,7 @@
 #include "Kaio/Conversion/PTXBuilder.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -170,6 +171,21 @@ struct IntBinaryLowering : OpConversionPattern<SourceOp> {
       }
       if (kind != IntOp::And && kind != IntOp::Or && kind != IntOp::Xor)
         return rewriter.notifyMatchFailure(op, "i1 arithmetic");
+    }
+    // Unsigned division and remainder by a power of two are a shift and a
+    // mask: ptxas does not strength-reduce a divisor held in a register.
+    APInt divisor;
+    if ((kind == IntOp::DivU || kind == IntOp::RemU) && !isI8(orig) &&
+        !type.isInteger(1) &&
+        matchPattern(op.getRhs(), m_ConstantInt(&divisor)) &&
+        divisor.isPowerOf2()) {
+      Value r = kind == IntOp::DivU
+                    ? p.shr(u, a, p.i32(divisor.logBase2()))
+                    : p.andOp(bits, a,
+                              p.constant(type, rewriter.getIntegerAttr(
+                                                   type, divisor - 1)));
+      rewriter.replaceOp(op, r);
+      return success();
     }
     Value r;
     switch (kind) {

@@ -96,11 +96,13 @@ struct KernelLowering : OpConversionPattern<KernelOp> {
       argAttrs.push_back(attrs.getDictionary(getContext()));
     }
 
+    bool exact = op->hasAttr(KaioDialect::kExactBlockSizeAttrName);
     auto entry = EntryOp::create(
         rewriter, op.getLoc(), op.getSymName(), funcType,
-        rewriter.getArrayAttr(argAttrs), ArrayAttr(), op.getBlockSizeAttr(),
-        DenseI32ArrayAttr(), op.getMinBlocksPerSmAttr(),
-        op.getMaxRegistersAttr());
+        rewriter.getArrayAttr(argAttrs), ArrayAttr(),
+        exact ? DenseI32ArrayAttr() : op.getBlockSizeAttr(),
+        exact ? op.getBlockSizeAttr() : DenseI32ArrayAttr(),
+        op.getMinBlocksPerSmAttr(), op.getMaxRegistersAttr());
     rewriter.inlineRegionBefore(op.getBody(), entry.getBody(),
                                 entry.getBody().end());
     if (failed(rewriter.convertRegionTypes(&entry.getBody(), converter,

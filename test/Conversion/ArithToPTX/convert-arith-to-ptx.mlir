@@ -87,6 +87,41 @@ ptx.entry @integers(%a: i32, %b: i32, %l: i64) {
 
 // -----
 
+// Unsigned division and remainder by a power of two are a shift and a mask
+// (ptxas does not strength-reduce a divisor it sees in a register); signed
+// ones and other divisors stay divisions.
+// CHECK-LABEL: ptx.entry @pow2_divisors
+// CHECK-SAME: (%[[A:.*]]: i32, %[[L:.*]]: i64)
+// CHECK: %[[C3:.*]] = ptx.constant 3 : i32
+// CHECK: ptx.shr u32 %[[A]], %[[C3]] : i32
+// CHECK: %[[M:.*]] = ptx.constant 7 : i32
+// CHECK: ptx.and b32 %[[A]], %[[M]] : i32
+// CHECK: %[[C4:.*]] = ptx.constant 4 : i32
+// CHECK: ptx.shr u64 %[[L]], %[[C4]] : (i64, i32) -> i64
+// CHECK: %[[M64:.*]] = ptx.constant 15 : i64
+// CHECK: ptx.and b64 %[[L]], %[[M64]] : i64
+// CHECK: ptx.div s32
+// CHECK: ptx.rem s32
+// CHECK: ptx.div u32
+// CHECK: ptx.rem u32
+ptx.entry @pow2_divisors(%a: i32, %l: i64) {
+  %c8 = arith.constant 8 : i32
+  %c16 = arith.constant 16 : i64
+  %c6 = arith.constant 6 : i32
+  %0 = arith.divui %a, %c8 : i32
+  %1 = arith.remui %a, %c8 : i32
+  %2 = arith.divui %l, %c16 : i64
+  %3 = arith.remui %l, %c16 : i64
+  %4 = arith.divsi %a, %c8 : i32
+  %5 = arith.remsi %a, %c8 : i32
+  %6 = arith.divui %a, %c6 : i32
+  %7 = arith.remui %a, %c6 : i32
+  "test.use"(%0, %1, %2, %3, %4, %5, %6, %7) : (i32, i32, i64, i64, i32, i32, i32, i32) -> ()
+  ptx.ret
+}
+
+// -----
+
 // i8 lives in 16-bit registers. Ops whose low 8 bits do not depend on the
 // upper bits (add, and, shl) use them as they are; division, comparison and
 // right shifts first extend the operands (sign or zero); shift amounts take

@@ -3,8 +3,11 @@
 // Each thread copies 16-byte chunks of the 32x16 f16 tile (2 per row) with
 // cp.async, zero filled past the matrix edge (src-size < 16); when the source
 // is not 16-byte aligned it copies element by element with masked loads.
+// The 64 chunks go to the first 64 of the block's 128 threads: straight-line
+// code for exactly block_size threads, which the kernel then requires.
 // CHECK-LABEL: kaio.kernel @async_copy
 // CHECK-SAME: (%[[SRC:.*]]: !kaio.ptr<f16>, %[[ROW:.*]]: i32, %[[COL:.*]]: i32, %[[M:.*]]: i32, %[[N:.*]]: i32)
+// CHECK-SAME: kaio.exact_block_size
 // CHECK: %[[TILE:.*]] = kaio.shared_alloc
 // CHECK: %[[BASE:.*]] = kaio.ptr_to_int %[[SRC]]
 // CHECK: %[[C16:.*]] = arith.constant 16 : i64
@@ -12,16 +15,18 @@
 // Base, leading dimension and first column all 16-byte aligned:
 // CHECK: arith.andi
 // CHECK: %[[ALIGNED:.*]] = arith.andi
-// CHECK-NEXT: kaio.thread_id x
-// CHECK: kaio.block_dim z
+// CHECK-NEXT: %[[TID:.*]] = kaio.thread_id x
+// CHECK-NOT: kaio.block_dim
 // CHECK: %[[TOTAL:.*]] = arith.constant 64 : i32
-// CHECK: scf.for %[[IDX:.*]] = %{{.*}} to %[[TOTAL]] step %{{.*}} : i32
-// CHECK:   %[[R:.*]] = arith.divui %[[IDX]], %{{.*}} : i32
-// CHECK:   %[[CC:.*]] = arith.remui %[[IDX]], %{{.*}} : i32
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[TID]], %[[TOTAL]] : i32
+// CHECK: scf.if %[[IN]] {
+// CHECK:   %[[R:.*]] = arith.divui %[[TID]], %{{.*}} : i32
+// CHECK:   %[[CC:.*]] = arith.remui %[[TID]], %{{.*}} : i32
 // CHECK:   %[[TCOL:.*]] = arith.muli %[[CC]], %{{.*}} : i32
 // CHECK:   %[[GR:.*]] = arith.addi %[[ROW]], %[[R]] : i32
 // CHECK:   %[[GC:.*]] = arith.addi %[[COL]], %[[TCOL]] : i32
 // CHECK:   %[[ROWOK:.*]] = arith.cmpi slt, %[[GR]], %[[M]] : i32
+// CHECK:   %[[SADDR:.*]] = kaio.shared_address %[[TILE]][%[[R]], %[[TCOL]]]
 // CHECK:   scf.if %[[ALIGNED]] {
 // CHECK:     %[[LEFT:.*]] = arith.subi %[[N]], %[[GC]] : i32
 // CHECK:     arith.minsi %[[LEFT]]
@@ -29,13 +34,13 @@
 // CHECK:     %[[BYTES:.*]] = arith.muli %[[VALID]]
 // CHECK:     %[[PTR:.*]] = kaio.ptr_add %[[SRC]]
 // CHECK:     %[[GADDR:.*]] = kaio.ptr_to_int %[[PTR]]
-// CHECK:     %[[SADDR:.*]] = kaio.shared_address %[[TILE]][%[[R]], %[[TCOL]]]
 // CHECK:     ptx.cp_async cg 16 [%[[SADDR]]], [%[[GADDR]]], %[[BYTES]] : i32
 // CHECK:   } else {
 // CHECK:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
 // CHECK-COUNT-8: kaio.load %[[SRC]][%{{.*}}] : <f16>, i64 -> f16 mask %{{.*}} else %[[ZERO]]
 // CHECK:   }
 // CHECK: }
+// CHECK-NOT: scf.for
 // CHECK: ptx.cp_async_commit_group
 // CHECK: ptx.cp_async_wait_group 1
 // CHECK-NOT: kaio.async
@@ -50,16 +55,63 @@ kaio.kernel @async_copy(%p: !kaio.ptr<f16>, %row: i32, %col: i32, %m: i32, %n: i
 
 // -----
 
+// `aligned`: no run-time alignment test and no element-wise path. A 64x64
+// f16 tile is 512 chunks: four full rounds of a 16x8 block (linear thread id
+// tid.x + 16 tid.y), none guarded.
+// CHECK-LABEL: kaio.kernel @async_copy_aligned
+// CHECK-SAME: kaio.exact_block_size
+// CHECK-NOT: arith.remui %{{.*}} : i64
+// CHECK: %[[TX:.*]] = kaio.thread_id x
+// CHECK: %[[TY:.*]] = kaio.thread_id y
+// CHECK: %[[C16:.*]] = arith.constant 16 : i32
+// CHECK: %[[Y16:.*]] = arith.muli %[[TY]], %[[C16]]
+// CHECK: %[[TID:.*]] = arith.addi %[[TX]], %[[Y16]]
+// CHECK-NOT: scf.if
+// CHECK: ptx.cp_async cg 16
+// CHECK: arith.constant 128 : i32
+// CHECK: ptx.cp_async cg 16
+// CHECK: arith.constant 256 : i32
+// CHECK: ptx.cp_async cg 16
+// CHECK: arith.constant 384 : i32
+// CHECK: ptx.cp_async cg 16
+// CHECK-NOT: ptx.cp_async cg
+// CHECK-NOT: kaio.load
+// CHECK: ptx.cp_async_commit_group
+kaio.kernel @async_copy_aligned(%p: !kaio.ptr<f16>, %n: i32)
+    attributes {block_size = array<i32: 16, 8>} {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<64x64xf16, #kaio.layout<row_major, pad = 8>>
+  %t = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s aligned
+      : !kaio.ptr<f16>, !kaio.smem<64x64xf16, #kaio.layout<row_major, pad = 8>>
+  kaio.return
+}
+
+// -----
+
+// More than 16 rounds of the block keep a loop over the run-time thread
+// count, and the kernel keeps .maxntid semantics.
+// CHECK-LABEL: kaio.kernel @async_copy_loop
+// CHECK-NOT: kaio.exact_block_size
+// CHECK: kaio.block_dim z
+// CHECK: scf.for
+// CHECK: ptx.cp_async cg 16
+kaio.kernel @async_copy_loop(%p: !kaio.ptr<f32>, %n: i32)
+    attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<64x64xf32, #kaio.layout<row_major>>
+  %t = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s aligned
+      : !kaio.ptr<f32>, !kaio.smem<64x64xf32, #kaio.layout<row_major>>
+  kaio.return
+}
+
+// -----
+
 // Rows that start 68 bytes apart (pad = 1 f32) keep only 4-byte alignment:
-// 4-byte cp.async.ca chunks, 16 per row.
+// 4-byte cp.async.ca chunks, 16 per row: 256 chunks, two rounds of 128.
 // CHECK-LABEL: kaio.kernel @async_copy_small_chunks
 // CHECK: arith.constant 4 : i64
-// CHECK: arith.constant 256 : i32
-// CHECK: ptx.cp_async ca 4
-// CHECK: } else {
-// CHECK-COUNT-1: kaio.load
-// CHECK-NOT: kaio.load
-// CHECK: }
+// CHECK-COUNT-2: ptx.cp_async ca 4
+// CHECK-NOT: ptx.cp_async ca
 kaio.kernel @async_copy_small_chunks(%p: !kaio.ptr<f32>, %n: i32)
     attributes {block_size = array<i32: 128>} {
   %c0 = arith.constant 0 : i32

@@ -211,6 +211,7 @@ kaio.kernel @tiles(%A: !kaio.ptr<f16> {kaio.readonly},
   %Ts = kaio.shared_alloc : !kaio.smem<16x64xbf16, #kaio.layout<row_major, swizzle = 2>>
   // CHECK: %[[T0:.*]] = kaio.async_copy %{{.*}}[%{{.*}}, %{{.*}}] bounds [%{{.*}}, %{{.*}}] ld %{{.*}} to %{{.*}} : <f16>, <32x16xf16>
   // CHECK: %[[T1:.*]] = kaio.async_copy %{{.*}} : <bf16>, <16x64xbf16, <row_major, swizzle = 2>>
+  // CHECK: kaio.async_copy %{{.*}} to %{{.*}} aligned : <f16>, <32x16xf16>
   // CHECK: kaio.async_wait %[[T0]], %[[T1]]
   // CHECK: kaio.async_wait %[[T1]] {pending = 1 : i32}
   // CHECK: kaio.async_wait{{ *$}}
@@ -218,6 +219,8 @@ kaio.kernel @tiles(%A: !kaio.ptr<f16> {kaio.readonly},
       : !kaio.ptr<f16>, !kaio.smem<32x16xf16>
   %t1 = kaio.async_copy %B[%c0, %c0] bounds [%n, %n] ld %n to %Ts
       : !kaio.ptr<bf16>, !kaio.smem<16x64xbf16, #kaio.layout<row_major, swizzle = 2>>
+  %t2 = kaio.async_copy %A[%c0, %c0] bounds [%n, %n] ld %n to %As aligned
+      : !kaio.ptr<f16>, !kaio.smem<32x16xf16>
   kaio.async_wait %t0, %t1
   kaio.async_wait %t1 {pending = 1 : i32}
   kaio.async_wait

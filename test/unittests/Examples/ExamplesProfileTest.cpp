@@ -114,10 +114,12 @@ TEST_F(ExamplesProfileTest, TensorCoreMatmul) {
   EXPECT_EQ(k.compulsoryBytesRead, 2u * 256 * 256 * 2);
   EXPECT_EQ(k.compulsoryBytesWritten, 256u * 256 * 4);
   EXPECT_EQ(k.divergentBranches, 0u);
-  // Where the instructions go: integer address arithmetic and divisions
-  // dominate, mma is 3% of the issues (the GEMM issue's starting point).
-  EXPECT_EQ(k.warpInstructions, 254080u);
-  EXPECT_EQ(mix(k, "int.div"), 29184u);
+  // Where the instructions go. Before loop-invariant code motion, shifts
+  // for power-of-two division and the unrolled block copy this was 254080
+  // warp instructions with 29184 integer divisions (mma 3% of the issues);
+  // the copies' address and bounds arithmetic is still most of the rest.
+  EXPECT_EQ(k.warpInstructions, 128768u);
+  EXPECT_EQ(mix(k, "int.div"), 0u);
 }
 
 TEST_F(ExamplesProfileTest, TensorCoreMatmulPipelined) {

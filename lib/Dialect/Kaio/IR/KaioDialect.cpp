@@ -44,6 +44,12 @@ void KaioDialect::registerAttributes() {
 
 LogicalResult KaioDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
+  if (attr.getName() == kExactBlockSizeAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<KernelOp>(op))
+      return op->emitError() << "'" << kExactBlockSizeAttrName
+                             << "' is a unit attribute of kaio.kernel";
+    return success();
+  }
   if (attr.getName() != kTargetAttrName)
     return success();
   auto name = dyn_cast<StringAttr>(attr.getValue());

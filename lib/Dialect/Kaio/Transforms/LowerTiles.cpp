@@ -110,6 +110,19 @@ struct Emitter {
     return arith::ExtSIOp::create(b, loc, b.getI64Type(), x);
   }
   Value lane() { return LaneIdOp::create(b, loc, b.getI32Type()); }
+  /// Linear thread id for a block of exactly `dims` threads.
+  Value staticLinearThread(ArrayRef<int32_t> dims) {
+    Value id = ThreadIdOp::create(b, loc, b.getI32Type(), Dim::x);
+    if (dims.size() > 1) {
+      Value ty = ThreadIdOp::create(b, loc, b.getI32Type(), Dim::y);
+      id = add(id, mul(ty, i32(dims[0])));
+    }
+    if (dims.size() > 2) {
+      Value tz = ThreadIdOp::create(b, loc, b.getI32Type(), Dim::z);
+      id = add(id, mul(tz, i32(int64_t(dims[0]) * dims[1])));
+    }
+    return id;
+  }
   /// Linear thread id and thread count of the block.
   std::pair<Value, Value> linearThread() {
     Value tx = ThreadIdOp::create(b, loc, b.getI32Type(), Dim::x);
@@ -411,6 +424,9 @@ struct StoreFragmentLowering : OpConversionPattern<StoreFragmentOp> {
   }
 };
 
+/// Copies needing more rounds of the whole block than this keep a loop.
+constexpr int64_t kMaxUnrolledCopyRounds = 16;
+
 struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -437,31 +453,32 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     int64_t total = tileRows * chunksPerRow;
 
     // cp.async needs chunk-aligned global addresses: the base, the leading
-    // dimension and the starting column must all keep rows aligned.
+    // dimension and the starting column must all keep rows aligned. An
+    // `aligned` copy promises they do.
     Value src = op.getSrc();
-    Value base = PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), src);
-    Value chunkI64 = e.i64(chunk);
-    auto isZero = [&](Value v) {
-      return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, v,
-                                   e.i64(0));
-    };
-    Value aligned = isZero(arith::RemUIOp::create(rewriter, loc, base,
-                                                  chunkI64));
-    aligned = e.andI(aligned, isZero(arith::RemUIOp::create(
-                                  rewriter, loc, e.mul(e.ext(op.getLd()),
-                                                       e.i64(eb)),
-                                  chunkI64)));
-    aligned = e.andI(aligned, isZero(arith::RemUIOp::create(
-                                  rewriter, loc, e.mul(e.ext(op.getCol()),
-                                                       e.i64(eb)),
-                                  chunkI64)));
+    Value aligned;
+    if (!op.getAligned()) {
+      Value base =
+          PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), src);
+      Value chunkI64 = e.i64(chunk);
+      auto isZero = [&](Value v) {
+        return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                     v, e.i64(0));
+      };
+      aligned = isZero(arith::RemUIOp::create(rewriter, loc, base, chunkI64));
+      aligned = e.andI(aligned,
+                       isZero(arith::RemUIOp::create(
+                           rewriter, loc, e.mul(e.ext(op.getLd()), e.i64(eb)),
+                           chunkI64)));
+      aligned = e.andI(aligned,
+                       isZero(arith::RemUIOp::create(
+                           rewriter, loc, e.mul(e.ext(op.getCol()), e.i64(eb)),
+                           chunkI64)));
+    }
 
-    auto [tid, nthreads] = e.linearThread();
-    auto loop = scf::ForOp::create(rewriter, loc, tid, e.i32(total), nthreads);
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(loop.getBody());
-      Value idx = loop.getInductionVar();
+    // Chunk `idx` of the tile: row idx / chunksPerRow, chunk idx %
+    // chunksPerRow of it.
+    auto copyChunk = [&](Value idx) {
       Value r = arith::DivUIOp::create(rewriter, loc, idx, e.i32(chunksPerRow));
       Value cc = arith::RemUIOp::create(rewriter, loc, idx,
                                         e.i32(chunksPerRow));
@@ -469,11 +486,11 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
       Value gr = e.add(op.getRow(), r);
       Value gc = e.add(op.getCol(), tileCol);
       Value rowOk = e.lt(gr, op.getRows());
-      auto ifOp = scf::IfOp::create(rewriter, loc, aligned, /*else=*/true);
+      Value dstAddr =
+          SharedAddressOp::create(rewriter, loc, rewriter.getI32Type(),
+                                  op.getDst(), ValueRange{r, tileCol});
       // Fast path: one cp.async of `chunk` bytes, zero filled past the edge.
-      {
-        OpBuilder::InsertionGuard g2(rewriter);
-        rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      auto emitCpAsync = [&] {
         Value left = arith::SubIOp::create(rewriter, loc, op.getCols(), gc);
         Value valid = arith::MaxSIOp::create(
             rewriter, loc, e.i32(0),
@@ -490,34 +507,73 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
         Value srcAddr = PtrToIntOp::create(
             rewriter, loc, rewriter.getI64Type(),
             PtrAddOp::create(rewriter, loc, src.getType(), src, index));
-        Value dstAddr = SharedAddressOp::create(
-            rewriter, loc, rewriter.getI32Type(), op.getDst(),
-            ValueRange{r, tileCol});
         ptx::CpAsyncOp::create(
             rewriter, loc,
             chunk == 16 ? ptx::CpAsyncCache::cg : ptx::CpAsyncCache::ca,
             chunk, dstAddr, srcAddr, srcBytes, Value(), false);
+      };
+      if (!aligned) {
+        emitCpAsync();
+        return;
       }
-      // Slow path: element by element, synchronously.
+      auto ifOp = scf::IfOp::create(rewriter, loc, aligned, /*else=*/true);
       {
         OpBuilder::InsertionGuard g2(rewriter);
-        rewriter.setInsertionPointToStart(ifOp.elseBlock());
-        Value zero = isa<FloatType>(elem)
-                         ? Value(arith::ConstantOp::create(
-                               rewriter, loc, rewriter.getFloatAttr(elem, 0)))
-                         : Value(arith::ConstantOp::create(
-                               rewriter, loc, rewriter.getIntegerAttr(elem, 0)));
-        for (int64_t k = 0; k < perChunk; ++k) {
-          Value c = e.add(gc, e.i32(k));
-          Value ok = e.andI(rowOk, e.lt(c, op.getCols()));
-          Value index = arith::SelectOp::create(
-              rewriter, loc, ok,
-              e.add(e.mul(e.ext(gr), e.ext(op.getLd())), e.ext(c)), e.i64(0));
-          Value v = kaio::LoadOp::create(rewriter, loc, elem, src, index, ok,
-                                         zero);
-          SharedStoreOp::create(rewriter, loc, v, op.getDst(),
-                                ValueRange{r, e.add(tileCol, e.i32(k))});
+        rewriter.setInsertionPointToStart(ifOp.thenBlock());
+        emitCpAsync();
+      }
+      // Slow path: element by element, synchronously.
+      OpBuilder::InsertionGuard g2(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.elseBlock());
+      Value zero = isa<FloatType>(elem)
+                       ? Value(arith::ConstantOp::create(
+                             rewriter, loc, rewriter.getFloatAttr(elem, 0)))
+                       : Value(arith::ConstantOp::create(
+                             rewriter, loc, rewriter.getIntegerAttr(elem, 0)));
+      for (int64_t k = 0; k < perChunk; ++k) {
+        Value c = e.add(gc, e.i32(k));
+        Value ok = e.andI(rowOk, e.lt(c, op.getCols()));
+        Value index = arith::SelectOp::create(
+            rewriter, loc, ok,
+            e.add(e.mul(e.ext(gr), e.ext(op.getLd())), e.ext(c)), e.i64(0));
+        Value v =
+            kaio::LoadOp::create(rewriter, loc, elem, src, index, ok, zero);
+        SharedStoreOp::create(rewriter, loc, v, op.getDst(),
+                              ValueRange{r, e.add(tileCol, e.i32(k))});
+      }
+    };
+
+    // The block's threads take chunks tid, tid + T, ... for the kernel's
+    // block size T: straight-line code, the last round guarded when T does
+    // not divide the chunk count. The kernel then needs exactly T threads.
+    auto kernel = op->getParentOfType<KernelOp>();
+    int64_t threads = kernel ? kernel.getNumThreads() : 0;
+    int64_t rounds = threads ? (total + threads - 1) / threads : 0;
+    if (!threads || rounds > kMaxUnrolledCopyRounds) {
+      auto [tid, nthreads] = e.linearThread();
+      auto loop = scf::ForOp::create(rewriter, loc, tid, e.i32(total),
+                                     nthreads);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(loop.getBody());
+      copyChunk(loop.getInductionVar());
+    } else {
+      kernel->setAttr(KaioDialect::kExactBlockSizeAttrName,
+                      rewriter.getUnitAttr());
+      Value tid = e.staticLinearThread(kernel.getBlockSize());
+      for (int64_t i = 0; i < rounds; ++i) {
+        Value idx = i ? e.add(tid, e.i32(i * threads)) : tid;
+        if ((i + 1) * threads <= total) {
+          copyChunk(idx);
+          continue;
         }
+        auto guard = scf::IfOp::create(
+            rewriter, loc,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                  idx, e.i32(total)),
+            /*else=*/false);
+        OpBuilder::InsertionGuard g(rewriter);
+        rewriter.setInsertionPointToStart(guard.thenBlock());
+        copyChunk(idx);
       }
     }
     ptx::CpAsyncCommitGroupOp::create(rewriter, loc, Value(), false);

@@ -33,6 +33,11 @@ def Kaio_Dialect : Dialect {
     /// A signed integer parameter: typed launches take int32_t, not
     /// uint32_t (arith's integers are signless).
     static constexpr llvm::StringLiteral kSignedAttrName = "kaio.signed";
+    /// Set on a kaio.kernel by kaio-lower-tiles when the lowering relies on
+    /// exactly `block_size` threads (cooperative copies unrolled for it):
+    /// the entry gets `.reqntid` instead of `.maxntid`.
+    static constexpr llvm::StringLiteral kExactBlockSizeAttrName =
+        "kaio.exact_block_size";
     void registerTypes();
     void registerAttributes();
   }];

@@ -280,13 +280,22 @@ def Kaio_AsyncCopyOp : Kaio_Op<"async_copy"> {
     (`%row`, `%col`) into `%dst` (R x C). Elements outside the matrix
     (`%rows` x `%cols`) are zero filled. Lowers to cp.async with src-size;
     the copy is complete once `kaio.async_wait` on its token returns.
+
+    The block's threads share the chunks (16 bytes where rows allow): the
+    copy is unrolled for the kernel's `block_size`, which the kernel then
+    requires exactly (`.reqntid`). Unless `aligned` is given, a run-time test
+    picks cp.async when `%src`, `%ld` and `%col` keep every row chunk
+    aligned, and element-wise loads otherwise; `aligned` promises they do
+    (cudaMalloc'd matrices whose leading dimension and column offset are
+    multiples of 16 bytes / element size), leaving only the cp.async path.
   }];
   let arguments = (ins Kaio_PtrType:$src, I32:$row, I32:$col, I32:$rows,
-                       I32:$cols, I32:$ld, Kaio_SmemType:$dst);
+                       I32:$cols, I32:$ld, Kaio_SmemType:$dst,
+                       UnitAttr:$aligned);
   let results = (outs Kaio_TokenType:$token);
   let assemblyFormat = [{
     $src `[` $row `,` $col `]` `bounds` ` ` `[` $rows `,` $cols `]` `ld` $ld
-    `to` $dst attr-dict `:` type($src) `,` type($dst)
+    `to` $dst (`aligned` $aligned^)? attr-dict `:` type($src) `,` type($dst)
   }];
   let hasVerifier = 1;
 }
