@@ -579,11 +579,11 @@ Value kb::KernelBuilder::reduceImpl(bool block, ReduceKind kind, Value value,
 }
 
 Value kb::KernelBuilder::asyncCopyImpl(Value src, Value row, Value col, Value rows,
-                                   Value cols, Value ld, Value dst,
+                                   Value cols, Value ld, Value dst, bool aligned,
                                    SrcLoc where) {
   return AsyncCopyOp::create(st_->b, st_->loc(where),
                              TokenType::get(st_->ctx()), src, row, col, rows,
-                             cols, ld, dst);
+                             cols, ld, dst, aligned);
 }
 
 void kb::KernelBuilder::asyncWait(std::initializer_list<kb::Token> tokens,

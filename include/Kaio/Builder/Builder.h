@@ -676,6 +676,10 @@ const SharedRef<T> &SharedRef<T>::operator=(Operand<T> value) const {
 }
 
 /// Completion of an async copy (kaio.async_copy).
+/// Whether an async copy tests its source's alignment at run time or the
+/// caller promises it (KernelBuilder::asyncCopy).
+enum class CopyAlignment : uint8_t { Checked, Promised };
+
 class Token : public AnyValue {
 public:
   using AnyValue::AnyValue;
@@ -1007,9 +1011,13 @@ public:
 
   /// Copies the tile of the row-major matrix `src` at (row, col) (leading
   /// dimension ld, bounds rows x cols, zero fill outside) into `dst`.
+  /// `CopyAlignment::Promised` asserts that src, ld and col keep every row
+  /// 16-byte aligned (kaio.async_copy's `aligned`): no run-time test and no
+  /// element-wise fallback.
   template <class T, class U>
   Token asyncCopy(const Ptr<T> &src, Index row, Index col, Index rows,
                   Index cols, Index ld, const Shared<U> &dst,
+                  CopyAlignment alignment = CopyAlignment::Checked,
                   SrcLoc loc = SrcLoc::current()) {
     static_assert(std::is_same_v<std::remove_const_t<T>, U>,
                   "kaio builder: async copy between different element types");
@@ -1017,6 +1025,7 @@ public:
                 nr = rows.materialize(st_), nc = cols.materialize(st_),
                 l = ld.materialize(st_);
     return Token(st_, asyncCopyImpl(src.raw(), r, c, nr, nc, l, dst.raw(),
+                                    alignment == CopyAlignment::Promised,
                                     loc));
   }
   void asyncWait(std::initializer_list<Token> tokens,
@@ -1049,7 +1058,7 @@ private:
                          SrcLoc loc);
   mlir::Value asyncCopyImpl(mlir::Value src, mlir::Value row, mlir::Value col,
                             mlir::Value rows, mlir::Value cols, mlir::Value ld,
-                            mlir::Value dst, SrcLoc loc);
+                            mlir::Value dst, bool aligned, SrcLoc loc);
   mlir::Value fragFillImpl(FragRole role, ptx::MMAShape shape,
                            mlir::Value value, SrcLoc loc);
 

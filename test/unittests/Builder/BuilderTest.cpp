@@ -252,7 +252,7 @@ void buildMmaKernel(KernelBuilder &k) {
   auto As = k.shared<f16>({16, 16});
   auto Bs = k.shared<f16>({16, 8});
   Token ta = k.asyncCopy(a, 0, 0, 16, 16, 16, As);
-  Token tb = k.asyncCopy(b, 0, 0, 16, 8, 8, Bs);
+  Token tb = k.asyncCopy(b, 0, 0, 16, 8, 8, Bs, CopyAlignment::Promised);
   k.asyncWait({ta, tb});
   k.barrier();
   Frag fa = As.loadFragment(FragRole::a, ptx::MMAShape::m16n8k16, 0, 0);
@@ -266,6 +266,8 @@ void buildMmaKernel(KernelBuilder &k) {
 TEST(Builder, TilesFragmentsAndMma) {
   std::string ir = build(buildMmaKernel);
   EXPECT_THAT(ir, HasSubstr("kaio.async_copy %arg0[%"));
+  // The second copy promises alignment; the first keeps the run-time test.
+  EXPECT_THAT(ir, HasSubstr(" aligned : <f16>"));
   EXPECT_THAT(ir, HasSubstr("kaio.async_wait"));
   EXPECT_THAT(ir, HasSubstr("kaio.load_fragment"));
   EXPECT_THAT(ir, HasSubstr("-> <a, m16n8k16, f16>"));
