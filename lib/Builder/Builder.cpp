@@ -545,7 +545,8 @@ Value kb::KernelBuilder::sharedAlloc(ArrayRef<int64_t> shape, Type elem,
   LayoutAttr layoutAttr;
   if (layout)
     layoutAttr = LayoutAttr::get(st_->ctx(), layout->order, layout->pad,
-                                 layout->swizzle);
+                                 layout->swizzleBits, layout->swizzleBase,
+                                 layout->swizzleShift);
   // The type verifier's message, reported at the C++ call site.
   std::string message;
   SmemType type;

@@ -599,7 +599,8 @@ const ElemRef<T> &ElemRef<T>::operator=(Operand<T> value) const {
 struct TileLayout {
   MatrixOrder order = MatrixOrder::row_major;
   int64_t pad = 0;
-  int64_t swizzle = 0;
+  /// CuTe's Swizzle<bits, base, shift> on byte offsets (bits 0: none).
+  int64_t swizzleBits = 0, swizzleBase = 0, swizzleShift = 0;
 };
 
 class Frag;

@@ -39,7 +39,8 @@ bool isReadOnlyPointer(Value ptr) {
 /// Declares a module-level `.shared` array just before the kernel being
 /// converted and returns its symbol name.
 std::string declareShared(ConversionPatternRewriter &rewriter, Operation *op,
-                          PTXType elemType, int64_t count, StringRef stem) {
+                          PTXType elemType, int64_t count, StringRef stem,
+                          int64_t align = 16) {
   auto module = op->getParentOfType<ModuleOp>();
   Operation *kernel = op;
   while (kernel->getParentOp() != module.getOperation())
@@ -55,7 +56,7 @@ std::string declareShared(ConversionPatternRewriter &rewriter, Operation *op,
   rewriter.setInsertionPoint(kernel);
   GlobalVarOp::create(rewriter, op->getLoc(), StateSpace::shared, name,
                       elemType, rewriter.getI64IntegerAttr(count), false,
-                      rewriter.getI64IntegerAttr(16));
+                      rewriter.getI64IntegerAttr(align));
   return name;
 }
 
@@ -357,9 +358,14 @@ struct SharedAllocLowering : OpConversionPattern<SharedAllocOp> {
     if (type.getShape().size() == 2 && !type.getLayout())
       return rewriter.notifyMatchFailure(
           op, "2-D tile has no layout; run kaio-assign-shared-layouts");
-    // Declared as bytes so that padded/swizzled layouts fit exactly.
+    // Declared as bytes so that padded/swizzled layouts fit exactly. A
+    // swizzled tile is aligned to its pattern's period (up to 1 KiB), so
+    // its offsets fall in the banks the swizzle was chosen for.
+    int64_t align = 16;
+    if (LayoutAttr layout = type.getLayout(); layout && layout.isSwizzled())
+      align = std::clamp<int64_t>(layout.getSwizzle().periodBytes(), 16, 1024);
     std::string name = declareShared(rewriter, op, PTXType::b8,
-                                     type.getSizeInBytes(), "smem");
+                                     type.getSizeInBytes(), "smem", align);
     PTXBuilder p(rewriter, op.getLoc());
     rewriter.replaceOp(op, p.addressOf(name, rewriter.getI32Type()));
     return success();
@@ -379,20 +385,16 @@ Value tileByteOffset(PTXBuilder &p, SmemType type, ValueRange indices) {
     return p.mulLo(PTXType::u32, linear, p.i32(eb));
   }
   int64_t stride = type.getRowStride();
-  if (!layout.getSwizzle()) {
-    Value linear = p.madLo(PTXType::u32, r, p.i32(stride), c);
-    return p.mulLo(PTXType::u32, linear, p.i32(eb));
-  }
-  // XOR the 16-byte chunk index with the row's low bits.
-  Value colBytes = p.mulLo(PTXType::u32, c, p.i32(eb));
-  Value chunk = p.shr(PTXType::u32, colBytes, p.i32(4));
-  Value within = p.andOp(PTXType::b32, colBytes, p.i32(15));
-  Value period = p.andOp(PTXType::b32, r, p.i32((1 << layout.getSwizzle()) - 1));
-  Value swizzled = p.xorOp(PTXType::b32, chunk, period);
-  Value rowBytes = p.mulLo(PTXType::u32, r, p.i32(stride * eb));
-  Value col = p.orOp(PTXType::b32, p.shl(PTXType::b32, swizzled, p.i32(4)),
-                     within);
-  return p.add(PTXType::u32, rowBytes, col);
+  Value linear = p.madLo(PTXType::u32, r, p.i32(stride), c);
+  Value offset = p.mulLo(PTXType::u32, linear, p.i32(eb));
+  if (!layout.isSwizzled())
+    return offset;
+  // offset ^ ((offset >> (base + shift)) & (2^bits - 1)) << base.
+  ptx::Swizzle s = layout.getSwizzle();
+  Value src = p.shr(PTXType::u32, offset, p.i32(s.base + s.shift));
+  Value masked = p.andOp(PTXType::b32, src, p.i32((1 << s.bits) - 1));
+  return p.xorOp(PTXType::b32, offset,
+                 p.shl(PTXType::b32, masked, p.i32(s.base)));
 }
 
 template <typename OpTy>

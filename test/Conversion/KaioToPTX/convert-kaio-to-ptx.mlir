@@ -82,11 +82,12 @@ kaio.kernel @atomics(%p: !kaio.ptr<i32>, %l: !kaio.ptr<i64>, %h: !kaio.ptr<f16>,
 // -----
 
 // Shared tiles become module-level .shared byte arrays (padding included)
-// addressed with the layout: row-major with pad, swizzled (XOR of the 16-byte
-// chunk with the row), column-major.
+// addressed with the layout: row-major with pad, swizzled (Swizzle<3, 4, 3>
+// of the byte offset; the tile aligned to the swizzle's 1 KiB period),
+// column-major.
 // CHECK-LABEL: module
 // CHECK: ptx.var shared @__kaio_smem_0 : b8 [1088] align 16
-// CHECK: ptx.var shared @__kaio_smem_1 : b8 [2048] align 16
+// CHECK: ptx.var shared @__kaio_smem_1 : b8 [2048] align 1024
 // CHECK: ptx.var shared @__kaio_smem_2 : b8 [1536] align 16
 // CHECK: ptx.var shared @__kaio_smem_3 : b8 [1024] align 16
 // CHECK-LABEL: ptx.entry @shared
@@ -98,7 +99,7 @@ kaio.kernel @shared(%out: !kaio.ptr<f32>) attributes {block_size = array<i32: 25
   // CHECK: %[[CM:.*]] = ptx.addressof @__kaio_smem_2 : i32
   // CHECK: %[[FLAT:.*]] = ptx.addressof @__kaio_smem_3 : i32
   %pad = kaio.shared_alloc : !kaio.smem<16x16xf32, #kaio.layout<row_major, pad = 1>>
-  %swz = kaio.shared_alloc : !kaio.smem<16x64xf16, #kaio.layout<row_major, swizzle = 3>>
+  %swz = kaio.shared_alloc : !kaio.smem<16x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
   %cm = kaio.shared_alloc : !kaio.smem<16x32xf16, #kaio.layout<col_major, pad = 8>>
   %flat = kaio.shared_alloc : !kaio.smem<256xf32>
   // Row-major, pad 1: (r * 17 + c) * 4.
@@ -107,15 +108,18 @@ kaio.kernel @shared(%out: !kaio.ptr<f32>) attributes {block_size = array<i32: 25
   // CHECK: %[[A0:.*]] = ptx.add u32 %[[PAD]], %[[B0]] : i32
   // CHECK: ptx.ld shared f32 [%[[A0]]] : i32 -> f32
   %v = kaio.shared_load %pad[%c3, %c1] : !kaio.smem<16x16xf32, #kaio.layout<row_major, pad = 1>> -> f32
-  // Swizzled: the 16-byte chunk index XOR (row % 8).
-  // CHECK: ptx.shr u32
-  // CHECK: ptx.and b32
-  // CHECK: ptx.and b32
-  // CHECK: ptx.xor b32
-  // CHECK: ptx.shl b32
-  // CHECK: ptx.or b32
-  // CHECK: %[[A1:.*]] = ptx.add u32 %[[SWZ]], %{{.*}} : i32
-  %a1 = kaio.shared_address %swz[%c3, %c1] : !kaio.smem<16x64xf16, #kaio.layout<row_major, swizzle = 3>>
+  // Swizzled: o = (r * 64 + c) * 2; o ^ ((o >> 7) & 7) << 4.
+  // CHECK: %[[L1:.*]] = ptx.mad lo u32 %{{.*}}, %{{.*}}, %{{.*}} : i32
+  // CHECK: %[[O1:.*]] = ptx.mul lo u32 %[[L1]], %{{.*}} : i32
+  // CHECK: %[[C7:.*]] = ptx.constant 7 : i32
+  // CHECK: %[[S1:.*]] = ptx.shr u32 %[[O1]], %[[C7]] : i32
+  // CHECK: %[[M7:.*]] = ptx.constant 7 : i32
+  // CHECK: %[[M1:.*]] = ptx.and b32 %[[S1]], %[[M7]] : i32
+  // CHECK: %[[C4:.*]] = ptx.constant 4 : i32
+  // CHECK: %[[H1:.*]] = ptx.shl b32 %[[M1]], %[[C4]] : i32
+  // CHECK: %[[X1:.*]] = ptx.xor b32 %[[O1]], %[[H1]] : i32
+  // CHECK: %[[A1:.*]] = ptx.add u32 %[[SWZ]], %[[X1]] : i32
+  %a1 = kaio.shared_address %swz[%c3, %c1] : !kaio.smem<16x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
   // Column-major, pad 8: (c * 24 + r) * 2.
   // CHECK: ptx.mad lo u32
   // CHECK: ptx.mul lo u32

@@ -35,18 +35,38 @@ func.func @smem_1d_layout(%s: !kaio.smem<64xf32, #kaio.layout<row_major, pad = 1
 
 // -----
 
-// expected-error @+1 {{pad must be >= 0 and swizzle in 0..3}}
-func.func @smem_swizzle_4(%s: !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = 4>>)
+// expected-error @+1 {{swizzle <3, 4, 2> is not a swizzle: need bits > 0, base >= 0, shift >= bits and base + shift + bits <= 32}}
+func.func @smem_swizzle_overlap(%s: !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 2>>>)
 
 // -----
 
-// expected-error @+1 {{pad must be >= 0 and swizzle in 0..3}}
+// expected-error @+1 {{swizzle <-1, 4, 3> is not a swizzle}}
+func.func @smem_swizzle_negative(%s: !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <-1, 4, 3>>>)
+
+// -----
+
+// expected-error @+1 {{swizzle base 0 would split 2-byte elements}}
+func.func @smem_swizzle_splits_elements(%s: !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <2, 0, 3>>>)
+
+// -----
+
+// expected-error @+1 {{swizzle <3, 4, 3> permutes 128-byte segments; the tile has 96 bytes}}
+func.func @smem_swizzle_partial_segment(%s: !kaio.smem<3x16xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>)
+
+// -----
+
+// expected-error @+1 {{expected '<'}}
+func.func @smem_swizzle_old_syntax(%s: !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = 3>>)
+
+// -----
+
+// expected-error @+1 {{pad must be >= 0}}
 func.func @smem_negative_pad(%s: !kaio.smem<64x64xf16, #kaio.layout<row_major, pad = -8>>)
 
 // -----
 
 // expected-error @+1 {{a layout either pads or swizzles, not both}}
-func.func @smem_swizzle_and_pad(%s: !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = 1, pad = 8>>)
+func.func @smem_swizzle_and_pad(%s: !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <1, 4, 3>, pad = 8>>)
 
 // -----
 
@@ -61,17 +81,13 @@ func.func @layout_unknown_key(%s: !kaio.smem<64x64xf16, #kaio.layout<row_major, 
 // -----
 
 // expected-error @+1 {{a layout either pads or swizzles, not both}}
-func.func @smem_pad_and_swizzle(%s: !kaio.smem<64x64xf16, #kaio.layout<row_major, pad = 8, swizzle = 1>>)
+func.func @smem_pad_and_swizzle(%s: !kaio.smem<64x64xf16, #kaio.layout<row_major, pad = 8, swizzle = <1, 4, 3>>>)
 
 // -----
 
-// expected-error @+1 {{swizzle 3 needs rows of a multiple of 128 bytes}}
-func.func @smem_short_swizzled_rows(%s: !kaio.smem<64x32xf16, #kaio.layout<row_major, swizzle = 3>>)
-
-// -----
 
 // expected-error @+1 {{swizzled layouts are row-major}}
-func.func @smem_col_major_swizzle(%s: !kaio.smem<64x64xf16, #kaio.layout<col_major, swizzle = 1>>)
+func.func @smem_col_major_swizzle(%s: !kaio.smem<64x64xf16, #kaio.layout<col_major, swizzle = <1, 4, 3>>>)
 
 //===----------------------------------------------------------------------===//
 // Module attributes

@@ -19,14 +19,16 @@
 // CHECK-NOT: kaio.block_dim
 // CHECK: %[[TOTAL:.*]] = arith.constant 64 : i32
 // CHECK: %[[IN:.*]] = arith.cmpi ult, %[[TID]], %[[TOTAL]] : i32
+// Which chunk a thread copies, and where it lands, depend on the thread
+// only: outside the guard, so that LICM can hoist them out of a K loop.
+// CHECK: %[[R:.*]] = arith.divui %[[TID]], %{{.*}} : i32
+// CHECK: %[[CC:.*]] = arith.remui %[[TID]], %{{.*}} : i32
+// CHECK: %[[TCOL:.*]] = arith.muli %[[CC]], %{{.*}} : i32
+// CHECK: %[[SADDR:.*]] = kaio.shared_address %[[TILE]][%[[R]], %[[TCOL]]]
 // CHECK: scf.if %[[IN]] {
-// CHECK:   %[[R:.*]] = arith.divui %[[TID]], %{{.*}} : i32
-// CHECK:   %[[CC:.*]] = arith.remui %[[TID]], %{{.*}} : i32
-// CHECK:   %[[TCOL:.*]] = arith.muli %[[CC]], %{{.*}} : i32
 // CHECK:   %[[GR:.*]] = arith.addi %[[ROW]], %[[R]] : i32
 // CHECK:   %[[GC:.*]] = arith.addi %[[COL]], %[[TCOL]] : i32
 // CHECK:   %[[ROWOK:.*]] = arith.cmpi slt, %[[GR]], %[[M]] : i32
-// CHECK:   %[[SADDR:.*]] = kaio.shared_address %[[TILE]][%[[R]], %[[TCOL]]]
 // CHECK:   scf.if %[[ALIGNED]] {
 // CHECK:     %[[LEFT:.*]] = arith.subi %[[N]], %[[GC]] : i32
 // CHECK:     arith.minsi %[[LEFT]]

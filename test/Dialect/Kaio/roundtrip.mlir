@@ -109,7 +109,7 @@ kaio.kernel @shared_and_sync(%out: !kaio.ptr<f32>)
   // CHECK: kaio.shared_alloc : <16x16xf32>
   // CHECK: kaio.shared_alloc : <16x16xf32, <row_major>>
   // CHECK: kaio.shared_alloc : <16x16xf32, <row_major, pad = 1>>
-  // CHECK: kaio.shared_alloc : <64x64xf16, <row_major, swizzle = 3>>
+  // CHECK: kaio.shared_alloc : <64x64xf16, <row_major, swizzle = <3, 4, 3>>>
   // CHECK: kaio.shared_alloc : <16x32xf16, <col_major>>
   // CHECK: kaio.shared_alloc : <16x32xf16, <col_major, pad = 8>>
   // CHECK: kaio.shared_alloc : <8x8xi8>
@@ -117,7 +117,7 @@ kaio.kernel @shared_and_sync(%out: !kaio.ptr<f32>)
   %tile = kaio.shared_alloc : !kaio.smem<16x16xf32>
   %plain = kaio.shared_alloc : !kaio.smem<16x16xf32, #kaio.layout<row_major>>
   %padded = kaio.shared_alloc : !kaio.smem<16x16xf32, #kaio.layout<row_major, pad = 1>>
-  %swz = kaio.shared_alloc : !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = 3>>
+  %swz = kaio.shared_alloc : !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
   %cm = kaio.shared_alloc : !kaio.smem<16x32xf16, #kaio.layout<col_major>>
   %cmp = kaio.shared_alloc : !kaio.smem<16x32xf16, #kaio.layout<col_major, pad = 8>>
   %bytes = kaio.shared_alloc : !kaio.smem<8x8xi8>
@@ -136,10 +136,10 @@ kaio.kernel @shared_and_sync(%out: !kaio.ptr<f32>)
   %b = kaio.shared_load %tile[%c3, %c0] : !kaio.smem<16x16xf32> -> f32
   %c = kaio.shared_load %plain[%c3, %c0] : !kaio.smem<16x16xf32, #kaio.layout<row_major>> -> f32
   %byte = kaio.shared_load %bytes[%c3, %c3] : !kaio.smem<8x8xi8> -> i8
-  // CHECK: kaio.shared_address %{{.*}}[%{{.*}}, %{{.*}}] : <64x64xf16, <row_major, swizzle = 3>>
+  // CHECK: kaio.shared_address %{{.*}}[%{{.*}}, %{{.*}}] : <64x64xf16, <row_major, swizzle = <3, 4, 3>>>
   // CHECK: kaio.shared_address %{{.*}}[%{{.*}}, %{{.*}}] : <16x32xf16, <col_major>>
   // CHECK: kaio.shared_address %{{.*}}[%{{.*}}, %{{.*}}] : <16x32xf16, <col_major, pad = 8>>
-  %addr0 = kaio.shared_address %swz[%c3, %c0] : !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = 3>>
+  %addr0 = kaio.shared_address %swz[%c3, %c0] : !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
   %addr1 = kaio.shared_address %cm[%c3, %c0] : !kaio.smem<16x32xf16, #kaio.layout<col_major>>
   %addr2 = kaio.shared_address %cmp[%c3, %c0] : !kaio.smem<16x32xf16, #kaio.layout<col_major, pad = 8>>
   // CHECK: kaio.shuffle up %{{.*}}, %{{.*}} : f32
@@ -208,9 +208,9 @@ kaio.kernel @tiles(%A: !kaio.ptr<f16> {kaio.readonly},
   %As = kaio.shared_alloc : !kaio.smem<32x16xf16>
   %Bs = kaio.shared_alloc : !kaio.smem<16x16xf16, #kaio.layout<row_major, pad = 8>>
   %Bc = kaio.shared_alloc : !kaio.smem<16x16xf16, #kaio.layout<col_major>>
-  %Ts = kaio.shared_alloc : !kaio.smem<16x64xbf16, #kaio.layout<row_major, swizzle = 2>>
+  %Ts = kaio.shared_alloc : !kaio.smem<16x64xbf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
   // CHECK: %[[T0:.*]] = kaio.async_copy %{{.*}}[%{{.*}}, %{{.*}}] bounds [%{{.*}}, %{{.*}}] ld %{{.*}} to %{{.*}} : <f16>, <32x16xf16>
-  // CHECK: %[[T1:.*]] = kaio.async_copy %{{.*}} : <bf16>, <16x64xbf16, <row_major, swizzle = 2>>
+  // CHECK: %[[T1:.*]] = kaio.async_copy %{{.*}} : <bf16>, <16x64xbf16, <row_major, swizzle = <3, 4, 3>>>
   // CHECK: kaio.async_copy %{{.*}} to %{{.*}} aligned : <f16>, <32x16xf16>
   // CHECK: kaio.async_wait %[[T0]], %[[T1]]
   // CHECK: kaio.async_wait %[[T1]] {pending = 1 : i32}
@@ -218,7 +218,7 @@ kaio.kernel @tiles(%A: !kaio.ptr<f16> {kaio.readonly},
   %t0 = kaio.async_copy %A[%c0, %c0] bounds [%n, %n] ld %n to %As
       : !kaio.ptr<f16>, !kaio.smem<32x16xf16>
   %t1 = kaio.async_copy %B[%c0, %c0] bounds [%n, %n] ld %n to %Ts
-      : !kaio.ptr<bf16>, !kaio.smem<16x64xbf16, #kaio.layout<row_major, swizzle = 2>>
+      : !kaio.ptr<bf16>, !kaio.smem<16x64xbf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
   %t2 = kaio.async_copy %A[%c0, %c0] bounds [%n, %n] ld %n to %As aligned
       : !kaio.ptr<f16>, !kaio.smem<32x16xf16>
   kaio.async_wait %t0, %t1
@@ -230,12 +230,12 @@ kaio.kernel @tiles(%A: !kaio.ptr<f16> {kaio.readonly},
   // CHECK: kaio.load_fragment %{{.*}}[%{{.*}}, %{{.*}}] : <32x16xf16> -> <a, m16n8k16, f16>
   // CHECK: kaio.load_fragment %{{.*}}[%{{.*}}, %{{.*}}] : <16x16xf16, <row_major, pad = 8>> -> <b, m16n8k16, f16>
   // CHECK: kaio.load_fragment %{{.*}}[%{{.*}}, %{{.*}}] : <16x16xf16, <col_major>> -> <b, m16n8k16, f16>
-  // CHECK: kaio.load_fragment %{{.*}}[%{{.*}}, %{{.*}}] : <16x64xbf16, <row_major, swizzle = 2>> -> <a, m16n8k16, bf16>
+  // CHECK: kaio.load_fragment %{{.*}}[%{{.*}}, %{{.*}}] : <16x64xbf16, <row_major, swizzle = <3, 4, 3>>> -> <a, m16n8k16, bf16>
   // CHECK: kaio.load_fragment %{{.*}}[%{{.*}}, %{{.*}}] : <32x16xf16> -> <a, m16n8k8, f16>
   %a = kaio.load_fragment %As[%c16, %c0] : !kaio.smem<32x16xf16> -> !kaio.frag<a, m16n8k16, f16>
   %b = kaio.load_fragment %Bs[%c0, %c8] : !kaio.smem<16x16xf16, #kaio.layout<row_major, pad = 8>> -> !kaio.frag<b, m16n8k16, f16>
   %bc = kaio.load_fragment %Bc[%c0, %c8] : !kaio.smem<16x16xf16, #kaio.layout<col_major>> -> !kaio.frag<b, m16n8k16, f16>
-  %abf = kaio.load_fragment %Ts[%c0, %c16] : !kaio.smem<16x64xbf16, #kaio.layout<row_major, swizzle = 2>> -> !kaio.frag<a, m16n8k16, bf16>
+  %abf = kaio.load_fragment %Ts[%c0, %c16] : !kaio.smem<16x64xbf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>> -> !kaio.frag<a, m16n8k16, bf16>
   %a8 = kaio.load_fragment %As[%c0, %c8] : !kaio.smem<32x16xf16> -> !kaio.frag<a, m16n8k8, f16>
   // CHECK: kaio.mma %{{.*}}, %{{.*}}, %{{.*}} : <a, m16n8k16, f16>, <b, m16n8k16, f16>, <acc, m16n8k16, f32>
   %d = kaio.mma %a, %b, %acc : !kaio.frag<a, m16n8k16, f16>, !kaio.frag<b, m16n8k16, f16>, !kaio.frag<acc, m16n8k16, f32>

@@ -69,7 +69,7 @@ LogicalResult KaioDialect::verifyOperationAttribute(Operation *op,
 
 Attribute LayoutAttr::parse(AsmParser &parser, Type) {
   FailureOr<MatrixOrder> order;
-  int64_t pad = 0, swizzle = 0;
+  int64_t pad = 0, swizzle[3] = {0, 0, 0};
   bool seenPad = false, seenSwizzle = false;
   if (parser.parseLess() ||
       failed(order = FieldParser<MatrixOrder>::parse(parser)))
@@ -90,20 +90,33 @@ Attribute LayoutAttr::parse(AsmParser &parser, Type) {
       return {};
     }
     seen = true;
-    if (parser.parseEqual() || parser.parseInteger(isPad ? pad : swizzle))
+    if (parser.parseEqual())
+      return {};
+    if (isPad) {
+      if (parser.parseInteger(pad))
+        return {};
+      continue;
+    }
+    // swizzle = <bits, base, shift>
+    if (parser.parseLess() || parser.parseInteger(swizzle[0]) ||
+        parser.parseComma() || parser.parseInteger(swizzle[1]) ||
+        parser.parseComma() || parser.parseInteger(swizzle[2]) ||
+        parser.parseGreater())
       return {};
   }
   if (parser.parseGreater())
     return {};
-  return LayoutAttr::get(parser.getContext(), *order, pad, swizzle);
+  return LayoutAttr::get(parser.getContext(), *order, pad, swizzle[0],
+                         swizzle[1], swizzle[2]);
 }
 
 void LayoutAttr::print(AsmPrinter &printer) const {
   printer << "<" << stringifyMatrixOrder(getOrder());
   if (getPad())
     printer << ", pad = " << getPad();
-  if (getSwizzle())
-    printer << ", swizzle = " << getSwizzle();
+  if (isSwizzled())
+    printer << ", swizzle = <" << getSwizzleBits() << ", " << getSwizzleBase()
+            << ", " << getSwizzleShift() << ">";
   printer << ">";
 }
 
@@ -144,18 +157,32 @@ LogicalResult SmemType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (layout) {
     if (shape.size() != 2)
       return emitError() << "a layout applies to 2-D tiles only";
-    if (layout.getPad() < 0 || layout.getSwizzle() < 0 ||
-        layout.getSwizzle() > 3)
-      return emitError() << "pad must be >= 0 and swizzle in 0..3";
-    if (layout.getPad() && layout.getSwizzle())
-      return emitError() << "a layout either pads or swizzles, not both";
-    if (layout.getSwizzle() && layout.getOrder() != MatrixOrder::row_major)
-      return emitError() << "swizzled layouts are row-major";
-    if (layout.getSwizzle() &&
-        (shape[1] * elementBytes(elementType)) % (16 << layout.getSwizzle()))
-      return emitError() << "swizzle " << layout.getSwizzle()
-                         << " needs rows of a multiple of "
-                         << (16 << layout.getSwizzle()) << " bytes";
+    if (layout.getPad() < 0)
+      return emitError() << "pad must be >= 0";
+    if (layout.isSwizzled()) {
+      int64_t bits = layout.getSwizzleBits(), base = layout.getSwizzleBase(),
+              shift = layout.getSwizzleShift();
+      if (bits < 0 || base < 0 || shift < bits || base + shift + bits > 32)
+        return emitError() << "swizzle <" << bits << ", " << base << ", "
+                           << shift
+                           << "> is not a swizzle: need bits > 0, base >= 0, "
+                              "shift >= bits and base + shift + bits <= 32";
+      if (layout.getPad())
+        return emitError() << "a layout either pads or swizzles, not both";
+      if (layout.getOrder() != MatrixOrder::row_major)
+        return emitError() << "swizzled layouts are row-major";
+      unsigned eb = elementBytes(elementType);
+      if ((int64_t(1) << base) < eb)
+        return emitError() << "swizzle base " << base
+                           << " would split " << eb << "-byte elements";
+      int64_t bytes = shape[0] * shape[1] * eb;
+      int64_t segment = int64_t(1) << (base + bits);
+      if (bytes % segment)
+        return emitError() << "swizzle <" << bits << ", " << base << ", "
+                           << shift << "> permutes " << segment
+                           << "-byte segments; the tile has " << bytes
+                           << " bytes";
+    }
   }
   return success();
 }

@@ -469,6 +469,14 @@ LogicalResult LoadFragmentOp::verify() {
   if (frag.getRole() == FragRole::a && tile.getLayout() &&
       tile.getLayout().getOrder() != MatrixOrder::row_major)
     return emitOpError("the A operand comes from a row-major tile");
+  // ldmatrix reads 16 contiguous bytes per row: the swizzle must keep them
+  // together.
+  if (tile.getLayout() && tile.getLayout().isSwizzled() &&
+      tile.getLayout().getSwizzleBase() < 4 &&
+      frag.getElementType().getIntOrFloatBitWidth() == 16)
+    return emitOpError() << "ldmatrix reads 16-byte rows, which swizzle base "
+                         << tile.getLayout().getSwizzleBase()
+                         << " splits (base must be >= 4)";
   ptx::MmaShapeInfo s = ptx::getMmaShapeInfo(frag.getShape());
   int64_t rows = frag.getRole() == FragRole::a ? s.m : s.k;
   int64_t cols = frag.getRole() == FragRole::a ? s.k : s.n;

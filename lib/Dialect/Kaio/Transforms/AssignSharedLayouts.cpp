@@ -1,4 +1,4 @@
-//===- AssignSharedLayouts.cpp - pad or swizzle shared tiles --------------===//
+//===- AssignSharedLayouts.cpp - swizzle or pad shared tiles --------------===//
 
 #include "Kaio/Dialect/Kaio/Transforms/Passes.h"
 
@@ -15,27 +15,36 @@ using namespace kaio;
 
 namespace {
 
-/// Padding, in elements, that spreads consecutive rows over different banks
-/// for the accesses the tile sees.
-int64_t choosePadding(SharedAllocOp alloc) {
+bool feedsTensorCores(SharedAllocOp alloc) {
+  return llvm::any_of(alloc->getUsers(), [](Operation *user) {
+    return isa<LoadFragmentOp, AsyncCopyOp>(user);
+  });
+}
+
+/// The layout of a tile that kaio-assign-shared-layouts sees without one.
+/// Tiles that ldmatrix reads or cp.async fills get the swizzle table's
+/// entry for their row width (no padding, conflict-free both ways); where
+/// no swizzle applies, a 16-byte pad puts the 8 rows an ldmatrix reads in
+/// 8 distinct bank groups (and keeps cp.async's 16-byte chunks aligned).
+/// Other tiles of 4-byte elements get one element of padding, which makes
+/// column walks conflict-free.
+LayoutAttr chooseLayout(SharedAllocOp alloc) {
   SmemType type = alloc.getType();
+  MLIRContext *ctx = alloc.getContext();
   unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-  bool feedsFragments = llvm::any_of(alloc->getUsers(), [](Operation *user) {
-    return isa<LoadFragmentOp>(user);
-  });
-  bool copyDestination = llvm::any_of(alloc->getUsers(), [](Operation *user) {
-    return isa<AsyncCopyOp>(user);
-  });
-  // ldmatrix reads 16 bytes from each of 8 rows: a 16-byte pad puts the 8
-  // rows in 8 distinct 16-byte bank groups whatever the row length. cp.async
-  // writes 16-byte chunks, which stay aligned only if the pad is 16 bytes.
-  if (feedsFragments || copyDestination)
-    return 128 / bits;
-  // Column walks over 4-byte elements: one element of padding makes the row
-  // stride odd in banks.
-  if (bits == 32)
-    return 1;
-  return 0;
+  int64_t rowBytes = type.getShape()[1] * std::max(1u, bits / 8);
+  int64_t tileBytes = type.getShape()[0] * rowBytes;
+  if (feedsTensorCores(alloc)) {
+    std::optional<ptx::Swizzle> swizzle = ptx::getConflictFreeSwizzle(rowBytes);
+    if (swizzle && swizzle->isIdentity())
+      return LayoutAttr::get(ctx, MatrixOrder::row_major, 0, 0, 0, 0);
+    if (swizzle && tileBytes % int64_t(swizzle->segmentBytes()) == 0)
+      return LayoutAttr::get(ctx, MatrixOrder::row_major, 0, swizzle->bits,
+                             swizzle->base, swizzle->shift);
+    return LayoutAttr::get(ctx, MatrixOrder::row_major, 128 / bits, 0, 0, 0);
+  }
+  return LayoutAttr::get(ctx, MatrixOrder::row_major, bits == 32 ? 1 : 0, 0,
+                         0, 0);
 }
 
 struct AssignSharedLayoutsPass
@@ -45,10 +54,10 @@ struct AssignSharedLayoutsPass
       SmemType type = alloc.getType();
       if (type.getShape().size() != 2 || type.getLayout())
         return;
-      auto layout = LayoutAttr::get(alloc.getContext(), MatrixOrder::row_major,
-                                    choosePadding(alloc), 0);
-      alloc.getResult().setType(SmemType::get(
-          alloc.getContext(), type.getShape(), type.getElementType(), layout));
+      alloc.getResult().setType(SmemType::get(alloc.getContext(),
+                                              type.getShape(),
+                                              type.getElementType(),
+                                              chooseLayout(alloc)));
     });
   }
 };

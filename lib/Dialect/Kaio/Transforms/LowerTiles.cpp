@@ -445,6 +445,9 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     // memory aligned: the padded row stride counts too.
     int64_t strideBytes = tile.getRowStride() * eb;
     int64_t chunk = std::gcd(std::gcd(rowBytes, strideBytes), int64_t(16));
+    // A swizzle keeps runs of 2^base bytes together: chunks stay inside one.
+    if (tile.getLayout().isSwizzled())
+      chunk = std::gcd(chunk, int64_t(1) << tile.getLayout().getSwizzleBase());
     if (chunk < 4 || chunk < eb)
       return rewriter.notifyMatchFailure(
           op, "tile rows are not 4-byte aligned in shared memory");
@@ -477,18 +480,25 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     }
 
     // Chunk `idx` of the tile: row idx / chunksPerRow, chunk idx %
-    // chunksPerRow of it.
-    auto copyChunk = [&](Value idx) {
+    // chunksPerRow of it. Where and which chunk depend on the thread only,
+    // so they are computed outside `guard` (if any), where LICM can hoist
+    // them out of the caller's K loop.
+    auto copyChunk = [&](Value idx, Value guard) {
       Value r = arith::DivUIOp::create(rewriter, loc, idx, e.i32(chunksPerRow));
       Value cc = arith::RemUIOp::create(rewriter, loc, idx,
                                         e.i32(chunksPerRow));
       Value tileCol = e.mul(cc, e.i32(perChunk));
-      Value gr = e.add(op.getRow(), r);
-      Value gc = e.add(op.getCol(), tileCol);
-      Value rowOk = e.lt(gr, op.getRows());
       Value dstAddr =
           SharedAddressOp::create(rewriter, loc, rewriter.getI32Type(),
                                   op.getDst(), ValueRange{r, tileCol});
+      OpBuilder::InsertionGuard g1(rewriter);
+      if (guard) {
+        auto guardIf = scf::IfOp::create(rewriter, loc, guard, /*else=*/false);
+        rewriter.setInsertionPointToStart(guardIf.thenBlock());
+      }
+      Value gr = e.add(op.getRow(), r);
+      Value gc = e.add(op.getCol(), tileCol);
+      Value rowOk = e.lt(gr, op.getRows());
       // Fast path: one cp.async of `chunk` bytes, zero filled past the edge.
       auto emitCpAsync = [&] {
         Value left = arith::SubIOp::create(rewriter, loc, op.getCols(), gc);
@@ -555,25 +565,19 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
                                      nthreads);
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(loop.getBody());
-      copyChunk(loop.getInductionVar());
+      copyChunk(loop.getInductionVar(), Value());
     } else {
       kernel->setAttr(KaioDialect::kExactBlockSizeAttrName,
                       rewriter.getUnitAttr());
       Value tid = e.staticLinearThread(kernel.getBlockSize());
       for (int64_t i = 0; i < rounds; ++i) {
         Value idx = i ? e.add(tid, e.i32(i * threads)) : tid;
-        if ((i + 1) * threads <= total) {
-          copyChunk(idx);
-          continue;
-        }
-        auto guard = scf::IfOp::create(
-            rewriter, loc,
-            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                                  idx, e.i32(total)),
-            /*else=*/false);
-        OpBuilder::InsertionGuard g(rewriter);
-        rewriter.setInsertionPointToStart(guard.thenBlock());
-        copyChunk(idx);
+        Value guard;
+        if ((i + 1) * threads > total)
+          guard = arith::CmpIOp::create(rewriter, loc,
+                                        arith::CmpIPredicate::ult, idx,
+                                        e.i32(total));
+        copyChunk(idx, guard);
       }
     }
     ptx::CpAsyncCommitGroupOp::create(rewriter, loc, Value(), false);

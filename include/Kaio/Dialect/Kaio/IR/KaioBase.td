@@ -81,15 +81,27 @@ def Kaio_LayoutAttr : AttrDef<Kaio_Dialect, "Layout"> {
   let summary = "how a shared tile is laid out";
   let description = [{
     `#kaio.layout<row_major, pad = 8>`: rows of the tile are `pad` elements
-    longer than the tile (bank-conflict padding). `swizzle = S` XORs the
-    16-byte chunk index within a row with `(row % 2^S)` instead (row-major
-    tiles only). In a `col_major` tile, element (r, c) sits at
-    `c * (rows + pad) + r`: columns are contiguous.
+    longer than the tile (bank-conflict padding). In a `col_major` tile,
+    element (r, c) sits at `c * (rows + pad) + r`: columns are contiguous.
+    `#kaio.layout<row_major, swizzle = <3, 4, 3>>` XOR-swizzles the byte
+    offset of each element within the (unpadded, row-major) tile with CuTe's
+    Swizzle<bits, base, shift>: bits [base, base + bits) ^= bits [base +
+    shift, base + shift + bits) (Kaio/Dialect/PTX/IR/Swizzle.h).
+    kaio-assign-shared-layouts picks one from the swizzle table.
   }];
   let parameters = (ins
     EnumParameter<Kaio_MatrixOrder>:$order,
     DefaultValuedParameter<"int64_t", "0">:$pad,
-    DefaultValuedParameter<"int64_t", "0">:$swizzle);
+    DefaultValuedParameter<"int64_t", "0">:$swizzleBits,
+    DefaultValuedParameter<"int64_t", "0">:$swizzleBase,
+    DefaultValuedParameter<"int64_t", "0">:$swizzleShift);
+  let extraClassDeclaration = [{
+    bool isSwizzled() const { return getSwizzleBits() != 0; }
+    ::kaio::ptx::Swizzle getSwizzle() const {
+      return {unsigned(getSwizzleBits()), unsigned(getSwizzleBase()),
+              unsigned(getSwizzleShift())};
+    }
+  }];
   // `pad` and `swizzle` are each optional, in either order: a generated
   // format with two optional groups led by `,` cannot parse the second alone.
   let hasCustomAssemblyFormat = 1;

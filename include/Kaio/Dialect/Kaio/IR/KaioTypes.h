@@ -4,6 +4,7 @@
 #define KAIO_DIALECT_KAIO_IR_KAIOTYPES_H
 
 #include "Kaio/Dialect/PTX/IR/PTXInfo.h"
+#include "Kaio/Dialect/PTX/IR/Swizzle.h"
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Types.h"
