@@ -2,6 +2,8 @@
 
 #include "Kaio/Support/Diagnostics.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
@@ -45,4 +47,15 @@ void kaio::formatDiagnostic(Diagnostic &diag, llvm::raw_ostream &os) {
   os << diag.str() << "\n";
   for (Diagnostic &note : diag.getNotes())
     formatDiagnostic(note, os);
+}
+
+std::vector<char *> kaio::withoutOpDumpsOnDiagnostics(int argc, char **argv) {
+  static char quiet[] = "--mlir-print-op-on-diagnostic=false";
+  std::vector<char *> args(argv, argv + argc);
+  for (int i = 1; i < argc; ++i)
+    if (llvm::StringRef(argv[i]).starts_with("--mlir-print-op-on-diagnostic") ||
+        llvm::StringRef(argv[i]).starts_with("-mlir-print-op-on-diagnostic"))
+      return args;
+  args.insert(args.begin() + (argc > 0 ? 1 : 0), quiet);
+  return args;
 }

@@ -1,6 +1,7 @@
 //===- kaio-opt.cpp - KAIO's optimizer driver -----------------------------===//
 
 #include "Kaio/InitAll.h"
+#include "Kaio/Support/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
@@ -8,6 +9,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   kaio::registerAllDialects(registry);
   kaio::registerAllPasses();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "KAIO optimizer driver\n", registry));
+  std::vector<char *> args = kaio::withoutOpDumpsOnDiagnostics(argc, argv);
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      int(args.size()), args.data(), "KAIO optimizer driver\n", registry));
 }

@@ -1,10 +1,12 @@
 //===- kaio-translate.cpp - KAIO's translation driver ---------------------===//
 
 #include "Kaio/InitAll.h"
+#include "Kaio/Support/Diagnostics.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 
 int main(int argc, char **argv) {
   kaio::registerAllTranslations();
-  return mlir::failed(
-      mlir::mlirTranslateMain(argc, argv, "KAIO translation driver"));
+  std::vector<char *> args = kaio::withoutOpDumpsOnDiagnostics(argc, argv);
+  return mlir::failed(mlir::mlirTranslateMain(int(args.size()), args.data(),
+                                              "KAIO translation driver"));
 }

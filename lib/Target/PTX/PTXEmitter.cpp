@@ -809,13 +809,19 @@ LogicalResult kaio::ptx::translateModuleToPTX(ModuleOp module, raw_ostream &os,
   if (auto target =
           module->getAttrOfType<StringAttr>(PTXDialect::kTargetAttrName))
     chipName = target.str();
+  // An empty module is what a failed producer upstream of a pipe leaves
+  // (`kaio-opt ... | kaio-translate`): say that, not that a chip is missing.
+  if (module.getBody()->empty() && module->getAttrs().empty())
+    return emitError(module.getLoc())
+           << "the input has no kernels (empty module); if it came from a "
+              "pipe, the command before this one probably failed";
   if (chipName.empty())
-    return module.emitError()
+    return emitError(module.getLoc())
            << "module has no '" << PTXDialect::kTargetAttrName
            << "' attribute and no chip was given";
   const ChipInfo *chip = lookupChip(chipName);
   if (!chip)
-    return module.emitError() << "unknown chip '" << chipName << "'";
+    return emitError(module.getLoc()) << "unknown chip '" << chipName << "'";
 
   std::optional<unsigned> override = options.isaVersion;
   if (!override)
