@@ -1,4 +1,4 @@
-// RUN: kaio-opt %s --kaio-group-async-copies --split-input-file | FileCheck %s
+// RUN: kaio-opt %s --kaio-group-async-copies --split-input-file --verify-diagnostics | FileCheck %s
 
 // Straight line: a wait may leave the copies issued after its token's copy
 // in flight.
@@ -22,8 +22,12 @@ kaio.kernel @straight_line(%p: !kaio.ptr<f16>, %n: i32)
   // No token: wait for everything.
   // CHECK: kaio.async_wait {pending = 0 : i32}
   kaio.async_wait
-  // A pending count the user wrote is recomputed.
+  // A pending count the user wrote is kept when it is safe (it may wait
+  // earlier than needed); an unsafe one is replaced, with a warning.
+  // CHECK: kaio.async_wait %{{.*}} {pending = 1 : i32}
+  kaio.async_wait %t0 {pending = 1 : i32}
   // CHECK: kaio.async_wait %{{.*}} {pending = 2 : i32}
+  // expected-warning @+1 {{pending = 5 would leave an awaited copy in flight (at most 2 newer copy groups are issued after it); waiting with 2 instead}}
   kaio.async_wait %t0 {pending = 5 : i32}
   kaio.return
 }
@@ -72,6 +76,7 @@ kaio.kernel @nested_region_copy(%p: !kaio.ptr<f16>, %n: i32)
     kaio.async_wait %t1
   }
   // CHECK: kaio.async_wait %{{.*}} {pending = 0 : i32}
+  // expected-remark @+1 {{the copies issued after the awaited one are not countable statically; waiting for all copies (cp.async.wait_group 0)}}
   kaio.async_wait %t0
   kaio.return
 }
@@ -88,6 +93,7 @@ kaio.kernel @token_from_outer_block(%p: !kaio.ptr<f16>, %n: i32)
   %t0 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s0 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
   scf.for %i = %c0 to %n step %c1 : i32 {
     // CHECK: kaio.async_wait %{{.*}} {pending = 0 : i32}
+    // expected-remark @+1 {{not countable statically}}
     kaio.async_wait %t0
   }
   kaio.return
@@ -112,5 +118,55 @@ kaio.kernel @clamped(%p: !kaio.ptr<f16>, %n: i32)
   %t7 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
   %t8 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
   kaio.async_wait %t0
+  kaio.return
+}
+
+// -----
+
+// A two-stage pipeline whose wait comes before the body's copy: the token
+// awaited was issued two copies ago (one iteration earlier, or by the
+// prologue), so the newer group (the other stage) may stay in flight. The
+// count follows the loop-carried tokens through the yield and the inits.
+// CHECK-LABEL: kaio.kernel @wait_before_copy
+kaio.kernel @wait_before_copy(%p: !kaio.ptr<f16>, %n: i32)
+    attributes {block_size = array<i32: 128>} {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %s0 = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  %s1 = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  %t0 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s0 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  %t1 = kaio.async_copy %p[%c0, %c16] bounds [%n, %n] ld %n to %s1 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  %r:2 = scf.for %k = %c0 to %n step %c16 iter_args(%a = %t0, %b = %t1) -> (!kaio.token, !kaio.token) : i32 {
+    // CHECK: kaio.async_wait %{{.*}} {pending = 1 : i32}
+    kaio.async_wait %a
+    kaio.barrier
+    %c = kaio.async_copy %p[%c0, %k] bounds [%n, %n] ld %n to %s0 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+    // CHECK: kaio.async_wait %{{.*}} {pending = 1 : i32}
+    kaio.async_wait %b
+    scf.yield %b, %c : !kaio.token, !kaio.token
+  }
+  kaio.return
+}
+
+// -----
+
+// If the prologue issues the stages in the other order, the first
+// iteration has nothing newer than %a: the smaller count wins.
+// CHECK-LABEL: kaio.kernel @first_iteration_decides
+kaio.kernel @first_iteration_decides(%p: !kaio.ptr<f16>, %n: i32)
+    attributes {block_size = array<i32: 128>} {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %s0 = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  %s1 = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  %t1 = kaio.async_copy %p[%c0, %c16] bounds [%n, %n] ld %n to %s1 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  %t0 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s0 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  %r:2 = scf.for %k = %c0 to %n step %c16 iter_args(%a = %t0, %b = %t1) -> (!kaio.token, !kaio.token) : i32 {
+    // CHECK: kaio.async_wait %{{.*}} {pending = 0 : i32}
+    kaio.async_wait %a
+    kaio.barrier
+    %c = kaio.async_copy %p[%c0, %k] bounds [%n, %n] ld %n to %s0 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+    scf.yield %b, %c : !kaio.token, !kaio.token
+  }
   kaio.return
 }
