@@ -245,12 +245,27 @@ struct LoadVectorLowering : OpConversionPattern<LoadVectorOp> {
     PTXBuilder p(rewriter, op.getLoc());
     Value addr = p.elementAddress(adaptor.getPtr(), adaptor.getIndex(),
                                   elementBytes(elem));
-    SmallVector<Type> types(op.getNumResults(), resultType);
+    // Eight 16-bit elements travel as four packed 32-bit words (PTX has
+    // no .v8 for them): ld.v4.b32, then each word split in two.
+    bool packed = op.getNumResults() == 8;
+    SmallVector<Type> types(packed ? 4 : op.getNumResults(),
+                            packed ? rewriter.getI32Type() : resultType);
     auto ld = ptx::LoadOp::create(
         rewriter, op.getLoc(), types, StateSpace::global,
-        readOnlyLoads.contains(op), false, CacheOpAttr(), getMemoryType(elem),
-        addr, 0, adaptor.getMask(), false);
-    SmallVector<Value> values(ld.getResults());
+        readOnlyLoads.contains(op), false, CacheOpAttr(),
+        packed ? PTXType::b32 : getMemoryType(elem), addr, 0,
+        adaptor.getMask(), false);
+    SmallVector<Value> values;
+    if (packed) {
+      for (Value word : ld.getResults()) {
+        auto halves = ptx::UnpackOp::create(
+            rewriter, op.getLoc(), TypeRange{resultType, resultType},
+            PTXType::b32, word, Value(), false);
+        values.append(halves.getParts().begin(), halves.getParts().end());
+      }
+    } else {
+      values.assign(ld.getResults().begin(), ld.getResults().end());
+    }
     if (adaptor.getMask())
       for (Value &v : values)
         v = p.selp(getBitType(resultType), v, adaptor.getOther(),
@@ -270,9 +285,21 @@ struct StoreVectorLowering : OpConversionPattern<StoreVectorOp> {
     PTXBuilder p(rewriter, op.getLoc());
     Value addr = p.elementAddress(adaptor.getPtr(), adaptor.getIndex(),
                                   elementBytes(elem));
+    // Eight 16-bit elements: packed in pairs into four 32-bit words.
+    SmallVector<Value> values(adaptor.getValues());
+    bool packed = values.size() == 8;
+    if (packed) {
+      SmallVector<Value> words;
+      for (unsigned i = 0; i < 8; i += 2)
+        words.push_back(ptx::PackOp::create(
+            rewriter, op.getLoc(), rewriter.getI32Type(), PTXType::b32,
+            ValueRange{values[i], values[i + 1]}, Value(), false));
+      values = std::move(words);
+    }
     ptx::StoreOp::create(rewriter, op.getLoc(), StateSpace::global, false,
-                         CacheOpAttr(), getMemoryType(elem), addr, 0,
-                         adaptor.getValues(), adaptor.getMask(), false);
+                         CacheOpAttr(),
+                         packed ? PTXType::b32 : getMemoryType(elem), addr, 0,
+                         values, adaptor.getMask(), false);
     rewriter.eraseOp(op);
     return success();
   }

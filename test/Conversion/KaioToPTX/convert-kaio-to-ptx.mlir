@@ -208,3 +208,20 @@ kaio.kernel @vectors(%x: !kaio.ptr<f32> {kaio.readonly}, %y: !kaio.ptr<f32>,
   kaio.store_vector %a, %d to %y[%i] mask %m : (f32, f32), !kaio.ptr<f32>, i32
   kaio.return
 }
+
+// -----
+
+// Eight halves are one 16-byte access: ld.v4.b32 of packed pairs, unpacked;
+// stores pack them back.
+// CHECK-LABEL: ptx.entry @eight_halves
+// CHECK: %[[W:.*]]:4 = ptx.ld global nc b32 [%{{.*}}] : i64 -> i32, i32, i32, i32
+// CHECK: %[[H0:.*]]:2 = ptx.unpack b32 %[[W]]#0 : i32 -> f16, f16
+// CHECK: %[[H3:.*]]:2 = ptx.unpack b32 %[[W]]#3 : i32 -> f16, f16
+// CHECK: %[[P0:.*]] = ptx.pack b32 %[[H3]]#1, %[[H3]]#0 : f16, f16 -> i32
+// CHECK: ptx.st global b32 [%{{.*}}], %[[P0]], %{{.*}}, %{{.*}}, %{{.*}} : i64, i32, i32, i32, i32
+kaio.kernel @eight_halves(%x: !kaio.ptr<f16> {kaio.readonly}, %y: !kaio.ptr<f16>,
+                          %i: i32) attributes {block_size = array<i32: 32>} {
+  %h:8 = kaio.load_vector %x[%i] : !kaio.ptr<f16>, i32 -> f16, f16, f16, f16, f16, f16, f16, f16
+  kaio.store_vector %h#7, %h#6, %h#5, %h#4, %h#3, %h#2, %h#1, %h#0 to %y[%i] : (f16, f16, f16, f16, f16, f16, f16, f16), !kaio.ptr<f16>, i32
+  kaio.return
+}

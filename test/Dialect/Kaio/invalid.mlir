@@ -877,6 +877,22 @@ func.func @load_vector_width(%p: !kaio.ptr<f32>, %i: i32) {
 
 // -----
 
+func.func @load_vector_8_of_32_bits(%p: !kaio.ptr<f32>, %i: i32) {
+  // expected-error @+1 {{'kaio.load_vector' op accesses 2 or 4 elements, not 8}}
+  %v:8 = kaio.load_vector %p[%i] : !kaio.ptr<f32>, i32 -> f32, f32, f32, f32, f32, f32, f32, f32
+  return
+}
+
+// -----
+
+func.func @load_vector_6_halves(%p: !kaio.ptr<bf16>, %i: i32) {
+  // expected-error @+1 {{'kaio.load_vector' op accesses 2 or 4 elements (8 of 16 bits), not 6}}
+  %v:6 = kaio.load_vector %p[%i] : !kaio.ptr<bf16>, i32 -> bf16, bf16, bf16, bf16, bf16, bf16
+  return
+}
+
+// -----
+
 func.func @load_vector_too_wide(%p: !kaio.ptr<f64>, %i: i32) {
   // expected-error @+1 {{'kaio.load_vector' op a 256-bit access exceeds the 128-bit limit}}
   %a, %b, %c, %d = kaio.load_vector %p[%i] : !kaio.ptr<f64>, i32 -> f64, f64, f64, f64

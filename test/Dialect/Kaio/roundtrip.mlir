@@ -69,6 +69,10 @@ kaio.kernel @global_memory(%a: !kaio.ptr<f32> {kaio.readonly},
   %v0, %v1, %v2, %v3 = kaio.load_vector %a[%i] : !kaio.ptr<f32>, i32 -> f32, f32, f32, f32
   %w0, %w1 = kaio.load_vector %a[%n] : !kaio.ptr<f32>, i64 -> f32, f32 mask %m else %zero
   kaio.store_vector %v0, %w1 to %a[%i] mask %m : (f32, f32), !kaio.ptr<f32>, i32
+  // CHECK: kaio.load_vector %{{.*}}[%{{.*}}] : <f16>, i32 -> f16, f16, f16, f16, f16, f16, f16, f16
+  // CHECK: kaio.store_vector {{.*}} : (f16, f16, f16, f16, f16, f16, f16, f16), <f16>, i32
+  %h8:8 = kaio.load_vector %h[%i] : !kaio.ptr<f16>, i32 -> f16, f16, f16, f16, f16, f16, f16, f16
+  kaio.store_vector %h8#0, %h8#1, %h8#2, %h8#3, %h8#4, %h8#5, %h8#6, %h8#7 to %h[%i] : (f16, f16, f16, f16, f16, f16, f16, f16), !kaio.ptr<f16>, i32
   %c1 = arith.constant 1 : i32
   %c1l = arith.constant 1 : i64
   %hv = arith.constant 1.0 : f16

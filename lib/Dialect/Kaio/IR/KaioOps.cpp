@@ -301,11 +301,15 @@ LogicalResult StoreOp::verify() {
   return checkVectorWidth(*this, getValue().getType());
 }
 
-/// Width 2 or 4, one element type matching the pointer, at most 128 bits.
+/// Width 2 or 4 (8 for 16-bit elements), one element type matching the
+/// pointer, at most 128 bits.
 static LogicalResult verifyVectorAccess(Operation *op, Type elem,
                                         TypeRange types) {
-  if (types.size() != 2 && types.size() != 4)
-    return op->emitOpError() << "accesses 2 or 4 elements, not "
+  bool halves = elem.getIntOrFloatBitWidth() == 16;
+  if (types.size() != 2 && types.size() != 4 &&
+      !(halves && types.size() == 8))
+    return op->emitOpError() << "accesses 2 or 4 elements"
+                             << (halves ? " (8 of 16 bits)" : "") << ", not "
                              << types.size();
   for (Type t : types)
     if (!sameElement(t, elem))
