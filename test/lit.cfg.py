@@ -42,6 +42,7 @@ tools = [
     ToolSubst("kaio-opt", unresolved="fatal"),
     ToolSubst("kaio-translate", unresolved="fatal"),
     ToolSubst("kaio-run", unresolved="fatal"),
+    ToolSubst("kaio-prof", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(
     tools, [config.kaio_tools_dir, config.llvm_tools_dir])

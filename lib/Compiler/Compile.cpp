@@ -201,7 +201,8 @@ std::optional<std::string> kaio::findPtxas() {
 }
 
 CubinResult kaio::assemblePTX(StringRef ptx, StringRef chip,
-                              const std::string &ptxasPath) {
+                              const std::string &ptxasPath,
+                              ArrayRef<std::string> extraArgs) {
   CubinResult result;
   std::string ptxas = ptxasPath;
   if (ptxas.empty()) {
@@ -243,7 +244,9 @@ CubinResult kaio::assemblePTX(StringRef ptx, StringRef chip,
     os << ptx;
   }
   std::string arch = ("-arch=" + chip).str();
-  SmallVector<StringRef> args = {ptxas, arch, ptxPath, "-o", cubinPath};
+  SmallVector<StringRef> args = {ptxas, arch};
+  args.append(extraArgs.begin(), extraArgs.end());
+  args.append({ptxPath, "-o", cubinPath});
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
                                           StringRef(logPath)};
   std::string execError;

@@ -17,6 +17,7 @@
 #define KAIO_COMPILER_COMPILE_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -98,9 +99,12 @@ struct CubinResult {
   explicit operator bool() const { return succeeded; }
 };
 
-/// Assembles PTX text for `chip` with ptxas (`ptxasPath`, or findPtxas()).
+/// Assembles PTX text for `chip` with ptxas (`ptxasPath`, or findPtxas()),
+/// passing it `extraArgs` too ("-v" for the resource usage that
+/// parsePtxasInfo reads from the diagnostics).
 CubinResult assemblePTX(llvm::StringRef ptx, llvm::StringRef chip,
-                        const std::string &ptxasPath = "");
+                        const std::string &ptxasPath = "",
+                        llvm::ArrayRef<std::string> extraArgs = {});
 /// compileToPTX, then assemblePTX for the chip it chose.
 CubinResult compileToCubin(mlir::ModuleOp module,
                            const CompileOptions &options);

@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -14,20 +15,50 @@ using namespace kaio::ptx;
 // Chips
 //===----------------------------------------------------------------------===//
 
-// Shared memory limits from the CUDA programming guide's compute capability
-// table; static .shared declarations are capped at 48 KiB on every chip.
+// Per-SM resources by compute capability: the CUDA C++ Programming Guide,
+// "Compute Capabilities", table "Technical Specifications per Compute
+// Capability" (registers per SM and per block, 255 registers per thread,
+// 1024 threads per block, resident warps and blocks per SM, shared memory per
+// SM, and the 1 KiB the driver reserves per block from 8.0 on), and the CUDA
+// Occupancy Calculator (cuda_occupancy.h in the toolkit) for what the guide
+// leaves out: shared memory allocated in 256-byte units before 8.0 and
+// 128-byte units since, registers in 256-register units per warp from each
+// of the 4 SM sub-partitions' quarter of the register file, and the number
+// of block barriers per SM (2 per resident block, 1 on 8.6, 8.7, 8.9, 12.x).
+//
+//   {regs/SM, regs/block, regs/thread, threads/block, warps/SM, blocks/SM,
+//    shared/SM, reserved shared/block, shared unit, register unit,
+//    register partitions, barriers per block slot}
+static constexpr SMResources kSM75 = {65536, 65536, 255, 1024, 32, 16,
+                                      65536, 0,     256, 256,  4,  2};
+static constexpr SMResources kSM80 = {65536,  65536, 255, 1024, 64, 32,
+                                      167936, 1024,  128, 256,  4,  2};
+static constexpr SMResources kSM86 = {65536,  65536, 255, 1024, 48, 16,
+                                      102400, 1024,  128, 256,  4,  1};
+static constexpr SMResources kSM87 = {65536,  65536, 255, 1024, 48, 16,
+                                      167936, 1024,  128, 256,  4,  1};
+static constexpr SMResources kSM89 = {65536,  65536, 255, 1024, 48, 24,
+                                      102400, 1024,  128, 256,  4,  1};
+static constexpr SMResources kSM90 = {65536,  65536, 255, 1024, 64, 32,
+                                      233472, 1024,  128, 256,  4,  2};
+static constexpr SMResources kSM100 = kSM90;
+static constexpr SMResources kSM120 = {65536,  65536, 255, 1024, 48, 24,
+                                       102400, 1024,  128, 256,  4,  1};
+
+// Shared memory limits per block from the same table; static .shared
+// declarations are capped at 48 KiB on every chip.
 static constexpr ChipInfo kChips[] = {
-    {"sm_75", 75, false, 63, 65536, 49152},
-    {"sm_80", 80, false, 70, 166912, 49152},
-    {"sm_86", 86, false, 71, 101376, 49152},
-    {"sm_87", 87, false, 74, 166912, 49152},
-    {"sm_89", 89, false, 78, 101376, 49152},
-    {"sm_90", 90, false, 78, 232448, 49152},
-    {"sm_90a", 90, true, 80, 232448, 49152},
-    {"sm_100", 100, false, 86, 232448, 49152},
-    {"sm_100a", 100, true, 86, 232448, 49152},
-    {"sm_120", 120, false, 87, 101376, 49152},
-    {"sm_120a", 120, true, 87, 101376, 49152},
+    {"sm_75", 75, false, 63, 65536, 49152, kSM75},
+    {"sm_80", 80, false, 70, 166912, 49152, kSM80},
+    {"sm_86", 86, false, 71, 101376, 49152, kSM86},
+    {"sm_87", 87, false, 74, 166912, 49152, kSM87},
+    {"sm_89", 89, false, 78, 101376, 49152, kSM89},
+    {"sm_90", 90, false, 78, 232448, 49152, kSM90},
+    {"sm_90a", 90, true, 80, 232448, 49152, kSM90},
+    {"sm_100", 100, false, 86, 232448, 49152, kSM100},
+    {"sm_100a", 100, true, 86, 232448, 49152, kSM100},
+    {"sm_120", 120, false, 87, 101376, 49152, kSM120},
+    {"sm_120a", 120, true, 87, 101376, 49152, kSM120},
 };
 
 ArrayRef<ChipInfo> kaio::ptx::getChips() { return kChips; }
@@ -66,6 +97,157 @@ std::optional<unsigned> kaio::ptx::parseISA(StringRef text) {
       ma == 0 || ma > 20)
     return std::nullopt;
   return ma * 10 + mi;
+}
+
+//===----------------------------------------------------------------------===//
+// Occupancy
+//===----------------------------------------------------------------------===//
+
+StringRef kaio::ptx::stringifyOccupancyLimit(OccupancyLimit limit) {
+  switch (limit) {
+  case OccupancyLimit::Warps:
+    return "warps";
+  case OccupancyLimit::Blocks:
+    return "blocks";
+  case OccupancyLimit::Registers:
+    return "registers";
+  case OccupancyLimit::SharedMemory:
+    return "shared memory";
+  case OccupancyLimit::Barriers:
+    return "barriers";
+  }
+  llvm_unreachable("unknown occupancy limit");
+}
+
+Occupancy kaio::ptx::computeOccupancy(const ChipInfo &chip,
+                                      unsigned threadsPerBlock,
+                                      unsigned registersPerThread,
+                                      uint64_t sharedPerBlock,
+                                      unsigned barriersPerBlock) {
+  constexpr unsigned kWarpSize = 32;
+  const SMResources &sm = chip.resources;
+  Occupancy occ;
+  occ.maxWarpsPerSM = sm.maxWarpsPerSM;
+  occ.warpsPerBlock = llvm::divideCeil(threadsPerBlock, kWarpSize);
+  auto limit = [&](OccupancyLimit which, uint64_t blocks) {
+    occ.blocksBy[static_cast<unsigned>(which)] =
+        blocks >= Occupancy::kNoLimit ? Occupancy::kNoLimit : blocks;
+  };
+  bool validBlock =
+      threadsPerBlock > 0 && threadsPerBlock <= sm.maxThreadsPerBlock;
+
+  limit(OccupancyLimit::Warps,
+        validBlock ? sm.maxWarpsPerSM / occ.warpsPerBlock : 0);
+  limit(OccupancyLimit::Blocks, sm.maxBlocksPerSM);
+
+  // Registers go to warps in allocation units, each warp from one
+  // sub-partition's share of the register file. The launch check assumes
+  // the block's warps spread over every partition.
+  uint64_t registersPerWarp = llvm::alignTo(
+      uint64_t(registersPerThread) * kWarpSize, sm.registerAllocationUnit);
+  occ.registersPerBlock = std::min<uint64_t>(
+      registersPerWarp * occ.warpsPerBlock, Occupancy::kNoLimit);
+  uint64_t registersAssumed =
+      registersPerWarp *
+      llvm::alignTo(occ.warpsPerBlock, sm.registerPartitions);
+  uint64_t registersPerPartition = sm.registersPerSM / sm.registerPartitions;
+  if (registersPerThread == 0 || !validBlock) {
+    limit(OccupancyLimit::Registers, Occupancy::kNoLimit);
+  } else if (registersPerThread > sm.maxRegistersPerThread ||
+             registersAssumed > sm.maxRegistersPerBlock ||
+             registersPerWarp > registersPerPartition) {
+    limit(OccupancyLimit::Registers, 0);
+  } else {
+    uint64_t warps =
+        registersPerPartition / registersPerWarp * sm.registerPartitions;
+    limit(OccupancyLimit::Registers, warps / occ.warpsPerBlock);
+  }
+
+  // Shared memory: the block's bytes plus the driver's reserve, rounded up
+  // to the allocation unit, out of the SM's largest carveout.
+  occ.sharedPerBlock = llvm::alignTo(sharedPerBlock + sm.reservedSharedPerBlock,
+                                     sm.sharedAllocationUnit);
+  if (occ.sharedPerBlock >
+      uint64_t(chip.maxSharedPerBlock) + sm.reservedSharedPerBlock)
+    limit(OccupancyLimit::SharedMemory, 0);
+  else
+    limit(OccupancyLimit::SharedMemory,
+          occ.sharedPerBlock ? sm.sharedPerSM / occ.sharedPerBlock
+                             : Occupancy::kNoLimit);
+
+  uint64_t barriersPerSM =
+      uint64_t(sm.barriersPerBlockSlot) * sm.maxBlocksPerSM;
+  limit(OccupancyLimit::Barriers, barriersPerBlock
+                                      ? barriersPerSM / barriersPerBlock
+                                      : Occupancy::kNoLimit);
+
+  occ.blocksPerSM = Occupancy::kNoLimit;
+  for (unsigned i = 0; i < kNumOccupancyLimits; ++i) {
+    if (occ.blocksBy[i] < occ.blocksPerSM) {
+      occ.blocksPerSM = occ.blocksBy[i];
+      occ.limiter = static_cast<OccupancyLimit>(i);
+    }
+  }
+  occ.warpsPerSM = occ.blocksPerSM * occ.warpsPerBlock;
+  return occ;
+}
+
+//===----------------------------------------------------------------------===//
+// GPUs
+//===----------------------------------------------------------------------===//
+
+// Dense rates, half the datasheets' "with sparsity" figures. GeForce parts
+// run f16/bf16/fp8 tensor ops at half rate when they accumulate in f32;
+// these rows give the f32-accumulate rates.
+//
+//   {name, product, sm, default for its sm, DRAM TB/s,
+//    FP32, FP64, FP16 (non-tensor),
+//    tensor F16, BF16, TF32, F64, FP8, INT8, INT4}
+static constexpr GPUInfo kGPUs[] = {
+    // NVIDIA H100 Tensor Core GPU datasheet (H100 SXM column): 3.35 TB/s,
+    // FP32 67, FP64 34, FP64 Tensor 67, TF32 989*, BF16/FP16 1,979*,
+    // FP8 3,958*, INT8 3,958* TOPS (* with sparsity); non-tensor FP16 from
+    // the NVIDIA H100 Tensor Core GPU Architecture whitepaper (133.8 for
+    // SXM5). No INT4 tensor rate.
+    {"h100-sxm", "NVIDIA H100 SXM5 80GB", 90, true, 3.35, 67, 34, 133.8,
+     989.5, 989.5, 494.5, 67, 1979, 1979, 0},
+    // NVIDIA A100 Tensor Core GPU datasheet (A100 80GB SXM column):
+    // 2,039 GB/s, FP32 19.5, FP64 9.7, FP64 Tensor 19.5, TF32 156,
+    // BF16/FP16 312, INT8 624 TOPS; non-tensor FP16 (78) and INT4 (1,248
+    // TOPS) from the NVIDIA A100 Tensor Core GPU Architecture whitepaper.
+    // No FP8.
+    {"a100-sxm4-80gb", "NVIDIA A100 SXM4 80GB", 80, true, 2.039, 19.5, 9.7,
+     78, 312, 312, 156, 19.5, 0, 624, 1248},
+    // NVIDIA Ada GPU Architecture whitepaper, GeForce RTX 4090 column:
+    // 1,008 GB/s, FP32 82.6, non-tensor FP16 82.6, FP16/BF16 tensor with
+    // FP32 accumulate 165.2, TF32 82.6, FP8 with FP32 accumulate 330.3,
+    // INT8 660.6 TOPS, INT4 1,321.2 TOPS; FP64 at 1/64 of FP32 (CUDA C++
+    // Programming Guide, arithmetic instruction throughput, 8.9). No FP64
+    // tensor cores.
+    {"rtx-4090", "NVIDIA GeForce RTX 4090", 89, true, 1.008, 82.6, 1.29,
+     82.6, 165.2, 165.2, 82.6, 0, 330.3, 660.6, 1321.2},
+    // NVIDIA L4 Tensor Core GPU datasheet: 300 GB/s, FP32 30.3, TF32 120*,
+    // FP16/BF16 242*, FP8 485*, INT8 485* TOPS (* with sparsity); FP64 at
+    // 1/64 of FP32 (as for the RTX 4090) and non-tensor FP16 at the FP32
+    // rate (as for every Ada part in the Ada whitepaper).
+    {"l4", "NVIDIA L4", 89, false, 0.3, 30.3, 0.473, 30.3, 121, 121, 60, 0,
+     242.5, 242.5, 0},
+};
+
+ArrayRef<GPUInfo> kaio::ptx::getGPUs() { return kGPUs; }
+
+const GPUInfo *kaio::ptx::lookupGPU(StringRef name) {
+  for (const GPUInfo &gpu : kGPUs)
+    if (gpu.name == name)
+      return &gpu;
+  return nullptr;
+}
+
+const GPUInfo *kaio::ptx::getDefaultGPU(const ChipInfo &chip) {
+  for (const GPUInfo &gpu : kGPUs)
+    if (gpu.isDefault && gpu.sm == chip.sm)
+      return &gpu;
+  return nullptr;
 }
 
 //===----------------------------------------------------------------------===//

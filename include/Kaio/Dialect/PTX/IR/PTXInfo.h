@@ -1,9 +1,10 @@
 //===- PTXInfo.h - facts about PTX targets, types and mma -------*- C++ -*-===//
 //
-// The tables every layer reads: chips and their ISA versions, PTX instruction
+// The tables every layer reads: chips, their ISA versions and per-SM
+// resources (and the occupancy they allow), GPU peak rates, PTX instruction
 // types and register classes, and the legal mma.sync variants. Verifiers, the
-// printer, the lowering and the interpreter all use these; nothing else
-// restates them.
+// printer, the lowering, the interpreter and kaio-prof all use these; nothing
+// else restates them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 #include "mlir/IR/Types.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -40,6 +42,24 @@ struct PTXRequirement {
   }
 };
 
+/// What one SM of a compute capability holds, as the CUDA occupancy
+/// calculator counts it. One row per compute capability in PTXInfo.cpp, with
+/// the sources.
+struct SMResources {
+  unsigned registersPerSM;         // 32-bit registers
+  unsigned maxRegistersPerBlock;
+  unsigned maxRegistersPerThread;
+  unsigned maxThreadsPerBlock;
+  unsigned maxWarpsPerSM;
+  unsigned maxBlocksPerSM;
+  unsigned sharedPerSM;            // bytes, with the largest carveout
+  unsigned reservedSharedPerBlock; // bytes the driver adds to every block
+  unsigned sharedAllocationUnit;   // bytes
+  unsigned registerAllocationUnit; // registers, allocated per warp
+  unsigned registerPartitions;     // SM sub-partitions sharing the registers
+  unsigned barriersPerBlockSlot;   // block barriers per SM / maxBlocksPerSM
+};
+
 struct ChipInfo {
   llvm::StringLiteral name; // "sm_90a"
   unsigned sm;              // 90
@@ -47,6 +67,7 @@ struct ChipInfo {
   unsigned minISA;          // lowest PTX ISA version (x10) naming this target
   unsigned maxSharedPerBlock;      // bytes, with the opt-in
   unsigned maxStaticSharedPerBlock; // bytes, without it
+  SMResources resources;            // occupancy limits of its SM
 };
 
 /// Highest PTX ISA version (x10) that driver 580 / CUDA 13 JIT-compiles.
@@ -62,6 +83,88 @@ std::string formatSM(const PTXRequirement &req);
 std::string formatISA(unsigned isa);
 /// Parses "7.8" into 78.
 std::optional<unsigned> parseISA(llvm::StringRef text);
+
+//===----------------------------------------------------------------------===//
+// Occupancy
+//===----------------------------------------------------------------------===//
+
+/// The resources that bound how many blocks an SM holds at once, in the
+/// order that names the limiter when several allow the same count.
+enum class OccupancyLimit : unsigned {
+  Warps,
+  Blocks,
+  Registers,
+  SharedMemory,
+  Barriers,
+};
+inline constexpr unsigned kNumOccupancyLimits = 5;
+/// "warps", "blocks", "registers", "shared memory", "barriers".
+llvm::StringRef stringifyOccupancyLimit(OccupancyLimit limit);
+
+/// Theoretical occupancy of one kernel launch configuration on one SM.
+struct Occupancy {
+  /// Blocks per SM that each resource allows (indexed by OccupancyLimit);
+  /// kNoLimit where the kernel does not use the resource, 0 where one block
+  /// does not fit (the launch fails).
+  static constexpr unsigned kNoLimit = ~0u;
+  unsigned blocksBy[kNumOccupancyLimits] = {};
+  unsigned blocksPerSM = 0; // the smallest of blocksBy
+  OccupancyLimit limiter = OccupancyLimit::Warps;
+  unsigned warpsPerBlock = 0;
+  unsigned warpsPerSM = 0;
+  unsigned maxWarpsPerSM = 0;
+  /// What one block is allocated: registers (per-warp granules) and shared
+  /// memory (with the driver's reserve, rounded to the allocation unit).
+  unsigned registersPerBlock = 0;
+  uint64_t sharedPerBlock = 0;
+
+  unsigned getBlocksBy(OccupancyLimit limit) const {
+    return blocksBy[static_cast<unsigned>(limit)];
+  }
+  /// Whether `limit` allows no more blocks than the result.
+  bool isLimitedBy(OccupancyLimit limit) const {
+    return getBlocksBy(limit) == blocksPerSM;
+  }
+  /// Resident warps over the SM's maximum, in [0, 1].
+  double getFraction() const {
+    return maxWarpsPerSM ? double(warpsPerSM) / maxWarpsPerSM : 0.0;
+  }
+};
+
+/// The CUDA occupancy calculator's rules for a block of `threadsPerBlock`
+/// threads using `registersPerThread` registers, `sharedPerBlock` bytes of
+/// shared memory (static + dynamic) and `barriersPerBlock` block barriers,
+/// with the largest shared memory carveout.
+Occupancy computeOccupancy(const ChipInfo &chip, unsigned threadsPerBlock,
+                           unsigned registersPerThread,
+                           uint64_t sharedPerBlock,
+                           unsigned barriersPerBlock = 0);
+
+//===----------------------------------------------------------------------===//
+// GPUs
+//===----------------------------------------------------------------------===//
+
+/// Peak rates of one GPU product, for rooflines: DRAM bandwidth in TB/s
+/// (1e12 bytes/s) and dense (no sparsity) arithmetic rates in TFLOP/s, or
+/// TOP/s for integer tensor ops; 0 where the GPU has no such unit. Tensor
+/// rates accumulate in f32 (s32 for integers). Sources in PTXInfo.cpp.
+struct GPUInfo {
+  llvm::StringLiteral name;    // "h100-sxm": what tools take
+  llvm::StringLiteral product; // "NVIDIA H100 SXM5 80GB"
+  unsigned sm;                 // its compute capability (90)
+  bool isDefault;              // the GPU tools assume for chips of its SM
+  double dramTBps;
+  double fp32;                 // CUDA cores; an FMA counts as 2 FLOPs
+  double fp64;
+  double fp16;                 // scalar and packed f16/bf16 arithmetic
+  double tensorF16, tensorBF16, tensorTF32, tensorF64, tensorFP8;
+  double tensorINT8, tensorINT4;
+};
+
+llvm::ArrayRef<GPUInfo> getGPUs();
+const GPUInfo *lookupGPU(llvm::StringRef name);
+/// The default GPU for `chip` (sm_90 → h100-sxm), or null when none.
+const GPUInfo *getDefaultGPU(const ChipInfo &chip);
 
 //===----------------------------------------------------------------------===//
 // Types and registers
