@@ -31,16 +31,24 @@ using namespace kaio;
 
 namespace {
 
-/// Collects the context's diagnostics into `out` while alive.
+/// Collects the context's diagnostics into `out` while alive. The located
+/// message is enough: no dump of the failing op (a whole kernel, for a
+/// kernel verifier) after it.
 class DiagnosticCollector {
 public:
   DiagnosticCollector(MLIRContext *context, std::string &out)
-      : os(out), handler(context, [this](Diagnostic &diag) {
+      : context(context), printedOps(context->shouldPrintOpOnDiagnostic()),
+        os(out), handler(context, [this](Diagnostic &diag) {
           formatDiagnostic(diag, os);
           return success();
-        }) {}
+        }) {
+    context->printOpOnDiagnostic(false);
+  }
+  ~DiagnosticCollector() { context->printOpOnDiagnostic(printedOps); }
 
 private:
+  MLIRContext *context;
+  bool printedOps;
   llvm::raw_string_ostream os;
   ScopedDiagnosticHandler handler;
 };

@@ -433,5 +433,29 @@ PTXModuleSummary PTXScanner::scan() {
 }
 
 PTXModuleSummary kaio::scanPTX(StringRef ptx) {
-  return PTXScanner(tokenizePTX(ptx)).scan();
+  PTXModuleSummary summary = PTXScanner(tokenizePTX(ptx)).scan();
+  // `// kaio.kernel NAME(...) smem=N`: the printer's record of the dynamic
+  // shared memory a kernel's launches get.
+  SmallVector<StringRef> lines;
+  ptx.split(lines, '\n');
+  for (StringRef line : lines) {
+    line = line.trim();
+    if (!line.consume_front("//"))
+      continue;
+    line = line.ltrim();
+    if (!line.consume_front("kaio.kernel "))
+      continue;
+    StringRef name = line.take_until([](char c) { return c == '('; }).trim();
+    size_t close = line.find(')');
+    if (close == StringRef::npos)
+      continue;
+    StringRef rest = line.drop_front(close + 1).trim();
+    uint64_t bytes;
+    if (!rest.consume_front("smem=") || rest.getAsInteger(10, bytes))
+      continue;
+    for (PTXEntrySummary &entry : summary.entries)
+      if (entry.name == name)
+        entry.declaredDynamicShared = bytes;
+  }
+  return summary;
 }

@@ -108,6 +108,7 @@ struct Program {
   uint32_t numSlots = 0;
   uint64_t staticShared = 0;        // bytes of static .shared
   uint64_t dynamicSharedOffset = 0; // where extern .shared starts
+  uint64_t requiredDynamicShared = 0; // the entry's dynamic_smem
   llvm::SmallVector<int32_t, 3> maxntid, reqntid;
 };
 

@@ -146,9 +146,14 @@ LaunchResult Interpreter::launch(llvm::StringRef name, Dim3 grid, Dim3 block,
     return fail("the block shape differs from the kernel's reqntid");
   if (!checkBound(program.maxntid, "maxntid", false))
     return fail("the block has more threads than the kernel's maxntid");
-  uint64_t shared = program.dynamicSharedOffset + options.dynamicSharedBytes;
+  // A kernel whose tiles live in dynamic shared memory gets at least the
+  // bytes it declares (`dynamic_smem`), as the runtime launches it.
+  LaunchOptions effective = options;
+  effective.dynamicSharedBytes =
+      std::max<uint64_t>(options.dynamicSharedBytes, program.requiredDynamicShared);
+  uint64_t shared = program.dynamicSharedOffset + effective.dynamicSharedBytes;
   if (shared > impl->maxSharedPerBlock)
     return fail("needs " + Twine(shared) + " bytes of shared memory; the "
                 "target allows " + Twine(impl->maxSharedPerBlock));
-  return runKernel(*impl, program, grid, block, args, options);
+  return runKernel(*impl, program, grid, block, args, effective);
 }

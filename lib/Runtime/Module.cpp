@@ -482,7 +482,21 @@ Error Kernel::launchArgs(const LaunchConfig &config, KernelArg *args,
   return launchRaw(config, params.data());
 }
 
-Error Kernel::launchRaw(const LaunchConfig &config, void **params) {
+Error Kernel::launchRaw(const LaunchConfig &requested, void **params) {
+  // A kernel that keeps its tiles in dynamic shared memory (`smem=N` in its
+  // signature) launches with at least N bytes, opted in when above the
+  // kernel's current limit.
+  LaunchConfig config = requested;
+  if (const KernelSignature *sig = kernel_->signature;
+      sig && sig->dynamicSharedBytes > config.dynamicSharedBytes) {
+    config.dynamicSharedBytes = sig->dynamicSharedBytes;
+    if (int(config.dynamicSharedBytes) > kernel_->attrs.maxDynamicSharedBytes)
+      if (Error e = setMaxDynamicSharedMemory(config.dynamicSharedBytes))
+        return e.addContext("launching kernel '" + kernel_->name +
+                            "', which needs " +
+                            std::to_string(sig->dynamicSharedBytes) +
+                            " bytes of dynamic shared memory");
+  }
   if (Error e = validate(config))
     return e;
   std::string doing = "launching kernel '" + kernel_->name + "' (grid " +

@@ -31,7 +31,10 @@ std::string KernelSignature::str() const {
   std::string s = name + "(";
   for (std::size_t i = 0; i < params.size(); ++i)
     s += (i ? "," : "") + params[i].str();
-  return s + ")";
+  s += ")";
+  if (dynamicSharedBytes)
+    s += " smem=" + std::to_string(dynamicSharedBytes);
+  return s;
 }
 
 Expected<ParamType> kaio::rt::parseParamType(std::string_view text) {
@@ -78,10 +81,30 @@ kaio::rt::parseKernelSignature(std::string_view text) {
       return Error::make(ErrorCode::Parse, "invalid kernel name '" +
                                                std::string(name) + "'");
   sig.name = std::string(name);
-  if (t.back() != ')')
+  std::size_t close = t.find(')', open);
+  if (close == std::string_view::npos)
     return Error::make(ErrorCode::Parse,
                        "expected ')' at the end of the signature");
-  std::string_view params = trim(t.substr(open + 1, t.size() - open - 2));
+  // Launch requirements after the parameters: " smem=N".
+  std::string_view extra = trim(t.substr(close + 1));
+  if (!extra.empty()) {
+    static constexpr std::string_view key = "smem=";
+    std::string_view digits = extra.substr(0, key.size()) == key
+                                  ? extra.substr(key.size())
+                                  : std::string_view();
+    std::uint64_t value = 0;
+    bool ok = !digits.empty() && digits.size() <= 9;
+    for (char c : digits) {
+      ok = ok && c >= '0' && c <= '9';
+      value = value * 10 + std::uint64_t(c - '0');
+    }
+    if (!ok || value == 0)
+      return Error::make(ErrorCode::Parse,
+                         "expected ' smem=BYTES' after the parameters, got '" +
+                             std::string(extra) + "'");
+    sig.dynamicSharedBytes = std::uint32_t(value);
+  }
+  std::string_view params = trim(t.substr(open + 1, close - open - 1));
   if (params.empty())
     return sig;
   while (true) {

@@ -728,8 +728,13 @@ KernelReport describeKernel(const PTXEntrySummary &entry, const Report &report,
   // ptxas's figure where there is one: it counts what the code uses.
   k.staticShared =
       ptxas && ptxas->sharedBytes ? ptxas->sharedBytes : entry.staticShared;
-  k.dynamicShared = dynamicShared;
-  if (entry.usesDynamicShared && smemOpt.empty())
+  // The tiles a KAIO kernel keeps in dynamic shared memory are sized by the
+  // compiler (`smem=N` in its signature comment); --smem adds to nothing,
+  // it replaces the figure when larger, as a launch would.
+  k.dynamicShared = std::max<uint64_t>(
+      dynamicShared, entry.declaredDynamicShared.value_or(0));
+  if (entry.usesDynamicShared && smemOpt.empty() &&
+      !entry.declaredDynamicShared)
     k.notes.push_back("the kernel uses dynamic shared memory; pass --smem "
                       "BYTES for its size");
   if (ptxas && ptxas->registers && k.staticShared)

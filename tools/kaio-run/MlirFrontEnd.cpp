@@ -64,6 +64,7 @@ Error interpret(const RunOptions &opts, std::vector<HostArg> &args) {
   DialectRegistry registry;
   kaio::registerAllDialects(registry);
   context.appendDialectRegistry(registry);
+  context.printOpOnDiagnostic(false); // the location says where
   std::string diagnostics;
   llvm::raw_string_ostream diag(diagnostics);
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {

@@ -70,6 +70,9 @@ struct PTXEntrySummary {
   /// Whether it names an unsized `.extern .shared` array (dynamic shared
   /// memory, sized at launch).
   bool usesDynamicShared = false;
+  /// The dynamic shared memory every launch gets, from the `smem=N` of the
+  /// entry's `// kaio.kernel` comment (KAIO kernels whose tiles live there).
+  std::optional<uint64_t> declaredDynamicShared;
 };
 
 struct PTXModuleSummary {

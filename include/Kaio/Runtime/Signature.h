@@ -42,13 +42,19 @@ struct ParamType {
 struct KernelSignature {
   std::string name;
   std::vector<ParamType> params;
-  /// "vector_add(ptr<const f32>,ptr<f32>,u32)", the comment's own syntax.
+  /// Bytes of dynamic shared memory every launch needs (`smem=N` after the
+  /// parameters: the kernel keeps its tiles in dynamic shared memory).
+  /// Launches get at least this much, opted in beyond 48 KiB.
+  std::uint32_t dynamicSharedBytes = 0;
+  /// "vector_add(ptr<const f32>,ptr<f32>,u32)", the comment's own syntax
+  /// (with " smem=N" when dynamicSharedBytes is set).
   std::string str() const;
 };
 
 /// Parses "u32", "ptr<f32>", "ptr<const b8>".
 Expected<ParamType> parseParamType(std::string_view text);
-/// Parses the text after "kaio.kernel": "NAME(T1,...)".
+/// Parses the text after "kaio.kernel": "NAME(T1,...)" optionally followed
+/// by " smem=N".
 Expected<KernelSignature> parseKernelSignature(std::string_view text);
 /// Collects every `// kaio.kernel` comment in a PTX text. A malformed or
 /// duplicated comment is an error naming its line.

@@ -64,8 +64,15 @@ std::string declareShared(ConversionPatternRewriter &rewriter, Operation *op,
 // Kernels
 //===----------------------------------------------------------------------===//
 
+struct DynamicSharedLayout;
+int64_t getDynamicSharedBytes(const DynamicSharedLayout &layout,
+                              Operation *kernel);
+
 struct KernelLowering : OpConversionPattern<KernelOp> {
-  using OpConversionPattern::OpConversionPattern;
+  KernelLowering(const TypeConverter &converter, MLIRContext *ctx,
+                 const DynamicSharedLayout &dynamic)
+      : OpConversionPattern(converter, ctx), dynamic(dynamic) {}
+  const DynamicSharedLayout &dynamic;
 
   LogicalResult
   matchAndRewrite(KernelOp op, OpAdaptor adaptor,
@@ -103,7 +110,10 @@ struct KernelLowering : OpConversionPattern<KernelOp> {
         rewriter.getArrayAttr(argAttrs), ArrayAttr(),
         exact ? DenseI32ArrayAttr() : op.getBlockSizeAttr(),
         exact ? op.getBlockSizeAttr() : DenseI32ArrayAttr(),
-        op.getMinBlocksPerSmAttr(), op.getMaxRegistersAttr());
+        op.getMinBlocksPerSmAttr(), op.getMaxRegistersAttr(),
+        getDynamicSharedBytes(dynamic, op)
+            ? rewriter.getI64IntegerAttr(getDynamicSharedBytes(dynamic, op))
+            : IntegerAttr());
     rewriter.inlineRegionBefore(op.getBody(), entry.getBody(),
                                 entry.getBody().end());
     if (failed(rewriter.convertRegionTypes(&entry.getBody(), converter,
@@ -376,8 +386,27 @@ struct AtomicLowering : OpConversionPattern<kaio::AtomicOp> {
 // Shared memory
 //===----------------------------------------------------------------------===//
 
+/// Alignment of a shared tile: 16 bytes, or a swizzled tile's pattern
+/// period (up to 1 KiB), so that its offsets fall in the banks the swizzle
+/// was chosen for.
+int64_t getTileAlignment(SmemType type) {
+  if (LayoutAttr layout = type.getLayout(); layout && layout.isSwizzled())
+    return std::clamp<int64_t>(layout.getSwizzle().periodBytes(), 16, 1024);
+  return 16;
+}
+
+/// Where kernels above the static shared-memory limit keep their tiles: one
+/// `extern` (dynamic) array, each tile at an offset.
+struct DynamicSharedLayout {
+  static constexpr llvm::StringLiteral kSymbol = "__kaio_dyn_smem";
+  llvm::DenseMap<Operation *, int64_t> offsets; // shared_alloc → offset
+  llvm::DenseMap<Operation *, int64_t> bytes;   // kaio.kernel → total
+};
+
 struct SharedAllocLowering : OpConversionPattern<SharedAllocOp> {
-  using OpConversionPattern::OpConversionPattern;
+  SharedAllocLowering(const TypeConverter &converter, MLIRContext *ctx,
+                      const DynamicSharedLayout &dynamic)
+      : OpConversionPattern(converter, ctx), dynamic(dynamic) {}
   LogicalResult
   matchAndRewrite(SharedAllocOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -385,19 +414,75 @@ struct SharedAllocLowering : OpConversionPattern<SharedAllocOp> {
     if (type.getShape().size() == 2 && !type.getLayout())
       return rewriter.notifyMatchFailure(
           op, "2-D tile has no layout; run kaio-assign-shared-layouts");
-    // Declared as bytes so that padded/swizzled layouts fit exactly. A
-    // swizzled tile is aligned to its pattern's period (up to 1 KiB), so
-    // its offsets fall in the banks the swizzle was chosen for.
-    int64_t align = 16;
-    if (LayoutAttr layout = type.getLayout(); layout && layout.isSwizzled())
-      align = std::clamp<int64_t>(layout.getSwizzle().periodBytes(), 16, 1024);
-    std::string name = declareShared(rewriter, op, PTXType::b8,
-                                     type.getSizeInBytes(), "smem", align);
     PTXBuilder p(rewriter, op.getLoc());
+    if (auto it = dynamic.offsets.find(op); it != dynamic.offsets.end()) {
+      Value base = p.addressOf(DynamicSharedLayout::kSymbol,
+                               rewriter.getI32Type());
+      rewriter.replaceOp(op, it->second ? p.add(PTXType::u32, base,
+                                                p.i32(it->second))
+                                        : base);
+      return success();
+    }
+    // Declared as bytes so that padded/swizzled layouts fit exactly.
+    std::string name =
+        declareShared(rewriter, op, PTXType::b8, type.getSizeInBytes(),
+                      "smem", getTileAlignment(type));
     rewriter.replaceOp(op, p.addressOf(name, rewriter.getI32Type()));
     return success();
   }
+  const DynamicSharedLayout &dynamic;
 };
+
+int64_t getDynamicSharedBytes(const DynamicSharedLayout &layout,
+                              Operation *kernel) {
+  return layout.bytes.lookup(kernel);
+}
+
+/// Lays out the tiles of every kernel whose shared memory exceeds `chip`'s
+/// static limit in dynamic shared memory and declares the extern array;
+/// fails (located) when a kernel exceeds even the opt-in maximum.
+LogicalResult layoutDynamicShared(ModuleOp module, const ChipInfo &chip,
+                                  DynamicSharedLayout &layout) {
+  int64_t maxAlign = 0;
+  WalkResult result = module.walk([&](KernelOp kernel) {
+    // Tiles, and the block reductions' scratch (which stays static).
+    int64_t tiles = 0, scratch = 0;
+    kernel.walk([&](Operation *op) {
+      if (auto alloc = dyn_cast<SharedAllocOp>(op))
+        tiles += alloc.getType().getSizeInBytes();
+      if (isa<BlockReduceOp>(op))
+        scratch += 32 * 8;
+    });
+    if (tiles + scratch <= int64_t(chip.maxStaticSharedPerBlock))
+      return WalkResult::advance();
+    int64_t offset = 0;
+    kernel.walk([&](SharedAllocOp alloc) {
+      int64_t align = getTileAlignment(alloc.getType());
+      offset = llvm::alignTo(offset, align);
+      layout.offsets[alloc] = offset;
+      offset += alloc.getType().getSizeInBytes();
+      maxAlign = std::max(maxAlign, align);
+    });
+    if (offset + scratch > int64_t(chip.maxSharedPerBlock)) {
+      kernel.emitOpError() << "uses " << offset + scratch
+                           << " bytes of shared memory; " << chip.name
+                           << " allows at most " << chip.maxSharedPerBlock
+                           << " per block";
+      return WalkResult::interrupt();
+    }
+    layout.bytes[kernel] = offset;
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  if (!maxAlign)
+    return success();
+  OpBuilder b(module.getBodyRegion());
+  GlobalVarOp::create(b, module.getLoc(), StateSpace::shared,
+                      DynamicSharedLayout::kSymbol, PTXType::b8, IntegerAttr(),
+                      /*is_extern=*/true, b.getI64IntegerAttr(maxAlign));
+  return success();
+}
 
 /// Byte offset of tile element `indices` with the tile's layout.
 Value tileByteOffset(PTXBuilder &p, SmemType type, ValueRange indices) {
@@ -682,9 +767,13 @@ struct ConvertKaioToPTXPass
     PTXTypeConverter converter;
     RewritePatternSet patterns(ctx);
     bool useRedux = target->sm >= 80;
-    patterns.add<KernelLowering, ReturnLowering, LaneIdLowering,
+    DynamicSharedLayout dynamic;
+    if (failed(layoutDynamicShared(getOperation(), *target, dynamic)))
+      return signalPassFailure();
+    patterns.add<KernelLowering, SharedAllocLowering>(converter, ctx, dynamic);
+    patterns.add<ReturnLowering, LaneIdLowering,
                  WarpIdLowering, PtrAddLowering, PtrToIntLowering, StoreLowering,
-                 AtomicLowering, SharedAllocLowering, SharedAddressLowering,
+                 AtomicLowering, SharedAddressLowering,
                  SharedLoadLowering, SharedStoreLowering, BarrierLowering,
                  ShuffleLowering>(converter, ctx);
     patterns.add<WarpReduceLowering, BlockReduceLowering>(converter, ctx,

@@ -108,7 +108,10 @@ std::string kaio::ptx::formatKernelSignature(Operation *op) {
     else
       sig += stringifyPTXType(entry.getParamPTXType(i)).str();
   }
-  return sig + ")";
+  sig += ")";
+  if (std::optional<uint64_t> smem = entry.getDynamicSmem())
+    sig += " smem=" + std::to_string(*smem);
+  return sig;
 }
 
 FailureOr<unsigned>

@@ -112,6 +112,22 @@ ptx.entry @k() attributes {minnctapersm = 0 : i32} {
 
 // -----
 
+// expected-error @+1 {{dynamic_smem must be between 1 and 232448 bytes}}
+ptx.entry @k() attributes {dynamic_smem = 0 : i64} {
+  ptx.ret
+}
+
+// -----
+
+module attributes {ptx.target = "sm_86"} {
+  // expected-error @+1 {{needs 110000 bytes of dynamic shared memory; sm_86 allows at most 101376 per block}}
+  ptx.entry @k() attributes {dynamic_smem = 110000 : i64} {
+    ptx.ret
+  }
+}
+
+// -----
+
 // expected-error @+1 {{kernel must have a body}}
 ptx.entry @k(%a: i32)
 

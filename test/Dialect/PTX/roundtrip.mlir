@@ -31,6 +31,12 @@ module attributes {ptx.target = "sm_90", ptx.version = "8.3", ptx.address_size =
     ptx.exit
   }
 
+  // CHECK-LABEL: ptx.entry @dynamic_smem(
+  // CHECK-SAME: ) attributes {dynamic_smem = 98304 : i64} {
+  ptx.entry @dynamic_smem() attributes {dynamic_smem = 98304 : i64} {
+    ptx.exit
+  }
+
   // Integer and bit arithmetic: mul/mad .lo/.hi/.wide, .sat, shifts with i32
   // amounts, bit counts into i32, predicate logic.
   // CHECK-LABEL: ptx.entry @int_arith(

@@ -129,6 +129,48 @@ TEST_F(FakeDriverTest, LaunchPassesTheConfiguration) {
   EXPECT_EQ(counters->lastLaunchDevice, 1);
 }
 
+TEST_F(FakeDriverTest, KernelsWithDynamicTilesGetTheirSharedMemory) {
+  // A kernel whose signature says it keeps 96 KiB of tiles in dynamic
+  // shared memory: launched with at least that, opted in beyond 48 KiB.
+  std::string ptx = kFill2dPtx;
+  std::string sig = "// kaio.kernel fill2d(ptr<f32>,u32,u32)";
+  ptx.replace(ptx.find(sig), sig.size(), sig + " smem=98304");
+  Device dev = *Device::open(0);
+  Module mod = *Module::loadPtx(dev, ptx);
+  Kernel k = *mod.getKernel("fill2d");
+  ASSERT_TRUE(k.signature());
+  EXPECT_EQ(k.signature()->dynamicSharedBytes, 98304u);
+  auto out = *DeviceBuffer<float>::allocate(dev, 64);
+  LaunchConfig cfg;
+  cfg.grid = Dim3(1, 1, 1);
+  cfg.block = Dim3(8, 8, 1);
+  ASSERT_FALSE(k.launch(cfg, out, 8u, 8u));
+  EXPECT_EQ(counters->lastSharedBytes, 98304u);
+  EXPECT_EQ(k.attributes().maxDynamicSharedBytes, 98304);
+  // A larger request wins (an explicit request opts in explicitly, as
+  // before).
+  cfg.dynamicSharedBytes = 100000;
+  ASSERT_TRUE(k.launch(cfg, out, 8u, 8u));
+  ASSERT_FALSE(k.setMaxDynamicSharedMemory(100000));
+  ASSERT_FALSE(k.launch(cfg, out, 8u, 8u));
+  EXPECT_EQ(counters->lastSharedBytes, 100000u);
+  // More than the device allows: a typed error, no launch.
+  std::string huge = kFill2dPtx;
+  huge.replace(huge.find(sig), sig.size(), sig + " smem=200000");
+  Module big = *Module::loadPtx(dev, huge);
+  Kernel kb = *big.getKernel("fill2d");
+  int launches = counters->launches;
+  LaunchConfig plain;
+  plain.grid = cfg.grid;
+  plain.block = cfg.block;
+  Error e = kb.launch(plain, out, 8u, 8u);
+  ASSERT_TRUE(e);
+  EXPECT_NE(e.message().find("needs 200000 bytes of dynamic shared memory"),
+            std::string::npos)
+      << e.message();
+  EXPECT_EQ(counters->launches, launches);
+}
+
 TEST_F(FakeDriverTest, CacheHitSkipsTheJit) {
   Device dev = *Device::open(0);
   int links = counters->linkCompiles, jits = counters->jitCompiles;

@@ -36,6 +36,22 @@ TEST(SignatureTest, ZeroParamsSpacesAndAllTypes) {
   EXPECT_EQ(sig.params[13], ParamType::pointer(ScalarType::BF16, true));
 }
 
+TEST(SignatureTest, DynamicSharedMemoryRequirement) {
+  KernelSignature sig = parseOne("gemm(ptr<const f16>,u32) smem=98304");
+  EXPECT_EQ(sig.dynamicSharedBytes, 98304u);
+  ASSERT_EQ(sig.params.size(), 2u);
+  EXPECT_EQ(sig.str(), "gemm(ptr<const f16>,u32) smem=98304");
+  EXPECT_EQ(parseOne("k()").dynamicSharedBytes, 0u);
+  for (const char *bad : {"k() smem=", "k() smem=0", "k() smem=12x",
+                          "k() shared=4", "k() smem=99999999999"}) {
+    Expected<KernelSignature> s = parseKernelSignature(bad);
+    ASSERT_FALSE(s) << bad;
+    EXPECT_NE(s.error().message().find("expected ' smem=BYTES'"),
+              std::string::npos)
+        << s.error().message();
+  }
+}
+
 TEST(SignatureTest, RejectsMalformedSignatures) {
   auto errorOf = [](const char *text) {
     Expected<KernelSignature> sig = parseKernelSignature(text);

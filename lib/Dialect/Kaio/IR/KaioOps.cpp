@@ -76,6 +76,14 @@ static bool sameElement(Type a, Type b) {
   return ia && ib && ia.getWidth() == ib.getWidth();
 }
 
+/// The largest opt-in shared memory per block of any chip in the table.
+static int64_t getMaxSharedPerBlockOfAnyChip() {
+  int64_t limit = 0;
+  for (const ptx::ChipInfo &chip : ptx::getChips())
+    limit = std::max<int64_t>(limit, chip.maxSharedPerBlock);
+  return limit;
+}
+
 //===----------------------------------------------------------------------===//
 // KernelOp
 //===----------------------------------------------------------------------===//
@@ -256,11 +264,16 @@ LogicalResult KernelOp::verifyRegions() {
   });
   if (limits.wasInterrupted())
     return failure();
-  int64_t limit = chip ? chip->maxStaticSharedPerBlock : 49152;
+  // Above the static limit (48 KiB) the lowering moves the tiles into
+  // dynamic shared memory, up to the chip's opt-in maximum (the largest of
+  // any chip when the module names none; convert-kaio-to-ptx checks the
+  // chip it compiles for).
+  int64_t limit = chip ? chip->maxSharedPerBlock : getMaxSharedPerBlockOfAnyChip();
   if (shared > limit)
     return emitOpError() << "uses " << shared
-                         << " bytes of static shared memory; the limit is "
-                         << limit;
+                         << " bytes of shared memory; "
+                         << (chip ? chip->name.str() : std::string("any chip"))
+                         << " allows at most " << limit << " per block";
   return success();
 }
 
@@ -365,10 +378,11 @@ LogicalResult AtomicOp::verify() {
 }
 
 LogicalResult SharedAllocOp::verify() {
-  if (getType().getSizeInBytes() > 49152)
+  int64_t limit = getMaxSharedPerBlockOfAnyChip();
+  if (getType().getSizeInBytes() > limit)
     return emitOpError() << "allocates " << getType().getSizeInBytes()
-                         << " bytes; static shared memory is limited to "
-                            "49152 bytes per block";
+                         << " bytes; no chip has more than " << limit
+                         << " bytes of shared memory per block";
   return success();
 }
 

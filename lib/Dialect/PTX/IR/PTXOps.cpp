@@ -315,6 +315,23 @@ LogicalResult EntryOp::verify() {
     return emitOpError("maxnreg must be between 16 and 255");
   if (getMinnctapersm() && *getMinnctapersm() <= 0)
     return emitOpError("minnctapersm must be positive");
+  if (std::optional<uint64_t> smem = getDynamicSmem()) {
+    uint64_t limit = 0;
+    for (const ChipInfo &chip : getChips())
+      limit = std::max<uint64_t>(limit, chip.maxSharedPerBlock);
+    if (*smem == 0 || *smem > limit)
+      return emitOpError() << "dynamic_smem must be between 1 and " << limit
+                           << " bytes";
+    if (auto module = (*this)->getParentOfType<ModuleOp>())
+      if (auto target =
+              module->getAttrOfType<StringAttr>(PTXDialect::kTargetAttrName))
+        if (const ChipInfo *chip = lookupChip(target.getValue());
+            chip && *smem > chip->maxSharedPerBlock)
+          return emitOpError()
+                 << "needs " << *smem << " bytes of dynamic shared memory; "
+                 << chip->name << " allows at most " << chip->maxSharedPerBlock
+                 << " per block";
+  }
   return success();
 }
 

@@ -82,7 +82,11 @@ def PTX_EntryOp : PTX_Op<"entry", [
     attributes: `ptx.name` (param name), `ptx.ptr` (pointee type attribute,
     marks a global pointer: `.ptr.global.align N`), `ptx.readonly`,
     `ptx.align`. Launch bounds: `maxntid`, `reqntid` (1-3 dims),
-    `minnctapersm`, `maxnreg`.
+    `minnctapersm`, `maxnreg`. `dynamic_smem`: bytes of dynamic shared
+    memory every launch needs (the kernel's tiles live in an `extern`
+    array); the printer records it in the `// kaio.kernel` comment
+    (`smem=N`), and the runtime and the interpreter launch with at least
+    that much, opting in beyond 48 KiB.
 
     ```mlir
     ptx.entry @k(%a: i64 {ptx.ptr = f32}, %n: i32) attributes {maxntid = array<i32: 256>} {
@@ -97,7 +101,8 @@ def PTX_EntryOp : PTX_Op<"entry", [
                        OptionalAttr<DenseI32ArrayAttr>:$maxntid,
                        OptionalAttr<DenseI32ArrayAttr>:$reqntid,
                        OptionalAttr<I32Attr>:$minnctapersm,
-                       OptionalAttr<I32Attr>:$maxnreg);
+                       OptionalAttr<I32Attr>:$maxnreg,
+                       OptionalAttr<I64Attr>:$dynamic_smem);
   let regions = (region AnyRegion:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
