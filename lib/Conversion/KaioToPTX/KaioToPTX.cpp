@@ -4,10 +4,11 @@
 
 #include "Kaio/Conversion/PTXBuilder.h"
 #include "Kaio/Dialect/Kaio/IR/KaioOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "llvm/ADT/StringSet.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace kaio {
 #define GEN_PASS_DEF_CONVERTKAIOTOPTX
@@ -806,10 +807,18 @@ struct ConvertKaioToPTXPass
         std::array{SpecialReg::nctaid_x, SpecialReg::nctaid_y,
                    SpecialReg::nctaid_z});
 
+    // Values of kaio types carried between blocks (tiles rotating through a
+    // loop's stages, pointers) change type with their block arguments: the
+    // branches that pass them are rewritten too.
+    populateBranchOpInterfaceTypeConversionPattern(patterns, converter);
     ConversionTarget target2(*ctx);
     target2.addIllegalDialect<KaioDialect>();
     target2.addLegalDialect<PTXDialect>();
-    target2.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    target2.markUnknownOpDynamicallyLegal([&](Operation *op) {
+      if (isa<BranchOpInterface>(op))
+        return isLegalForBranchOpInterfaceTypeConversionPattern(op, converter);
+      return true;
+    });
     if (failed(applyPartialConversion(getOperation(), target2,
                                       std::move(patterns))))
       return signalPassFailure();
