@@ -151,7 +151,9 @@ void report(benchmark::State &state, double kaioMs, double peerMs,
 // Benchmarks
 //===----------------------------------------------------------------------===//
 
-template <bool pipelined>
+enum class MatmulVariant { Plain, Pipelined, WarpTiles };
+
+template <MatmulVariant variant>
 void BM_TensorCoreMatmulVsCublas(benchmark::State &state) {
   Gpu &gpu = Gpu::get();
   if (skipWithoutGpu(state, gpu))
@@ -171,10 +173,16 @@ void BM_TensorCoreMatmulVsCublas(benchmark::State &state) {
   }
   LaunchConfig config;
   config.block = bench::Kernels::tensor_core_matmul_block();
-  config.grid = Dim3((n + 63) / 64, (m + 63) / 64);
+  // The warp-tile kernel covers 128 x 128 per block, the others 64 x 64.
+  const int32_t tile = variant == MatmulVariant::WarpTiles ? 128 : 64;
+  config.grid = Dim3((n + tile - 1) / tile, (m + tile - 1) / tile);
   auto kaio = [&] {
-    if constexpr (pipelined)
+    if constexpr (variant == MatmulVariant::Pipelined)
       return !gpu.kernels->tensor_core_matmul_pipelined(
+          config, a->view(), b->view(), *c, uint32_t(m), uint32_t(n),
+          uint32_t(k));
+    else if constexpr (variant == MatmulVariant::WarpTiles)
+      return !gpu.kernels->tensor_core_matmul_tiled(
           config, a->view(), b->view(), *c, uint32_t(m), uint32_t(n),
           uint32_t(k));
     else
@@ -203,7 +211,7 @@ void BM_TensorCoreMatmulVsCublas(benchmark::State &state) {
     report(state, kaioMs, peerMs, 2.0 * m * n * k, "flop/s");
   }
 }
-BENCHMARK(BM_TensorCoreMatmulVsCublas<false>)
+BENCHMARK(BM_TensorCoreMatmulVsCublas<MatmulVariant::Plain>)
     ->Name("BM_TensorCoreMatmulVsCublas")
     ->Args({1024, 1024, 1024})
     ->Args({4096, 4096, 4096})
@@ -211,8 +219,16 @@ BENCHMARK(BM_TensorCoreMatmulVsCublas<false>)
     ->UseManualTime()
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_TensorCoreMatmulVsCublas<true>)
+BENCHMARK(BM_TensorCoreMatmulVsCublas<MatmulVariant::Pipelined>)
     ->Name("BM_TensorCoreMatmulPipelinedVsCublas")
+    ->Args({1024, 1024, 1024})
+    ->Args({4096, 4096, 4096})
+    ->Args({1000, 1000, 1000})
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TensorCoreMatmulVsCublas<MatmulVariant::WarpTiles>)
+    ->Name("BM_TensorCoreMatmulWarpTilesVsCublas")
     ->Args({1024, 1024, 1024})
     ->Args({4096, 4096, 4096})
     ->Args({1000, 1000, 1000})

@@ -6,6 +6,7 @@
 #include "Kaio/Dialect/Kaio/IR/KaioOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/StringSet.h"
@@ -521,8 +522,26 @@ struct SharedAddressLowering : OpConversionPattern<SharedAddressOp> {
   LogicalResult
   matchAndRewrite(SharedAddressOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // Element (0, ...) is the tile's first byte under every layout.
+    if (llvm::all_of(op.getIndices(),
+                     [](Value v) { return matchPattern(v, m_Zero()); })) {
+      rewriter.replaceOp(op, adaptor.getTile());
+      return success();
+    }
     PTXBuilder p(rewriter, op.getLoc());
     rewriter.replaceOp(op, tileAddress(p, op, adaptor));
+    return success();
+  }
+};
+
+struct TileOffsetLowering : OpConversionPattern<TileOffsetOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TileOffsetOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PTXBuilder p(rewriter, op.getLoc());
+    rewriter.replaceOp(op, tileByteOffset(p, cast<SmemType>(op.getTileType()),
+                                          adaptor.getIndices()));
     return success();
   }
 };
@@ -774,7 +793,7 @@ struct ConvertKaioToPTXPass
     patterns.add<KernelLowering, SharedAllocLowering>(converter, ctx, dynamic);
     patterns.add<ReturnLowering, LaneIdLowering,
                  WarpIdLowering, PtrAddLowering, PtrToIntLowering, StoreLowering,
-                 AtomicLowering, SharedAddressLowering,
+                 AtomicLowering, SharedAddressLowering, TileOffsetLowering,
                  SharedLoadLowering, SharedStoreLowering, BarrierLowering,
                  ShuffleLowering>(converter, ctx);
     patterns.add<WarpReduceLowering, BlockReduceLowering>(converter, ctx,

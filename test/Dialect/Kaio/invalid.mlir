@@ -736,6 +736,61 @@ func.func @mma_roles(%a: !kaio.frag<a, m16n8k16, f16>, %c: !kaio.frag<acc, m16n8
 
 // -----
 
+func.func @mma_tiles(%a: !kaio.frag<a, m16n8k16, f16, 2x1>, %b: !kaio.frag<b, m16n8k16, f16, 1x2>, %c: !kaio.frag<acc, m16n8k16, f32, 2x4>) {
+  // expected-error @+1 {{'kaio.mma' op a tile of 2x1 A atoms times 1x2 B atoms does not make 2x4 accumulator atoms}}
+  %d = kaio.mma %a, %b, %c : !kaio.frag<a, m16n8k16, f16, 2x1>, !kaio.frag<b, m16n8k16, f16, 1x2>, !kaio.frag<acc, m16n8k16, f32, 2x4>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a fragment tile has 1 to 256 atoms, not 32x16}}
+func.func @too_many_atoms(%a: !kaio.frag<acc, m16n8k16, f32, 32x16>)
+
+// -----
+
+// expected-error @+1 {{expected a tile shape ROWSxCOLS}}
+func.func @tile_shape_1d(%a: !kaio.frag<acc, m16n8k16, f32, 4>)
+
+// -----
+
+func.func @frag_map_tile(%c: !kaio.frag<acc, m16n8k16, f32, 2x2>) {
+  // expected-error @+1 {{'kaio.frag_map' op result must keep the fragment's role and shape}}
+  %h = kaio.frag_map %c : !kaio.frag<acc, m16n8k16, f32, 2x2> -> !kaio.frag<acc, m16n8k16, f32, 2x1> {
+  ^bb0(%v: f32):
+    kaio.yield %v : f32
+  }
+  return
+}
+
+// -----
+
+func.func @tile_too_large(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<32x16xf16>
+  // expected-error @+1 {{'kaio.load_fragment' op a 64x16 fragment does not fit in '!kaio.smem<32x16xf16>'}}
+  %a = kaio.load_fragment %s[%c0, %c0] : !kaio.smem<32x16xf16> -> !kaio.frag<a, m16n8k16, f16, 4x1>
+  return
+}
+
+// -----
+
+func.func @tile_offset_rank(%i: i32) {
+  // expected-error @+1 {{'kaio.tile_offset' op takes 2 indices for '!kaio.smem<16x16xf16, <row_major>>', got 1}}
+  %o = kaio.tile_offset [%i] : !kaio.smem<16x16xf16, #kaio.layout<row_major>>
+  return
+}
+
+// -----
+
+func.func @tile_offset_layout(%i: i32) {
+  // expected-error @+1 {{'kaio.tile_offset' op needs a tile type with a layout, got '!kaio.smem<16x16xf16>'}}
+  %o = kaio.tile_offset [%i, %i] : !kaio.smem<16x16xf16>
+  return
+}
+
+// -----
+
 func.func @mma_shapes(%a: !kaio.frag<a, m16n8k16, f16>, %b: !kaio.frag<b, m16n8k8, f16>, %c: !kaio.frag<acc, m16n8k16, f32>) {
   // expected-error @+1 {{'kaio.mma' op fragments have different mma shapes}}
   %d = kaio.mma %a, %b, %c : !kaio.frag<a, m16n8k16, f16>, !kaio.frag<b, m16n8k8, f16>, !kaio.frag<acc, m16n8k16, f32>

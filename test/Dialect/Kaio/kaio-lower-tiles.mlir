@@ -24,7 +24,10 @@
 // CHECK: %[[R:.*]] = arith.divui %[[TID]], %{{.*}} : i32
 // CHECK: %[[CC:.*]] = arith.remui %[[TID]], %{{.*}} : i32
 // CHECK: %[[TCOL:.*]] = arith.muli %[[CC]], %{{.*}} : i32
-// CHECK: %[[SADDR:.*]] = kaio.shared_address %[[TILE]][%[[R]], %[[TCOL]]]
+// The address is the tile's base plus a layout offset of the indices alone.
+// CHECK: %[[BASE:.*]] = kaio.shared_address %[[TILE]][%{{.*}}, %{{.*}}]
+// CHECK: %[[OFF:.*]] = kaio.tile_offset [%[[R]], %[[TCOL]]] : !kaio.smem<32x16xf16, <row_major, pad = 8>>
+// CHECK: %[[SADDR:.*]] = arith.addi %[[BASE]], %[[OFF]] : i32
 // CHECK: scf.if %[[IN]] {
 // CHECK:   %[[GR:.*]] = arith.addi %[[ROW]], %[[R]] : i32
 // CHECK:   %[[GC:.*]] = arith.addi %[[COL]], %[[TCOL]] : i32
@@ -148,14 +151,19 @@ kaio.kernel @async_copy_8_byte_rows(%p: !kaio.ptr<f16>, %n: i32)
 // CHECK: %[[BC_TILE:.*]] = kaio.shared_alloc : <16x16xf16, <col_major>>
 // CHECK: %[[LANE:.*]] = kaio.lane_id : i32
 // CHECK: arith.remui %[[LANE]], %{{.*}} : i32
-// CHECK: %[[A_ADDR:.*]] = kaio.shared_address %[[A_TILE]]
+// CHECK: %[[A_BASE:.*]] = kaio.shared_address %[[A_TILE]]
+// CHECK: %[[A_OFF:.*]] = kaio.tile_offset
+// CHECK: %[[A_ADDR:.*]] = arith.addi %[[A_BASE]], %[[A_OFF]]
 // CHECK: %{{.*}}:4 = ptx.ldmatrix [%[[A_ADDR]]] : i32 -> i32, i32, i32, i32
-// CHECK: %[[B_ADDR:.*]] = kaio.shared_address %[[B_TILE]]
+// CHECK: %[[B_BASE:.*]] = kaio.shared_address %[[B_TILE]]
+// CHECK: %[[B_OFF:.*]] = kaio.tile_offset
+// CHECK: %[[B_ADDR:.*]] = arith.addi %[[B_BASE]], %[[B_OFF]]
 // CHECK: %{{.*}}:2 = ptx.ldmatrix trans [%[[B_ADDR]]] : i32 -> i32, i32
-// CHECK: %[[BC_ADDR:.*]] = kaio.shared_address %[[BC_TILE]]
-// CHECK: %{{.*}}:2 = ptx.ldmatrix [%[[BC_ADDR]]] : i32 -> i32, i32
-// CHECK: %[[A8_ADDR:.*]] = kaio.shared_address %[[A_TILE]]
-// CHECK: %{{.*}}:2 = ptx.ldmatrix [%[[A8_ADDR]]] : i32 -> i32, i32
+// CHECK: %[[BC_BASE:.*]] = kaio.shared_address %[[BC_TILE]]
+// CHECK: kaio.tile_offset {{.*}} : !kaio.smem<16x16xf16, <col_major>>
+// CHECK: %{{.*}}:2 = ptx.ldmatrix [%{{.*}}] : i32 -> i32, i32
+// CHECK: kaio.shared_address %[[A_TILE]]
+// CHECK: %{{.*}}:2 = ptx.ldmatrix [%{{.*}}] : i32 -> i32, i32
 // CHECK-NOT: kaio.load_fragment
 kaio.kernel @load_fragments(%c: !kaio.ptr<f32>, %n: i32)
     attributes {block_size = array<i32: 32>} {
@@ -291,3 +299,40 @@ kaio.kernel @int8_mma(%C: !kaio.ptr<i32>, %n: i32)
       : !kaio.frag<acc, m16n8k32, i32>, !kaio.ptr<i32>
   kaio.return
 }
+
+// -----
+
+// Fragment tiles: a 2x1 tile of A atoms is two ldmatrix.x4; a 1x4 tile of B
+// atoms is two ldmatrix.x4.trans, each filling two neighbouring atoms; the
+// mma of the tiles is 2 x 4 mma.sync in a serpentine order (row 0 left to
+// right, row 1 right to left), each reusing an operand of the previous one.
+// CHECK-LABEL: kaio.kernel @fragment_tiles
+// CHECK-COUNT-2: ptx.ldmatrix [%{{.*}}] : i32 -> i32, i32, i32, i32
+// CHECK-COUNT-2: ptx.ldmatrix trans [%{{.*}}] : i32 -> i32, i32, i32, i32
+// CHECK-NOT: ptx.ldmatrix
+// CHECK: ptx.mma_sync m16n8k16 row col f32 f16 f16 f32 {%[[A:[0-9#]+]], %{{[0-9#]+}}, %{{[0-9#]+}}, %{{[0-9#]+}}}, {%[[B0:[0-9#]+]], %{{[0-9#]+}}}
+// CHECK: ptx.mma_sync m16n8k16 row col f32 f16 f16 f32 {%[[A]], %{{[0-9#]+}}, %{{[0-9#]+}}, %{{[0-9#]+}}}, {%[[B1:[0-9#]+]], %{{[0-9#]+}}}
+// CHECK: ptx.mma_sync m16n8k16 row col f32 f16 f16 f32 {%[[A]], %{{[0-9#]+}}, %{{[0-9#]+}}, %{{[0-9#]+}}}, {%[[B2:[0-9#]+]], %{{[0-9#]+}}}
+// CHECK: ptx.mma_sync m16n8k16 row col f32 f16 f16 f32 {%[[A]], %{{[0-9#]+}}, %{{[0-9#]+}}, %{{[0-9#]+}}}, {%[[B3:[0-9#]+]], %{{[0-9#]+}}}
+// CHECK: ptx.mma_sync m16n8k16 row col f32 f16 f16 f32 {%[[A1:[0-9#]+]], %{{[0-9#]+}}, %{{[0-9#]+}}, %{{[0-9#]+}}}, {%[[B3]], %{{[0-9#]+}}}
+// CHECK: ptx.mma_sync m16n8k16 row col f32 f16 f16 f32 {%[[A1]], %{{[0-9#]+}}, %{{[0-9#]+}}, %{{[0-9#]+}}}, {%[[B2]], %{{[0-9#]+}}}
+// CHECK: ptx.mma_sync m16n8k16 row col f32 f16 f16 f32 {%[[A1]], %{{[0-9#]+}}, %{{[0-9#]+}}, %{{[0-9#]+}}}, {%[[B1]], %{{[0-9#]+}}}
+// CHECK: ptx.mma_sync m16n8k16 row col f32 f16 f16 f32 {%[[A1]], %{{[0-9#]+}}, %{{[0-9#]+}}, %{{[0-9#]+}}}, {%[[B0]], %{{[0-9#]+}}}
+// CHECK-NOT: ptx.mma_sync
+// Each of the 8 atoms stores its 4 elements.
+// CHECK-COUNT-32: kaio.store
+// CHECK-NOT: kaio.store
+kaio.kernel @fragment_tiles(%c: !kaio.ptr<f32>, %n: i32)
+    attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %zero = arith.constant 0.0 : f32
+  %As = kaio.shared_alloc : !kaio.smem<32x16xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+  %Bs = kaio.shared_alloc : !kaio.smem<16x32xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+  %a = kaio.load_fragment %As[%c0, %c0] : !kaio.smem<32x16xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>> -> !kaio.frag<a, m16n8k16, f16, 2x1>
+  %b = kaio.load_fragment %Bs[%c0, %c0] : !kaio.smem<16x32xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>> -> !kaio.frag<b, m16n8k16, f16, 1x4>
+  %acc = kaio.frag_fill %zero : f32 -> !kaio.frag<acc, m16n8k16, f32, 2x4>
+  %d = kaio.mma %a, %b, %acc : !kaio.frag<a, m16n8k16, f16, 2x1>, !kaio.frag<b, m16n8k16, f16, 1x4>, !kaio.frag<acc, m16n8k16, f32, 2x4>
+  kaio.store_fragment %d, %c[%c0, %c0] bounds [%n, %n] ld %n : !kaio.frag<acc, m16n8k16, f32, 2x4>, !kaio.ptr<f32>
+  kaio.return
+}
+

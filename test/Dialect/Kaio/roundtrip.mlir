@@ -146,6 +146,8 @@ kaio.kernel @shared_and_sync(%out: !kaio.ptr<f32>)
   %addr0 = kaio.shared_address %swz[%c3, %c0] : !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
   %addr1 = kaio.shared_address %cm[%c3, %c0] : !kaio.smem<16x32xf16, #kaio.layout<col_major>>
   %addr2 = kaio.shared_address %cmp[%c3, %c0] : !kaio.smem<16x32xf16, #kaio.layout<col_major, pad = 8>>
+  // CHECK: kaio.tile_offset [%{{.*}}, %{{.*}}] : !kaio.smem<64x64xf16, <row_major, swizzle = <3, 4, 3>>>
+  %off = kaio.tile_offset [%c3, %c0] : !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
   // CHECK: kaio.shuffle up %{{.*}}, %{{.*}} : f32
   // CHECK: kaio.shuffle down %{{.*}}, %{{.*}} {width = 16 : i32} : f32
   // CHECK: kaio.shuffle xor %{{.*}}, %{{.*}} : i32
@@ -324,3 +326,27 @@ module attributes {kaio.target = "sm_90"} {
     kaio.return
   }
 }
+
+// -----
+
+// Fragment tiles: a warp's 64 x 32 accumulator as 4 x 4 atoms, fed by a
+// 4 x 2 tile of A atoms and a 2 x 4 tile of B atoms.
+// CHECK-LABEL: func.func @fragment_tiles
+// CHECK-SAME: !kaio.frag<a, m16n8k16, f16, 4x2>, %{{.*}}: !kaio.frag<b, m16n8k16, f16, 2x4>, %{{.*}}: !kaio.frag<acc, m16n8k16, f32, 4x4>
+// CHECK: kaio.mma {{.*}} : <a, m16n8k16, f16, 4x2>, <b, m16n8k16, f16, 2x4>, <acc, m16n8k16, f32, 4x4>
+// CHECK: kaio.frag_map {{.*}} : <acc, m16n8k16, f32, 4x4> -> <acc, m16n8k16, f16, 4x4>
+// A 1x1 tile is a single fragment and prints as one.
+// CHECK: kaio.frag_fill %{{.*}} : f32 -> <acc, m16n8k16, f32>
+func.func @fragment_tiles(%a: !kaio.frag<a, m16n8k16, f16, 4x2>,
+                          %b: !kaio.frag<b, m16n8k16, f16, 2x4>,
+                          %c: !kaio.frag<acc, m16n8k16, f32, 4x4>, %x: f32) {
+  %d = kaio.mma %a, %b, %c : !kaio.frag<a, m16n8k16, f16, 4x2>, !kaio.frag<b, m16n8k16, f16, 2x4>, !kaio.frag<acc, m16n8k16, f32, 4x4>
+  %h = kaio.frag_map %d : !kaio.frag<acc, m16n8k16, f32, 4x4> -> !kaio.frag<acc, m16n8k16, f16, 4x4> {
+  ^bb0(%v: f32):
+    %t = arith.truncf %v : f32 to f16
+    kaio.yield %t : f16
+  }
+  %one = kaio.frag_fill %x : f32 -> !kaio.frag<acc, m16n8k16, f32, 1x1>
+  return
+}
+

@@ -271,7 +271,8 @@ float fromHalf(uint16_t h) {
 
 void runTensorCoreMatmul(ExamplesTest *, Interpreter &interp, uint32_t m,
                          uint32_t n, uint32_t k, std::mt19937 &rng,
-                         StringRef kernel = "tensor_core_matmul") {
+                         StringRef kernel = "tensor_core_matmul",
+                         uint32_t blockTile = 64) {
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   std::vector<uint16_t> a(m * k), b(k * n);
   std::vector<float> af(m * k), bf(k * n);
@@ -284,7 +285,7 @@ void runTensorCoreMatmul(ExamplesTest *, Interpreter &interp, uint32_t m,
   uint64_t dc = interp.allocGlobal(size_t(m) * n * 4);
   ASSERT_TRUE(interp.write(da, a));
   ASSERT_TRUE(interp.write(db, b));
-  Dim3 grid((n + 63) / 64, (m + 63) / 64);
+  Dim3 grid((n + blockTile - 1) / blockTile, (m + blockTile - 1) / blockTile);
   LaunchResult r = interp.launch(kernel, grid, {256}, {da, db, dc, m, n, k});
   ASSERT_TRUE(r.success) << r.message();
   std::vector<float> c(size_t(m) * n);
@@ -326,6 +327,35 @@ TEST_F(ExamplesTest, TensorCoreMatmulPipelinedRagged) {
   Interpreter interp(*module);
   runTensorCoreMatmul(this, interp, 45, 67, 77, rng,
                       "tensor_core_matmul_pipelined");
+}
+
+// Warp tiles (4 x 4 accumulator atoms per warp, ldmatrix.x4 and paired
+// x4.trans loads) and two stages rotating through the loop's iter_args, at
+// shapes that leave partial 128 x 128 block tiles and 32-wide K steps.
+TEST_F(ExamplesTest, TensorCoreMatmulTiled) {
+  auto module = compile("tensor_core_matmul_tiled");
+  ASSERT_TRUE(module);
+  Interpreter interp(*module);
+  runTensorCoreMatmul(this, interp, 130, 72, 96, rng,
+                      "tensor_core_matmul_tiled", 128);
+}
+
+TEST_F(ExamplesTest, TensorCoreMatmulTiledRagged) {
+  auto module = compile("tensor_core_matmul_tiled");
+  ASSERT_TRUE(module);
+  Interpreter interp(*module);
+  for (auto [m, n, k] : {std::tuple{1u, 1u, 16u}, std::tuple{17u, 33u, 40u},
+                         std::tuple{45u, 67u, 77u}})
+    runTensorCoreMatmul(this, interp, m, n, k, rng,
+                        "tensor_core_matmul_tiled", 128);
+}
+
+TEST_F(ExamplesTest, TensorCoreMatmulTiled256) {
+  auto module = compile("tensor_core_matmul_tiled");
+  ASSERT_TRUE(module);
+  Interpreter interp(*module);
+  runTensorCoreMatmul(this, interp, 256, 256, 256, rng,
+                      "tensor_core_matmul_tiled", 128);
 }
 
 // tf32 and int8 mma from kaio tiles: fragments loaded element by element

@@ -292,6 +292,65 @@ const ptx::MmaVariant *kaio::lookupMmaFor(FragType frag) {
   return nullptr;
 }
 
+std::pair<unsigned, unsigned> FragType::getAtomExtent() const {
+  ptx::MmaShapeInfo s = ptx::getMmaShapeInfo(getShape());
+  switch (getRole()) {
+  case FragRole::a:
+    return {s.m, s.k};
+  case FragRole::b:
+    return {s.k, s.n};
+  case FragRole::acc:
+    return {s.m, s.n};
+  }
+  return {0, 0};
+}
+
+LogicalResult FragType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               FragRole, ptx::MMAShape, Type,
+                               unsigned tileRows, unsigned tileCols) {
+  if (tileRows == 0 || tileCols == 0 || tileRows * tileCols > 256)
+    return emitError() << "a fragment tile has 1 to 256 atoms, not "
+                       << tileRows << "x" << tileCols;
+  return success();
+}
+
+Type FragType::parse(AsmParser &parser) {
+  FailureOr<FragRole> role;
+  FailureOr<ptx::MMAShape> shape;
+  Type elementType;
+  if (parser.parseLess() ||
+      failed(role = FieldParser<FragRole>::parse(parser)) ||
+      parser.parseComma() ||
+      failed(shape = FieldParser<ptx::MMAShape>::parse(parser)) ||
+      parser.parseComma() || parser.parseType(elementType))
+    return {};
+  SmallVector<int64_t, 2> tile = {1, 1};
+  if (succeeded(parser.parseOptionalComma())) {
+    SMLoc loc = parser.getCurrentLocation();
+    tile.clear();
+    if (parser.parseDimensionList(tile, /*allowDynamic=*/false,
+                                  /*withTrailingX=*/false))
+      return {};
+    if (tile.size() != 2 || tile[0] <= 0 || tile[1] <= 0) {
+      parser.emitError(loc) << "expected a tile shape ROWSxCOLS";
+      return {};
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(parser.getNameLoc()); },
+                    parser.getContext(), *role, *shape, elementType,
+                    unsigned(tile[0]), unsigned(tile[1]));
+}
+
+void FragType::print(AsmPrinter &printer) const {
+  printer << "<" << stringifyFragRole(getRole()) << ", "
+          << ptx::stringifyMMAShape(getShape()) << ", " << getElementType();
+  if (isTile())
+    printer << ", " << getTileRows() << "x" << getTileCols();
+  printer << ">";
+}
+
 unsigned FragType::getElementsPerLane() const {
   const ptx::MmaVariant *v = lookupMmaFor(*this);
   if (!v)

@@ -495,9 +495,9 @@ LogicalResult LoadFragmentOp::verify() {
     return emitOpError() << "ldmatrix reads 16-byte rows, which swizzle base "
                          << tile.getLayout().getSwizzleBase()
                          << " splits (base must be >= 4)";
-  ptx::MmaShapeInfo s = ptx::getMmaShapeInfo(frag.getShape());
-  int64_t rows = frag.getRole() == FragRole::a ? s.m : s.k;
-  int64_t cols = frag.getRole() == FragRole::a ? s.k : s.n;
+  auto [atomRows, atomCols] = frag.getAtomExtent();
+  int64_t rows = int64_t(atomRows) * frag.getTileRows();
+  int64_t cols = int64_t(atomCols) * frag.getTileCols();
   if (tile.getShape()[0] < rows || tile.getShape()[1] < cols)
     return emitOpError() << "a " << rows << "x" << cols
                          << " fragment does not fit in " << tile;
@@ -515,6 +515,17 @@ LogicalResult LoadFragmentOp::verify() {
   return success();
 }
 
+LogicalResult TileOffsetOp::verify() {
+  auto type = cast<SmemType>(getTileType());
+  if (getIndices().size() != type.getShape().size())
+    return emitOpError() << "takes " << type.getShape().size()
+                         << " indices for " << type << ", got "
+                         << getIndices().size();
+  if (type.getShape().size() == 2 && !type.getLayout())
+    return emitOpError() << "needs a tile type with a layout, got " << type;
+  return success();
+}
+
 LogicalResult MmaOp::verify() {
   auto a = cast<FragType>(getA().getType());
   auto b = cast<FragType>(getB().getType());
@@ -524,6 +535,15 @@ LogicalResult MmaOp::verify() {
     return emitOpError("operands must be A, B and accumulator fragments");
   if (a.getShape() != b.getShape() || a.getShape() != acc.getShape())
     return emitOpError("fragments have different mma shapes");
+  // Tiles: A [tm, tk] x B [tk, tn] into an accumulator [tm, tn].
+  if (a.getTileRows() != acc.getTileRows() ||
+      b.getTileCols() != acc.getTileCols() ||
+      a.getTileCols() != b.getTileRows())
+    return emitOpError() << "a tile of " << a.getTileRows() << "x"
+                         << a.getTileCols() << " A atoms times "
+                         << b.getTileRows() << "x" << b.getTileCols()
+                         << " B atoms does not make " << acc.getTileRows()
+                         << "x" << acc.getTileCols() << " accumulator atoms";
   if (!kaio::lookupMma(a, b, acc))
     return emitOpError() << "no mma." << ptx::stringifyMMAShape(a.getShape())
                          << " multiplies " << a.getElementType() << " x "
@@ -534,7 +554,9 @@ LogicalResult MmaOp::verify() {
 
 LogicalResult FragMapOp::verify() {
   FragType in = getInput().getType(), out = getResult().getType();
-  if (in.getRole() != out.getRole() || in.getShape() != out.getShape())
+  if (in.getRole() != out.getRole() || in.getShape() != out.getShape() ||
+      in.getTileRows() != out.getTileRows() ||
+      in.getTileCols() != out.getTileCols())
     return emitOpError("result must keep the fragment's role and shape");
   if (failed(verifyFragment(*this, in)) || failed(verifyFragment(*this, out)))
     return failure();

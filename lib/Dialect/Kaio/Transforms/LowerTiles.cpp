@@ -69,8 +69,15 @@ Value toTF32(OpBuilder &b, Location loc, Value v) {
                             ptx::PTXType::f32, v, Value(), false);
 }
 
+/// Registers of one atom of a fragment.
 unsigned numRegisters(FragType type) {
   return type.getElementsPerLane() / elementsPerRegister(type);
+}
+
+/// Registers of a whole fragment tile: the atoms' registers, atom (i, j)
+/// at (i * tileCols + j) * numRegisters.
+unsigned numTileRegisters(FragType type) {
+  return numRegisters(type) * type.getNumAtoms();
 }
 
 class TileTypeConverter : public TypeConverter {
@@ -81,7 +88,7 @@ public:
                       -> std::optional<LogicalResult> {
       if (!lookupMmaFor(type))
         return failure();
-      results.append(numRegisters(type), registerType(type));
+      results.append(numTileRegisters(type), registerType(type));
       return success();
     });
     // Tokens carry no data once copies are commit groups.
@@ -110,6 +117,19 @@ struct Emitter {
     return arith::ExtSIOp::create(b, loc, b.getI64Type(), x);
   }
   Value lane() { return LaneIdOp::create(b, loc, b.getI32Type()); }
+  /// The shared address of element (row, col) of `tile`, as the tile's base
+  /// plus a layout offset that depends on the indices only: loop-invariant
+  /// indices keep the offset out of loops that rotate tiles.
+  Value tileAddress(Value tile, Value row, Value col) {
+    auto type = cast<SmemType>(tile.getType());
+    Value zero = i32(0);
+    Value base = SharedAddressOp::create(b, loc, b.getI32Type(), tile,
+                                         ValueRange{zero, zero});
+    Value offset = TileOffsetOp::create(b, loc, b.getI32Type(),
+                                        TypeAttr::get(type),
+                                        ValueRange{row, col});
+    return add(base, offset);
+  }
   /// Linear thread id for a block of exactly `dims` threads.
   Value staticLinearThread(ArrayRef<int32_t> dims) {
     Value id = ThreadIdOp::create(b, loc, b.getI32Type(), Dim::x);
@@ -179,7 +199,7 @@ struct FragFillLowering : OpConversionPattern<FragFillOp> {
     } else if (type.getRole() != FragRole::acc && v.getType().isF32()) {
       reg = toTF32(rewriter, op.getLoc(), v);
     }
-    SmallVector<Value> regs(numRegisters(type), reg);
+    SmallVector<Value> regs(numTileRegisters(type), reg);
     rewriter.replaceOpWithMultiple(op, {regs});
     return success();
   }
@@ -194,52 +214,93 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
     SmemType tile = op.getTile().getType();
     if (!tile.getLayout())
       return rewriter.notifyMatchFailure(op, "tile has no layout");
-    if (!isPacked(frag))
-      return lowerElementwise(op, rewriter);
+    FragType atom = frag.withTile(1, 1);
+    auto [atomRows, atomCols] = frag.getAtomExtent();
     Emitter e(rewriter, op.getLoc());
-    unsigned n = numRegisters(frag); // 8x8 matrices, one register each
+    bool colMajor = tile.getLayout().getOrder() == MatrixOrder::col_major;
+    // B atoms side by side share one ldmatrix.x4: matrices 0-1 are atom j's
+    // two k halves, 2-3 atom j + 1's.
+    bool pairB = isPacked(frag) && frag.getRole() == FragRole::b &&
+                 numRegisters(atom) == 2;
+    SmallVector<Value> regs;
+    for (unsigned i = 0; i < frag.getTileRows(); ++i) {
+      for (unsigned j = 0; j < frag.getTileCols(); ++j) {
+        Value row = e.add(op.getRow(), e.i32(int64_t(i) * atomRows));
+        Value col = e.add(op.getCol(), e.i32(int64_t(j) * atomCols));
+        if (!isPacked(frag)) {
+          FailureOr<SmallVector<Value>> atomRegs =
+              loadElementwise(op, atom, row, col, rewriter);
+          if (failed(atomRegs))
+            return failure();
+          regs.append(atomRegs->begin(), atomRegs->end());
+          continue;
+        }
+        bool paired = pairB && j + 1 < frag.getTileCols();
+        SmallVector<Value> loaded = loadMatrices(
+            op, atom, row, col, paired ? 4 : numRegisters(atom), colMajor,
+            rewriter);
+        regs.append(loaded.begin(), loaded.end());
+        if (paired)
+          ++j;
+      }
+    }
+    // A paired load fills atoms j and j + 1 of row i in that order: the
+    // registers are already atom-major.
+    rewriter.replaceOpWithMultiple(op, {regs});
+    return success();
+  }
+
+  /// `n` 8x8 matrices (one register each) of a 16-bit fragment whose atom
+  /// starts at (row, col), in ldmatrix's lane order: lane l gives the
+  /// address of row l % 8 of matrix l / 8. For A: matrix j holds rows
+  /// 8 (j % 2).., columns 8 (j / 2)..; for B: matrices 2p and 2p + 1 hold
+  /// the two k halves of the atom p columns of 8 further on.
+  SmallVector<Value> loadMatrices(LoadFragmentOp op, FragType atom, Value row,
+                                  Value col, unsigned n, bool colMajor,
+                                  ConversionPatternRewriter &rewriter) const {
+    Emitter e(rewriter, op.getLoc());
     Value lane = e.lane();
     Value r = arith::RemUIOp::create(rewriter, op.getLoc(), lane, e.i32(8));
     Value j = arith::RemUIOp::create(
         rewriter, op.getLoc(),
         arith::DivUIOp::create(rewriter, op.getLoc(), lane, e.i32(8)),
         e.i32(n));
-    bool colMajor = tile.getLayout().getOrder() == MatrixOrder::col_major;
-    Value row, col;
     bool trans = false;
-    if (frag.getRole() == FragRole::a) {
-      // Matrix j: rows 8 (j % 2).., columns 8 (j / 2)..
+    Value addrRow, addrCol;
+    if (atom.getRole() == FragRole::a) {
       Value jr = arith::RemUIOp::create(rewriter, op.getLoc(), j, e.i32(2));
       Value jc = arith::DivUIOp::create(rewriter, op.getLoc(), j, e.i32(2));
-      row = e.add(op.getRow(), e.add(r, e.mul(jr, e.i32(8))));
-      col = e.add(op.getCol(), e.mul(jc, e.i32(8)));
-    } else if (!colMajor) {
-      // B stored [k][n]: matrix j holds k rows 8j..; transpose on load.
-      row = e.add(op.getRow(), e.add(r, e.mul(j, e.i32(8))));
-      col = op.getCol();
-      trans = true;
+      addrRow = e.add(row, e.add(r, e.mul(jr, e.i32(8))));
+      addrCol = e.add(col, e.mul(jc, e.i32(8)));
     } else {
-      // B stored column-major: each stored row is one n, 8 k's long.
-      row = e.add(op.getRow(), e.mul(j, e.i32(8)));
-      col = e.add(op.getCol(), r);
+      // Matrix j: k half j % 2 of the atom j / 2 columns of 8 further.
+      Value jk = arith::RemUIOp::create(rewriter, op.getLoc(), j, e.i32(2));
+      Value jn = arith::DivUIOp::create(rewriter, op.getLoc(), j, e.i32(2));
+      if (!colMajor) {
+        // B stored [k][n]: rows are k; transpose on load.
+        addrRow = e.add(row, e.add(r, e.mul(jk, e.i32(8))));
+        addrCol = e.add(col, e.mul(jn, e.i32(8)));
+        trans = true;
+      } else {
+        // B stored column-major: each stored row is one n, 8 k's long.
+        addrRow = e.add(row, e.mul(jk, e.i32(8)));
+        addrCol = e.add(col, e.add(r, e.mul(jn, e.i32(8))));
+      }
     }
-    Value addr = SharedAddressOp::create(rewriter, op.getLoc(),
-                                         rewriter.getI32Type(), op.getTile(),
-                                         ValueRange{row, col});
+    Value addr = e.tileAddress(op.getTile(), addrRow, addrCol);
     SmallVector<Type> types(n, rewriter.getI32Type());
     auto ld = ptx::LdMatrixOp::create(rewriter, op.getLoc(), types, trans,
                                       addr, Value(), false);
-    rewriter.replaceOpWithMultiple(op, {SmallVector<Value>(ld.getResults())});
-    return success();
+    return SmallVector<Value>(ld.getResults());
   }
 
   /// tf32 and 8-bit operands have no ldmatrix form: each lane reads its
   /// elements from shared memory at the coordinates the fragment layout
   /// table gives, then converts (f32 → tf32) or packs four bytes per
   /// register, lowest k in the lowest byte.
-  LogicalResult lowerElementwise(LoadFragmentOp op,
-                                 ConversionPatternRewriter &rewriter) const {
-    FragType frag = op.getType();
+  FailureOr<SmallVector<Value>>
+  loadElementwise(LoadFragmentOp op, FragType frag, Value atomRow,
+                  Value atomCol, ConversionPatternRewriter &rewriter) const {
     const ptx::MmaVariant *v = lookupMmaFor(frag);
     if (!v || elementsPerRegister(frag) > 4)
       return rewriter.notifyMatchFailure(op, "no element-wise fragment load");
@@ -262,10 +323,10 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
                          : ptx::getMmaBCoord(*v, l, idx);
             },
             i);
-        Value row = e.add(op.getRow(),
+        Value row = e.add(atomRow,
                           e.add(e.i32(c.row0), e.add(e.mul(g, e.i32(c.rowG)),
                                                      e.mul(t, e.i32(c.rowT)))));
-        Value col = e.add(op.getCol(),
+        Value col = e.add(atomCol,
                           e.add(e.i32(c.col0), e.add(e.mul(g, e.i32(c.colG)),
                                                      e.mul(t, e.i32(c.colT)))));
         Value x = SharedLoadOp::create(rewriter, loc, elem, op.getTile(),
@@ -284,8 +345,7 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
       }
       regs.push_back(packed);
     }
-    rewriter.replaceOpWithMultiple(op, {regs});
-    return success();
+    return regs;
   }
 };
 
@@ -300,13 +360,32 @@ struct MmaLowering : OpConversionPattern<MmaOp> {
     const ptx::MmaVariant *v = lookupMma(a, b, acc);
     if (!v)
       return rewriter.notifyMatchFailure(op, "no mma variant");
-    SmallVector<Type> types(numRegisters(acc), registerType(acc));
-    auto mma = ptx::MmaSyncOp::create(
-        rewriter, op.getLoc(), types, v->shape, ptx::MMALayout::row,
-        ptx::MMALayout::col, v->accType, v->aType, v->bType, v->accType,
-        v->accType == ptx::PTXType::s32, adaptor.getA(), adaptor.getB(),
-        adaptor.getAcc(), Value(), false);
-    rewriter.replaceOpWithMultiple(op, {SmallVector<Value>(mma.getD())});
+    // A [tm, tk] x B [tk, tn] into [tm, tn]: for each k step, the rows of
+    // atoms in a serpentine order (left to right, then right to left), so
+    // that consecutive mma.sync share an A or a B operand.
+    unsigned tm = acc.getTileRows(), tn = acc.getTileCols(),
+             tk = a.getTileCols();
+    unsigned na = numRegisters(a.withTile(1, 1)),
+             nb = numRegisters(b.withTile(1, 1)),
+             nc = numRegisters(acc.withTile(1, 1));
+    ValueRange aRegs = adaptor.getA(), bRegs = adaptor.getB();
+    SmallVector<Value> cRegs(adaptor.getAcc().begin(), adaptor.getAcc().end());
+    SmallVector<Type> types(nc, registerType(acc));
+    for (unsigned kk = 0; kk < tk; ++kk)
+      for (unsigned i = 0; i < tm; ++i)
+        for (unsigned jj = 0; jj < tn; ++jj) {
+          unsigned j = i % 2 ? tn - 1 - jj : jj;
+          auto mma = ptx::MmaSyncOp::create(
+              rewriter, op.getLoc(), types, v->shape, ptx::MMALayout::row,
+              ptx::MMALayout::col, v->accType, v->aType, v->bType, v->accType,
+              v->accType == ptx::PTXType::s32,
+              aRegs.slice((i * tk + kk) * na, na),
+              bRegs.slice((kk * tn + j) * nb, nb),
+              ArrayRef<Value>(cRegs).slice((i * tn + j) * nc, nc), Value(),
+              false);
+          llvm::copy(mma.getD(), cRegs.begin() + (i * tn + j) * nc);
+        }
+    rewriter.replaceOpWithMultiple(op, {cRegs});
     return success();
   }
 };
@@ -404,14 +483,20 @@ struct StoreFragmentLowering : OpConversionPattern<StoreFragmentOp> {
     Value g = arith::DivUIOp::create(rewriter, loc, lane, e.i32(4));
     Value t = arith::RemUIOp::create(rewriter, loc, lane, e.i32(4));
     Type target = op.getDst().getType().getElementType();
-    for (auto [i, elem] : llvm::enumerate(elems)) {
+    // Atom (ai, aj) of a tile covers rows ai * M.., columns aj * N..
+    unsigned perAtom = type.getElementsPerLane();
+    auto [atomRows, atomCols] = type.getAtomExtent();
+    for (auto [idx, elem] : llvm::enumerate(elems)) {
+      unsigned atom = idx / perAtom, i = idx % perAtom;
+      int64_t rowOff = int64_t(atom / type.getTileCols()) * atomRows;
+      int64_t colOff = int64_t(atom % type.getTileCols()) * atomCols;
       AffineCoord c = affineCoord(
           [&](unsigned l, unsigned k) { return ptx::getMmaAccCoord(*v, l, k); },
           i);
-      Value r = e.add(row, e.add(e.i32(c.row0),
+      Value r = e.add(row, e.add(e.i32(c.row0 + rowOff),
                                  e.add(e.mul(g, e.i32(c.rowG)),
                                        e.mul(t, e.i32(c.rowT)))));
-      Value cc = e.add(col, e.add(e.i32(c.col0),
+      Value cc = e.add(col, e.add(e.i32(c.col0 + colOff),
                                   e.add(e.mul(g, e.i32(c.colG)),
                                         e.mul(t, e.i32(c.colT)))));
       Value inBounds = e.andI(e.lt(r, rows), e.lt(cc, cols));
@@ -488,9 +573,7 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
       Value cc = arith::RemUIOp::create(rewriter, loc, idx,
                                         e.i32(chunksPerRow));
       Value tileCol = e.mul(cc, e.i32(perChunk));
-      Value dstAddr =
-          SharedAddressOp::create(rewriter, loc, rewriter.getI32Type(),
-                                  op.getDst(), ValueRange{r, tileCol});
+      Value dstAddr = e.tileAddress(op.getDst(), r, tileCol);
       OpBuilder::InsertionGuard g1(rewriter);
       if (guard) {
         auto guardIf = scf::IfOp::create(rewriter, loc, guard, /*else=*/false);

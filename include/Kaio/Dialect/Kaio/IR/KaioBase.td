@@ -147,18 +147,46 @@ def Kaio_SmemType : Kaio_Type<"Smem", "smem"> {
 }
 
 def Kaio_FragType : Kaio_Type<"Frag", "frag"> {
-  let summary = "a warp's register fragment of an mma operand";
+  let summary = "a warp's register fragment of an mma operand, or a tile of them";
   let description = [{
     `!kaio.frag<a, m16n8k16, f16>`: the A operand of an m16n8k16 mma, spread
     over the 32 lanes of a warp as the PTX fragment layout says.
+
+    `!kaio.frag<acc, m16n8k16, f32, 4x4>`: a warp tile of 4 x 4 such
+    fragments ("atoms"), here a 64 x 32 accumulator; atom (i, j) covers rows
+    i * M.. and columns j * N.. of the tile (M x K atoms for A, K x N for B,
+    M x N for accumulators). Tile ops (`load_fragment`, `mma`, `frag_fill`,
+    `frag_map`, `store_fragment`) work on whole tiles: `mma` of an A tile
+    [tm, tk] and a B tile [tk, tn] into an accumulator [tm, tn] issues
+    tm * tn * tk mma.sync, and loads pair atoms into ldmatrix.x4.
   }];
   let parameters = (ins EnumParameter<Kaio_FragRole>:$role,
                         "::kaio::ptx::MMAShape":$shape,
-                        "::mlir::Type":$elementType);
-  let assemblyFormat = "`<` $role `,` $shape `,` $elementType `>`";
+                        "::mlir::Type":$elementType,
+                        DefaultValuedParameter<"unsigned", "1">:$tileRows,
+                        DefaultValuedParameter<"unsigned", "1">:$tileCols);
+  let builders = [
+    TypeBuilder<(ins "FragRole":$role, "::kaio::ptx::MMAShape":$shape,
+                     "::mlir::Type":$elementType), [{
+      return $_get($_ctxt, role, shape, elementType, 1, 1);
+    }]>
+  ];
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// Elements this lane holds.
+    /// Elements this lane holds of one atom.
     unsigned getElementsPerLane() const;
+    /// Atoms in the tile (1 for a single fragment).
+    unsigned getNumAtoms() const { return getTileRows() * getTileCols(); }
+    bool isTile() const { return getNumAtoms() != 1; }
+    /// The same fragment with another tile shape (1 x 1: one atom).
+    FragType withTile(unsigned rows, unsigned cols) const {
+      return FragType::get(getContext(), getRole(), getShape(),
+                           getElementType(), rows, cols);
+    }
+    /// Rows and columns of the matrix one atom covers (A: M x K, B: K x N,
+    /// accumulator: M x N).
+    std::pair<unsigned, unsigned> getAtomExtent() const;
   }];
 }
 

@@ -215,6 +215,24 @@ def Kaio_SharedStoreOp : Kaio_Op<"shared_store"> {
   let hasVerifier = 1;
 }
 
+def Kaio_TileOffsetOp : Kaio_Op<"tile_offset", [Pure]> {
+  let summary = "byte offset of a tile element under a tile type's layout";
+  let description = [{
+    `kaio.tile_offset [%r, %c] : !kaio.smem<128x32xf16, #kaio.layout<...>>`
+    is the byte offset of element (r, c) from the start of any tile of that
+    type (padding or swizzle applied). It depends on the indices only, so it
+    leaves loops that rotate tiles: kaio-lower-tiles addresses ldmatrix rows
+    and copy chunks as `shared_address %tile[0, 0]` plus it.
+  }];
+  let arguments = (ins TypeAttrOf<Kaio_SmemType>:$tile_type,
+                       Variadic<I32>:$indices);
+  let results = (outs I32:$result);
+  let assemblyFormat = [{
+    ` ` `[` $indices `]` attr-dict `:` $tile_type
+  }];
+  let hasVerifier = 1;
+}
+
 def Kaio_SharedAddressOp : Kaio_Op<"shared_address", [Pure]> {
   let summary = "address of a tile element in the shared window (for ptx ops)";
   let description = [{
