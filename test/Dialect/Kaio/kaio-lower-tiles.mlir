@@ -71,14 +71,15 @@ kaio.kernel @async_copy(%p: !kaio.ptr<f16>, %row: i32, %col: i32, %m: i32, %n: i
 // CHECK: %[[C16:.*]] = arith.constant 16 : i32
 // CHECK: %[[Y16:.*]] = arith.muli %[[TY]], %[[C16]]
 // CHECK: %[[TID:.*]] = arith.addi %[[TX]], %[[Y16]]
-// CHECK-NOT: scf.if
-// CHECK: ptx.cp_async cg 16
 // CHECK: arith.constant 128 : i32
-// CHECK: ptx.cp_async cg 16
 // CHECK: arith.constant 256 : i32
-// CHECK: ptx.cp_async cg 16
 // CHECK: arith.constant 384 : i32
-// CHECK: ptx.cp_async cg 16
+// A tile wholly inside the matrix takes four full chunks with no bounds
+// arithmetic; an edge tile zero-fills past the edge (src-size).
+// CHECK: scf.if %{{.*}} {
+// CHECK-COUNT-4: ptx.cp_async cg 16 [%{{.*}}], [%{{.*}}] : i32
+// CHECK: } else {
+// CHECK-COUNT-4: ptx.cp_async cg 16 [%{{.*}}], [%{{.*}}], %{{.*}} : i32
 // CHECK-NOT: ptx.cp_async cg
 // CHECK-NOT: kaio.load
 // CHECK: ptx.cp_async_commit_group
@@ -112,10 +113,12 @@ kaio.kernel @async_copy_loop(%p: !kaio.ptr<f32>, %n: i32)
 // -----
 
 // Rows that start 68 bytes apart (pad = 1 f32) keep only 4-byte alignment:
-// 4-byte cp.async.ca chunks, 16 per row: 256 chunks, two rounds of 128.
+// 4-byte cp.async.ca chunks, 16 per row: 256 chunks, two rounds of 128
+// (in the interior path and in the edge path).
 // CHECK-LABEL: kaio.kernel @async_copy_small_chunks
 // CHECK: arith.constant 4 : i64
-// CHECK-COUNT-2: ptx.cp_async ca 4
+// CHECK-COUNT-2: ptx.cp_async ca 4 [%{{.*}}], [%{{.*}}] : i32
+// CHECK-COUNT-2: ptx.cp_async ca 4 [%{{.*}}], [%{{.*}}], %{{.*}} : i32
 // CHECK-NOT: ptx.cp_async ca
 kaio.kernel @async_copy_small_chunks(%p: !kaio.ptr<f32>, %n: i32)
     attributes {block_size = array<i32: 128>} {

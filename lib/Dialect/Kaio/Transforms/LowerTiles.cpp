@@ -568,12 +568,20 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     // chunksPerRow of it. Where and which chunk depend on the thread only,
     // so they are computed outside `guard` (if any), where LICM can hoist
     // them out of the caller's K loop.
-    auto copyChunk = [&](Value idx, Value guard) {
+    struct Chunk {
+      Value idx, guard, r, tileCol, dstAddr;
+    };
+    auto planChunk = [&](Value idx, Value guard) {
       Value r = arith::DivUIOp::create(rewriter, loc, idx, e.i32(chunksPerRow));
       Value cc = arith::RemUIOp::create(rewriter, loc, idx,
                                         e.i32(chunksPerRow));
       Value tileCol = e.mul(cc, e.i32(perChunk));
       Value dstAddr = e.tileAddress(op.getDst(), r, tileCol);
+      return Chunk{idx, guard, r, tileCol, dstAddr};
+    };
+    auto copyChunk = [&](const Chunk &plan) {
+      Value guard = plan.guard, r = plan.r, tileCol = plan.tileCol,
+            dstAddr = plan.dstAddr;
       OpBuilder::InsertionGuard g1(rewriter);
       if (guard) {
         auto guardIf = scf::IfOp::create(rewriter, loc, guard, /*else=*/false);
@@ -648,11 +656,15 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
                                      nthreads);
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(loop.getBody());
-      copyChunk(loop.getInductionVar(), Value());
+      copyChunk(planChunk(loop.getInductionVar(), Value()));
     } else {
       kernel->setAttr(KaioDialect::kExactBlockSizeAttrName,
                       rewriter.getUnitAttr());
+      // Which chunks a thread copies and where they land depend on the
+      // thread only: planned here, outside any branch, so that LICM moves
+      // them out of a K loop.
       Value tid = e.staticLinearThread(kernel.getBlockSize());
+      SmallVector<Chunk> plans;
       for (int64_t i = 0; i < rounds; ++i) {
         Value idx = i ? e.add(tid, e.i32(i * threads)) : tid;
         Value guard;
@@ -660,8 +672,52 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
           guard = arith::CmpIOp::create(rewriter, loc,
                                         arith::CmpIPredicate::ult, idx,
                                         e.i32(total));
-        copyChunk(idx, guard);
+        plans.push_back(planChunk(idx, guard));
       }
+      // Interior tiles (the whole tile inside the matrix, rows aligned) —
+      // all but the edge blocks of a large matrix — take full cp.async
+      // chunks with no bounds arithmetic: the source is the tile's corner
+      // plus a per-thread offset that does not change along K.
+      Value inside = e.andI(
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle,
+                                e.add(op.getRow(), e.i32(tileRows)),
+                                op.getRows()),
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle,
+                                e.add(op.getCol(), e.i32(tileCols)),
+                                op.getCols()));
+      if (aligned)
+        inside = e.andI(inside, aligned);
+      SmallVector<Value> srcOffsets;
+      for (const Chunk &plan : plans)
+        srcOffsets.push_back(e.add(e.mul(e.ext(plan.r), e.ext(op.getLd())),
+                                   e.ext(plan.tileCol)));
+      auto split = scf::IfOp::create(rewriter, loc, inside, /*else=*/true);
+      {
+        OpBuilder::InsertionGuard g(rewriter);
+        rewriter.setInsertionPointToStart(split.thenBlock());
+        Value corner = e.add(e.mul(e.ext(op.getRow()), e.ext(op.getLd())),
+                             e.ext(op.getCol()));
+        for (auto [plan, offset] : llvm::zip(plans, srcOffsets)) {
+          OpBuilder::InsertionGuard g2(rewriter);
+          if (plan.guard) {
+            auto guardIf =
+                scf::IfOp::create(rewriter, loc, plan.guard, /*else=*/false);
+            rewriter.setInsertionPointToStart(guardIf.thenBlock());
+          }
+          Value srcAddr = PtrToIntOp::create(
+              rewriter, loc, rewriter.getI64Type(),
+              PtrAddOp::create(rewriter, loc, src.getType(), src,
+                               e.add(corner, offset)));
+          ptx::CpAsyncOp::create(
+              rewriter, loc,
+              chunk == 16 ? ptx::CpAsyncCache::cg : ptx::CpAsyncCache::ca,
+              chunk, plan.dstAddr, srcAddr, Value(), Value(), false);
+        }
+      }
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(split.elseBlock());
+      for (const Chunk &plan : plans)
+        copyChunk(plan);
     }
     ptx::CpAsyncCommitGroupOp::create(rewriter, loc, Value(), false);
     rewriter.replaceOp(op, e.i32(0));
