@@ -1,0 +1,185 @@
+//===- GemmTest.cpp - kaio::ops::gemm: validation, launch, results --------===//
+//
+// Validation needs no device; the launch is checked against the fake CUDA
+// driver (what is launched, and that bad input launches nothing); on a GPU
+// the results are compared with an f64 CPU reference at ragged shapes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DriverBackends.h"
+
+#include "Kaio/Ops/Gemm.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+using namespace kaio;
+using namespace kaio::ops;
+using namespace kaio::rt::test;
+
+namespace {
+
+/// Row-major matrices at a fake device address.
+Matrix fakeMatrix(DType type, std::int64_t rows, std::int64_t cols,
+                  CUdeviceptr at = 0x10000) {
+  Matrix m;
+  m.data = at;
+  m.dtype = type;
+  m.rows = rows;
+  m.cols = cols;
+  m.ld = cols;
+  return m;
+}
+
+std::string errorOf(const Matrix &a, const Matrix &b, const Matrix &c,
+                    GemmOptions options = {}) {
+  rt::Error e = validateGemm(a, b, c, options);
+  return e ? e.message() : std::string();
+}
+
+TEST(GemmValidation, AcceptsTheSupportedCase) {
+  EXPECT_EQ(errorOf(fakeMatrix(DType::F16, 130, 96),
+                    fakeMatrix(DType::F16, 96, 70),
+                    fakeMatrix(DType::F32, 130, 70)),
+            "");
+  // Empty problems are fine (nothing to do).
+  EXPECT_EQ(errorOf(fakeMatrix(DType::F16, 0, 16, 0),
+                    fakeMatrix(DType::F16, 16, 8),
+                    fakeMatrix(DType::F32, 0, 8, 0)),
+            "");
+}
+
+TEST(GemmValidation, NamesTheArgument) {
+  Matrix a = fakeMatrix(DType::F16, 64, 32), b = fakeMatrix(DType::F16, 32, 16),
+         c = fakeMatrix(DType::F32, 64, 16);
+  EXPECT_EQ(errorOf(a, fakeMatrix(DType::F16, 48, 16), c),
+            "gemm: a, b: inner dimensions differ: a is 64x32, b is 48x16");
+  EXPECT_EQ(errorOf(a, b, fakeMatrix(DType::F32, 64, 17)),
+            "gemm: c: is 64x17 but a x b is 64x16");
+  Matrix nullB = b;
+  nullB.data = 0;
+  EXPECT_EQ(errorOf(a, nullB, c), "gemm: b: null device pointer");
+  Matrix shortLd = a;
+  shortLd.ld = 31;
+  EXPECT_EQ(errorOf(shortLd, b, c),
+            "gemm: a: leading dimension 31 is less than the 32 columns of a "
+            "64x32 matrix");
+  Matrix negative = c;
+  negative.rows = -1;
+  EXPECT_EQ(errorOf(a, b, negative), "gemm: c: negative shape -1x16");
+  Matrix small = c;
+  small.capacityBytes = 64 * 16 * 4 - 4;
+  EXPECT_EQ(errorOf(a, b, small),
+            "gemm: c: a 64x16 f32 matrix with leading dimension 16 needs "
+            "4096 bytes, but the buffer has 4092");
+  Matrix odd = a;
+  odd.data = 0x10001;
+  EXPECT_EQ(errorOf(odd, b, c),
+            "gemm: a: device pointer is not aligned to its 2-byte elements");
+}
+
+TEST(GemmValidation, SaysWhatIsNotSupportedYet) {
+  Matrix a = fakeMatrix(DType::F16, 64, 32), b = fakeMatrix(DType::F16, 32, 16),
+         c = fakeMatrix(DType::F32, 64, 16);
+  rt::Error e = validateGemm(fakeMatrix(DType::BF16, 64, 32), b, c);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
+  EXPECT_EQ(e.message(), "gemm: a: dtype bf16 is not supported yet (A and B "
+                         "f16, C f32)");
+  Matrix colMajor = b;
+  colMajor.layout = Layout::ColMajor;
+  colMajor.ld = 32;
+  EXPECT_EQ(errorOf(a, colMajor, c),
+            "gemm: b: column-major matrices are not supported yet (row-major "
+            "only)");
+  Matrix padded = c;
+  padded.ld = 24;
+  EXPECT_EQ(errorOf(a, b, padded),
+            "gemm: c: leading dimension 24 != 16 columns: padded matrices are "
+            "not supported yet");
+  GemmOptions scaled;
+  scaled.alpha = 2.0f;
+  EXPECT_EQ(errorOf(a, b, c, scaled),
+            "gemm: alpha: only 1 is supported yet, got 2.000000");
+  GemmOptions accumulate;
+  accumulate.beta = 1.0f;
+  EXPECT_EQ(errorOf(a, b, c, accumulate),
+            "gemm: beta: only 0 is supported yet, got 1.000000");
+}
+
+/// The library on the fake driver (what is launched) and on a GPU (what it
+/// computes).
+class GemmTest : public BackendTest {};
+
+TEST_P(GemmTest, LaunchesOneBlockPerOutputTileAndNothingOnBadInput) {
+  if (!isFake())
+    GTEST_SKIP() << "checks the launch through the fake driver";
+  rt::Expected<Library> lib = Library::load(*device);
+  ASSERT_TRUE(lib) << lib.error().message();
+  const std::int64_t m = 300, n = 130, k = 64;
+  auto a = rt::DeviceBuffer<rt::Half>::allocate(*device, m * k);
+  auto b = rt::DeviceBuffer<rt::Half>::allocate(*device, k * n);
+  auto c = rt::DeviceBuffer<float>::allocate(*device, m * n);
+  ASSERT_TRUE(a && b && c);
+  FakeCudaCounters *counters = getFakeCounters();
+  int launches = counters->launches;
+  ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a->view(), m, k),
+                         Matrix::rowMajor(b->view(), k, n),
+                         Matrix::rowMajor(c->view(), m, n)));
+  EXPECT_EQ(counters->launches, launches + 1);
+  EXPECT_EQ(counters->lastGrid[0], 2u); // ceil(130 / 128)
+  EXPECT_EQ(counters->lastGrid[1], 3u); // ceil(300 / 128)
+  EXPECT_EQ(counters->lastBlock[0], 256u);
+  // A buffer too small for the shape: a typed error, no launch.
+  rt::Error e = lib->gemm(Matrix::rowMajor(a->view(), m, k),
+                          Matrix::rowMajor(b->view(), k, n),
+                          Matrix::rowMajor(c->view(), m + 1, n));
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e.code(), rt::ErrorCode::InvalidValue);
+  EXPECT_EQ(counters->launches, launches + 1);
+}
+
+float halfToFloat(rt::Half h) { return rt::toFloat(h); }
+
+TEST_P(GemmTest, MatchesAnF64ReferenceOnTheGpu) {
+  if (isFake())
+    GTEST_SKIP() << "the fake driver computes nothing";
+  rt::Expected<Library> lib = Library::load(*device);
+  ASSERT_TRUE(lib) << lib.error().message();
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  for (auto [m, n, k] : {std::tuple{1, 1, 16}, std::tuple{17, 33, 40},
+                         std::tuple{130, 70, 96}, std::tuple{257, 300, 512}}) {
+    std::vector<rt::Half> ha(std::size_t(m) * k), hb(std::size_t(k) * n);
+    for (rt::Half &x : ha)
+      x = rt::toHalf(dist(rng));
+    for (rt::Half &x : hb)
+      x = rt::toHalf(dist(rng));
+    auto a = rt::DeviceBuffer<rt::Half>::fromHost(*device, ha);
+    auto b = rt::DeviceBuffer<rt::Half>::fromHost(*device, hb);
+    auto c = rt::DeviceBuffer<float>::allocate(*device, std::size_t(m) * n);
+    ASSERT_TRUE(a && b && c);
+    ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a->view(), m, k),
+                           Matrix::rowMajor(b->view(), k, n),
+                           Matrix::rowMajor(c->view(), m, n)));
+    std::vector<float> hc(std::size_t(m) * n);
+    ASSERT_FALSE(c->copyToHost(hc.data(), hc.size()));
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) {
+        double want = 0;
+        for (int p = 0; p < k; ++p)
+          want += double(halfToFloat(ha[i * k + p])) *
+                  double(halfToFloat(hb[p * n + j]));
+        ASSERT_NEAR(hc[i * n + j], want, 1e-4 + 1e-4 * std::fabs(want))
+            << m << "x" << n << "x" << k << " at (" << i << ", " << j << ")";
+      }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, GemmTest,
+                         ::testing::Values(Backend::Real, Backend::Fake),
+                         backendName);
+
+} // namespace
