@@ -211,30 +211,24 @@ void BM_TensorCoreMatmulVsCublas(benchmark::State &state) {
     report(state, kaioMs, peerMs, 2.0 * m * n * k, "flop/s");
   }
 }
+/// The shapes every matmul variant runs at, timed manually (CUDA events).
+void matmulShapes(benchmark::internal::Benchmark *b) {
+  b->Args({1024, 1024, 1024})
+      ->Args({4096, 4096, 4096})
+      ->Args({1000, 1000, 1000})
+      ->UseManualTime()
+      ->Iterations(1)
+      ->Unit(benchmark::kMillisecond);
+}
 BENCHMARK(BM_TensorCoreMatmulVsCublas<MatmulVariant::Plain>)
     ->Name("BM_TensorCoreMatmulVsCublas")
-    ->Args({1024, 1024, 1024})
-    ->Args({4096, 4096, 4096})
-    ->Args({1000, 1000, 1000})
-    ->UseManualTime()
-    ->Iterations(1)
-    ->Unit(benchmark::kMillisecond);
+    ->Apply(matmulShapes);
 BENCHMARK(BM_TensorCoreMatmulVsCublas<MatmulVariant::Pipelined>)
     ->Name("BM_TensorCoreMatmulPipelinedVsCublas")
-    ->Args({1024, 1024, 1024})
-    ->Args({4096, 4096, 4096})
-    ->Args({1000, 1000, 1000})
-    ->UseManualTime()
-    ->Iterations(1)
-    ->Unit(benchmark::kMillisecond);
+    ->Apply(matmulShapes);
 BENCHMARK(BM_TensorCoreMatmulVsCublas<MatmulVariant::WarpTiles>)
     ->Name("BM_TensorCoreMatmulWarpTilesVsCublas")
-    ->Args({1024, 1024, 1024})
-    ->Args({4096, 4096, 4096})
-    ->Args({1000, 1000, 1000})
-    ->UseManualTime()
-    ->Iterations(1)
-    ->Unit(benchmark::kMillisecond);
+    ->Apply(matmulShapes);
 
 /// Elementwise kernels against a device-to-device copy of the bytes they
 /// move (two reads and a write).

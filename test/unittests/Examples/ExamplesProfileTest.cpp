@@ -75,13 +75,15 @@ protected:
 
 const Arg kF16Matrix = Arg::buffer(256 * 256 * 2);
 const Arg kF32Matrix = Arg::buffer(256 * 256 * 4);
+/// A, B, C, M, N, K of a 256^3 f16 x f16 -> f32 matmul.
+const Arg kMatmul256[] = {kF16Matrix,      kF16Matrix,      kF32Matrix,
+                          Arg::value(256), Arg::value(256), Arg::value(256)};
 
 TEST_F(ExamplesProfileTest, TensorCoreMatmul) {
   // 256^3: 16 blocks of 8 warps, 16 K steps, 4 mma per warp and step.
   const KernelProfile &k =
       profile("tensor_core_matmul", {4, 4}, {256},
-              {kF16Matrix, kF16Matrix, kF32Matrix, Arg::value(256),
-               Arg::value(256), Arg::value(256)});
+              kMatmul256);
   EXPECT_EQ(mix(k, "mma.m16n8k16.f32.f16.f16.f32"), 8192u);
   EXPECT_EQ(k.mmaFlops.at("f16"), 2ull * 256 * 256 * 256);
   // Per warp and K step: one ldmatrix.x4 per A fragment (2) and one
@@ -125,8 +127,7 @@ TEST_F(ExamplesProfileTest, TensorCoreMatmul) {
 TEST_F(ExamplesProfileTest, TensorCoreMatmulPipelined) {
   const KernelProfile &k =
       profile("tensor_core_matmul_pipelined", {4, 4}, {256},
-              {kF16Matrix, kF16Matrix, kF32Matrix, Arg::value(256),
-               Arg::value(256), Arg::value(256)});
+              kMatmul256);
   EXPECT_EQ(mix(k, "mma.m16n8k16.f32.f16.f16.f32"), 8192u);
   EXPECT_EQ(k.shared.at("ldmatrix").bankConflicts(), 0u);
   // The prologue's and the last step's extra copies: 17 stages issued per
@@ -141,8 +142,7 @@ TEST_F(ExamplesProfileTest, TensorCoreMatmulWithWarpTiles) {
   // 32 mma.sync per warp and step.
   const KernelProfile &k =
       profile("tensor_core_matmul_tiled", {2, 2}, {256},
-              {kF16Matrix, kF16Matrix, kF32Matrix, Arg::value(256),
-               Arg::value(256), Arg::value(256)});
+              kMatmul256);
   EXPECT_EQ(mix(k, "mma.m16n8k16.f32.f16.f16.f32"), 8192u);
   EXPECT_EQ(k.mmaFlops.at("f16"), 2ull * 256 * 256 * 256);
   // Per warp and step: 8 ldmatrix.x4 for the A tile, 4 paired
