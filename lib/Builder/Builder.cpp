@@ -405,18 +405,43 @@ Value kbd::sharedAddress(KernelState *st, Value tile,
                                  tile, indices);
 }
 
+/// A fragment (tile) type; a tile shape the type rejects is reported at the
+/// C++ call site and replaced by one atom so that building can go on.
+static FragType fragTypeAt(KernelState *st, SrcLoc where, FragRole role,
+                           ptx::MMAShape shape, Type elem, unsigned rows,
+                           unsigned cols) {
+  std::string message;
+  FragType type;
+  {
+    ScopedDiagnosticHandler handler(st->ctx(), [&](Diagnostic &diag) {
+      message = diag.str();
+      return success();
+    });
+    type = FragType::getChecked([&] { return emitError(st->loc(where)); },
+                                st->ctx(), role, shape, elem, rows, cols);
+  }
+  if (type)
+    return type;
+  st->error(where, "invalid fragment tile: " + message);
+  return FragType::get(st->ctx(), role, shape, elem);
+}
+
 Value kbd::loadFragment(KernelState *st, Value tile, FragRole role,
                            ptx::MMAShape shape, Value row, Value col,
+                           unsigned tileRows, unsigned tileCols,
                            SrcLoc where) {
-  auto type = FragType::get(st->ctx(), role, shape,
-                            llvm::cast<SmemType>(tile.getType()).getElementType());
+  FragType type = fragTypeAt(
+      st, where, role, shape,
+      llvm::cast<SmemType>(tile.getType()).getElementType(), tileRows,
+      tileCols);
   return LoadFragmentOp::create(st->b, st->loc(where), type, tile, row, col);
 }
 
 Value kbd::fragMap(KernelState *st, Value frag, Type resultElem,
                       function_ref<Value(Value)> fn, SrcLoc where) {
   auto in = llvm::cast<FragType>(frag.getType());
-  auto out = FragType::get(st->ctx(), in.getRole(), in.getShape(), resultElem);
+  auto out = FragType::get(st->ctx(), in.getRole(), in.getShape(), resultElem,
+                           in.getTileRows(), in.getTileCols());
   Location loc = st->loc(where);
   auto op = FragMapOp::create(st->b, loc, out, frag, ValueRange());
   OpBuilder::InsertionGuard guard(st->b);
@@ -596,8 +621,9 @@ void kb::KernelBuilder::asyncWait(std::initializer_list<kb::Token> tokens,
 }
 
 Value kb::KernelBuilder::fragFillImpl(FragRole role, ptx::MMAShape shape,
-                                  Value value, SrcLoc where) {
-  auto type = FragType::get(st_->ctx(), role, shape, value.getType());
+                                  Value value, FragTile tile, SrcLoc where) {
+  FragType type = fragTypeAt(st_, where, role, shape, value.getType(),
+                             tile.rows, tile.cols);
   return FragFillOp::create(st_->b, st_->loc(where), type, value);
 }
 

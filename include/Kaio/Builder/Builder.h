@@ -173,7 +173,7 @@ mlir::Value sharedAddress(KernelState *st, mlir::Value tile,
                           llvm::ArrayRef<mlir::Value> indices, SrcLoc loc);
 mlir::Value loadFragment(KernelState *st, mlir::Value tile, FragRole role,
                          ptx::MMAShape shape, mlir::Value row, mlir::Value col,
-                         SrcLoc loc);
+                         unsigned tileRows, unsigned tileCols, SrcLoc loc);
 mlir::Value fragMap(KernelState *st, mlir::Value frag, mlir::Type resultElem,
                     llvm::function_ref<mlir::Value(mlir::Value)> fn,
                     SrcLoc loc);
@@ -594,6 +594,12 @@ const ElemRef<T> &ElemRef<T>::operator=(Operand<T> value) const {
   return *this;
 }
 
+/// A warp tile of mma atoms (`!kaio.frag<..., ROWSxCOLS>`): 1 x 1 is one
+/// fragment.
+struct FragTile {
+  unsigned rows = 1, cols = 1;
+};
+
 /// How a shared tile is laid out (kaio-assign-shared-layouts picks one when
 /// none is given).
 struct TileLayout {
@@ -644,8 +650,10 @@ public:
                                           loc));
   }
   /// An mma operand fragment from the tile (ldmatrix).
+  /// The fragment (or tile of `tile` fragments) of operand `role` whose
+  /// top-left element is (row, col).
   Frag loadFragment(FragRole role, ptx::MMAShape shape, Index row, Index col,
-                    SrcLoc loc = SrcLoc::current()) const;
+                    FragTile tile = {}, SrcLoc loc = SrcLoc::current()) const;
 
   SharedRef<T> operator()(Index i) const { return SharedRef<T>(*this, {i}); }
   SharedRef<T> operator()(Index i, Index j) const {
@@ -721,9 +729,10 @@ public:
 
 template <class T>
 Frag Shared<T>::loadFragment(FragRole role, ptx::MMAShape shape, Index row,
-                             Index col, SrcLoc loc) const {
+                             Index col, FragTile tile, SrcLoc loc) const {
   mlir::Value r = row.materialize(st_), c = col.materialize(st_);
-  return Frag(st_, detail::loadFragment(st_, value_, role, shape, r, c, loc));
+  return Frag(st_, detail::loadFragment(st_, value_, role, shape, r, c,
+                                        tile.rows, tile.cols, loc));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1035,8 +1044,9 @@ public:
   /// A fragment with every element `value`.
   template <class T>
   Frag fragFill(FragRole role, ptx::MMAShape shape, Operand<T> value,
-                SrcLoc loc = SrcLoc::current()) {
-    return Frag(st_, fragFillImpl(role, shape, value.materialize(st_), loc));
+                FragTile tile = {}, SrcLoc loc = SrcLoc::current()) {
+    return Frag(st_, fragFillImpl(role, shape, value.materialize(st_), tile,
+                                  loc));
   }
   /// D = A * B + C.
   Frag mma(const Frag &a, const Frag &b, const Frag &acc,
@@ -1061,7 +1071,7 @@ private:
                             mlir::Value rows, mlir::Value cols, mlir::Value ld,
                             mlir::Value dst, bool aligned, SrcLoc loc);
   mlir::Value fragFillImpl(FragRole role, ptx::MMAShape shape,
-                           mlir::Value value, SrcLoc loc);
+                           mlir::Value value, FragTile tile, SrcLoc loc);
 
   detail::KernelState *st_;
 };

@@ -383,6 +383,57 @@ TEST(Builder, BuilderErrorsPointAtTheCall) {
   });
   EXPECT_THAT(diag, HasSubstr(at(line)));
   EXPECT_THAT(diag, HasSubstr("invalid shared tile type"));
+
+  diag = diagnostics([&](KernelBuilder &k) {
+    line = __LINE__ + 1;
+    k.fragFill<float>(FragRole::acc, ptx::MMAShape::m16n8k16, 0.0f, {0, 4});
+  });
+  EXPECT_THAT(diag, HasSubstr(at(line)));
+  EXPECT_THAT(diag, HasSubstr("invalid fragment tile: a fragment tile has 1 "
+                              "to 256 atoms, not 0x4"));
+}
+
+/// A warp tile in the builder: a 32 x 32 accumulator (2 x 4 atoms) from a
+/// 2 x 1 tile of A atoms and a 1 x 4 tile of B atoms.
+void buildWarpTileKernel(KernelBuilder &k) {
+  auto a = k.param<Ptr<const f16>>("a");
+  auto b = k.param<Ptr<const f16>>("b");
+  auto c = k.param<Ptr<float>>("c");
+  auto As = k.shared<f16>({32, 16});
+  auto Bs = k.shared<f16>({16, 32});
+  Token ta = k.asyncCopy(a, 0, 0, 32, 16, 16, As);
+  Token tb = k.asyncCopy(b, 0, 0, 16, 32, 32, Bs);
+  k.asyncWait({ta, tb});
+  k.barrier();
+  Frag fa = As.loadFragment(FragRole::a, ptx::MMAShape::m16n8k16, 0, 0, {2, 1});
+  Frag fb = Bs.loadFragment(FragRole::b, ptx::MMAShape::m16n8k16, 0, 0, {1, 4});
+  Frag acc = k.fragFill<float>(FragRole::acc, ptx::MMAShape::m16n8k16, 0.0f,
+                               {2, 4});
+  acc = k.mma(fa, fb, acc);
+  acc.store(c, 0, 0, 32, 32, 32);
+}
+
+TEST(Builder, WarpTiles) {
+  std::string ir = build(buildWarpTileKernel);
+  EXPECT_THAT(ir, HasSubstr("-> <a, m16n8k16, f16, 2x1>"));
+  EXPECT_THAT(ir, HasSubstr("-> <b, m16n8k16, f16, 1x4>"));
+  EXPECT_THAT(ir, HasSubstr("<acc, m16n8k16, f32, 2x4>"));
+
+  ModuleBuilder mb;
+  mb.kernel("warp_tile", {32}, buildWarpTileKernel);
+  mlir::OwningOpRef<mlir::ModuleOp> module = mb.finish();
+  ASSERT_TRUE(module) << mb.diagnostics();
+  CompileOptions options;
+  options.chip = "sm_80";
+  PTXResult ptx = compileToPTX(*module, options);
+  ASSERT_TRUE(ptx) << ptx.diagnostics;
+  // 2 A atoms (x4 each), 4 B atoms in 2 pairs (x4.trans), 8 mma.
+  size_t mmas = 0, pos = 0;
+  while ((pos = ptx.ptx.find("mma.sync.aligned.m16n8k16", pos)) !=
+         std::string::npos)
+    ++mmas, ++pos;
+  EXPECT_EQ(mmas, 8u);
+  EXPECT_THAT(ptx.ptx, HasSubstr("ldmatrix.sync.aligned.m8n8.x4.trans"));
 }
 
 TEST(Builder, GeneratorMainWritesTheModule) {
