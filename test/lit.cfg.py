@@ -43,6 +43,8 @@ tools = [
     ToolSubst("kaio-translate", unresolved="fatal"),
     ToolSubst("kaio-run", unresolved="fatal"),
     ToolSubst("kaio-prof", unresolved="fatal"),
+    # Built with Google Benchmark, which scripts/install-deps.sh installs.
+    ToolSubst("kaio-bench", unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(
     tools, [config.kaio_tools_dir, config.llvm_tools_dir])
