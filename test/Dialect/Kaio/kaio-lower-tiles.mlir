@@ -254,8 +254,15 @@ kaio.kernel @mma_loop(%C: !kaio.ptr<f32>, %k: i32, %n: i32)
 // CHECK: %[[P1:.*]] = ptx.pack b32 %[[N2]], %[[N3]] : f16, f16 -> i32
 // CHECK: %[[U0:.*]]:2 = ptx.unpack b32 %[[P0]] : i32 -> f16, f16
 // CHECK: %[[U1:.*]]:2 = ptx.unpack b32 %[[P1]] : i32 -> f16, f16
+// An interior tile stores each lane's row neighbours with one vector store;
+// an edge tile element by element, masked.
+// CHECK: scf.if %{{.*}} {
 // CHECK: %[[W0:.*]] = arith.extf %[[U0]]#0 : f16 to f32
-// CHECK: kaio.store %[[W0]]
+// CHECK: %[[W1:.*]] = arith.extf %[[U0]]#1 : f16 to f32
+// CHECK: kaio.store_vector %[[W0]], %[[W1]] to
+// CHECK: } else {
+// CHECK: %[[S0:.*]] = arith.extf %[[U0]]#0 : f16 to f32
+// CHECK: kaio.store %[[S0]]
 // CHECK: arith.extf %[[U0]]#1 : f16 to f32
 // CHECK: arith.extf %[[U1]]#0 : f16 to f32
 // CHECK: arith.extf %[[U1]]#1 : f16 to f32
@@ -322,8 +329,11 @@ kaio.kernel @int8_mma(%C: !kaio.ptr<i32>, %n: i32)
 // CHECK: ptx.mma_sync m16n8k16 row col f32 f16 f16 f32 {%[[A1]], %{{[0-9#]+}}, %{{[0-9#]+}}, %{{[0-9#]+}}}, {%[[B1]], %{{[0-9#]+}}}
 // CHECK: ptx.mma_sync m16n8k16 row col f32 f16 f16 f32 {%[[A1]], %{{[0-9#]+}}, %{{[0-9#]+}}, %{{[0-9#]+}}}, {%[[B0]], %{{[0-9#]+}}}
 // CHECK-NOT: ptx.mma_sync
-// Each of the 8 atoms stores its 4 elements.
-// CHECK-COUNT-32: kaio.store
+// Each of the 8 atoms stores its 4 elements: as 2 pairs in an interior tile,
+// one by one, masked, at an edge.
+// CHECK-COUNT-16: kaio.store_vector
+// CHECK: } else {
+// CHECK-COUNT-32: kaio.store %{{.*}} mask
 // CHECK-NOT: kaio.store
 kaio.kernel @fragment_tiles(%c: !kaio.ptr<f32>, %n: i32)
     attributes {block_size = array<i32: 32>} {

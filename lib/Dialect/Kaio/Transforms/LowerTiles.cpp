@@ -486,24 +486,83 @@ struct StoreFragmentLowering : OpConversionPattern<StoreFragmentOp> {
     // Atom (ai, aj) of a tile covers rows ai * M.., columns aj * N..
     unsigned perAtom = type.getElementsPerLane();
     auto [atomRows, atomCols] = type.getAtomExtent();
-    for (auto [idx, elem] : llvm::enumerate(elems)) {
-      unsigned atom = idx / perAtom, i = idx % perAtom;
-      int64_t rowOff = int64_t(atom / type.getTileCols()) * atomRows;
-      int64_t colOff = int64_t(atom % type.getTileCols()) * atomCols;
+    auto coordOf = [&](unsigned idx) {
       AffineCoord c = affineCoord(
           [&](unsigned l, unsigned k) { return ptx::getMmaAccCoord(*v, l, k); },
-          i);
-      Value r = e.add(row, e.add(e.i32(c.row0 + rowOff),
-                                 e.add(e.mul(g, e.i32(c.rowG)),
-                                       e.mul(t, e.i32(c.rowT)))));
-      Value cc = e.add(col, e.add(e.i32(c.col0 + colOff),
-                                  e.add(e.mul(g, e.i32(c.colG)),
-                                        e.mul(t, e.i32(c.colT)))));
-      Value inBounds = e.andI(e.lt(r, rows), e.lt(cc, cols));
-      Value index = e.add(e.mul(e.ext(r), e.ext(ld)), e.ext(cc));
-      Value value = convertFloat(rewriter, loc, elem, target);
-      kaio::StoreOp::create(rewriter, loc, value, dst, index, inBounds);
+          idx % perAtom);
+      unsigned atom = idx / perAtom;
+      c.row0 += int64_t(atom / type.getTileCols()) * atomRows;
+      c.col0 += int64_t(atom % type.getTileCols()) * atomCols;
+      return c;
+    };
+    auto position = [&](const AffineCoord &c) -> std::pair<Value, Value> {
+      Value r = e.add(row, e.add(e.i32(c.row0), e.add(e.mul(g, e.i32(c.rowG)),
+                                                      e.mul(t, e.i32(c.rowT)))));
+      Value cc = e.add(col, e.add(e.i32(c.col0), e.add(e.mul(g, e.i32(c.colG)),
+                                                       e.mul(t, e.i32(c.colT)))));
+      return {r, cc};
+    };
+    auto storeScalars = [&] {
+      for (auto [idx, elem] : llvm::enumerate(elems)) {
+        auto [r, cc] = position(coordOf(idx));
+        Value inBounds = e.andI(e.lt(r, rows), e.lt(cc, cols));
+        Value index = e.add(e.mul(e.ext(r), e.ext(ld)), e.ext(cc));
+        Value value = convertFloat(rewriter, loc, elem, target);
+        kaio::StoreOp::create(rewriter, loc, value, dst, index, inBounds);
+      }
+    };
+    // Each lane holds pairs of row neighbours (elements 2i and 2i + 1 at
+    // columns c, c + 1): when the whole tile is inside the matrix and pairs
+    // stay aligned, one vector store per pair, no bounds arithmetic.
+    bool pairs = elems.size() % 2 == 0;
+    for (unsigned idx = 0; pairs && idx < elems.size(); idx += 2) {
+      AffineCoord a = coordOf(idx), b = coordOf(idx + 1);
+      pairs = a.row0 == b.row0 && a.rowG == b.rowG && a.rowT == b.rowT &&
+              a.col0 + 1 == b.col0 && a.colG == b.colG && a.colT == b.colT &&
+              a.col0 % 2 == 0 && a.colG % 2 == 0 && a.colT % 2 == 0;
     }
+    if (!pairs) {
+      storeScalars();
+      rewriter.eraseOp(op);
+      return success();
+    }
+    int64_t pairBytes = 2 * int64_t(target.getIntOrFloatBitWidth() / 8);
+    auto isZero = [&](Value v) {
+      return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, v,
+                                   e.i64(0));
+    };
+    Value base = PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), dst);
+    Value aligned = e.andI(
+        isZero(arith::RemUIOp::create(rewriter, loc, base, e.i64(pairBytes))),
+        e.andI(isZero(arith::RemUIOp::create(rewriter, loc, e.ext(ld),
+                                             e.i64(2))),
+               isZero(arith::RemUIOp::create(rewriter, loc, e.ext(col),
+                                             e.i64(2)))));
+    auto sle = [&](Value x, Value y) {
+      return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle, x,
+                                   y);
+    };
+    Value inside = e.andI(
+        sle(e.add(row, e.i32(int64_t(type.getTileRows()) * atomRows)), rows),
+        sle(e.add(col, e.i32(int64_t(type.getTileCols()) * atomCols)), cols));
+    auto split = scf::IfOp::create(rewriter, loc, e.andI(inside, aligned),
+                                   /*else=*/true);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(split.thenBlock());
+      for (unsigned idx = 0; idx < elems.size(); idx += 2) {
+        auto [r, cc] = position(coordOf(idx));
+        Value index = e.add(e.mul(e.ext(r), e.ext(ld)), e.ext(cc));
+        StoreVectorOp::create(
+            rewriter, loc,
+            ValueRange{convertFloat(rewriter, loc, elems[idx], target),
+                       convertFloat(rewriter, loc, elems[idx + 1], target)},
+            dst, index, Value());
+      }
+    }
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(split.elseBlock());
+    storeScalars();
     rewriter.eraseOp(op);
     return success();
   }
