@@ -251,6 +251,13 @@ Expected<Module> Module::loadBinary(const Device &device, const void *image,
   auto state = std::make_shared<ModuleState>();
   state->device = device.state();
   state->name = options.name;
+  if (!options.signatureSource.empty()) {
+    Expected<std::vector<KernelSignature>> sigs =
+        parseKernelSignatures(options.signatureSource);
+    if (!sigs)
+      return sigs.takeError().addContext(doing);
+    state->signatures = std::move(*sigs);
+  }
   const DriverApi &api = *state->device->api;
   JitOptions jit(options); // A fatbin may carry PTX that gets JIT-compiled.
   ScopedContext scope(*state->device);

@@ -49,6 +49,12 @@ cl::opt<std::string> ptxVersion("ptx-version",
                                 cl::desc("PTX ISA version, e.g. 8.0"));
 cl::opt<bool> fastMath("fast-math", cl::desc("approximate f32 division"));
 cl::opt<bool> lineInfo("line-info", cl::desc("emit .loc line information"));
+cl::opt<bool> embedCubins(
+    "cubins",
+    cl::desc("also embed each chip's cubin, assembled by ptxas when it is "
+             "found (the code measured at build time, no JIT at load); "
+             "--cubins=false for PTX only"),
+    cl::init(true));
 
 bool isIdentifier(StringRef s) {
   if (s.empty() || isDigit(s.front()))
@@ -112,17 +118,48 @@ std::optional<std::string> cppParam(StringRef param) {
 
 // Shared by every generated header (guarded, identical in each).
 const char *kSupport = R"cpp(
-#ifndef KAIO_EMBED_SUPPORT_V1
-#define KAIO_EMBED_SUPPORT_V1
+#ifndef KAIO_EMBED_SUPPORT_V2
+#define KAIO_EMBED_SUPPORT_V2
 namespace kaio::embed {
 
-/// One embedded PTX text and the chip it was compiled for.
+/// One embedded PTX text, the chip it was compiled for, and the cubin
+/// ptxas assembled from it at build time (null when ptxas was not found).
 struct EmbeddedPtx {
   const char *chip; ///< "sm_90a"
   int sm;           ///< 90
   bool archSpecific; ///< runs only on exactly this compute capability
   const char *ptx;
+  const unsigned char *cubin;
+  std::size_t cubinSize;
 };
+
+/// Whether a cubin for `e` runs on compute capability `cc`: the same major
+/// version and a minor not below it (sm_80 code runs on sm_86); an
+/// arch-specific one only on its own chip.
+inline bool cubinRunsOn(const EmbeddedPtx &e, int cc) {
+  if (!e.cubin || e.sm > cc || e.sm / 10 != cc / 10)
+    return false;
+  return !e.archSpecific || e.sm == cc;
+}
+
+/// Loads `e` on `device`: its cubin when it runs there (falling back to
+/// the PTX if the driver refuses it), else the PTX, JIT-compiled.
+inline ::kaio::rt::Expected<::kaio::rt::Module>
+loadEmbedded(const ::kaio::rt::Device &device, const EmbeddedPtx &e,
+             ::kaio::rt::ModuleLoadOptions options, bool &fromCubin) {
+  fromCubin = false;
+  if (cubinRunsOn(e, device.properties().computeCapability())) {
+    ::kaio::rt::ModuleLoadOptions binary = options;
+    binary.signatureSource = e.ptx;
+    ::kaio::rt::Expected<::kaio::rt::Module> module =
+        ::kaio::rt::Module::loadBinary(device, e.cubin, e.cubinSize, binary);
+    if (module) {
+      fromCubin = true;
+      return module;
+    }
+  }
+  return ::kaio::rt::Module::loadPtx(device, e.ptx, options);
+}
 
 /// The PTX to load on a device of compute capability `cc` (86 for sm_86):
 /// the highest chip not above it (PTX JIT-compiles forward); an
@@ -181,7 +218,7 @@ private:
 };
 
 } // namespace kaio::embed
-#endif // KAIO_EMBED_SUPPORT_V1
+#endif // KAIO_EMBED_SUPPORT_V2
 )cpp";
 
 struct EmbeddedChip {
@@ -189,6 +226,7 @@ struct EmbeddedChip {
   unsigned sm;
   bool archSpecific;
   kaio::PTXResult result;
+  std::vector<char> cubin; ///< Empty: PTX only.
 };
 
 int emitHeader(raw_ostream &os, ArrayRef<EmbeddedChip> embedded) {
@@ -214,6 +252,14 @@ int emitHeader(raw_ostream &os, ArrayRef<EmbeddedChip> embedded) {
      << "#include <iterator>\n#include <type_traits>\n#include <utility>\n"
      << kSupport << "\nnamespace " << ns << " {\n\n";
 
+  for (const EmbeddedChip &e : embedded) {
+    if (e.cubin.empty())
+      continue;
+    os << "inline constexpr unsigned char kCubin_" << e.chip << "[] = {";
+    for (auto [i, byte] : llvm::enumerate(e.cubin))
+      os << (i % 24 ? "" : "\n   ") << " " << unsigned(uint8_t(byte)) << ",";
+    os << "\n};\n";
+  }
   os << "inline constexpr ::kaio::embed::EmbeddedPtx kEmbeddedPtx[] = {\n";
   for (const EmbeddedChip &e : embedded) {
     StringRef delimiter = "kaio_ptx";
@@ -223,7 +269,11 @@ int emitHeader(raw_ostream &os, ArrayRef<EmbeddedChip> embedded) {
     }
     os << "    {\"" << e.chip << "\", " << e.sm << ", "
        << (e.archSpecific ? "true" : "false") << ", R\"" << delimiter << "("
-       << e.result.ptx << ")" << delimiter << "\"},\n";
+       << e.result.ptx << ")" << delimiter << "\", ";
+    if (e.cubin.empty())
+      os << "nullptr, 0},\n";
+    else
+      os << "kCubin_" << e.chip << ", sizeof(kCubin_" << e.chip << ")},\n";
   }
   os << "};\n\n";
 
@@ -233,8 +283,9 @@ int emitHeader(raw_ostream &os, ArrayRef<EmbeddedChip> embedded) {
 
   os << "/// The kernels of this header, loaded on one device.\n"
      << "class " << className << " {\npublic:\n"
-     << "  /// Loads the embedded PTX that suits `device` (" << chipList
-     << ").\n"
+     << "  /// Loads the embedded code that suits `device` (" << chipList
+     << "): the cubin ptxas built for its chip when there is one, else the\n"
+     << "  /// PTX, JIT-compiled.\n"
      << "  static ::kaio::rt::Expected<" << className
      << "> load(const ::kaio::rt::Device &device,\n"
      << "      ::kaio::rt::ModuleLoadOptions options = {}) {\n"
@@ -247,8 +298,9 @@ int emitHeader(raw_ostream &os, ArrayRef<EmbeddedChip> embedded) {
      << "          \" (embedded: " << chipList << ")\");\n"
      << "    if (options.name == \"<memory>\")\n"
      << "      options.name = std::string(\"" << ns << " (\") + ptx->chip + \")\";\n"
+     << "    bool fromCubin = false;\n"
      << "    ::kaio::rt::Expected<::kaio::rt::Module> module =\n"
-     << "        ::kaio::rt::Module::loadPtx(device, ptx->ptx, options);\n"
+     << "        ::kaio::embed::loadEmbedded(device, *ptx, options, fromCubin);\n"
      << "    if (!module)\n"
      << "      return module.takeError();\n";
   for (auto [i, k] : llvm::enumerate(kernels)) {
@@ -256,12 +308,14 @@ int emitHeader(raw_ostream &os, ArrayRef<EmbeddedChip> embedded) {
        << " = module->getKernel(\"" << k.name << "\");\n"
        << "    if (!k" << i << ")\n      return k" << i << ".takeError();\n";
   }
-  os << "    return " << className << "(std::move(*module), ptx->chip";
+  os << "    return " << className << "(std::move(*module), ptx->chip, fromCubin";
   for (size_t i = 0; i < kernels.size(); ++i)
     os << ", std::move(*k" << i << ")";
   os << ");\n  }\n\n"
-     << "  /// The chip of the PTX that was loaded (\"sm_80\").\n"
+     << "  /// The chip of the code that was loaded (\"sm_80\").\n"
      << "  const char *chip() const { return chip_; }\n"
+     << "  /// Whether the build-time cubin was loaded (else the PTX).\n"
+     << "  bool fromCubin() const { return fromCubin_; }\n"
      << "  const ::kaio::rt::Module &module() const { return module_; }\n";
 
   for (const kaio::KernelInfo &k : kernels) {
@@ -296,13 +350,14 @@ int emitHeader(raw_ostream &os, ArrayRef<EmbeddedChip> embedded) {
   }
 
   os << "\nprivate:\n  " << className
-     << "(::kaio::rt::Module module, const char *chip";
+     << "(::kaio::rt::Module module, const char *chip, bool fromCubin";
   for (const kaio::KernelInfo &k : kernels)
     os << ", ::kaio::rt::Kernel " << cppName(k.name);
-  os << ")\n      : module_(std::move(module)), chip_(chip)";
+  os << ")\n      : module_(std::move(module)), chip_(chip), fromCubin_(fromCubin)";
   for (const kaio::KernelInfo &k : kernels)
     os << ", " << cppName(k.name) << "_(std::move(" << cppName(k.name) << "))";
-  os << " {}\n\n  ::kaio::rt::Module module_;\n  const char *chip_;\n";
+  os << " {}\n\n  ::kaio::rt::Module module_;\n  const char *chip_;\n"
+     << "  bool fromCubin_;\n";
   for (const kaio::KernelInfo &k : kernels)
     os << "  ::kaio::rt::Kernel " << cppName(k.name) << "_;\n";
   os << "};\n\n} // namespace " << ns << "\n\n#endif // " << guard << "\n";
@@ -404,7 +459,18 @@ int main(int argc, char **argv) {
       errs() << "kaio-embed: kernels differ between chips\n";
       return 1;
     }
-    embedded.push_back({chip, info->sm, info->archSpecific, std::move(result)});
+    std::vector<char> cubin;
+    if (embedCubins && kaio::findPtxas()) {
+      kaio::CubinResult assembled = kaio::assemblePTX(result.ptx, chip);
+      if (!assembled) {
+        errs() << "kaio-embed: ptxas rejected the PTX for " << chip << ":\n"
+               << assembled.diagnostics;
+        return 1;
+      }
+      cubin = std::move(assembled.cubin);
+    }
+    embedded.push_back({chip, info->sm, info->archSpecific, std::move(result),
+                        std::move(cubin)});
   }
 
   std::string error;

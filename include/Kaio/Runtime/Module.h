@@ -67,6 +67,10 @@ struct ModuleLoadOptions {
   int maxRegisters = 0;       ///< 0: no limit.
   bool generateLineInfo = false;
   bool useCache = true; ///< Also subject to KAIO_CACHE.
+  /// For loadBinary: PTX text whose `// kaio.kernel` signatures describe
+  /// the image's kernels (the PTX the cubin was assembled from), so that
+  /// launches are typed and dynamic shared memory is known.
+  std::string_view signatureSource;
 };
 
 class Kernel;

@@ -1,6 +1,10 @@
 // Calls the launch functions kaio-embed generated for vector_add and
 // fused_silu_gate; -DWRONG_* selects a call that must not compile.
+#ifdef HEADER
+#include HEADER
+#else
 #include "kernels.h"
+#endif
 
 kaio::rt::Error launchAll(demo::Kernels &k, const kaio::rt::Device &device) {
   auto a = kaio::rt::DeviceBuffer<float>::allocate(device, 16);

@@ -53,6 +53,34 @@ TEST(Embed, PicksThePtxForTheDevice) {
   EXPECT_EQ(pick(120), "sm_80");
 }
 
+TEST(Embed, CubinsAssembledAtBuildTime) {
+  // Where ptxas was found at build time, every chip's PTX comes with the
+  // cubin it assembles to (an ELF image).
+  if (!embed_test::kEmbeddedPtx[0].cubin)
+    GTEST_SKIP() << "built without ptxas: PTX only";
+  for (const kaio::embed::EmbeddedPtx &e : embed_test::kEmbeddedPtx) {
+    ASSERT_TRUE(e.cubin) << e.chip;
+    ASSERT_GT(e.cubinSize, 4u);
+    EXPECT_EQ(std::string(reinterpret_cast<const char *>(e.cubin), 4),
+              "\x7f" "ELF")
+        << e.chip;
+  }
+  // A cubin runs on its major version at the same or a higher minor; an
+  // arch-specific one only on its own chip; otherwise the PTX is loaded.
+  const kaio::embed::EmbeddedPtx &sm80 = embed_test::kEmbeddedPtx[1];
+  const kaio::embed::EmbeddedPtx &sm90a = embed_test::kEmbeddedPtx[2];
+  EXPECT_TRUE(kaio::embed::cubinRunsOn(sm80, 80));
+  EXPECT_TRUE(kaio::embed::cubinRunsOn(sm80, 86));
+  EXPECT_TRUE(kaio::embed::cubinRunsOn(sm80, 89));
+  EXPECT_FALSE(kaio::embed::cubinRunsOn(sm80, 75));
+  EXPECT_FALSE(kaio::embed::cubinRunsOn(sm80, 90));
+  EXPECT_TRUE(kaio::embed::cubinRunsOn(sm90a, 90));
+  EXPECT_FALSE(kaio::embed::cubinRunsOn(sm90a, 100));
+  kaio::embed::EmbeddedPtx ptxOnly = sm80;
+  ptxOnly.cubin = nullptr;
+  EXPECT_FALSE(kaio::embed::cubinRunsOn(ptxOnly, 80));
+}
+
 TEST(Embed, LaunchBlockSizes) {
   Dim3 va = embed_test::Kernels::vector_add_block();
   EXPECT_EQ(va.x, 256u);
