@@ -169,7 +169,7 @@ void report(benchmark::State &state, double kaioMs, double peerMs,
 // Benchmarks
 //===----------------------------------------------------------------------===//
 
-enum class MatmulVariant { Plain, Pipelined, WarpTiles };
+enum class MatmulVariant { Plain, Pipelined, WarpTiles, Staged };
 
 template <MatmulVariant variant>
 void BM_TensorCoreMatmulVsCublas(benchmark::State &state) {
@@ -192,7 +192,10 @@ void BM_TensorCoreMatmulVsCublas(benchmark::State &state) {
   LaunchConfig config;
   config.block = bench::Kernels::tensor_core_matmul_block();
   // The warp-tile kernel covers 128 x 128 per block, the others 64 x 64.
-  const int32_t tile = variant == MatmulVariant::WarpTiles ? 128 : 64;
+  const int32_t tile = variant == MatmulVariant::WarpTiles ||
+                               variant == MatmulVariant::Staged
+                           ? 128
+                           : 64;
   config.grid = Dim3((n + tile - 1) / tile, (m + tile - 1) / tile);
   auto kaio = [&] {
     if constexpr (variant == MatmulVariant::Pipelined)
@@ -201,6 +204,10 @@ void BM_TensorCoreMatmulVsCublas(benchmark::State &state) {
           uint32_t(k));
     else if constexpr (variant == MatmulVariant::WarpTiles)
       return !gpu.kernels->tensor_core_matmul_tiled(
+          config, a->view(), b->view(), *c, uint32_t(m), uint32_t(n),
+          uint32_t(k));
+    else if constexpr (variant == MatmulVariant::Staged)
+      return !gpu.kernels->tensor_core_matmul_staged(
           config, a->view(), b->view(), *c, uint32_t(m), uint32_t(n),
           uint32_t(k));
     else
@@ -246,6 +253,9 @@ BENCHMARK(BM_TensorCoreMatmulVsCublas<MatmulVariant::Pipelined>)
     ->Apply(matmulShapes);
 BENCHMARK(BM_TensorCoreMatmulVsCublas<MatmulVariant::WarpTiles>)
     ->Name("BM_TensorCoreMatmulWarpTilesVsCublas")
+    ->Apply(matmulShapes);
+BENCHMARK(BM_TensorCoreMatmulVsCublas<MatmulVariant::Staged>)
+    ->Name("BM_TensorCoreMatmulStagedVsCublas")
     ->Apply(matmulShapes);
 
 /// kaio::ops::gemm against cuBLAS GemmEx at the same precision. Each timed

@@ -14,7 +14,9 @@ using namespace mlir;
 
 void kaio::buildKaioToPTXPipeline(OpPassManager &pm,
                                   const KaioToPTXOptions &options) {
-  // Tile level → per-thread.
+  // Tile level → per-thread. Loops marked kaio.pipeline_stages become
+  // multi-stage cp.async pipelines first, so that their buffers get layouts.
+  pm.addPass(createPipelineCopies());
   pm.addPass(createAssignSharedLayouts());
   pm.addPass(createGroupAsyncCopies());
   pm.addPass(createLowerTiles());

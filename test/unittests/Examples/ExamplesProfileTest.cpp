@@ -166,6 +166,22 @@ TEST_F(ExamplesProfileTest, TensorCoreMatmulWithWarpTiles) {
             k.global.at("st.global").idealSectors);
 }
 
+TEST_F(ExamplesProfileTest, TensorCoreMatmulStaged) {
+  // The three-stage pipeline built from the short loop: the same mma and
+  // ldmatrix work as the hand-rotated kernel, conflict-free, every wait in
+  // the loop leaving the two newer K steps' copies in flight.
+  const KernelProfile &k =
+      profile("tensor_core_matmul_staged", {2, 2}, {256}, kMatmul256);
+  EXPECT_EQ(mix(k, "mma.m16n8k16.f32.f16.f16.f32"), 8192u);
+  EXPECT_EQ(mix(k, "ldmatrix.x4"), 2048u);
+  EXPECT_EQ(mix(k, "ldmatrix.x4.trans"), 1024u);
+  EXPECT_EQ(k.sharedTotal().bankConflicts(), 0u);
+  EXPECT_DOUBLE_EQ(k.global.at("cp.async").sectorsPerRequest(), 16.0);
+  // 8 K steps: 8 copies of A and of B per block (the copies past the end
+  // are predicated off: they read nothing).
+  EXPECT_EQ(k.global.at("cp.async").bytes, 4u * 2 * 8 * 128 * 32 * 2);
+}
+
 TEST_F(ExamplesProfileTest, TiledMatmul) {
   // 64^3 f32 with 16 x 16 tiles: shared loads are conflict-free; the stores
   // into the A/B tiles, whose rows are padded to 17 floats, are 2-way

@@ -350,6 +350,20 @@ TEST_F(ExamplesTest, TensorCoreMatmulTiledRagged) {
                         "tensor_core_matmul_tiled", 128);
 }
 
+// The same kernel written as one "copy, wait, compute" loop marked
+// {kaio.pipeline_stages = 3}: kaio-pipeline-copies builds the three-stage
+// pipeline. K values below, at and past the stage count, ragged edges.
+TEST_F(ExamplesTest, TensorCoreMatmulStaged) {
+  auto module = compile("tensor_core_matmul_staged");
+  ASSERT_TRUE(module);
+  Interpreter interp(*module);
+  for (auto [m, n, k] : {std::tuple{1u, 1u, 16u}, std::tuple{17u, 33u, 40u},
+                         std::tuple{45u, 67u, 77u}, std::tuple{130u, 72u, 96u},
+                         std::tuple{64u, 64u, 160u}})
+    runTensorCoreMatmul(this, interp, m, n, k, rng,
+                        "tensor_core_matmul_staged", 128);
+}
+
 TEST_F(ExamplesTest, TensorCoreMatmulTiled256) {
   auto module = compile("tensor_core_matmul_tiled");
   ASSERT_TRUE(module);

@@ -5,15 +5,34 @@
 
 include "mlir/Pass/PassBase.td"
 
-def AssignSharedLayouts : Pass<"kaio-assign-shared-layouts", "::mlir::ModuleOp"> {
-  let summary = "choose padding or swizzling for shared tiles without a layout";
+def PipelineCopies : Pass<"kaio-pipeline-copies", "::mlir::ModuleOp"> {
+  let summary = "software-pipeline the async copies of loops marked kaio.pipeline_stages";
   let description = [{
-    A 2-D tile that mma fragments are loaded from gets 16 bytes of padding
-    per row, so the eight row addresses of an ldmatrix hit eight different
-    bank groups; so does a tile written by `kaio.async_copy`, whose 16-byte
-    cp.async chunks must stay aligned. Other 2-D tiles of 4-byte elements get
-    one element of padding, the classic fix for column reads.
-    1-D arrays and tiles with an explicit layout are left alone.
+    A loop written as "copy k-tile → wait → compute", marked
+    `{kaio.pipeline_stages = N}` (N >= 2), becomes an N-stage cp.async
+    pipeline: each shared tile an `async_copy` in the loop fills gets N
+    buffers, the copy of iteration i + N - 1 is issued while iteration i
+    computes (MLIR's scf::pipelineForLoop with the copies and what they
+    depend on in stage 0 and everything else in stage N - 1; prologue
+    peeled, the copies of the last N - 1 iterations predicated off), and the
+    waits then leave the newer stages in flight (kaio-group-async-copies).
+    The loop body must end with a barrier after the compute, so that a
+    buffer is not refilled while other warps read it.
+  }];
+  let dependentDialects = ["::kaio::KaioDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def AssignSharedLayouts : Pass<"kaio-assign-shared-layouts", "::mlir::ModuleOp"> {
+  let summary = "choose a swizzle or padding for shared tiles without a layout";
+  let description = [{
+    A 2-D tile that ldmatrix reads or cp.async fills gets the swizzle
+    table's entry for its row width (Kaio/Dialect/PTX/IR/Swizzle.h), which
+    makes both conflict-free without padding; rows that are not a power of
+    two get 16 bytes of padding instead. Other 2-D tiles of 4-byte elements
+    get one element of padding, the classic fix for column reads. Tiles that
+    flow together (scf.for iter_args, scf.if results, arith.select) get one
+    layout. 1-D arrays and tiles with an explicit layout are left alone.
   }];
   let dependentDialects = ["::kaio::KaioDialect"];
 }
@@ -23,21 +42,27 @@ def GroupAsyncCopies : Pass<"kaio-group-async-copies", "::mlir::ModuleOp"> {
   let description = [{
     Every `kaio.async_copy` forms one commit group. A `kaio.async_wait` on a
     token may leave the groups issued after the token's copy in flight: this
-    pass counts them (copies later in the same block before the wait) and
-    records the count as `pending`, which becomes `cp.async.wait_group N`.
-    When a copy in a nested region could intervene the count is 0 (wait for
-    everything), which is always correct.
+    pass counts them (copies later in the same block before the wait, and
+    for a loop-carried token those after its copy in the previous iteration
+    or before the loop, whichever is fewer) and records the count as
+    `pending`, which becomes `cp.async.wait_group N`. A written `pending` is
+    kept when provably safe, else replaced with a warning; when a copy in a
+    nested region could intervene the count is 0 (wait for everything), with
+    a remark.
   }];
 }
 
 def LowerTiles : Pass<"kaio-lower-tiles", "::mlir::ModuleOp"> {
   let summary = "lower tile ops to per-warp and per-thread ops";
   let description = [{
-    async_copy becomes each thread's cp.async chunks with zero fill at the
-    matrix edge (and a synchronous path when the source is not aligned);
-    load_fragment becomes ldmatrix; mma becomes mma.sync; fragments become the
-    registers the PTX fragment layouts give each lane; frag_map is applied
-    per element; store_fragment becomes masked per-element stores.
+    async_copy becomes each thread's cp.async chunks, unrolled for the
+    kernel's block size: full chunks for a tile inside the matrix, zero fill
+    at the edge (and a synchronous path when the source is not aligned);
+    load_fragment becomes ldmatrix (x4, and x4.trans pairs for B tiles);
+    mma becomes mma.sync, one per atom of a fragment tile; fragments become
+    the registers the PTX fragment layouts give each lane; frag_map is
+    applied per element; store_fragment becomes vector stores of row
+    neighbours inside the matrix and masked per-element stores at the edge.
   }];
   let dependentDialects = ["::kaio::ptx::PTXDialect",
                            "::mlir::arith::ArithDialect",

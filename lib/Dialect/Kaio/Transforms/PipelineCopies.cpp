@@ -1,0 +1,181 @@
+//===- PipelineCopies.cpp - N-stage cp.async pipelines from simple loops --===//
+//
+// A loop marked {kaio.pipeline_stages = N} whose body copies tiles into
+// shared memory, waits for them and computes is rewritten in two steps:
+//
+//  1. Multi-buffering: every tile an async_copy in the loop fills (allocated
+//     outside the loop) gets N - 1 more buffers; iteration i uses buffer
+//     i mod N, picked by a chain of arith.select that kaio-assign-shared-
+//     layouts follows (one layout for all buffers).
+//  2. Pipelining with scf::pipelineForLoop: the copies, and the ops of the
+//     body they depend on, run in stage 0; everything else in stage N - 1.
+//     The kernel loop issues the copies of iteration i + N - 1 while it
+//     computes iteration i; the tiles and tokens of the in-flight iterations
+//     travel through iter_args. The epilogue is not peeled: in the last
+//     N - 1 iterations the copies are predicated off (their row bound
+//     becomes 0: nothing is read, the unused buffer is zero filled).
+//
+// kaio-group-async-copies then counts, for each wait, the copies of the
+// newer iterations that may stay in flight (cp.async.wait_group N - 1
+// groups of copies).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Kaio/Dialect/Kaio/Transforms/Passes.h"
+
+#include "Kaio/Dialect/Kaio/IR/KaioOps.h"
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace kaio {
+#define GEN_PASS_DEF_PIPELINECOPIES
+#include "Kaio/Dialect/Kaio/Transforms/Passes.h.inc"
+} // namespace kaio
+
+using namespace mlir;
+using namespace kaio;
+
+namespace {
+
+constexpr StringLiteral kStagesAttrName = "kaio.pipeline_stages";
+
+/// Gives every tile the loop's copies fill `stages` buffers; iteration i
+/// uses buffer i mod stages (an arith.select chain at the top of the body).
+LogicalResult multiBuffer(scf::ForOp loop, unsigned stages,
+                          RewriterBase &rewriter) {
+  Block *body = loop.getBody();
+  SetVector<Value> tiles;
+  for (auto copy : body->getOps<AsyncCopyOp>()) {
+    auto alloc = copy.getDst().getDefiningOp<SharedAllocOp>();
+    if (!alloc || alloc->getBlock() == body ||
+        !alloc->getParentRegion()->isAncestor(loop->getParentRegion()))
+      return copy.emitOpError()
+             << "a pipelined loop's copies fill tiles allocated before the "
+                "loop (kaio.shared_alloc)";
+    tiles.insert(copy.getDst());
+  }
+  if (tiles.empty())
+    return loop.emitOpError()
+           << "'" << kStagesAttrName << "' on a loop with no kaio.async_copy";
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPointToStart(body);
+  // slot = ((iv - lb) / step) mod stages
+  Value iv = loop.getInductionVar();
+  Value index = arith::DivUIOp::create(
+      rewriter, loc, arith::SubIOp::create(rewriter, loc, iv, loop.getLowerBound()),
+      loop.getStep());
+  Value slot = arith::RemUIOp::create(
+      rewriter, loc, index,
+      arith::ConstantOp::create(rewriter, loc,
+                                rewriter.getIntegerAttr(iv.getType(), stages)));
+  for (Value tile : tiles) {
+    auto alloc = tile.getDefiningOp<SharedAllocOp>();
+    SmallVector<Value> buffers = {tile};
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfter(alloc);
+      for (unsigned s = 1; s < stages; ++s)
+        buffers.push_back(rewriter.clone(*alloc)->getResult(0));
+    }
+    // buffer = slot == 1 ? b1 : (slot == 2 ? b2 : ... b0)
+    Value picked = buffers.front();
+    for (unsigned s = stages - 1; s >= 1; --s) {
+      Value is = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, slot,
+          arith::ConstantOp::create(rewriter, loc,
+                                    rewriter.getIntegerAttr(iv.getType(), s)));
+      picked = arith::SelectOp::create(rewriter, loc, is, buffers[s], picked);
+    }
+    rewriter.replaceUsesWithIf(tile, picked, [&](OpOperand &use) {
+      return body->findAncestorOpInBlock(*use.getOwner()) &&
+             use.getOwner() != picked.getDefiningOp() &&
+             !isa<arith::SelectOp>(use.getOwner());
+    });
+  }
+  return success();
+}
+
+/// Stage 0: the copies and the ops of the body they depend on; the last
+/// stage: everything else, in the original order.
+void schedule(scf::ForOp loop, unsigned stages,
+              std::vector<std::pair<Operation *, unsigned>> &order) {
+  Block *body = loop.getBody();
+  SetVector<Operation *> early;
+  for (auto copy : body->getOps<AsyncCopyOp>()) {
+    BackwardSliceOptions options;
+    options.filter = [&](Operation *op) { return op->getBlock() == body; };
+    options.inclusive = true;
+    SetVector<Operation *> slice;
+    (void)getBackwardSlice(copy.getOperation(), &slice, options);
+    early.insert(slice.begin(), slice.end());
+  }
+  for (Operation &op : body->without_terminator())
+    if (early.contains(&op))
+      order.push_back({&op, 0});
+  for (Operation &op : body->without_terminator())
+    if (!early.contains(&op))
+      order.push_back({&op, stages - 1});
+}
+
+/// Copies of iterations past the end: a row bound of 0 reads nothing.
+/// Pure ops (index arithmetic, the buffer selects) need no predicate.
+Operation *predicate(RewriterBase &rewriter, Operation *op, Value pred) {
+  auto copy = dyn_cast<AsyncCopyOp>(op);
+  if (!copy)
+    return isPure(op) ? op : nullptr;
+  rewriter.setInsertionPoint(copy);
+  Value zero = arith::ConstantIntOp::create(rewriter, copy.getLoc(), 0, 32);
+  Value rows =
+      arith::SelectOp::create(rewriter, copy.getLoc(), pred, copy.getRows(),
+                              zero);
+  rewriter.modifyOpInPlace(copy, [&] { copy.getRowsMutable().assign(rows); });
+  return copy;
+}
+
+struct PipelineCopiesPass
+    : kaio::impl::PipelineCopiesBase<PipelineCopiesPass> {
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) {
+      if (loop->hasAttr(kStagesAttrName))
+        loops.push_back(loop);
+    });
+    IRRewriter rewriter(&getContext());
+    for (scf::ForOp loop : loops) {
+      auto stagesAttr = loop->getAttrOfType<IntegerAttr>(kStagesAttrName);
+      if (!stagesAttr || stagesAttr.getInt() < 2 || stagesAttr.getInt() > 8) {
+        loop.emitOpError() << "'" << kStagesAttrName
+                           << "' must be an integer from 2 to 8";
+        return signalPassFailure();
+      }
+      unsigned stages = unsigned(stagesAttr.getInt());
+      loop->removeAttr(kStagesAttrName);
+      if (failed(multiBuffer(loop, stages, rewriter)))
+        return signalPassFailure();
+      scf::PipeliningOption options;
+      options.getScheduleFn =
+          [stages](scf::ForOp forOp,
+                   std::vector<std::pair<Operation *, unsigned>> &order) {
+            schedule(forOp, stages, order);
+          };
+      options.peelEpilogue = false;
+      options.supportDynamicLoops = true;
+      options.predicateFn = predicate;
+      bool modified = false;
+      rewriter.setInsertionPoint(loop);
+      FailureOr<scf::ForOp> pipelined =
+          scf::pipelineForLoop(rewriter, loop, options, &modified);
+      if (failed(pipelined)) {
+        loop.emitOpError() << "could not be software-pipelined into "
+                           << stages << " stages";
+        return signalPassFailure();
+      }
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,71 @@
+// RUN: kaio-opt %s --kaio-pipeline-copies --split-input-file --verify-diagnostics | FileCheck %s
+
+// A "copy, wait, compute" loop marked for 3 stages: the tile gets 3 buffers
+// picked by (iteration mod 3); the prologue issues the copies of the first
+// two iterations (predicated on the trip count), the loop copies iteration
+// i + 2 (predicated off at the end) while it computes iteration i with the
+// buffer and token carried from two iterations before.
+// CHECK-LABEL: kaio.kernel @three_stages
+// CHECK-COUNT-3: kaio.shared_alloc : <16x16xf16>
+// Prologue: iterations 0 and 1.
+// CHECK: arith.cmpi slt
+// CHECK: %[[P0:.*]] = kaio.async_copy
+// CHECK: arith.cmpi slt
+// CHECK: %[[P1:.*]] = kaio.async_copy
+// CHECK: scf.for {{.*}} iter_args({{.*}} = %[[P0]], {{.*}} = %[[P1]],
+// CHECK:   arith.remui
+// CHECK:   arith.select
+// CHECK:   %[[NEXT:.*]] = kaio.async_copy
+// CHECK:   kaio.async_wait %{{.*}}
+// CHECK:   kaio.barrier
+// CHECK:   kaio.shared_load
+// CHECK:   kaio.barrier
+// CHECK:   scf.yield {{.*}}%[[NEXT]]
+// CHECK-NOT: kaio.pipeline_stages
+kaio.kernel @three_stages(%p: !kaio.ptr<f16>, %out: !kaio.ptr<f16>, %n: i32)
+    attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %s = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  %zero = arith.constant 0.0 : f16
+  %sum = scf.for %k = %c0 to %n step %c16 iter_args(%acc = %zero) -> (f16) : i32 {
+    %t = kaio.async_copy %p[%c0, %k] bounds [%c16, %n] ld %n to %s
+        : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+    kaio.async_wait %t
+    kaio.barrier
+    %v = kaio.shared_load %s[%c0, %c0] : !kaio.smem<16x16xf16> -> f16
+    %a = arith.addf %acc, %v : f16
+    kaio.barrier
+    scf.yield %a : f16
+  } {kaio.pipeline_stages = 3 : i32}
+  kaio.store %sum, %out[%c0] : f16, !kaio.ptr<f16>, i32
+  kaio.return
+}
+
+// -----
+
+kaio.kernel @one_stage(%p: !kaio.ptr<f16>, %n: i32)
+    attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %s = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  // expected-error @+1 {{'scf.for' op 'kaio.pipeline_stages' must be an integer from 2 to 8}}
+  scf.for %k = %c0 to %n step %c16 : i32 {
+    %t = kaio.async_copy %p[%c0, %k] bounds [%c16, %n] ld %n to %s
+        : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+    kaio.async_wait %t
+  } {kaio.pipeline_stages = 1 : i32}
+  kaio.return
+}
+
+// -----
+
+kaio.kernel @no_copies(%n: i32) attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error @+1 {{'scf.for' op 'kaio.pipeline_stages' on a loop with no kaio.async_copy}}
+  scf.for %k = %c0 to %n step %c1 : i32 {
+    kaio.barrier
+  } {kaio.pipeline_stages = 2 : i32}
+  kaio.return
+}
