@@ -1,10 +1,10 @@
 // RUN: kaio-opt %s --kaio-pipeline-copies --split-input-file --verify-diagnostics | FileCheck %s
 
 // A "copy, wait, compute" loop marked for 3 stages: the tile gets 3 buffers
-// picked by (iteration mod 3); the prologue issues the copies of the first
-// two iterations (predicated on the trip count), the loop copies iteration
-// i + 2 (predicated off at the end) while it computes iteration i with the
-// buffer and token carried from two iterations before.
+// picked by a counter (0, 1, 2, 0, ...; no remainder); the prologue issues
+// the copies of the first two iterations (predicated on the trip count), the
+// loop copies iteration i + 2 (predicated off at the end) while it computes
+// iteration i with the buffer and token carried from two iterations before.
 // CHECK-LABEL: kaio.kernel @three_stages
 // CHECK-COUNT-3: kaio.shared_alloc : <16x16xf16>
 // Prologue: iterations 0 and 1.
@@ -12,10 +12,12 @@
 // CHECK: %[[P0:.*]] = kaio.async_copy
 // CHECK: arith.cmpi slt
 // CHECK: %[[P1:.*]] = kaio.async_copy
-// CHECK: scf.for {{.*}} iter_args({{.*}} = %[[P0]], {{.*}} = %[[P1]],
-// CHECK:   arith.remui
+// CHECK: scf.for {{.*}} iter_args({{.*}}, %[[SLOT:.*]] = %{{.*}}, {{.*}} = %[[P0]], {{.*}} = %[[P1]],
+// CHECK-NOT: arith.remui
+// CHECK:   arith.cmpi eq, %[[SLOT]]
 // CHECK:   arith.select
 // CHECK:   %[[NEXT:.*]] = kaio.async_copy
+// CHECK:   arith.addi %[[SLOT]]
 // CHECK:   kaio.async_wait %{{.*}}
 // CHECK:   kaio.barrier
 // CHECK:   kaio.shared_load

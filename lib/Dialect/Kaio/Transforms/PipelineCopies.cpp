@@ -5,8 +5,9 @@
 //
 //  1. Multi-buffering: every tile an async_copy in the loop fills (allocated
 //     outside the loop) gets N - 1 more buffers; iteration i uses buffer
-//     i mod N, picked by a chain of arith.select that kaio-assign-shared-
-//     layouts follows (one layout for all buffers).
+//     i mod N — a counter the loop carries — picked by a chain of
+//     arith.select that kaio-assign-shared-layouts follows (one layout for
+//     all buffers).
 //  2. Pipelining with scf::pipelineForLoop: the copies, and the ops of the
 //     body they depend on, run in stage 0; everything else in stage N - 1.
 //     The kernel loop issues the copies of iteration i + N - 1 while it
@@ -44,9 +45,11 @@ namespace {
 constexpr StringLiteral kStagesAttrName = "kaio.pipeline_stages";
 
 /// Gives every tile the loop's copies fill `stages` buffers; iteration i
-/// uses buffer i mod stages (an arith.select chain at the top of the body).
-LogicalResult multiBuffer(scf::ForOp loop, unsigned stages,
-                          RewriterBase &rewriter) {
+/// uses buffer i mod stages (an arith.select chain at the top of the body),
+/// counted by a new iter_arg (0, 1, ..., stages - 1, 0, ...) rather than a
+/// remainder. Returns the loop, which carries the counter.
+FailureOr<scf::ForOp> multiBuffer(scf::ForOp loop, unsigned stages,
+                                  RewriterBase &rewriter) {
   Block *body = loop.getBody();
   SetVector<Value> tiles;
   for (auto copy : body->getOps<AsyncCopyOp>()) {
@@ -62,16 +65,29 @@ LogicalResult multiBuffer(scf::ForOp loop, unsigned stages,
     return loop.emitOpError()
            << "'" << kStagesAttrName << "' on a loop with no kaio.async_copy";
   Location loc = loop.getLoc();
+  Type indexType = loop.getInductionVar().getType();
+  auto constant = [&](int64_t v) {
+    return arith::ConstantOp::create(rewriter, loc,
+                                     rewriter.getIntegerAttr(indexType, v));
+  };
+  rewriter.setInsertionPoint(loop);
+  Value zero = constant(0);
+  // slot' = slot + 1 == stages ? 0 : slot + 1
+  FailureOr<LoopLikeOpInterface> counted = loop.replaceWithAdditionalYields(
+      rewriter, ValueRange{zero}, /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &b, Location l, ArrayRef<BlockArgument> args)
+          -> SmallVector<Value> {
+        Value next = arith::AddIOp::create(b, l, args[0], constant(1));
+        Value wraps = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                            next, constant(stages));
+        return {arith::SelectOp::create(b, l, wraps, constant(0), next)};
+      });
+  if (failed(counted))
+    return failure();
+  loop = cast<scf::ForOp>(counted->getOperation());
+  body = loop.getBody();
+  Value slot = loop.getRegionIterArgs().back();
   rewriter.setInsertionPointToStart(body);
-  // slot = ((iv - lb) / step) mod stages
-  Value iv = loop.getInductionVar();
-  Value index = arith::DivUIOp::create(
-      rewriter, loc, arith::SubIOp::create(rewriter, loc, iv, loop.getLowerBound()),
-      loop.getStep());
-  Value slot = arith::RemUIOp::create(
-      rewriter, loc, index,
-      arith::ConstantOp::create(rewriter, loc,
-                                rewriter.getIntegerAttr(iv.getType(), stages)));
   for (Value tile : tiles) {
     auto alloc = tile.getDefiningOp<SharedAllocOp>();
     SmallVector<Value> buffers = {tile};
@@ -84,10 +100,9 @@ LogicalResult multiBuffer(scf::ForOp loop, unsigned stages,
     // buffer = slot == 1 ? b1 : (slot == 2 ? b2 : ... b0)
     Value picked = buffers.front();
     for (unsigned s = stages - 1; s >= 1; --s) {
-      Value is = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::eq, slot,
-          arith::ConstantOp::create(rewriter, loc,
-                                    rewriter.getIntegerAttr(iv.getType(), s)));
+      Value is = arith::CmpIOp::create(rewriter, loc,
+                                       arith::CmpIPredicate::eq, slot,
+                                       constant(s));
       picked = arith::SelectOp::create(rewriter, loc, is, buffers[s], picked);
     }
     rewriter.replaceUsesWithIf(tile, picked, [&](OpOperand &use) {
@@ -96,22 +111,39 @@ LogicalResult multiBuffer(scf::ForOp loop, unsigned stages,
              !isa<arith::SelectOp>(use.getOwner());
     });
   }
-  return success();
+  return loop;
 }
 
-/// Stage 0: the copies and the ops of the body they depend on; the last
-/// stage: everything else, in the original order.
+/// Stage 0: the copies, the ops of the body they depend on, and what
+/// computes the next value of the iter_args those read (the buffer
+/// counter); the last stage: everything else, in the original order.
 void schedule(scf::ForOp loop, unsigned stages,
               std::vector<std::pair<Operation *, unsigned>> &order) {
   Block *body = loop.getBody();
   SetVector<Operation *> early;
-  for (auto copy : body->getOps<AsyncCopyOp>()) {
-    BackwardSliceOptions options;
-    options.filter = [&](Operation *op) { return op->getBlock() == body; };
-    options.inclusive = true;
+  BackwardSliceOptions options;
+  options.filter = [&](Operation *op) { return op->getBlock() == body; };
+  options.inclusive = true;
+  SmallVector<Operation *> work;
+  for (auto copy : body->getOps<AsyncCopyOp>())
+    work.push_back(copy);
+  while (!work.empty()) {
     SetVector<Operation *> slice;
-    (void)getBackwardSlice(copy.getOperation(), &slice, options);
-    early.insert(slice.begin(), slice.end());
+    (void)getBackwardSlice(work.pop_back_val(), &slice, options);
+    for (Operation *op : slice) {
+      if (!early.insert(op))
+        continue;
+      for (Value operand : op->getOperands()) {
+        auto arg = dyn_cast<BlockArgument>(operand);
+        if (!arg || arg.getOwner() != body || arg.getArgNumber() == 0)
+          continue;
+        Value yielded =
+            body->getTerminator()->getOperand(arg.getArgNumber() - 1);
+        if (Operation *def = yielded.getDefiningOp();
+            def && def->getBlock() == body && !early.contains(def))
+          work.push_back(def);
+      }
+    }
   }
   for (Operation &op : body->without_terminator())
     if (early.contains(&op))
@@ -154,8 +186,10 @@ struct PipelineCopiesPass
       }
       unsigned stages = unsigned(stagesAttr.getInt());
       loop->removeAttr(kStagesAttrName);
-      if (failed(multiBuffer(loop, stages, rewriter)))
+      FailureOr<scf::ForOp> counted = multiBuffer(loop, stages, rewriter);
+      if (failed(counted))
         return signalPassFailure();
+      loop = *counted;
       scf::PipeliningOption options;
       options.getScheduleFn =
           [stages](scf::ForOp forOp,
