@@ -73,6 +73,17 @@ struct Cublas {
     gemmEx = reinterpret_cast<GemmExFn>(dlsym(lib, "cublasGemmEx"));
     return create && destroy && gemmEx && create(&handle) == 0;
   }
+  /// Row-major C (f32, m x n) = A (f16, m x k) B (f16, k x n) with FP32
+  /// compute: column-major C^T = B^T A^T. True when cuBLAS accepted it.
+  bool gemmF16F32(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int m, int n,
+                  int k) const {
+    float one = 1.0f, zero = 0.0f;
+    return gemmEx(handle, kOpN, kOpN, n, m, k, &one,
+                  reinterpret_cast<void *>(b), kR16F, n,
+                  reinterpret_cast<void *>(a), kR16F, k, &zero,
+                  reinterpret_cast<void *>(c), kR32F, n, kCompute32F,
+                  kGemmDefault) == 0;
+  }
   ~Cublas() {
     if (handle)
       destroy(handle);
@@ -215,17 +226,8 @@ void BM_TensorCoreMatmulVsCublas(benchmark::State &state) {
                                               *c, uint32_t(m), uint32_t(n),
                                               uint32_t(k));
   };
-  // Row-major C = A B is column-major C^T = B^T A^T.
-  float one = 1.0f, zero = 0.0f;
   auto peer = [&] {
-    return gpu.cublas.gemmEx(gpu.cublas.handle, Cublas::kOpN, Cublas::kOpN, n,
-                             m, k, &one, reinterpret_cast<void *>(b->ptr()),
-                             Cublas::kR16F, n,
-                             reinterpret_cast<void *>(a->ptr()),
-                             Cublas::kR16F, k, &zero,
-                             reinterpret_cast<void *>(c->ptr()),
-                             Cublas::kR32F, n, Cublas::kCompute32F,
-                             Cublas::kGemmDefault) == 0;
+    return gpu.cublas.gemmF16F32(a->ptr(), b->ptr(), c->ptr(), m, n, k);
   };
   for (auto _ : state) {
     double kaioMs = medianMs(gpu, kaio), peerMs = medianMs(gpu, peer);
@@ -299,19 +301,10 @@ void BM_OpsGemmVsCublas(benchmark::State &state) {
         kaio::ops::Matrix::rowMajor(std::as_const(bs[i]).view(), k, n),
         kaio::ops::Matrix::rowMajor(cs[i].view(), m, n));
   };
-  float one = 1.0f, zero = 0.0f;
   auto peer = [&] {
     int i = next++ % sets;
-    // Row-major C = A B is column-major C^T = B^T A^T.
-    return gpu.cublas.gemmEx(gpu.cublas.handle, Cublas::kOpN, Cublas::kOpN,
-                             int(n), int(m), int(k), &one,
-                             reinterpret_cast<void *>(bs[i].ptr()),
-                             Cublas::kR16F, int(n),
-                             reinterpret_cast<void *>(as[i].ptr()),
-                             Cublas::kR16F, int(k), &zero,
-                             reinterpret_cast<void *>(cs[i].ptr()),
-                             Cublas::kR32F, int(n), Cublas::kCompute32F,
-                             Cublas::kGemmDefault) == 0;
+    return gpu.cublas.gemmF16F32(as[i].ptr(), bs[i].ptr(), cs[i].ptr(), int(m),
+                                 int(n), int(k));
   };
   for (auto _ : state) {
     double kaioMs = medianMs(gpu, kaio), peerMs = medianMs(gpu, peer);
