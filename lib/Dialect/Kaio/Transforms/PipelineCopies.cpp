@@ -64,6 +64,27 @@ FailureOr<scf::ForOp> multiBuffer(scf::ForOp loop, unsigned stages,
   if (tiles.empty())
     return loop.emitOpError()
            << "'" << kStagesAttrName << "' on a loop with no kaio.async_copy";
+  // A buffer is refilled N - 1 iterations after it was read: every warp
+  // must be done reading it, so a barrier must follow the last read.
+  Operation *lastRead = nullptr;
+  for (Operation &op : body->without_terminator())
+    if (!isa<AsyncCopyOp>(op) && llvm::any_of(op.getOperands(), [&](Value v) {
+          return tiles.contains(v);
+        }))
+      lastRead = &op;
+  bool fenced = lastRead && llvm::any_of(
+      llvm::make_range(std::next(lastRead->getIterator()),
+                       body->getTerminator()->getIterator()),
+      [](Operation &op) { return isa<BarrierOp>(op); });
+  if (lastRead && !fenced) {
+    InFlightDiagnostic diag =
+        loop.emitOpError()
+        << "a pipelined loop needs a kaio.barrier after the last read of a "
+           "copied tile: a later iteration's copy refills the buffer while "
+           "other warps may still read it";
+    diag.attachNote(lastRead->getLoc()) << "the last read";
+    return failure();
+  }
   Location loc = loop.getLoc();
   Type indexType = loop.getInductionVar().getType();
   auto constant = [&](int64_t v) {
