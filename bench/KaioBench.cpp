@@ -216,7 +216,7 @@ void BM_TensorCoreMatmulVsCublas(benchmark::State &state) {
     else if constexpr (variant == MatmulVariant::WarpTiles)
       return !gpu.kernels->tensor_core_matmul_tiled(
           config, a->view(), b->view(), *c, uint32_t(m), uint32_t(n),
-          uint32_t(k));
+          uint32_t(k), 1.0f, 0.0f);
     else if constexpr (variant == MatmulVariant::Staged)
       return !gpu.kernels->tensor_core_matmul_staged(
           config, a->view(), b->view(), *c, uint32_t(m), uint32_t(n),

@@ -1,5 +1,5 @@
-// C (f32) = A (f16, M x K) x B (f16, K x N), row-major, any M, N, K, with
-// warp tiles: a block of 8 warps computes a 128 x 128 tile of C, each warp
+// C (f32) = alpha A B + beta C for A (f16, M x K) and B (f16, K x N),
+// row-major, any M, N, K (the op library's GEMM kernel), with warp tiles: a block of 8 warps computes a 128 x 128 tile of C, each warp
 // a 64 x 32 tile held as 4 x 4 accumulator atoms. Per 32-wide step of K,
 // a warp loads a 4 x 2 tile of A atoms (ldmatrix.x4 each) and a 2 x 4 tile
 // of B atoms (ldmatrix.x4.trans pairs) and issues 32 mma.sync. Two shared
@@ -12,7 +12,8 @@ module {
   kaio.kernel @tensor_core_matmul_tiled(%A: !kaio.ptr<f16> {kaio.readonly},
                                         %B: !kaio.ptr<f16> {kaio.readonly},
                                         %C: !kaio.ptr<f32>,
-                                        %M: i32, %N: i32, %K: i32)
+                                        %M: i32, %N: i32, %K: i32,
+                                        %alpha: f32, %beta: f32)
       attributes {block_size = array<i32: 256>} {
     %c0 = arith.constant 0 : i32
     %c4 = arith.constant 4 : i32
@@ -70,9 +71,16 @@ module {
     }
     %r = arith.addi %row0, %wrow : i32
     %q = arith.addi %col0, %wcol : i32
+    // Epilogue: C = alpha acc + beta C.
+    %scaled = kaio.frag_map %acc, %alpha : !kaio.frag<acc, m16n8k16, f32, 4x4>,
+        f32 -> !kaio.frag<acc, m16n8k16, f32, 4x4> {
+    ^bb0(%x: f32, %a: f32):
+      %y = arith.mulf %x, %a : f32
+      kaio.yield %y : f32
+    }
     // The last iteration's copies (past K) land before the kernel ends.
     kaio.async_wait
-    kaio.store_fragment %acc, %C[%r, %q] bounds [%M, %N] ld %N
+    kaio.store_fragment %scaled, %C[%r, %q] bounds [%M, %N] ld %N beta %beta
         : !kaio.frag<acc, m16n8k16, f32, 4x4>, !kaio.ptr<f32>
     kaio.return
   }

@@ -378,6 +378,21 @@ void kbd::store(KernelState *st, Value value, Value ptr, Value index,
   StoreOp::create(st->b, st->loc(where), value, ptr, index, mask);
 }
 
+SmallVector<Value, 8> kbd::loadVector(KernelState *st, Value ptr, Value index,
+                                      unsigned width, Value mask, Value other,
+                                      SrcLoc where) {
+  Type elem = llvm::cast<PtrType>(ptr.getType()).getElementType();
+  SmallVector<Type, 8> types(width, elem);
+  auto op = LoadVectorOp::create(st->b, st->loc(where), types, ptr, index,
+                                 mask, other);
+  return SmallVector<Value, 8>(op.getResults());
+}
+
+void kbd::storeVector(KernelState *st, ArrayRef<Value> values, Value ptr,
+                      Value index, Value mask, SrcLoc where) {
+  StoreVectorOp::create(st->b, st->loc(where), values, ptr, index, mask);
+}
+
 Value kbd::atomic(KernelState *st, AtomicKind kind, Value ptr, Value index,
                      Value value, SrcLoc where) {
   return AtomicOp::create(st->b, st->loc(where), value.getType(), kind, ptr,
@@ -456,7 +471,7 @@ void kbd::storeFragment(KernelState *st, Value frag, Value dst, Value row,
                            Value col, Value rows, Value cols, Value ld,
                            SrcLoc where) {
   StoreFragmentOp::create(st->b, st->loc(where), frag, dst, row, col, rows,
-                          cols, ld);
+                          cols, ld, Value());
 }
 
 //===----------------------------------------------------------------------===//

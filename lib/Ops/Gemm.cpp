@@ -4,6 +4,7 @@
 
 #include "ops_kernels.h"
 
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -136,12 +137,12 @@ rt::Error kaio::ops::validateGemm(const Matrix &a, const Matrix &b,
     return e;
   if (rt::Error e = checkSupported("c", c, DType::F32))
     return e;
-  if (options.alpha != 1.0f)
-    return unsupported("alpha", "only 1 is supported yet, got " +
-                                    std::to_string(options.alpha));
-  if (options.beta != 0.0f)
-    return unsupported("beta", "only 0 is supported yet, got " +
-                                   std::to_string(options.beta));
+  if (!std::isfinite(options.alpha))
+    return invalid("alpha", "must be finite, got " +
+                                std::to_string(options.alpha));
+  if (!std::isfinite(options.beta))
+    return invalid("beta", "must be finite, got " +
+                               std::to_string(options.beta));
   if ((c.rows + kBlockTile - 1) / kBlockTile > kMaxGridY)
     return invalid("c", std::to_string(c.rows) + " rows need more than " +
                             std::to_string(kMaxGridY) +
@@ -189,7 +190,7 @@ rt::Error Library::gemm(const Matrix &a, const Matrix &b, const Matrix &c,
   rt::DeviceView<float> cv(c.data, std::size_t(c.rows * c.ld));
   if (rt::Error e = impl_->kernels.tensor_core_matmul_tiled(
           config, av, bv, cv, std::uint32_t(c.rows), std::uint32_t(c.cols),
-          std::uint32_t(a.cols)))
+          std::uint32_t(a.cols), options.alpha, options.beta))
     return e.addContext("gemm");
   return rt::Error::success();
 }

@@ -35,6 +35,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -161,6 +162,13 @@ mlir::Value load(KernelState *st, mlir::Value ptr, mlir::Value index,
                  mlir::Value mask, mlir::Value other, SrcLoc loc);
 void store(KernelState *st, mlir::Value value, mlir::Value ptr,
            mlir::Value index, mlir::Value mask, SrcLoc loc);
+llvm::SmallVector<mlir::Value, 8> loadVector(KernelState *st, mlir::Value ptr,
+                                             mlir::Value index, unsigned width,
+                                             mlir::Value mask,
+                                             mlir::Value other, SrcLoc loc);
+void storeVector(KernelState *st, llvm::ArrayRef<mlir::Value> values,
+                 mlir::Value ptr, mlir::Value index, mlir::Value mask,
+                 SrcLoc loc);
 mlir::Value atomic(KernelState *st, AtomicKind kind, mlir::Value ptr,
                    mlir::Value index, mlir::Value value, SrcLoc loc);
 mlir::Value ptrAdd(KernelState *st, mlir::Value ptr, mlir::Value offset,
@@ -563,6 +571,34 @@ public:
     mlir::Value i = index.materialize(st_), v = value.materialize(st_);
     detail::store(st_, v, value_, i, mask.raw(), loc);
   }
+  /// Elements index .. index+N-1 in one access (kaio.load_vector: 2, 4 or,
+  /// for 16-bit elements, 8 of them; at most 16 bytes). The address must be
+  /// aligned to the access size.
+  template <unsigned N>
+  std::array<Val<E>, N> loadVector(Index index,
+                                   SrcLoc loc = SrcLoc::current()) const {
+    return unpack<N>(detail::loadVector(st_, value_, index.materialize(st_), N,
+                                        {}, {}, loc));
+  }
+  /// Threads whose mask is false read nothing and get `other` everywhere.
+  template <unsigned N>
+  std::array<Val<E>, N> loadVector(Index index, const Pred &mask,
+                                   detail::NoDeduce<Operand<E>> other,
+                                   SrcLoc loc = SrcLoc::current()) const {
+    mlir::Value i = index.materialize(st_), o = other.materialize(st_);
+    return unpack<N>(detail::loadVector(st_, value_, i, N, mask.raw(), o, loc));
+  }
+  /// Stores values[0..N) at index .. index+N-1 in one access.
+  template <unsigned N>
+  void storeVector(Index index, const std::array<Val<E>, N> &values,
+                   SrcLoc loc = SrcLoc::current()) const {
+    storeVectorImpl<N>(index, values, {}, loc);
+  }
+  template <unsigned N>
+  void storeVector(Index index, const std::array<Val<E>, N> &values,
+                   const Pred &mask, SrcLoc loc = SrcLoc::current()) const {
+    storeVectorImpl<N>(index, values, mask.raw(), loc);
+  }
   /// Atomic read-modify-write; yields the old value.
   Val<E> atomic(AtomicKind kind, Index index,
                 detail::NoDeduce<Operand<E>> value,
@@ -582,6 +618,25 @@ public:
       return load(index, index.loc());
     else
       return ElemRef<E>(*this, index);
+  }
+
+private:
+  template <unsigned N>
+  std::array<Val<E>, N>
+  unpack(const llvm::SmallVector<mlir::Value, 8> &values) const {
+    std::array<Val<E>, N> out;
+    for (unsigned i = 0; i < N; ++i)
+      out[i] = Val<E>(st_, values[i]);
+    return out;
+  }
+  template <unsigned N>
+  void storeVectorImpl(Index index, const std::array<Val<E>, N> &values,
+                       mlir::Value mask, SrcLoc loc) const {
+    static_assert(!isReadOnly, "kaio builder: store through a Ptr<const T>");
+    llvm::SmallVector<mlir::Value, 8> raw;
+    for (const Val<E> &v : values)
+      raw.push_back(v.raw());
+    detail::storeVector(st_, raw, value_, index.materialize(st_), mask, loc);
   }
 };
 

@@ -79,6 +79,7 @@ private:
 };
 
 struct GemmOptions {
+  /// C = alpha * A B + beta * C, scaled in f32. beta == 0 does not read C.
   float alpha = 1.0f, beta = 0.0f;
   /// Null: the legacy default stream.
   const rt::Stream *stream = nullptr;
@@ -100,8 +101,8 @@ public:
   ~Library();
 
   /// C = alpha * A B + beta * C. Today: f16 A and B, f32 C, all row-major
-  /// and contiguous (ld = cols), alpha 1, beta 0, any M, N, K (edges zero
-  /// filled) — 128 x 128 block tiles of 4 x 4 warp tiles, two cp.async
+  /// and contiguous (ld = cols), any finite alpha and beta (beta 0 never
+  /// reads C, so C may start as garbage), any M, N, K (edges zero filled) — 128 x 128 block tiles of 4 x 4 warp tiles, two cp.async
   /// stages (examples/tensor_core_matmul_tiled.mlir). Anything else is an
   /// Unsupported error naming the argument; nothing is launched.
   rt::Error gemm(const Matrix &a, const Matrix &b, const Matrix &c,

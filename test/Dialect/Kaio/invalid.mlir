@@ -915,6 +915,14 @@ func.func @store_fragment_int_to_float(%c: !kaio.frag<acc, m16n8k32, i32>, %p: !
 
 // -----
 
+func.func @store_fragment_int_beta(%c: !kaio.frag<acc, m16n8k32, i32>, %p: !kaio.ptr<i32>, %i: i32, %b: f32) {
+  // expected-error @+1 {{'kaio.store_fragment' op beta applies to floating-point matrices}}
+  kaio.store_fragment %c, %p[%i, %i] bounds [%i, %i] ld %i beta %b : !kaio.frag<acc, m16n8k32, i32>, !kaio.ptr<i32>
+  return
+}
+
+// -----
+
 func.func @store_fragment_no_variant(%c: !kaio.frag<acc, m16n8k16, f64>, %p: !kaio.ptr<f32>, %i: i32) {
   // expected-error @+1 {{'kaio.store_fragment' op no mma.m16n8k16 takes 'f64' as acc}}
   kaio.store_fragment %c, %p[%i, %i] bounds [%i, %i] ld %i : !kaio.frag<acc, m16n8k16, f64>, !kaio.ptr<f32>

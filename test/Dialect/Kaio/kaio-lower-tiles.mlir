@@ -349,3 +349,31 @@ kaio.kernel @fragment_tiles(%c: !kaio.ptr<f32>, %n: i32)
   kaio.return
 }
 
+// -----
+
+// With beta the store accumulates (dst = frag + beta * dst) only when beta
+// is non-zero; beta == 0 takes plain stores and never reads the matrix.
+// CHECK-LABEL: kaio.kernel @store_fragment_beta
+// CHECK: %[[NZ:.*]] = arith.cmpf une, %{{.*}}, %{{.*}} : f32
+// CHECK: scf.if %[[NZ]] {
+// CHECK: scf.if
+// CHECK: %[[OLD:.*]]:2 = kaio.load_vector
+// CHECK: arith.mulf %{{.*}}, %[[OLD]]#0 : f32
+// CHECK: arith.addf
+// CHECK: kaio.store_vector
+// CHECK: } else {
+// CHECK: kaio.load %{{.*}} mask
+// CHECK: arith.mulf
+// CHECK: kaio.store %{{.*}} mask
+// CHECK: } else {
+// CHECK-NOT: kaio.load
+// CHECK: kaio.store_vector
+// CHECK: kaio.return
+kaio.kernel @store_fragment_beta(%c: !kaio.ptr<f32>, %n: i32, %beta: f32)
+    attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %zero = arith.constant 0.0 : f32
+  %acc = kaio.frag_fill %zero : f32 -> !kaio.frag<acc, m16n8k16, f32>
+  kaio.store_fragment %acc, %c[%c0, %c0] bounds [%n, %n] ld %n beta %beta : !kaio.frag<acc, m16n8k16, f32>, !kaio.ptr<f32>
+  kaio.return
+}

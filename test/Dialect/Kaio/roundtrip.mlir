@@ -268,6 +268,9 @@ kaio.kernel @tiles(%A: !kaio.ptr<f16> {kaio.readonly},
   // CHECK: kaio.store_fragment %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] bounds [%{{.*}}, %{{.*}}] ld %{{.*}} : <acc, m16n8k16, f32>, <f32>
   kaio.store_fragment %scaled, %C[%c0, %c8] bounds [%n, %n] ld %n
       : !kaio.frag<acc, m16n8k16, f32>, !kaio.ptr<f32>
+  // CHECK: kaio.store_fragment %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] bounds [%{{.*}}, %{{.*}}] ld %{{.*}} beta %{{.*}} : <acc, m16n8k16, f32>, <f32>
+  kaio.store_fragment %scaled, %C[%c0, %c8] bounds [%n, %n] ld %n beta %alpha
+      : !kaio.frag<acc, m16n8k16, f32>, !kaio.ptr<f32>
   kaio.return
 }
 

@@ -21,6 +21,7 @@
 #include "gtest/gtest.h"
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <random>
 
 using namespace mlir;
@@ -269,10 +270,17 @@ float fromHalf(uint16_t h) {
   return v.convertToFloat();
 }
 
+/// alpha and beta of kernels whose epilogue takes them (C = alpha A B +
+/// beta C; C starts random).
+struct Epilogue {
+  float alpha = 1.0f, beta = 0.0f;
+};
+
 void runTensorCoreMatmul(ExamplesTest *, Interpreter &interp, uint32_t m,
                          uint32_t n, uint32_t k, std::mt19937 &rng,
                          StringRef kernel = "tensor_core_matmul",
-                         uint32_t blockTile = 64) {
+                         uint32_t blockTile = 64,
+                         std::optional<Epilogue> epilogue = std::nullopt) {
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   std::vector<uint16_t> a(m * k), b(k * n);
   std::vector<float> af(m * k), bf(k * n);
@@ -285,12 +293,26 @@ void runTensorCoreMatmul(ExamplesTest *, Interpreter &interp, uint32_t m,
   uint64_t dc = interp.allocGlobal(size_t(m) * n * 4);
   ASSERT_TRUE(interp.write(da, a));
   ASSERT_TRUE(interp.write(db, b));
+  std::vector<float> c0(size_t(m) * n);
+  for (float &x : c0)
+    x = dist(rng);
+  ASSERT_TRUE(interp.write(dc, c0));
   Dim3 grid((n + blockTile - 1) / blockTile, (m + blockTile - 1) / blockTile);
-  LaunchResult r = interp.launch(kernel, grid, {256}, {da, db, dc, m, n, k});
+  std::vector<uint64_t> args = {da, db, dc, m, n, k};
+  if (epilogue) {
+    args.push_back(Interpreter::argF32(epilogue->alpha));
+    args.push_back(Interpreter::argF32(epilogue->beta));
+  }
+  LaunchResult r = interp.launch(kernel, grid, {256}, args);
   ASSERT_TRUE(r.success) << r.message();
   std::vector<float> c(size_t(m) * n);
   ASSERT_TRUE(interp.read(dc, c));
-  expectClose(c, matmulRef(af, bf, m, n, k), 1e-5, 1e-5);
+  std::vector<double> want = matmulRef(af, bf, m, n, k);
+  if (epilogue)
+    for (size_t i = 0; i < want.size(); ++i)
+      want[i] = double(epilogue->alpha) * want[i] +
+                double(epilogue->beta) * double(c0[i]);
+  expectClose(c, want, 1e-5, 1e-5);
 }
 
 TEST_F(ExamplesTest, TensorCoreMatmulAligned) {
@@ -337,7 +359,10 @@ TEST_F(ExamplesTest, TensorCoreMatmulTiled) {
   ASSERT_TRUE(module);
   Interpreter interp(*module);
   runTensorCoreMatmul(this, interp, 130, 72, 96, rng,
-                      "tensor_core_matmul_tiled", 128);
+                      "tensor_core_matmul_tiled", 128, Epilogue{});
+  // C = alpha A B + beta C, interior and edge tiles.
+  runTensorCoreMatmul(this, interp, 130, 72, 96, rng,
+                      "tensor_core_matmul_tiled", 128, Epilogue{0.5f, -2.0f});
 }
 
 TEST_F(ExamplesTest, TensorCoreMatmulTiledRagged) {
@@ -347,7 +372,7 @@ TEST_F(ExamplesTest, TensorCoreMatmulTiledRagged) {
   for (auto [m, n, k] : {std::tuple{1u, 1u, 16u}, std::tuple{17u, 33u, 40u},
                          std::tuple{45u, 67u, 77u}})
     runTensorCoreMatmul(this, interp, m, n, k, rng,
-                        "tensor_core_matmul_tiled", 128);
+                        "tensor_core_matmul_tiled", 128, Epilogue{1.5f, 0.25f});
 }
 
 // The same kernel written as one "copy, wait, compute" loop marked
@@ -369,7 +394,7 @@ TEST_F(ExamplesTest, TensorCoreMatmulTiled256) {
   ASSERT_TRUE(module);
   Interpreter interp(*module);
   runTensorCoreMatmul(this, interp, 256, 256, 256, rng,
-                      "tensor_core_matmul_tiled", 128);
+                      "tensor_core_matmul_tiled", 128, Epilogue{1.0f, 1.0f});
 }
 
 // tf32 and int8 mma from kaio tiles: fragments loaded element by element

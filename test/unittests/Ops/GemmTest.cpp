@@ -99,14 +99,24 @@ TEST(GemmValidation, SaysWhatIsNotSupportedYet) {
   EXPECT_EQ(errorOf(a, b, padded),
             "gemm: c: leading dimension 24 != 16 columns: padded matrices are "
             "not supported yet");
+}
+
+TEST(GemmValidation, AlphaAndBetaAreAnyFiniteNumbers) {
+  Matrix a = fakeMatrix(DType::F16, 64, 32), b = fakeMatrix(DType::F16, 32, 16),
+         c = fakeMatrix(DType::F32, 64, 16);
   GemmOptions scaled;
-  scaled.alpha = 2.0f;
-  EXPECT_EQ(errorOf(a, b, c, scaled),
-            "gemm: alpha: only 1 is supported yet, got 2.000000");
-  GemmOptions accumulate;
-  accumulate.beta = 1.0f;
-  EXPECT_EQ(errorOf(a, b, c, accumulate),
-            "gemm: beta: only 0 is supported yet, got 1.000000");
+  scaled.alpha = -2.5f;
+  scaled.beta = 0.75f;
+  EXPECT_EQ(errorOf(a, b, c, scaled), "");
+  GemmOptions nanAlpha;
+  nanAlpha.alpha = std::nanf("");
+  rt::Error e = validateGemm(a, b, c, nanAlpha);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e.code(), rt::ErrorCode::InvalidValue);
+  EXPECT_EQ(e.message(), "gemm: alpha: must be finite, got nan");
+  GemmOptions infBeta;
+  infBeta.beta = INFINITY;
+  EXPECT_EQ(errorOf(a, b, c, infBeta), "gemm: beta: must be finite, got inf");
 }
 
 /// The library on the fake driver (what is launched) and on a GPU (what it
@@ -150,8 +160,14 @@ TEST_P(GemmTest, MatchesAnF64ReferenceOnTheGpu) {
   ASSERT_TRUE(lib) << lib.error().message();
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> dist(-1, 1);
-  for (auto [m, n, k] : {std::tuple{1, 1, 16}, std::tuple{17, 33, 40},
-                         std::tuple{130, 70, 96}, std::tuple{257, 300, 512}}) {
+  struct Case {
+    int m, n, k;
+    float alpha, beta;
+  };
+  for (auto [m, n, k, alpha, beta] :
+       {Case{1, 1, 16, 1, 0}, Case{17, 33, 40, 1, 0}, Case{130, 70, 96, 1, 0},
+        Case{257, 300, 512, 1, 0}, Case{130, 70, 96, -0.5f, 2.0f},
+        Case{17, 33, 40, 1.5f, 1.0f}}) {
     std::vector<rt::Half> ha(std::size_t(m) * k), hb(std::size_t(k) * n);
     for (rt::Half &x : ha)
       x = rt::toHalf(dist(rng));
@@ -159,11 +175,20 @@ TEST_P(GemmTest, MatchesAnF64ReferenceOnTheGpu) {
       x = rt::toHalf(dist(rng));
     auto a = rt::DeviceBuffer<rt::Half>::fromHost(*device, ha);
     auto b = rt::DeviceBuffer<rt::Half>::fromHost(*device, hb);
-    auto c = rt::DeviceBuffer<float>::allocate(*device, std::size_t(m) * n);
+    // C starts as NaN where beta is 0 (it must not be read) and random
+    // otherwise.
+    std::vector<float> c0(std::size_t(m) * n, std::nanf(""));
+    if (beta != 0)
+      for (float &x : c0)
+        x = dist(rng);
+    auto c = rt::DeviceBuffer<float>::fromHost(*device, c0);
     ASSERT_TRUE(a && b && c);
+    GemmOptions options;
+    options.alpha = alpha;
+    options.beta = beta;
     ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a->view(), m, k),
                            Matrix::rowMajor(b->view(), k, n),
-                           Matrix::rowMajor(c->view(), m, n)));
+                           Matrix::rowMajor(c->view(), m, n), options));
     std::vector<float> hc(std::size_t(m) * n);
     ASSERT_FALSE(c->copyToHost(hc.data(), hc.size()));
     for (int i = 0; i < m; ++i)
@@ -172,8 +197,12 @@ TEST_P(GemmTest, MatchesAnF64ReferenceOnTheGpu) {
         for (int p = 0; p < k; ++p)
           want += double(halfToFloat(ha[i * k + p])) *
                   double(halfToFloat(hb[p * n + j]));
+        want *= alpha;
+        if (beta != 0)
+          want += double(beta) * c0[i * n + j];
         ASSERT_NEAR(hc[i * n + j], want, 1e-4 + 1e-4 * std::fabs(want))
-            << m << "x" << n << "x" << k << " at (" << i << ", " << j << ")";
+            << m << "x" << n << "x" << k << " alpha " << alpha << " beta "
+            << beta << " at (" << i << ", " << j << ")";
       }
   }
 }

@@ -589,5 +589,7 @@ LogicalResult StoreFragmentOp::verify() {
                          << elem;
   if (frag.getElementType().isInteger(32) != elem.isInteger(32))
     return emitOpError("integer accumulators store to i32 matrices");
+  if (getBeta() && elem.isInteger(32))
+    return emitOpError("beta applies to floating-point matrices");
   return success();
 }

@@ -502,12 +502,34 @@ struct StoreFragmentLowering : OpConversionPattern<StoreFragmentOp> {
                                                        e.mul(t, e.i32(c.colT)))));
       return {r, cc};
     };
+    // With beta: value + beta * old, in f32 (integers: no beta).
+    // Set while emitting the accumulating stores (see the end).
+    Value beta;
+    auto accumulate = [&](Value value, Value old) -> Value {
+      if (!beta)
+        return value;
+      Value v = convertFloat(rewriter, loc, value, rewriter.getF32Type());
+      Value o = convertFloat(rewriter, loc, old, rewriter.getF32Type());
+      return arith::AddFOp::create(rewriter, loc, v,
+                                   arith::MulFOp::create(rewriter, loc, beta,
+                                                         o));
+    };
     auto storeScalars = [&] {
+      Value zero = isa<FloatType>(target)
+                       ? Value(arith::ConstantOp::create(
+                             rewriter, loc, rewriter.getFloatAttr(target, 0)))
+                       : Value();
       for (auto [idx, elem] : llvm::enumerate(elems)) {
         auto [r, cc] = position(coordOf(idx));
         Value inBounds = e.andI(e.lt(r, rows), e.lt(cc, cols));
         Value index = e.add(e.mul(e.ext(r), e.ext(ld)), e.ext(cc));
-        Value value = convertFloat(rewriter, loc, elem, target);
+        Value value = elem;
+        if (beta) {
+          Value old = kaio::LoadOp::create(rewriter, loc, target, dst, index,
+                                           inBounds, zero);
+          value = accumulate(elem, old);
+        }
+        value = convertFloat(rewriter, loc, value, target);
         kaio::StoreOp::create(rewriter, loc, value, dst, index, inBounds);
       }
     };
@@ -521,48 +543,80 @@ struct StoreFragmentLowering : OpConversionPattern<StoreFragmentOp> {
               a.col0 + 1 == b.col0 && a.colG == b.colG && a.colT == b.colT &&
               a.col0 % 2 == 0 && a.colG % 2 == 0 && a.colT % 2 == 0;
     }
-    if (!pairs) {
+    auto emitStores = [&] {
+      if (!pairs) {
+        storeScalars();
+        return;
+      }
+      int64_t pairBytes = 2 * int64_t(target.getIntOrFloatBitWidth() / 8);
+      auto isZero = [&](Value v) {
+        return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, v,
+                                     e.i64(0));
+      };
+      Value base = PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), dst);
+      Value aligned = e.andI(
+          isZero(arith::RemUIOp::create(rewriter, loc, base, e.i64(pairBytes))),
+          e.andI(isZero(arith::RemUIOp::create(rewriter, loc, e.ext(ld),
+                                               e.i64(2))),
+                 isZero(arith::RemUIOp::create(rewriter, loc, e.ext(col),
+                                               e.i64(2)))));
+      auto sle = [&](Value x, Value y) {
+        return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle, x,
+                                     y);
+      };
+      Value inside = e.andI(
+          sle(e.add(row, e.i32(int64_t(type.getTileRows()) * atomRows)), rows),
+          sle(e.add(col, e.i32(int64_t(type.getTileCols()) * atomCols)), cols));
+      auto split = scf::IfOp::create(rewriter, loc, e.andI(inside, aligned),
+                                     /*else=*/true);
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(split.thenBlock());
+        for (unsigned idx = 0; idx < elems.size(); idx += 2) {
+          auto [r, cc] = position(coordOf(idx));
+          Value index = e.add(e.mul(e.ext(r), e.ext(ld)), e.ext(cc));
+          Value lo = elems[idx], hi = elems[idx + 1];
+          if (beta) {
+            auto old = LoadVectorOp::create(rewriter, loc,
+                                            TypeRange{target, target}, dst,
+                                            index, Value(), Value());
+            lo = accumulate(lo, old.getResult(0));
+            hi = accumulate(hi, old.getResult(1));
+          }
+          StoreVectorOp::create(rewriter, loc,
+                                ValueRange{convertFloat(rewriter, loc, lo, target),
+                                           convertFloat(rewriter, loc, hi, target)},
+                                dst, index, Value());
+        }
+      }
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(split.elseBlock());
       storeScalars();
+    };
+    if (!op.getBeta()) {
+      emitStores();
       rewriter.eraseOp(op);
       return success();
     }
-    int64_t pairBytes = 2 * int64_t(target.getIntOrFloatBitWidth() / 8);
-    auto isZero = [&](Value v) {
-      return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, v,
-                                   e.i64(0));
-    };
-    Value base = PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), dst);
-    Value aligned = e.andI(
-        isZero(arith::RemUIOp::create(rewriter, loc, base, e.i64(pairBytes))),
-        e.andI(isZero(arith::RemUIOp::create(rewriter, loc, e.ext(ld),
-                                             e.i64(2))),
-               isZero(arith::RemUIOp::create(rewriter, loc, e.ext(col),
-                                             e.i64(2)))));
-    auto sle = [&](Value x, Value y) {
-      return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle, x,
-                                   y);
-    };
-    Value inside = e.andI(
-        sle(e.add(row, e.i32(int64_t(type.getTileRows()) * atomRows)), rows),
-        sle(e.add(col, e.i32(int64_t(type.getTileCols()) * atomCols)), cols));
-    auto split = scf::IfOp::create(rewriter, loc, e.andI(inside, aligned),
-                                   /*else=*/true);
+    // beta == 0 must not read C (it may hold anything, NaN included): the
+    // accumulating stores run only for a non-zero beta.
+    Value betaIn = one(adaptor.getBeta());
+    Value nonZero = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::UNE, betaIn,
+        arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0)));
+    auto byBeta = scf::IfOp::create(rewriter, loc, nonZero, /*else=*/true);
     {
       OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(split.thenBlock());
-      for (unsigned idx = 0; idx < elems.size(); idx += 2) {
-        auto [r, cc] = position(coordOf(idx));
-        Value index = e.add(e.mul(e.ext(r), e.ext(ld)), e.ext(cc));
-        StoreVectorOp::create(
-            rewriter, loc,
-            ValueRange{convertFloat(rewriter, loc, elems[idx], target),
-                       convertFloat(rewriter, loc, elems[idx + 1], target)},
-            dst, index, Value());
-      }
+      rewriter.setInsertionPointToStart(byBeta.thenBlock());
+      beta = betaIn;
+      emitStores();
     }
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(split.elseBlock());
-    storeScalars();
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(byBeta.elseBlock());
+      beta = Value();
+      emitStores();
+    }
     rewriter.eraseOp(op);
     return success();
   }

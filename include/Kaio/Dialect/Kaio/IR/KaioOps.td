@@ -400,15 +400,19 @@ def Kaio_YieldOp : Kaio_Op<"yield", [Terminator, Pure,
 def Kaio_StoreFragmentOp : Kaio_Op<"store_fragment"> {
   let summary = "store an accumulator fragment to a global matrix, masked";
   let description = [{
-    Stores the 16x8 accumulator block at (`%row`, `%col`) of the row-major
-    matrix at `%dst` (leading dimension `%ld`, bounds `%rows` x `%cols`).
-    Elements are converted to the pointer's element type.
+    Stores the accumulator block (one atom or a tile of them) at (`%row`,
+    `%col`) of the row-major matrix at `%dst` (leading dimension `%ld`,
+    bounds `%rows` x `%cols`). Elements are converted to the pointer's
+    element type. With `beta %b` (f32) the store accumulates:
+    dst = frag + b * dst, computed in f32 (GEMM's beta * C; an alpha is a
+    frag_map before the store).
   }];
   let arguments = (ins Kaio_FragType:$frag, Kaio_PtrType:$dst, I32:$row,
-                       I32:$col, I32:$rows, I32:$cols, I32:$ld);
+                       I32:$col, I32:$rows, I32:$cols, I32:$ld,
+                       Optional<F32>:$beta);
   let assemblyFormat = [{
     $frag `,` $dst `[` $row `,` $col `]` `bounds` ` ` `[` $rows `,` $cols `]`
-    `ld` $ld attr-dict `:` type($frag) `,` type($dst)
+    `ld` $ld (`beta` $beta^)? attr-dict `:` type($frag) `,` type($dst)
   }];
   let hasVerifier = 1;
 }
