@@ -24,7 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Kaio/Ops/Gemm.h"
+#include "Kaio/Ops/Library.h"
 #include "Kaio/Runtime/Runtime.h"
 #include "bench_kernels.h"
 

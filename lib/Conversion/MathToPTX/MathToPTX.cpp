@@ -41,7 +41,9 @@ Value addRn(PTXBuilder &p, Value a, Value b) {
 }
 
 /// 2^(x log2 e) with the product's rounding error carried into a correction
-/// term: r = 2^hi * (1 + err ln 2).
+/// term: r = 2^hi * (1 + err ln 2). Where |hi| >= 128 the result is 0, a
+/// denormal or inf and the correction is skipped: for x = -inf it is NaN
+/// (0 * NaN), and for an overflowing x inf * (negative) + inf.
 Value expF32(PTXBuilder &p, Value x) {
   float l = static_cast<float>(kLog2E);
   double lo = kLog2E - static_cast<double>(l);
@@ -51,7 +53,10 @@ Value expF32(PTXBuilder &p, Value x) {
   err = p.fma(PTXType::f32, x, p.f32(lo), err);
   Value r = p.ex2(hi);
   Value scale = mulRn(p, err, p.f32(kLn2));
-  return p.fma(PTXType::f32, r, scale, r);
+  Value corrected = p.fma(PTXType::f32, r, scale, r);
+  Value extreme =
+      p.setp(CmpOp::ge, PTXType::f32, p.abs(PTXType::f32, hi), p.f32(128.0));
+  return p.selp(PTXType::f32, r, corrected, extreme);
 }
 
 /// `magnitude` (non-negative) with the sign bit of `x`.

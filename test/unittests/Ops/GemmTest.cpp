@@ -8,7 +8,7 @@
 
 #include "DriverBackends.h"
 
-#include "Kaio/Ops/Gemm.h"
+#include "Kaio/Ops/Library.h"
 
 #include <gtest/gtest.h>
 

@@ -34,6 +34,7 @@ struct FakeCudaCounters {
   int launches;
   unsigned lastGrid[3], lastBlock[3], lastSharedBytes;
   int lastLaunchDevice;
+  char lastKernel[64]; ///< Name of the last launched kernel.
 };
 FakeCudaCounters *getFakeCounters();
 

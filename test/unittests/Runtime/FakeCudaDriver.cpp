@@ -69,6 +69,7 @@ extern "C" struct FakeCudaCounters {
   int launches;
   unsigned lastGrid[3], lastBlock[3], lastSharedBytes;
   int lastLaunchDevice;
+  char lastKernel[64]; ///< Name of the last launched kernel.
 };
 
 namespace {
@@ -449,6 +450,8 @@ API CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
   counters.lastBlock[2] = bz;
   counters.lastSharedBytes = smem;
   counters.lastLaunchDevice = current()->device;
+  std::snprintf(counters.lastKernel, sizeof(counters.lastKernel), "%s",
+                f->name.c_str());
   if (f->name == "vector_add") {
     auto *a = *static_cast<float **>(params[0]);
     auto *b = *static_cast<float **>(params[1]);

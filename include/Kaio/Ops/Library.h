@@ -1,0 +1,73 @@
+//===- Library.h - KAIO's kernel library --------------------------*- C++ -*-===//
+//
+// KAIO's kernel library (include/Kaio/Ops, lib/Ops): kernels written in the
+// kaio dialect or with the C++ builder, compiled to PTX for sm_80 and sm_90
+// when KAIO is built and embedded in the library, which links only the
+// runtime (no LLVM/MLIR).
+//
+//   auto dev = kaio::rt::Device::open(0);
+//   auto lib = kaio::ops::Library::load(*dev);
+//   kaio::ops::Matrix a = kaio::ops::Matrix::rowMajor(aBuf.view(), m, k);
+//   ...
+//   if (kaio::rt::Error e = lib->gemm(a, b, c)) ...   // names the argument
+//
+// Every argument is validated before anything is launched; bad input is a
+// typed error (InvalidValue, or Unsupported for what the library does not
+// do yet) whose message names the op and the argument.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KAIO_OPS_LIBRARY_H
+#define KAIO_OPS_LIBRARY_H
+
+#include "Kaio/Ops/Gemm.h"
+#include "Kaio/Ops/RowOps.h"
+#include "Kaio/Runtime/Device.h"
+
+#include <memory>
+
+namespace kaio::ops {
+
+/// The library's kernels, loaded on one device (the code that suits it; the
+/// runtime's cache keeps the driver's compiled code across processes).
+class Library {
+public:
+  static rt::Expected<Library> load(const rt::Device &device);
+  Library(Library &&) noexcept;
+  Library &operator=(Library &&) noexcept;
+  ~Library();
+
+  /// C = alpha * A B + beta * C. Today: f16 A and B, f32 C, all row-major
+  /// and contiguous (ld = cols), any finite alpha and beta (beta 0 never
+  /// reads C, so C may start as garbage), any M, N, K (edges zero filled):
+  /// 128 x 128 block tiles of 4 x 4 warp tiles, two cp.async stages
+  /// (examples/tensor_core_matmul_tiled.mlir).
+  rt::Error gemm(const Matrix &a, const Matrix &b, const Matrix &c,
+                 const GemmOptions &options = {});
+
+  /// out = softmax(scale * x) along each row (any length; one block per
+  /// row with an online max and sum, 16-byte accesses where aligned). A
+  /// row that is all -inf (fully masked) gives zeros; NaN and +inf give NaN.
+  rt::Error softmax(const Matrix &x, const Matrix &out,
+                    const SoftmaxOptions &options = {});
+  /// out = log_softmax(scale * x); an all -inf row gives -inf.
+  rt::Error logSoftmax(const Matrix &x, const Matrix &out,
+                       const SoftmaxOptions &options = {});
+  /// out = h / sqrt(mean(h^2) + eps) * weight, h = x (+ residual).
+  rt::Error rmsNorm(const Matrix &x, const Matrix &out,
+                    const NormOptions &options = {});
+  /// out = (h - mean(h)) / sqrt(var(h) + eps) * weight + bias (biased
+  /// variance, as torch.nn.functional.layer_norm), h = x (+ residual).
+  rt::Error layerNorm(const Matrix &x, const Matrix &out,
+                      const NormOptions &options = {});
+
+  struct Impl;
+
+private:
+  explicit Library(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace kaio::ops
+
+#endif // KAIO_OPS_LIBRARY_H

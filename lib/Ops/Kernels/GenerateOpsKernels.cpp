@@ -1,0 +1,17 @@
+//===- GenerateOpsKernels.cpp - the library's builder kernels as .mlir ----===//
+//
+// Run by kaio_add_kernels at build time: writes the op library's kernels
+// written with the C++ builder as a .mlir module to argv[1].
+//
+//===----------------------------------------------------------------------===//
+
+#include "RowKernels.h"
+
+#include "Kaio/Builder/Builder.h"
+
+int main(int argc, char **argv) {
+  return kaio::builder::generatorMain(
+      argc, argv, [](kaio::builder::ModuleBuilder &mb) {
+        kaio::ops::kernels::buildRowKernels(mb);
+      });
+}

@@ -1,0 +1,346 @@
+//===- RowKernels.cpp - softmax and norms over rows, with the builder -----===//
+//
+// One block of kRowBlock threads per row. A row is walked in chunks: with
+// vector width V, thread t handles elements [c*V, c*V + V) for chunks
+// c = t, t + blockDim, ... (one 16-byte access per operand), then the tail
+// past the last whole chunk element by element. Every kernel reads the row
+// twice (the second read is the block's own recent data, from L1/L2) and
+// writes it once; statistics are accumulated in f32 whatever the element
+// type, and reduced across the block with kaio.block_reduce.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RowKernels.h"
+
+#include "Kaio/Builder/Builder.h"
+
+#include <cmath>
+#include <string>
+#include <tuple>
+#include <type_traits>
+
+using namespace kaio;
+using namespace kaio::builder;
+using namespace kaio::ops::kernels;
+
+namespace {
+
+template <class T> constexpr const char *typeName() {
+  if constexpr (std::is_same_v<T, float>)
+    return "f32";
+  else if constexpr (std::is_same_v<T, f16>)
+    return "f16";
+  else
+    return "bf16";
+}
+
+/// `base_type` or `base_type_vN`.
+template <class T, unsigned V> std::string kernelName(const char *base) {
+  std::string name = std::string(base) + "_" + typeName<T>();
+  if (V > 1)
+    name += "_v" + std::to_string(V);
+  return name;
+}
+
+template <class T> F32 toF32(const Val<T> &v) {
+  if constexpr (std::is_same_v<T, float>)
+    return v;
+  else
+    return cast<float>(v);
+}
+template <class T> Val<T> fromF32(const F32 &v) {
+  if constexpr (std::is_same_v<T, float>)
+    return v;
+  else
+    return cast<T>(v);
+}
+/// v rounded to T and back: what storing v as a T and reading it gives.
+template <class T> F32 roundTo(const F32 &v) { return toF32(fromF32<T>(v)); }
+
+template <unsigned W> using Chunk = std::array<F32, W>;
+template <unsigned W> using Width = std::integral_constant<unsigned, W>;
+
+/// Elements i .. i+W-1 of a row, as f32 (one vector access when W > 1).
+template <unsigned W, class T>
+Chunk<W> loadChunk(const Ptr<T> &p, const U32 &i) {
+  Chunk<W> out;
+  if constexpr (W == 1) {
+    out[0] = toF32(p.load(i));
+  } else {
+    auto v = p.template loadVector<W>(i);
+    for (unsigned j = 0; j < W; ++j)
+      out[j] = toF32(v[j]);
+  }
+  return out;
+}
+/// The same where `mask` holds, else `other` everywhere (nothing read).
+template <unsigned W, class T>
+Chunk<W> loadChunkOr(const Ptr<T> &p, const U32 &i, const Pred &mask,
+                     float other) {
+  Chunk<W> out;
+  if constexpr (W == 1) {
+    out[0] = toF32(p.load(i, mask, other));
+  } else {
+    auto v = p.template loadVector<W>(i, mask, other);
+    for (unsigned j = 0; j < W; ++j)
+      out[j] = toF32(v[j]);
+  }
+  return out;
+}
+/// Stores a chunk, converted to the pointer's element type.
+template <unsigned W, class T>
+void storeChunk(const Ptr<T> &p, const U32 &i, const Chunk<W> &values,
+                const Pred *mask = nullptr) {
+  std::array<Val<T>, W> v;
+  for (unsigned j = 0; j < W; ++j)
+    v[j] = fromF32<T>(values[j]);
+  if constexpr (W == 1) {
+    if (mask)
+      p.store(i, v[0], *mask);
+    else
+      p.store(i, v[0]);
+  } else {
+    if (mask)
+      p.template storeVector<W>(i, v, *mask);
+    else
+      p.template storeVector<W>(i, v);
+  }
+}
+
+/// Two f32 accumulators carried through a row.
+using Pair = std::tuple<F32, F32>;
+
+/// Folds body(Width<W>, index, state) over this thread's chunks of a row of
+/// n elements: whole V-chunks first, then the tail one element at a time.
+template <unsigned V, class F>
+Pair rowFold(KernelBuilder &k, const U32 &tid, const U32 &bdim, const U32 &n,
+             Pair init, F body) {
+  Pair state = init;
+  auto step = [&](auto width, const U32 &first, const U32 &end,
+                  const U32 &stride) {
+    constexpr unsigned W = decltype(width)::value;
+    state = k.for_(first, end, stride, state, [&](U32 c, F32 a, F32 b) {
+      return body(width, W == 1 ? c : c * W, Pair(a, b));
+    });
+  };
+  U32 tail = k.constant(0u);
+  if constexpr (V > 1) {
+    step(Width<V>(), tid, n / V, bdim);
+    tail = (n / V) * V;
+  }
+  step(Width<1>(), tail + tid, n, bdim);
+  return state;
+}
+
+/// body(Width<W>, index) over this thread's chunks (no state).
+template <unsigned V, class F>
+void rowFor(KernelBuilder &k, const U32 &tid, const U32 &bdim, const U32 &n,
+            F body) {
+  auto step = [&](auto width, const U32 &first, const U32 &end,
+                  const U32 &stride) {
+    constexpr unsigned W = decltype(width)::value;
+    k.for_(first, end, stride,
+           [&](U32 c) { body(width, W == 1 ? c : c * W); });
+  };
+  U32 tail = k.constant(0u);
+  if constexpr (V > 1) {
+    step(Width<V>(), tid, n / V, bdim);
+    tail = (n / V) * V;
+  }
+  step(Width<1>(), tail + tid, n, bdim);
+}
+
+/// Row r of a matrix with leading dimension ld.
+template <class P> P rowOf(const P &base, const U64 &row, const U32 &ld) {
+  return base + row * cast<uint64_t>(ld);
+}
+
+/// out = softmax(scale * x) or log_softmax(scale * x) along each row, with
+/// an online max/sum (one read for the statistics, one for the output).
+/// A row whose every element is -inf gives 0 (softmax) and -inf
+/// (log-softmax) instead of NaN; NaN and +inf give NaN, as in PyTorch.
+template <class T, unsigned V, bool Log> void buildSoftmax(ModuleBuilder &mb) {
+  mb.kernel(
+      kernelName<T, V>(Log ? "log_softmax" : "softmax"), {int32_t(kRowBlock)},
+      [](KernelBuilder &k) {
+        auto x = k.param<Ptr<const T>>("x");
+        auto out = k.param<Ptr<T>>("out");
+        auto n = k.param<uint32_t>("n");
+        auto ldx = k.param<uint32_t>("ld_x");
+        auto ldout = k.param<uint32_t>("ld_out");
+        auto scale = k.param<float>("scale");
+        U32 tid = k.threadId(), bdim = k.blockDim();
+        U64 row = cast<uint64_t>(k.blockId());
+        auto xr = rowOf(x, row, ldx);
+        auto outr = rowOf(out, row, ldout);
+        const float ninf = -INFINITY;
+        auto [m, s] = rowFold<V>(
+            k, tid, bdim, n,
+            std::make_tuple(k.constant(ninf), k.constant(0.0f)),
+            [&](auto width, const U32 &i, Pair state) {
+              constexpr unsigned W = decltype(width)::value;
+              auto [mOld, sOld] = state;
+              Chunk<W> v = loadChunk<W>(xr, i);
+              F32 cm = v[0] * scale;
+              for (unsigned j = 0; j < W; ++j) {
+                v[j] = v[j] * scale;
+                if (j)
+                  cm = max(cm, v[j]);
+              }
+              F32 mNew = max(mOld, cm);
+              // The running maximum as an exponent offset: 0 while it is
+              // -inf, so that exp(-inf - offset) is 0 rather than NaN.
+              F32 off = select(mNew == ninf, k.constant(0.0f), mNew);
+              F32 sNew = sOld * exp(mOld - off);
+              for (unsigned j = 0; j < W; ++j)
+                sNew = sNew + exp(v[j] - off);
+              return std::make_tuple(mNew, sNew);
+            });
+        F32 rowMax = k.blockReduce(ReduceKind::max, m);
+        F32 off = select(rowMax == ninf, k.constant(0.0f), rowMax);
+        F32 sum = k.blockReduce(ReduceKind::sum, s * exp(m - off));
+        Pred some = sum > 0.0f;
+        F32 inv = select(some, 1.0f / sum, 0.0f);
+        F32 logSum = select(some, log(select(some, sum, 1.0f)), 0.0f);
+        rowFor<V>(k, tid, bdim, n, [&](auto width, const U32 &i) {
+          constexpr unsigned W = decltype(width)::value;
+          Chunk<W> v = loadChunk<W>(xr, i);
+          for (unsigned j = 0; j < W; ++j) {
+            F32 shifted = v[j] * scale - off;
+            v[j] = Log ? shifted - logSum : exp(shifted) * inv;
+          }
+          storeChunk<W>(outr, i, v);
+        });
+      });
+}
+
+/// RMSNorm (Layer = false): out = h * rstd * weight, rstd = 1 / sqrt(mean(h²)
+/// + eps); LayerNorm: out = (h - mean) * rstd * weight + bias, rstd = 1 /
+/// sqrt(var(h) + eps). h is x, or with kNormResidual x + residual rounded to
+/// T (also stored to sum_out, and read back from there by the second pass,
+/// whose source `src` the host points at x or sum_out). The variance comes
+/// from sums of h - h[0] (no cancellation for rows far from 0).
+template <class T, unsigned V, bool Layer> void buildNorm(ModuleBuilder &mb) {
+  mb.kernel(
+      kernelName<T, V>(Layer ? "layer_norm" : "rms_norm"),
+      {int32_t(kRowBlock)}, [](KernelBuilder &k) {
+        auto x = k.param<Ptr<const T>>("x");
+        auto residual = k.param<Ptr<const T>>("residual");
+        auto weight = k.param<Ptr<const T>>("weight");
+        auto bias = k.param<Ptr<const T>>("bias");
+        auto out = k.param<Ptr<T>>("out");
+        auto sumOut = k.param<Ptr<T>>("sum_out");
+        auto src = k.param<Ptr<T>>("src");
+        auto meanOut = k.param<Ptr<float>>("mean");
+        auto rstdOut = k.param<Ptr<float>>("rstd");
+        auto n = k.param<uint32_t>("n");
+        auto ldx = k.param<uint32_t>("ld_x");
+        auto ldres = k.param<uint32_t>("ld_residual");
+        auto ldout = k.param<uint32_t>("ld_out");
+        auto ldsum = k.param<uint32_t>("ld_sum");
+        auto ldsrc = k.param<uint32_t>("ld_src");
+        auto eps = k.param<float>("eps");
+        auto flags = k.param<uint32_t>("flags");
+        auto has = [&](NormFlags f) {
+          return (flags & uint32_t(f)) != 0u;
+        };
+        Pred hasWeight = has(kNormWeight), hasBias = has(kNormBias),
+             hasResidual = has(kNormResidual), hasMean = has(kNormMean),
+             hasRstd = has(kNormRstd);
+        U32 tid = k.threadId(), bdim = k.blockDim();
+        U64 row = cast<uint64_t>(k.blockId());
+        auto xr = rowOf(x, row, ldx);
+        auto resr = rowOf(residual, row, ldres);
+        auto sumr = rowOf(sumOut, row, ldsum);
+        auto srcr = rowOf(src, row, ldsrc);
+        auto outr = rowOf(out, row, ldout);
+        F32 zero = k.constant(0.0f);
+        // LayerNorm sums h - shift with shift = h[0].
+        F32 shift = zero;
+        if constexpr (Layer) {
+          U32 first = k.constant(0u);
+          shift = roundTo<T>(toF32(xr.load(first)) +
+                             toF32(resr.load(first, hasResidual, 0.0f)));
+        }
+        auto [s1, s2] = rowFold<V>(
+            k, tid, bdim, n, std::make_tuple(zero, zero),
+            [&](auto width, const U32 &i, Pair state) {
+              constexpr unsigned W = decltype(width)::value;
+              auto [a, b] = state;
+              Chunk<W> h = loadChunk<W>(xr, i);
+              Chunk<W> r = loadChunkOr<W>(resr, i, hasResidual, 0.0f);
+              for (unsigned j = 0; j < W; ++j)
+                h[j] = roundTo<T>(h[j] + r[j]);
+              storeChunk<W>(sumr, i, h, &hasResidual);
+              for (unsigned j = 0; j < W; ++j) {
+                if constexpr (Layer) {
+                  F32 d = h[j] - shift;
+                  a = a + d;
+                  b = fma(d, d, b);
+                } else {
+                  b = fma(h[j], h[j], b);
+                }
+              }
+              return std::make_tuple(a, b);
+            });
+        F32 count = cast<float>(n);
+        F32 mean = zero, rstd;
+        if constexpr (Layer) {
+          F32 d = k.blockReduce(ReduceKind::sum, s1) / count;
+          F32 var = max(k.blockReduce(ReduceKind::sum, s2) / count - d * d,
+                        0.0f);
+          mean = shift + d;
+          rstd = rsqrt(var + eps);
+        } else {
+          rstd = rsqrt(k.blockReduce(ReduceKind::sum, s2) / count + eps);
+        }
+        Pred first = tid == 0u;
+        k.if_(first && hasRstd, [&] { rstdOut.store(row, rstd); });
+        if constexpr (Layer)
+          k.if_(first && hasMean, [&] { meanOut.store(row, mean); });
+        else
+          (void)hasMean;
+        rowFor<V>(k, tid, bdim, n, [&](auto width, const U32 &i) {
+          constexpr unsigned W = decltype(width)::value;
+          Chunk<W> h = loadChunk<W>(srcr, i);
+          Chunk<W> w = loadChunkOr<W>(weight, i, hasWeight, 1.0f);
+          Chunk<W> y;
+          if constexpr (Layer) {
+            Chunk<W> b = loadChunkOr<W>(bias, i, hasBias, 0.0f);
+            for (unsigned j = 0; j < W; ++j)
+              y[j] = fma((h[j] - mean) * rstd, w[j], b[j]);
+          } else {
+            (void)hasBias;
+            (void)meanOut;
+            for (unsigned j = 0; j < W; ++j)
+              y[j] = h[j] * rstd * w[j];
+          }
+          storeChunk<W>(outr, i, y);
+        });
+      });
+}
+
+/// 16 bytes of T.
+template <class T> constexpr unsigned vectorWidth() {
+  return std::is_same_v<T, float> ? 4 : 8;
+}
+
+template <class T> void buildForType(ModuleBuilder &mb) {
+  constexpr unsigned V = vectorWidth<T>();
+  buildSoftmax<T, V, false>(mb);
+  buildSoftmax<T, 1, false>(mb);
+  buildSoftmax<T, V, true>(mb);
+  buildSoftmax<T, 1, true>(mb);
+  buildNorm<T, V, false>(mb);
+  buildNorm<T, 1, false>(mb);
+  buildNorm<T, V, true>(mb);
+  buildNorm<T, 1, true>(mb);
+}
+
+} // namespace
+
+void kaio::ops::kernels::buildRowKernels(ModuleBuilder &mb) {
+  buildForType<float>(mb);
+  buildForType<f16>(mb);
+  buildForType<bf16>(mb);
+}

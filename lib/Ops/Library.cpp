@@ -1,0 +1,34 @@
+//===- Library.cpp - loading the library's embedded kernels ---------------===//
+
+#include "Kaio/Ops/Library.h"
+
+#include "LibraryImpl.h"
+
+using namespace kaio;
+using namespace kaio::ops;
+
+Library::Library(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Library::Library(Library &&) noexcept = default;
+Library &Library::operator=(Library &&) noexcept = default;
+Library::~Library() = default;
+
+rt::Expected<Library> Library::load(const rt::Device &device) {
+  rt::ModuleLoadOptions options;
+  options.name = "kaio::ops";
+  rt::Expected<ops_kernels::Kernels> kernels =
+      ops_kernels::Kernels::load(device, options);
+  if (!kernels)
+    return kernels.takeError().addContext("loading the KAIO op library");
+  return Library(std::make_unique<Impl>(std::move(*kernels)));
+}
+
+rt::Expected<rt::Kernel *> Library::Impl::kernel(const std::string &name) {
+  auto it = byName.find(name);
+  if (it == byName.end()) {
+    rt::Expected<rt::Kernel> k = kernels.module().getKernel(name);
+    if (!k)
+      return k.takeError();
+    it = byName.emplace(name, std::move(*k)).first;
+  }
+  return &it->second;
+}

@@ -1,0 +1,116 @@
+//===- Validate.cpp - argument checks shared by the library's ops ---------===//
+
+#include "Validate.h"
+
+using namespace kaio;
+using namespace kaio::ops;
+
+const char *kaio::ops::getDTypeName(DType type) {
+  switch (type) {
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  case DType::F32:
+    return "f32";
+  case DType::S8:
+    return "s8";
+  case DType::S32:
+    return "s32";
+  }
+  return "?";
+}
+
+unsigned kaio::ops::getDTypeBytes(DType type) {
+  switch (type) {
+  case DType::F16:
+  case DType::BF16:
+    return 2;
+  case DType::S8:
+    return 1;
+  case DType::F32:
+  case DType::S32:
+    return 4;
+  }
+  return 0;
+}
+
+rt::Error detail::invalid(const char *op, const char *name,
+                          const std::string &what) {
+  return rt::Error::make(rt::ErrorCode::InvalidValue,
+                         std::string(op) + ": " + name + ": " + what);
+}
+
+rt::Error detail::unsupported(const char *op, const char *name,
+                              const std::string &what) {
+  return rt::Error::make(rt::ErrorCode::Unsupported,
+                         std::string(op) + ": " + name + ": " + what);
+}
+
+std::string detail::shape(const Matrix &m) {
+  return std::to_string(m.rows) + "x" + std::to_string(m.cols);
+}
+
+rt::Error detail::validateMatrix(const char *op, const char *name,
+                                 const Matrix &m) {
+  if (m.rows < 0 || m.cols < 0)
+    return invalid(op, name, "negative shape " + shape(m));
+  if (m.rows > kMaxExtent || m.cols > kMaxExtent)
+    return invalid(op, name, "shape " + shape(m) + " exceeds " +
+                             std::to_string(kMaxExtent) + " in a dimension");
+  std::int64_t contiguous = m.layout == Layout::RowMajor ? m.cols : m.rows;
+  if (m.ld < std::max<std::int64_t>(contiguous, 1))
+    return invalid(op, name, "leading dimension " + std::to_string(m.ld) +
+                             " is less than the " +
+                             std::to_string(contiguous) + " " +
+                             (m.layout == Layout::RowMajor ? "columns"
+                                                           : "rows") +
+                             " of a " + shape(m) + " matrix");
+  if (m.rows == 0 || m.cols == 0)
+    return rt::Error::success();
+  if (!m.data)
+    return invalid(op, name, "null device pointer");
+  std::uint64_t lines = m.layout == Layout::RowMajor ? m.rows : m.cols;
+  std::uint64_t needed =
+      ((lines - 1) * std::uint64_t(m.ld) + std::uint64_t(contiguous)) *
+      getDTypeBytes(m.dtype);
+  if (m.capacityBytes && needed > m.capacityBytes)
+    return invalid(op, name, "a " + shape(m) + " " + getDTypeName(m.dtype) +
+                             " matrix with leading dimension " +
+                             std::to_string(m.ld) + " needs " +
+                             std::to_string(needed) +
+                             " bytes, but the buffer has " +
+                             std::to_string(m.capacityBytes));
+  if (m.data % getDTypeBytes(m.dtype))
+    return invalid(op, name, "device pointer is not aligned to its " +
+                             std::to_string(getDTypeBytes(m.dtype)) +
+                             "-byte elements");
+  return rt::Error::success();
+}
+
+std::uint64_t detail::spanBytes(const Matrix &m) {
+  if (m.rows == 0 || m.cols == 0)
+    return 0;
+  bool rowMajor = m.layout == Layout::RowMajor;
+  std::uint64_t lines = rowMajor ? m.rows : m.cols;
+  std::uint64_t contiguous = rowMajor ? m.cols : m.rows;
+  return ((lines - 1) * std::uint64_t(m.ld) + contiguous) *
+         getDTypeBytes(m.dtype);
+}
+
+rt::Error detail::checkNoPartialOverlap(const char *op, const char *nameA,
+                                        const Matrix &a, const char *nameB,
+                                        const Matrix &b) {
+  std::uint64_t sizeA = spanBytes(a), sizeB = spanBytes(b);
+  if (!sizeA || !sizeB)
+    return rt::Error::success();
+  if (a.data == b.data && a.ld == b.ld && a.dtype == b.dtype &&
+      a.layout == b.layout)
+    return rt::Error::success();
+  if (a.data < b.data + sizeB && b.data < a.data + sizeA)
+    return invalid(op, nameB,
+                   std::string("overlaps ") + nameA +
+                       " without being the same matrix (in-place use needs "
+                       "the same pointer and leading dimension)");
+  return rt::Error::success();
+}

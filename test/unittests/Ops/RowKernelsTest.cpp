@@ -1,0 +1,458 @@
+//===- RowKernelsTest.cpp - the library's row kernels in the interpreter --===//
+//
+// Builds the op library's softmax and norm kernels (lib/Ops/Kernels) in
+// process, lowers them through the whole pipeline and runs them in the
+// interpreter, with its memory sanitizer, against f64 references computed
+// from the same (rounded) inputs: every dtype, vector and scalar variants,
+// ragged row lengths (1, not multiples of the vector, warp or block), a row
+// past 100k elements, padded leading dimensions, -inf and fully masked rows,
+// and every optional operand of the norms. The profile checks that the
+// vector variants really move 16 bytes per access.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RowKernels.h"
+
+#include "Kaio/Builder/Builder.h"
+#include "Kaio/Compiler/Compile.h"
+#include "Kaio/InitAll.h"
+#include "Kaio/Interpreter/Interpreter.h"
+#include "Kaio/Interpreter/Profile.h"
+#include "Kaio/Runtime/Types.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace kaio;
+using namespace kaio::ops::kernels;
+using kaio::interp::Interpreter;
+
+namespace {
+
+enum class Elem { F32, F16, BF16 };
+
+const char *elemName(Elem e) {
+  return e == Elem::F32 ? "f32" : e == Elem::F16 ? "f16" : "bf16";
+}
+unsigned elemBytes(Elem e) { return e == Elem::F32 ? 4 : 2; }
+/// 16 bytes of the element type.
+unsigned vectorOf(Elem e) { return 16 / elemBytes(e); }
+
+/// Rounds to the element type (what storing and reloading gives).
+double roundTo(Elem e, double v) {
+  switch (e) {
+  case Elem::F32:
+    return float(v);
+  case Elem::F16:
+    return rt::toFloat(rt::toHalf(float(v)));
+  case Elem::BF16:
+    return rt::toFloat(rt::toBFloat16(float(v)));
+  }
+  return v;
+}
+
+/// The element type's bytes of a vector of values (already representable).
+std::vector<unsigned char> encode(Elem e, const std::vector<double> &v) {
+  std::vector<unsigned char> out(v.size() * elemBytes(e));
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (e == Elem::F32) {
+      float f = float(v[i]);
+      std::memcpy(&out[i * 4], &f, 4);
+    } else if (e == Elem::F16) {
+      rt::Half h = rt::toHalf(float(v[i]));
+      std::memcpy(&out[i * 2], &h, 2);
+    } else {
+      rt::BFloat16 h = rt::toBFloat16(float(v[i]));
+      std::memcpy(&out[i * 2], &h, 2);
+    }
+  }
+  return out;
+}
+
+std::vector<double> decode(Elem e, const std::vector<unsigned char> &bytes) {
+  std::vector<double> out(bytes.size() / elemBytes(e));
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (e == Elem::F32) {
+      float f;
+      std::memcpy(&f, &bytes[i * 4], 4);
+      out[i] = f;
+    } else if (e == Elem::F16) {
+      rt::Half h;
+      std::memcpy(&h, &bytes[i * 2], 2);
+      out[i] = rt::toFloat(h);
+    } else {
+      rt::BFloat16 h;
+      std::memcpy(&h, &bytes[i * 2], 2);
+      out[i] = rt::toFloat(h);
+    }
+  }
+  return out;
+}
+
+/// Relative tolerance of a result stored as `e` (a few roundings).
+double tolerance(Elem e) {
+  return e == Elem::F32 ? 2e-5 : e == Elem::F16 ? 2e-3 : 1.6e-2;
+}
+
+/// The lowered module with every row kernel, built once.
+class RowKernelsTest : public ::testing::TestWithParam<std::tuple<Elem, bool>> {
+public:
+  static void SetUpTestSuite() {
+    context = new mlir::MLIRContext();
+    mlir::DialectRegistry registry;
+    registerAllDialects(registry);
+    context->appendDialectRegistry(registry);
+    context->loadAllAvailableDialects();
+    builder::ModuleBuilder mb(*context);
+    buildRowKernels(mb);
+    module = new mlir::OwningOpRef<mlir::ModuleOp>(mb.finish());
+    ASSERT_TRUE(*module) << mb.diagnostics();
+    ASSERT_TRUE(succeeded(lowerToPTXDialect(**module, CompileOptions())));
+  }
+  static void TearDownTestSuite() {
+    delete module;
+    delete context;
+    module = nullptr;
+    context = nullptr;
+  }
+
+  Elem elem() const { return std::get<0>(GetParam()); }
+  bool vectorized() const { return std::get<1>(GetParam()); }
+  unsigned width() const { return vectorized() ? vectorOf(elem()) : 1; }
+  std::string kernel(const char *base) const {
+    std::string name = std::string(base) + "_" + elemName(elem());
+    if (vectorized())
+      name += "_v" + std::to_string(width());
+    return name;
+  }
+  /// A leading dimension >= n: padded, and a multiple of the vector for the
+  /// vector kernels; odd (unaligned rows) for the scalar ones.
+  uint32_t leading(uint32_t n) const {
+    if (!vectorized())
+      return n + 3;
+    uint32_t v = width();
+    return (n + v - 1) / v * v + v;
+  }
+
+  /// rows x ld values representable in the element type, uniform in
+  /// [lo, hi).
+  std::vector<double> random(size_t count, double lo, double hi) {
+    std::uniform_real_distribution<double> dist(lo, hi);
+    std::vector<double> v(count);
+    for (double &x : v)
+      x = roundTo(elem(), dist(rng));
+    return v;
+  }
+
+  uint64_t upload(Interpreter &interp, const std::vector<double> &values) {
+    std::vector<unsigned char> bytes = encode(elem(), values);
+    uint64_t addr = interp.allocGlobal(std::max<size_t>(bytes.size(), 16));
+    EXPECT_TRUE(interp.write(addr, bytes.data(), bytes.size()));
+    return addr;
+  }
+  uint64_t uploadF32(Interpreter &interp, size_t count, float fill) {
+    std::vector<float> v(count, fill);
+    uint64_t addr = interp.allocGlobal(std::max<size_t>(count * 4, 16));
+    EXPECT_TRUE(interp.write(addr, v));
+    return addr;
+  }
+  std::vector<double> download(Interpreter &interp, uint64_t addr,
+                               size_t count) {
+    std::vector<unsigned char> bytes(count * elemBytes(elem()));
+    EXPECT_TRUE(interp.read(addr, bytes.data(), bytes.size()));
+    return decode(elem(), bytes);
+  }
+
+  static mlir::MLIRContext *context;
+  static mlir::OwningOpRef<mlir::ModuleOp> *module;
+  std::mt19937 rng{2026};
+};
+
+mlir::MLIRContext *RowKernelsTest::context = nullptr;
+mlir::OwningOpRef<mlir::ModuleOp> *RowKernelsTest::module = nullptr;
+
+void expectNear(double got, double want, double rel, double floor,
+                const std::string &at) {
+  if (std::isnan(want)) {
+    EXPECT_TRUE(std::isnan(got)) << at;
+    return;
+  }
+  if (std::isinf(want)) {
+    EXPECT_EQ(got, want) << at;
+    return;
+  }
+  ASSERT_NEAR(got, want, rel * (std::fabs(want) + floor)) << at;
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax and log-softmax
+//===----------------------------------------------------------------------===//
+
+/// softmax or log_softmax of scale * row in f64; all -inf gives 0 / -inf.
+std::vector<double> softmaxRef(const std::vector<double> &row, double scale,
+                               bool log) {
+  double mx = -INFINITY;
+  for (double v : row)
+    mx = std::max(mx, v * scale);
+  double off = mx == -INFINITY ? 0 : mx;
+  double sum = 0;
+  for (double v : row)
+    sum += std::exp(v * scale - off);
+  std::vector<double> out;
+  for (double v : row) {
+    double s = v * scale - off;
+    if (log)
+      out.push_back(sum > 0 ? s - std::log(sum) : s);
+    else
+      out.push_back(sum > 0 ? std::exp(s) / sum : 0.0);
+  }
+  return out;
+}
+
+void runSoftmax(RowKernelsTest *t, Interpreter &interp, bool log,
+                const std::vector<std::vector<double>> &rows, uint32_t n,
+                float scale);
+
+TEST_P(RowKernelsTest, SoftmaxAtRaggedLengths) {
+  for (bool log : {false, true})
+    for (uint32_t n : {1u, 3u, 33u, 257u, 1000u, 2051u}) {
+      uint32_t rows = n > 1000 ? 2 : 3;
+      std::vector<double> x = random(size_t(rows) * leading(n), -8, 8);
+      Interpreter interp(**module);
+      std::vector<std::vector<double>> byRow;
+      for (uint32_t r = 0; r < rows; ++r)
+        byRow.emplace_back(x.begin() + r * leading(n),
+                           x.begin() + r * leading(n) + n);
+      runSoftmax(this, interp, log, byRow, n, 0.75f);
+      if (HasFatalFailure())
+        return;
+    }
+}
+
+TEST_P(RowKernelsTest, SoftmaxOfInfinitiesAndMaskedRows) {
+  const uint32_t n = 77;
+  std::vector<std::vector<double>> rows(3, random(n, -4, 4));
+  rows[0][5] = -INFINITY; // one masked element: exp gives 0 there
+  rows[0][60] = -INFINITY;
+  for (double &v : rows[1]) // fully masked: 0 (softmax), -inf (log)
+    v = -INFINITY;
+  rows[2][9] = roundTo(elem(), 60000); // large: no overflow
+  for (bool log : {false, true}) {
+    Interpreter interp(**module);
+    runSoftmax(this, interp, log, rows, n, 1.0f);
+  }
+}
+
+TEST_P(RowKernelsTest, SoftmaxOfALongRow) {
+  // Past 100k elements: 400+ chunks per thread.
+  const uint32_t n = 100003;
+  std::vector<std::vector<double>> rows = {random(n, -3, 3)};
+  Interpreter interp(**module);
+  runSoftmax(this, interp, /*log=*/false, rows, n, 1.0f);
+}
+
+void runSoftmax(RowKernelsTest *t, Interpreter &interp, bool log,
+                const std::vector<std::vector<double>> &rows, uint32_t n,
+                float scale) {
+  uint32_t ld = t->leading(n), count = rows.size();
+  std::vector<double> x(size_t(count) * ld, 0.0);
+  for (uint32_t r = 0; r < count; ++r)
+    std::copy(rows[r].begin(), rows[r].end(), x.begin() + r * ld);
+  // The output is padded differently, and starts as a sentinel that must
+  // survive in the padding.
+  uint32_t ldOut = ld + t->width();
+  std::vector<double> sentinel(size_t(count) * ldOut, 12.0);
+  uint64_t dx = t->upload(interp, x), dout = t->upload(interp, sentinel);
+  std::string name = t->kernel(log ? "log_softmax" : "softmax");
+  auto r = interp.launch(name, {count}, {kRowBlock},
+                         {dx, dout, n, ld, ldOut, Interpreter::argF32(scale)});
+  ASSERT_TRUE(r.success) << name << ": " << r.message();
+  std::vector<double> out = t->download(interp, dout, sentinel.size());
+  for (uint32_t row = 0; row < count; ++row) {
+    std::vector<double> want = softmaxRef(rows[row], scale, log);
+    // log-softmax subtracts numbers of the inputs' magnitude: its error is
+    // relative to that.
+    double magnitude = 1e-3;
+    if (log)
+      for (double v : rows[row])
+        if (std::isfinite(v))
+          magnitude = std::max(magnitude, std::fabs(v * scale));
+    for (uint32_t c = 0; c < ldOut; ++c) {
+      std::string at = name + " n=" + std::to_string(n) + " row " +
+                       std::to_string(row) + " col " + std::to_string(c);
+      if (c >= n) {
+        ASSERT_EQ(out[row * ldOut + c], 12.0) << "wrote past the row: " << at;
+        continue;
+      }
+      expectNear(out[row * ldOut + c], want[c], tolerance(t->elem()),
+                 magnitude, at);
+      if (::testing::Test::HasFatalFailure())
+        return;
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// RMSNorm and LayerNorm
+//===----------------------------------------------------------------------===//
+
+struct NormCase {
+  bool layer;
+  bool weight, bias, residual, mean, rstd;
+};
+
+void runNorm(RowKernelsTest *t, const NormCase &c, uint32_t rows, uint32_t n,
+             double offset = 0) {
+  Interpreter interp(**RowKernelsTest::module);
+  uint32_t ld = t->leading(n);
+  size_t size = size_t(rows) * ld;
+  std::vector<double> x = t->random(size, offset - 2, offset + 2);
+  std::vector<double> res = t->random(size, -1, 1);
+  std::vector<double> w = t->random(n, 0.5, 1.5), b = t->random(n, -1, 1);
+  const float eps = 1e-5f;
+  uint64_t dx = t->upload(interp, x), dres = t->upload(interp, res),
+           dw = t->upload(interp, w), db = t->upload(interp, b),
+           dout = t->upload(interp, std::vector<double>(size, 7.0)),
+           dsum = t->upload(interp, std::vector<double>(size, 7.0)),
+           dmean = t->uploadF32(interp, rows, 7.0f),
+           drstd = t->uploadF32(interp, rows, 7.0f);
+  uint32_t flags = (c.weight ? kNormWeight : 0) | (c.bias ? kNormBias : 0) |
+                   (c.residual ? kNormResidual : 0) |
+                   (c.mean ? kNormMean : 0) | (c.rstd ? kNormRstd : 0);
+  std::string name = t->kernel(c.layer ? "layer_norm" : "rms_norm");
+  uint64_t src = c.residual ? dsum : dx;
+  auto r = interp.launch(name, {rows}, {kRowBlock},
+                         {dx, dres, dw, db, dout, dsum, src, dmean, drstd, n,
+                          ld, ld, ld, ld, ld, Interpreter::argF32(eps),
+                          flags});
+  ASSERT_TRUE(r.success) << name << ": " << r.message();
+  std::vector<double> out = t->download(interp, dout, size);
+  std::vector<double> sum = t->download(interp, dsum, size);
+  std::vector<float> mean(rows), rstd(rows);
+  ASSERT_TRUE(interp.read(dmean, mean));
+  ASSERT_TRUE(interp.read(drstd, rstd));
+  double tol = tolerance(t->elem());
+  for (uint32_t row = 0; row < rows; ++row) {
+    std::vector<double> h(n);
+    for (uint32_t j = 0; j < n; ++j) {
+      size_t i = size_t(row) * ld + j;
+      h[j] = c.residual ? roundTo(t->elem(), x[i] + res[i]) : x[i];
+    }
+    double m = 0, ss = 0;
+    for (double v : h)
+      m += v;
+    m /= n;
+    for (double v : h)
+      ss += c.layer ? (v - m) * (v - m) : v * v;
+    double rs = 1 / std::sqrt(ss / n + eps);
+    std::string at = name + " n=" + std::to_string(n) + " row " +
+                     std::to_string(row);
+    EXPECT_NEAR(rstd[row], c.rstd ? rs : 7.0, 2e-5 * rs) << at << " rstd";
+    EXPECT_NEAR(mean[row], c.mean ? m : 7.0, 1e-5 * (std::fabs(m) + 1))
+        << at << " mean";
+    for (uint32_t j = 0; j < ld; ++j) {
+      size_t i = size_t(row) * ld + j;
+      if (j >= n) {
+        ASSERT_EQ(out[i], 7.0) << "wrote past the row: " << at;
+        ASSERT_EQ(sum[i], 7.0) << "wrote past the row: " << at;
+        continue;
+      }
+      ASSERT_EQ(sum[i], c.residual ? h[j] : 7.0) << at << " sum col " << j;
+      double y = (c.layer ? h[j] - m : h[j]) * rs;
+      if (c.weight)
+        y *= w[j];
+      if (c.bias)
+        y += b[j];
+      // h - mean is rounded at the scale of the inputs (|offset|).
+      double slack = 4 * 6e-8 * std::fabs(offset) * rs;
+      ASSERT_NEAR(out[i], y, tol * (std::fabs(y) + 0.05) + slack)
+          << at << " col " << j;
+    }
+  }
+}
+
+TEST_P(RowKernelsTest, RmsNormAtRaggedLengths) {
+  for (uint32_t n : {1u, 7u, 129u, 1000u, 4099u}) {
+    runNorm(this, {false, true, false, false, false, true}, 3, n);
+    if (HasFatalFailure())
+      return;
+  }
+}
+
+TEST_P(RowKernelsTest, LayerNormAtRaggedLengths) {
+  for (uint32_t n : {1u, 9u, 300u, 2049u}) {
+    runNorm(this, {true, true, true, false, true, true}, 3, n);
+    if (HasFatalFailure())
+      return;
+  }
+}
+
+TEST_P(RowKernelsTest, NormsWithEveryOptionalOperand) {
+  for (bool layer : {false, true})
+    for (int mask = 0; mask < 16; ++mask) {
+      NormCase c{layer, bool(mask & 1), layer && (mask & 2), bool(mask & 4),
+                 layer && (mask & 8), bool(mask & 8)};
+      runNorm(this, c, 2, 70);
+      if (HasFatalFailure())
+        return;
+    }
+}
+
+TEST_P(RowKernelsTest, LayerNormOfRowsFarFromZero) {
+  // Mean 1000, spread 2: E[x^2] - mean^2 would cancel catastrophically in
+  // f32; the kernel sums x - x[0].
+  if (elem() != Elem::F32)
+    GTEST_SKIP() << "16-bit inputs cannot hold 1000 +- 2 finely";
+  runNorm(this, {true, false, false, false, true, true}, 2, 1000, 1000);
+}
+
+TEST_P(RowKernelsTest, NormOfALongRow) {
+  runNorm(this, {false, true, false, true, false, true}, 1, 100003);
+}
+
+TEST_P(RowKernelsTest, VectorKernelsMove16BytesPerAccess) {
+  if (!vectorized())
+    GTEST_SKIP() << "scalar variant";
+  const uint32_t n = 4096, rows = 2, ld = n;
+  Interpreter interp(**module);
+  std::vector<double> x = random(size_t(rows) * ld, -1, 1);
+  uint64_t dx = upload(interp, x), dout = upload(interp, x);
+  interp::Profile profile;
+  interp::LaunchOptions options;
+  options.profile = &profile;
+  auto r = interp.launch(kernel("softmax"), {rows}, {kRowBlock},
+                         {dx, dout, n, ld, ld, Interpreter::argF32(1.0f)},
+                         options);
+  ASSERT_TRUE(r.success) << r.message();
+  ASSERT_EQ(profile.kernels().size(), 1u);
+  const interp::KernelProfile &k = profile.kernels().front();
+  // Two reads and one write of every element, all 16-byte accesses with
+  // every sector used.
+  uint64_t bytes = uint64_t(rows) * n * elemBytes(elem());
+  EXPECT_EQ(k.global.at("ld.global").bytes, 2 * bytes);
+  EXPECT_EQ(k.global.at("st.global").bytes, bytes);
+  uint64_t accesses = bytes / 16;
+  EXPECT_EQ(k.mix.at("ld.global.16B"), 2 * accesses / 32);
+  EXPECT_EQ(k.mix.at("st.global.16B"), accesses / 32);
+  for (auto &[kind, g] : k.global)
+    EXPECT_EQ(g.sectors, g.idealSectors) << kind;
+  EXPECT_EQ(k.sharedTotal().bankConflicts(), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Types, RowKernelsTest,
+    ::testing::Combine(::testing::Values(Elem::F32, Elem::F16, Elem::BF16),
+                       ::testing::Bool()),
+    [](const ::testing::TestParamInfo<std::tuple<Elem, bool>> &info) {
+      return std::string(elemName(std::get<0>(info.param))) +
+             (std::get<1>(info.param) ? "_vector" : "_scalar");
+    });
+
+} // namespace

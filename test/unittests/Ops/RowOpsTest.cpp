@@ -1,0 +1,253 @@
+//===- RowOpsTest.cpp - softmax and the norms: validation, dispatch, results -===//
+//
+// Validation needs no device; the fake CUDA driver shows which kernel is
+// launched (dtype and vector variant) with which grid, and that bad input
+// launches nothing; on a GPU the results are compared with f64 references
+// (the kernels themselves are checked in the interpreter by
+// RowKernelsTest.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "DriverBackends.h"
+
+#include "Kaio/Ops/Library.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+using namespace kaio;
+using namespace kaio::ops;
+using namespace kaio::rt::test;
+
+namespace {
+
+Matrix fake(DType type, std::int64_t rows, std::int64_t cols,
+            CUdeviceptr at = 0x100000, std::int64_t ld = 0) {
+  Matrix m;
+  m.data = at;
+  m.dtype = type;
+  m.rows = rows;
+  m.cols = cols;
+  m.ld = ld ? ld : std::max<std::int64_t>(cols, 1);
+  return m;
+}
+
+std::string softmaxError(const Matrix &x, const Matrix &out,
+                         SoftmaxOptions o = {}) {
+  rt::Error e = validateSoftmax(x, out, o);
+  return e ? e.message() : std::string();
+}
+std::string rmsError(const Matrix &x, const Matrix &out,
+                     const NormOptions &o = {}) {
+  rt::Error e = validateRmsNorm(x, out, o);
+  return e ? e.message() : std::string();
+}
+std::string layerError(const Matrix &x, const Matrix &out,
+                       const NormOptions &o = {}) {
+  rt::Error e = validateLayerNorm(x, out, o);
+  return e ? e.message() : std::string();
+}
+
+TEST(RowOpsValidation, AcceptsEveryFloatTypeAndInPlace) {
+  for (DType t : {DType::F32, DType::F16, DType::BF16}) {
+    Matrix x = fake(t, 5, 33, 0x100000, 40);
+    EXPECT_EQ(softmaxError(x, fake(t, 5, 33, 0x200000)), "");
+    EXPECT_EQ(softmaxError(x, x), "") << "in place";
+    NormOptions o;
+    o.weight = fake(t, 1, 33, 0x300000);
+    o.bias = fake(t, 33, 1, 0x310000);
+    o.mean = fake(DType::F32, 1, 5, 0x320000);
+    o.rstd = fake(DType::F32, 5, 1, 0x330000);
+    o.residual = fake(t, 5, 33, 0x400000);
+    o.residualOut = x; // hidden state updated in place
+    EXPECT_EQ(layerError(x, fake(t, 5, 33, 0x200000), o), "");
+  }
+  // Softmax of empty rows is empty; nothing to do.
+  EXPECT_EQ(softmaxError(fake(DType::F32, 3, 0), fake(DType::F32, 3, 0)), "");
+}
+
+TEST(RowOpsValidation, NamesTheOpAndTheArgument) {
+  Matrix x = fake(DType::F16, 4, 64), out = fake(DType::F16, 4, 64, 0x200000);
+  EXPECT_EQ(softmaxError(x, fake(DType::F16, 4, 65, 0x200000)),
+            "softmax: out: is 4x65 but x is 4x64");
+  EXPECT_EQ(softmaxError(x, fake(DType::F32, 4, 64, 0x200000)),
+            "softmax: out: dtype f32 differs from x's f16");
+  EXPECT_EQ(softmaxError(x, fake(DType::F16, 4, 64, 0x100010)),
+            "softmax: out: overlaps x without being the same matrix "
+            "(in-place use needs the same pointer and leading dimension)");
+  SoftmaxOptions nanScale;
+  nanScale.scale = NAN;
+  EXPECT_EQ(softmaxError(x, out, nanScale),
+            "softmax: scale: must be finite, got nan");
+  rt::Error e = validateSoftmax(fake(DType::S8, 4, 64), out);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
+  EXPECT_EQ(e.message(),
+            "softmax: x: dtype s8 is not supported (f32, f16 or bf16)");
+  Matrix odd = x;
+  odd.data = 0x100001;
+  EXPECT_EQ(softmaxError(odd, out),
+            "softmax: x: device pointer is not aligned to its 2-byte "
+            "elements");
+
+  EXPECT_EQ(rmsError(fake(DType::F16, 4, 0), fake(DType::F16, 4, 0)),
+            "rms_norm: x: rows of length 0 have no norm (x is 4x0)");
+  NormOptions o;
+  o.eps = -1;
+  EXPECT_EQ(rmsError(x, out, o),
+            "rms_norm: eps: must be a finite number >= 0, got -1.000000");
+  o = {};
+  o.weight = fake(DType::F16, 1, 63, 0x300000);
+  EXPECT_EQ(rmsError(x, out, o),
+            "rms_norm: weight: is 1x63 but must be a contiguous vector of 64 "
+            "elements (one per column of x)");
+  o.weight = fake(DType::BF16, 1, 64, 0x300000);
+  EXPECT_EQ(rmsError(x, out, o),
+            "rms_norm: weight: dtype bf16 but must be f16");
+  o = {};
+  o.bias = fake(DType::F16, 1, 64, 0x300000);
+  EXPECT_EQ(rmsError(x, out, o), "rms_norm: bias: RMSNorm takes no bias");
+  o = {};
+  o.mean = fake(DType::F32, 1, 4, 0x300000);
+  EXPECT_EQ(rmsError(x, out, o),
+            "rms_norm: mean: RMSNorm has no mean output (only rstd)");
+  o = {};
+  o.rstd = fake(DType::F16, 1, 4, 0x300000);
+  EXPECT_EQ(layerError(x, out, o),
+            "layer_norm: rstd: dtype f16 but must be f32");
+  o.rstd = fake(DType::F32, 4, 1, 0x300000, 2);
+  EXPECT_EQ(layerError(x, out, o),
+            "layer_norm: rstd: is 4x1 but must be a contiguous vector of 4 "
+            "elements (one per row of x)");
+  o = {};
+  o.residual = fake(DType::F16, 4, 64, 0x400000);
+  EXPECT_EQ(layerError(x, out, o),
+            "layer_norm: residualOut: is required with residual (it receives "
+            "x + residual)");
+  o.residualOut = fake(DType::F16, 4, 64, 0x200010);
+  EXPECT_EQ(layerError(x, out, o),
+            "layer_norm: residualOut: overlaps out without being the same "
+            "matrix (in-place use needs the same pointer and leading "
+            "dimension)");
+  o = {};
+  o.residualOut = fake(DType::F16, 4, 64, 0x400000);
+  EXPECT_EQ(layerError(x, out, o),
+            "layer_norm: residualOut: is given without residual");
+  Matrix colMajor = x;
+  colMajor.layout = Layout::ColMajor;
+  colMajor.ld = 4;
+  e = validateLayerNorm(colMajor, out);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
+}
+
+class RowOpsTest : public BackendTest {};
+
+TEST_P(RowOpsTest, PicksTheKernelForTheTypeAndAlignment) {
+  if (!isFake())
+    GTEST_SKIP() << "checks the launch through the fake driver";
+  rt::Expected<Library> lib = Library::load(*device);
+  ASSERT_TRUE(lib) << lib.error().message();
+  FakeCudaCounters *counters = getFakeCounters();
+  auto buf = rt::DeviceBuffer<rt::BFloat16>::allocate(*device, 4096);
+  auto fbuf = rt::DeviceBuffer<float>::allocate(*device, 4096);
+  ASSERT_TRUE(buf && fbuf);
+  // bf16, 16-byte aligned rows: the 8-wide vector kernel, a block per row.
+  Matrix x = Matrix::rowMajor(buf->view(), 7, 100, 104);
+  ASSERT_FALSE(lib->softmax(x, x));
+  EXPECT_STREQ(counters->lastKernel, "softmax_bf16_v8");
+  EXPECT_EQ(counters->lastGrid[0], 7u);
+  EXPECT_EQ(counters->lastBlock[0], 256u);
+  // A leading dimension that is not a multiple of 8: scalar accesses.
+  ASSERT_FALSE(lib->logSoftmax(Matrix::rowMajor(buf->view(), 7, 100, 101),
+                               Matrix::rowMajor(buf->view(), 7, 100, 101)));
+  EXPECT_STREQ(counters->lastKernel, "log_softmax_bf16");
+  // f32 norms with stats: the 4-wide kernel.
+  Matrix fx = Matrix::rowMajor(fbuf->view(), 3, 64);
+  NormOptions o;
+  o.rstd = Matrix::vector(fbuf->view().subview(3000, 3), 3);
+  ASSERT_FALSE(lib->rmsNorm(fx, fx, o));
+  EXPECT_STREQ(counters->lastKernel, "rms_norm_f32_v4");
+  // A weight that is not 16-byte aligned: scalar.
+  o.weight = Matrix::vector(fbuf->view().subview(1001, 64), 64);
+  ASSERT_FALSE(lib->layerNorm(fx, fx, o));
+  EXPECT_STREQ(counters->lastKernel, "layer_norm_f32");
+  // Bad input and empty input launch nothing.
+  int launches = counters->launches;
+  o.weight = Matrix::vector(fbuf->view().subview(1000, 63), 63);
+  rt::Error e = lib->layerNorm(fx, fx, o);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e.code(), rt::ErrorCode::InvalidValue);
+  ASSERT_FALSE(lib->softmax(Matrix::rowMajor(fbuf->view(), 0, 64),
+                            Matrix::rowMajor(fbuf->view(), 0, 64)));
+  EXPECT_EQ(counters->launches, launches);
+}
+
+// On a GPU: every dtype and variant against f64 references.
+TEST_P(RowOpsTest, MatchesF64ReferencesOnTheGpu) {
+  if (isFake())
+    GTEST_SKIP() << "the fake driver computes nothing";
+  rt::Expected<Library> lib = Library::load(*device);
+  ASSERT_TRUE(lib) << lib.error().message();
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> dist(-3, 3);
+  for (std::int64_t n : {1, 37, 1000, 4096, 100003})
+    for (std::int64_t ld : {n, n + 1}) {
+      const std::int64_t rows = n > 5000 ? 2 : 9;
+      std::vector<float> hx(rows * ld), hw(n);
+      for (float &v : hx)
+        v = dist(rng);
+      for (float &v : hw)
+        v = 1 + dist(rng) / 4;
+      auto x = rt::DeviceBuffer<float>::fromHost(*device, hx);
+      auto w = rt::DeviceBuffer<float>::fromHost(*device, hw);
+      auto out = rt::DeviceBuffer<float>::allocate(*device, rows * ld);
+      auto rstd = rt::DeviceBuffer<float>::allocate(*device, rows);
+      ASSERT_TRUE(x && w && out && rstd);
+      Matrix mx = Matrix::rowMajor(x->view(), rows, n, ld);
+      Matrix mo = Matrix::rowMajor(out->view(), rows, n, ld);
+      std::vector<float> got(rows * ld), gotRstd(rows);
+      // softmax
+      ASSERT_FALSE(lib->softmax(mx, mo));
+      ASSERT_FALSE(out->copyToHost(got.data(), got.size()));
+      for (std::int64_t r = 0; r < rows; ++r) {
+        double m = -INFINITY, s = 0;
+        for (std::int64_t c = 0; c < n; ++c)
+          m = std::max(m, double(hx[r * ld + c]));
+        for (std::int64_t c = 0; c < n; ++c)
+          s += std::exp(hx[r * ld + c] - m);
+        for (std::int64_t c = 0; c < n; ++c) {
+          double want = std::exp(hx[r * ld + c] - m) / s;
+          ASSERT_NEAR(got[r * ld + c], want, 1e-5 * want + 1e-9)
+              << "softmax n=" << n << " ld=" << ld;
+        }
+      }
+      // rms_norm with weight and rstd
+      NormOptions o;
+      o.weight = Matrix::vector(w->view(), n);
+      o.rstd = Matrix::vector(rstd->view(), rows);
+      ASSERT_FALSE(lib->rmsNorm(mx, mo, o));
+      ASSERT_FALSE(out->copyToHost(got.data(), got.size()));
+      ASSERT_FALSE(rstd->copyToHost(gotRstd.data(), gotRstd.size()));
+      for (std::int64_t r = 0; r < rows; ++r) {
+        double ss = 0;
+        for (std::int64_t c = 0; c < n; ++c)
+          ss += double(hx[r * ld + c]) * hx[r * ld + c];
+        double rs = 1 / std::sqrt(ss / n + 1e-5);
+        ASSERT_NEAR(gotRstd[r], rs, 2e-5 * rs);
+        for (std::int64_t c = 0; c < n; ++c) {
+          double want = hx[r * ld + c] * rs * hw[c];
+          ASSERT_NEAR(got[r * ld + c], want, 2e-5 * (std::fabs(want) + 0.05))
+              << "rms_norm n=" << n << " ld=" << ld;
+        }
+      }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, RowOpsTest,
+                         ::testing::Values(Backend::Real, Backend::Fake),
+                         backendName);
+
+} // namespace
