@@ -393,6 +393,85 @@ BENCHMARK(BM_ElementwiseVsCopy<true>)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 
+/// The library's row ops against a device-to-device copy of the bytes they
+/// must move at least (x read once, out written once), at LLM sizes. The
+/// kernels read each row a second time (from L1/L2); the ratio says how
+/// close that gets to the copy.
+enum class RowOp { Softmax, LogSoftmax, RmsNorm, LayerNorm };
+
+template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
+  Gpu &gpu = Gpu::get();
+  if (skipWithoutGpu(state, gpu))
+    return;
+  if (!gpu.library) {
+    state.SkipWithError("not measured: the op library did not load");
+    return;
+  }
+  const int64_t rows = state.range(0), cols = state.range(1);
+  const size_t count = size_t(rows * cols);
+  auto x = DeviceBuffer<T>::allocate(*gpu.device, count);
+  auto out = DeviceBuffer<T>::allocate(*gpu.device, count);
+  auto weight = DeviceBuffer<T>::allocate(*gpu.device, size_t(cols));
+  auto bias = DeviceBuffer<T>::allocate(*gpu.device, size_t(cols));
+  // 0x3c: small finite values in f32, f16 and bf16 alike.
+  if (!x || !out || !weight || !bias || x->fillBytes(0x3c) ||
+      weight->fillBytes(0x3c) || bias->fillBytes(0x3c)) {
+    state.SkipWithError("device allocation failed");
+    return;
+  }
+  using kaio::ops::Matrix;
+  Matrix mx = Matrix::rowMajor(std::as_const(*x).view(), rows, cols);
+  Matrix mo = Matrix::rowMajor(out->view(), rows, cols);
+  kaio::ops::NormOptions norm;
+  norm.weight = Matrix::vector(std::as_const(*weight).view(), cols);
+  if constexpr (op == RowOp::LayerNorm)
+    norm.bias = Matrix::vector(std::as_const(*bias).view(), cols);
+  auto kaio = [&] {
+    switch (op) {
+    case RowOp::Softmax:
+      return !gpu.library->softmax(mx, mo);
+    case RowOp::LogSoftmax:
+      return !gpu.library->logSoftmax(mx, mo);
+    case RowOp::RmsNorm:
+      return !gpu.library->rmsNorm(mx, mo, norm);
+    case RowOp::LayerNorm:
+      return !gpu.library->layerNorm(mx, mo, norm);
+    }
+    return false;
+  };
+  auto peer = [&] { return !out->copyFrom(*x); };
+  for (auto _ : state) {
+    double kaioMs = medianMs(gpu, kaio), peerMs = medianMs(gpu, peer);
+    if (kaioMs < 0 || peerMs < 0) {
+      state.SkipWithError("a launch failed");
+      return;
+    }
+    report(state, kaioMs, peerMs, 2.0 * double(count) * sizeof(T), "byte/s");
+  }
+}
+
+void rowShapes(benchmark::internal::Benchmark *b) {
+  b->ArgNames({"rows", "cols"})
+      ->Args({4096, 4096})
+      ->Args({32768, 4096})
+      ->Args({32768, 8192})
+      ->UseManualTime()
+      ->Iterations(1)
+      ->Unit(benchmark::kMillisecond);
+}
+
+#define KAIO_ROW_BENCH(OP, T, NAME)                                            \
+  BENCHMARK(BM_RowOpVsCopy<RowOp::OP, T>)->Name(NAME)->Apply(rowShapes)
+KAIO_ROW_BENCH(Softmax, float, "BM_SoftmaxF32VsCopy");
+KAIO_ROW_BENCH(Softmax, BFloat16, "BM_SoftmaxBF16VsCopy");
+KAIO_ROW_BENCH(LogSoftmax, float, "BM_LogSoftmaxF32VsCopy");
+KAIO_ROW_BENCH(LogSoftmax, BFloat16, "BM_LogSoftmaxBF16VsCopy");
+KAIO_ROW_BENCH(RmsNorm, float, "BM_RmsNormF32VsCopy");
+KAIO_ROW_BENCH(RmsNorm, BFloat16, "BM_RmsNormBF16VsCopy");
+KAIO_ROW_BENCH(LayerNorm, float, "BM_LayerNormF32VsCopy");
+KAIO_ROW_BENCH(LayerNorm, BFloat16, "BM_LayerNormBF16VsCopy");
+#undef KAIO_ROW_BENCH
+
 } // namespace
 
 /// kaio-bench's own flags, as Google Benchmark spells them: --list,

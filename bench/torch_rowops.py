@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""PyTorch's times for the operations kaio-bench measures, on the GPU host.
+
+Runs softmax, log_softmax, layer_norm, rms_norm and a device-to-device
+copy of the same bytes at kaio-bench's sizes (32768 x 4096 and x 8192, and
+4096 x 4096; f32 and bf16), timed with CUDA events after warm-up, median of
+20 runs, and prints a Markdown table (or JSON with --json) with GB/s counted
+as kaio-bench counts them (x read once, out written once) and the ratio to
+the copy in the same run.
+
+    python3 bench/torch_rowops.py [--json FILE] [--device cuda]
+"""
+
+import argparse
+import json
+import statistics
+import sys
+
+try:
+    import torch
+    import torch.nn.functional as F
+except ImportError:  # pragma: no cover - the GPU host has torch
+    sys.exit("torch_rowops.py: PyTorch is not installed")
+
+SHAPES = [(4096, 4096), (32768, 4096), (32768, 8192)]
+DTYPES = {"f32": torch.float32, "bf16": torch.bfloat16}
+WARMUP, REPS = 3, 20
+
+
+def rms_norm(x, w, eps=1e-5):
+    if hasattr(F, "rms_norm"):
+        return F.rms_norm(x, (x.shape[-1],), w, eps)
+    # torch < 2.4: the same formula, unfused.
+    xf = x.float()
+    r = torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)
+    return (xf * r).to(x.dtype) * w
+
+
+def median_ms(fn, device):
+    for _ in range(WARMUP):
+        fn()
+    times = []
+    if device == "cuda":
+        for _ in range(REPS):
+            start = torch.cuda.Event(enable_timing=True)
+            stop = torch.cuda.Event(enable_timing=True)
+            start.record()
+            fn()
+            stop.record()
+            stop.synchronize()
+            times.append(start.elapsed_time(stop))
+    else:  # a smoke run of the script itself, not a measurement
+        import time
+        for _ in range(REPS):
+            t0 = time.perf_counter()
+            fn()
+            times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", help="write the results as JSON here")
+    parser.add_argument("--device", default="cuda")
+    parser.add_argument("--shapes", default=None,
+                        help="rows x cols list, e.g. 64x128,8x1000")
+    args = parser.parse_args()
+    if args.device == "cuda" and not torch.cuda.is_available():
+        sys.exit("torch_rowops.py: no CUDA device; not measured")
+    shapes = SHAPES
+    if args.shapes:
+        shapes = [tuple(int(v) for v in s.split("x"))
+                  for s in args.shapes.split(",")]
+    results = []
+    for name, dtype in DTYPES.items():
+        for rows, cols in shapes:
+            x = torch.randn(rows, cols, device=args.device, dtype=dtype)
+            out = torch.empty_like(x)
+            w = torch.randn(cols, device=args.device, dtype=dtype)
+            b = torch.randn(cols, device=args.device, dtype=dtype)
+            ops = {
+                "softmax": lambda: torch.softmax(x, -1),
+                "log_softmax": lambda: torch.log_softmax(x, -1),
+                "rms_norm": lambda: rms_norm(x, w),
+                "layer_norm": lambda: F.layer_norm(x, (cols,), w, b),
+            }
+            copy_ms = median_ms(lambda: out.copy_(x), args.device)
+            nbytes = 2 * x.numel() * x.element_size()
+            for op, fn in ops.items():
+                ms = median_ms(fn, args.device)
+                results.append({
+                    "op": op, "dtype": name, "rows": rows, "cols": cols,
+                    "torch_ms": ms, "copy_ms": copy_ms,
+                    "torch_GBps": nbytes / ms / 1e6,
+                    "copy_GBps": nbytes / copy_ms / 1e6,
+                    "torch_vs_copy": copy_ms / ms,
+                })
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": str(torch.cuda.get_device_name(0))
+                       if args.device == "cuda" else args.device,
+                       "torch": torch.__version__, "results": results}, f,
+                      indent=1)
+    print("| op | dtype | rows x cols | torch ms | torch GB/s | copy GB/s "
+          "| torch / copy |")
+    print("|---|---|---|---|---|---|---|")
+    for r in results:
+        print(f"| {r['op']} | {r['dtype']} | {r['rows']} x {r['cols']} | "
+              f"{r['torch_ms']:.4f} | {r['torch_GBps']:.0f} | "
+              f"{r['copy_GBps']:.0f} | {100 * r['torch_vs_copy']:.1f} % |")
+
+
+if __name__ == "__main__":
+    main()
