@@ -14,8 +14,10 @@ using namespace kaio::ops;
 
 namespace {
 
-/// The block tile of the kernel gemm() launches today.
+/// The block tile of the kernel gemm() launches today, and its threads (the
+/// example's block_size: 8 warps).
 constexpr std::int64_t kBlockTile = 128;
+constexpr unsigned kGemmThreads = 256;
 /// Grid dimension y (rows of block tiles) is limited to 65535.
 constexpr std::int64_t kMaxGridY = 65535;
 
@@ -84,14 +86,18 @@ rt::Error Library::gemm(const Matrix &a, const Matrix &b, const Matrix &c,
   if (c.rows == 0 || c.cols == 0)
     return rt::Error::success();
   rt::LaunchConfig config;
-  config.block = ops_kernels::Kernels::tensor_core_matmul_tiled_block();
+  config.block = rt::Dim3(kGemmThreads);
   config.grid = rt::Dim3(unsigned((c.cols + kBlockTile - 1) / kBlockTile),
                          unsigned((c.rows + kBlockTile - 1) / kBlockTile));
   config.stream = options.stream;
   rt::DeviceView<const rt::Half> av(a.data, std::size_t(a.rows * a.ld));
   rt::DeviceView<const rt::Half> bv(b.data, std::size_t(b.rows * b.ld));
   rt::DeviceView<float> cv(c.data, std::size_t(c.rows * c.ld));
-  if (rt::Error e = impl_->kernels.tensor_core_matmul_tiled(
+  rt::Expected<rt::Kernel *> kernel =
+      impl_->kernel("tensor_core_matmul_tiled");
+  if (!kernel)
+    return kernel.takeError().addContext("gemm");
+  if (rt::Error e = (*kernel)->launch(
           config, av, bv, cv, std::uint32_t(c.rows), std::uint32_t(c.cols),
           std::uint32_t(a.cols), options.alpha, options.beta))
     return e.addContext("gemm");

@@ -3,9 +3,14 @@
 #include "Kaio/Ops/Library.h"
 
 #include "LibraryImpl.h"
+#include "ops_kernels.h"
 
 using namespace kaio;
 using namespace kaio::ops;
+
+Library::Impl::Impl(std::unique_ptr<ops_kernels::Kernels> kernels)
+    : kernels(std::move(kernels)) {}
+Library::Impl::~Impl() = default;
 
 Library::Library(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Library::Library(Library &&) noexcept = default;
@@ -19,13 +24,14 @@ rt::Expected<Library> Library::load(const rt::Device &device) {
       ops_kernels::Kernels::load(device, options);
   if (!kernels)
     return kernels.takeError().addContext("loading the KAIO op library");
-  return Library(std::make_unique<Impl>(std::move(*kernels)));
+  return Library(std::make_unique<Impl>(
+      std::make_unique<ops_kernels::Kernels>(std::move(*kernels))));
 }
 
 rt::Expected<rt::Kernel *> Library::Impl::kernel(const std::string &name) {
   auto it = byName.find(name);
   if (it == byName.end()) {
-    rt::Expected<rt::Kernel> k = kernels.module().getKernel(name);
+    rt::Expected<rt::Kernel> k = kernels->module().getKernel(name);
     if (!k)
       return k.takeError();
     it = byName.emplace(name, std::move(*k)).first;

@@ -5,18 +5,25 @@
 
 #include "Kaio/Ops/Library.h"
 
-#include "ops_kernels.h"
+#include "Kaio/Runtime/Module.h"
 
+#include <memory>
 #include <string>
 #include <unordered_map>
 
+namespace ops_kernels {
+class Kernels;
+} // namespace ops_kernels
+
 namespace kaio::ops {
 
+/// The loaded embedded kernels (only Library.cpp includes
+/// the generated header, megabytes of PTX and cubins). Ops pick kernels by
+/// name (dtype and vector variants); each is looked up once.
 struct Library::Impl {
-  explicit Impl(ops_kernels::Kernels kernels) : kernels(std::move(kernels)) {}
-  ops_kernels::Kernels kernels;
-  /// Kernels picked by name at run time (the row kernels' dtype and vector
-  /// variants), looked up once.
+  explicit Impl(std::unique_ptr<ops_kernels::Kernels> kernels);
+  ~Impl();
+  std::unique_ptr<ops_kernels::Kernels> kernels;
   std::unordered_map<std::string, rt::Kernel> byName;
 
   rt::Expected<rt::Kernel *> kernel(const std::string &name);
