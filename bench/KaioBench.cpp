@@ -393,11 +393,11 @@ BENCHMARK(BM_ElementwiseVsCopy<true>)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 
-/// The library's row ops against a device-to-device copy of the bytes they
-/// must move at least (x read once, out written once), at LLM sizes. The
-/// kernels read each row a second time (from L1/L2); the ratio says how
-/// close that gets to the copy.
-enum class RowOp { Softmax, LogSoftmax, RmsNorm, LayerNorm };
+/// The library's row and element-wise ops against a device-to-device copy of
+/// the bytes they must move at least (each input read once, out written
+/// once), at LLM sizes. The row kernels read each row a second time (from
+/// L1/L2); the ratio says how close that gets to the copy.
+enum class RowOp { Softmax, LogSoftmax, RmsNorm, LayerNorm, SwiGlu, GeluTanh };
 
 template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
   Gpu &gpu = Gpu::get();
@@ -410,11 +410,14 @@ template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
   const int64_t rows = state.range(0), cols = state.range(1);
   const size_t count = size_t(rows * cols);
   auto x = DeviceBuffer<T>::allocate(*gpu.device, count);
+  auto up = DeviceBuffer<T>::allocate(*gpu.device,
+                                      op == RowOp::SwiGlu ? count : 1);
   auto out = DeviceBuffer<T>::allocate(*gpu.device, count);
   auto weight = DeviceBuffer<T>::allocate(*gpu.device, size_t(cols));
   auto bias = DeviceBuffer<T>::allocate(*gpu.device, size_t(cols));
   // 0x3c: small finite values in f32, f16 and bf16 alike.
-  if (!x || !out || !weight || !bias || x->fillBytes(0x3c) ||
+  if (!x || !up || !out || !weight || !bias || x->fillBytes(0x3c) ||
+      up->fillBytes(0x3c) ||
       weight->fillBytes(0x3c) || bias->fillBytes(0x3c)) {
     state.SkipWithError("device allocation failed");
     return;
@@ -436,6 +439,13 @@ template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
       return !gpu.library->rmsNorm(mx, mo, norm);
     case RowOp::LayerNorm:
       return !gpu.library->layerNorm(mx, mo, norm);
+    case RowOp::SwiGlu:
+      return !gpu.library->gatedActivation(
+          mx, Matrix::rowMajor(std::as_const(*up).view(), rows, cols), mo,
+          kaio::ops::Activation::Silu);
+    case RowOp::GeluTanh:
+      return !gpu.library->biasActivation(mx, mo,
+                                          kaio::ops::Activation::GeluTanh);
     }
     return false;
   };
@@ -446,7 +456,11 @@ template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
       state.SkipWithError("a launch failed");
       return;
     }
-    report(state, kaioMs, peerMs, 2.0 * double(count) * sizeof(T), "byte/s");
+    // SwiGLU reads two matrices: the copy of one matrix moves 2/3 of its
+    // bytes, so its time is scaled to the same traffic.
+    double matrices = op == RowOp::SwiGlu ? 3 : 2;
+    report(state, kaioMs, peerMs * matrices / 2,
+           matrices * double(count) * sizeof(T), "byte/s");
   }
 }
 
@@ -470,6 +484,10 @@ KAIO_ROW_BENCH(RmsNorm, float, "BM_RmsNormF32VsCopy");
 KAIO_ROW_BENCH(RmsNorm, BFloat16, "BM_RmsNormBF16VsCopy");
 KAIO_ROW_BENCH(LayerNorm, float, "BM_LayerNormF32VsCopy");
 KAIO_ROW_BENCH(LayerNorm, BFloat16, "BM_LayerNormBF16VsCopy");
+KAIO_ROW_BENCH(SwiGlu, float, "BM_SwiGluF32VsCopy");
+KAIO_ROW_BENCH(SwiGlu, BFloat16, "BM_SwiGluBF16VsCopy");
+KAIO_ROW_BENCH(GeluTanh, float, "BM_GeluTanhF32VsCopy");
+KAIO_ROW_BENCH(GeluTanh, BFloat16, "BM_GeluTanhBF16VsCopy");
 #undef KAIO_ROW_BENCH
 
 } // namespace

@@ -10,7 +10,7 @@
 
 #include "Kaio/Ops/Library.h"
 
-#include "Kernels/RowKernels.h"
+#include "Kernels/OpsKernels.h"
 #include "LibraryImpl.h"
 #include "Validate.h"
 
@@ -27,94 +27,25 @@ using detail::unsupported;
 
 namespace {
 
-rt::ScalarType scalarOf(DType type) {
-  switch (type) {
-  case DType::F16:
-    return rt::ScalarType::F16;
-  case DType::BF16:
-    return rt::ScalarType::BF16;
-  case DType::F32:
-    return rt::ScalarType::F32;
-  case DType::S8:
-    return rt::ScalarType::S8;
-  case DType::S32:
-    return rt::ScalarType::S32;
-  }
-  return rt::ScalarType::B8;
-}
-
-/// An input or output of x's shape and dtype (x itself: want == nullptr).
-rt::Error checkRowMatrix(const char *op, const char *name, const Matrix &m,
-                         const Matrix *like) {
-  if (rt::Error e = detail::validateMatrix(op, name, m))
-    return e;
-  if (m.layout != Layout::RowMajor)
-    return unsupported(op, name,
-                       "column-major matrices are not supported (rows are "
-                       "contiguous)");
-  if (m.dtype != DType::F32 && m.dtype != DType::F16 && m.dtype != DType::BF16)
-    return unsupported(op, name,
-                       std::string("dtype ") + getDTypeName(m.dtype) +
-                           " is not supported (f32, f16 or bf16)");
-  if (m.ld > detail::kMaxExtent)
-    return invalid(op, name,
-                   "leading dimension " + std::to_string(m.ld) + " exceeds " +
-                       std::to_string(detail::kMaxExtent));
-  if (like) {
-    if (m.rows != like->rows || m.cols != like->cols)
-      return invalid(op, name, "is " + shape(m) + " but x is " + shape(*like));
-    if (m.dtype != like->dtype)
-      return invalid(op, name,
-                     std::string("dtype ") + getDTypeName(m.dtype) +
-                         " differs from x's " + getDTypeName(like->dtype));
-  }
-  return rt::Error::success();
-}
-
-/// A contiguous vector of n elements of `type` (1 x n, or n x 1 with ld 1).
-rt::Error checkVector(const char *op, const char *name, const Matrix &v,
-                      std::int64_t n, DType type, const char *what) {
-  if (rt::Error e = detail::validateMatrix(op, name, v))
-    return e;
-  bool isVector = v.layout == Layout::RowMajor &&
-                  ((v.rows == 1 && v.cols == n) ||
-                   (v.cols == 1 && v.rows == n && v.ld == 1));
-  if (!isVector)
-    return invalid(op, name,
-                   "is " + shape(v) + " but must be a contiguous vector of " +
-                       std::to_string(n) + " elements (" + what + ")");
-  if (v.dtype != type)
-    return invalid(op, name,
-                   std::string("dtype ") + getDTypeName(v.dtype) +
-                       " but must be " + getDTypeName(type));
-  return rt::Error::success();
-}
-
-rt::Error checkFinite(const char *op, const char *name, float value) {
-  if (!std::isfinite(value))
-    return invalid(op, name, "must be finite, got " + std::to_string(value));
-  return rt::Error::success();
-}
-
 rt::Error checkSoftmax(const char *op, const Matrix &x, const Matrix &out,
                        const SoftmaxOptions &options) {
-  if (rt::Error e = checkRowMatrix(op, "x", x, nullptr))
+  if (rt::Error e = detail::checkFloatMatrix(op, "x", x, nullptr))
     return e;
-  if (rt::Error e = checkRowMatrix(op, "out", out, &x))
+  if (rt::Error e = detail::checkFloatMatrix(op, "out", out, &x))
     return e;
   if (rt::Error e = detail::checkNoPartialOverlap(op, "x", x, "out", out))
     return e;
-  return checkFinite(op, "scale", options.scale);
+  return detail::checkFinite(op, "scale", options.scale);
 }
 
 rt::Error checkNorm(const char *op, bool layer, const Matrix &x,
                     const Matrix &out, const NormOptions &o) {
-  if (rt::Error e = checkRowMatrix(op, "x", x, nullptr))
+  if (rt::Error e = detail::checkFloatMatrix(op, "x", x, nullptr))
     return e;
   if (x.rows > 0 && x.cols == 0)
     return invalid(op, "x", "rows of length 0 have no norm (x is " +
                                 shape(x) + ")");
-  if (rt::Error e = checkRowMatrix(op, "out", out, &x))
+  if (rt::Error e = detail::checkFloatMatrix(op, "out", out, &x))
     return e;
   if (rt::Error e = detail::checkNoPartialOverlap(op, "x", x, "out", out))
     return e;
@@ -122,23 +53,23 @@ rt::Error checkNorm(const char *op, bool layer, const Matrix &x,
     return invalid(op, "eps",
                    "must be a finite number >= 0, got " + std::to_string(o.eps));
   if (!o.weight.isAbsent())
-    if (rt::Error e = checkVector(op, "weight", o.weight, x.cols, x.dtype,
+    if (rt::Error e = detail::checkVector(op, "weight", o.weight, x.cols, x.dtype,
                                   "one per column of x"))
       return e;
   if (!o.bias.isAbsent()) {
     if (!layer)
       return invalid(op, "bias", "RMSNorm takes no bias");
-    if (rt::Error e = checkVector(op, "bias", o.bias, x.cols, x.dtype,
+    if (rt::Error e = detail::checkVector(op, "bias", o.bias, x.cols, x.dtype,
                                   "one per column of x"))
       return e;
   }
   if (!o.residual.isAbsent()) {
-    if (rt::Error e = checkRowMatrix(op, "residual", o.residual, &x))
+    if (rt::Error e = detail::checkFloatMatrix(op, "residual", o.residual, &x))
       return e;
     if (o.residualOut.isAbsent())
       return invalid(op, "residualOut",
                      "is required with residual (it receives x + residual)");
-    if (rt::Error e = checkRowMatrix(op, "residualOut", o.residualOut, &x))
+    if (rt::Error e = detail::checkFloatMatrix(op, "residualOut", o.residualOut, &x))
       return e;
     if (rt::Error e = detail::checkNoPartialOverlap(op, "out", out, "residual",
                                                     o.residual))
@@ -155,35 +86,15 @@ rt::Error checkNorm(const char *op, bool layer, const Matrix &x,
   if (!o.mean.isAbsent()) {
     if (!layer)
       return invalid(op, "mean", "RMSNorm has no mean output (only rstd)");
-    if (rt::Error e = checkVector(op, "mean", o.mean, x.rows, DType::F32,
+    if (rt::Error e = detail::checkVector(op, "mean", o.mean, x.rows, DType::F32,
                                   "one per row of x"))
       return e;
   }
   if (!o.rstd.isAbsent())
-    if (rt::Error e = checkVector(op, "rstd", o.rstd, x.rows, DType::F32,
+    if (rt::Error e = detail::checkVector(op, "rstd", o.rstd, x.rows, DType::F32,
                                   "one per row of x"))
       return e;
   return rt::Error::success();
-}
-
-/// 16-byte vectors of the dtype when every matrix allows them, else 1.
-unsigned vectorWidth(DType type, std::initializer_list<const Matrix *> ms) {
-  unsigned v = 16 / getDTypeBytes(type);
-  for (const Matrix *m : ms)
-    if (!m->isAbsent() && (m->data % 16 || m->ld % v))
-      return 1;
-  return v;
-}
-
-std::string kernelName(const char *base, DType type, unsigned width) {
-  std::string name = std::string(base) + "_" + getDTypeName(type);
-  if (width > 1)
-    name += "_v" + std::to_string(width);
-  return name;
-}
-
-rt::KernelArg ptrArg(const Matrix &m, DType type, bool isConst) {
-  return rt::KernelArg::pointer(m.data, scalarOf(type), isConst);
 }
 
 rt::LaunchConfig rowLaunch(const Matrix &x, const rt::Stream *stream) {
@@ -219,14 +130,14 @@ rt::Error launchSoftmax(Library::Impl &impl, const char *op, const Matrix &x,
     return e;
   if (x.rows == 0 || x.cols == 0)
     return rt::Error::success();
-  unsigned width = vectorWidth(x.dtype, {&x, &out});
+  unsigned width = detail::vectorWidth(x.dtype, {&x, &out});
   rt::Expected<rt::Kernel *> kernel =
-      impl.kernel(kernelName(op, x.dtype, width));
+      impl.kernel(detail::kernelName(op, x.dtype, width));
   if (!kernel)
     return kernel.takeError().addContext(op);
   std::vector<rt::KernelArg> args = {
-      ptrArg(x, x.dtype, true),
-      ptrArg(out, x.dtype, false),
+      detail::pointerArg(x, x.dtype, true),
+      detail::pointerArg(out, x.dtype, false),
       rt::KernelArg::scalar(std::uint32_t(x.cols)),
       rt::KernelArg::scalar(std::uint32_t(x.ld)),
       rt::KernelArg::scalar(std::uint32_t(out.ld)),
@@ -255,10 +166,10 @@ rt::Error launchNorm(Library::Impl &impl, const char *op, bool layer,
     flags |= kNormMean;
   if (!o.rstd.isAbsent())
     flags |= kNormRstd;
-  unsigned width = vectorWidth(x.dtype, {&x, &out, &o.weight, &o.bias,
+  unsigned width = detail::vectorWidth(x.dtype, {&x, &out, &o.weight, &o.bias,
                                          &o.residual, &o.residualOut});
   rt::Expected<rt::Kernel *> kernel =
-      impl.kernel(kernelName(op, x.dtype, width));
+      impl.kernel(detail::kernelName(op, x.dtype, width));
   if (!kernel)
     return kernel.takeError().addContext(op);
   // Absent operands: pointers the flags keep the kernel from touching.
@@ -269,15 +180,15 @@ rt::Error launchNorm(Library::Impl &impl, const char *op, bool layer,
     return rt::KernelArg::scalar(std::uint32_t(v));
   };
   std::vector<rt::KernelArg> args = {
-      ptrArg(x, x.dtype, true),
-      ptrArg(orX(o.residual), x.dtype, true),
-      ptrArg(orX(o.weight), x.dtype, true),
-      ptrArg(orX(o.bias), x.dtype, true),
-      ptrArg(out, x.dtype, false),
-      ptrArg(sum, x.dtype, false),
-      ptrArg(src, x.dtype, false),
-      ptrArg(o.mean, DType::F32, false),
-      ptrArg(o.rstd, DType::F32, false),
+      detail::pointerArg(x, x.dtype, true),
+      detail::pointerArg(orX(o.residual), x.dtype, true),
+      detail::pointerArg(orX(o.weight), x.dtype, true),
+      detail::pointerArg(orX(o.bias), x.dtype, true),
+      detail::pointerArg(out, x.dtype, false),
+      detail::pointerArg(sum, x.dtype, false),
+      detail::pointerArg(src, x.dtype, false),
+      detail::pointerArg(o.mean, DType::F32, false),
+      detail::pointerArg(o.rstd, DType::F32, false),
       u32(x.cols),
       u32(x.ld),
       u32(orX(o.residual).ld),

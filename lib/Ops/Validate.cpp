@@ -2,6 +2,8 @@
 
 #include "Validate.h"
 
+#include <cmath>
+
 using namespace kaio;
 using namespace kaio::ops;
 
@@ -113,4 +115,94 @@ rt::Error detail::checkNoPartialOverlap(const char *op, const char *nameA,
                        " without being the same matrix (in-place use needs "
                        "the same pointer and leading dimension)");
   return rt::Error::success();
+}
+
+rt::ScalarType detail::scalarTypeOf(DType type) {
+  switch (type) {
+  case DType::F16:
+    return rt::ScalarType::F16;
+  case DType::BF16:
+    return rt::ScalarType::BF16;
+  case DType::F32:
+    return rt::ScalarType::F32;
+  case DType::S8:
+    return rt::ScalarType::S8;
+  case DType::S32:
+    return rt::ScalarType::S32;
+  }
+  return rt::ScalarType::B8;
+}
+
+rt::Error detail::checkFloatMatrix(const char *op, const char *name,
+                                   const Matrix &m, const Matrix *like,
+                                   const char *likeName) {
+  if (rt::Error e = detail::validateMatrix(op, name, m))
+    return e;
+  if (m.layout != Layout::RowMajor)
+    return unsupported(op, name,
+                       "column-major matrices are not supported (rows are "
+                       "contiguous)");
+  if (m.dtype != DType::F32 && m.dtype != DType::F16 && m.dtype != DType::BF16)
+    return unsupported(op, name,
+                       std::string("dtype ") + getDTypeName(m.dtype) +
+                           " is not supported (f32, f16 or bf16)");
+  if (m.ld > detail::kMaxExtent)
+    return invalid(op, name,
+                   "leading dimension " + std::to_string(m.ld) + " exceeds " +
+                       std::to_string(detail::kMaxExtent));
+  if (like) {
+    if (m.rows != like->rows || m.cols != like->cols)
+      return invalid(op, name,
+                     "is " + shape(m) + " but " + likeName + " is " +
+                         shape(*like));
+    if (m.dtype != like->dtype)
+      return invalid(op, name,
+                     std::string("dtype ") + getDTypeName(m.dtype) +
+                         " differs from " + likeName + "'s " +
+                         getDTypeName(like->dtype));
+  }
+  return rt::Error::success();
+}
+
+rt::Error detail::checkVector(const char *op, const char *name, const Matrix &v,
+                      std::int64_t n, DType type, const char *what) {
+  if (rt::Error e = detail::validateMatrix(op, name, v))
+    return e;
+  bool isVector = v.layout == Layout::RowMajor &&
+                  ((v.rows == 1 && v.cols == n) ||
+                   (v.cols == 1 && v.rows == n && v.ld == 1));
+  if (!isVector)
+    return invalid(op, name,
+                   "is " + shape(v) + " but must be a contiguous vector of " +
+                       std::to_string(n) + " elements (" + what + ")");
+  if (v.dtype != type)
+    return invalid(op, name,
+                   std::string("dtype ") + getDTypeName(v.dtype) +
+                       " but must be " + getDTypeName(type));
+  return rt::Error::success();
+}
+
+rt::Error detail::checkFinite(const char *op, const char *name, float value) {
+  if (!std::isfinite(value))
+    return invalid(op, name, "must be finite, got " + std::to_string(value));
+  return rt::Error::success();
+}
+
+unsigned detail::vectorWidth(DType type, std::initializer_list<const Matrix *> ms) {
+  unsigned v = 16 / getDTypeBytes(type);
+  for (const Matrix *m : ms)
+    if (!m->isAbsent() && (m->data % 16 || m->ld % v))
+      return 1;
+  return v;
+}
+
+std::string detail::kernelName(const char *base, DType type, unsigned width) {
+  std::string name = std::string(base) + "_" + getDTypeName(type);
+  if (width > 1)
+    name += "_v" + std::to_string(width);
+  return name;
+}
+
+rt::KernelArg detail::pointerArg(const Matrix &m, DType type, bool isConst) {
+  return rt::KernelArg::pointer(m.data, scalarTypeOf(type), isConst);
 }

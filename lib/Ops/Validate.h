@@ -1,4 +1,4 @@
-//===- Validate.h - argument checks shared by the library's ops -*- C++ -*-===//
+//===- Validate.h - argument checks and dispatch the ops share ---*- C++ -*-===//
 
 #ifndef KAIO_LIB_OPS_VALIDATE_H
 #define KAIO_LIB_OPS_VALIDATE_H
@@ -6,7 +6,10 @@
 #include "Kaio/Ops/Tensor.h"
 #include "Kaio/Runtime/Error.h"
 
+#include "Kaio/Runtime/Signature.h"
+
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <string>
 
@@ -38,6 +41,34 @@ std::uint64_t spanBytes(const Matrix &m);
 rt::Error checkNoPartialOverlap(const char *op, const char *nameA,
                                 const Matrix &a, const char *nameB,
                                 const Matrix &b);
+
+/// An f32, f16 or bf16 row-major matrix with 32-bit leading dimension; with
+/// `like`, also of like's shape and dtype (`likeName` names it).
+rt::Error checkFloatMatrix(const char *op, const char *name, const Matrix &m,
+                           const Matrix *like = nullptr,
+                           const char *likeName = "x");
+
+/// A contiguous vector of n elements of `type` (1 x n, or n x 1 with ld 1);
+/// `what` says what it holds ("one per column of x").
+rt::Error checkVector(const char *op, const char *name, const Matrix &v,
+                      std::int64_t n, DType type, const char *what);
+
+rt::Error checkFinite(const char *op, const char *name, float value);
+
+//===----------------------------------------------------------------------===//
+// Dispatch
+//===----------------------------------------------------------------------===//
+
+rt::ScalarType scalarTypeOf(DType type);
+
+/// Elements per 16-byte access of `type` when every present matrix allows
+/// them (16-byte aligned pointer, leading dimension a multiple), else 1.
+unsigned vectorWidth(DType type, std::initializer_list<const Matrix *> ms);
+
+/// "base_type" or "base_type_vN" (the builder kernels' names).
+std::string kernelName(const char *base, DType type, unsigned width);
+
+rt::KernelArg pointerArg(const Matrix &m, DType type, bool isConst);
 
 } // namespace kaio::ops::detail
 

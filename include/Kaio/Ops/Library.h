@@ -20,6 +20,7 @@
 #ifndef KAIO_OPS_LIBRARY_H
 #define KAIO_OPS_LIBRARY_H
 
+#include "Kaio/Ops/Elementwise.h"
 #include "Kaio/Ops/Gemm.h"
 #include "Kaio/Ops/RowOps.h"
 #include "Kaio/Runtime/Device.h"
@@ -60,6 +61,17 @@ public:
   /// variance, as torch.nn.functional.layer_norm), h = x (+ residual).
   rt::Error layerNorm(const Matrix &x, const Matrix &out,
                       const NormOptions &options = {});
+
+  /// out = act(x + bias) element-wise (bias optional, one per column).
+  rt::Error biasActivation(const Matrix &x, const Matrix &out, Activation act,
+                           const ElementwiseOptions &options = {});
+  /// out = act(gate) * up: SwiGLU with Activation::Silu, GeGLU with a GELU.
+  rt::Error gatedActivation(const Matrix &gate, const Matrix &up,
+                            const Matrix &out, Activation act,
+                            const ElementwiseOptions &options = {});
+  /// out = a + b (e.g. a residual add).
+  rt::Error add(const Matrix &a, const Matrix &b, const Matrix &out,
+                const ElementwiseOptions &options = {});
 
   struct Impl;
 

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RowKernels.h"
+#include "OpsKernels.h"
 
 #include "Kaio/Builder/Builder.h"
 
@@ -13,5 +13,6 @@ int main(int argc, char **argv) {
   return kaio::builder::generatorMain(
       argc, argv, [](kaio::builder::ModuleBuilder &mb) {
         kaio::ops::kernels::buildRowKernels(mb);
+        kaio::ops::kernels::buildElementwiseKernels(mb);
       });
 }

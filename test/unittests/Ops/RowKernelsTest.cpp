@@ -11,18 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RowKernels.h"
+#include "KernelTestSupport.h"
 
-#include "Kaio/Builder/Builder.h"
-#include "Kaio/Compiler/Compile.h"
-#include "Kaio/InitAll.h"
-#include "Kaio/Interpreter/Interpreter.h"
 #include "Kaio/Interpreter/Profile.h"
-#include "Kaio/Runtime/Types.h"
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
-
-#include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
@@ -31,152 +22,11 @@
 #include <vector>
 
 using namespace kaio;
-using namespace kaio::ops::kernels;
-using kaio::interp::Interpreter;
+using namespace kaio::test;
 
 namespace {
 
-enum class Elem { F32, F16, BF16 };
-
-const char *elemName(Elem e) {
-  return e == Elem::F32 ? "f32" : e == Elem::F16 ? "f16" : "bf16";
-}
-unsigned elemBytes(Elem e) { return e == Elem::F32 ? 4 : 2; }
-/// 16 bytes of the element type.
-unsigned vectorOf(Elem e) { return 16 / elemBytes(e); }
-
-/// Rounds to the element type (what storing and reloading gives).
-double roundTo(Elem e, double v) {
-  switch (e) {
-  case Elem::F32:
-    return float(v);
-  case Elem::F16:
-    return rt::toFloat(rt::toHalf(float(v)));
-  case Elem::BF16:
-    return rt::toFloat(rt::toBFloat16(float(v)));
-  }
-  return v;
-}
-
-/// The element type's bytes of a vector of values (already representable).
-std::vector<unsigned char> encode(Elem e, const std::vector<double> &v) {
-  std::vector<unsigned char> out(v.size() * elemBytes(e));
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (e == Elem::F32) {
-      float f = float(v[i]);
-      std::memcpy(&out[i * 4], &f, 4);
-    } else if (e == Elem::F16) {
-      rt::Half h = rt::toHalf(float(v[i]));
-      std::memcpy(&out[i * 2], &h, 2);
-    } else {
-      rt::BFloat16 h = rt::toBFloat16(float(v[i]));
-      std::memcpy(&out[i * 2], &h, 2);
-    }
-  }
-  return out;
-}
-
-std::vector<double> decode(Elem e, const std::vector<unsigned char> &bytes) {
-  std::vector<double> out(bytes.size() / elemBytes(e));
-  for (size_t i = 0; i < out.size(); ++i) {
-    if (e == Elem::F32) {
-      float f;
-      std::memcpy(&f, &bytes[i * 4], 4);
-      out[i] = f;
-    } else if (e == Elem::F16) {
-      rt::Half h;
-      std::memcpy(&h, &bytes[i * 2], 2);
-      out[i] = rt::toFloat(h);
-    } else {
-      rt::BFloat16 h;
-      std::memcpy(&h, &bytes[i * 2], 2);
-      out[i] = rt::toFloat(h);
-    }
-  }
-  return out;
-}
-
-/// Relative tolerance of a result stored as `e` (a few roundings).
-double tolerance(Elem e) {
-  return e == Elem::F32 ? 2e-5 : e == Elem::F16 ? 2e-3 : 1.6e-2;
-}
-
-/// The lowered module with every row kernel, built once.
-class RowKernelsTest : public ::testing::TestWithParam<std::tuple<Elem, bool>> {
-public:
-  static void SetUpTestSuite() {
-    context = new mlir::MLIRContext();
-    mlir::DialectRegistry registry;
-    registerAllDialects(registry);
-    context->appendDialectRegistry(registry);
-    context->loadAllAvailableDialects();
-    builder::ModuleBuilder mb(*context);
-    buildRowKernels(mb);
-    module = new mlir::OwningOpRef<mlir::ModuleOp>(mb.finish());
-    ASSERT_TRUE(*module) << mb.diagnostics();
-    ASSERT_TRUE(succeeded(lowerToPTXDialect(**module, CompileOptions())));
-  }
-  static void TearDownTestSuite() {
-    delete module;
-    delete context;
-    module = nullptr;
-    context = nullptr;
-  }
-
-  Elem elem() const { return std::get<0>(GetParam()); }
-  bool vectorized() const { return std::get<1>(GetParam()); }
-  unsigned width() const { return vectorized() ? vectorOf(elem()) : 1; }
-  std::string kernel(const char *base) const {
-    std::string name = std::string(base) + "_" + elemName(elem());
-    if (vectorized())
-      name += "_v" + std::to_string(width());
-    return name;
-  }
-  /// A leading dimension >= n: padded, and a multiple of the vector for the
-  /// vector kernels; odd (unaligned rows) for the scalar ones.
-  uint32_t leading(uint32_t n) const {
-    if (!vectorized())
-      return n + 3;
-    uint32_t v = width();
-    return (n + v - 1) / v * v + v;
-  }
-
-  /// rows x ld values representable in the element type, uniform in
-  /// [lo, hi).
-  std::vector<double> random(size_t count, double lo, double hi) {
-    std::uniform_real_distribution<double> dist(lo, hi);
-    std::vector<double> v(count);
-    for (double &x : v)
-      x = roundTo(elem(), dist(rng));
-    return v;
-  }
-
-  uint64_t upload(Interpreter &interp, const std::vector<double> &values) {
-    std::vector<unsigned char> bytes = encode(elem(), values);
-    uint64_t addr = interp.allocGlobal(std::max<size_t>(bytes.size(), 16));
-    EXPECT_TRUE(interp.write(addr, bytes.data(), bytes.size()));
-    return addr;
-  }
-  uint64_t uploadF32(Interpreter &interp, size_t count, float fill) {
-    std::vector<float> v(count, fill);
-    uint64_t addr = interp.allocGlobal(std::max<size_t>(count * 4, 16));
-    EXPECT_TRUE(interp.write(addr, v));
-    return addr;
-  }
-  std::vector<double> download(Interpreter &interp, uint64_t addr,
-                               size_t count) {
-    std::vector<unsigned char> bytes(count * elemBytes(elem()));
-    EXPECT_TRUE(interp.read(addr, bytes.data(), bytes.size()));
-    return decode(elem(), bytes);
-  }
-
-  static mlir::MLIRContext *context;
-  static mlir::OwningOpRef<mlir::ModuleOp> *module;
-  std::mt19937 rng{2026};
-};
-
-mlir::MLIRContext *RowKernelsTest::context = nullptr;
-mlir::OwningOpRef<mlir::ModuleOp> *RowKernelsTest::module = nullptr;
+class RowKernelsTest : public OpsKernelsTest {};
 
 void expectNear(double got, double want, double rel, double floor,
                 const std::string &at) {
@@ -310,7 +160,7 @@ struct NormCase {
 
 void runNorm(RowKernelsTest *t, const NormCase &c, uint32_t rows, uint32_t n,
              double offset = 0) {
-  Interpreter interp(**RowKernelsTest::module);
+  Interpreter interp(**OpsKernelsTest::module);
   uint32_t ld = t->leading(n);
   size_t size = size_t(rows) * ld;
   std::vector<double> x = t->random(size, offset - 2, offset + 2);

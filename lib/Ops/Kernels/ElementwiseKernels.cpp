@@ -1,0 +1,168 @@
+//===- ElementwiseKernels.cpp - activations, GLUs and adds, with the builder ===//
+//
+// Thread (blockIdx.x * blockDim + threadIdx.x) owns the V-element chunk at
+// column c = that * V of every row blockIdx.y, blockIdx.y + gridDim.y, ...:
+// one 16-byte access per operand when the chunk lies inside the row, and
+// element by element for the part of the row past its last whole chunk.
+// Arithmetic is f32 whatever the storage type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpsKernels.h"
+
+#include "KernelSupport.h"
+
+#include <cmath>
+
+using namespace kaio;
+using namespace kaio::builder;
+using namespace kaio::ops;
+using namespace kaio::ops::kernels;
+using namespace kaio::ops::kernels::support;
+
+namespace {
+
+/// act(x) in f32.
+F32 activate(Activation act, const F32 &x) {
+  switch (act) {
+  case Activation::None:
+    return x;
+  case Activation::Relu:
+    return max(x, 0.0f);
+  case Activation::Silu:
+    // x / (1 + e^-x): 0 (not NaN) where e^-x overflows.
+    return x / (1.0f + exp(-x));
+  case Activation::GeluTanh: {
+    const float k = 0.7978845608028654f; // sqrt(2 / pi)
+    F32 inner = k * fma(x * x, 0.044715f, 1.0f) * x;
+    return 0.5f * x * (1.0f + tanh(inner));
+  }
+  case Activation::GeluErf:
+    return 0.5f * x * (1.0f + erf(x * 0.7071067811865476f));
+  }
+  return x;
+}
+
+/// Calls body(Width<W>, row pointer offset helper, column) for this thread's
+/// chunk of every row it owns: Width<V> inside the row, Width<1> per element
+/// of a row's ragged end.
+template <unsigned V, class F>
+void forEachChunk(KernelBuilder &k, const U32 &rows, const U32 &cols,
+                  F body) {
+  U32 chunk = k.blockId() * k.blockDim() + k.threadId();
+  U32 col = chunk * V;
+  k.for_(k.blockId(Dim::y), rows, k.gridDim(Dim::y), [&](U32 row) {
+    U64 r = cast<uint64_t>(row);
+    if constexpr (V == 1) {
+      k.if_(col < cols, [&] { body(Width<1>(), r, col); });
+    } else {
+      k.if_(
+          col + V <= cols, [&] { body(Width<V>(), r, col); },
+          [&] {
+            k.for_(col, cols, 1u, [&](U32 j) { body(Width<1>(), r, j); });
+          });
+    }
+  });
+}
+
+template <class P> P rowAt(const P &base, const U64 &row, const U32 &ld) {
+  return base + row * cast<uint64_t>(ld);
+}
+
+template <class T, unsigned V>
+void buildBiasActivation(ModuleBuilder &mb, Activation act) {
+  std::string base = std::string("bias_") + getActivationName(act);
+  mb.kernel(kernelName<T, V>(base.c_str()), {int32_t(kElementwiseBlock)},
+            [act](KernelBuilder &k) {
+              auto x = k.param<Ptr<const T>>("x");
+              auto bias = k.param<Ptr<const T>>("bias");
+              auto out = k.param<Ptr<T>>("out");
+              auto rows = k.param<uint32_t>("rows");
+              auto cols = k.param<uint32_t>("cols");
+              auto ldx = k.param<uint32_t>("ld_x");
+              auto ldout = k.param<uint32_t>("ld_out");
+              auto flags = k.param<uint32_t>("flags");
+              Pred hasBias = (flags & uint32_t(kBiasPresent)) != 0u;
+              forEachChunk<V>(k, rows, cols, [&](auto width, const U64 &row,
+                                                 const U32 &col) {
+                constexpr unsigned W = decltype(width)::value;
+                Chunk<W> v = loadChunk<W>(rowAt(x, row, ldx), col);
+                Chunk<W> b = loadChunkOr<W>(bias, col, hasBias, 0.0f);
+                for (unsigned j = 0; j < W; ++j)
+                  v[j] = activate(act, v[j] + b[j]);
+                storeChunk<W>(rowAt(out, row, ldout), col, v);
+              });
+            });
+}
+
+template <class T, unsigned V>
+void buildGated(ModuleBuilder &mb, Activation act) {
+  std::string base = std::string("glu_") + getActivationName(act);
+  mb.kernel(kernelName<T, V>(base.c_str()), {int32_t(kElementwiseBlock)},
+            [act](KernelBuilder &k) {
+              auto gate = k.param<Ptr<const T>>("gate");
+              auto up = k.param<Ptr<const T>>("up");
+              auto out = k.param<Ptr<T>>("out");
+              auto rows = k.param<uint32_t>("rows");
+              auto cols = k.param<uint32_t>("cols");
+              auto ldg = k.param<uint32_t>("ld_gate");
+              auto ldu = k.param<uint32_t>("ld_up");
+              auto ldout = k.param<uint32_t>("ld_out");
+              forEachChunk<V>(k, rows, cols, [&](auto width, const U64 &row,
+                                                 const U32 &col) {
+                constexpr unsigned W = decltype(width)::value;
+                Chunk<W> g = loadChunk<W>(rowAt(gate, row, ldg), col);
+                Chunk<W> u = loadChunk<W>(rowAt(up, row, ldu), col);
+                for (unsigned j = 0; j < W; ++j)
+                  g[j] = activate(act, g[j]) * u[j];
+                storeChunk<W>(rowAt(out, row, ldout), col, g);
+              });
+            });
+}
+
+template <class T, unsigned V> void buildAdd(ModuleBuilder &mb) {
+  mb.kernel(kernelName<T, V>("add"), {int32_t(kElementwiseBlock)},
+            [](KernelBuilder &k) {
+              auto a = k.param<Ptr<const T>>("a");
+              auto b = k.param<Ptr<const T>>("b");
+              auto out = k.param<Ptr<T>>("out");
+              auto rows = k.param<uint32_t>("rows");
+              auto cols = k.param<uint32_t>("cols");
+              auto lda = k.param<uint32_t>("ld_a");
+              auto ldb = k.param<uint32_t>("ld_b");
+              auto ldout = k.param<uint32_t>("ld_out");
+              forEachChunk<V>(k, rows, cols, [&](auto width, const U64 &row,
+                                                 const U32 &col) {
+                constexpr unsigned W = decltype(width)::value;
+                Chunk<W> x = loadChunk<W>(rowAt(a, row, lda), col);
+                Chunk<W> y = loadChunk<W>(rowAt(b, row, ldb), col);
+                for (unsigned j = 0; j < W; ++j)
+                  x[j] = x[j] + y[j];
+                storeChunk<W>(rowAt(out, row, ldout), col, x);
+              });
+            });
+}
+
+template <class T> void buildForType(ModuleBuilder &mb) {
+  constexpr unsigned V = vectorWidth<T>();
+  for (Activation act : {Activation::None, Activation::Relu, Activation::Silu,
+                         Activation::GeluTanh, Activation::GeluErf}) {
+    buildBiasActivation<T, V>(mb, act);
+    buildBiasActivation<T, 1>(mb, act);
+  }
+  for (Activation act :
+       {Activation::Silu, Activation::GeluTanh, Activation::GeluErf}) {
+    buildGated<T, V>(mb, act);
+    buildGated<T, 1>(mb, act);
+  }
+  buildAdd<T, V>(mb);
+  buildAdd<T, 1>(mb);
+}
+
+} // namespace
+
+void kaio::ops::kernels::buildElementwiseKernels(ModuleBuilder &mb) {
+  buildForType<float>(mb);
+  buildForType<f16>(mb);
+  buildForType<bf16>(mb);
+}

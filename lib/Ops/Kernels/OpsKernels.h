@@ -1,0 +1,64 @@
+//===- OpsKernels.h - the op library's builder kernels -----------*- C++ -*-===//
+//
+// Kernels written with the C++ builder (Kaio/Builder) once for every element
+// type (f32, f16, bf16) and access width (16-byte vectors, or scalars where
+// the data is not aligned): softmax, log-softmax, RMSNorm and LayerNorm over
+// rows (RowKernels.cpp), element-wise activations (ElementwiseKernels.cpp).
+// The build-time generator writes them as a .mlir module that
+// kaio_add_kernels compiles and embeds into KaioOps; the tests build the
+// same module in-process and run it in the interpreter.
+//
+// The kernels' names, parameter lists and flag bits are the contract with
+// lib/Ops/*.cpp, which launch them: keep both in step.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KAIO_LIB_OPS_KERNELS_OPSKERNELS_H
+#define KAIO_LIB_OPS_KERNELS_OPSKERNELS_H
+
+#include "Kaio/Ops/Elementwise.h"
+
+#include <cstdint>
+
+namespace kaio::builder {
+class ModuleBuilder;
+} // namespace kaio::builder
+
+namespace kaio::ops::kernels {
+
+/// Threads per block of every row kernel (one block per row).
+constexpr unsigned kRowBlock = 256;
+
+/// Bits of the norm kernels' `flags` parameter.
+enum NormFlags : std::uint32_t {
+  kNormWeight = 1,   ///< multiply by weight[col]
+  kNormBias = 2,     ///< add bias[col] (LayerNorm)
+  kNormResidual = 4, ///< normalise x + residual, also stored to sum_out
+  kNormMean = 8,     ///< store the row's mean to mean[row] (LayerNorm)
+  kNormRstd = 16,    ///< store the row's rstd to rstd[row]
+};
+
+/// Adds every row kernel: {softmax, log_softmax, rms_norm, layer_norm} x
+/// {f32, f16, bf16} x {scalar, vector}; names like `rms_norm_bf16_v8` (8
+/// elements per 16-byte access) and `softmax_f32` (scalar accesses).
+void buildRowKernels(builder::ModuleBuilder &mb);
+
+/// Threads per block of the element-wise kernels; each thread handles one
+/// 16-byte chunk (or, at a row's end, the elements left) of a row, blocks
+/// tile the columns along x and the rows along y (grid-striding past 65535).
+constexpr unsigned kElementwiseBlock = 256;
+
+/// Bits of bias_<act> kernels' `flags` parameter.
+enum BiasFlags : std::uint32_t { kBiasPresent = 1 };
+
+/// Adds the element-wise kernels:
+/// (act: getActivationName, e.g. "bias_gelu_tanh_bf16_v8")
+///   bias_<act>_<type>[_vN](x, bias, out, rows, cols, ld_x, ld_out, flags):
+///     out = act(x + bias[col]) (no bias without kBiasPresent), act any;
+///   glu_<act>_<type>[_vN](gate, up, out, rows, cols, ld_gate, ld_up,
+///     ld_out): out = act(gate) * up, act silu (SwiGLU) or a GELU (GeGLU);
+///   add_<type>[_vN](a, b, out, rows, cols, ld_a, ld_b, ld_out): a + b.
+void buildElementwiseKernels(builder::ModuleBuilder &mb);
+} // namespace kaio::ops::kernels
+
+#endif // KAIO_LIB_OPS_KERNELS_OPSKERNELS_H

@@ -1,0 +1,197 @@
+//===- ElementwiseKernelsTest.cpp - activations, GLUs, adds in the interpreter ===//
+//
+// The library's element-wise kernels, every dtype and variant, against f64
+// references at ragged shapes (columns not a multiple of the vector or the
+// block, padded rows, more rows than one grid column of blocks covers), and
+// at special values (overflowing and infinite activations).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelTestSupport.h"
+
+#include <cmath>
+#include <functional>
+
+using namespace kaio;
+using namespace kaio::test;
+using kaio::ops::Activation;
+
+namespace {
+
+class ElementwiseKernelsTest : public OpsKernelsTest {
+public:
+  /// Launches `name` over rows x cols with the element-wise grid (gridY
+  /// rows of blocks at most, to exercise the grid-stride over rows).
+  void launch(Interpreter &interp, const std::string &name, uint32_t rows,
+              uint32_t cols, std::vector<uint64_t> args, uint32_t gridY = 0) {
+    uint32_t chunks = (cols + width() - 1) / width();
+    uint32_t gx = (chunks + kElementwiseBlock - 1) / kElementwiseBlock;
+    auto r = interp.launch(name, {gx, gridY ? gridY : rows},
+                           {kElementwiseBlock}, args);
+    ASSERT_TRUE(r.success) << name << ": " << r.message();
+  }
+};
+
+double activate(Activation act, double x) {
+  switch (act) {
+  case Activation::None:
+    return x;
+  case Activation::Relu:
+    return std::max(x, 0.0);
+  case Activation::Silu:
+    return x / (1 + std::exp(-x));
+  case Activation::GeluTanh:
+    return 0.5 * x *
+           (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+  case Activation::GeluErf:
+    return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
+  }
+  return x;
+}
+
+/// Checks rows x cols of `got` (leading dimension ld) against want(r, c) and
+/// that the padding kept its sentinel.
+void expectMatrix(const std::vector<double> &got, uint32_t rows,
+                  uint32_t cols, uint32_t ld, double tol,
+                  const std::function<double(uint32_t, uint32_t)> &want,
+                  const std::string &what) {
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t c = 0; c < ld; ++c) {
+      double g = got[size_t(r) * ld + c];
+      if (c >= cols) {
+        ASSERT_EQ(g, 7.0) << what << ": wrote past the row at " << r << ", "
+                          << c;
+        continue;
+      }
+      double w = want(r, c);
+      if (std::isinf(w) || std::isnan(w)) {
+        ASSERT_TRUE(g == w || (std::isnan(w) && std::isnan(g)))
+            << what << " at " << r << ", " << c << ": " << g << " vs " << w;
+        continue;
+      }
+      // + 1e-6: erf's documented 3e-7 absolute error, times x / 2, where
+      // GELU's 1 + erf cancels (|x| <= 6 here).
+      ASSERT_NEAR(g, w, tol * (std::fabs(w) + 0.01) + 1e-6)
+          << what << " at " << r << ", " << c;
+    }
+}
+
+TEST_P(ElementwiseKernelsTest, BiasActivationAtRaggedShapes) {
+  for (Activation act : {Activation::None, Activation::Relu, Activation::Silu,
+                         Activation::GeluTanh, Activation::GeluErf})
+    for (bool withBias : {true, false})
+      for (auto [rows, cols] : {std::pair{3u, 1u}, std::pair{5u, 77u},
+                                std::pair{2u, 2100u}}) {
+        Interpreter interp(**module);
+        uint32_t ld = leading(cols);
+        std::vector<double> x = random(size_t(rows) * ld, -6, 6);
+        std::vector<double> b = random(cols, -1, 1);
+        uint64_t dx = upload(interp, x), db = upload(interp, b),
+                 dout = upload(interp,
+                               std::vector<double>(size_t(rows) * ld, 7.0));
+        std::string name =
+            kernel((std::string("bias_") + getActivationName(act)).c_str());
+        launch(interp, name, rows, cols,
+               {dx, db, dout, rows, cols, ld, ld,
+                withBias ? uint32_t(kBiasPresent) : 0u});
+        if (HasFatalFailure())
+          return;
+        expectMatrix(download(interp, dout, size_t(rows) * ld), rows, cols,
+                     ld, tolerance(elem()),
+                     [&](uint32_t r, uint32_t c) {
+                       return roundTo(
+                           elem(),
+                           activate(act, x[size_t(r) * ld + c] +
+                                             (withBias ? b[c] : 0.0)));
+                     },
+                     name);
+        if (HasFatalFailure())
+          return;
+      }
+}
+
+TEST_P(ElementwiseKernelsTest, GatedActivationsAndRowGridStride) {
+  // 300 rows on a grid of 7 block rows: each block walks ~43 rows.
+  const uint32_t rows = 300, cols = 45, ld = leading(cols);
+  for (Activation act :
+       {Activation::Silu, Activation::GeluTanh, Activation::GeluErf}) {
+    Interpreter interp(**module);
+    std::vector<double> g = random(size_t(rows) * ld, -5, 5);
+    std::vector<double> u = random(size_t(rows) * ld, -2, 2);
+    uint64_t dg = upload(interp, g), du = upload(interp, u),
+             dout = upload(interp, std::vector<double>(size_t(rows) * ld, 7.0));
+    std::string name =
+        kernel((std::string("glu_") + getActivationName(act)).c_str());
+    launch(interp, name, rows, cols, {dg, du, dout, rows, cols, ld, ld, ld},
+           /*gridY=*/7);
+    if (HasFatalFailure())
+      return;
+    expectMatrix(download(interp, dout, size_t(rows) * ld), rows, cols, ld,
+                 tolerance(elem()),
+                 [&](uint32_t r, uint32_t c) {
+                   size_t i = size_t(r) * ld + c;
+                   return activate(act, g[i]) * u[i];
+                 },
+                 name);
+    if (HasFatalFailure())
+      return;
+  }
+}
+
+TEST_P(ElementwiseKernelsTest, AddAndSpecialValues) {
+  const uint32_t rows = 2, cols = 19, ld = leading(cols);
+  Interpreter interp(**module);
+  std::vector<double> a = random(size_t(rows) * ld, -1, 1);
+  std::vector<double> b = random(size_t(rows) * ld, -1, 1);
+  uint64_t da = upload(interp, a), db = upload(interp, b),
+           dout = upload(interp, std::vector<double>(size_t(rows) * ld, 7.0));
+  launch(interp, kernel("add"), rows, cols, {da, db, dout, rows, cols, ld, ld,
+                                             ld});
+  if (HasFatalFailure())
+    return;
+  expectMatrix(download(interp, dout, size_t(rows) * ld), rows, cols, ld,
+               tolerance(elem()),
+               [&](uint32_t r, uint32_t c) {
+                 size_t i = size_t(r) * ld + c;
+                 return roundTo(elem(), a[i] + b[i]);
+               },
+               "add");
+  // Activations at the ends of the range: silu(-inf) = -0 (not NaN),
+  // silu(+inf) = inf, GELUs saturate to x and 0 for large finite x.
+  const double inf = INFINITY;
+  std::vector<double> special = {-inf, inf, -100, 100, -30, 30, 0, -0.0};
+  for (Activation act : {Activation::Silu, Activation::GeluTanh,
+                         Activation::GeluErf, Activation::Relu}) {
+    uint32_t n = special.size(), ldS = leading(n);
+    std::vector<double> x(ldS, 0.0);
+    std::copy(special.begin(), special.end(), x.begin());
+    uint64_t dx = upload(interp, x),
+             dy = upload(interp, std::vector<double>(ldS, 7.0));
+    std::string name =
+        kernel((std::string("bias_") + getActivationName(act)).c_str());
+    launch(interp, name, 1, n, {dx, dx, dy, 1u, n, ldS, ldS, 0u});
+    if (HasFatalFailure())
+      return;
+    std::vector<double> y = download(interp, dy, ldS);
+    for (uint32_t i = 0; i < n; ++i) {
+      // GELU(-inf) is -inf * 0: NaN, as in PyTorch.
+      double want = roundTo(elem(), activate(act, special[i]));
+      if (std::isnan(want) || std::isinf(want))
+        EXPECT_TRUE(y[i] == want || (std::isnan(want) && std::isnan(y[i])))
+            << name << "(" << special[i] << ") = " << y[i];
+      else
+        EXPECT_NEAR(y[i], want, 1e-6) << name << "(" << special[i] << ")";
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Types, ElementwiseKernelsTest,
+    ::testing::Combine(::testing::Values(Elem::F32, Elem::F16, Elem::BF16),
+                       ::testing::Bool()),
+    [](const ::testing::TestParamInfo<std::tuple<Elem, bool>> &info) {
+      return std::string(elemName(std::get<0>(info.param))) +
+             (std::get<1>(info.param) ? "_vector" : "_scalar");
+    });
+
+} // namespace

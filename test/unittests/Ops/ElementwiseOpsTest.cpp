@@ -1,0 +1,93 @@
+//===- ElementwiseOpsTest.cpp - activations, GLUs, adds: checks, dispatch --===//
+
+#include "DriverBackends.h"
+
+#include "Kaio/Ops/Library.h"
+
+#include <gtest/gtest.h>
+
+using namespace kaio;
+using namespace kaio::ops;
+using namespace kaio::rt::test;
+
+namespace {
+
+Matrix fake(DType type, std::int64_t rows, std::int64_t cols,
+            CUdeviceptr at = 0x100000) {
+  Matrix m;
+  m.data = at;
+  m.dtype = type;
+  m.rows = rows;
+  m.cols = cols;
+  m.ld = std::max<std::int64_t>(cols, 1);
+  return m;
+}
+
+std::string message(const rt::Error &e) { return e ? e.message() : ""; }
+
+TEST(ElementwiseValidation, NamesTheOpAndTheArgument) {
+  Matrix x = fake(DType::BF16, 8, 96), out = fake(DType::BF16, 8, 96, 0x200000);
+  EXPECT_EQ(message(validateBiasActivation(x, x, Activation::GeluTanh)), "");
+  ElementwiseOptions o;
+  o.bias = fake(DType::BF16, 1, 95, 0x300000);
+  EXPECT_EQ(message(validateBiasActivation(x, out, Activation::Relu, o)),
+            "bias_activation: bias: is 1x95 but must be a contiguous vector "
+            "of 96 elements (one per column of x)");
+  EXPECT_EQ(message(validateGatedActivation(x, fake(DType::BF16, 8, 97),
+                                            out, Activation::Silu)),
+            "gated_activation: up: is 8x97 but gate is 8x96");
+  EXPECT_EQ(message(validateGatedActivation(x, fake(DType::F16, 8, 96,
+                                                    0x400000),
+                                            out, Activation::Silu)),
+            "gated_activation: up: dtype f16 differs from gate's bf16");
+  EXPECT_EQ(message(validateGatedActivation(x, x, out, Activation::Relu)),
+            "gated_activation: act: gated activations are silu (SwiGLU), "
+            "gelu_tanh or gelu_erf (GeGLU), not relu");
+  EXPECT_EQ(message(validateAdd(x, fake(DType::BF16, 8, 96, 0x400000),
+                                fake(DType::BF16, 8, 96, 0x100040))),
+            "add: out: overlaps a without being the same matrix (in-place "
+            "use needs the same pointer and leading dimension)");
+  EXPECT_EQ(message(validateAdd(x, x, x)), "") << "in place";
+}
+
+class ElementwiseOpsTest : public BackendTest {};
+
+TEST_P(ElementwiseOpsTest, LaunchesTheVariantOverRowsAndChunks) {
+  if (!isFake())
+    GTEST_SKIP() << "checks the launch through the fake driver";
+  rt::Expected<Library> lib = Library::load(*device);
+  ASSERT_TRUE(lib) << lib.error().message();
+  FakeCudaCounters *counters = getFakeCounters();
+  auto buf = rt::DeviceBuffer<rt::Half>::allocate(*device, 1 << 20);
+  ASSERT_TRUE(buf);
+  // 70000 rows of 3000 f16: 375 chunks of 8 -> 2 blocks across, rows capped
+  // at 65535 blocks down (the kernel strides over the rest).
+  Matrix gate = Matrix::rowMajor(buf->view().subview(0, 4000), 1, 3000);
+  gate.rows = 70000;
+  gate.capacityBytes = 0;
+  // (Addresses the fake driver never dereferences, 1 GiB apart.)
+  Matrix up = gate, out = gate;
+  up.data += 1ull << 30;
+  out.data += 2ull << 30;
+  rt::Error e = lib->gatedActivation(gate, up, out, Activation::Silu);
+  ASSERT_FALSE(e) << e.message();
+  EXPECT_STREQ(counters->lastKernel, "glu_silu_f16_v8");
+  EXPECT_EQ(counters->lastGrid[0], 2u);
+  EXPECT_EQ(counters->lastGrid[1], 65535u);
+  EXPECT_EQ(counters->lastBlock[0], 256u);
+  // An odd leading dimension: scalar.
+  Matrix x = Matrix::rowMajor(buf->view(), 4, 30, 31);
+  ASSERT_FALSE(lib->biasActivation(x, x, Activation::GeluErf));
+  EXPECT_STREQ(counters->lastKernel, "bias_gelu_erf_f16");
+  ASSERT_FALSE(lib->add(x, x, x));
+  EXPECT_STREQ(counters->lastKernel, "add_f16");
+  int launches = counters->launches;
+  EXPECT_TRUE(lib->add(x, Matrix::rowMajor(buf->view(), 4, 29), x));
+  EXPECT_EQ(counters->launches, launches);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ElementwiseOpsTest,
+                         ::testing::Values(Backend::Real, Backend::Fake),
+                         backendName);
+
+} // namespace
