@@ -95,41 +95,21 @@ void buildBiasActivation(ModuleBuilder &mb, Activation act) {
             });
 }
 
-template <class T, unsigned V>
-void buildGated(ModuleBuilder &mb, Activation act) {
-  std::string base = std::string("glu_") + getActivationName(act);
+/// out = combine(a, b) element-wise (f32), for two same-shaped inputs named
+/// `aName` and `bName` (their leading dimensions ld_<name>).
+template <class T, unsigned V, class F>
+void buildBinary(ModuleBuilder &mb, const std::string &base,
+                 const char *aName, const char *bName, F combine) {
+  std::string ldA = std::string("ld_") + aName, ldB = std::string("ld_") + bName;
   mb.kernel(kernelName<T, V>(base.c_str()), {int32_t(kElementwiseBlock)},
-            [act](KernelBuilder &k) {
-              auto gate = k.param<Ptr<const T>>("gate");
-              auto up = k.param<Ptr<const T>>("up");
+            [&](KernelBuilder &k) {
+              auto a = k.param<Ptr<const T>>(aName);
+              auto b = k.param<Ptr<const T>>(bName);
               auto out = k.param<Ptr<T>>("out");
               auto rows = k.param<uint32_t>("rows");
               auto cols = k.param<uint32_t>("cols");
-              auto ldg = k.param<uint32_t>("ld_gate");
-              auto ldu = k.param<uint32_t>("ld_up");
-              auto ldout = k.param<uint32_t>("ld_out");
-              forEachChunk<V>(k, rows, cols, [&](auto width, const U64 &row,
-                                                 const U32 &col) {
-                constexpr unsigned W = decltype(width)::value;
-                Chunk<W> g = loadChunk<W>(rowAt(gate, row, ldg), col);
-                Chunk<W> u = loadChunk<W>(rowAt(up, row, ldu), col);
-                for (unsigned j = 0; j < W; ++j)
-                  g[j] = activate(act, g[j]) * u[j];
-                storeChunk<W>(rowAt(out, row, ldout), col, g);
-              });
-            });
-}
-
-template <class T, unsigned V> void buildAdd(ModuleBuilder &mb) {
-  mb.kernel(kernelName<T, V>("add"), {int32_t(kElementwiseBlock)},
-            [](KernelBuilder &k) {
-              auto a = k.param<Ptr<const T>>("a");
-              auto b = k.param<Ptr<const T>>("b");
-              auto out = k.param<Ptr<T>>("out");
-              auto rows = k.param<uint32_t>("rows");
-              auto cols = k.param<uint32_t>("cols");
-              auto lda = k.param<uint32_t>("ld_a");
-              auto ldb = k.param<uint32_t>("ld_b");
+              auto lda = k.param<uint32_t>(ldA);
+              auto ldb = k.param<uint32_t>(ldB);
               auto ldout = k.param<uint32_t>("ld_out");
               forEachChunk<V>(k, rows, cols, [&](auto width, const U64 &row,
                                                  const U32 &col) {
@@ -137,7 +117,7 @@ template <class T, unsigned V> void buildAdd(ModuleBuilder &mb) {
                 Chunk<W> x = loadChunk<W>(rowAt(a, row, lda), col);
                 Chunk<W> y = loadChunk<W>(rowAt(b, row, ldb), col);
                 for (unsigned j = 0; j < W; ++j)
-                  x[j] = x[j] + y[j];
+                  x[j] = combine(x[j], y[j]);
                 storeChunk<W>(rowAt(out, row, ldout), col, x);
               });
             });
@@ -152,11 +132,16 @@ template <class T> void buildForType(ModuleBuilder &mb) {
   }
   for (Activation act :
        {Activation::Silu, Activation::GeluTanh, Activation::GeluErf}) {
-    buildGated<T, V>(mb, act);
-    buildGated<T, 1>(mb, act);
+    auto gated = [act](const F32 &gate, const F32 &up) {
+      return activate(act, gate) * up;
+    };
+    std::string name = std::string("glu_") + getActivationName(act);
+    buildBinary<T, V>(mb, name, "gate", "up", gated);
+    buildBinary<T, 1>(mb, name, "gate", "up", gated);
   }
-  buildAdd<T, V>(mb);
-  buildAdd<T, 1>(mb);
+  auto add = [](const F32 &a, const F32 &b) { return a + b; };
+  buildBinary<T, V>(mb, "add", "a", "b", add);
+  buildBinary<T, 1>(mb, "add", "a", "b", add);
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 //===- ElementwiseOpsTest.cpp - activations, GLUs, adds: checks, dispatch --===//
 
 #include "DriverBackends.h"
+#include "OpsTestSupport.h"
 
 #include "Kaio/Ops/Library.h"
 
@@ -14,16 +15,9 @@ namespace {
 
 Matrix fake(DType type, std::int64_t rows, std::int64_t cols,
             CUdeviceptr at = 0x100000) {
-  Matrix m;
-  m.data = at;
-  m.dtype = type;
-  m.rows = rows;
-  m.cols = cols;
-  m.ld = std::max<std::int64_t>(cols, 1);
-  return m;
+  return kaio::test::fakeMatrix(type, rows, cols, at);
 }
-
-std::string message(const rt::Error &e) { return e ? e.message() : ""; }
+std::string message(const rt::Error &e) { return kaio::test::messageOf(e); }
 
 TEST(ElementwiseValidation, NamesTheOpAndTheArgument) {
   Matrix x = fake(DType::BF16, 8, 96), out = fake(DType::BF16, 8, 96, 0x200000);

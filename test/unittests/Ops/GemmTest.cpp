@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DriverBackends.h"
+#include "OpsTestSupport.h"
 
 #include "Kaio/Ops/Library.h"
 
@@ -21,16 +22,9 @@ using namespace kaio::rt::test;
 
 namespace {
 
-/// Row-major matrices at a fake device address.
 Matrix fakeMatrix(DType type, std::int64_t rows, std::int64_t cols,
                   CUdeviceptr at = 0x10000) {
-  Matrix m;
-  m.data = at;
-  m.dtype = type;
-  m.rows = rows;
-  m.cols = cols;
-  m.ld = cols;
-  return m;
+  return kaio::test::fakeMatrix(type, rows, cols, at);
 }
 
 std::string errorOf(const Matrix &a, const Matrix &b, const Matrix &c,

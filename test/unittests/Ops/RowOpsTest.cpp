@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DriverBackends.h"
+#include "OpsTestSupport.h"
 
 #include "Kaio/Ops/Library.h"
 
@@ -25,13 +26,7 @@ namespace {
 
 Matrix fake(DType type, std::int64_t rows, std::int64_t cols,
             CUdeviceptr at = 0x100000, std::int64_t ld = 0) {
-  Matrix m;
-  m.data = at;
-  m.dtype = type;
-  m.rows = rows;
-  m.cols = cols;
-  m.ld = ld ? ld : std::max<std::int64_t>(cols, 1);
-  return m;
+  return kaio::test::fakeMatrix(type, rows, cols, at, ld);
 }
 
 std::string softmaxError(const Matrix &x, const Matrix &out,

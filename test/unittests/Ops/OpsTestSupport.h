@@ -1,0 +1,34 @@
+//===- OpsTestSupport.h - matrices for the op library's host tests -*- C++ -*-===//
+
+#ifndef KAIO_TEST_UNITTESTS_OPS_OPSTESTSUPPORT_H
+#define KAIO_TEST_UNITTESTS_OPS_OPSTESTSUPPORT_H
+
+#include "Kaio/Ops/Library.h"
+
+#include <algorithm>
+#include <string>
+
+namespace kaio::test {
+
+/// A row-major matrix at a device address nothing dereferences (validation
+/// and the fake driver only); ld 0: cols (at least 1).
+inline ops::Matrix fakeMatrix(ops::DType type, std::int64_t rows,
+                              std::int64_t cols, CUdeviceptr at = 0x100000,
+                              std::int64_t ld = 0) {
+  ops::Matrix m;
+  m.data = at;
+  m.dtype = type;
+  m.rows = rows;
+  m.cols = cols;
+  m.ld = ld ? ld : std::max<std::int64_t>(cols, 1);
+  return m;
+}
+
+/// The error's message, or "" for success.
+inline std::string messageOf(const rt::Error &e) {
+  return e ? e.message() : std::string();
+}
+
+} // namespace kaio::test
+
+#endif // KAIO_TEST_UNITTESTS_OPS_OPSTESTSUPPORT_H
