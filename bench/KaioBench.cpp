@@ -490,6 +490,59 @@ KAIO_ROW_BENCH(GeluTanh, float, "BM_GeluTanhF32VsCopy");
 KAIO_ROW_BENCH(GeluTanh, BFloat16, "BM_GeluTanhBF16VsCopy");
 #undef KAIO_ROW_BENCH
 
+/// GEMV (batch-1 decode) against a device copy of A: the kernel must read A
+/// once, which is nearly all of its traffic.
+template <typename T> void BM_GemvVsCopy(benchmark::State &state) {
+  Gpu &gpu = Gpu::get();
+  if (skipWithoutGpu(state, gpu))
+    return;
+  if (!gpu.library) {
+    state.SkipWithError("not measured: the op library did not load");
+    return;
+  }
+  const int64_t m = state.range(0), k = state.range(1);
+  auto a = DeviceBuffer<T>::allocate(*gpu.device, size_t(m * k));
+  auto copy = DeviceBuffer<T>::allocate(*gpu.device, size_t(m * k));
+  auto x = DeviceBuffer<T>::allocate(*gpu.device, size_t(k));
+  auto y = DeviceBuffer<T>::allocate(*gpu.device, size_t(m));
+  if (!a || !copy || !x || !y || a->fillBytes(0x3c) || x->fillBytes(0x3c)) {
+    state.SkipWithError("device allocation failed");
+    return;
+  }
+  using kaio::ops::Matrix;
+  auto kaio = [&] {
+    return !gpu.library->gemv(
+        Matrix::rowMajor(std::as_const(*a).view(), m, k),
+        Matrix::vector(std::as_const(*x).view(), k),
+        Matrix::vector(y->view(), m));
+  };
+  // A copy reads and writes A: twice the bytes the GEMV moves.
+  auto peer = [&] { return !copy->copyFrom(*a); };
+  for (auto _ : state) {
+    double kaioMs = medianMs(gpu, kaio), peerMs = medianMs(gpu, peer);
+    if (kaioMs < 0 || peerMs < 0) {
+      state.SkipWithError("a launch failed");
+      return;
+    }
+    double bytes = double(m * k + k + m) * sizeof(T);
+    report(state, kaioMs, peerMs / 2, bytes, "byte/s");
+  }
+}
+
+void gemvShapes(benchmark::internal::Benchmark *b) {
+  b->ArgNames({"M", "K"})
+      ->Args({4096, 4096})
+      ->Args({8192, 28672})
+      ->Args({28672, 8192})
+      ->UseManualTime()
+      ->Iterations(1)
+      ->Unit(benchmark::kMillisecond);
+}
+BENCHMARK(BM_GemvVsCopy<float>)->Name("BM_GemvF32VsCopy")->Apply(gemvShapes);
+BENCHMARK(BM_GemvVsCopy<BFloat16>)
+    ->Name("BM_GemvBF16VsCopy")
+    ->Apply(gemvShapes);
+
 } // namespace
 
 /// kaio-bench's own flags, as Google Benchmark spells them: --list,

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """PyTorch's times for the operations kaio-bench measures, on the GPU host.
 
-Runs softmax, log_softmax, layer_norm, rms_norm and a device-to-device
-copy of the same bytes at kaio-bench's sizes (32768 x 4096 and x 8192, and
+Runs softmax, log_softmax, layer_norm, rms_norm, torch.mv (GEMV) and a
+device-to-device copy of the same bytes at kaio-bench's sizes (32768 x 4096 and x 8192, and
 4096 x 4096; f32 and bf16), timed with CUDA events after warm-up, median of
 20 runs, and prints a Markdown table (or JSON with --json) with GB/s counted
 as kaio-bench counts them (x read once, out written once) and the ratio to
@@ -23,6 +23,7 @@ except ImportError:  # pragma: no cover - the GPU host has torch
     sys.exit("torch_rowops.py: PyTorch is not installed")
 
 SHAPES = [(4096, 4096), (32768, 4096), (32768, 8192)]
+GEMV_SHAPES = [(4096, 4096), (8192, 28672), (28672, 8192)]
 DTYPES = {"f32": torch.float32, "bf16": torch.bfloat16}
 WARMUP, REPS = 3, 20
 
@@ -95,6 +96,20 @@ def main():
                     "copy_GBps": nbytes / copy_ms / 1e6,
                     "torch_vs_copy": copy_ms / ms,
                 })
+        for m, k in ([] if args.shapes else GEMV_SHAPES):
+            a = torch.randn(m, k, device=args.device, dtype=dtype)
+            v = torch.randn(k, device=args.device, dtype=dtype)
+            copy = torch.empty_like(a)
+            copy_ms = median_ms(lambda: copy.copy_(a), args.device)
+            ms = median_ms(lambda: torch.mv(a, v), args.device)
+            nbytes = a.numel() * a.element_size()
+            results.append({
+                "op": "gemv", "dtype": name, "rows": m, "cols": k,
+                "torch_ms": ms, "copy_ms": copy_ms / 2,
+                "torch_GBps": nbytes / ms / 1e6,
+                "copy_GBps": 2 * nbytes / copy_ms / 1e6,
+                "torch_vs_copy": copy_ms / 2 / ms,
+            })
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"device": str(torch.cuda.get_device_name(0))

@@ -206,3 +206,12 @@ std::string detail::kernelName(const char *base, DType type, unsigned width) {
 rt::KernelArg detail::pointerArg(const Matrix &m, DType type, bool isConst) {
   return rt::KernelArg::pointer(m.data, scalarTypeOf(type), isConst);
 }
+
+rt::Error detail::checkDisjoint(const char *op, const char *nameA,
+                                const Matrix &a, const char *nameB,
+                                const Matrix &b) {
+  std::uint64_t sizeA = spanBytes(a), sizeB = spanBytes(b);
+  if (sizeA && sizeB && a.data < b.data + sizeB && b.data < a.data + sizeA)
+    return invalid(op, nameB, std::string("overlaps ") + nameA);
+  return rt::Error::success();
+}

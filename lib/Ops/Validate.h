@@ -55,6 +55,10 @@ rt::Error checkVector(const char *op, const char *name, const Matrix &v,
 
 rt::Error checkFinite(const char *op, const char *name, float value);
 
+/// No byte of a is a byte of b (absent or empty matrices: success).
+rt::Error checkDisjoint(const char *op, const char *nameA, const Matrix &a,
+                        const char *nameB, const Matrix &b);
+
 //===----------------------------------------------------------------------===//
 // Dispatch
 //===----------------------------------------------------------------------===//

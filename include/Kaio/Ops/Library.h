@@ -22,6 +22,7 @@
 
 #include "Kaio/Ops/Elementwise.h"
 #include "Kaio/Ops/Gemm.h"
+#include "Kaio/Ops/Gemv.h"
 #include "Kaio/Ops/RowOps.h"
 #include "Kaio/Runtime/Device.h"
 
@@ -45,6 +46,11 @@ public:
   /// (examples/tensor_core_matmul_tiled.mlir).
   rt::Error gemm(const Matrix &a, const Matrix &b, const Matrix &c,
                  const GemmOptions &options = {});
+
+  /// y = A x (+ bias): A row-major f32, f16 or bf16, f32 accumulation, a
+  /// warp per row streaming A in 16-byte chunks (batch-1 decode).
+  rt::Error gemv(const Matrix &a, const Matrix &x, const Matrix &y,
+                 const GemvOptions &options = {});
 
   /// out = softmax(scale * x) along each row (any length; one block per
   /// row with an online max and sum, 16-byte accesses where aligned). A

@@ -14,5 +14,6 @@ int main(int argc, char **argv) {
       argc, argv, [](kaio::builder::ModuleBuilder &mb) {
         kaio::ops::kernels::buildRowKernels(mb);
         kaio::ops::kernels::buildElementwiseKernels(mb);
+        kaio::ops::kernels::buildGemvKernels(mb);
       });
 }

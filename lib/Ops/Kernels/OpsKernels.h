@@ -3,7 +3,8 @@
 // Kernels written with the C++ builder (Kaio/Builder) once for every element
 // type (f32, f16, bf16) and access width (16-byte vectors, or scalars where
 // the data is not aligned): softmax, log-softmax, RMSNorm and LayerNorm over
-// rows (RowKernels.cpp), element-wise activations (ElementwiseKernels.cpp).
+// rows (RowKernels.cpp), element-wise activations (ElementwiseKernels.cpp),
+// matrix-vector products (GemvKernels.cpp).
 // The build-time generator writes them as a .mlir module that
 // kaio_add_kernels compiles and embeds into KaioOps; the tests build the
 // same module in-process and run it in the interpreter.
@@ -59,6 +60,18 @@ enum BiasFlags : std::uint32_t { kBiasPresent = 1 };
 ///     ld_out): out = act(gate) * up, act silu (SwiGLU) or a GELU (GeGLU);
 ///   add_<type>[_vN](a, b, out, rows, cols, ld_a, ld_b, ld_out): a + b.
 void buildElementwiseKernels(builder::ModuleBuilder &mb);
+/// Threads per block of the GEMV kernels: one warp per row of A.
+constexpr unsigned kGemvBlock = 256;
+constexpr unsigned kGemvRowsPerBlock = kGemvBlock / 32;
+
+/// Bits of the GEMV kernels' `flags` parameter.
+enum GemvFlags : std::uint32_t { kGemvBias = 1 };
+
+/// Adds gemv_<type>[_vN](a, x, bias, y, m, k, ld_a, flags): y = A x (+ bias)
+/// for a row-major m x k A, f32 accumulation; a warp per row walks it in
+/// 16-byte chunks and reduces with shuffles.
+void buildGemvKernels(builder::ModuleBuilder &mb);
+
 } // namespace kaio::ops::kernels
 
 #endif // KAIO_LIB_OPS_KERNELS_OPSKERNELS_H

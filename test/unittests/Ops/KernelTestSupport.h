@@ -112,6 +112,7 @@ public:
     builder::ModuleBuilder mb(*context);
     buildRowKernels(mb);
     buildElementwiseKernels(mb);
+    buildGemvKernels(mb);
     module = new mlir::OwningOpRef<mlir::ModuleOp>(mb.finish());
     ASSERT_TRUE(*module) << mb.diagnostics();
     ASSERT_TRUE(succeeded(lowerToPTXDialect(**module, CompileOptions())));

@@ -1,0 +1,100 @@
+//===- GemvKernelsTest.cpp - y = A x in the interpreter -------------------===//
+//
+// The library's GEMV kernels, every dtype and variant, against an f64
+// reference at ragged shapes (k below a warp's chunks, not a multiple of
+// the vector, rows not a multiple of the warps per block, padded rows), and
+// a profile check that a warp streams A in whole 16-byte chunks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelTestSupport.h"
+
+#include "Kaio/Interpreter/Profile.h"
+
+#include <cmath>
+
+using namespace kaio;
+using namespace kaio::test;
+
+namespace {
+
+class GemvKernelsTest : public OpsKernelsTest {
+public:
+  /// Runs gemv on an m x k A (leading dimension ld) and returns y; checks
+  /// y against the f64 reference and that nothing past y was written.
+  void check(uint32_t m, uint32_t k, bool withBias,
+             interp::Profile *profile = nullptr, uint32_t ld = 0) {
+    ld = ld ? ld : leading(k);
+    Interpreter interp(**module);
+    std::vector<double> a = random(size_t(m) * ld, -1, 1);
+    std::vector<double> x = random(k, -1, 1), bias = random(m, -1, 1);
+    uint64_t da = upload(interp, a), dx = upload(interp, x),
+             db = upload(interp, bias),
+             dy = upload(interp, std::vector<double>(m + 8, 7.0));
+    interp::LaunchOptions options;
+    options.profile = profile;
+    std::string name = kernel("gemv");
+    auto r = interp.launch(
+        name, {(m + kGemvRowsPerBlock - 1) / kGemvRowsPerBlock}, {kGemvBlock},
+        {da, dx, db, dy, m, k, ld, withBias ? uint32_t(kGemvBias) : 0u},
+        options);
+    ASSERT_TRUE(r.success) << name << ": " << r.message();
+    std::vector<double> y = download(interp, dy, m + 8);
+    for (uint32_t i = 0; i < m; ++i) {
+      double want = withBias ? bias[i] : 0, mag = std::fabs(want);
+      for (uint32_t j = 0; j < k; ++j) {
+        want += a[size_t(i) * ld + j] * x[j];
+        mag += std::fabs(a[size_t(i) * ld + j] * x[j]);
+      }
+      // f32 accumulation: error relative to the sum of magnitudes; the
+      // result is rounded to the element type.
+      double tol = 1e-6 * mag + tolerance(elem()) * std::fabs(want) + 1e-7;
+      ASSERT_NEAR(y[i], want, tol) << name << " " << m << "x" << k << " row "
+                                   << i;
+    }
+    for (uint32_t i = m; i < m + 8; ++i)
+      ASSERT_EQ(y[i], 7.0) << name << ": wrote past y at " << i;
+  }
+};
+
+TEST_P(GemvKernelsTest, MatchesAnF64ReferenceAtRaggedShapes) {
+  for (auto [m, k] : {std::pair{1u, 1u}, std::pair{5u, 7u},
+                      std::pair{13u, 300u}, std::pair{9u, 4099u},
+                      std::pair{70u, 64u}})
+    for (bool withBias : {false, true}) {
+      check(m, k, withBias);
+      if (HasFatalFailure())
+        return;
+    }
+}
+
+TEST_P(GemvKernelsTest, StreamsAInWhole16ByteChunks) {
+  if (!vectorized())
+    GTEST_SKIP() << "scalar variant";
+  interp::Profile profile;
+  // k a multiple of 32 chunks: every lane loads a whole chunk each step;
+  // rows unpadded, so that each starts on a 32-byte sector.
+  uint32_t k = 32 * width() * 4;
+  check(16, k, false, &profile, k);
+  ASSERT_EQ(profile.kernels().size(), 1u);
+  const interp::KernelProfile &p = profile.kernels().front();
+  // A (16 rows) and x (read by every warp): 16-byte loads only.
+  uint64_t chunks = 2 * 16ull * k / width();
+  EXPECT_EQ(p.mix.at("ld.global.16B"), chunks / 32);
+  EXPECT_EQ(p.global.at("ld.global").sectors,
+            p.global.at("ld.global").idealSectors);
+  // The only divergence: lane 0 storing the row's y, once per warp.
+  EXPECT_EQ(p.divergentBranches, 16u);
+
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Types, GemvKernelsTest,
+    ::testing::Combine(::testing::Values(Elem::F32, Elem::F16, Elem::BF16),
+                       ::testing::Bool()),
+    [](const ::testing::TestParamInfo<std::tuple<Elem, bool>> &info) {
+      return std::string(elemName(std::get<0>(info.param))) +
+             (std::get<1>(info.param) ? "_vector" : "_scalar");
+    });
+
+} // namespace
