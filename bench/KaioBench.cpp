@@ -397,7 +397,10 @@ BENCHMARK(BM_ElementwiseVsCopy<true>)
 /// the bytes they must move at least (each input read once, out written
 /// once), at LLM sizes. The row kernels read each row a second time (from
 /// L1/L2); the ratio says how close that gets to the copy.
-enum class RowOp { Softmax, LogSoftmax, RmsNorm, LayerNorm, SwiGlu, GeluTanh };
+enum class RowOp {
+  Softmax, LogSoftmax, RmsNorm, LayerNorm, SwiGlu, GeluTanh, SoftmaxBwd,
+  CrossEntropy, ReduceSum
+};
 
 template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
   Gpu &gpu = Gpu::get();
@@ -410,14 +413,16 @@ template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
   const int64_t rows = state.range(0), cols = state.range(1);
   const size_t count = size_t(rows * cols);
   auto x = DeviceBuffer<T>::allocate(*gpu.device, count);
-  auto up = DeviceBuffer<T>::allocate(*gpu.device,
-                                      op == RowOp::SwiGlu ? count : 1);
+  bool twoInputs = op == RowOp::SwiGlu || op == RowOp::SoftmaxBwd;
+  auto up = DeviceBuffer<T>::allocate(*gpu.device, twoInputs ? count : 1);
+  auto stats = DeviceBuffer<float>::allocate(*gpu.device, size_t(rows) * 2);
+  auto targets = DeviceBuffer<int32_t>::allocate(*gpu.device, size_t(rows));
   auto out = DeviceBuffer<T>::allocate(*gpu.device, count);
   auto weight = DeviceBuffer<T>::allocate(*gpu.device, size_t(cols));
   auto bias = DeviceBuffer<T>::allocate(*gpu.device, size_t(cols));
   // 0x3c: small finite values in f32, f16 and bf16 alike.
-  if (!x || !up || !out || !weight || !bias || x->fillBytes(0x3c) ||
-      up->fillBytes(0x3c) ||
+  if (!x || !up || !out || !weight || !bias || !stats || !targets ||
+      targets->zero() || x->fillBytes(0x3c) || up->fillBytes(0x3c) ||
       weight->fillBytes(0x3c) || bias->fillBytes(0x3c)) {
     state.SkipWithError("device allocation failed");
     return;
@@ -446,6 +451,16 @@ template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
     case RowOp::GeluTanh:
       return !gpu.library->biasActivation(mx, mo,
                                           kaio::ops::Activation::GeluTanh);
+    case RowOp::SoftmaxBwd:
+      return !gpu.library->softmaxBackward(
+          mx, Matrix::rowMajor(std::as_const(*up).view(), rows, cols), mo);
+    case RowOp::CrossEntropy:
+      return !gpu.library->crossEntropy(
+          mx, Matrix::vector(std::as_const(*targets).view(), rows),
+          Matrix::vector(stats->view(), rows));
+    case RowOp::ReduceSum:
+      return !gpu.library->reduceRows(mx, Matrix::vector(stats->view(), rows),
+                                      kaio::ops::Reduction::Sum);
     }
     return false;
   };
@@ -458,7 +473,11 @@ template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
     }
     // SwiGLU reads two matrices: the copy of one matrix moves 2/3 of its
     // bytes, so its time is scaled to the same traffic.
-    double matrices = op == RowOp::SwiGlu ? 3 : 2;
+    // Cross-entropy and the reduction only read theirs.
+    double matrices = twoInputs                      ? 3
+                      : op == RowOp::CrossEntropy ||
+                              op == RowOp::ReduceSum ? 1
+                                                     : 2;
     report(state, kaioMs, peerMs * matrices / 2,
            matrices * double(count) * sizeof(T), "byte/s");
   }
@@ -488,6 +507,18 @@ KAIO_ROW_BENCH(SwiGlu, float, "BM_SwiGluF32VsCopy");
 KAIO_ROW_BENCH(SwiGlu, BFloat16, "BM_SwiGluBF16VsCopy");
 KAIO_ROW_BENCH(GeluTanh, float, "BM_GeluTanhF32VsCopy");
 KAIO_ROW_BENCH(GeluTanh, BFloat16, "BM_GeluTanhBF16VsCopy");
+KAIO_ROW_BENCH(SoftmaxBwd, float, "BM_SoftmaxBwdF32VsCopy");
+KAIO_ROW_BENCH(SoftmaxBwd, BFloat16, "BM_SoftmaxBwdBF16VsCopy");
+KAIO_ROW_BENCH(ReduceSum, float, "BM_ReduceSumF32VsCopy");
+KAIO_ROW_BENCH(ReduceSum, BFloat16, "BM_ReduceSumBF16VsCopy");
+BENCHMARK(BM_RowOpVsCopy<RowOp::CrossEntropy, BFloat16>)
+    ->Name("BM_CrossEntropyBF16VsCopy")
+    ->ArgNames({"rows", "cols"})
+    ->Args({4096, 131072})
+    ->Args({8192, 32768})
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 #undef KAIO_ROW_BENCH
 
 /// GEMV (batch-1 decode) against a device copy of A: the kernel must read A

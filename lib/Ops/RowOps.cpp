@@ -97,13 +97,6 @@ rt::Error checkNorm(const char *op, bool layer, const Matrix &x,
   return rt::Error::success();
 }
 
-rt::LaunchConfig rowLaunch(const Matrix &x, const rt::Stream *stream) {
-  rt::LaunchConfig config;
-  config.grid = rt::Dim3(unsigned(x.rows));
-  config.block = rt::Dim3(kRowBlock);
-  config.stream = stream;
-  return config;
-}
 
 } // namespace
 
@@ -142,7 +135,7 @@ rt::Error launchSoftmax(Library::Impl &impl, const char *op, const Matrix &x,
       rt::KernelArg::scalar(std::uint32_t(x.ld)),
       rt::KernelArg::scalar(std::uint32_t(out.ld)),
       rt::KernelArg::scalar(options.scale)};
-  if (rt::Error e = (*kernel)->launchArgs(rowLaunch(x, options.stream), args))
+  if (rt::Error e = (*kernel)->launchArgs(detail::rowLaunch(x.rows, options.stream), args))
     return e.addContext(op);
   return rt::Error::success();
 }
@@ -197,7 +190,7 @@ rt::Error launchNorm(Library::Impl &impl, const char *op, bool layer,
       u32(src.ld),
       rt::KernelArg::scalar(o.eps),
       rt::KernelArg::scalar(flags)};
-  if (rt::Error e = (*kernel)->launchArgs(rowLaunch(x, o.stream), args))
+  if (rt::Error e = (*kernel)->launchArgs(detail::rowLaunch(x.rows, o.stream), args))
     return e.addContext(op);
   return rt::Error::success();
 }

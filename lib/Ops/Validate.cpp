@@ -2,6 +2,8 @@
 
 #include "Validate.h"
 
+#include "Kernels/OpsKernels.h"
+
 #include <cmath>
 
 using namespace kaio;
@@ -128,7 +130,9 @@ rt::ScalarType detail::scalarTypeOf(DType type) {
   case DType::S8:
     return rt::ScalarType::S8;
   case DType::S32:
-    return rt::ScalarType::S32;
+    // Kernel signatures spell a pointer to i32 as ptr<u32> (the IR's
+    // integers are signless); the kernels read them as signed.
+    return rt::ScalarType::U32;
   }
   return rt::ScalarType::B8;
 }
@@ -214,4 +218,13 @@ rt::Error detail::checkDisjoint(const char *op, const char *nameA,
   if (sizeA && sizeB && a.data < b.data + sizeB && b.data < a.data + sizeA)
     return invalid(op, nameB, std::string("overlaps ") + nameA);
   return rt::Error::success();
+}
+
+rt::LaunchConfig detail::rowLaunch(std::int64_t rows,
+                                   const rt::Stream *stream) {
+  rt::LaunchConfig config;
+  config.grid = rt::Dim3(unsigned(rows));
+  config.block = rt::Dim3(kernels::kRowBlock);
+  config.stream = stream;
+  return config;
 }

@@ -6,6 +6,7 @@
 #include "Kaio/Ops/Tensor.h"
 #include "Kaio/Runtime/Error.h"
 
+#include "Kaio/Runtime/Module.h"
 #include "Kaio/Runtime/Signature.h"
 
 #include <cstdint>
@@ -73,6 +74,9 @@ unsigned vectorWidth(DType type, std::initializer_list<const Matrix *> ms);
 std::string kernelName(const char *base, DType type, unsigned width);
 
 rt::KernelArg pointerArg(const Matrix &m, DType type, bool isConst);
+
+/// One block of the row kernels' kRowBlock threads per row.
+rt::LaunchConfig rowLaunch(std::int64_t rows, const rt::Stream *stream);
 
 } // namespace kaio::ops::detail
 

@@ -68,6 +68,30 @@ public:
   rt::Error layerNorm(const Matrix &x, const Matrix &out,
                       const NormOptions &options = {});
 
+  /// dx of softmax(scale * x) / log_softmax(scale * x) from y and dy.
+  rt::Error softmaxBackward(const Matrix &y, const Matrix &dy,
+                            const Matrix &dx,
+                            const SoftmaxOptions &options = {});
+  rt::Error logSoftmaxBackward(const Matrix &y, const Matrix &dy,
+                               const Matrix &dx,
+                               const SoftmaxOptions &options = {});
+  /// Per-row cross-entropy loss of logits against s32 targets (RowOps.h).
+  rt::Error crossEntropy(const Matrix &logits, const Matrix &targets,
+                         const Matrix &loss,
+                         const CrossEntropyOptions &options = {});
+  rt::Error crossEntropyBackward(const Matrix &logits, const Matrix &targets,
+                                 const Matrix &lse, const Matrix &dloss,
+                                 const Matrix &dlogits,
+                                 const CrossEntropyOptions &options = {});
+  /// Sum, max or min of each row (f32 out), argmax of each row (s32 out),
+  /// and of a whole matrix; deterministic.
+  rt::Error reduceRows(const Matrix &x, const Matrix &out, Reduction reduction,
+                       const ReduceOptions &options = {});
+  rt::Error argmaxRows(const Matrix &x, const Matrix &out,
+                       const ReduceOptions &options = {});
+  rt::Error reduceAll(const Matrix &x, const Matrix &out, Reduction reduction,
+                      const ReduceOptions &options = {});
+
   /// out = act(x + bias) element-wise (bias optional, one per column).
   rt::Error biasActivation(const Matrix &x, const Matrix &out, Activation act,
                            const ElementwiseOptions &options = {});

@@ -1,8 +1,9 @@
 //===- RowOps.h - softmax and norms over rows: options, checks --*- C++ -*-===//
 //
 // Row-wise ops of the library (Library::softmax, logSoftmax, rmsNorm,
-// layerNorm in Kaio/Ops/Library.h): their options and argument checks,
-// which need no device. Inputs and outputs are f32, f16 or bf16 row-major
+// layerNorm, their backward, cross-entropy and reductions in
+// Kaio/Ops/Library.h): their options and argument checks, which need no
+// device. Inputs and outputs are f32, f16 or bf16 row-major
 // matrices with any leading dimension; statistics are computed in f32.
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +14,8 @@
 #include "Kaio/Ops/Tensor.h"
 #include "Kaio/Runtime/Error.h"
 #include "Kaio/Runtime/Stream.h"
+
+#include <cstdint>
 
 namespace kaio::ops {
 
@@ -50,6 +53,65 @@ rt::Error validateRmsNorm(const Matrix &x, const Matrix &out,
                           const NormOptions &options = {});
 rt::Error validateLayerNorm(const Matrix &x, const Matrix &out,
                             const NormOptions &options = {});
+
+/// softmaxBackward / logSoftmaxBackward: dx from the forward's output y
+/// and the gradient dy (all of one shape and dtype; dx may be dy).
+rt::Error validateSoftmaxBackward(const Matrix &y, const Matrix &dy,
+                                  const Matrix &dx,
+                                  const SoftmaxOptions &options = {});
+
+struct CrossEntropyOptions {
+  /// Rows whose target is this get loss 0 and no gradient.
+  std::int32_t ignoreIndex = -100;
+  /// crossEntropy: the rows' logsumexp (f32, one per row; optional), which
+  /// crossEntropyBackward needs.
+  Matrix lse;
+  /// Null: the legacy default stream.
+  const rt::Stream *stream = nullptr;
+};
+
+/// crossEntropy: loss[r] = logsumexp(logits[r]) - logits[r, targets[r]]
+/// per row (f32; no mean over rows: the caller weighs them), logits f32,
+/// f16 or bf16 rows of any length (vocabularies of 256k and more), targets
+/// s32, one per row. A target outside [0, cols) other than ignoreIndex gives
+/// a NaN loss (device data the host cannot check).
+rt::Error validateCrossEntropy(const Matrix &logits, const Matrix &targets,
+                               const Matrix &loss,
+                               const CrossEntropyOptions &options = {});
+/// crossEntropyBackward: dlogits = dloss[r] * (softmax(logits[r]) -
+/// onehot(targets[r])), from the forward's lse (f32 per row) and dloss (f32
+/// per row).
+rt::Error validateCrossEntropyBackward(const Matrix &logits,
+                                       const Matrix &targets,
+                                       const Matrix &lse, const Matrix &dloss,
+                                       const Matrix &dlogits,
+                                       const CrossEntropyOptions &options = {});
+
+enum class Reduction : std::uint8_t { Sum, Max, Min };
+
+struct ReduceOptions {
+  /// reduceAll: f32 scratch of at least x.rows elements (the per-row
+  /// results, reduced again in a second launch).
+  Matrix workspace;
+  /// Null: the legacy default stream.
+  const rt::Stream *stream = nullptr;
+};
+
+/// reduceRows: out[r] (f32, one per row) = the sum, max or min of row r,
+/// in a fixed order (bitwise the same every run). max and min propagate
+/// NaN; rows may not be empty for max and min.
+rt::Error validateReduceRows(const Matrix &x, const Matrix &out,
+                             Reduction reduction,
+                             const ReduceOptions &options = {});
+/// argmaxRows: out[r] (s32) = the first index of row r's maximum (of its
+/// first NaN, if any); rows of 1 to 2^24 elements.
+rt::Error validateArgmaxRows(const Matrix &x, const Matrix &out,
+                             const ReduceOptions &options = {});
+/// reduceAll: out (f32, 1 element) = the reduction of every element of x,
+/// deterministic (rows, then the row results, in a fixed order).
+rt::Error validateReduceAll(const Matrix &x, const Matrix &out,
+                            Reduction reduction,
+                            const ReduceOptions &options = {});
 
 } // namespace kaio::ops
 

@@ -15,5 +15,6 @@ int main(int argc, char **argv) {
         kaio::ops::kernels::buildRowKernels(mb);
         kaio::ops::kernels::buildElementwiseKernels(mb);
         kaio::ops::kernels::buildGemvKernels(mb);
+        kaio::ops::kernels::buildTrainingKernels(mb);
       });
 }

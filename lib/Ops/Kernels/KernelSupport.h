@@ -1,7 +1,8 @@
 //===- KernelSupport.h - builder helpers the library's kernels share -----===//
 //
-// Element-type names, f32 conversions and 16-byte chunk loads and stores for
-// kernels written with the C++ builder once for f32, f16 and bf16.
+// Element-type names, f32 conversions, 16-byte chunk loads and stores, and
+// the walk of a row by a block (chunks, then the ragged tail), for kernels
+// written with the C++ builder once for f32, f16 and bf16.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,8 @@
 #include "Kaio/Builder/Builder.h"
 
 #include <array>
+#include <cmath>
+#include <tuple>
 #include <string>
 #include <type_traits>
 
@@ -103,6 +106,89 @@ void storeChunk(const Ptr<T> &p, const U32 &i, const Chunk<W> &values,
 /// Elements per 16-byte access of T.
 template <class T> constexpr unsigned vectorWidth() {
   return std::is_same_v<T, float> ? 4 : 8;
+}
+
+/// Two f32 accumulators carried through a row.
+using Pair = std::tuple<F32, F32>;
+
+/// Folds body(Width<W>, index, state) over this thread's chunks of a row of
+/// n elements: whole V-chunks first, then the tail one element at a time.
+template <unsigned V, class F>
+Pair rowFold(KernelBuilder &k, const U32 &tid, const U32 &bdim, const U32 &n,
+             Pair init, F body) {
+  Pair state = init;
+  auto step = [&](auto width, const U32 &first, const U32 &end,
+                  const U32 &stride) {
+    constexpr unsigned W = decltype(width)::value;
+    state = k.for_(first, end, stride, state, [&](U32 c, F32 a, F32 b) {
+      return body(width, W == 1 ? c : c * W, Pair(a, b));
+    });
+  };
+  U32 tail = k.constant(0u);
+  if constexpr (V > 1) {
+    step(Width<V>(), tid, n / V, bdim);
+    tail = (n / V) * V;
+  }
+  step(Width<1>(), tail + tid, n, bdim);
+  return state;
+}
+
+/// body(Width<W>, index) over this thread's chunks (no state).
+template <unsigned V, class F>
+void rowFor(KernelBuilder &k, const U32 &tid, const U32 &bdim, const U32 &n,
+            F body) {
+  auto step = [&](auto width, const U32 &first, const U32 &end,
+                  const U32 &stride) {
+    constexpr unsigned W = decltype(width)::value;
+    k.for_(first, end, stride,
+           [&](U32 c) { body(width, W == 1 ? c : c * W); });
+  };
+  U32 tail = k.constant(0u);
+  if constexpr (V > 1) {
+    step(Width<V>(), tid, n / V, bdim);
+    tail = (n / V) * V;
+  }
+  step(Width<1>(), tail + tid, n, bdim);
+}
+
+/// Row r of a matrix with leading dimension ld.
+template <class P> P rowOf(const P &base, const U64 &row, const U32 &ld) {
+  return base + row * cast<uint64_t>(ld);
+}
+
+/// The row's online softmax statistics: `offset` = the maximum of scale * x
+/// (0 when it is -inf, so that exp(-inf - offset) is 0, not NaN) and `sum`
+/// = sum of exp(scale * x - offset), both block-reduced (every thread gets
+/// them). One read of the row.
+struct RowLse {
+  F32 offset, sum;
+};
+template <unsigned V, class T>
+RowLse rowLogSumExp(KernelBuilder &k, const U32 &tid, const U32 &bdim,
+                    const U32 &n, const Ptr<T> &xr, const F32 &scale) {
+  const float ninf = -INFINITY;
+  auto [m, s] = rowFold<V>(
+      k, tid, bdim, n, std::make_tuple(k.constant(ninf), k.constant(0.0f)),
+      [&](auto width, const U32 &i, Pair state) {
+        constexpr unsigned W = decltype(width)::value;
+        auto [mOld, sOld] = state;
+        Chunk<W> v = loadChunk<W>(xr, i);
+        F32 cm = v[0] * scale;
+        for (unsigned j = 0; j < W; ++j) {
+          v[j] = v[j] * scale;
+          if (j)
+            cm = max(cm, v[j]);
+        }
+        F32 mNew = max(mOld, cm);
+        F32 off = select(mNew == ninf, k.constant(0.0f), mNew);
+        F32 sNew = sOld * exp(mOld - off);
+        for (unsigned j = 0; j < W; ++j)
+          sNew = sNew + exp(v[j] - off);
+        return std::make_tuple(mNew, sNew);
+      });
+  F32 rowMax = k.blockReduce(ReduceKind::max, m);
+  F32 off = select(rowMax == ninf, k.constant(0.0f), rowMax);
+  return {off, k.blockReduce(ReduceKind::sum, s * exp(m - off))};
 }
 
 } // namespace kaio::ops::kernels::support

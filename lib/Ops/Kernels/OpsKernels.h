@@ -60,6 +60,32 @@ enum BiasFlags : std::uint32_t { kBiasPresent = 1 };
 ///     ld_out): out = act(gate) * up, act silu (SwiGLU) or a GELU (GeGLU);
 ///   add_<type>[_vN](a, b, out, rows, cols, ld_a, ld_b, ld_out): a + b.
 void buildElementwiseKernels(builder::ModuleBuilder &mb);
+/// Row reductions, in the kernels' names ("reduce_max_bf16_v8").
+enum class RowReduction : std::uint8_t { Sum, Max, Min };
+constexpr const char *getRowReductionName(RowReduction r) {
+  return r == RowReduction::Sum ? "sum" : r == RowReduction::Max ? "max" : "min";
+}
+
+/// Bits of the cross_entropy kernel's `flags` parameter.
+enum CrossEntropyFlags : std::uint32_t { kCrossEntropyLse = 1 };
+
+/// Adds the row kernels of training and of reductions (kRowBlock threads,
+/// a block per row; TrainingKernels.cpp):
+///   softmax_bwd_<type>[_vN](y, dy, dx, n, ld_y, ld_dy, ld_dx, scale):
+///     dx = scale * y * (dy - sum(dy * y));
+///   log_softmax_bwd_<type>[_vN](y, dy, dx, ...): dx = scale * (dy -
+///     exp(y) * sum(dy));
+///   cross_entropy_<type>[_vN](logits, targets, loss, lse, n, ld, ignore,
+///     flags): loss[r] = logsumexp(row) - row[target[r]], 0 for the ignored
+///     target, NaN for a target outside [0, n); lse stored with
+///     kCrossEntropyLse;
+///   cross_entropy_bwd_<type>[_vN](logits, targets, lse, dloss, dx, n, ld,
+///     ld_dx, ignore): dx = dloss[r] * (softmax(row) - onehot(target[r]));
+///   reduce_<sum|max|min>_<type>[_vN](x, out, n, ld): out[r] (f32) over
+///     the row; argmax_<type>[_vN](x, out, n, ld): out[r] (i32) the first
+///     index of the maximum (of the first NaN when there is one).
+void buildTrainingKernels(builder::ModuleBuilder &mb);
+
 /// Threads per block of the GEMV kernels: one warp per row of A.
 constexpr unsigned kGemvBlock = 256;
 constexpr unsigned kGemvRowsPerBlock = kGemvBlock / 32;

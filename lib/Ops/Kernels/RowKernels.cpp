@@ -26,54 +26,6 @@ using namespace kaio::ops::kernels::support;
 
 namespace {
 
-/// Two f32 accumulators carried through a row.
-using Pair = std::tuple<F32, F32>;
-
-/// Folds body(Width<W>, index, state) over this thread's chunks of a row of
-/// n elements: whole V-chunks first, then the tail one element at a time.
-template <unsigned V, class F>
-Pair rowFold(KernelBuilder &k, const U32 &tid, const U32 &bdim, const U32 &n,
-             Pair init, F body) {
-  Pair state = init;
-  auto step = [&](auto width, const U32 &first, const U32 &end,
-                  const U32 &stride) {
-    constexpr unsigned W = decltype(width)::value;
-    state = k.for_(first, end, stride, state, [&](U32 c, F32 a, F32 b) {
-      return body(width, W == 1 ? c : c * W, Pair(a, b));
-    });
-  };
-  U32 tail = k.constant(0u);
-  if constexpr (V > 1) {
-    step(Width<V>(), tid, n / V, bdim);
-    tail = (n / V) * V;
-  }
-  step(Width<1>(), tail + tid, n, bdim);
-  return state;
-}
-
-/// body(Width<W>, index) over this thread's chunks (no state).
-template <unsigned V, class F>
-void rowFor(KernelBuilder &k, const U32 &tid, const U32 &bdim, const U32 &n,
-            F body) {
-  auto step = [&](auto width, const U32 &first, const U32 &end,
-                  const U32 &stride) {
-    constexpr unsigned W = decltype(width)::value;
-    k.for_(first, end, stride,
-           [&](U32 c) { body(width, W == 1 ? c : c * W); });
-  };
-  U32 tail = k.constant(0u);
-  if constexpr (V > 1) {
-    step(Width<V>(), tid, n / V, bdim);
-    tail = (n / V) * V;
-  }
-  step(Width<1>(), tail + tid, n, bdim);
-}
-
-/// Row r of a matrix with leading dimension ld.
-template <class P> P rowOf(const P &base, const U64 &row, const U32 &ld) {
-  return base + row * cast<uint64_t>(ld);
-}
-
 /// out = softmax(scale * x) or log_softmax(scale * x) along each row, with
 /// an online max/sum (one read for the statistics, one for the output).
 /// A row whose every element is -inf gives 0 (softmax) and -inf
@@ -92,32 +44,8 @@ template <class T, unsigned V, bool Log> void buildSoftmax(ModuleBuilder &mb) {
         U64 row = cast<uint64_t>(k.blockId());
         auto xr = rowOf(x, row, ldx);
         auto outr = rowOf(out, row, ldout);
-        const float ninf = -INFINITY;
-        auto [m, s] = rowFold<V>(
-            k, tid, bdim, n,
-            std::make_tuple(k.constant(ninf), k.constant(0.0f)),
-            [&](auto width, const U32 &i, Pair state) {
-              constexpr unsigned W = decltype(width)::value;
-              auto [mOld, sOld] = state;
-              Chunk<W> v = loadChunk<W>(xr, i);
-              F32 cm = v[0] * scale;
-              for (unsigned j = 0; j < W; ++j) {
-                v[j] = v[j] * scale;
-                if (j)
-                  cm = max(cm, v[j]);
-              }
-              F32 mNew = max(mOld, cm);
-              // The running maximum as an exponent offset: 0 while it is
-              // -inf, so that exp(-inf - offset) is 0 rather than NaN.
-              F32 off = select(mNew == ninf, k.constant(0.0f), mNew);
-              F32 sNew = sOld * exp(mOld - off);
-              for (unsigned j = 0; j < W; ++j)
-                sNew = sNew + exp(v[j] - off);
-              return std::make_tuple(mNew, sNew);
-            });
-        F32 rowMax = k.blockReduce(ReduceKind::max, m);
-        F32 off = select(rowMax == ninf, k.constant(0.0f), rowMax);
-        F32 sum = k.blockReduce(ReduceKind::sum, s * exp(m - off));
+        RowLse lse = rowLogSumExp<V>(k, tid, bdim, n, xr, scale);
+        F32 off = lse.offset, sum = lse.sum;
         Pred some = sum > 0.0f;
         F32 inv = select(some, 1.0f / sum, 0.0f);
         F32 logSum = select(some, log(select(some, sum, 1.0f)), 0.0f);

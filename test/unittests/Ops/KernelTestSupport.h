@@ -113,6 +113,7 @@ public:
     buildRowKernels(mb);
     buildElementwiseKernels(mb);
     buildGemvKernels(mb);
+    buildTrainingKernels(mb);
     module = new mlir::OwningOpRef<mlir::ModuleOp>(mb.finish());
     ASSERT_TRUE(*module) << mb.diagnostics();
     ASSERT_TRUE(succeeded(lowerToPTXDialect(**module, CompileOptions())));

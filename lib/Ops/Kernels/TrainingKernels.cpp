@@ -1,0 +1,252 @@
+//===- TrainingKernels.cpp - softmax backward, cross-entropy, reductions --===//
+//
+// Row kernels in the style of RowKernels.cpp (a block per row, 16-byte
+// chunks then the ragged tail, f32 statistics reduced across the block in a
+// fixed order, hence bitwise reproducible run to run).
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpsKernels.h"
+
+#include "KernelSupport.h"
+
+using namespace kaio;
+using namespace kaio::builder;
+using namespace kaio::ops::kernels;
+using namespace kaio::ops::kernels::support;
+
+namespace {
+
+template <class T, unsigned V, bool Log>
+void buildSoftmaxBackward(ModuleBuilder &mb) {
+  mb.kernel(
+      kernelName<T, V>(Log ? "log_softmax_bwd" : "softmax_bwd"),
+      {int32_t(kRowBlock)}, [](KernelBuilder &k) {
+        auto y = k.param<Ptr<const T>>("y");
+        auto dy = k.param<Ptr<const T>>("dy");
+        auto dx = k.param<Ptr<T>>("dx");
+        auto n = k.param<uint32_t>("n");
+        auto ldy = k.param<uint32_t>("ld_y");
+        auto lddy = k.param<uint32_t>("ld_dy");
+        auto lddx = k.param<uint32_t>("ld_dx");
+        auto scale = k.param<float>("scale");
+        U32 tid = k.threadId(), bdim = k.blockDim();
+        U64 row = cast<uint64_t>(k.blockId());
+        auto yr = rowOf(y, row, ldy);
+        auto dyr = rowOf(dy, row, lddy);
+        auto dxr = rowOf(dx, row, lddx);
+        F32 zero = k.constant(0.0f);
+        // softmax: sum(dy * y); log-softmax: sum(dy).
+        auto [dot, unused] = rowFold<V>(
+            k, tid, bdim, n, std::make_tuple(zero, zero),
+            [&](auto width, const U32 &i, Pair state) {
+              constexpr unsigned W = decltype(width)::value;
+              auto [acc, other] = state;
+              Chunk<W> g = loadChunk<W>(dyr, i);
+              Chunk<W> p;
+              if constexpr (!Log)
+                p = loadChunk<W>(yr, i);
+              for (unsigned j = 0; j < W; ++j)
+                acc = Log ? acc + g[j] : fma(g[j], p[j], acc);
+              return std::make_tuple(acc, other);
+            });
+        (void)unused;
+        F32 total = k.blockReduce(ReduceKind::sum, dot);
+        rowFor<V>(k, tid, bdim, n, [&](auto width, const U32 &i) {
+          constexpr unsigned W = decltype(width)::value;
+          Chunk<W> p = loadChunk<W>(yr, i);
+          Chunk<W> g = loadChunk<W>(dyr, i);
+          for (unsigned j = 0; j < W; ++j)
+            p[j] = Log ? scale * (g[j] - exp(p[j]) * total)
+                       : scale * p[j] * (g[j] - total);
+          storeChunk<W>(dxr, i, p);
+        });
+      });
+}
+
+template <class T, unsigned V> void buildCrossEntropy(ModuleBuilder &mb) {
+  mb.kernel(
+      kernelName<T, V>("cross_entropy"), {int32_t(kRowBlock)},
+      [](KernelBuilder &k) {
+        auto logits = k.param<Ptr<const T>>("logits");
+        auto targets = k.param<Ptr<const int32_t>>("targets");
+        auto loss = k.param<Ptr<float>>("loss");
+        auto lseOut = k.param<Ptr<float>>("lse");
+        auto n = k.param<uint32_t>("n");
+        auto ld = k.param<uint32_t>("ld");
+        auto ignore = k.param<int32_t>("ignore_index");
+        auto flags = k.param<uint32_t>("flags");
+        U32 tid = k.threadId(), bdim = k.blockDim();
+        U64 row = cast<uint64_t>(k.blockId());
+        auto xr = rowOf(logits, row, ld);
+        RowLse st = rowLogSumExp<V>(k, tid, bdim, n, xr, k.constant(1.0f));
+        F32 lse = st.offset + log(st.sum);
+        k.if_(tid == 0u, [&] {
+          I32 t = targets.load(row);
+          Pred inRange = (t >= 0) && (t.as<uint32_t>() < n);
+          F32 picked = toF32(xr.load(t.as<uint32_t>(), inRange, 0.0f));
+          F32 l = select(inRange, lse - picked, k.constant(NAN));
+          loss.store(row, select(t == ignore, k.constant(0.0f), l));
+          k.if_((flags & uint32_t(kCrossEntropyLse)) != 0u,
+                [&] { lseOut.store(row, lse); });
+        });
+      });
+}
+
+template <class T, unsigned V>
+void buildCrossEntropyBackward(ModuleBuilder &mb) {
+  mb.kernel(
+      kernelName<T, V>("cross_entropy_bwd"), {int32_t(kRowBlock)},
+      [](KernelBuilder &k) {
+        auto logits = k.param<Ptr<const T>>("logits");
+        auto targets = k.param<Ptr<const int32_t>>("targets");
+        auto lse = k.param<Ptr<const float>>("lse");
+        auto dloss = k.param<Ptr<const float>>("dloss");
+        auto dx = k.param<Ptr<T>>("dx");
+        auto n = k.param<uint32_t>("n");
+        auto ld = k.param<uint32_t>("ld");
+        auto lddx = k.param<uint32_t>("ld_dx");
+        auto ignore = k.param<int32_t>("ignore_index");
+        U32 tid = k.threadId(), bdim = k.blockDim();
+        U64 row = cast<uint64_t>(k.blockId());
+        auto xr = rowOf(logits, row, ld);
+        auto dxr = rowOf(dx, row, lddx);
+        I32 t = targets.load(row);
+        F32 l = lse.load(row);
+        // An ignored row has no gradient.
+        F32 g = select(t == ignore, k.constant(0.0f), dloss.load(row));
+        rowFor<V>(k, tid, bdim, n, [&](auto width, const U32 &i) {
+          constexpr unsigned W = decltype(width)::value;
+          Chunk<W> v = loadChunk<W>(xr, i);
+          for (unsigned j = 0; j < W; ++j) {
+            Pred hit = (i + j).template as<int32_t>() == t;
+            F32 onehot = select(hit, k.constant(1.0f), 0.0f);
+            v[j] = g * (exp(v[j] - l) - onehot);
+          }
+          storeChunk<W>(dxr, i, v);
+        });
+      });
+}
+
+template <class T, unsigned V>
+void buildReduce(ModuleBuilder &mb, RowReduction kind) {
+  std::string base = std::string("reduce_") + getRowReductionName(kind);
+  mb.kernel(
+      kernelName<T, V>(base.c_str()), {int32_t(kRowBlock)},
+      [kind](KernelBuilder &k) {
+        auto x = k.param<Ptr<const T>>("x");
+        auto out = k.param<Ptr<float>>("out");
+        auto n = k.param<uint32_t>("n");
+        auto ld = k.param<uint32_t>("ld");
+        U32 tid = k.threadId(), bdim = k.blockDim();
+        U64 row = cast<uint64_t>(k.blockId());
+        auto xr = rowOf(x, row, ld);
+        float identity = kind == RowReduction::Sum   ? 0.0f
+                         : kind == RowReduction::Max ? -INFINITY
+                                                     : INFINITY;
+        F32 init = k.constant(identity);
+        // The second accumulator counts NaNs: max and min propagate them
+        // (as torch.amax does), where max/minnum would drop them.
+        auto [acc, nans] = rowFold<V>(
+            k, tid, bdim, n, std::make_tuple(init, k.constant(0.0f)),
+            [&](auto width, const U32 &i, Pair state) {
+              constexpr unsigned W = decltype(width)::value;
+              auto [a, bad] = state;
+              Chunk<W> v = loadChunk<W>(xr, i);
+              for (unsigned j = 0; j < W; ++j) {
+                a = kind == RowReduction::Sum   ? a + v[j]
+                    : kind == RowReduction::Max ? max(a, v[j])
+                                                : min(a, v[j]);
+                if (kind != RowReduction::Sum)
+                  bad = bad + select(v[j] != v[j], k.constant(1.0f), 0.0f);
+              }
+              return std::make_tuple(a, bad);
+            });
+        ReduceKind rk = kind == RowReduction::Sum   ? ReduceKind::sum
+                        : kind == RowReduction::Max ? ReduceKind::max
+                                                    : ReduceKind::min;
+        F32 total = k.blockReduce(rk, acc);
+        if (kind != RowReduction::Sum)
+          total = select(k.blockReduce(ReduceKind::sum, nans) > 0.0f,
+                         k.constant(NAN), total);
+        k.if_(tid == 0u, [&] { out.store(row, total); });
+      });
+}
+
+/// The first index of the row's maximum: the block's maximum (NaN wins),
+/// then the smallest index holding it.
+template <class T, unsigned V> void buildArgmax(ModuleBuilder &mb) {
+  mb.kernel(
+      kernelName<T, V>("argmax"), {int32_t(kRowBlock)}, [](KernelBuilder &k) {
+        auto x = k.param<Ptr<const T>>("x");
+        auto out = k.param<Ptr<int32_t>>("out");
+        auto n = k.param<uint32_t>("n");
+        auto ld = k.param<uint32_t>("ld");
+        U32 tid = k.threadId(), bdim = k.blockDim();
+        U64 row = cast<uint64_t>(k.blockId());
+        auto xr = rowOf(x, row, ld);
+        F32 ninf = k.constant(-INFINITY);
+        // The maximum, and a count of NaNs (max ignores them).
+        auto [m, nans] = rowFold<V>(
+            k, tid, bdim, n, std::make_tuple(ninf, k.constant(0.0f)),
+            [&](auto width, const U32 &i, Pair state) {
+              constexpr unsigned W = decltype(width)::value;
+              auto [a, bad] = state;
+              Chunk<W> v = loadChunk<W>(xr, i);
+              for (unsigned j = 0; j < W; ++j) {
+                a = max(a, v[j]);
+                bad = bad + select(v[j] != v[j], k.constant(1.0f), 0.0f);
+              }
+              return std::make_tuple(a, bad);
+            });
+        F32 best = k.blockReduce(ReduceKind::max, m);
+        Pred bestIsNaN = k.blockReduce(ReduceKind::sum, nans) > 0.0f;
+        // The smallest index holding it; indices as f32 are exact below
+        // 2^24, which the host checks.
+        F32 none = k.constant(float(1 << 25));
+        auto [first, unused2] = rowFold<V>(
+            k, tid, bdim, n, std::make_tuple(none, none),
+            [&](auto width, const U32 &i, Pair state) {
+              constexpr unsigned W = decltype(width)::value;
+              auto [a, other] = state;
+              Chunk<W> v = loadChunk<W>(xr, i);
+              for (unsigned j = 0; j < W; ++j) {
+                Pred isNaN = v[j] != v[j];
+                Pred match = select(bestIsNaN, isNaN, v[j] == best);
+                a = select(match, min(a, cast<float>(i + j)), a);
+              }
+              return std::make_tuple(a, other);
+            });
+        (void)unused2;
+        F32 index = k.blockReduce(ReduceKind::min, first);
+        k.if_(tid == 0u,
+              [&] { out.store(row, cast<int32_t>(index)); });
+      });
+}
+
+template <class T> void buildForType(ModuleBuilder &mb) {
+  constexpr unsigned V = vectorWidth<T>();
+  buildSoftmaxBackward<T, V, false>(mb);
+  buildSoftmaxBackward<T, 1, false>(mb);
+  buildSoftmaxBackward<T, V, true>(mb);
+  buildSoftmaxBackward<T, 1, true>(mb);
+  buildCrossEntropy<T, V>(mb);
+  buildCrossEntropy<T, 1>(mb);
+  buildCrossEntropyBackward<T, V>(mb);
+  buildCrossEntropyBackward<T, 1>(mb);
+  for (RowReduction r :
+       {RowReduction::Sum, RowReduction::Max, RowReduction::Min}) {
+    buildReduce<T, V>(mb, r);
+    buildReduce<T, 1>(mb, r);
+  }
+  buildArgmax<T, V>(mb);
+  buildArgmax<T, 1>(mb);
+}
+
+} // namespace
+
+void kaio::ops::kernels::buildTrainingKernels(ModuleBuilder &mb) {
+  buildForType<float>(mb);
+  buildForType<f16>(mb);
+  buildForType<bf16>(mb);
+}

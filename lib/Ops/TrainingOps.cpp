@@ -1,0 +1,298 @@
+//===- TrainingOps.cpp - softmax backward, cross-entropy, reductions ------===//
+
+#include "Kaio/Ops/Library.h"
+
+#include "Kernels/OpsKernels.h"
+#include "LibraryImpl.h"
+#include "Validate.h"
+
+#include <vector>
+
+using namespace kaio;
+using namespace kaio::ops;
+using namespace kaio::ops::kernels;
+using detail::invalid;
+
+namespace {
+
+rt::KernelArg u32(std::int64_t v) {
+  return rt::KernelArg::scalar(std::uint32_t(v));
+}
+
+/// Looks `base` up for x's dtype and width and launches it a block per row.
+rt::Error launchRows(Library::Impl &impl, const char *op, const char *base,
+                     const Matrix &x, unsigned width,
+                     std::vector<rt::KernelArg> args,
+                     const rt::Stream *stream) {
+  if (x.rows == 0)
+    return rt::Error::success();
+  rt::Expected<rt::Kernel *> kernel =
+      impl.kernel(detail::kernelName(base, x.dtype, width));
+  if (!kernel)
+    return kernel.takeError().addContext(op);
+  if (rt::Error e =
+          (*kernel)->launchArgs(detail::rowLaunch(x.rows, stream), args))
+    return e.addContext(op);
+  return rt::Error::success();
+}
+
+rt::Error checkSoftmaxBackward(const char *op, const Matrix &y,
+                               const Matrix &dy, const Matrix &dx,
+                               const SoftmaxOptions &o) {
+  if (rt::Error e = detail::checkFloatMatrix(op, "y", y, nullptr, "y"))
+    return e;
+  if (rt::Error e = detail::checkFloatMatrix(op, "dy", dy, &y, "y"))
+    return e;
+  if (rt::Error e = detail::checkFloatMatrix(op, "dx", dx, &y, "y"))
+    return e;
+  // dx may be dy (each element is read before it is written, by the same
+  // thread), never y, which the second pass reads again.
+  if (rt::Error e = detail::checkNoPartialOverlap(op, "dy", dy, "dx", dx))
+    return e;
+  if (rt::Error e = detail::checkDisjoint(op, "y", y, "dx", dx))
+    return e;
+  return detail::checkFinite(op, "scale", o.scale);
+}
+
+rt::Error launchSoftmaxBackward(Library::Impl &impl, const char *op,
+                                const char *base, const Matrix &y,
+                                const Matrix &dy, const Matrix &dx,
+                                const SoftmaxOptions &o) {
+  if (rt::Error e = checkSoftmaxBackward(op, y, dy, dx, o))
+    return e;
+  if (y.cols == 0)
+    return rt::Error::success();
+  return launchRows(impl, op, base, y,
+                    detail::vectorWidth(y.dtype, {&y, &dy, &dx}),
+                    {detail::pointerArg(y, y.dtype, true),
+                     detail::pointerArg(dy, y.dtype, true),
+                     detail::pointerArg(dx, y.dtype, false), u32(y.cols),
+                     u32(y.ld), u32(dy.ld), u32(dx.ld),
+                     rt::KernelArg::scalar(o.scale)},
+                    o.stream);
+}
+
+rt::Error checkLogits(const char *op, const Matrix &logits,
+                      const Matrix &targets) {
+  if (rt::Error e = detail::checkFloatMatrix(op, "logits", logits, nullptr,
+                                             "logits"))
+    return e;
+  if (logits.rows > 0 && logits.cols == 0)
+    return invalid(op, "logits", "rows of length 0 have no cross-entropy");
+  return detail::checkVector(op, "targets", targets, logits.rows, DType::S32,
+                             "one class index per row of logits");
+}
+
+const char *reductionName(Reduction r) {
+  return r == Reduction::Sum ? "sum" : r == Reduction::Max ? "max" : "min";
+}
+
+rt::Error checkReduce(const char *op, const Matrix &x, Reduction reduction) {
+  if (rt::Error e = detail::checkFloatMatrix(op, "x", x))
+    return e;
+  if (reduction != Reduction::Sum && x.rows > 0 && x.cols == 0)
+    return invalid(op, "x",
+                   std::string("rows of length 0 have no ") +
+                       reductionName(reduction));
+  return rt::Error::success();
+}
+
+} // namespace
+
+rt::Error kaio::ops::validateSoftmaxBackward(const Matrix &y, const Matrix &dy,
+                                             const Matrix &dx,
+                                             const SoftmaxOptions &o) {
+  return checkSoftmaxBackward("softmax_bwd", y, dy, dx, o);
+}
+
+rt::Error kaio::ops::validateCrossEntropy(const Matrix &logits,
+                                          const Matrix &targets,
+                                          const Matrix &loss,
+                                          const CrossEntropyOptions &o) {
+  const char *op = "cross_entropy";
+  if (rt::Error e = checkLogits(op, logits, targets))
+    return e;
+  if (rt::Error e = detail::checkVector(op, "loss", loss, logits.rows,
+                                        DType::F32, "one per row of logits"))
+    return e;
+  if (!o.lse.isAbsent())
+    if (rt::Error e = detail::checkVector(op, "lse", o.lse, logits.rows,
+                                          DType::F32, "one per row of logits"))
+      return e;
+  return rt::Error::success();
+}
+
+rt::Error kaio::ops::validateCrossEntropyBackward(
+    const Matrix &logits, const Matrix &targets, const Matrix &lse,
+    const Matrix &dloss, const Matrix &dlogits, const CrossEntropyOptions &) {
+  const char *op = "cross_entropy_bwd";
+  if (rt::Error e = checkLogits(op, logits, targets))
+    return e;
+  for (auto [name, v] : {std::pair<const char *, const Matrix *>{"lse", &lse},
+                         {"dloss", &dloss}})
+    if (rt::Error e = detail::checkVector(op, name, *v, logits.rows,
+                                          DType::F32, "one per row of logits"))
+      return e;
+  if (rt::Error e = detail::checkFloatMatrix(op, "dlogits", dlogits, &logits,
+                                             "logits"))
+    return e;
+  return detail::checkNoPartialOverlap(op, "logits", logits, "dlogits",
+                                       dlogits);
+}
+
+rt::Error kaio::ops::validateReduceRows(const Matrix &x, const Matrix &out,
+                                        Reduction reduction,
+                                        const ReduceOptions &) {
+  const char *op = "reduce_rows";
+  if (rt::Error e = checkReduce(op, x, reduction))
+    return e;
+  if (rt::Error e = detail::checkVector(op, "out", out, x.rows, DType::F32,
+                                        "one per row of x"))
+    return e;
+  return detail::checkDisjoint(op, "x", x, "out", out);
+}
+
+rt::Error kaio::ops::validateArgmaxRows(const Matrix &x, const Matrix &out,
+                                        const ReduceOptions &) {
+  const char *op = "argmax_rows";
+  if (rt::Error e = checkReduce(op, x, Reduction::Max))
+    return e;
+  if (x.cols > (1 << 24))
+    return detail::unsupported(op, "x",
+                               "rows longer than 2^24 elements are not "
+                               "supported (got " +
+                                   std::to_string(x.cols) + ")");
+  if (rt::Error e = detail::checkVector(op, "out", out, x.rows, DType::S32,
+                                        "one index per row of x"))
+    return e;
+  return detail::checkDisjoint(op, "x", x, "out", out);
+}
+
+rt::Error kaio::ops::validateReduceAll(const Matrix &x, const Matrix &out,
+                                       Reduction reduction,
+                                       const ReduceOptions &o) {
+  const char *op = "reduce_all";
+  if (rt::Error e = checkReduce(op, x, reduction))
+    return e;
+  if (reduction != Reduction::Sum && (x.rows == 0 || x.cols == 0))
+    return invalid(op, "x",
+                   std::string("an empty matrix has no ") +
+                       reductionName(reduction));
+  if (rt::Error e = detail::checkVector(op, "out", out, 1, DType::F32,
+                                        "the result"))
+    return e;
+  if (rt::Error e = detail::validateMatrix(op, "workspace", o.workspace))
+    return e;
+  if (o.workspace.dtype != DType::F32 ||
+      o.workspace.rows * o.workspace.cols < x.rows ||
+      (o.workspace.rows != 1 && o.workspace.ld != 1))
+    return invalid(op, "workspace",
+                   "must be a contiguous f32 vector of at least " +
+                       std::to_string(x.rows) + " elements (one per row of x)");
+  for (auto [name, m] : {std::pair<const char *, const Matrix *>{"x", &x},
+                         {"out", &out}})
+    if (rt::Error e = detail::checkDisjoint(op, name, *m, "workspace",
+                                            o.workspace))
+      return e;
+  return detail::checkDisjoint(op, "x", x, "out", out);
+}
+
+rt::Error Library::softmaxBackward(const Matrix &y, const Matrix &dy,
+                                   const Matrix &dx, const SoftmaxOptions &o) {
+  return launchSoftmaxBackward(*impl_, "softmax_bwd", "softmax_bwd", y, dy, dx,
+                               o);
+}
+
+rt::Error Library::logSoftmaxBackward(const Matrix &y, const Matrix &dy,
+                                      const Matrix &dx,
+                                      const SoftmaxOptions &o) {
+  return launchSoftmaxBackward(*impl_, "log_softmax_bwd", "log_softmax_bwd", y,
+                               dy, dx, o);
+}
+
+rt::Error Library::crossEntropy(const Matrix &logits, const Matrix &targets,
+                                const Matrix &loss,
+                                const CrossEntropyOptions &o) {
+  if (rt::Error e = validateCrossEntropy(logits, targets, loss, o))
+    return e;
+  return launchRows(
+      *impl_, "cross_entropy", "cross_entropy", logits,
+      detail::vectorWidth(logits.dtype, {&logits}),
+      {detail::pointerArg(logits, logits.dtype, true),
+       detail::pointerArg(targets, DType::S32, true),
+       detail::pointerArg(loss, DType::F32, false),
+       detail::pointerArg(o.lse, DType::F32, false), u32(logits.cols),
+       u32(logits.ld), rt::KernelArg::scalar(o.ignoreIndex),
+       u32(o.lse.isAbsent() ? 0 : kCrossEntropyLse)},
+      o.stream);
+}
+
+rt::Error Library::crossEntropyBackward(const Matrix &logits,
+                                        const Matrix &targets,
+                                        const Matrix &lse, const Matrix &dloss,
+                                        const Matrix &dlogits,
+                                        const CrossEntropyOptions &o) {
+  if (rt::Error e =
+          validateCrossEntropyBackward(logits, targets, lse, dloss, dlogits, o))
+    return e;
+  return launchRows(
+      *impl_, "cross_entropy_bwd", "cross_entropy_bwd", logits,
+      detail::vectorWidth(logits.dtype, {&logits, &dlogits}),
+      {detail::pointerArg(logits, logits.dtype, true),
+       detail::pointerArg(targets, DType::S32, true),
+       detail::pointerArg(lse, DType::F32, true),
+       detail::pointerArg(dloss, DType::F32, true),
+       detail::pointerArg(dlogits, logits.dtype, false), u32(logits.cols),
+       u32(logits.ld), u32(dlogits.ld), rt::KernelArg::scalar(o.ignoreIndex)},
+      o.stream);
+}
+
+rt::Error Library::reduceRows(const Matrix &x, const Matrix &out,
+                              Reduction reduction, const ReduceOptions &o) {
+  if (rt::Error e = validateReduceRows(x, out, reduction, o))
+    return e;
+  std::string base = std::string("reduce_") + reductionName(reduction);
+  return launchRows(*impl_, "reduce_rows", base.c_str(), x,
+                    detail::vectorWidth(x.dtype, {&x}),
+                    {detail::pointerArg(x, x.dtype, true),
+                     detail::pointerArg(out, DType::F32, false), u32(x.cols),
+                     u32(x.ld)},
+                    o.stream);
+}
+
+rt::Error Library::argmaxRows(const Matrix &x, const Matrix &out,
+                              const ReduceOptions &o) {
+  if (rt::Error e = validateArgmaxRows(x, out, o))
+    return e;
+  return launchRows(*impl_, "argmax_rows", "argmax", x,
+                    detail::vectorWidth(x.dtype, {&x}),
+                    {detail::pointerArg(x, x.dtype, true),
+                     detail::pointerArg(out, DType::S32, false), u32(x.cols),
+                     u32(x.ld)},
+                    o.stream);
+}
+
+rt::Error Library::reduceAll(const Matrix &x, const Matrix &out,
+                             Reduction reduction, const ReduceOptions &o) {
+  if (rt::Error e = validateReduceAll(x, out, reduction, o))
+    return e;
+  // Rows into the workspace, then the workspace as one row into out (an
+  // empty sum: a one-element row of 0 from the first stage is not there,
+  // so reduce a zero-length row: the kernel stores the identity).
+  Matrix partial = o.workspace;
+  partial.rows = 1;
+  partial.cols = x.rows;
+  partial.ld = std::max<std::int64_t>(x.rows, 1);
+  ReduceOptions inner;
+  inner.stream = o.stream;
+  if (x.rows > 0)
+    if (rt::Error e = reduceRows(x, partial, reduction, inner))
+      return e.addContext("reduce_all");
+  return launchRows(*impl_, "reduce_all",
+                    (std::string("reduce_") + reductionName(reduction)).c_str(),
+                    partial, detail::vectorWidth(DType::F32, {&partial}),
+                    {detail::pointerArg(partial, DType::F32, true),
+                     detail::pointerArg(out, DType::F32, false),
+                     u32(partial.cols), u32(partial.ld)},
+                    o.stream);
+}

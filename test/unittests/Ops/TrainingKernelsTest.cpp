@@ -1,0 +1,274 @@
+//===- TrainingKernelsTest.cpp - backward, cross-entropy, reductions ------===//
+//
+// The library's softmax backward, cross-entropy (forward and backward) and
+// row reductions in the interpreter, every dtype and variant. Gradients are
+// checked against central finite differences of the f64 forward reference
+// (the definition, not a second copy of the formula), at ragged lengths;
+// reductions against f64 sums and exact extrema, argmax on ties and NaN.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelTestSupport.h"
+
+#include <cmath>
+#include <functional>
+
+using namespace kaio;
+using namespace kaio::test;
+
+namespace {
+
+class TrainingKernelsTest : public OpsKernelsTest {
+public:
+  void run(Interpreter &interp, const std::string &name, uint32_t rows,
+           std::vector<uint64_t> args) {
+    auto r = interp.launch(name, {rows}, {kRowBlock}, args);
+    ASSERT_TRUE(r.success) << name << ": " << r.message();
+  }
+  uint64_t uploadI32(Interpreter &interp, const std::vector<int32_t> &v) {
+    uint64_t addr = interp.allocGlobal(std::max<size_t>(v.size() * 4, 16));
+    EXPECT_TRUE(interp.write(addr, v));
+    return addr;
+  }
+  template <class U>
+  std::vector<U> read(Interpreter &interp, uint64_t addr, size_t n) {
+    std::vector<U> v(n);
+    EXPECT_TRUE(interp.read(addr, v));
+    return v;
+  }
+};
+
+std::vector<double> softmaxOf(const std::vector<double> &x, double scale,
+                              bool log) {
+  double m = -INFINITY, s = 0;
+  for (double v : x)
+    m = std::max(m, v * scale);
+  for (double v : x)
+    s += std::exp(v * scale - m);
+  std::vector<double> y;
+  for (double v : x)
+    y.push_back(log ? v * scale - m - std::log(s) : std::exp(v * scale - m) / s);
+  return y;
+}
+
+/// d/dx_j of f(x) by central differences.
+std::vector<double>
+finiteDifference(const std::vector<double> &x,
+                 const std::function<double(const std::vector<double> &)> &f) {
+  std::vector<double> g(x.size());
+  const double h = 1e-5;
+  for (size_t j = 0; j < x.size(); ++j) {
+    std::vector<double> a = x, b = x;
+    a[j] += h;
+    b[j] -= h;
+    g[j] = (f(a) - f(b)) / (2 * h);
+  }
+  return g;
+}
+
+TEST_P(TrainingKernelsTest, SoftmaxBackwardIsTheForwardsGradient) {
+  for (bool log : {false, true})
+    for (uint32_t n : {1u, 13u, 130u}) {
+      const uint32_t rows = 2, ld = leading(n);
+      const double scale = 0.8;
+      std::vector<double> x = random(size_t(rows) * ld, -3, 3);
+      std::vector<double> dy = random(size_t(rows) * ld, -1, 1);
+      std::vector<double> y(size_t(rows) * ld, 0.0);
+      for (uint32_t r = 0; r < rows; ++r) {
+        std::vector<double> row(x.begin() + r * ld, x.begin() + r * ld + n);
+        std::vector<double> s = softmaxOf(row, scale, log);
+        for (uint32_t c = 0; c < n; ++c)
+          y[r * ld + c] = roundTo(elem(), s[c]);
+      }
+      Interpreter interp(**module);
+      uint64_t dyAddr = upload(interp, y), ddy = upload(interp, dy),
+               ddx = upload(interp, std::vector<double>(y.size(), 7.0));
+      std::string name = kernel(log ? "log_softmax_bwd" : "softmax_bwd");
+      run(interp, name, rows,
+          {dyAddr, ddy, ddx, n, ld, ld, ld, Interpreter::argF32(scale)});
+      if (HasFatalFailure())
+        return;
+      std::vector<double> dx = download(interp, ddx, y.size());
+      for (uint32_t r = 0; r < rows; ++r) {
+        std::vector<double> row(x.begin() + r * ld, x.begin() + r * ld + n);
+        // sum_i dy_i * y_i(x): its gradient is the backward's result (up to
+        // the rounding of y to the element type).
+        auto f = [&](const std::vector<double> &v) {
+          std::vector<double> s = softmaxOf(v, scale, log);
+          double sum = 0;
+          for (uint32_t i = 0; i < n; ++i)
+            sum += dy[r * ld + i] * s[i];
+          return sum;
+        };
+        std::vector<double> want = finiteDifference(row, f);
+        for (uint32_t c = 0; c < ld; ++c) {
+          double got = dx[r * ld + c];
+          if (c >= n) {
+            ASSERT_EQ(got, 7.0) << name << " wrote past the row";
+            continue;
+          }
+          ASSERT_NEAR(got, want[c], 3 * tolerance(elem()) + 1e-6)
+              << name << " n=" << n << " row " << r << " col " << c;
+        }
+      }
+    }
+}
+
+TEST_P(TrainingKernelsTest, CrossEntropyForwardAndBackward) {
+  const uint32_t n = 1003, rows = 5, ld = leading(n);
+  const int32_t ignore = -100;
+  std::vector<double> x = random(size_t(rows) * ld, -4, 4);
+  // A normal row, the last column, the ignored index, the first column and
+  // a target out of range (NaN loss).
+  std::vector<int32_t> targets = {17, int32_t(n - 1), ignore, 0, int32_t(n)};
+  std::vector<float> dloss = {0.5f, 1.0f, 1.0f, -2.0f, 0.0f};
+  Interpreter interp(**module);
+  uint64_t dx = upload(interp, x), dt = uploadI32(interp, targets);
+  uint64_t dl = interp.allocGlobal(64), dlse = interp.allocGlobal(64),
+           ddl = interp.allocGlobal(64),
+           dgrad = upload(interp, std::vector<double>(x.size(), 7.0));
+  ASSERT_TRUE(interp.write(ddl, dloss));
+  run(interp, kernel("cross_entropy"), rows,
+      {dx, dt, dl, dlse, n, ld, uint32_t(ignore), uint32_t(kCrossEntropyLse)});
+  if (HasFatalFailure())
+    return;
+  std::vector<float> loss = read<float>(interp, dl, rows),
+                     lse = read<float>(interp, dlse, rows);
+  for (uint32_t r = 0; r < rows; ++r) {
+    double m = -INFINITY, s = 0;
+    for (uint32_t c = 0; c < n; ++c)
+      m = std::max(m, x[r * ld + c]);
+    for (uint32_t c = 0; c < n; ++c)
+      s += std::exp(x[r * ld + c] - m);
+    double wantLse = m + std::log(s);
+    EXPECT_NEAR(lse[r], wantLse, 1e-5 * std::fabs(wantLse)) << "row " << r;
+    int32_t t = targets[r];
+    if (t == ignore)
+      EXPECT_EQ(loss[r], 0.0f) << "ignored row";
+    else if (t < 0 || t >= int32_t(n))
+      EXPECT_TRUE(std::isnan(loss[r])) << "target out of range: " << loss[r];
+    else
+      EXPECT_NEAR(loss[r], wantLse - x[r * ld + t], 1e-5 * wantLse)
+          << "row " << r;
+  }
+  run(interp, kernel("cross_entropy_bwd"), rows - 1,
+      {dx, dt, dlse, ddl, dgrad, n, ld, ld, uint32_t(ignore)});
+  if (HasFatalFailure())
+    return;
+  std::vector<double> grad = download(interp, dgrad, x.size());
+  for (uint32_t r = 0; r + 1 < rows; ++r) {
+    int32_t t = targets[r];
+    for (uint32_t c = 0; c < n; ++c) {
+      double p = std::exp(x[r * ld + c] - (double)lse[r]);
+      double want =
+          t == ignore ? 0.0 : dloss[r] * (p - (int32_t(c) == t ? 1.0 : 0.0));
+      ASSERT_NEAR(grad[r * ld + c], want,
+                  tolerance(elem()) * (std::fabs(want) + 1e-3) + 1e-7)
+          << "row " << r << " col " << c;
+    }
+    for (uint32_t c = n; c < ld; ++c)
+      ASSERT_EQ(grad[r * ld + c], 7.0) << "wrote past the row";
+  }
+  // The backward is the gradient of the forward: finite differences of
+  // dloss * loss(x) on a short row.
+  const uint32_t m = 9, ldm = leading(m);
+  std::vector<double> xs = random(ldm, -2, 2);
+  std::vector<int32_t> ts = {4};
+  uint64_t dxs = upload(interp, xs), dts = uploadI32(interp, ts),
+           dlse1 = interp.allocGlobal(16), dl1 = interp.allocGlobal(16),
+           dd1 = interp.allocGlobal(16),
+           dg1 = upload(interp, std::vector<double>(ldm, 7.0));
+  ASSERT_TRUE(interp.write(dd1, std::vector<float>{1.5f}));
+  run(interp, kernel("cross_entropy"), 1,
+      {dxs, dts, dl1, dlse1, m, ldm, uint32_t(ignore),
+       uint32_t(kCrossEntropyLse)});
+  run(interp, kernel("cross_entropy_bwd"), 1,
+      {dxs, dts, dlse1, dd1, dg1, m, ldm, ldm, uint32_t(ignore)});
+  if (HasFatalFailure())
+    return;
+  std::vector<double> g1 = download(interp, dg1, ldm);
+  std::vector<double> row(xs.begin(), xs.begin() + m);
+  std::vector<double> want = finiteDifference(row, [&](const std::vector<double> &v) {
+    double mx = -INFINITY, s = 0;
+    for (double e : v)
+      mx = std::max(mx, e);
+    for (double e : v)
+      s += std::exp(e - mx);
+    return 1.5 * (mx + std::log(s) - v[4]);
+  });
+  for (uint32_t c = 0; c < m; ++c)
+    EXPECT_NEAR(g1[c], want[c], 3 * tolerance(elem()) + 1e-6) << "col " << c;
+}
+
+TEST_P(TrainingKernelsTest, RowReductionsAndArgmax) {
+  const uint32_t rows = 4;
+  for (uint32_t n : {1u, 37u, 2000u}) {
+    uint32_t ld = leading(n);
+    std::vector<double> x = random(size_t(rows) * ld, -10, 10);
+    // Row 1: a tie for the maximum (the first one wins); row 2: a NaN,
+    // which argmax reports and max propagates; row 3 all equal.
+    double top = roundTo(elem(), 50);
+    x[1 * ld + n / 2] = top;
+    x[1 * ld + n - 1] = top;
+    if (n > 1)
+      x[2 * ld + n - 2] = NAN;
+    for (uint32_t c = 0; c < n; ++c)
+      x[3 * ld + c] = 1.0;
+    Interpreter interp(**module);
+    uint64_t dx = upload(interp, x), dout = interp.allocGlobal(64);
+    for (const char *kind : {"sum", "max", "min"}) {
+      run(interp, kernel((std::string("reduce_") + kind).c_str()), rows,
+          {dx, dout, n, ld});
+      if (HasFatalFailure())
+        return;
+      std::vector<float> got = read<float>(interp, dout, rows);
+      for (uint32_t r = 0; r < rows; ++r) {
+        double want = kind[1] == 'u' ? 0 : kind[1] == 'a' ? -INFINITY : INFINITY;
+        bool nan = false;
+        double mag = 0;
+        for (uint32_t c = 0; c < n; ++c) {
+          double v = x[r * ld + c];
+          nan |= std::isnan(v);
+          mag += std::fabs(v);
+          want = kind[1] == 'u' ? want + v
+                 : kind[1] == 'a' ? std::max(want, v)
+                                  : std::min(want, v);
+        }
+        std::string at = std::string(kind) + " n=" + std::to_string(n) +
+                         " row " + std::to_string(r);
+        if (nan)
+          EXPECT_TRUE(std::isnan(got[r])) << at << " propagates NaN";
+        else if (kind[1] == 'u')
+          EXPECT_NEAR(got[r], want, 1e-6 * mag + 1e-6) << at;
+        else
+          EXPECT_EQ(got[r], want) << at;
+      }
+    }
+    run(interp, kernel("argmax"), rows, {dx, dout, n, ld});
+    if (HasFatalFailure())
+      return;
+    std::vector<int32_t> idx = read<int32_t>(interp, dout, rows);
+    for (uint32_t r = 0; r < rows; ++r) {
+      int32_t want = 0;
+      for (uint32_t c = 0; c < n; ++c) {
+        double v = x[r * ld + c], w = x[r * ld + want];
+        if (std::isnan(w))
+          break;
+        if (std::isnan(v) || v > w)
+          want = c;
+      }
+      EXPECT_EQ(idx[r], want) << "argmax n=" << n << " row " << r;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Types, TrainingKernelsTest,
+    ::testing::Combine(::testing::Values(Elem::F32, Elem::F16, Elem::BF16),
+                       ::testing::Bool()),
+    [](const ::testing::TestParamInfo<std::tuple<Elem, bool>> &info) {
+      return std::string(elemName(std::get<0>(info.param))) +
+             (std::get<1>(info.param) ? "_vector" : "_scalar");
+    });
+
+} // namespace

@@ -1,0 +1,115 @@
+//===- TrainingOpsTest.cpp - softmax backward, cross-entropy, reductions ---===//
+//
+// Validation (no device) and dispatch through the fake driver; the kernels
+// are checked in the interpreter by TrainingKernelsTest.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DriverBackends.h"
+#include "OpsTestSupport.h"
+
+#include <gtest/gtest.h>
+
+using namespace kaio;
+using namespace kaio::ops;
+using namespace kaio::rt::test;
+using kaio::test::fakeMatrix;
+using kaio::test::messageOf;
+
+namespace {
+
+TEST(TrainingValidation, NamesTheOpAndTheArgument) {
+  Matrix logits = fakeMatrix(DType::BF16, 4, 1000, 0x100000);
+  Matrix targets = fakeMatrix(DType::S32, 1, 4, 0x200000);
+  Matrix loss = fakeMatrix(DType::F32, 1, 4, 0x300000);
+  EXPECT_EQ(messageOf(validateCrossEntropy(logits, targets, loss)), "");
+  EXPECT_EQ(messageOf(validateCrossEntropy(
+                logits, fakeMatrix(DType::F32, 1, 4, 0x200000), loss)),
+            "cross_entropy: targets: dtype f32 but must be s32");
+  EXPECT_EQ(messageOf(validateCrossEntropy(logits, targets,
+                                           fakeMatrix(DType::F32, 1, 3))),
+            "cross_entropy: loss: is 1x3 but must be a contiguous vector of 4 "
+            "elements (one per row of logits)");
+  EXPECT_EQ(messageOf(validateCrossEntropy(fakeMatrix(DType::BF16, 4, 0),
+                                           targets, loss)),
+            "cross_entropy: logits: rows of length 0 have no cross-entropy");
+  Matrix lse = fakeMatrix(DType::F32, 1, 4, 0x400000);
+  EXPECT_EQ(messageOf(validateCrossEntropyBackward(
+                logits, targets, lse, loss,
+                fakeMatrix(DType::F16, 4, 1000, 0x500000))),
+            "cross_entropy_bwd: dlogits: dtype f16 differs from logits's "
+            "bf16");
+
+  Matrix y = fakeMatrix(DType::F32, 3, 50, 0x100000);
+  Matrix dy = fakeMatrix(DType::F32, 3, 50, 0x200000);
+  EXPECT_EQ(messageOf(validateSoftmaxBackward(y, dy, dy)), "") << "dx = dy";
+  EXPECT_EQ(messageOf(validateSoftmaxBackward(y, dy, y)),
+            "softmax_bwd: dx: overlaps y");
+
+  Matrix x = fakeMatrix(DType::F16, 6, 10, 0x100000);
+  Matrix out = fakeMatrix(DType::F32, 6, 1, 0x200000);
+  EXPECT_EQ(messageOf(validateReduceRows(x, out, Reduction::Max)), "");
+  EXPECT_EQ(messageOf(validateReduceRows(fakeMatrix(DType::F16, 6, 0), out,
+                                         Reduction::Min)),
+            "reduce_rows: x: rows of length 0 have no min");
+  EXPECT_EQ(messageOf(validateArgmaxRows(x, out)),
+            "argmax_rows: out: dtype f32 but must be s32");
+  EXPECT_EQ(messageOf(validateReduceAll(x, fakeMatrix(DType::F32, 1, 1),
+                                        Reduction::Sum)),
+            "reduce_all: workspace: leading dimension 0 is less than the 0 "
+            "columns of a 0x0 matrix");
+  ReduceOptions o;
+  o.workspace = fakeMatrix(DType::F32, 1, 5, 0x300000);
+  EXPECT_EQ(messageOf(validateReduceAll(x, fakeMatrix(DType::F32, 1, 1), 
+                                        Reduction::Sum, o)),
+            "reduce_all: workspace: must be a contiguous f32 vector of at "
+            "least 6 elements (one per row of x)");
+}
+
+class TrainingOpsTest : public BackendTest {};
+
+TEST_P(TrainingOpsTest, LaunchesABlockPerRow) {
+  if (!isFake())
+    GTEST_SKIP() << "checks the launch through the fake driver";
+  rt::Expected<Library> lib = Library::load(*device);
+  ASSERT_TRUE(lib) << lib.error().message();
+  FakeCudaCounters *counters = getFakeCounters();
+  auto buf = rt::DeviceBuffer<float>::allocate(*device, 1 << 16);
+  auto ints = rt::DeviceBuffer<std::int32_t>::allocate(*device, 64);
+  ASSERT_TRUE(buf && ints);
+  Matrix logits = Matrix::rowMajor(buf->view().subview(0, 20000), 16, 1000);
+  Matrix targets = Matrix::vector(ints->view().subview(0, 16), 16);
+  Matrix loss = Matrix::vector(buf->view().subview(30000, 16), 16);
+  CrossEntropyOptions ce;
+  ce.lse = Matrix::vector(buf->view().subview(30100, 16), 16);
+  rt::Error err = lib->crossEntropy(logits, targets, loss, ce);
+  ASSERT_FALSE(err) << err.message();
+  EXPECT_STREQ(counters->lastKernel, "cross_entropy_f32_v4");
+  EXPECT_EQ(counters->lastGrid[0], 16u);
+  Matrix dlogits = Matrix::rowMajor(buf->view().subview(40000, 20000), 16, 1000);
+  ASSERT_FALSE(lib->crossEntropyBackward(logits, targets, ce.lse, loss,
+                                         dlogits));
+  EXPECT_STREQ(counters->lastKernel, "cross_entropy_bwd_f32_v4");
+  ASSERT_FALSE(lib->softmaxBackward(logits, dlogits, dlogits));
+  EXPECT_STREQ(counters->lastKernel, "softmax_bwd_f32_v4");
+  ASSERT_FALSE(lib->argmaxRows(logits, targets));
+  EXPECT_STREQ(counters->lastKernel, "argmax_f32_v4");
+  // reduceAll: the rows, then the 16 row results as one row.
+  ReduceOptions ro;
+  ro.workspace = Matrix::vector(buf->view().subview(30200, 16), 16);
+  int launches = counters->launches;
+  ASSERT_FALSE(lib->reduceAll(logits,
+                              Matrix::vector(buf->view().subview(30300, 1), 1),
+                              Reduction::Sum, ro));
+  EXPECT_EQ(counters->launches, launches + 2);
+  EXPECT_STREQ(counters->lastKernel, "reduce_sum_f32_v4");
+  EXPECT_EQ(counters->lastGrid[0], 1u);
+  EXPECT_TRUE(lib->reduceRows(logits, targets, Reduction::Sum));
+  EXPECT_EQ(counters->launches, launches + 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, TrainingOpsTest,
+                         ::testing::Values(Backend::Real, Backend::Fake),
+                         backendName);
+
+} // namespace
