@@ -399,7 +399,7 @@ BENCHMARK(BM_ElementwiseVsCopy<true>)
 /// L1/L2); the ratio says how close that gets to the copy.
 enum class RowOp {
   Softmax, LogSoftmax, RmsNorm, LayerNorm, SwiGlu, GeluTanh, SoftmaxBwd,
-  CrossEntropy, ReduceSum
+  CrossEntropy, ReduceSum, RmsNormBwd, LayerNormBwd
 };
 
 template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
@@ -413,7 +413,12 @@ template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
   const int64_t rows = state.range(0), cols = state.range(1);
   const size_t count = size_t(rows * cols);
   auto x = DeviceBuffer<T>::allocate(*gpu.device, count);
-  bool twoInputs = op == RowOp::SwiGlu || op == RowOp::SoftmaxBwd;
+  bool twoInputs = op == RowOp::SwiGlu || op == RowOp::SoftmaxBwd ||
+                   op == RowOp::RmsNormBwd || op == RowOp::LayerNormBwd;
+  auto workspace = DeviceBuffer<float>::allocate(
+      *gpu.device,
+      size_t(kaio::ops::normBackwardWorkspaceElements(rows, cols)));
+  auto grads = DeviceBuffer<T>::allocate(*gpu.device, 2 * size_t(cols));
   auto up = DeviceBuffer<T>::allocate(*gpu.device, twoInputs ? count : 1);
   auto stats = DeviceBuffer<float>::allocate(*gpu.device, size_t(rows) * 2);
   auto targets = DeviceBuffer<int32_t>::allocate(*gpu.device, size_t(rows));
@@ -422,6 +427,7 @@ template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
   auto bias = DeviceBuffer<T>::allocate(*gpu.device, size_t(cols));
   // 0x3c: small finite values in f32, f16 and bf16 alike.
   if (!x || !up || !out || !weight || !bias || !stats || !targets ||
+      !workspace || !grads || stats->fillBytes(0x3c) ||
       targets->zero() || x->fillBytes(0x3c) || up->fillBytes(0x3c) ||
       weight->fillBytes(0x3c) || bias->fillBytes(0x3c)) {
     state.SkipWithError("device allocation failed");
@@ -458,6 +464,26 @@ template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
       return !gpu.library->crossEntropy(
           mx, Matrix::vector(std::as_const(*targets).view(), rows),
           Matrix::vector(stats->view(), rows));
+    case RowOp::RmsNormBwd:
+    case RowOp::LayerNormBwd: {
+      kaio::ops::NormBackwardOptions nb;
+      nb.weight = norm.weight;
+      nb.rstd = Matrix::vector(std::as_const(*stats).view().subview(0, rows),
+                               rows);
+      if (op == RowOp::LayerNormBwd) {
+        nb.mean = Matrix::vector(
+            std::as_const(*stats).view().subview(rows, rows), rows);
+        nb.dbias = Matrix::vector(grads->view().subview(cols, cols), cols);
+      }
+      nb.dweight = Matrix::vector(grads->view().subview(0, cols), cols);
+      nb.workspace = Matrix::vector(
+          workspace->view(),
+          kaio::ops::normBackwardWorkspaceElements(rows, cols));
+      Matrix dy = Matrix::rowMajor(std::as_const(*up).view(), rows, cols);
+      return op == RowOp::RmsNormBwd
+                 ? !gpu.library->rmsNormBackward(mx, dy, mo, nb)
+                 : !gpu.library->layerNormBackward(mx, dy, mo, nb);
+    }
     case RowOp::ReduceSum:
       return !gpu.library->reduceRows(mx, Matrix::vector(stats->view(), rows),
                                       kaio::ops::Reduction::Sum);
@@ -511,6 +537,10 @@ KAIO_ROW_BENCH(SoftmaxBwd, float, "BM_SoftmaxBwdF32VsCopy");
 KAIO_ROW_BENCH(SoftmaxBwd, BFloat16, "BM_SoftmaxBwdBF16VsCopy");
 KAIO_ROW_BENCH(ReduceSum, float, "BM_ReduceSumF32VsCopy");
 KAIO_ROW_BENCH(ReduceSum, BFloat16, "BM_ReduceSumBF16VsCopy");
+KAIO_ROW_BENCH(RmsNormBwd, float, "BM_RmsNormBwdF32VsCopy");
+KAIO_ROW_BENCH(RmsNormBwd, BFloat16, "BM_RmsNormBwdBF16VsCopy");
+KAIO_ROW_BENCH(LayerNormBwd, float, "BM_LayerNormBwdF32VsCopy");
+KAIO_ROW_BENCH(LayerNormBwd, BFloat16, "BM_LayerNormBwdBF16VsCopy");
 BENCHMARK(BM_RowOpVsCopy<RowOp::CrossEntropy, BFloat16>)
     ->Name("BM_CrossEntropyBF16VsCopy")
     ->ArgNames({"rows", "cols"})

@@ -68,6 +68,14 @@ public:
   rt::Error layerNorm(const Matrix &x, const Matrix &out,
                       const NormOptions &options = {});
 
+  /// dx, dweight and dbias of rmsNorm / layerNorm (RowOps.h).
+  rt::Error rmsNormBackward(const Matrix &x, const Matrix &dy,
+                            const Matrix &dx,
+                            const NormBackwardOptions &options);
+  rt::Error layerNormBackward(const Matrix &x, const Matrix &dy,
+                              const Matrix &dx,
+                              const NormBackwardOptions &options);
+
   /// dx of softmax(scale * x) / log_softmax(scale * x) from y and dy.
   rt::Error softmaxBackward(const Matrix &y, const Matrix &dy,
                             const Matrix &dx,

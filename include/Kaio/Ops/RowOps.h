@@ -54,6 +54,34 @@ rt::Error validateRmsNorm(const Matrix &x, const Matrix &out,
 rt::Error validateLayerNorm(const Matrix &x, const Matrix &out,
                             const NormOptions &options = {});
 
+struct NormBackwardOptions {
+  /// The forward's weight (optional) and statistics: rstd always, mean for
+  /// LayerNorm (f32 vectors of x.rows elements, as NormOptions returns them).
+  Matrix weight, mean, rstd;
+  /// Parameter gradients (optional outputs, x's dtype, x.cols elements):
+  /// summed over rows deterministically (fixed slices, then in order).
+  Matrix dweight, dbias;
+  /// With dweight or dbias: f32 scratch of at least
+  /// normBackwardWorkspaceElements(x.rows, x.cols) elements.
+  Matrix workspace;
+  /// Null: the legacy default stream.
+  const rt::Stream *stream = nullptr;
+};
+
+/// The f32 elements the backward's workspace needs for an rows x cols x.
+std::int64_t normBackwardWorkspaceElements(std::int64_t rows,
+                                           std::int64_t cols);
+
+/// rmsNormBackward / layerNormBackward: dx (x's shape and dtype; it may be
+/// dy) from the forward's input x (x + residual for the fused variant: its
+/// residualOut) and dy.
+rt::Error validateRmsNormBackward(const Matrix &x, const Matrix &dy,
+                                  const Matrix &dx,
+                                  const NormBackwardOptions &options);
+rt::Error validateLayerNormBackward(const Matrix &x, const Matrix &dy,
+                                    const Matrix &dx,
+                                    const NormBackwardOptions &options);
+
 /// softmaxBackward / logSoftmaxBackward: dx from the forward's output y
 /// and the gradient dy (all of one shape and dtype; dx may be dy).
 rt::Error validateSoftmaxBackward(const Matrix &y, const Matrix &dy,

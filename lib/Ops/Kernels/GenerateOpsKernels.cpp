@@ -16,5 +16,6 @@ int main(int argc, char **argv) {
         kaio::ops::kernels::buildElementwiseKernels(mb);
         kaio::ops::kernels::buildGemvKernels(mb);
         kaio::ops::kernels::buildTrainingKernels(mb);
+        kaio::ops::kernels::buildNormBackwardKernels(mb);
       });
 }

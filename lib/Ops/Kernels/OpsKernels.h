@@ -86,6 +86,26 @@ enum CrossEntropyFlags : std::uint32_t { kCrossEntropyLse = 1 };
 ///     index of the maximum (of the first NaN when there is one).
 void buildTrainingKernels(builder::ModuleBuilder &mb);
 
+/// Bits of the norm backward kernels' `flags` parameter.
+enum NormBackwardFlags : std::uint32_t {
+  kNormBwdWeight = 1, ///< the forward multiplied by weight
+  kNormBwdLayer = 2,  ///< LayerNorm (subtract the mean), else RMSNorm
+  kNormBwdBias = 4,   ///< norm_bwd_reduce: also store dbias
+};
+/// Threads per block of the parameter-gradient kernels (a column each).
+constexpr unsigned kNormParamsBlock = 256;
+
+/// Adds the norm backward kernels (NormBackwardKernels.cpp):
+///   rms_norm_bwd_<type>[_vN] and layer_norm_bwd_<type>[_vN](x, dy, weight,
+///     mean, rstd, dx, n, ld_x, ld_dy, ld_dx, flags): dx, a block per row;
+///   norm_bwd_params_<type>(x, dy, mean, rstd, partial, n, rows, ld_x,
+///     ld_dy, rows_per_split, flags): thread j of block (bx, p) sums
+///     dy * xhat and dy over rows [p * rows_per_split, ...) of column
+///     bx * 256 + j into partial[p][0][j] and partial[p][1][j] (f32);
+///   norm_bwd_reduce_<type>(partial, dweight, dbias, n, splits, flags):
+///     dweight[j] (dbias[j]) = the sum over p, in order (deterministic).
+void buildNormBackwardKernels(builder::ModuleBuilder &mb);
+
 /// Threads per block of the GEMV kernels: one warp per row of A.
 constexpr unsigned kGemvBlock = 256;
 constexpr unsigned kGemvRowsPerBlock = kGemvBlock / 32;

@@ -114,6 +114,7 @@ public:
     buildElementwiseKernels(mb);
     buildGemvKernels(mb);
     buildTrainingKernels(mb);
+    buildNormBackwardKernels(mb);
     module = new mlir::OwningOpRef<mlir::ModuleOp>(mb.finish());
     ASSERT_TRUE(*module) << mb.diagnostics();
     ASSERT_TRUE(succeeded(lowerToPTXDialect(**module, CompileOptions())));

@@ -262,6 +262,122 @@ TEST_P(TrainingKernelsTest, RowReductionsAndArgmax) {
   }
 }
 
+/// sum over the batch of dy * norm(x) (f64), for finite differences.
+double normLoss(bool layer, const std::vector<double> &x,
+                const std::vector<double> &dy, const std::vector<double> &w,
+                const std::vector<double> &b, uint32_t rows, uint32_t n,
+                uint32_t ld, double eps) {
+  double total = 0;
+  for (uint32_t r = 0; r < rows; ++r) {
+    double mu = 0, ss = 0;
+    for (uint32_t c = 0; c < n; ++c)
+      mu += x[r * ld + c];
+    mu = layer ? mu / n : 0;
+    for (uint32_t c = 0; c < n; ++c)
+      ss += (x[r * ld + c] - mu) * (x[r * ld + c] - mu);
+    double rs = 1 / std::sqrt(ss / n + eps);
+    for (uint32_t c = 0; c < n; ++c)
+      total += dy[r * ld + c] *
+               ((x[r * ld + c] - mu) * rs * w[c] + (layer ? b[c] : 0));
+  }
+  return total;
+}
+
+TEST_P(TrainingKernelsTest, NormBackwardIsTheForwardsGradient) {
+  const float eps = 1e-5f;
+  for (bool layer : {false, true})
+    for (uint32_t n : {7u, 300u}) {
+      const uint32_t rows = 5, ld = leading(n), splits = 2, perSplit = 3;
+      std::vector<double> x = random(size_t(rows) * ld, -2, 2);
+      std::vector<double> dy = random(size_t(rows) * ld, -1, 1);
+      std::vector<double> w = random(n, 0.5, 1.5), b = random(n, -1, 1);
+      std::vector<float> mean(rows), rstd(rows);
+      for (uint32_t r = 0; r < rows; ++r) {
+        double mu = 0, ss = 0;
+        for (uint32_t c = 0; c < n; ++c)
+          mu += x[r * ld + c];
+        mu = layer ? mu / n : 0;
+        for (uint32_t c = 0; c < n; ++c)
+          ss += (x[r * ld + c] - mu) * (x[r * ld + c] - mu);
+        mean[r] = mu;
+        rstd[r] = 1 / std::sqrt(ss / n + eps);
+      }
+      Interpreter interp(**module);
+      uint64_t dx = upload(interp, x), ddy = upload(interp, dy),
+               dw = upload(interp, w),
+               dmean = interp.allocGlobal(rows * 4),
+               drstd = interp.allocGlobal(rows * 4),
+               dgrad = upload(interp, std::vector<double>(x.size(), 7.0)),
+               dpartial = interp.allocGlobal(size_t(splits) * 2 * n * 4),
+               ddw = upload(interp, std::vector<double>(n, 7.0)),
+               ddb = upload(interp, std::vector<double>(n, 7.0));
+      ASSERT_TRUE(interp.write(dmean, mean));
+      ASSERT_TRUE(interp.write(drstd, rstd));
+      std::string name = kernel(layer ? "layer_norm_bwd" : "rms_norm_bwd");
+      run(interp, name, rows,
+          {dx, ddy, dw, dmean, drstd, dgrad, n, ld, ld, ld,
+           uint32_t(kNormBwdWeight)});
+      uint32_t flags = layer ? uint32_t(kNormBwdLayer) : 0u;
+      std::string params = std::string("norm_bwd_params_") + elemName(elem());
+      auto r1 = interp.launch(params,
+                              {(n + kNormParamsBlock - 1) / kNormParamsBlock,
+                               splits},
+                              {kNormParamsBlock},
+                              {dx, ddy, dmean, drstd, dpartial, n, rows, ld,
+                               ld, perSplit, flags});
+      ASSERT_TRUE(r1.success) << r1.message();
+      std::string reduce = std::string("norm_bwd_reduce_") + elemName(elem());
+      auto r2 = interp.launch(
+          reduce, {(n + kNormParamsBlock - 1) / kNormParamsBlock},
+          {kNormParamsBlock},
+          {dpartial, ddw, ddb, n, splits,
+           layer ? uint32_t(kNormBwdBias) : 0u});
+      ASSERT_TRUE(r2.success) << r2.message();
+      if (HasFatalFailure())
+        return;
+      std::vector<double> grad = download(interp, dgrad, x.size());
+      std::vector<double> gw = download(interp, ddw, n),
+                          gb = download(interp, ddb, n);
+      auto loss = [&](const std::vector<double> &xx,
+                      const std::vector<double> &ww,
+                      const std::vector<double> &bb) {
+        return normLoss(layer, xx, dy, ww, bb, rows, n, ld, eps);
+      };
+      std::vector<double> wantX =
+          finiteDifference(x, [&](const std::vector<double> &v) {
+            return loss(v, w, b);
+          });
+      std::vector<double> wantW =
+          finiteDifference(w, [&](const std::vector<double> &v) {
+            return loss(x, v, b);
+          });
+      std::vector<double> wantB =
+          finiteDifference(b, [&](const std::vector<double> &v) {
+            return loss(x, w, v);
+          });
+      double tol = 4 * tolerance(elem());
+      std::string at = name + " n=" + std::to_string(n);
+      for (uint32_t r = 0; r < rows; ++r)
+        for (uint32_t c = 0; c < ld; ++c) {
+          size_t i = size_t(r) * ld + c;
+          if (c >= n)
+            ASSERT_EQ(grad[i], 7.0) << at << ": wrote past the row";
+          else
+            ASSERT_NEAR(grad[i], wantX[i], tol * (std::fabs(wantX[i]) + 0.1))
+                << at << " dx row " << r << " col " << c;
+        }
+      for (uint32_t c = 0; c < n; ++c) {
+        ASSERT_NEAR(gw[c], wantW[c], tol * (std::fabs(wantW[c]) + 0.1))
+            << at << " dweight " << c;
+        if (layer)
+          ASSERT_NEAR(gb[c], wantB[c], tol * (std::fabs(wantB[c]) + 0.1))
+              << at << " dbias " << c;
+        else
+          ASSERT_EQ(gb[c], 7.0) << at << ": RMSNorm has no dbias";
+      }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Types, TrainingKernelsTest,
     ::testing::Combine(::testing::Values(Elem::F32, Elem::F16, Elem::BF16),

@@ -66,6 +66,34 @@ TEST(TrainingValidation, NamesTheOpAndTheArgument) {
             "least 6 elements (one per row of x)");
 }
 
+TEST(NormBackwardValidation, NamesTheArgument) {
+  Matrix x = fakeMatrix(DType::BF16, 100, 64, 0x100000);
+  Matrix dy = fakeMatrix(DType::BF16, 100, 64, 0x200000);
+  NormBackwardOptions o;
+  o.rstd = fakeMatrix(DType::F32, 1, 100, 0x300000);
+  EXPECT_EQ(messageOf(validateRmsNormBackward(x, dy, dy, o)), "");
+  EXPECT_EQ(messageOf(validateLayerNormBackward(x, dy, dy, o)),
+            "layer_norm_bwd: mean: leading dimension 0 is less than the 0 "
+            "columns of a 0x0 matrix");
+  o.dbias = fakeMatrix(DType::BF16, 1, 64, 0x400000);
+  EXPECT_EQ(messageOf(validateRmsNormBackward(x, dy, dy, o)),
+            "rms_norm_bwd: dbias: RMSNorm has no bias");
+  o.dbias = Matrix();
+  o.dweight = fakeMatrix(DType::BF16, 1, 64, 0x400000);
+  EXPECT_EQ(messageOf(validateRmsNormBackward(x, dy, dy, o)),
+            "rms_norm_bwd: workspace: leading dimension 0 is less than the 0 "
+            "columns of a 0x0 matrix");
+  EXPECT_EQ(normBackwardWorkspaceElements(100, 64), 2 * 2 * 64);
+  o.workspace = fakeMatrix(DType::F32, 1, 255, 0x500000);
+  EXPECT_EQ(messageOf(validateRmsNormBackward(x, dy, dy, o)),
+            "rms_norm_bwd: workspace: must be a contiguous f32 vector of at "
+            "least 256 elements (normBackwardWorkspaceElements)");
+  o.workspace = fakeMatrix(DType::F32, 1, 256, 0x500000);
+  EXPECT_EQ(messageOf(validateRmsNormBackward(x, dy, dy, o)), "");
+  EXPECT_EQ(messageOf(validateRmsNormBackward(x, dy, x, o)),
+            "rms_norm_bwd: dx: overlaps x");
+}
+
 class TrainingOpsTest : public BackendTest {};
 
 TEST_P(TrainingOpsTest, LaunchesABlockPerRow) {
@@ -106,6 +134,18 @@ TEST_P(TrainingOpsTest, LaunchesABlockPerRow) {
   EXPECT_EQ(counters->lastGrid[0], 1u);
   EXPECT_TRUE(lib->reduceRows(logits, targets, Reduction::Sum));
   EXPECT_EQ(counters->launches, launches + 2);
+  // LayerNorm backward with parameter gradients: dx, the row slices (1000
+  // columns: 4 blocks across; 16 rows: one slice), their sum.
+  NormBackwardOptions nb;
+  nb.mean = Matrix::vector(buf->view().subview(30400, 16), 16);
+  nb.rstd = Matrix::vector(buf->view().subview(30500, 16), 16);
+  nb.dweight = Matrix::vector(buf->view().subview(61000, 1000), 1000);
+  nb.dbias = Matrix::vector(buf->view().subview(62000, 1000), 1000);
+  nb.workspace = Matrix::vector(buf->view().subview(20000, 2000), 2000);
+  ASSERT_FALSE(lib->layerNormBackward(logits, dlogits, dlogits, nb));
+  EXPECT_EQ(counters->launches, launches + 5);
+  EXPECT_STREQ(counters->lastKernel, "norm_bwd_reduce_f32");
+  EXPECT_EQ(counters->lastGrid[0], 4u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, TrainingOpsTest,
