@@ -88,13 +88,6 @@ TEST_P(GemvKernelsTest, StreamsAInWhole16ByteChunks) {
 
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Types, GemvKernelsTest,
-    ::testing::Combine(::testing::Values(Elem::F32, Elem::F16, Elem::BF16),
-                       ::testing::Bool()),
-    [](const ::testing::TestParamInfo<std::tuple<Elem, bool>> &info) {
-      return std::string(elemName(std::get<0>(info.param))) +
-             (std::get<1>(info.param) ? "_vector" : "_scalar");
-    });
+INSTANTIATE_TEST_SUITE_P(Types, GemvKernelsTest, elemVariants(), elemVariantName);
 
 } // namespace

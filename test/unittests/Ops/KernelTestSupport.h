@@ -179,6 +179,18 @@ public:
 };
 
 
+/// Every element type, vector and scalar variants: the parameters of the
+/// kernel test suites, and their names ("bf16_vector").
+inline auto elemVariants() {
+  return ::testing::Combine(
+      ::testing::Values(Elem::F32, Elem::F16, Elem::BF16), ::testing::Bool());
+}
+inline std::string
+elemVariantName(const ::testing::TestParamInfo<std::tuple<Elem, bool>> &info) {
+  return std::string(elemName(std::get<0>(info.param))) +
+         (std::get<1>(info.param) ? "_vector" : "_scalar");
+}
+
 } // namespace kaio::test
 
 #endif // KAIO_TEST_UNITTESTS_OPS_KERNELTESTSUPPORT_H

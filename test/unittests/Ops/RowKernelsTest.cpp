@@ -296,13 +296,6 @@ TEST_P(RowKernelsTest, VectorKernelsMove16BytesPerAccess) {
   EXPECT_EQ(k.sharedTotal().bankConflicts(), 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Types, RowKernelsTest,
-    ::testing::Combine(::testing::Values(Elem::F32, Elem::F16, Elem::BF16),
-                       ::testing::Bool()),
-    [](const ::testing::TestParamInfo<std::tuple<Elem, bool>> &info) {
-      return std::string(elemName(std::get<0>(info.param))) +
-             (std::get<1>(info.param) ? "_vector" : "_scalar");
-    });
+INSTANTIATE_TEST_SUITE_P(Types, RowKernelsTest, elemVariants(), elemVariantName);
 
 } // namespace

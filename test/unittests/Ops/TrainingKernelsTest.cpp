@@ -378,13 +378,6 @@ TEST_P(TrainingKernelsTest, NormBackwardIsTheForwardsGradient) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Types, TrainingKernelsTest,
-    ::testing::Combine(::testing::Values(Elem::F32, Elem::F16, Elem::BF16),
-                       ::testing::Bool()),
-    [](const ::testing::TestParamInfo<std::tuple<Elem, bool>> &info) {
-      return std::string(elemName(std::get<0>(info.param))) +
-             (std::get<1>(info.param) ? "_vector" : "_scalar");
-    });
+INSTANTIATE_TEST_SUITE_P(Types, TrainingKernelsTest, elemVariants(), elemVariantName);
 
 } // namespace
