@@ -399,7 +399,7 @@ BENCHMARK(BM_ElementwiseVsCopy<true>)
 /// L1/L2); the ratio says how close that gets to the copy.
 enum class RowOp {
   Softmax, LogSoftmax, RmsNorm, LayerNorm, SwiGlu, GeluTanh, SoftmaxBwd,
-  CrossEntropy, ReduceSum, RmsNormBwd, LayerNormBwd
+  CrossEntropy, ReduceSum, RmsNormBwd, LayerNormBwd, Rope
 };
 
 template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
@@ -419,6 +419,10 @@ template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
       *gpu.device,
       size_t(kaio::ops::normBackwardWorkspaceElements(rows, cols)));
   auto grads = DeviceBuffer<T>::allocate(*gpu.device, 2 * size_t(cols));
+  // RoPE: 128-wide heads, angle tables for 4096 positions (all rows at 0).
+  const int64_t headDim = 128, maxPos = 4096;
+  auto table = DeviceBuffer<float>::allocate(*gpu.device,
+                                             size_t(maxPos * headDim));
   auto up = DeviceBuffer<T>::allocate(*gpu.device, twoInputs ? count : 1);
   auto stats = DeviceBuffer<float>::allocate(*gpu.device, size_t(rows) * 2);
   auto targets = DeviceBuffer<int32_t>::allocate(*gpu.device, size_t(rows));
@@ -427,7 +431,8 @@ template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
   auto bias = DeviceBuffer<T>::allocate(*gpu.device, size_t(cols));
   // 0x3c: small finite values in f32, f16 and bf16 alike.
   if (!x || !up || !out || !weight || !bias || !stats || !targets ||
-      !workspace || !grads || stats->fillBytes(0x3c) ||
+      !workspace || !grads || !table || table->fillBytes(0x3c) ||
+      stats->fillBytes(0x3c) ||
       targets->zero() || x->fillBytes(0x3c) || up->fillBytes(0x3c) ||
       weight->fillBytes(0x3c) || bias->fillBytes(0x3c)) {
     state.SkipWithError("device allocation failed");
@@ -483,6 +488,15 @@ template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
       return op == RowOp::RmsNormBwd
                  ? !gpu.library->rmsNormBackward(mx, dy, mo, nb)
                  : !gpu.library->layerNormBackward(mx, dy, mo, nb);
+    }
+    case RowOp::Rope: {
+      auto cosT = std::as_const(*table).view().subview(0, maxPos * headDim / 2);
+      auto sinT = std::as_const(*table).view().subview(maxPos * headDim / 2,
+                                                       maxPos * headDim / 2);
+      return !gpu.library->rope(
+          mx, mo, Matrix::vector(std::as_const(*targets).view(), rows),
+          Matrix::rowMajor(cosT, maxPos, headDim / 2),
+          Matrix::rowMajor(sinT, maxPos, headDim / 2), cols / headDim);
     }
     case RowOp::ReduceSum:
       return !gpu.library->reduceRows(mx, Matrix::vector(stats->view(), rows),
@@ -541,6 +555,7 @@ KAIO_ROW_BENCH(RmsNormBwd, float, "BM_RmsNormBwdF32VsCopy");
 KAIO_ROW_BENCH(RmsNormBwd, BFloat16, "BM_RmsNormBwdBF16VsCopy");
 KAIO_ROW_BENCH(LayerNormBwd, float, "BM_LayerNormBwdF32VsCopy");
 KAIO_ROW_BENCH(LayerNormBwd, BFloat16, "BM_LayerNormBwdBF16VsCopy");
+KAIO_ROW_BENCH(Rope, BFloat16, "BM_RopeBF16VsCopy");
 BENCHMARK(BM_RowOpVsCopy<RowOp::CrossEntropy, BFloat16>)
     ->Name("BM_CrossEntropyBF16VsCopy")
     ->ArgNames({"rows", "cols"})

@@ -152,3 +152,76 @@ rt::Error Library::add(const Matrix &a, const Matrix &b, const Matrix &out,
                  u32(a.cols), u32(a.ld), u32(b.ld), u32(out.ld)},
                 o.stream);
 }
+
+rt::Error kaio::ops::validateRope(const Matrix &x, const Matrix &out,
+                                  const Matrix &positions, const Matrix &cos,
+                                  const Matrix &sin, std::int64_t heads,
+                                  const RopeOptions &) {
+  const char *op = "rope";
+  if (rt::Error e = checkOperands(op, {{"x", &x}}, "out", out))
+    return e;
+  if (heads <= 0 || x.cols % heads)
+    return invalid(op, "heads",
+                   std::to_string(heads) + " does not divide the " +
+                       std::to_string(x.cols) + " columns of x");
+  std::int64_t headDim = x.cols / heads;
+  if (headDim % 2)
+    return invalid(op, "heads",
+                   "head_dim " + std::to_string(headDim) +
+                       " is odd (rotary pairs need an even head_dim)");
+  if (rt::Error e = detail::checkVector(op, "positions", positions, x.rows,
+                                        DType::S32, "one per row of x"))
+    return e;
+  for (auto [name, t] : {std::pair<const char *, const Matrix *>{"cos", &cos},
+                         {"sin", &sin}}) {
+    if (rt::Error e = detail::validateMatrix(op, name, *t))
+      return e;
+    if (t->dtype != DType::F32 || t->layout != Layout::RowMajor ||
+        t->cols != headDim / 2 || t->rows < 1)
+      return invalid(op, name,
+                     std::string("must be a row-major f32 table [max_pos, ") +
+                         std::to_string(headDim / 2) + "], is " +
+                         getDTypeName(t->dtype) + " " + detail::shape(*t));
+    if (rt::Error e = detail::checkDisjoint(op, name, *t, "out", out))
+      return e;
+  }
+  if (cos.rows != sin.rows || cos.ld != sin.ld)
+    return invalid(op, "sin",
+                   "must have cos's shape and leading dimension");
+  return rt::Error::success();
+}
+
+rt::Error Library::rope(const Matrix &x, const Matrix &out,
+                        const Matrix &positions, const Matrix &cos,
+                        const Matrix &sin, std::int64_t heads,
+                        const RopeOptions &o) {
+  if (rt::Error e = validateRope(x, out, positions, cos, sin, heads, o))
+    return e;
+  if (x.rows == 0 || x.cols == 0)
+    return rt::Error::success();
+  std::string name = std::string(o.layout == RopeLayout::Interleaved
+                                     ? "rope_interleaved_"
+                                     : "rope_half_") +
+                     getDTypeName(x.dtype);
+  rt::Expected<rt::Kernel *> kernel = impl_->kernel(name);
+  if (!kernel)
+    return kernel.takeError().addContext("rope");
+  std::int64_t pairs = x.cols / 2;
+  rt::LaunchConfig config;
+  config.grid =
+      rt::Dim3(unsigned((pairs + kElementwiseBlock - 1) / kElementwiseBlock),
+               unsigned(std::min<std::int64_t>(x.rows, 65535)));
+  config.block = rt::Dim3(kElementwiseBlock);
+  config.stream = o.stream;
+  std::vector<rt::KernelArg> args = {
+      detail::pointerArg(x, x.dtype, true),
+      detail::pointerArg(out, x.dtype, false),
+      detail::pointerArg(positions, DType::S32, true),
+      detail::pointerArg(cos, DType::F32, true),
+      detail::pointerArg(sin, DType::F32, true),
+      u32(x.rows), u32(heads), u32(x.cols / heads), u32(x.ld), u32(out.ld),
+      u32(cos.ld), u32(cos.rows)};
+  if (rt::Error e = (*kernel)->launchArgs(config, args))
+    return e.addContext("rope");
+  return rt::Error::success();
+}

@@ -63,6 +63,29 @@ rt::Error validateGatedActivation(const Matrix &gate, const Matrix &up,
 rt::Error validateAdd(const Matrix &a, const Matrix &b, const Matrix &out,
                       const ElementwiseOptions &options = {});
 
+/// Which elements of a head rotate together.
+enum class RopeLayout : std::uint8_t {
+  HalfSplit,   ///< (i, i + head_dim / 2), as in GPT-NeoX and Llama (HF)
+  Interleaved, ///< (2i, 2i + 1), as in the original RoFormer and GPT-J
+};
+
+struct RopeOptions {
+  RopeLayout layout = RopeLayout::HalfSplit;
+  /// Null: the legacy default stream.
+  const rt::Stream *stream = nullptr;
+};
+
+/// rope: rotary position embedding. x is tokens x (heads * head_dim) (f32,
+/// f16 or bf16, head_dim even); positions an s32 vector, one per token
+/// (offsets, packed sequences and decode steps are just positions); cos and
+/// sin f32 tables [max_pos, head_dim / 2] (the angles the caller chose:
+/// base, scaling). out may be x (in place). A position outside
+/// [0, max_pos) gives NaN in that row (device data the host cannot check).
+rt::Error validateRope(const Matrix &x, const Matrix &out,
+                       const Matrix &positions, const Matrix &cos,
+                       const Matrix &sin, std::int64_t heads,
+                       const RopeOptions &options = {});
+
 } // namespace kaio::ops
 
 #endif // KAIO_OPS_ELEMENTWISE_H

@@ -107,6 +107,10 @@ public:
   rt::Error gatedActivation(const Matrix &gate, const Matrix &up,
                             const Matrix &out, Activation act,
                             const ElementwiseOptions &options = {});
+  /// Rotary position embedding of x's heads (Elementwise.h).
+  rt::Error rope(const Matrix &x, const Matrix &out, const Matrix &positions,
+                 const Matrix &cos, const Matrix &sin, std::int64_t heads,
+                 const RopeOptions &options = {});
   /// out = a + b (e.g. a residual add).
   rt::Error add(const Matrix &a, const Matrix &b, const Matrix &out,
                 const ElementwiseOptions &options = {});

@@ -123,7 +123,52 @@ void buildBinary(ModuleBuilder &mb, const std::string &base,
             });
 }
 
+/// Thread t of block (bx, by) rotates pair bx * blockDim + t of rows by,
+/// by + gridDim.y, ...: (a, b) -> (a cos - b sin, a sin + b cos).
+template <class T> void buildRope(ModuleBuilder &mb, bool interleaved) {
+  std::string name = std::string(interleaved ? "rope_interleaved_" : "rope_half_") +
+                     typeName<T>();
+  mb.kernel(name, {int32_t(kElementwiseBlock)}, [interleaved](KernelBuilder &k) {
+    auto x = k.param<Ptr<const T>>("x");
+    auto out = k.param<Ptr<T>>("out");
+    auto positions = k.param<Ptr<const int32_t>>("positions");
+    auto cosTable = k.param<Ptr<const float>>("cos");
+    auto sinTable = k.param<Ptr<const float>>("sin");
+    auto rows = k.param<uint32_t>("rows");
+    auto heads = k.param<uint32_t>("heads");
+    auto headDim = k.param<uint32_t>("head_dim");
+    auto ldx = k.param<uint32_t>("ld_x");
+    auto ldout = k.param<uint32_t>("ld_out");
+    auto ldcs = k.param<uint32_t>("ld_cs");
+    auto maxPos = k.param<uint32_t>("max_pos");
+    U32 half = headDim / 2u;
+    U32 pair = k.blockId() * k.blockDim() + k.threadId();
+    k.if_(pair < heads * half, [&] {
+      U32 head = pair / half, i = pair % half;
+      U32 base = head * headDim;
+      U32 first = interleaved ? base + 2u * i : base + i;
+      U32 second = interleaved ? first + 1u : first + half;
+      k.for_(k.blockId(Dim::y), rows, k.gridDim(Dim::y), [&](U32 row) {
+        U64 r = cast<uint64_t>(row);
+        auto xr = x + r * cast<uint64_t>(ldx);
+        auto outr = out + r * cast<uint64_t>(ldout);
+        I32 pos = positions.load(r);
+        Pred valid = (pos >= 0) && (pos.as<uint32_t>() < maxPos);
+        U64 at = cast<uint64_t>(pos.as<uint32_t>()) * cast<uint64_t>(ldcs) +
+                 cast<uint64_t>(i);
+        F32 c = cosTable.load(at, valid, NAN);
+        F32 s = sinTable.load(at, valid, NAN);
+        F32 a = toF32(xr.load(first)), b = toF32(xr.load(second));
+        outr.store(first, fromF32<T>(a * c - b * s));
+        outr.store(second, fromF32<T>(fma(a, s, b * c)));
+      });
+    });
+  });
+}
+
 template <class T> void buildForType(ModuleBuilder &mb) {
+  buildRope<T>(mb, true);
+  buildRope<T>(mb, false);
   constexpr unsigned V = vectorWidth<T>();
   for (Activation act : {Activation::None, Activation::Relu, Activation::Silu,
                          Activation::GeluTanh, Activation::GeluErf}) {

@@ -59,6 +59,11 @@ enum BiasFlags : std::uint32_t { kBiasPresent = 1 };
 ///   glu_<act>_<type>[_vN](gate, up, out, rows, cols, ld_gate, ld_up,
 ///     ld_out): out = act(gate) * up, act silu (SwiGLU) or a GELU (GeGLU);
 ///   add_<type>[_vN](a, b, out, rows, cols, ld_a, ld_b, ld_out): a + b.
+///   rope_<interleaved|half>_<type>(x, out, positions, cos, sin, rows,
+///     heads, head_dim, ld_x, ld_out, ld_cs, max_pos): rotary embedding of
+///     each row's heads x head_dim values by the angles of row's position
+///     (cos/sin: f32 [max_pos, head_dim / 2]); pairs (2i, 2i+1) or
+///     (i, i + head_dim / 2); a position outside [0, max_pos) gives NaN.
 void buildElementwiseKernels(builder::ModuleBuilder &mb);
 /// Row reductions, in the kernels' names ("reduce_max_bf16_v8").
 enum class RowReduction : std::uint8_t { Sum, Max, Min };

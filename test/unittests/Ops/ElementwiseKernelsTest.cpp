@@ -185,6 +185,64 @@ TEST_P(ElementwiseKernelsTest, AddAndSpecialValues) {
   }
 }
 
+TEST_P(ElementwiseKernelsTest, RotaryEmbeddingBothLayouts) {
+  if (vectorized())
+    GTEST_SKIP() << "one RoPE kernel per type";
+  const uint32_t rows = 6, heads = 3, headDim = 10, cols = heads * headDim,
+                 ld = cols + 2, maxPos = 40, half = headDim / 2;
+  std::vector<float> cosT(maxPos * half), sinT(maxPos * half);
+  for (uint32_t p = 0; p < maxPos; ++p)
+    for (uint32_t i = 0; i < half; ++i) {
+      double angle = p * std::pow(10000.0, -2.0 * i / headDim);
+      cosT[p * half + i] = std::cos(angle);
+      sinT[p * half + i] = std::sin(angle);
+    }
+  // Offsets and packed sequences are just positions; -1 and 40 are out of
+  // range (NaN rows).
+  std::vector<int32_t> pos = {0, 7, 39, 3, -1, 40};
+  for (bool interleaved : {false, true}) {
+    Interpreter interp(**module);
+    std::vector<double> x = random(size_t(rows) * ld, -2, 2);
+    uint64_t dx = upload(interp, x),
+             dout = upload(interp, std::vector<double>(x.size(), 7.0)),
+             dpos = interp.allocGlobal(rows * 4),
+             dcos = interp.allocGlobal(cosT.size() * 4),
+             dsin = interp.allocGlobal(sinT.size() * 4);
+    ASSERT_TRUE(interp.write(dpos, pos));
+    ASSERT_TRUE(interp.write(dcos, cosT));
+    ASSERT_TRUE(interp.write(dsin, sinT));
+    std::string name = std::string(interleaved ? "rope_interleaved_"
+                                               : "rope_half_") +
+                       elemName(elem());
+    // Two block rows: each strides over three token rows.
+    auto r = interp.launch(name, {1, 2}, {kElementwiseBlock},
+                           {dx, dout, dpos, dcos, dsin, rows, heads, headDim,
+                            ld, ld, half, maxPos});
+    ASSERT_TRUE(r.success) << name << ": " << r.message();
+    std::vector<double> out = download(interp, dout, x.size());
+    for (uint32_t row = 0; row < rows; ++row)
+      for (uint32_t h = 0; h < heads; ++h)
+        for (uint32_t i = 0; i < half; ++i) {
+          uint32_t a = h * headDim + (interleaved ? 2 * i : i);
+          uint32_t b = interleaved ? a + 1 : a + half;
+          double xa = x[row * ld + a], xb = x[row * ld + b];
+          double ga = out[row * ld + a], gb = out[row * ld + b];
+          std::string at = name + " row " + std::to_string(row) + " head " +
+                           std::to_string(h) + " pair " + std::to_string(i);
+          if (pos[row] < 0 || pos[row] >= int32_t(maxPos)) {
+            ASSERT_TRUE(std::isnan(ga) && std::isnan(gb)) << at;
+            continue;
+          }
+          double c = cosT[pos[row] * half + i], s = sinT[pos[row] * half + i];
+          ASSERT_NEAR(ga, xa * c - xb * s, tolerance(elem()) * 2 + 1e-6) << at;
+          ASSERT_NEAR(gb, xa * s + xb * c, tolerance(elem()) * 2 + 1e-6) << at;
+        }
+    for (uint32_t row = 0; row < rows; ++row)
+      for (uint32_t c = cols; c < ld; ++c)
+        ASSERT_EQ(out[row * ld + c], 7.0) << "wrote past the row";
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Types, ElementwiseKernelsTest, elemVariants(), elemVariantName);
 
 } // namespace

@@ -42,6 +42,25 @@ TEST(ElementwiseValidation, NamesTheOpAndTheArgument) {
             "add: out: overlaps a without being the same matrix (in-place "
             "use needs the same pointer and leading dimension)");
   EXPECT_EQ(message(validateAdd(x, x, x)), "") << "in place";
+
+  Matrix q = fake(DType::BF16, 8, 96, 0x100000);
+  Matrix pos = fake(DType::S32, 1, 8, 0x500000);
+  Matrix cosT = fake(DType::F32, 128, 16, 0x600000);
+  Matrix sinT = fake(DType::F32, 128, 16, 0x700000);
+  EXPECT_EQ(message(validateRope(q, q, pos, cosT, sinT, 3)), "");
+  EXPECT_EQ(message(validateRope(q, q, pos, cosT, sinT, 5)),
+            "rope: heads: 5 does not divide the 96 columns of x");
+  EXPECT_EQ(message(validateRope(fake(DType::BF16, 8, 93), fake(DType::BF16,
+                                                                  8, 93,
+                                                                  0x200000),
+                                 pos, cosT, sinT, 3)),
+            "rope: heads: head_dim 31 is odd (rotary pairs need an even "
+            "head_dim)");
+  EXPECT_EQ(message(validateRope(q, q, pos, fake(DType::F32, 128, 15,
+                                                 0x600000),
+                                 sinT, 3)),
+            "rope: cos: must be a row-major f32 table [max_pos, 16], is f32 "
+            "128x15");
 }
 
 class ElementwiseOpsTest : public BackendTest {};
