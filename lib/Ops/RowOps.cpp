@@ -35,6 +35,15 @@ rt::Error checkSoftmax(const char *op, const Matrix &x, const Matrix &out,
     return e;
   if (rt::Error e = detail::checkNoPartialOverlap(op, "x", x, "out", out))
     return e;
+  if (options.causalRows < 0 || options.causalRows > detail::kMaxExtent)
+    return invalid(op, "causalRows",
+                   "must be in [0, 2^31), got " +
+                       std::to_string(options.causalRows));
+  if (options.causalOffset < -detail::kMaxExtent ||
+      options.causalOffset > detail::kMaxExtent)
+    return invalid(op, "causalOffset",
+                   "must fit in 32 bits, got " +
+                       std::to_string(options.causalOffset));
   return detail::checkFinite(op, "scale", options.scale);
 }
 
@@ -124,18 +133,29 @@ rt::Error launchSoftmax(Library::Impl &impl, const char *op, const Matrix &x,
   if (x.rows == 0 || x.cols == 0)
     return rt::Error::success();
   unsigned width = detail::vectorWidth(x.dtype, {&x, &out});
+  // Short rows: a warp per row (8 rows a block) rather than 256 threads
+  // sharing a few chunks.
+  bool warp = x.cols <= kWarpSoftmaxMaxCols;
+  std::string base = std::string(op) + (warp ? "_warp" : "");
   rt::Expected<rt::Kernel *> kernel =
-      impl.kernel(detail::kernelName(op, x.dtype, width));
+      impl.kernel(detail::kernelName(base.c_str(), x.dtype, width));
   if (!kernel)
     return kernel.takeError().addContext(op);
   std::vector<rt::KernelArg> args = {
       detail::pointerArg(x, x.dtype, true),
       detail::pointerArg(out, x.dtype, false),
+      rt::KernelArg::scalar(std::uint32_t(x.rows)),
       rt::KernelArg::scalar(std::uint32_t(x.cols)),
       rt::KernelArg::scalar(std::uint32_t(x.ld)),
       rt::KernelArg::scalar(std::uint32_t(out.ld)),
-      rt::KernelArg::scalar(options.scale)};
-  if (rt::Error e = (*kernel)->launchArgs(detail::rowLaunch(x.rows, options.stream), args))
+      rt::KernelArg::scalar(options.scale),
+      rt::KernelArg::scalar(std::uint32_t(options.causalRows)),
+      rt::KernelArg::scalar(std::int32_t(options.causalOffset))};
+  rt::LaunchConfig config = detail::rowLaunch(x.rows, options.stream);
+  if (warp)
+    config.grid = rt::Dim3(
+        unsigned((x.rows + kRowsPerWarpBlock - 1) / kRowsPerWarpBlock));
+  if (rt::Error e = (*kernel)->launchArgs(config, args))
     return e.addContext(op);
   return rt::Error::success();
 }

@@ -22,6 +22,12 @@ namespace kaio::ops {
 struct SoftmaxOptions {
   /// softmax(scale * x) (e.g. 1/sqrt(d) for attention scores).
   float scale = 1.0f;
+  /// Causal mask (softmax and log-softmax): the rows are groups of
+  /// causalRows queries (batch x heads x seq_q rows of seq_k scores); row r
+  /// keeps columns 0 .. (r % causalRows) + causalOffset, the rest count as
+  /// -inf. causalOffset 0 aligns the mask top-left, seq_k - seq_q
+  /// bottom-right. 0 rows: no mask.
+  std::int64_t causalRows = 0, causalOffset = 0;
   /// Null: the legacy default stream.
   const rt::Stream *stream = nullptr;
 };

@@ -156,16 +156,33 @@ template <class P> P rowOf(const P &base, const U64 &row, const U32 &ld) {
   return base + row * cast<uint64_t>(ld);
 }
 
+/// The reduction across the threads that share a row: the block's, or (for
+/// the warp-per-row kernels) the warp's.
+template <bool Warp>
+F32 reduceRow(KernelBuilder &k, ReduceKind kind, const F32 &v) {
+  return Warp ? k.warpReduce(kind, v) : k.blockReduce(kind, v);
+}
+
 /// The row's online softmax statistics: `offset` = the maximum of scale * x
 /// (0 when it is -inf, so that exp(-inf - offset) is 0, not NaN) and `sum`
-/// = sum of exp(scale * x - offset), both block-reduced (every thread gets
-/// them). One read of the row.
+/// = sum of exp(scale * x - offset), reduced across the row's threads
+/// (every thread gets them). Elements whose column exceeds `limit` (when
+/// given) count as -inf (a causal mask). One read of the row.
 struct RowLse {
   F32 offset, sum;
 };
-template <unsigned V, class T>
+/// scale * x, or -inf past the mask's limit.
+inline F32 scaledOrMasked(const F32 &v, const F32 &scale, const U32 &col,
+                          const I32 *limit) {
+  F32 s = v * scale;
+  if (!limit)
+    return s;
+  return select(col.as<int32_t>() <= *limit, s, -INFINITY);
+}
+template <unsigned V, bool Warp = false, class T>
 RowLse rowLogSumExp(KernelBuilder &k, const U32 &tid, const U32 &bdim,
-                    const U32 &n, const Ptr<T> &xr, const F32 &scale) {
+                    const U32 &n, const Ptr<T> &xr, const F32 &scale,
+                    const I32 *limit = nullptr) {
   const float ninf = -INFINITY;
   auto [m, s] = rowFold<V>(
       k, tid, bdim, n, std::make_tuple(k.constant(ninf), k.constant(0.0f)),
@@ -173,12 +190,11 @@ RowLse rowLogSumExp(KernelBuilder &k, const U32 &tid, const U32 &bdim,
         constexpr unsigned W = decltype(width)::value;
         auto [mOld, sOld] = state;
         Chunk<W> v = loadChunk<W>(xr, i);
-        F32 cm = v[0] * scale;
-        for (unsigned j = 0; j < W; ++j) {
-          v[j] = v[j] * scale;
-          if (j)
-            cm = max(cm, v[j]);
-        }
+        for (unsigned j = 0; j < W; ++j)
+          v[j] = scaledOrMasked(v[j], scale, i + j, limit);
+        F32 cm = v[0];
+        for (unsigned j = 1; j < W; ++j)
+          cm = max(cm, v[j]);
         F32 mNew = max(mOld, cm);
         F32 off = select(mNew == ninf, k.constant(0.0f), mNew);
         F32 sNew = sOld * exp(mOld - off);
@@ -186,9 +202,9 @@ RowLse rowLogSumExp(KernelBuilder &k, const U32 &tid, const U32 &bdim,
           sNew = sNew + exp(v[j] - off);
         return std::make_tuple(mNew, sNew);
       });
-  F32 rowMax = k.blockReduce(ReduceKind::max, m);
+  F32 rowMax = reduceRow<Warp>(k, ReduceKind::max, m);
   F32 off = select(rowMax == ninf, k.constant(0.0f), rowMax);
-  return {off, k.blockReduce(ReduceKind::sum, s * exp(m - off))};
+  return {off, reduceRow<Warp>(k, ReduceKind::sum, s * exp(m - off))};
 }
 
 } // namespace kaio::ops::kernels::support

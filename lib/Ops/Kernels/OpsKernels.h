@@ -30,6 +30,11 @@ namespace kaio::ops::kernels {
 /// Threads per block of every row kernel (one block per row).
 constexpr unsigned kRowBlock = 256;
 
+/// Rows a block of the warp-per-row softmax kernels handles (a warp each).
+constexpr unsigned kRowsPerWarpBlock = kRowBlock / 32;
+/// Rows up to this long take the warp-per-row softmax.
+constexpr std::int64_t kWarpSoftmaxMaxCols = 1024;
+
 /// Bits of the norm kernels' `flags` parameter.
 enum NormFlags : std::uint32_t {
   kNormWeight = 1,   ///< multiply by weight[col]
@@ -42,6 +47,9 @@ enum NormFlags : std::uint32_t {
 /// Adds every row kernel: {softmax, log_softmax, rms_norm, layer_norm} x
 /// {f32, f16, bf16} x {scalar, vector}; names like `rms_norm_bf16_v8` (8
 /// elements per 16-byte access) and `softmax_f32` (scalar accesses).
+/// Softmax and log-softmax also come as `softmax_warp_*` (a warp per row,
+/// for short rows); all of them take (x, out, rows, n, ld_x, ld_out, scale,
+/// mask_period, mask_offset).
 void buildRowKernels(builder::ModuleBuilder &mb);
 
 /// Threads per block of the element-wise kernels; each thread handles one

@@ -30,33 +30,57 @@ namespace {
 /// an online max/sum (one read for the statistics, one for the output).
 /// A row whose every element is -inf gives 0 (softmax) and -inf
 /// (log-softmax) instead of NaN; NaN and +inf give NaN, as in PyTorch.
-template <class T, unsigned V, bool Log> void buildSoftmax(ModuleBuilder &mb) {
+/// With mask_period p != 0, row r keeps columns up to (r % p) + mask_offset
+/// and the rest count as -inf (a causal mask over rows of p queries).
+/// Warp: a warp per row (kRowsPerWarpBlock rows a block, for short rows);
+/// otherwise a block per row.
+template <class T, unsigned V, bool Log, bool Warp>
+void buildSoftmax(ModuleBuilder &mb) {
+  std::string base = std::string(Log ? "log_softmax" : "softmax") +
+                     (Warp ? "_warp" : "");
   mb.kernel(
-      kernelName<T, V>(Log ? "log_softmax" : "softmax"), {int32_t(kRowBlock)},
+      kernelName<T, V>(base.c_str()), {int32_t(kRowBlock)},
       [](KernelBuilder &k) {
         auto x = k.param<Ptr<const T>>("x");
         auto out = k.param<Ptr<T>>("out");
+        auto rows = k.param<uint32_t>("rows");
         auto n = k.param<uint32_t>("n");
         auto ldx = k.param<uint32_t>("ld_x");
         auto ldout = k.param<uint32_t>("ld_out");
         auto scale = k.param<float>("scale");
-        U32 tid = k.threadId(), bdim = k.blockDim();
-        U64 row = cast<uint64_t>(k.blockId());
-        auto xr = rowOf(x, row, ldx);
-        auto outr = rowOf(out, row, ldout);
-        RowLse lse = rowLogSumExp<V>(k, tid, bdim, n, xr, scale);
-        F32 off = lse.offset, sum = lse.sum;
-        Pred some = sum > 0.0f;
-        F32 inv = select(some, 1.0f / sum, 0.0f);
-        F32 logSum = select(some, log(select(some, sum, 1.0f)), 0.0f);
-        rowFor<V>(k, tid, bdim, n, [&](auto width, const U32 &i) {
-          constexpr unsigned W = decltype(width)::value;
-          Chunk<W> v = loadChunk<W>(xr, i);
-          for (unsigned j = 0; j < W; ++j) {
-            F32 shifted = v[j] * scale - off;
-            v[j] = Log ? shifted - logSum : exp(shifted) * inv;
-          }
-          storeChunk<W>(outr, i, v);
+        auto period = k.param<uint32_t>("mask_period");
+        auto maskOffset = k.param<int32_t>("mask_offset");
+        U32 tid = k.threadId(), stride = k.blockDim();
+        U32 row32 = k.blockId();
+        if constexpr (Warp) {
+          row32 = k.blockId() * kRowsPerWarpBlock + tid / 32u;
+          tid = tid % 32u;
+          stride = k.constant(32u);
+        }
+        // Warp-uniform (a whole warp's row is in or out); always true for
+        // the block kernels, whose grid is the rows.
+        k.if_(row32 < rows, [&] {
+          U64 row = cast<uint64_t>(row32);
+          auto xr = rowOf(x, row, ldx);
+          auto outr = rowOf(out, row, ldout);
+          I32 limit = select(
+              period == 0u, k.constant(int32_t(0x7fffffff)),
+              (row32 % max(period, 1u)).template as<int32_t>() + maskOffset);
+          RowLse lse =
+              rowLogSumExp<V, Warp>(k, tid, stride, n, xr, scale, &limit);
+          F32 off = lse.offset, sum = lse.sum;
+          Pred some = sum > 0.0f;
+          F32 inv = select(some, 1.0f / sum, 0.0f);
+          F32 logSum = select(some, log(select(some, sum, 1.0f)), 0.0f);
+          rowFor<V>(k, tid, stride, n, [&](auto width, const U32 &i) {
+            constexpr unsigned W = decltype(width)::value;
+            Chunk<W> v = loadChunk<W>(xr, i);
+            for (unsigned j = 0; j < W; ++j) {
+              F32 shifted = scaledOrMasked(v[j], scale, i + j, &limit) - off;
+              v[j] = Log ? shifted - logSum : exp(shifted) * inv;
+            }
+            storeChunk<W>(outr, i, v);
+          });
         });
       });
 }
@@ -169,10 +193,14 @@ template <class T, unsigned V, bool Layer> void buildNorm(ModuleBuilder &mb) {
 
 template <class T> void buildForType(ModuleBuilder &mb) {
   constexpr unsigned V = vectorWidth<T>();
-  buildSoftmax<T, V, false>(mb);
-  buildSoftmax<T, 1, false>(mb);
-  buildSoftmax<T, V, true>(mb);
-  buildSoftmax<T, 1, true>(mb);
+  buildSoftmax<T, V, false, false>(mb);
+  buildSoftmax<T, 1, false, false>(mb);
+  buildSoftmax<T, V, true, false>(mb);
+  buildSoftmax<T, 1, true, false>(mb);
+  buildSoftmax<T, V, false, true>(mb);
+  buildSoftmax<T, 1, false, true>(mb);
+  buildSoftmax<T, V, true, true>(mb);
+  buildSoftmax<T, 1, true, true>(mb);
   buildNorm<T, V, false>(mb);
   buildNorm<T, 1, false>(mb);
   buildNorm<T, V, true>(mb);

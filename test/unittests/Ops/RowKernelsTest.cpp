@@ -66,8 +66,15 @@ std::vector<double> softmaxRef(const std::vector<double> &row, double scale,
   return out;
 }
 
-void runSoftmax(RowKernelsTest *t, Interpreter &interp, bool log,
-                const std::vector<std::vector<double>> &rows, uint32_t n,
+/// Which softmax kernel, and its causal mask (period 0: none).
+struct SoftmaxMode {
+  bool log = false, warp = false;
+  uint32_t period = 0;
+  int32_t offset = 0;
+};
+
+void runSoftmax(RowKernelsTest *t, Interpreter &interp, SoftmaxMode mode,
+                std::vector<std::vector<double>> rows, uint32_t n,
                 float scale);
 
 TEST_P(RowKernelsTest, SoftmaxAtRaggedLengths) {
@@ -80,9 +87,11 @@ TEST_P(RowKernelsTest, SoftmaxAtRaggedLengths) {
       for (uint32_t r = 0; r < rows; ++r)
         byRow.emplace_back(x.begin() + r * leading(n),
                            x.begin() + r * leading(n) + n);
-      runSoftmax(this, interp, log, byRow, n, 0.75f);
-      if (HasFatalFailure())
-        return;
+      for (bool warp : {false, true}) {
+        runSoftmax(this, interp, {log, warp}, byRow, n, 0.75f);
+        if (HasFatalFailure())
+          return;
+      }
     }
 }
 
@@ -94,10 +103,29 @@ TEST_P(RowKernelsTest, SoftmaxOfInfinitiesAndMaskedRows) {
   for (double &v : rows[1]) // fully masked: 0 (softmax), -inf (log)
     v = -INFINITY;
   rows[2][9] = roundTo(elem(), 60000); // large: no overflow
-  for (bool log : {false, true}) {
-    Interpreter interp(**module);
-    runSoftmax(this, interp, log, rows, n, 1.0f);
-  }
+  for (bool log : {false, true})
+    for (bool warp : {false, true}) {
+      Interpreter interp(**module);
+      runSoftmax(this, interp, {log, warp}, rows, n, 1.0f);
+    }
+}
+
+TEST_P(RowKernelsTest, CausalMasks) {
+  // 2 x 5 query rows of 9 keys: top-left aligned (offset 0: row q keeps
+  // columns 0..q) and bottom-right aligned (offset 9 - 5 = 4); and an
+  // offset that masks the whole first row (-1: all -inf, zeros out).
+  const uint32_t n = 9, queries = 5;
+  std::vector<std::vector<double>> rows;
+  for (uint32_t r = 0; r < 2 * queries; ++r)
+    rows.push_back(random(n, -3, 3));
+  for (int32_t offset : {0, 4, -1})
+    for (bool log : {false, true})
+      for (bool warp : {false, true}) {
+        Interpreter interp(**module);
+        runSoftmax(this, interp, {log, warp, queries, offset}, rows, n, 0.5f);
+        if (HasFatalFailure())
+          return;
+      }
 }
 
 TEST_P(RowKernelsTest, SoftmaxOfALongRow) {
@@ -105,13 +133,20 @@ TEST_P(RowKernelsTest, SoftmaxOfALongRow) {
   const uint32_t n = 100003;
   std::vector<std::vector<double>> rows = {random(n, -3, 3)};
   Interpreter interp(**module);
-  runSoftmax(this, interp, /*log=*/false, rows, n, 1.0f);
+  runSoftmax(this, interp, {}, rows, n, 1.0f);
 }
 
-void runSoftmax(RowKernelsTest *t, Interpreter &interp, bool log,
-                const std::vector<std::vector<double>> &rows, uint32_t n,
+void runSoftmax(RowKernelsTest *t, Interpreter &interp, SoftmaxMode mode,
+                std::vector<std::vector<double>> rows, uint32_t n,
                 float scale) {
+  bool log = mode.log;
   uint32_t ld = t->leading(n), count = rows.size();
+  std::vector<std::vector<double>> masked = rows;
+  if (mode.period)
+    for (uint32_t r = 0; r < count; ++r)
+      for (uint32_t c = 0; c < n; ++c)
+        if (int64_t(c) > int64_t(r % mode.period) + mode.offset)
+          masked[r][c] = -INFINITY;
   std::vector<double> x(size_t(count) * ld, 0.0);
   for (uint32_t r = 0; r < count; ++r)
     std::copy(rows[r].begin(), rows[r].end(), x.begin() + r * ld);
@@ -120,13 +155,19 @@ void runSoftmax(RowKernelsTest *t, Interpreter &interp, bool log,
   uint32_t ldOut = ld + t->width();
   std::vector<double> sentinel(size_t(count) * ldOut, 12.0);
   uint64_t dx = t->upload(interp, x), dout = t->upload(interp, sentinel);
-  std::string name = t->kernel(log ? "log_softmax" : "softmax");
-  auto r = interp.launch(name, {count}, {kRowBlock},
-                         {dx, dout, n, ld, ldOut, Interpreter::argF32(scale)});
+  std::string name = t->kernel(mode.warp ? (log ? "log_softmax_warp"
+                                                : "softmax_warp")
+                                         : (log ? "log_softmax" : "softmax"));
+  uint32_t blocks =
+      mode.warp ? (count + kRowsPerWarpBlock - 1) / kRowsPerWarpBlock : count;
+  auto r = interp.launch(name, {blocks}, {kRowBlock},
+                         {dx, dout, count, n, ld, ldOut,
+                          Interpreter::argF32(scale), mode.period,
+                          uint32_t(mode.offset)});
   ASSERT_TRUE(r.success) << name << ": " << r.message();
   std::vector<double> out = t->download(interp, dout, sentinel.size());
   for (uint32_t row = 0; row < count; ++row) {
-    std::vector<double> want = softmaxRef(rows[row], scale, log);
+    std::vector<double> want = softmaxRef(masked[row], scale, log);
     // log-softmax subtracts numbers of the inputs' magnitude: its error is
     // relative to that.
     double magnitude = 1e-3;
@@ -278,7 +319,8 @@ TEST_P(RowKernelsTest, VectorKernelsMove16BytesPerAccess) {
   interp::LaunchOptions options;
   options.profile = &profile;
   auto r = interp.launch(kernel("softmax"), {rows}, {kRowBlock},
-                         {dx, dout, n, ld, ld, Interpreter::argF32(1.0f)},
+                         {dx, dout, rows, n, ld, ld, Interpreter::argF32(1.0f),
+                          0u, 0u},
                          options);
   ASSERT_TRUE(r.success) << r.message();
   ASSERT_EQ(profile.kernels().size(), 1u);

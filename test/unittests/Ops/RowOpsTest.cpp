@@ -72,6 +72,10 @@ TEST(RowOpsValidation, NamesTheOpAndTheArgument) {
   EXPECT_EQ(softmaxError(x, fake(DType::F16, 4, 64, 0x100010)),
             "softmax: out: overlaps x without being the same matrix "
             "(in-place use needs the same pointer and leading dimension)");
+  SoftmaxOptions badMask;
+  badMask.causalRows = -1;
+  EXPECT_EQ(softmaxError(x, out, badMask),
+            "softmax: causalRows: must be in [0, 2^31), got -1");
   SoftmaxOptions nanScale;
   nanScale.scale = NAN;
   EXPECT_EQ(softmaxError(x, out, nanScale),
@@ -146,18 +150,25 @@ TEST_P(RowOpsTest, PicksTheKernelForTheTypeAndAlignment) {
   rt::Expected<Library> lib = Library::load(*device);
   ASSERT_TRUE(lib) << lib.error().message();
   FakeCudaCounters *counters = getFakeCounters();
-  auto buf = rt::DeviceBuffer<rt::BFloat16>::allocate(*device, 4096);
+  auto buf = rt::DeviceBuffer<rt::BFloat16>::allocate(*device, 16384);
   auto fbuf = rt::DeviceBuffer<float>::allocate(*device, 4096);
   ASSERT_TRUE(buf && fbuf);
   // bf16, 16-byte aligned rows: the 8-wide vector kernel, a block per row.
-  Matrix x = Matrix::rowMajor(buf->view(), 7, 100, 104);
+  Matrix x = Matrix::rowMajor(buf->view(), 7, 1100, 1104);
   ASSERT_FALSE(lib->softmax(x, x));
   EXPECT_STREQ(counters->lastKernel, "softmax_bf16_v8");
   EXPECT_EQ(counters->lastGrid[0], 7u);
   EXPECT_EQ(counters->lastBlock[0], 256u);
+  // Short rows: a warp per row, 8 rows a block.
+  SoftmaxOptions causal;
+  causal.causalRows = 7;
+  ASSERT_FALSE(lib->softmax(Matrix::rowMajor(buf->view(), 20, 64),
+                            Matrix::rowMajor(buf->view(), 20, 64), causal));
+  EXPECT_STREQ(counters->lastKernel, "softmax_warp_bf16_v8");
+  EXPECT_EQ(counters->lastGrid[0], 3u);
   // A leading dimension that is not a multiple of 8: scalar accesses.
-  ASSERT_FALSE(lib->logSoftmax(Matrix::rowMajor(buf->view(), 7, 100, 101),
-                               Matrix::rowMajor(buf->view(), 7, 100, 101)));
+  ASSERT_FALSE(lib->logSoftmax(Matrix::rowMajor(buf->view(), 3, 1100, 1101),
+                               Matrix::rowMajor(buf->view(), 3, 1100, 1101)));
   EXPECT_STREQ(counters->lastKernel, "log_softmax_bf16");
   // f32 norms with stats: the 4-wide kernel.
   Matrix fx = Matrix::rowMajor(fbuf->view(), 3, 64);
