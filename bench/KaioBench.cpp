@@ -568,7 +568,8 @@ BENCHMARK(BM_RowOpVsCopy<RowOp::CrossEntropy, BFloat16>)
 
 /// GEMV (batch-1 decode) against a device copy of A: the kernel must read A
 /// once, which is nearly all of its traffic.
-template <typename T> void BM_GemvVsCopy(benchmark::State &state) {
+template <typename T, bool Transposed = false>
+void BM_GemvVsCopy(benchmark::State &state) {
   Gpu &gpu = Gpu::get();
   if (skipWithoutGpu(state, gpu))
     return;
@@ -580,17 +581,29 @@ template <typename T> void BM_GemvVsCopy(benchmark::State &state) {
   auto a = DeviceBuffer<T>::allocate(*gpu.device, size_t(m * k));
   auto copy = DeviceBuffer<T>::allocate(*gpu.device, size_t(m * k));
   auto x = DeviceBuffer<T>::allocate(*gpu.device, size_t(k));
-  auto y = DeviceBuffer<T>::allocate(*gpu.device, size_t(m));
-  if (!a || !copy || !x || !y || a->fillBytes(0x3c) || x->fillBytes(0x3c)) {
+  // Transposed: A is m x k, x has m elements, y k.
+  auto x2 = DeviceBuffer<T>::allocate(*gpu.device, size_t(std::max(m, k)));
+  auto y = DeviceBuffer<T>::allocate(*gpu.device, size_t(std::max(m, k)));
+  auto workspace = DeviceBuffer<float>::allocate(
+      *gpu.device, size_t(kaio::ops::gemvTransposedWorkspaceElements(m, k)));
+  if (!a || !copy || !x || !x2 || !y || !workspace || a->fillBytes(0x3c) ||
+      x->fillBytes(0x3c) || x2->fillBytes(0x3c)) {
     state.SkipWithError("device allocation failed");
     return;
   }
   using kaio::ops::Matrix;
   auto kaio = [&] {
-    return !gpu.library->gemv(
-        Matrix::rowMajor(std::as_const(*a).view(), m, k),
-        Matrix::vector(std::as_const(*x).view(), k),
-        Matrix::vector(y->view(), m));
+    Matrix ma = Matrix::rowMajor(std::as_const(*a).view(), m, k);
+    if constexpr (Transposed) {
+      kaio::ops::GemvOptions o;
+      o.workspace = Matrix::vector(
+          workspace->view(), kaio::ops::gemvTransposedWorkspaceElements(m, k));
+      return !gpu.library->gemvTransposed(
+          ma, Matrix::vector(std::as_const(*x2).view().subview(0, m), m),
+          Matrix::vector(y->view().subview(0, k), k), o);
+    }
+    return !gpu.library->gemv(ma, Matrix::vector(std::as_const(*x).view(), k),
+                              Matrix::vector(y->view().subview(0, m), m));
   };
   // A copy reads and writes A: twice the bytes the GEMV moves.
   auto peer = [&] { return !copy->copyFrom(*a); };
@@ -617,6 +630,9 @@ void gemvShapes(benchmark::internal::Benchmark *b) {
 BENCHMARK(BM_GemvVsCopy<float>)->Name("BM_GemvF32VsCopy")->Apply(gemvShapes);
 BENCHMARK(BM_GemvVsCopy<BFloat16>)
     ->Name("BM_GemvBF16VsCopy")
+    ->Apply(gemvShapes);
+BENCHMARK(BM_GemvVsCopy<BFloat16, true>)
+    ->Name("BM_GemvTransposedBF16VsCopy")
     ->Apply(gemvShapes);
 
 } // namespace

@@ -13,11 +13,16 @@
 #include "Kaio/Runtime/Error.h"
 #include "Kaio/Runtime/Stream.h"
 
+#include <cstdint>
+
 namespace kaio::ops {
 
 struct GemvOptions {
-  /// Added to y: a vector of a.rows elements of A's dtype (optional).
+  /// Added to y: a vector of y's elements of A's dtype (optional).
   Matrix bias;
+  /// gemvTransposed: f32 scratch of at least
+  /// gemvTransposedWorkspaceElements(a.rows, a.cols) elements.
+  Matrix workspace;
   /// Null: the legacy default stream.
   const rt::Stream *stream = nullptr;
 };
@@ -27,6 +32,15 @@ struct GemvOptions {
 /// x or bias.
 rt::Error validateGemv(const Matrix &a, const Matrix &x, const Matrix &y,
                        const GemvOptions &options = {});
+
+/// gemvTransposed: y = xᵀ A for a row-major k x n A, x of k elements, y of
+/// n, split along k into f32 partials summed in a fixed order
+/// (deterministic); the workspace holds the partials.
+rt::Error validateGemvTransposed(const Matrix &a, const Matrix &x,
+                                 const Matrix &y,
+                                 const GemvOptions &options = {});
+/// The f32 elements gemvTransposed's workspace needs for a k x n A.
+std::int64_t gemvTransposedWorkspaceElements(std::int64_t k, std::int64_t n);
 
 } // namespace kaio::ops
 

@@ -51,6 +51,9 @@ public:
   /// warp per row streaming A in 16-byte chunks (batch-1 decode).
   rt::Error gemv(const Matrix &a, const Matrix &x, const Matrix &y,
                  const GemvOptions &options = {});
+  /// y = xᵀ A (+ bias), split along A's rows, deterministic (Gemv.h).
+  rt::Error gemvTransposed(const Matrix &a, const Matrix &x, const Matrix &y,
+                           const GemvOptions &options);
 
   /// out = softmax(scale * x) along each row (any length; one block per
   /// row with an online max and sum, 16-byte accesses where aligned). A

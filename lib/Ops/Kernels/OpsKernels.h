@@ -129,6 +129,15 @@ enum GemvFlags : std::uint32_t { kGemvBias = 1 };
 /// Adds gemv_<type>[_vN](a, x, bias, y, m, k, ld_a, flags): y = A x (+ bias)
 /// for a row-major m x k A, f32 accumulation; a warp per row walks it in
 /// 16-byte chunks and reduces with shuffles.
+///
+/// And the transposed product y = xᵀ A (A k x n row-major), split along k
+/// so that short-and-wide shapes still fill the GPU, deterministically:
+///   gemv_t_partial_<type>[_vN](a, x, partial, k, n, ld_a, rows_per_split):
+///     thread t of block (bx, s) sums x[r] * A[r, c..c+N) over rows
+///     [s * rows_per_split, ...) for its chunk of columns into
+///     partial[s][c..] (f32);
+///   gemv_t_reduce_<type>(partial, bias, y, n, splits, flags): y[c] = sum
+///     over s, in order (+ bias[c] with kGemvBias).
 void buildGemvKernels(builder::ModuleBuilder &mb);
 
 } // namespace kaio::ops::kernels

@@ -88,6 +88,52 @@ TEST_P(GemvKernelsTest, StreamsAInWhole16ByteChunks) {
 
 }
 
+TEST_P(GemvKernelsTest, TransposedProductInSlicesAtRaggedShapes) {
+  // y = xᵀ A for a k x n A: slices of rows into f32 partials, then their
+  // sum in order (+ bias).
+  for (auto [k, n, splits] : {std::tuple{1u, 1u, 1u}, std::tuple{37u, 24u, 3u},
+                              std::tuple{300u, 1000u, 7u},
+                              std::tuple{5u, 2048u, 5u}}) {
+    // The vector kernel needs n and the leading dimension multiples of
+    // the vector.
+    uint32_t nn = vectorized() ? (n + width() - 1) / width() * width() : n;
+    uint32_t ld = vectorized() ? nn + width() : nn + 1;
+    Interpreter interp(**module);
+    std::vector<double> a = random(size_t(k) * ld, -1, 1);
+    std::vector<double> x = random(k, -1, 1), bias = random(nn, -1, 1);
+    uint64_t da = upload(interp, a), dx = upload(interp, x),
+             db = upload(interp, bias),
+             dp = interp.allocGlobal(size_t(splits) * nn * 4),
+             dy = upload(interp, std::vector<double>(nn + 8, 7.0));
+    uint32_t perSplit = (k + splits - 1) / splits;
+    uint32_t chunks = (nn + width() - 1) / width();
+    std::string partial = kernel("gemv_t_partial");
+    auto r1 = interp.launch(partial,
+                            {(chunks + kGemvBlock - 1) / kGemvBlock, splits},
+                            {kGemvBlock},
+                            {da, dx, dp, k, nn, ld, perSplit});
+    ASSERT_TRUE(r1.success) << partial << ": " << r1.message();
+    std::string reduce = std::string("gemv_t_reduce_") + elemName(elem());
+    auto r2 = interp.launch(reduce, {(nn + kGemvBlock - 1) / kGemvBlock},
+                            {kGemvBlock},
+                            {dp, db, dy, nn, splits, uint32_t(kGemvBias)});
+    ASSERT_TRUE(r2.success) << reduce << ": " << r2.message();
+    std::vector<double> y = download(interp, dy, nn + 8);
+    for (uint32_t c = 0; c < nn; ++c) {
+      double want = bias[c], mag = std::fabs(want);
+      for (uint32_t r = 0; r < k; ++r) {
+        want += x[r] * a[size_t(r) * ld + c];
+        mag += std::fabs(x[r] * a[size_t(r) * ld + c]);
+      }
+      ASSERT_NEAR(y[c], want,
+                  1e-6 * mag + tolerance(elem()) * std::fabs(want) + 1e-7)
+          << partial << " " << k << "x" << nn << " col " << c;
+    }
+    for (uint32_t c = nn; c < nn + 8; ++c)
+      ASSERT_EQ(y[c], 7.0) << "wrote past y";
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Types, GemvKernelsTest, elemVariants(), elemVariantName);
 
 } // namespace

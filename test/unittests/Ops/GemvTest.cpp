@@ -44,6 +44,25 @@ TEST(GemvValidation, NamesTheArgument) {
   EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
 }
 
+TEST(GemvValidation, TransposedNeedsItsWorkspace) {
+  Matrix a = fakeMatrix(DType::F16, 4096, 64, 0x1000000);
+  Matrix x = fakeMatrix(DType::F16, 1, 4096, 0x2000000);
+  Matrix y = fakeMatrix(DType::F16, 1, 64, 0x3000000);
+  // 64 columns: one block across, so 256 slices of 16 rows.
+  EXPECT_EQ(gemvTransposedWorkspaceElements(4096, 64), 256 * 64);
+  GemvOptions o;
+  o.workspace = fakeMatrix(DType::F32, 1, 256 * 64 - 1, 0x4000000);
+  EXPECT_EQ(messageOf(validateGemvTransposed(a, x, y, o)),
+            "gemv_t: workspace: must be a contiguous f32 vector of at least "
+            "16384 elements (gemvTransposedWorkspaceElements)");
+  o.workspace.cols += 1;
+  o.workspace.ld += 1;
+  EXPECT_EQ(messageOf(validateGemvTransposed(a, x, y, o)), "");
+  EXPECT_EQ(messageOf(validateGemvTransposed(a, y, y, o)),
+            "gemv_t: x: is 1x64 but must be a contiguous vector of 4096 "
+            "elements (one per row of a)");
+}
+
 class GemvTest : public BackendTest {};
 
 TEST_P(GemvTest, LaunchesAWarpPerRow) {
@@ -68,6 +87,14 @@ TEST_P(GemvTest, LaunchesAWarpPerRow) {
   EXPECT_TRUE(lib->gemv(a, x, Matrix::vector(buf->view().subview(40000, 100),
                                              100)));
   EXPECT_EQ(counters->launches, launches);
+  // xᵀ A: the slices, then their sum.
+  GemvOptions o;
+  o.workspace = Matrix::vector(buf->view().subview(52000, 10000), 10000);
+  ASSERT_FALSE(lib->gemvTransposed(
+      a, Matrix::vector(buf->view().subview(40000, 100), 100),
+      Matrix::vector(buf->view().subview(50000, 256), 256), o));
+  EXPECT_EQ(counters->launches, launches + 2);
+  EXPECT_STREQ(counters->lastKernel, "gemv_t_reduce_f32");
 }
 
 TEST_P(GemvTest, MatchesAnF64ReferenceOnTheGpu) {
