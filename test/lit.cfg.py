@@ -21,6 +21,12 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 config.substitutions.append(("%kaio_src_root", config.kaio_src_root))
 config.substitutions.append(("%kaio_obj_root", config.kaio_obj_root))
 config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%kaio_tools_dir", config.kaio_tools_dir))
+# The CPU stand-in for libcuda that the runtime tests load (KAIO_CUDA_DRIVER).
+config.substitutions.append(
+    ("%fake_cuda_driver",
+     os.path.join(config.kaio_obj_root, "test", "unittests", "Runtime",
+                  "libKaioFakeCudaDriver.so")))
 
 # The C++ compiler and CMake of the build (test/CMakeLists.txt writes them).
 build_cfg = os.path.join(config.kaio_obj_root, "test", "lit.build.cfg.py")

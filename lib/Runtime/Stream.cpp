@@ -21,8 +21,13 @@ Expected<Stream> Stream::create(const Device &device, bool nonBlocking) {
   return Stream(device.state(), stream);
 }
 
+Stream Stream::borrow(const Device &device, CUstream stream) {
+  return Stream(device.state(), stream, /*owned=*/false);
+}
+
 Stream::Stream(Stream &&other) noexcept
-    : state_(std::move(other.state_)), stream_(other.stream_) {
+    : state_(std::move(other.state_)), stream_(other.stream_),
+      owned_(other.owned_) {
   other.stream_ = nullptr;
 }
 
@@ -31,6 +36,7 @@ Stream &Stream::operator=(Stream &&other) noexcept {
     reset();
     state_ = std::move(other.state_);
     stream_ = other.stream_;
+    owned_ = other.owned_;
     other.stream_ = nullptr;
   }
   return *this;
@@ -39,7 +45,7 @@ Stream &Stream::operator=(Stream &&other) noexcept {
 Stream::~Stream() { reset(); }
 
 void Stream::reset() {
-  if (stream_) {
+  if (stream_ && owned_) {
     ScopedContext scope(*state_);
     if (!scope.enter("destroying a stream"))
       state_->api->cuStreamDestroy(stream_);

@@ -21,6 +21,10 @@ public:
   /// Non-blocking by default so KAIO work does not serialize with other
   /// libraries' legacy-default-stream work.
   static Expected<Stream> create(const Device &device, bool nonBlocking = true);
+  /// A stream the caller owns (e.g. a framework's current stream, through
+  /// the C API), used on `device`; never destroyed here. Null: the legacy
+  /// default stream.
+  static Stream borrow(const Device &device, CUstream stream);
 
   Stream(Stream &&other) noexcept;
   Stream &operator=(Stream &&other) noexcept;
@@ -35,11 +39,13 @@ public:
   const std::shared_ptr<detail::DeviceState> &state() const { return state_; }
 
 private:
-  Stream(std::shared_ptr<detail::DeviceState> state, CUstream stream)
-      : state_(std::move(state)), stream_(stream) {}
+  Stream(std::shared_ptr<detail::DeviceState> state, CUstream stream,
+         bool owned = true)
+      : state_(std::move(state)), stream_(stream), owned_(owned) {}
   void reset();
   std::shared_ptr<detail::DeviceState> state_;
   CUstream stream_ = nullptr;
+  bool owned_ = true;
 };
 
 /// An owned CUDA event (with timing). Move-only.

@@ -1,0 +1,464 @@
+//===- Ops.cpp - C API: the op library ------------------------------------===//
+//
+// Each kaio_<op> converts its kaio_matrix arguments (checking the enums a C
+// caller can get wrong), then calls kaio::ops::Library, which validates
+// everything else before launching.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CAPIInternal.h"
+
+#include <initializer_list>
+
+using namespace kaio;
+using namespace kaio::capi;
+
+namespace {
+
+/// One matrix argument of an op: its name for messages, and whether it may
+/// be NULL (absent).
+struct MatrixArg {
+  const char *name;
+  const kaio_matrix *matrix;
+  bool optional = false;
+};
+
+MatrixArg opt(const char *name, const kaio_matrix *m) {
+  return {name, m, true};
+}
+
+kaio_status convert(const char *fn, const MatrixArg &arg, ops::Matrix &out) {
+  out = ops::Matrix();
+  if (!arg.matrix)
+    return arg.optional ? KAIO_SUCCESS : failNull(fn, arg.name);
+  const kaio_matrix &m = *arg.matrix;
+  // An absent optional argument is spelt NULL, never a zero address.
+  if (!m.data)
+    return fail(KAIO_ERROR_INVALID_VALUE,
+                std::string(fn) + ": " + arg.name +
+                    ": data is 0 (pass NULL for an absent optional matrix)");
+  if (m.dtype < KAIO_F16 || m.dtype > KAIO_S32)
+    return fail(KAIO_ERROR_INVALID_VALUE,
+                std::string(fn) + ": " + arg.name + ": dtype " +
+                    std::to_string(m.dtype) + " is not a kaio_dtype");
+  if (m.layout != KAIO_ROW_MAJOR && m.layout != KAIO_COL_MAJOR)
+    return fail(KAIO_ERROR_INVALID_VALUE,
+                std::string(fn) + ": " + arg.name + ": layout " +
+                    std::to_string(m.layout) + " is not a kaio_layout");
+  out.data = m.data;
+  out.dtype = static_cast<ops::DType>(m.dtype);
+  out.layout = static_cast<ops::Layout>(m.layout);
+  out.rows = m.rows;
+  out.cols = m.cols;
+  out.ld = m.ld;
+  out.capacityBytes = m.capacity_bytes;
+  return KAIO_SUCCESS;
+}
+
+kaio_status checkEnum(const char *fn, const char *name, int32_t value,
+                      int32_t last) {
+  if (value >= 0 && value <= last)
+    return KAIO_SUCCESS;
+  return fail(KAIO_ERROR_INVALID_VALUE, std::string(fn) + ": " + name + ": " +
+                                            std::to_string(value) +
+                                            " is out of range");
+}
+
+/// Converts the matrices, loads the library, borrows the stream, then runs
+/// `body(library, stream, matrices)`.
+template <typename Body>
+kaio_status runOp(const char *fn, kaio_context ctx, kaio_stream stream,
+                  std::initializer_list<MatrixArg> args, Body &&body) {
+  return guard(fn, [&]() -> kaio_status {
+    if (!ctx)
+      return failNull(fn, "ctx");
+    ops::Matrix matrices[12];
+    std::size_t i = 0;
+    for (const MatrixArg &arg : args)
+      if (kaio_status s = convert(fn, arg, matrices[i++]))
+        return s;
+    rt::Expected<ops::Library *> lib = getLibrary(ctx);
+    if (!lib)
+      return fail(lib.error());
+    rt::Stream borrowed = rt::Stream::borrow(*ctx->device, stream);
+    if (rt::Error e = body(**lib, stream ? &borrowed : nullptr, matrices))
+      return fail(e);
+    return KAIO_SUCCESS;
+  });
+}
+
+} // namespace
+
+kaio_status kaio_gemm(kaio_context ctx, const kaio_matrix *a,
+                      const kaio_matrix *b, const kaio_matrix *c, float alpha,
+                      float beta, kaio_stream stream) {
+  return runOp("kaio_gemm", ctx, stream, {{"a", a}, {"b", b}, {"c", c}},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::GemmOptions o;
+                 o.alpha = alpha;
+                 o.beta = beta;
+                 o.stream = s;
+                 return lib.gemm(m[0], m[1], m[2], o);
+               });
+}
+
+kaio_status kaio_gemv(kaio_context ctx, const kaio_matrix *a,
+                      const kaio_matrix *x, const kaio_matrix *y,
+                      const kaio_matrix *bias, kaio_stream stream) {
+  return runOp("kaio_gemv", ctx, stream,
+               {{"a", a}, {"x", x}, {"y", y}, opt("bias", bias)},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::GemvOptions o;
+                 o.bias = m[3];
+                 o.stream = s;
+                 return lib.gemv(m[0], m[1], m[2], o);
+               });
+}
+
+kaio_status kaio_gemv_transposed(kaio_context ctx, const kaio_matrix *a,
+                                 const kaio_matrix *x, const kaio_matrix *y,
+                                 const kaio_matrix *bias,
+                                 const kaio_matrix *workspace,
+                                 kaio_stream stream) {
+  return runOp("kaio_gemv_transposed", ctx, stream,
+               {{"a", a},
+                {"x", x},
+                {"y", y},
+                opt("bias", bias),
+                opt("workspace", workspace)},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::GemvOptions o;
+                 o.bias = m[3];
+                 o.workspace = m[4];
+                 o.stream = s;
+                 return lib.gemvTransposed(m[0], m[1], m[2], o);
+               });
+}
+
+int64_t kaio_gemv_transposed_workspace_elements(int64_t k, int64_t n) {
+  return ops::gemvTransposedWorkspaceElements(k, n);
+}
+
+namespace {
+template <typename Fn>
+kaio_status softmaxOp(const char *fn, kaio_context ctx, const kaio_matrix *x,
+                      const kaio_matrix *out, float scale, int64_t causalRows,
+                      int64_t causalOffset, kaio_stream stream, Fn member) {
+  return runOp(fn, ctx, stream, {{"x", x}, {"out", out}},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::SoftmaxOptions o;
+                 o.scale = scale;
+                 o.causalRows = causalRows;
+                 o.causalOffset = causalOffset;
+                 o.stream = s;
+                 return (lib.*member)(m[0], m[1], o);
+               });
+}
+
+template <typename Fn>
+kaio_status softmaxBackwardOp(const char *fn, kaio_context ctx,
+                              const kaio_matrix *y, const kaio_matrix *dy,
+                              const kaio_matrix *dx, float scale,
+                              kaio_stream stream, Fn member) {
+  return runOp(fn, ctx, stream, {{"y", y}, {"dy", dy}, {"dx", dx}},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::SoftmaxOptions o;
+                 o.scale = scale;
+                 o.stream = s;
+                 return (lib.*member)(m[0], m[1], m[2], o);
+               });
+}
+} // namespace
+
+kaio_status kaio_softmax(kaio_context ctx, const kaio_matrix *x,
+                         const kaio_matrix *out, float scale,
+                         int64_t causal_rows, int64_t causal_offset,
+                         kaio_stream stream) {
+  return softmaxOp("kaio_softmax", ctx, x, out, scale, causal_rows,
+                   causal_offset, stream, &ops::Library::softmax);
+}
+
+kaio_status kaio_log_softmax(kaio_context ctx, const kaio_matrix *x,
+                             const kaio_matrix *out, float scale,
+                             int64_t causal_rows, int64_t causal_offset,
+                             kaio_stream stream) {
+  return softmaxOp("kaio_log_softmax", ctx, x, out, scale, causal_rows,
+                   causal_offset, stream, &ops::Library::logSoftmax);
+}
+
+kaio_status kaio_softmax_backward(kaio_context ctx, const kaio_matrix *y,
+                                  const kaio_matrix *dy, const kaio_matrix *dx,
+                                  float scale, kaio_stream stream) {
+  return softmaxBackwardOp("kaio_softmax_backward", ctx, y, dy, dx, scale,
+                           stream, &ops::Library::softmaxBackward);
+}
+
+kaio_status kaio_log_softmax_backward(kaio_context ctx, const kaio_matrix *y,
+                                      const kaio_matrix *dy,
+                                      const kaio_matrix *dx, float scale,
+                                      kaio_stream stream) {
+  return softmaxBackwardOp("kaio_log_softmax_backward", ctx, y, dy, dx, scale,
+                           stream, &ops::Library::logSoftmaxBackward);
+}
+
+kaio_status kaio_rms_norm(kaio_context ctx, const kaio_matrix *x,
+                          const kaio_matrix *out, const kaio_matrix *weight,
+                          const kaio_matrix *residual,
+                          const kaio_matrix *residual_out,
+                          const kaio_matrix *rstd, float eps,
+                          kaio_stream stream) {
+  return runOp("kaio_rms_norm", ctx, stream,
+               {{"x", x},
+                {"out", out},
+                opt("weight", weight),
+                opt("residual", residual),
+                opt("residual_out", residual_out),
+                opt("rstd", rstd)},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::NormOptions o;
+                 o.eps = eps;
+                 o.weight = m[2];
+                 o.residual = m[3];
+                 o.residualOut = m[4];
+                 o.rstd = m[5];
+                 o.stream = s;
+                 return lib.rmsNorm(m[0], m[1], o);
+               });
+}
+
+kaio_status kaio_layer_norm(kaio_context ctx, const kaio_matrix *x,
+                            const kaio_matrix *out, const kaio_matrix *weight,
+                            const kaio_matrix *bias,
+                            const kaio_matrix *residual,
+                            const kaio_matrix *residual_out,
+                            const kaio_matrix *mean, const kaio_matrix *rstd,
+                            float eps, kaio_stream stream) {
+  return runOp("kaio_layer_norm", ctx, stream,
+               {{"x", x},
+                {"out", out},
+                opt("weight", weight),
+                opt("bias", bias),
+                opt("residual", residual),
+                opt("residual_out", residual_out),
+                opt("mean", mean),
+                opt("rstd", rstd)},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::NormOptions o;
+                 o.eps = eps;
+                 o.weight = m[2];
+                 o.bias = m[3];
+                 o.residual = m[4];
+                 o.residualOut = m[5];
+                 o.mean = m[6];
+                 o.rstd = m[7];
+                 o.stream = s;
+                 return lib.layerNorm(m[0], m[1], o);
+               });
+}
+
+kaio_status kaio_rms_norm_backward(kaio_context ctx, const kaio_matrix *x,
+                                   const kaio_matrix *dy,
+                                   const kaio_matrix *dx,
+                                   const kaio_matrix *weight,
+                                   const kaio_matrix *rstd,
+                                   const kaio_matrix *dweight,
+                                   const kaio_matrix *workspace,
+                                   kaio_stream stream) {
+  return runOp("kaio_rms_norm_backward", ctx, stream,
+               {{"x", x},
+                {"dy", dy},
+                {"dx", dx},
+                opt("weight", weight),
+                {"rstd", rstd},
+                opt("dweight", dweight),
+                opt("workspace", workspace)},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::NormBackwardOptions o;
+                 o.weight = m[3];
+                 o.rstd = m[4];
+                 o.dweight = m[5];
+                 o.workspace = m[6];
+                 o.stream = s;
+                 return lib.rmsNormBackward(m[0], m[1], m[2], o);
+               });
+}
+
+kaio_status kaio_layer_norm_backward(
+    kaio_context ctx, const kaio_matrix *x, const kaio_matrix *dy,
+    const kaio_matrix *dx, const kaio_matrix *weight, const kaio_matrix *mean,
+    const kaio_matrix *rstd, const kaio_matrix *dweight,
+    const kaio_matrix *dbias, const kaio_matrix *workspace,
+    kaio_stream stream) {
+  return runOp("kaio_layer_norm_backward", ctx, stream,
+               {{"x", x},
+                {"dy", dy},
+                {"dx", dx},
+                opt("weight", weight),
+                {"mean", mean},
+                {"rstd", rstd},
+                opt("dweight", dweight),
+                opt("dbias", dbias),
+                opt("workspace", workspace)},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::NormBackwardOptions o;
+                 o.weight = m[3];
+                 o.mean = m[4];
+                 o.rstd = m[5];
+                 o.dweight = m[6];
+                 o.dbias = m[7];
+                 o.workspace = m[8];
+                 o.stream = s;
+                 return lib.layerNormBackward(m[0], m[1], m[2], o);
+               });
+}
+
+int64_t kaio_norm_backward_workspace_elements(int64_t rows, int64_t cols) {
+  return ops::normBackwardWorkspaceElements(rows, cols);
+}
+
+kaio_status kaio_cross_entropy(kaio_context ctx, const kaio_matrix *logits,
+                               const kaio_matrix *targets,
+                               const kaio_matrix *loss, const kaio_matrix *lse,
+                               int32_t ignore_index, kaio_stream stream) {
+  return runOp("kaio_cross_entropy", ctx, stream,
+               {{"logits", logits},
+                {"targets", targets},
+                {"loss", loss},
+                opt("lse", lse)},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::CrossEntropyOptions o;
+                 o.ignoreIndex = ignore_index;
+                 o.lse = m[3];
+                 o.stream = s;
+                 return lib.crossEntropy(m[0], m[1], m[2], o);
+               });
+}
+
+kaio_status kaio_cross_entropy_backward(
+    kaio_context ctx, const kaio_matrix *logits, const kaio_matrix *targets,
+    const kaio_matrix *lse, const kaio_matrix *dloss,
+    const kaio_matrix *dlogits, int32_t ignore_index, kaio_stream stream) {
+  return runOp("kaio_cross_entropy_backward", ctx, stream,
+               {{"logits", logits},
+                {"targets", targets},
+                {"lse", lse},
+                {"dloss", dloss},
+                {"dlogits", dlogits}},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::CrossEntropyOptions o;
+                 o.ignoreIndex = ignore_index;
+                 o.stream = s;
+                 return lib.crossEntropyBackward(m[0], m[1], m[2], m[3], m[4],
+                                                 o);
+               });
+}
+
+kaio_status kaio_reduce_rows(kaio_context ctx, const kaio_matrix *x,
+                             const kaio_matrix *out, kaio_reduction reduction,
+                             kaio_stream stream) {
+  if (kaio_status s = checkEnum("kaio_reduce_rows", "reduction", reduction,
+                                KAIO_REDUCE_MIN))
+    return s;
+  return runOp("kaio_reduce_rows", ctx, stream, {{"x", x}, {"out", out}},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::ReduceOptions o;
+                 o.stream = s;
+                 return lib.reduceRows(
+                     m[0], m[1], static_cast<ops::Reduction>(reduction), o);
+               });
+}
+
+kaio_status kaio_argmax_rows(kaio_context ctx, const kaio_matrix *x,
+                             const kaio_matrix *out, kaio_stream stream) {
+  return runOp("kaio_argmax_rows", ctx, stream, {{"x", x}, {"out", out}},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::ReduceOptions o;
+                 o.stream = s;
+                 return lib.argmaxRows(m[0], m[1], o);
+               });
+}
+
+kaio_status kaio_reduce_all(kaio_context ctx, const kaio_matrix *x,
+                            const kaio_matrix *out, kaio_reduction reduction,
+                            const kaio_matrix *workspace, kaio_stream stream) {
+  if (kaio_status s = checkEnum("kaio_reduce_all", "reduction", reduction,
+                                KAIO_REDUCE_MIN))
+    return s;
+  return runOp("kaio_reduce_all", ctx, stream,
+               {{"x", x}, {"out", out}, {"workspace", workspace}},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::ReduceOptions o;
+                 o.workspace = m[2];
+                 o.stream = s;
+                 return lib.reduceAll(
+                     m[0], m[1], static_cast<ops::Reduction>(reduction), o);
+               });
+}
+
+kaio_status kaio_bias_activation(kaio_context ctx, const kaio_matrix *x,
+                                 const kaio_matrix *out,
+                                 const kaio_matrix *bias, kaio_activation act,
+                                 kaio_stream stream) {
+  if (kaio_status s = checkEnum("kaio_bias_activation", "act", act,
+                                KAIO_ACT_GELU_ERF))
+    return s;
+  return runOp("kaio_bias_activation", ctx, stream,
+               {{"x", x}, {"out", out}, opt("bias", bias)},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::ElementwiseOptions o;
+                 o.bias = m[2];
+                 o.stream = s;
+                 return lib.biasActivation(
+                     m[0], m[1], static_cast<ops::Activation>(act), o);
+               });
+}
+
+kaio_status kaio_gated_activation(kaio_context ctx, const kaio_matrix *gate,
+                                  const kaio_matrix *up,
+                                  const kaio_matrix *out, kaio_activation act,
+                                  kaio_stream stream) {
+  if (kaio_status s = checkEnum("kaio_gated_activation", "act", act,
+                                KAIO_ACT_GELU_ERF))
+    return s;
+  return runOp("kaio_gated_activation", ctx, stream,
+               {{"gate", gate}, {"up", up}, {"out", out}},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::ElementwiseOptions o;
+                 o.stream = s;
+                 return lib.gatedActivation(
+                     m[0], m[1], m[2], static_cast<ops::Activation>(act), o);
+               });
+}
+
+kaio_status kaio_add(kaio_context ctx, const kaio_matrix *a,
+                     const kaio_matrix *b, const kaio_matrix *out,
+                     kaio_stream stream) {
+  return runOp("kaio_add", ctx, stream, {{"a", a}, {"b", b}, {"out", out}},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::ElementwiseOptions o;
+                 o.stream = s;
+                 return lib.add(m[0], m[1], m[2], o);
+               });
+}
+
+kaio_status kaio_rope(kaio_context ctx, const kaio_matrix *x,
+                      const kaio_matrix *out, const kaio_matrix *positions,
+                      const kaio_matrix *cos, const kaio_matrix *sin,
+                      int64_t heads, kaio_rope_layout layout,
+                      kaio_stream stream) {
+  if (kaio_status s = checkEnum("kaio_rope", "layout", layout,
+                                KAIO_ROPE_INTERLEAVED))
+    return s;
+  return runOp("kaio_rope", ctx, stream,
+               {{"x", x},
+                {"out", out},
+                {"positions", positions},
+                {"cos", cos},
+                {"sin", sin}},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::RopeOptions o;
+                 o.layout = static_cast<ops::RopeLayout>(layout);
+                 o.stream = s;
+                 return lib.rope(m[0], m[1], m[2], m[3], m[4], heads, o);
+               });
+}

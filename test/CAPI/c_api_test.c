@@ -1,0 +1,397 @@
+/*===- c_api_test.c - KAIO's C API from a C99 program ---------------------===*
+ *
+ * Built as C99 with -Wall -Wextra -pedantic -Werror and run by lit against
+ * the fake CUDA driver (KAIO_CUDA_DRIVER): versions and errors, contexts,
+ * memory, streams, argument validation of the op library (nothing launched
+ * on bad input), typed launches of a kernel compiled from .mlir through
+ * kaio_compile (the fake driver emulates vector_add), and no leaks (the
+ * fake driver's counters). Usage: c_api_test VECTOR_ADD.mlir
+ *
+ *===----------------------------------------------------------------------===*/
+
+#define _POSIX_C_SOURCE 200809L
+
+#include "kaio/kaio.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The fake driver's counters (FakeCudaDriver.cpp). */
+typedef struct FakeCudaCounters {
+  int liveAllocations;
+  int liveHostAllocations;
+  int liveStreams;
+  int liveEvents;
+  int liveModules;
+  int primaryContextRefs[2];
+  int jitCompiles;
+  int linkCompiles;
+  int launches;
+  unsigned lastGrid[3], lastBlock[3], lastSharedBytes;
+  int lastLaunchDevice;
+  char lastKernel[64];
+} FakeCudaCounters;
+
+static int checks, failures;
+
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    ++checks;                                                                  \
+    if (!(cond)) {                                                             \
+      ++failures;                                                              \
+      fprintf(stderr, "%s:%d: CHECK failed: %s (last error: %s)\n", __FILE__,  \
+              __LINE__, #cond, kaio_last_error_message());                     \
+    }                                                                          \
+  } while (0)
+
+/* The call fails with `status` and a message containing `needle`. */
+#define CHECK_FAILS(call, status, needle)                                      \
+  do {                                                                         \
+    kaio_status s_ = (call);                                                   \
+    ++checks;                                                                  \
+    if (s_ != (status) || !strstr(kaio_last_error_message(), (needle))) {     \
+      ++failures;                                                              \
+      fprintf(stderr, "%s:%d: %s: got %s \"%s\", expected %s with \"%s\"\n",   \
+              __FILE__, __LINE__, #call, kaio_status_name(s_),                 \
+              kaio_last_error_message(), kaio_status_name(status), needle);    \
+    }                                                                          \
+  } while (0)
+
+#define CHECK_OK(call) CHECK_FAILS(call, KAIO_SUCCESS, "")
+
+static FakeCudaCounters *fakeCounters(void) {
+  const char *path = getenv("KAIO_CUDA_DRIVER");
+  void *lib = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+  FakeCudaCounters *(*get)(void);
+  if (!lib)
+    return NULL;
+  *(void **)(&get) = dlsym(lib, "fakeCudaCounters");
+  return get ? get() : NULL;
+}
+
+static char *readFile(const char *path) {
+  FILE *f = fopen(path, "rb");
+  long n;
+  char *text;
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  text = malloc((size_t)n + 1);
+  if (text && fread(text, 1, (size_t)n, f) != (size_t)n) {
+    free(text);
+    text = NULL;
+  }
+  if (text)
+    text[n] = 0;
+  fclose(f);
+  return text;
+}
+
+static void testVersionAndErrors(void) {
+  CHECK(kaio_version() == KAIO_VERSION_MAJOR * 10000 +
+                              KAIO_VERSION_MINOR * 100 + KAIO_VERSION_PATCH);
+  CHECK(kaio_abi_version() == KAIO_ABI_VERSION);
+  CHECK(strcmp(kaio_version_string(), "0.1.0") == 0);
+  CHECK(strcmp(kaio_status_name(KAIO_ERROR_INVALID_VALUE),
+               "KAIO_ERROR_INVALID_VALUE") == 0);
+  CHECK(strcmp(kaio_status_name(1234), "KAIO_ERROR_UNKNOWN") == 0);
+  CHECK_FAILS(kaio_context_synchronize(NULL), KAIO_ERROR_INVALID_VALUE,
+              "kaio_context_synchronize: ctx: null");
+  CHECK_FAILS(kaio_context_create(0, NULL), KAIO_ERROR_INVALID_VALUE,
+              "kaio_context_create: out: null");
+  CHECK_FAILS(kaio_device_count(NULL), KAIO_ERROR_INVALID_VALUE,
+              "count: null");
+  CHECK(kaio_last_cuda_error() == 0);
+}
+
+static kaio_context testContext(void) {
+  int32_t count = -1, version = 0;
+  kaio_context ctx = NULL, bad = NULL;
+  kaio_device_info info;
+  CHECK_OK(kaio_device_count(&count));
+  CHECK(count == 2); /* the fake driver's default */
+  CHECK_OK(kaio_driver_version(&version));
+  CHECK(version > 0);
+  CHECK_FAILS(kaio_context_create(-1, &bad), KAIO_ERROR_INVALID_VALUE,
+              "device: -1 is negative");
+  CHECK(kaio_context_create(7, &bad) != KAIO_SUCCESS);
+  CHECK(bad == NULL);
+  CHECK(strlen(kaio_last_error_message()) > 0);
+  CHECK_OK(kaio_context_create(0, &ctx));
+  CHECK_OK(kaio_context_device_info(ctx, &info));
+  CHECK(strlen(info.name) > 0);
+  CHECK(info.cc_major >= 7);
+  CHECK(info.sm_count > 0);
+  CHECK(info.driver_version == version);
+  printf("device 0: %s, sm_%d%d\n", info.name, info.cc_major, info.cc_minor);
+  return ctx;
+}
+
+static void testMemoryAndStreams(kaio_context ctx) {
+  float host[64], back[64];
+  kaio_devptr p = 0, q = 0;
+  kaio_stream stream = NULL;
+  int i;
+  for (i = 0; i < 64; ++i)
+    host[i] = (float)i * 0.5f;
+  CHECK_FAILS(kaio_malloc(ctx, 0, &p), KAIO_ERROR_INVALID_VALUE,
+              "kaio_malloc: bytes: 0");
+  CHECK_OK(kaio_malloc(ctx, sizeof host, &p));
+  CHECK_OK(kaio_malloc(ctx, sizeof host, &q));
+  CHECK(p != 0 && q != 0 && p != q);
+  CHECK_OK(kaio_memcpy_htod(ctx, p, host, sizeof host));
+  CHECK_OK(kaio_memcpy_dtod(ctx, q, p, sizeof host));
+  CHECK_OK(kaio_memcpy_dtoh(ctx, back, q, sizeof back));
+  CHECK(memcmp(host, back, sizeof host) == 0);
+  CHECK_OK(kaio_memset(ctx, q, 0, sizeof host));
+  CHECK_OK(kaio_memcpy_dtoh(ctx, back, q, sizeof back));
+  CHECK(back[5] == 0.0f);
+  CHECK_FAILS(kaio_memcpy_htod(ctx, p, NULL, 4), KAIO_ERROR_INVALID_VALUE,
+              "kaio_memcpy_htod: host pointer: null");
+  CHECK_OK(kaio_memcpy_htod(ctx, p, NULL, 0)); /* nothing to copy */
+  CHECK_FAILS(kaio_free(ctx, p + 4), KAIO_ERROR_INVALID_VALUE,
+              "not an address kaio_malloc returned");
+  CHECK_OK(kaio_free(ctx, p));
+  CHECK_FAILS(kaio_free(ctx, p), KAIO_ERROR_INVALID_VALUE, "freed already");
+  CHECK_OK(kaio_free(ctx, 0));
+  /* q stays allocated: kaio_context_destroy frees it. */
+
+  CHECK_OK(kaio_stream_create(ctx, &stream));
+  CHECK(stream != NULL);
+  CHECK_OK(kaio_stream_synchronize(ctx, stream));
+  CHECK_OK(kaio_stream_synchronize(ctx, NULL));
+  CHECK_OK(kaio_stream_destroy(ctx, stream));
+  CHECK_FAILS(kaio_stream_destroy(ctx, stream), KAIO_ERROR_INVALID_VALUE,
+              "not created by kaio_stream_create");
+  CHECK_OK(kaio_context_synchronize(ctx));
+}
+
+static void testOps(kaio_context ctx, FakeCudaCounters *fake) {
+  enum { R = 5, C = 33 };
+  kaio_devptr x = 0, y = 0, w = 0, rstd = 0, a = 0, b = 0, c = 0;
+  kaio_matrix mx, my, mw, mrstd, ma, mb, mc, bad;
+  int launches;
+  CHECK_OK(kaio_malloc(ctx, R * C * 4, &x));
+  CHECK_OK(kaio_malloc(ctx, R * C * 4, &y));
+  CHECK_OK(kaio_malloc(ctx, C * 4, &w));
+  CHECK_OK(kaio_malloc(ctx, R * 4, &rstd));
+  mx = kaio_matrix_row_major(x, KAIO_F32, R, C, 0);
+  mx.capacity_bytes = R * C * 4;
+  my = kaio_matrix_row_major(y, KAIO_F32, R, C, 0);
+  mw = kaio_vector(w, KAIO_F32, C);
+  mrstd = kaio_vector(rstd, KAIO_F32, R);
+  launches = fake->launches;
+
+  /* Bad input: typed errors naming the argument, nothing launched. */
+  CHECK_FAILS(kaio_softmax(NULL, &mx, &my, 1.0f, 0, 0, NULL),
+              KAIO_ERROR_INVALID_VALUE, "kaio_softmax: ctx: null");
+  CHECK_FAILS(kaio_softmax(ctx, &mx, NULL, 1.0f, 0, 0, NULL),
+              KAIO_ERROR_INVALID_VALUE, "kaio_softmax: out: null");
+  bad = my;
+  bad.cols = C + 1;
+  bad.ld = C + 1;
+  CHECK_FAILS(kaio_softmax(ctx, &mx, &bad, 1.0f, 0, 0, NULL),
+              KAIO_ERROR_INVALID_VALUE, "out");
+  bad = my;
+  bad.dtype = 9;
+  CHECK_FAILS(kaio_softmax(ctx, &mx, &bad, 1.0f, 0, 0, NULL),
+              KAIO_ERROR_INVALID_VALUE, "out: dtype 9 is not a kaio_dtype");
+  bad = mx;
+  bad.capacity_bytes = 16;
+  CHECK_FAILS(kaio_softmax(ctx, &bad, &my, 1.0f, 0, 0, NULL),
+              KAIO_ERROR_INVALID_VALUE, "x");
+  bad = mw;
+  bad.data = 0;
+  CHECK_FAILS(kaio_rms_norm(ctx, &mx, &my, &bad, NULL, NULL, NULL, 1e-5f,
+                            NULL),
+              KAIO_ERROR_INVALID_VALUE, "weight: data is 0");
+  CHECK_FAILS(kaio_bias_activation(ctx, &mx, &my, NULL, 17, NULL),
+              KAIO_ERROR_INVALID_VALUE, "act: 17 is out of range");
+  CHECK_FAILS(kaio_reduce_rows(ctx, &mx, &mrstd, -1, NULL),
+              KAIO_ERROR_INVALID_VALUE, "reduction: -1 is out of range");
+  CHECK_FAILS(kaio_rope(ctx, &mx, &my, &mrstd, &mw, &mw, 1, 5, NULL),
+              KAIO_ERROR_INVALID_VALUE, "layout: 5 is out of range");
+  CHECK_FAILS(kaio_rms_norm(ctx, &mx, &my, &mx, NULL, NULL, NULL, 1e-5f,
+                            NULL),
+              KAIO_ERROR_INVALID_VALUE, "weight");
+  CHECK(fake->launches == launches);
+
+  /* Valid calls launch the library's kernels. */
+  CHECK_OK(kaio_softmax(ctx, &mx, &my, 0.125f, 0, 0, NULL));
+  CHECK(fake->launches == launches + 1);
+  CHECK(strstr(fake->lastKernel, "softmax") != NULL);
+  CHECK_OK(kaio_rms_norm(ctx, &mx, &my, &mw, NULL, NULL, &mrstd, 1e-5f,
+                         NULL));
+  CHECK(strstr(fake->lastKernel, "rms") != NULL);
+  CHECK_OK(kaio_gated_activation(ctx, &mx, &mx, &my, KAIO_ACT_SILU, NULL));
+  CHECK_OK(kaio_reduce_rows(ctx, &mx, &mrstd, KAIO_REDUCE_MAX, NULL));
+  CHECK(fake->launches == launches + 4);
+
+  /* GEMM: f16 A and B, f32 C. */
+  CHECK_OK(kaio_malloc(ctx, 64 * 32 * 2, &a));
+  CHECK_OK(kaio_malloc(ctx, 32 * 48 * 2, &b));
+  CHECK_OK(kaio_malloc(ctx, 64 * 48 * 4, &c));
+  ma = kaio_matrix_row_major(a, KAIO_F16, 64, 32, 0);
+  mb = kaio_matrix_row_major(b, KAIO_F16, 32, 48, 0);
+  mc = kaio_matrix_row_major(c, KAIO_F32, 64, 48, 0);
+  CHECK_FAILS(kaio_gemm(ctx, &ma, &ma, &mc, 1.0f, 0.0f, NULL),
+              KAIO_ERROR_INVALID_VALUE, "b");
+  CHECK_FAILS(kaio_gemm(ctx, &ma, &mb, &mc, (float)NAN, 0.0f, NULL),
+              KAIO_ERROR_INVALID_VALUE, "alpha");
+  launches = fake->launches;
+  CHECK_OK(kaio_gemm(ctx, &ma, &mb, &mc, 2.0f, 0.5f, NULL));
+  CHECK(fake->launches == launches + 1);
+  CHECK(kaio_norm_backward_workspace_elements(R, C) > 0);
+  CHECK(kaio_gemv_transposed_workspace_elements(64, 32) > 0);
+  CHECK_OK(kaio_free(ctx, a));
+  CHECK_OK(kaio_free(ctx, b));
+  CHECK_OK(kaio_free(ctx, c));
+  CHECK_OK(kaio_free(ctx, x));
+  CHECK_OK(kaio_free(ctx, y));
+  CHECK_OK(kaio_free(ctx, w));
+  CHECK_OK(kaio_free(ctx, rstd));
+}
+
+static void testCustomKernel(kaio_context ctx, const char *mlirPath,
+                             FakeCudaCounters *fake) {
+  enum { N = 1000 };
+  char *source = readFile(mlirPath);
+  kaio_ptx ptx = NULL;
+  kaio_module module = NULL;
+  const char *sig = NULL;
+  float ha[N], hb[N], hc[N];
+  kaio_devptr a = 0, b = 0, c = 0;
+  kaio_arg args[4];
+  int i, launches;
+  CHECK(source != NULL);
+  if (!source)
+    return;
+
+  /* Compile errors are located. */
+  CHECK_FAILS(kaio_compile("module { kaio.bogus }", 0, NULL, "bad.mlir", 0,
+                           &ptx),
+              KAIO_ERROR_COMPILE, "bad.mlir:1:");
+  CHECK(ptx == NULL);
+  CHECK_FAILS(kaio_compile(source, 0, NULL, NULL, 64, &ptx),
+              KAIO_ERROR_INVALID_VALUE, "flags: unknown bits 64");
+  CHECK_FAILS(kaio_compile(source, 0, "sm_12", NULL, 0, &ptx),
+              KAIO_ERROR_COMPILE, "sm_12");
+
+  CHECK_OK(kaio_compile(source, 0, "sm_80", "vector_add.mlir", 0, &ptx));
+  free(source);
+  if (!ptx)
+    return;
+  CHECK(strcmp(kaio_ptx_chip(ptx), "sm_80") == 0);
+  CHECK(strstr(kaio_ptx_text(ptx), ".entry vector_add") != NULL);
+  CHECK_OK(kaio_module_load_ptx(ctx, kaio_ptx_text(ptx), 0, "vector_add.ptx",
+                                &module));
+  kaio_ptx_destroy(ptx);
+  if (!module)
+    return;
+  CHECK(kaio_module_kernel_count(module) == 1);
+  CHECK(strcmp(kaio_module_kernel_name(module, 0), "vector_add") == 0);
+  CHECK(kaio_module_kernel_name(module, 1) == NULL);
+  CHECK_OK(kaio_module_kernel_signature(module, "vector_add", &sig));
+  CHECK(sig && strcmp(sig, "vector_add(ptr<const f32>,ptr<const f32>,"
+                           "ptr<f32>,u32)") == 0);
+  printf("signature: %s\n", sig ? sig : "(none)");
+  CHECK_FAILS(kaio_module_kernel_signature(module, "nope", &sig),
+              KAIO_ERROR_NOT_FOUND, "no signature for 'nope'");
+
+  for (i = 0; i < N; ++i) {
+    ha[i] = (float)i;
+    hb[i] = 1.0f;
+    hc[i] = -1.0f;
+  }
+  CHECK_OK(kaio_malloc(ctx, sizeof ha, &a));
+  CHECK_OK(kaio_malloc(ctx, sizeof hb, &b));
+  CHECK_OK(kaio_malloc(ctx, sizeof hc, &c));
+  CHECK_OK(kaio_memcpy_htod(ctx, a, ha, sizeof ha));
+  CHECK_OK(kaio_memcpy_htod(ctx, b, hb, sizeof hb));
+  CHECK_OK(kaio_memcpy_htod(ctx, c, hc, sizeof hc));
+
+  args[0] = kaio_arg_const_ptr(a, KAIO_TYPE_F32);
+  args[1] = kaio_arg_any_ptr(b);
+  args[2] = kaio_arg_ptr(c, KAIO_TYPE_F32);
+  args[3] = kaio_arg_u32(N);
+  launches = fake->launches;
+  /* Wrong count, type, kind, configuration: nothing launched. */
+  CHECK_FAILS(kaio_launch(module, "vector_add", kaio_dim3_make(4, 1, 1),
+                          kaio_dim3_make(256, 1, 1), 0, NULL, args, 3),
+              KAIO_ERROR_ARGUMENT_MISMATCH, "vector_add");
+  args[3] = kaio_arg_s32(N);
+  CHECK_FAILS(kaio_launch(module, "vector_add", kaio_dim3_make(4, 1, 1),
+                          kaio_dim3_make(256, 1, 1), 0, NULL, args, 4),
+              KAIO_ERROR_ARGUMENT_MISMATCH, "u32");
+  args[3] = kaio_arg_u32(N);
+  args[2] = kaio_arg_ptr(c, KAIO_TYPE_F16);
+  CHECK_FAILS(kaio_launch(module, "vector_add", kaio_dim3_make(4, 1, 1),
+                          kaio_dim3_make(256, 1, 1), 0, NULL, args, 4),
+              KAIO_ERROR_ARGUMENT_MISMATCH, "f16");
+  args[2] = kaio_arg_ptr(c, KAIO_TYPE_F32);
+  args[2].kind = 42;
+  CHECK_FAILS(kaio_launch(module, "vector_add", kaio_dim3_make(4, 1, 1),
+                          kaio_dim3_make(256, 1, 1), 0, NULL, args, 4),
+              KAIO_ERROR_INVALID_VALUE, "args[2]: kind 42");
+  args[2] = kaio_arg_ptr(c, KAIO_TYPE_F32);
+  CHECK_FAILS(kaio_launch(module, "vector_add", kaio_dim3_make(4, 1, 1),
+                          kaio_dim3_make(4096, 1, 1), 0, NULL, args, 4),
+              KAIO_ERROR_INVALID_CONFIG, "block");
+  CHECK_FAILS(kaio_launch(module, "vector_add", kaio_dim3_make(4, 1, 1),
+                          kaio_dim3_make(256, 1, 1), 0, NULL, NULL, 4),
+              KAIO_ERROR_INVALID_VALUE, "kaio_launch: args: null");
+  CHECK(kaio_launch(module, "missing", kaio_dim3_make(1, 1, 1),
+                    kaio_dim3_make(32, 1, 1), 0, NULL, args,
+                    4) != KAIO_SUCCESS);
+  CHECK(strstr(kaio_last_error_message(), "missing") != NULL);
+  CHECK(fake->launches == launches);
+
+  /* A good launch, emulated by the fake driver. */
+  CHECK_OK(kaio_launch(module, "vector_add", kaio_dim3_make(4, 1, 1),
+                       kaio_dim3_make(256, 1, 1), 0, NULL, args, 4));
+  CHECK(fake->launches == launches + 1);
+  CHECK_OK(kaio_memcpy_dtoh(ctx, hc, c, sizeof hc));
+  for (i = 0; i < N; ++i)
+    if (hc[i] != (float)i + 1.0f)
+      break;
+  CHECK(i == N);
+  printf("vector_add: c[999] = %g\n", (double)hc[N - 1]);
+  CHECK_OK(kaio_free(ctx, a));
+  CHECK_OK(kaio_free(ctx, b));
+  CHECK_OK(kaio_free(ctx, c));
+  kaio_module_destroy(module);
+}
+
+int main(int argc, char **argv) {
+  FakeCudaCounters *fake;
+  kaio_context ctx;
+  if (argc != 2) {
+    fprintf(stderr, "usage: c_api_test VECTOR_ADD.mlir\n");
+    return 2;
+  }
+  testVersionAndErrors();
+  ctx = testContext();
+  fake = fakeCounters();
+  CHECK(fake != NULL);
+  if (ctx && fake) {
+    testMemoryAndStreams(ctx);
+    testOps(ctx, fake);
+    testCustomKernel(ctx, argv[1], fake);
+  }
+  kaio_context_destroy(ctx);
+  kaio_context_destroy(NULL);
+  if (fake) {
+    /* Everything freed: buffers, streams, modules, the primary context. */
+    CHECK(fake->liveAllocations == 0);
+    CHECK(fake->liveStreams == 0);
+    CHECK(fake->liveModules == 0);
+    CHECK(fake->primaryContextRefs[0] == 0);
+  }
+  printf("%d checks, %d failed\n", checks, failures);
+  return failures ? 1 : 0;
+}
