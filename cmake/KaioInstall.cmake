@@ -75,3 +75,18 @@ install(FILES
   ${KAIO_BINARY_DIR}/cmake/KaioConfigVersion.cmake
   ${KAIO_SOURCE_DIR}/cmake/KaioKernels.cmake
   DESTINATION ${KAIO_INSTALL_CMAKEDIR})
+
+# The C API (libkaio.so, libkaio_compiler.so, include/kaio/kaio.h) and the
+# Python package over it, at <libdir>/kaio/python/kaio (PYTHONPATH=
+# <libdir>/kaio/python), which finds the libraries three levels up.
+if(TARGET kaio)
+  set_property(TARGET kaio_compiler APPEND PROPERTY INSTALL_RPATH
+    "$ORIGIN" "${LLVM_LIBRARY_DIR}")
+  install(TARGETS kaio kaio_compiler
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(FILES ${KAIO_SOURCE_DIR}/include/kaio/kaio.h
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kaio)
+  install(DIRECTORY ${KAIO_SOURCE_DIR}/python/kaio
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/kaio/python
+    FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+endif()

@@ -3,7 +3,7 @@
 set -euo pipefail
 need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for p in cmake ninja-build g++ ccache python3 libgtest-dev libgmock-dev libbenchmark-dev \
+for p in cmake ninja-build g++ ccache python3 python3-numpy libgtest-dev libgmock-dev libbenchmark-dev \
          libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools; do
   have_pkg "$p" || need+=("$p")
 done

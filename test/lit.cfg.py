@@ -22,6 +22,11 @@ config.substitutions.append(("%kaio_src_root", config.kaio_src_root))
 config.substitutions.append(("%kaio_obj_root", config.kaio_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%kaio_tools_dir", config.kaio_tools_dir))
+# Debian's python3 (with python3-numpy) for the Python package's tests: the
+# python3 on PATH may be another interpreter without it.
+config.substitutions.append(
+    ("%system_python", "/usr/bin/python3" if os.path.exists("/usr/bin/python3")
+     else config.python_executable))
 # The CPU stand-in for libcuda that the runtime tests load (KAIO_CUDA_DRIVER).
 config.substitutions.append(
     ("%fake_cuda_driver",
@@ -35,6 +40,7 @@ if os.path.exists(build_cfg):
     # Longest first: lit substitutes in order (%cxx_launcher before %cxx).
     config.substitutions.append(("%cxx_launcher", config.cxx_launcher))
     config.substitutions.append(("%cxx", config.cxx_compiler))
+    config.substitutions.append(("%cc", config.c_compiler))
     config.substitutions.append(("%cmake_generator", config.cmake_generator))
     config.substitutions.append(("%cmake", config.cmake_command))
     config.substitutions.append(("%make_program", config.make_program))

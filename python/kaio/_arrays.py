@@ -152,11 +152,11 @@ def view(fn, name, obj):
         return _torch_view(fn, name, obj)
     if hasattr(obj, "__cuda_array_interface__"):
         return _cai_view(fn, name, obj)
-    if hasattr(obj, "__dlpack__"):
-        return _dlpack_view(fn, name, obj)
     if hasattr(obj, "__array_interface__"):
         raise invalid(fn, name, "a host (NumPy) array; KAIO ops take device "
                       "arrays (kaio.DeviceArray.from_numpy copies one)")
+    if hasattr(obj, "__dlpack__"):
+        return _dlpack_view(fn, name, obj)
     raise invalid(fn, name, "a %s; expected a CUDA tensor, an object with "
                   "__cuda_array_interface__ or __dlpack__, or a "
                   "kaio.DeviceArray" % type(obj).__name__)

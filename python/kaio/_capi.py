@@ -1,8 +1,9 @@
 """ctypes bindings of KAIO's C API (include/kaio/kaio.h).
 
-libkaio.so is found, in order, in $KAIO_LIBRARY_DIR, next to this package
-(kaio/lib, an installed wheel's layout), in the build tree this source tree
-belongs to (build/lib), then by the dynamic loader's own search.
+libkaio.so is found, in order, in $KAIO_LIBRARY_DIR, in kaio/lib (a wheel's
+layout), in the library directory of an install (this package at
+<libdir>/kaio/python/kaio), in the build tree of this source tree
+(build/lib), then by the dynamic loader's own search.
 libkaio_compiler.so (which links MLIR) is loaded only by kaio.compile.
 """
 
@@ -19,6 +20,9 @@ def _candidates(name):
     env = os.environ.get("KAIO_LIBRARY_DIR")
     dirs = [env] if env else []
     dirs += [os.path.join(_here, "lib"),
+             # an install: <libdir>/kaio/python/kaio
+             os.path.join(_here, "..", "..", ".."),
+             # the build tree of this source tree
              os.path.join(_here, "..", "..", "build", "lib")]
     for d in dirs:
         path = os.path.join(d, name)

@@ -1,0 +1,391 @@
+"""KAIO's op library on device arrays (torch CUDA tensors, CuPy and other
+__cuda_array_interface__ / DLPack arrays, kaio.DeviceArray).
+
+Each op validates its arguments in the C API before anything is launched
+and raises a KaioError subclass (ValueError for bad input) with its
+message, naming the op and the argument. Outputs are allocated like the
+first input when `out` is not given. Work goes to `stream` (an int
+CUstream, a torch.cuda.Stream, a CuPy stream), by default torch's current
+stream for torch tensors, else the legacy default stream.
+
+Arrays are seen as row-major matrices: the last dimension contiguous, the
+leading dimensions folded into rows (batch x seq x hidden is rows of
+hidden).
+"""
+
+import ctypes
+
+from . import _capi
+from . import _arrays
+from .errors import invalid
+
+__all__ = [
+    "gemm", "gemv", "softmax", "log_softmax", "softmax_backward",
+    "rms_norm", "layer_norm", "rms_norm_backward", "layer_norm_backward",
+    "cross_entropy", "cross_entropy_backward", "sum_rows", "max_rows",
+    "min_rows", "argmax_rows", "reduce_all", "bias_activation", "relu",
+    "silu", "gelu", "gated_activation", "swiglu", "geglu", "add", "rope",
+]
+
+_ACTIVATIONS = {"none": _capi.ACT_NONE, "relu": _capi.ACT_RELU,
+                "silu": _capi.ACT_SILU, "gelu_tanh": _capi.ACT_GELU_TANH,
+                "gelu": _capi.ACT_GELU_ERF, "gelu_erf": _capi.ACT_GELU_ERF}
+_REDUCTIONS = {"sum": _capi.REDUCE_SUM, "max": _capi.REDUCE_MAX,
+               "min": _capi.REDUCE_MIN}
+
+
+class _Call:
+    """One op call: its arguments' views and matrices, the context and the
+    stream of the first array."""
+
+    def __init__(self, fn, first_name, first, stream):
+        self.fn = fn
+        self.first = _arrays.view(fn, first_name, first)
+        self.ctx = _capi.context(self.first.device)
+        self.stream = _arrays.stream_handle(stream, self.first)
+        self._keep = []
+
+    def m(self, name, obj):
+        """A required matrix argument (by reference), or None for None."""
+        if obj is None:
+            return None
+        v = self.first if obj is self.first.owner else _arrays.view(
+            self.fn, name, obj)
+        mat = _arrays.matrix(self.fn, name, v)
+        self._keep.append(mat)
+        return ctypes.byref(mat)
+
+    def rows(self):
+        """The leading dimensions of the first argument (its rows)."""
+        return tuple(self.first.shape[:-1])
+
+    def new(self, name, shape, dtype=None):
+        return _arrays.empty(self.first, shape, dtype or self.first.dtype,
+                             self.fn, name)
+
+    def run(self, cfn, *args):
+        _capi.check(getattr(_capi.lib(), cfn)(self.ctx, *args, self.stream))
+
+
+def _enum(table, fn, name, value):
+    if value not in table:
+        raise invalid(fn, name, "%r is not one of %s" % (value,
+                                                         sorted(table)))
+    return table[value]
+
+
+# --- GEMM and GEMV ----------------------------------------------------------
+
+def gemm(a, b, out=None, alpha=1.0, beta=0.0, stream=None):
+    """out = alpha * a @ b + beta * out: a (M, K) and b (K, N) float16,
+    out (M, N) float32 (allocated when not given; beta then must be 0)."""
+    c = _Call("kaio.ops.gemm", "a", a, stream)
+    if out is None:
+        if beta != 0:
+            raise invalid(c.fn, "beta", "%g needs out= (the C to scale)"
+                          % beta)
+        bv = _arrays.view(c.fn, "b", b)
+        out = c.new("out", (c.first.shape[0], bv.shape[-1]), "float32")
+    c.run("kaio_gemm", c.m("a", a), c.m("b", b), c.m("out", out),
+          float(alpha), float(beta))
+    return out
+
+
+def gemv(a, x, bias=None, out=None, transposed=False, stream=None):
+    """y = a @ x (+ bias), or y = x @ a with transposed=True (deterministic,
+    split along a's rows); a row-major (M, K) of float32, float16 or
+    bfloat16, f32 accumulation, y of a's dtype."""
+    c = _Call("kaio.ops.gemv", "a", a, stream)
+    m, k = c.first.shape[0], c.first.shape[-1]
+    if out is None:
+        out = c.new("out", (k if transposed else m,))
+    if not transposed:
+        c.run("kaio_gemv", c.m("a", a), c.m("x", x), c.m("out", out),
+              c.m("bias", bias))
+        return out
+    lib = _capi.lib()
+    ws = c.new("workspace",
+               (max(lib.kaio_gemv_transposed_workspace_elements(m, k), 1),),
+               "float32")
+    c.run("kaio_gemv_transposed", c.m("a", a), c.m("x", x),
+          c.m("out", out), c.m("bias", bias), c.m("workspace", ws))
+    return out
+
+
+# --- softmax ----------------------------------------------------------------
+
+def _softmax(cfn, fn, x, scale, causal_rows, causal_offset, out, stream):
+    c = _Call(fn, "x", x, stream)
+    if out is None:
+        out = c.new("out", c.first.shape)
+    c.run(cfn, c.m("x", x), c.m("out", out), float(scale),
+          int(causal_rows), int(causal_offset))
+    return out
+
+
+def softmax(x, scale=1.0, causal_rows=0, causal_offset=0, out=None,
+            stream=None):
+    """softmax(scale * x) along the last dimension. causal_rows > 0 masks
+    causally: rows come in groups of causal_rows queries, row r keeping
+    columns up to (r % causal_rows) + causal_offset."""
+    return _softmax("kaio_softmax", "kaio.ops.softmax", x, scale,
+                    causal_rows, causal_offset, out, stream)
+
+
+def log_softmax(x, scale=1.0, causal_rows=0, causal_offset=0, out=None,
+                stream=None):
+    return _softmax("kaio_log_softmax", "kaio.ops.log_softmax", x, scale,
+                    causal_rows, causal_offset, out, stream)
+
+
+def softmax_backward(y, dy, scale=1.0, log=False, out=None, stream=None):
+    """dx of softmax(scale * x) (log_softmax with log=True) from its output
+    y and the gradient dy."""
+    c = _Call("kaio.ops.softmax_backward", "y", y, stream)
+    if out is None:
+        out = c.new("out", c.first.shape)
+    c.run("kaio_log_softmax_backward" if log else "kaio_softmax_backward",
+          c.m("y", y), c.m("dy", dy), c.m("out", out), float(scale))
+    return out
+
+
+# --- norms ------------------------------------------------------------------
+
+def rms_norm(x, weight=None, eps=1e-5, residual=None, residual_out=None,
+             return_rstd=False, out=None, stream=None):
+    """x / sqrt(mean(x^2) + eps) * weight over the last dimension. With
+    residual: normalises h = x + residual and also returns h (residual_out,
+    allocated when not given; it may be x). With return_rstd: also the
+    float32 1/rms per row, for rms_norm_backward. Returns out, or the tuple
+    (out, [h], [rstd])."""
+    c = _Call("kaio.ops.rms_norm", "x", x, stream)
+    if out is None:
+        out = c.new("out", c.first.shape)
+    if residual is not None and residual_out is None:
+        residual_out = c.new("residual_out", c.first.shape)
+    rstd = c.new("rstd", c.rows(), "float32") if return_rstd else None
+    c.run("kaio_rms_norm", c.m("x", x), c.m("out", out),
+          c.m("weight", weight), c.m("residual", residual),
+          c.m("residual_out", residual_out), c.m("rstd", rstd), float(eps))
+    extra = ([residual_out] if residual is not None else []) + (
+        [rstd] if return_rstd else [])
+    return tuple([out] + extra) if extra else out
+
+
+def layer_norm(x, weight=None, bias=None, eps=1e-5, residual=None,
+               residual_out=None, return_stats=False, out=None, stream=None):
+    """(x - mean) / sqrt(var + eps) * weight + bias over the last dimension
+    (biased variance, as torch). Returns out, or (out, [h], [mean, rstd])
+    as rms_norm does."""
+    c = _Call("kaio.ops.layer_norm", "x", x, stream)
+    if out is None:
+        out = c.new("out", c.first.shape)
+    if residual is not None and residual_out is None:
+        residual_out = c.new("residual_out", c.first.shape)
+    mean = rstd = None
+    if return_stats:
+        mean = c.new("mean", c.rows(), "float32")
+        rstd = c.new("rstd", c.rows(), "float32")
+    c.run("kaio_layer_norm", c.m("x", x), c.m("out", out),
+          c.m("weight", weight), c.m("bias", bias),
+          c.m("residual", residual), c.m("residual_out", residual_out),
+          c.m("mean", mean), c.m("rstd", rstd), float(eps))
+    extra = ([residual_out] if residual is not None else []) + (
+        [mean, rstd] if return_stats else [])
+    return tuple([out] + extra) if extra else out
+
+
+def _norm_workspace(c):
+    rows = 1
+    for n in c.rows():
+        rows *= n
+    n = _capi.lib().kaio_norm_backward_workspace_elements(
+        rows, c.first.shape[-1])
+    return c.new("workspace", (max(n, 1),), "float32")
+
+
+def rms_norm_backward(x, dy, rstd, weight=None, weight_grad=True,
+                      stream=None):
+    """(dx, dweight) of rms_norm from its input x (h for the residual
+    variant), dy and rstd; dweight (None without weight or weight_grad) is
+    summed over rows deterministically."""
+    c = _Call("kaio.ops.rms_norm_backward", "x", x, stream)
+    dx = c.new("dx", c.first.shape)
+    dweight = ws = None
+    if weight is not None and weight_grad:
+        dweight = c.new("dweight", (c.first.shape[-1],))
+        ws = _norm_workspace(c)
+    c.run("kaio_rms_norm_backward", c.m("x", x), c.m("dy", dy),
+          c.m("dx", dx), c.m("weight", weight), c.m("rstd", rstd),
+          c.m("dweight", dweight), c.m("workspace", ws))
+    return dx, dweight
+
+
+def layer_norm_backward(x, dy, mean, rstd, weight=None, weight_grad=True,
+                        bias_grad=True, stream=None):
+    """(dx, dweight, dbias) of layer_norm (None for what is not asked)."""
+    c = _Call("kaio.ops.layer_norm_backward", "x", x, stream)
+    dx = c.new("dx", c.first.shape)
+    cols = c.first.shape[-1]
+    dweight = c.new("dweight", (cols,)) if (
+        weight is not None and weight_grad) else None
+    dbias = c.new("dbias", (cols,)) if bias_grad else None
+    ws = _norm_workspace(c) if (dweight is not None or
+                                dbias is not None) else None
+    c.run("kaio_layer_norm_backward", c.m("x", x), c.m("dy", dy),
+          c.m("dx", dx), c.m("weight", weight), c.m("mean", mean),
+          c.m("rstd", rstd), c.m("dweight", dweight), c.m("dbias", dbias),
+          c.m("workspace", ws))
+    return dx, dweight, dbias
+
+
+# --- cross-entropy and reductions -------------------------------------------
+
+def cross_entropy(logits, targets, ignore_index=-100, return_lse=False,
+                  stream=None):
+    """Per-row loss logsumexp(logits[r]) - logits[r, targets[r]] (float32;
+    no mean: weigh the rows yourself); targets int32. With return_lse: also
+    the rows' logsumexp, for cross_entropy_backward."""
+    c = _Call("kaio.ops.cross_entropy", "logits", logits, stream)
+    loss = c.new("loss", c.rows(), "float32")
+    lse = c.new("lse", c.rows(), "float32") if return_lse else None
+    c.run("kaio_cross_entropy", c.m("logits", logits),
+          c.m("targets", targets), c.m("loss", loss), c.m("lse", lse),
+          int(ignore_index))
+    return (loss, lse) if return_lse else loss
+
+
+def cross_entropy_backward(logits, targets, lse, dloss, ignore_index=-100,
+                           stream=None):
+    """dlogits = dloss[r] * (softmax(logits[r]) - onehot(targets[r]))."""
+    c = _Call("kaio.ops.cross_entropy_backward", "logits", logits, stream)
+    dlogits = c.new("dlogits", c.first.shape)
+    c.run("kaio_cross_entropy_backward", c.m("logits", logits),
+          c.m("targets", targets), c.m("lse", lse), c.m("dloss", dloss),
+          c.m("dlogits", dlogits), int(ignore_index))
+    return dlogits
+
+
+def _reduce_rows(fn, x, op, stream):
+    c = _Call(fn, "x", x, stream)
+    out = c.new("out", c.rows(), "float32")
+    c.run("kaio_reduce_rows", c.m("x", x), c.m("out", out),
+          _REDUCTIONS[op])
+    return out
+
+
+def sum_rows(x, stream=None):
+    """The float32 sum of each row, in a fixed order (bitwise
+    reproducible)."""
+    return _reduce_rows("kaio.ops.sum_rows", x, "sum", stream)
+
+
+def max_rows(x, stream=None):
+    return _reduce_rows("kaio.ops.max_rows", x, "max", stream)
+
+
+def min_rows(x, stream=None):
+    return _reduce_rows("kaio.ops.min_rows", x, "min", stream)
+
+
+def argmax_rows(x, stream=None):
+    """The int32 index of each row's first maximum (first NaN, if any)."""
+    c = _Call("kaio.ops.argmax_rows", "x", x, stream)
+    out = c.new("out", c.rows(), "int32")
+    c.run("kaio_argmax_rows", c.m("x", x), c.m("out", out))
+    return out
+
+
+def reduce_all(x, op="sum", stream=None):
+    """The sum, max or min of every element (float32, shape (1,)),
+    deterministic."""
+    fn = "kaio.ops.reduce_all"
+    reduction = _enum(_REDUCTIONS, fn, "op", op)
+    c = _Call(fn, "x", x, stream)
+    rows = 1
+    for n in c.rows():
+        rows *= n
+    out = c.new("out", (1,), "float32")
+    ws = c.new("workspace", (max(rows, 1),), "float32")
+    c.run("kaio_reduce_all", c.m("x", x), c.m("out", out), reduction,
+          c.m("workspace", ws))
+    return out
+
+
+# --- element-wise -----------------------------------------------------------
+
+def bias_activation(x, bias=None, activation="none", out=None,
+                    stream=None):
+    """activation(x + bias): "none", "relu", "silu", "gelu" (erf),
+    "gelu_tanh"; bias one per column (optional)."""
+    fn = "kaio.ops.bias_activation"
+    act = _enum(_ACTIVATIONS, fn, "activation", activation)
+    c = _Call(fn, "x", x, stream)
+    if out is None:
+        out = c.new("out", c.first.shape)
+    c.run("kaio_bias_activation", c.m("x", x), c.m("out", out),
+          c.m("bias", bias), act)
+    return out
+
+
+def relu(x, out=None, stream=None):
+    return bias_activation(x, None, "relu", out, stream)
+
+
+def silu(x, out=None, stream=None):
+    return bias_activation(x, None, "silu", out, stream)
+
+
+def gelu(x, approximate="none", out=None, stream=None):
+    """GELU as torch.nn.functional.gelu (approximate "none" or "tanh")."""
+    if approximate not in ("none", "tanh"):
+        raise invalid("kaio.ops.gelu", "approximate", "%r is not 'none' or "
+                      "'tanh'" % (approximate,))
+    return bias_activation(x, None, "gelu_tanh" if approximate == "tanh"
+                           else "gelu", out, stream)
+
+
+def gated_activation(gate, up, activation="silu", out=None, stream=None):
+    """activation(gate) * up: SwiGLU with "silu", GeGLU with "gelu" or
+    "gelu_tanh"."""
+    fn = "kaio.ops.gated_activation"
+    act = _enum(_ACTIVATIONS, fn, "activation", activation)
+    c = _Call(fn, "gate", gate, stream)
+    if out is None:
+        out = c.new("out", c.first.shape)
+    c.run("kaio_gated_activation", c.m("gate", gate), c.m("up", up),
+          c.m("out", out), act)
+    return out
+
+
+def swiglu(gate, up, out=None, stream=None):
+    return gated_activation(gate, up, "silu", out, stream)
+
+
+def geglu(gate, up, approximate="none", out=None, stream=None):
+    return gated_activation(gate, up, "gelu_tanh" if approximate == "tanh"
+                            else "gelu", out, stream)
+
+
+def add(a, b, out=None, stream=None):
+    """a + b (e.g. a residual add); out may be a or b."""
+    c = _Call("kaio.ops.add", "a", a, stream)
+    if out is None:
+        out = c.new("out", c.first.shape)
+    c.run("kaio_add", c.m("a", a), c.m("b", b), c.m("out", out))
+    return out
+
+
+def rope(x, positions, cos, sin, heads, interleaved=False, out=None,
+         stream=None):
+    """Rotary position embedding of x (tokens x heads*head_dim): positions
+    int32 per token, cos/sin float32 [max_pos, head_dim/2]; pairs (i,
+    i + head_dim/2), or (2i, 2i+1) with interleaved. out may be x."""
+    c = _Call("kaio.ops.rope", "x", x, stream)
+    if out is None:
+        out = c.new("out", c.first.shape)
+    c.run("kaio_rope", c.m("x", x), c.m("out", out),
+          c.m("positions", positions), c.m("cos", cos), c.m("sin", sin),
+          int(heads),
+          _capi.ROPE_INTERLEAVED if interleaved else _capi.ROPE_HALF_SPLIT)
+    return out

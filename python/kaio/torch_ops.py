@@ -1,0 +1,304 @@
+"""KAIO ops as PyTorch custom ops (torch >= 2.4): torch.ops.kaio.*, with
+fake implementations (shape functions, so torch.compile(fullgraph=True)
+traces through them) and autograd.
+
+    import kaio.torch_ops as kt
+    y = kt.rms_norm(x, weight, 1e-6)        # differentiable in x and weight
+
+Backward: GEMM by reusing the forward kernel (dA = dC Bᵀ, dB = Aᵀ dC);
+RMSNorm, LayerNorm, softmax and cross-entropy by KAIO's backward kernels;
+SwiGLU by its closed form in torch. Everything runs on torch's current
+stream, so the ops can be captured in CUDA graphs.
+"""
+
+from typing import Optional, Tuple
+
+import torch
+
+from . import ops
+
+if not hasattr(torch, "library") or not hasattr(torch.library, "custom_op"):
+    raise ImportError("kaio.torch_ops needs torch >= 2.4 "
+                      "(torch.library.custom_op); this is torch %s"
+                      % torch.__version__)
+
+_custom_op = torch.library.custom_op
+
+
+def _rows(x):
+    return x.shape[:-1]
+
+
+# --- GEMM -------------------------------------------------------------------
+
+@_custom_op("kaio::gemm", mutates_args=())
+def _gemm(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    return ops.gemm(a.contiguous(), b.contiguous())
+
+
+@_gemm.register_fake
+def _(a, b):
+    return a.new_empty((a.shape[0], b.shape[1]), dtype=torch.float32)
+
+
+def _gemm_setup(ctx, inputs, output):
+    ctx.save_for_backward(*inputs)
+
+
+def _gemm_backward(ctx, dc):
+    a, b = ctx.saved_tensors
+    d = dc.to(torch.float16)
+    da = db = None
+    if ctx.needs_input_grad[0]:
+        da = _gemm(d, b.t().contiguous()).to(a.dtype)
+    if ctx.needs_input_grad[1]:
+        db = _gemm(a.t().contiguous(), d).to(b.dtype)
+    return da, db
+
+
+_gemm.register_autograd(_gemm_backward, setup_context=_gemm_setup)
+
+
+def gemm(a, b):
+    """a @ b for float16 a (M, K), b (K, N): float32 (M, N)."""
+    return _gemm(a, b)
+
+
+# --- RMSNorm ----------------------------------------------------------------
+
+@_custom_op("kaio::rms_norm", mutates_args=())
+def _rms_norm(x: torch.Tensor, weight: Optional[torch.Tensor],
+              eps: float) -> Tuple[torch.Tensor, torch.Tensor]:
+    return ops.rms_norm(x.contiguous(), weight, eps, return_rstd=True)
+
+
+@_rms_norm.register_fake
+def _(x, weight, eps):
+    return torch.empty_like(x), x.new_empty(_rows(x), dtype=torch.float32)
+
+
+@_custom_op("kaio::rms_norm_backward", mutates_args=())
+def _rms_norm_backward(x: torch.Tensor, dy: torch.Tensor, rstd: torch.Tensor,
+                       weight: Optional[torch.Tensor]
+                       ) -> Tuple[torch.Tensor, torch.Tensor]:
+    dx, dw = ops.rms_norm_backward(x, dy.contiguous(), rstd, weight)
+    return dx, dw if dw is not None else x.new_empty((0,))
+
+
+@_rms_norm_backward.register_fake
+def _(x, dy, rstd, weight):
+    return torch.empty_like(x), x.new_empty(
+        (x.shape[-1],) if weight is not None else (0,))
+
+
+def _rms_setup(ctx, inputs, output):
+    x, weight, _ = inputs
+    ctx.save_for_backward(x.contiguous(), weight, output[1])
+
+
+def _rms_backward(ctx, dy, _drstd):
+    x, weight, rstd = ctx.saved_tensors
+    dx, dw = _rms_norm_backward(x, dy, rstd, weight)
+    return dx, (dw if weight is not None else None), None
+
+
+_rms_norm.register_autograd(_rms_backward, setup_context=_rms_setup)
+
+
+def rms_norm(x, weight=None, eps=1e-5):
+    return _rms_norm(x, weight, eps)[0]
+
+
+# --- LayerNorm --------------------------------------------------------------
+
+@_custom_op("kaio::layer_norm", mutates_args=())
+def _layer_norm(x: torch.Tensor, weight: Optional[torch.Tensor],
+                bias: Optional[torch.Tensor], eps: float
+                ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    return ops.layer_norm(x.contiguous(), weight, bias, eps,
+                          return_stats=True)
+
+
+@_layer_norm.register_fake
+def _(x, weight, bias, eps):
+    stats = x.new_empty(_rows(x), dtype=torch.float32)
+    return torch.empty_like(x), stats, torch.empty_like(stats)
+
+
+@_custom_op("kaio::layer_norm_backward", mutates_args=())
+def _layer_norm_backward(x: torch.Tensor, dy: torch.Tensor,
+                         mean: torch.Tensor, rstd: torch.Tensor,
+                         weight: Optional[torch.Tensor]
+                         ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    dx, dw, db = ops.layer_norm_backward(x, dy.contiguous(), mean, rstd,
+                                         weight)
+    return dx, dw if dw is not None else x.new_empty((0,)), db
+
+
+@_layer_norm_backward.register_fake
+def _(x, dy, mean, rstd, weight):
+    cols = (x.shape[-1],)
+    return (torch.empty_like(x),
+            x.new_empty(cols if weight is not None else (0,)),
+            x.new_empty(cols))
+
+
+def _ln_setup(ctx, inputs, output):
+    x, weight, bias, _ = inputs
+    ctx.has_bias = bias is not None
+    ctx.save_for_backward(x.contiguous(), weight, output[1], output[2])
+
+
+def _ln_backward(ctx, dy, _dmean, _drstd):
+    x, weight, mean, rstd = ctx.saved_tensors
+    dx, dw, db = _layer_norm_backward(x, dy, mean, rstd, weight)
+    return (dx, dw if weight is not None else None,
+            db if ctx.has_bias else None, None)
+
+
+_layer_norm.register_autograd(_ln_backward, setup_context=_ln_setup)
+
+
+def layer_norm(x, weight=None, bias=None, eps=1e-5):
+    return _layer_norm(x, weight, bias, eps)[0]
+
+
+# --- softmax ----------------------------------------------------------------
+
+@_custom_op("kaio::softmax", mutates_args=())
+def _softmax(x: torch.Tensor, scale: float, log: bool) -> torch.Tensor:
+    f = ops.log_softmax if log else ops.softmax
+    return f(x.contiguous(), scale)
+
+
+@_softmax.register_fake
+def _(x, scale, log):
+    return torch.empty_like(x)
+
+
+@_custom_op("kaio::softmax_backward", mutates_args=())
+def _softmax_backward(y: torch.Tensor, dy: torch.Tensor, scale: float,
+                      log: bool) -> torch.Tensor:
+    return ops.softmax_backward(y, dy.contiguous(), scale, log)
+
+
+@_softmax_backward.register_fake
+def _(y, dy, scale, log):
+    return torch.empty_like(y)
+
+
+def _softmax_setup(ctx, inputs, output):
+    ctx.scale, ctx.log = inputs[1], inputs[2]
+    ctx.save_for_backward(output)
+
+
+def _softmax_bwd(ctx, dy):
+    (y,) = ctx.saved_tensors
+    return _softmax_backward(y, dy, ctx.scale, ctx.log), None, None
+
+
+_softmax.register_autograd(_softmax_bwd, setup_context=_softmax_setup)
+
+
+def softmax(x, scale=1.0):
+    return _softmax(x, scale, False)
+
+
+def log_softmax(x, scale=1.0):
+    return _softmax(x, scale, True)
+
+
+# --- SwiGLU -----------------------------------------------------------------
+
+@_custom_op("kaio::swiglu", mutates_args=())
+def _swiglu(gate: torch.Tensor, up: torch.Tensor) -> torch.Tensor:
+    return ops.swiglu(gate.contiguous(), up.contiguous())
+
+
+@_swiglu.register_fake
+def _(gate, up):
+    return torch.empty_like(gate)
+
+
+def _swiglu_setup(ctx, inputs, output):
+    ctx.save_for_backward(*inputs)
+
+
+def _swiglu_backward(ctx, dout):
+    gate, up = ctx.saved_tensors
+    g = gate.float()
+    sig = torch.sigmoid(g)
+    silu = g * sig
+    d = dout.float()
+    dgate = d * up.float() * (sig + silu * (1 - sig))
+    return dgate.to(gate.dtype), (d * silu).to(up.dtype)
+
+
+_swiglu.register_autograd(_swiglu_backward, setup_context=_swiglu_setup)
+
+
+def swiglu(gate, up):
+    """silu(gate) * up."""
+    return _swiglu(gate, up)
+
+
+# --- cross-entropy ----------------------------------------------------------
+
+@_custom_op("kaio::cross_entropy", mutates_args=())
+def _cross_entropy(logits: torch.Tensor, targets: torch.Tensor,
+                   ignore_index: int) -> Tuple[torch.Tensor, torch.Tensor]:
+    return ops.cross_entropy(logits.contiguous(),
+                             targets.to(torch.int32).contiguous(),
+                             ignore_index, return_lse=True)
+
+
+@_cross_entropy.register_fake
+def _(logits, targets, ignore_index):
+    rows = logits.new_empty(_rows(logits), dtype=torch.float32)
+    return rows, torch.empty_like(rows)
+
+
+@_custom_op("kaio::cross_entropy_backward", mutates_args=())
+def _cross_entropy_backward(logits: torch.Tensor, targets: torch.Tensor,
+                            lse: torch.Tensor, dloss: torch.Tensor,
+                            ignore_index: int) -> torch.Tensor:
+    return ops.cross_entropy_backward(logits, targets, lse,
+                                      dloss.float().contiguous(),
+                                      ignore_index)
+
+
+@_cross_entropy_backward.register_fake
+def _(logits, targets, lse, dloss, ignore_index):
+    return torch.empty_like(logits)
+
+
+def _ce_setup(ctx, inputs, output):
+    logits, targets, ignore_index = inputs
+    ctx.ignore_index = ignore_index
+    ctx.save_for_backward(logits.contiguous(),
+                          targets.to(torch.int32).contiguous(), output[1])
+
+
+def _ce_backward(ctx, dloss, _dlse):
+    logits, targets, lse = ctx.saved_tensors
+    return (_cross_entropy_backward(logits, targets, lse, dloss,
+                                    ctx.ignore_index), None, None)
+
+
+_cross_entropy.register_autograd(_ce_backward, setup_context=_ce_setup)
+
+
+def cross_entropy(logits, targets, ignore_index=-100, reduction="mean"):
+    """As torch.nn.functional.cross_entropy over rows of logits ("none",
+    "sum", or "mean" over the rows not ignored)."""
+    loss = _cross_entropy(logits, targets, ignore_index)[0]
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return loss.sum()
+    kept = (targets != ignore_index).sum().clamp(min=1)
+    return loss.sum() / kept
+
+
+__all__ = ["gemm", "rms_norm", "layer_norm", "softmax", "log_softmax",
+           "swiglu", "cross_entropy"]

@@ -1,0 +1,366 @@
+"""The kaio Python package against KAIO's C API and the fake CUDA driver
+(KAIO_CUDA_DRIVER): arrays, op validation (nothing launched on bad input),
+what the ops launch, kaio.compile with typed launches, the PTX disk cache.
+Needs only Debian's python3 and python3-numpy; what needs a GPU or
+torch >= 2.4 skips with the reason. Run by python-package.test."""
+
+import ctypes
+import os
+import sys
+import unittest
+
+import kaio
+from kaio import ops
+
+try:
+    import numpy as np
+except ImportError:  # pragma: no cover - install-deps installs it
+    np = None
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+EXAMPLES = os.environ.get("KAIO_EXAMPLES_DIR", "")
+
+
+class FakeCounters(ctypes.Structure):
+    _fields_ = [("liveAllocations", ctypes.c_int),
+                ("liveHostAllocations", ctypes.c_int),
+                ("liveStreams", ctypes.c_int), ("liveEvents", ctypes.c_int),
+                ("liveModules", ctypes.c_int),
+                ("primaryContextRefs", ctypes.c_int * 2),
+                ("jitCompiles", ctypes.c_int),
+                ("linkCompiles", ctypes.c_int), ("launches", ctypes.c_int),
+                ("lastGrid", ctypes.c_uint * 3),
+                ("lastBlock", ctypes.c_uint * 3),
+                ("lastSharedBytes", ctypes.c_uint),
+                ("lastLaunchDevice", ctypes.c_int),
+                ("lastKernel", ctypes.c_char * 64)]
+
+
+def fake():
+    lib = ctypes.CDLL(os.environ["KAIO_CUDA_DRIVER"])
+    lib.fakeCudaCounters.restype = ctypes.POINTER(FakeCounters)
+    return lib.fakeCudaCounters().contents
+
+
+class CudaArrayInterface:
+    """A third-party array speaking __cuda_array_interface__."""
+
+    def __init__(self, base, shape=None, strides=None, typestr="<f4"):
+        self.base = base
+        self.__cuda_array_interface__ = {
+            "shape": shape or base.shape, "typestr": typestr,
+            "data": (base.ptr, False), "strides": strides, "version": 3}
+
+
+class DLManagedTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device_type", ctypes.c_int32),
+                ("device_id", ctypes.c_int32), ("ndim", ctypes.c_int32),
+                ("code", ctypes.c_uint8), ("bits", ctypes.c_uint8),
+                ("lanes", ctypes.c_uint16),
+                ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("byte_offset", ctypes.c_uint64),
+                ("manager_ctx", ctypes.c_void_p),
+                ("deleter", ctypes.c_void_p)]
+
+
+class DLPackArray:
+    """A third-party array speaking DLPack (f32, no deleter)."""
+
+    def __init__(self, base, device_type=2):
+        self.base = base
+        self.device_type = device_type
+        self.shape_buf = (ctypes.c_int64 * 2)(*base.shape)
+        self.tensor = DLManagedTensor(base.ptr, device_type, 0, 2, 2, 32, 1,
+                                      self.shape_buf, None, 0, None, None)
+
+    def __dlpack_device__(self):
+        return (self.device_type, 0)
+
+    def __dlpack__(self, stream=None):
+        new = ctypes.pythonapi.PyCapsule_New
+        new.restype = ctypes.py_object
+        new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+        return new(ctypes.addressof(self.tensor), b"dltensor", None)
+
+
+@unittest.skipIf(np is None, "needs python3-numpy")
+class ArraysTest(unittest.TestCase):
+    def test_version_and_devices(self):
+        self.assertEqual(kaio.version(), kaio.__version__)
+        self.assertEqual(kaio.device_count(), 2)  # the fake driver's
+
+    def test_device_array_roundtrip(self):
+        host = np.arange(12, dtype=np.float32).reshape(3, 4)
+        a = kaio.DeviceArray.from_numpy(host)
+        self.assertEqual(a.shape, (3, 4))
+        self.assertEqual(a.dtype, "float32")
+        np.testing.assert_array_equal(a.numpy(), host)
+        h = kaio.DeviceArray.from_numpy(host.astype(np.float16))
+        np.testing.assert_array_equal(h.numpy(), host.astype(np.float16))
+        z = kaio.DeviceArray.zeros((5,), "int32")
+        np.testing.assert_array_equal(z.numpy(), np.zeros(5, np.int32))
+        cai = a.__cuda_array_interface__
+        self.assertEqual(cai["typestr"], "<f4")
+        self.assertEqual(cai["data"][0], a.ptr)
+
+    def test_device_array_errors(self):
+        with self.assertRaises(kaio.KaioValueError) as e:
+            kaio.DeviceArray.empty((2,), "complex64")
+        self.assertIn("dtype", str(e.exception))
+        with self.assertRaises(ValueError):
+            kaio.DeviceArray.empty((-1, 2))
+
+    def test_memory_is_freed(self):
+        before = fake().liveAllocations
+        a = kaio.DeviceArray.empty((1024,))
+        self.assertEqual(fake().liveAllocations, before + 1)
+        del a
+        self.assertEqual(fake().liveAllocations, before)
+
+
+@unittest.skipIf(np is None, "needs python3-numpy")
+class OpsTest(unittest.TestCase):
+    def setUp(self):
+        self.x = kaio.DeviceArray.from_numpy(
+            np.ones((5, 33), dtype=np.float32))
+        self.launches = fake().launches
+
+    def assertNothingLaunched(self):
+        self.assertEqual(fake().launches, self.launches)
+
+    def assertLaunched(self, n, name):
+        self.assertEqual(fake().launches, self.launches + n)
+        self.assertIn(name, fake().lastKernel.decode())
+
+    def test_bad_input_is_a_typed_error_naming_the_argument(self):
+        wrong = kaio.DeviceArray.empty((5, 34))
+        with self.assertRaises(kaio.KaioValueError) as e:
+            ops.softmax(self.x, out=wrong)
+        self.assertIn("softmax: out", str(e.exception))
+        self.assertEqual(e.exception.status_name, "KAIO_ERROR_INVALID_VALUE")
+        with self.assertRaises(ValueError) as e:
+            ops.softmax(np.ones((2, 2), np.float32))
+        self.assertIn("x: a host (NumPy) array", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            ops.rms_norm("not an array")
+        self.assertIn("x: a str", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            ops.bias_activation(self.x, activation="swish")
+        self.assertIn("activation: 'swish'", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            ops.cross_entropy(self.x, None)
+        self.assertIn("targets: null", str(e.exception))
+        f16 = kaio.DeviceArray.empty((64, 32), "float16")
+        with self.assertRaises(ValueError) as e:
+            ops.gemm(f16, f16, beta=1.0)
+        self.assertIn("beta", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            ops.gemm(f16, f16)  # inner dimensions 32 vs 64
+        self.assertIn("gemm", str(e.exception))
+        strided = CudaArrayInterface(self.x, (5, 16), (132, 8))
+        with self.assertRaises(ValueError) as e:
+            ops.softmax(strided, out=self.x)
+        self.assertIn("not contiguous in its last dimension",
+                      str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            ops.softmax(CudaArrayInterface(self.x))
+        self.assertIn("out: required", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            ops.softmax(DLPackArray(self.x, device_type=1), out=self.x)
+        self.assertIn("device type 1", str(e.exception))
+        self.assertNothingLaunched()
+
+    def test_ops_launch_their_kernels(self):
+        y = ops.softmax(self.x, scale=0.5)
+        self.assertEqual((y.shape, y.dtype), ((5, 33), "float32"))
+        self.assertLaunched(1, "softmax")
+        out, rstd = ops.rms_norm(self.x, return_rstd=True)
+        self.assertEqual(rstd.shape, (5,))
+        self.assertLaunched(2, "rms")
+        out, h, mean, rstd = ops.layer_norm(self.x, residual=self.x,
+                                            return_stats=True)
+        self.assertEqual((h.shape, mean.shape), ((5, 33), (5,)))
+        ops.swiglu(self.x, self.x, out=self.x)  # in place
+        self.assertEqual(ops.argmax_rows(self.x).dtype, "int32")
+        self.assertEqual(ops.reduce_all(self.x, "max").shape, (1,))
+        targets = kaio.DeviceArray.from_numpy(np.zeros(5, np.int32))
+        loss, lse = ops.cross_entropy(self.x, targets, return_lse=True)
+        self.assertEqual((loss.shape, loss.dtype), ((5,), "float32"))
+        dlogits = ops.cross_entropy_backward(self.x, targets, lse, loss)
+        self.assertEqual(dlogits.shape, (5, 33))
+        a = kaio.DeviceArray.empty((64, 32), "float16")
+        b = kaio.DeviceArray.empty((32, 48), "float16")
+        c = ops.gemm(a, b)
+        self.assertEqual((c.shape, c.dtype), ((64, 48), "float32"))
+        yt = ops.gemv(self.x, kaio.DeviceArray.empty((5,)), transposed=True)
+        self.assertEqual(yt.shape, (33,))
+        self.assertEqual(fake().launches, self.launches + 12)
+
+    def test_third_party_arrays(self):
+        out = kaio.DeviceArray.empty((5, 33))
+        ops.softmax(CudaArrayInterface(self.x), out=out)
+        ops.softmax(DLPackArray(self.x), out=out)
+        batched = CudaArrayInterface(self.x, (5, 1, 33), None)
+        ops.add(batched, batched, out=out)
+        self.assertEqual(fake().launches, self.launches + 3)
+
+
+@unittest.skipIf(np is None, "needs python3-numpy")
+class CompileTest(unittest.TestCase):
+    def setUp(self):
+        self.source = os.path.join(EXAMPLES, "vector_add.mlir")
+
+    def test_compile_and_launch(self):
+        add = kaio.compile(self.source)
+        self.assertEqual(add.signature,
+                         "vector_add(ptr<const f32>,ptr<const f32>,ptr<f32>,"
+                         "u32)")
+        self.assertEqual(add.chip, "sm_80")  # the fake device 0
+        n = 1000
+        a = kaio.DeviceArray.from_numpy(np.arange(n, dtype=np.float32))
+        b = kaio.DeviceArray.from_numpy(np.ones(n, np.float32))
+        c = kaio.DeviceArray.zeros((n,))
+        add[(n + 255) // 256, 256](a, b, c, n)
+        np.testing.assert_array_equal(c.numpy(),
+                                      np.arange(n, dtype=np.float32) + 1)
+        launches = fake().launches
+        with self.assertRaises(kaio.KaioArgumentError) as e:
+            add(a, b, c, grid=4, block=256)
+        self.assertIn("vector_add", str(e.exception))
+        with self.assertRaises(kaio.KaioArgumentError) as e:
+            add(a, b, c, np.int32(n), grid=4, block=256)
+        self.assertIn("u32", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            add(a, b, c, -1, grid=4, block=256)
+        self.assertIn("-1 does not fit u32", str(e.exception))
+        h = kaio.DeviceArray.empty((n,), "float16")
+        with self.assertRaises(kaio.KaioArgumentError) as e:
+            add(a, b, h, n, grid=4, block=256)
+        self.assertIn("f16", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            add(a, b, c, n, grid=4, block=4096)
+        self.assertIn("block", str(e.exception))
+        self.assertEqual(fake().launches, launches)
+
+    def test_ptx_cache(self):
+        ptx = kaio.compile_ptx(self.source, "sm_90")
+        self.assertIn(".target sm_90", ptx)
+        cache = os.path.join(os.environ["KAIO_CACHE_DIR"], "ptx")
+        entries = [f for f in os.listdir(cache) if f.endswith(".ptx")]
+        self.assertTrue(entries)
+        self.assertEqual(kaio.compile_ptx(self.source, "sm_90"), ptx)
+        # A corrupt entry is recompiled, not used.
+        for f in entries:
+            with open(os.path.join(cache, f), "w") as out:
+                out.write("garbage")
+        self.assertEqual(kaio.compile_ptx(self.source, "sm_90"), ptx)
+
+    def test_compile_errors_are_located(self):
+        with self.assertRaises(kaio.KaioCompileError) as e:
+            kaio.compile_ptx("module {\n  kaio.bogus\n}\n")
+        self.assertIn("<source>:2:", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            kaio.compile(self.source, kernel="nope")
+        self.assertIn("'nope' is not one of ['vector_add']",
+                      str(e.exception))
+
+
+class TorchTest(unittest.TestCase):
+    @unittest.skipIf(torch is None, "needs torch (python3-torch)")
+    def test_cpu_tensors_are_rejected(self):
+        with self.assertRaises(ValueError) as e:
+            ops.softmax(torch.ones(2, 3))
+        self.assertIn("x: a CPU tensor", str(e.exception))
+
+    @unittest.skipIf(torch is None or not hasattr(torch, "library") or
+                     not hasattr(torch.library, "custom_op"),
+                     "needs torch >= 2.4 (torch.library.custom_op); "
+                     "Debian's python3-torch is 1.13")
+    def test_custom_ops_register(self):
+        from kaio import torch_ops
+        self.assertTrue(hasattr(torch.ops.kaio, "rms_norm"))
+        self.assertIsNotNone(torch_ops)
+
+
+def _gpu_torch():
+    return (torch is not None and hasattr(torch, "library") and
+            hasattr(torch.library, "custom_op") and
+            torch.cuda.is_available() and
+            "Fake" not in torch.cuda.get_device_name(0))
+
+
+@unittest.skipUnless(_gpu_torch(), "needs a GPU and torch >= 2.4")
+class TorchGpuTest(unittest.TestCase):
+    """On a GPU host: results and gradients against torch's own ops."""
+
+    def setUp(self):
+        from kaio import torch_ops
+        self.kt = torch_ops
+        torch.manual_seed(0)
+
+    def close(self, got, want, tol):
+        err = (got.float() - want.float()).abs().max().item()
+        scale = want.float().abs().max().item() + 1e-6
+        self.assertLess(err / scale, tol, "relative error %g" % (err / scale))
+
+    def test_forward_matches_torch(self):
+        F = torch.nn.functional
+        x = torch.randn(77, 1000, device="cuda")
+        w = torch.randn(1000, device="cuda")
+        self.close(ops.softmax(x), torch.softmax(x, -1), 1e-5)
+        self.close(self.kt.rms_norm(x, w, 1e-6),
+                   x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * w,
+                   1e-5)
+        self.close(self.kt.layer_norm(x, w, w), F.layer_norm(
+            x, (1000,), w, w), 1e-5)
+        a = torch.randn(130, 70, device="cuda", dtype=torch.float16)
+        b = torch.randn(70, 90, device="cuda", dtype=torch.float16)
+        self.close(self.kt.gemm(a, b), a.float() @ b.float(), 1e-3)
+
+    def test_gradients_match_torch(self):
+        F = torch.nn.functional
+        x = torch.randn(33, 257, device="cuda", requires_grad=True)
+        w = torch.randn(257, device="cuda", requires_grad=True)
+        for ours, theirs in [
+                (lambda: self.kt.rms_norm(x, w, 1e-6),
+                 lambda: x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) +
+                                         1e-6) * w),
+                (lambda: self.kt.layer_norm(x, w, None),
+                 lambda: F.layer_norm(x, (257,), w, None)),
+                (lambda: self.kt.softmax(x, 0.5),
+                 lambda: torch.softmax(0.5 * x, -1))]:
+            g = torch.randn(33, 257, device="cuda")
+            want = torch.autograd.grad(theirs(), (x, w), g,
+                                       allow_unused=True)
+            got = torch.autograd.grad(ours(), (x, w), g, allow_unused=True)
+            for a, b in zip(got, want):
+                if b is not None:
+                    self.close(a, b, 1e-4)
+
+    def test_compile_fullgraph_and_graph_capture(self):
+        w = torch.randn(512, device="cuda")
+
+        def block(x):
+            return self.kt.swiglu(self.kt.rms_norm(x, w), x)
+
+        x = torch.randn(64, 512, device="cuda")
+        compiled = torch.compile(block, fullgraph=True)
+        self.close(compiled(x), block(x), 1e-6)
+        stream = torch.cuda.Stream()
+        with torch.cuda.stream(stream):
+            block(x)  # warm-up outside the capture
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph, stream=stream):
+                y = block(x)
+        graph.replay()
+        torch.cuda.synchronize()
+        self.close(y, block(x), 1e-6)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
