@@ -142,10 +142,15 @@ def _dlpack_view(fn, name, obj):
                 (obj, capsule), "dlpack")
 
 
+_DeviceArray = None  # kaio.memory.DeviceArray (imported on first use)
+
+
 def view(fn, name, obj):
     """The View of a device array argument, or a KaioValueError naming it."""
-    from .memory import DeviceArray
-    if isinstance(obj, DeviceArray):
+    global _DeviceArray
+    if _DeviceArray is None:
+        from .memory import DeviceArray as _DeviceArray
+    if isinstance(obj, _DeviceArray):
         return View(obj.ptr, obj.dtype, obj.shape, obj.strides, obj.nbytes,
                     obj.device, obj, "kaio")
     if is_torch_tensor(obj):

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Per-call overhead of KAIO ops from Python against torch's own, on the GPU
+host (issue: goal <= 1.5x torch's dispatch overhead).
+
+Calls each op on tiny tensors (the launch, not the kernel, is the cost)
+back to back, N calls per sample, the median of 15 samples after warm-up,
+wall-clock per call with a synchronize at the end of each sample: kaio.ops
+(a ctypes call into libkaio), kaio.torch_ops (through torch.library's
+dispatcher) and the torch op doing the same work.
+
+    PYTHONPATH=python python3 bench/python_overhead.py [--json FILE]
+"""
+
+import argparse
+import json
+import statistics
+import sys
+import time
+
+try:
+    import torch
+except ImportError:  # pragma: no cover - the GPU host has torch
+    sys.exit("python_overhead.py: PyTorch is not installed")
+
+import kaio
+from kaio import ops
+
+N, SAMPLES = 2000, 15
+
+
+def per_call_us(fn):
+    for _ in range(200):
+        fn()
+    torch.cuda.synchronize()
+    samples = []
+    for _ in range(SAMPLES):
+        t = time.perf_counter()
+        for _ in range(N):
+            fn()
+        torch.cuda.synchronize()
+        samples.append((time.perf_counter() - t) / N * 1e6)
+    return statistics.median(samples)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    if not torch.cuda.is_available():
+        sys.exit("python_overhead.py: no GPU")
+    x = torch.randn(4, 64, device="cuda")
+    w = torch.randn(64, device="cuda")
+    out = torch.empty_like(x)
+    F = torch.nn.functional
+    cases = [
+        ("add", lambda: ops.add(x, x, out=out),
+         lambda: torch.add(x, x, out=out)),
+        ("softmax", lambda: ops.softmax(x, out=out),
+         lambda: torch.softmax(x, -1)),
+        ("rms_norm", lambda: ops.rms_norm(x, w, out=out),
+         lambda: F.rms_norm(x, (64,), w) if hasattr(F, "rms_norm")
+         else x * w),
+    ]
+    try:
+        from kaio import torch_ops as kt
+        cases.append(("torch_ops.rms_norm", lambda: kt.rms_norm(x, w),
+                      lambda: F.rms_norm(x, (64,), w)))
+    except ImportError:
+        pass
+    rows = []
+    print("| op | kaio µs/call | torch µs/call | ratio |")
+    print("|---|---|---|---|")
+    for name, ours, theirs in cases:
+        k, t = per_call_us(ours), per_call_us(theirs)
+        rows.append({"op": name, "kaio_us": k, "torch_us": t,
+                     "ratio": k / t})
+        print("| %s | %.2f | %.2f | %.2f |" % (name, k, t, k / t))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": torch.cuda.get_device_name(0),
+                       "kaio": kaio.version(), "torch": torch.__version__,
+                       "rows": rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
