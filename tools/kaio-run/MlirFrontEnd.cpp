@@ -12,6 +12,9 @@
 
 #include "Kaio/Compiler/Compile.h"
 #include "Kaio/Dialect/PTX/IR/PTXInfo.h"
+#include "Kaio/Dialect/PTX/IR/PTXOps.h"
+#include "Kaio/Runtime/Signature.h"
+#include "Kaio/Target/PTX/PTXEmitter.h"
 #include "Kaio/InitAll.h"
 #include "Kaio/Interpreter/Interpreter.h"
 #include "Kaio/Interpreter/Profile.h"
@@ -77,6 +80,17 @@ Error interpret(const RunOptions &opts, std::vector<HostArg> &args) {
   if (!module || failed(kaio::lowerToPTXDialect(*module, options)))
     return Error::make(ErrorCode::Parse, "compiling '" + opts.input +
                                              "' failed:\n" + diagnostics);
+  // The same argument contract as the GPU path: the kernel's signature.
+  for (auto entry : module->getOps<kaio::ptx::EntryOp>()) {
+    if (entry.getSymName() != opts.kernel)
+      continue;
+    Expected<kaio::rt::KernelSignature> sig = kaio::rt::parseKernelSignature(
+        kaio::ptx::formatKernelSignature(entry));
+    if (!sig)
+      return sig.takeError();
+    if (Error e = checkArgsAgainstSignature(&*sig, args))
+      return e;
+  }
   kaio::interp::Interpreter interp(*module);
   std::vector<uint64_t> values;
   std::vector<uint64_t> addresses(args.size(), 0);

@@ -410,3 +410,29 @@ Error kaio::run::writeNpy(const std::string &path, const HostArray &array) {
 Error kaio::run::writeRaw(const std::string &path, const HostArray &array) {
   return writeBytes(path, {}, array);
 }
+
+std::vector<rt::KernelArg>
+kaio::run::toKernelArgs(const std::vector<HostArg> &args,
+                        const std::vector<std::uint64_t> &addresses) {
+  std::vector<rt::KernelArg> out;
+  out.reserve(args.size());
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const ArgSpec &spec = args[i].spec;
+    out.push_back(spec.isBuffer
+                      ? rt::KernelArg::pointer(addresses[i], spec.type, false)
+                      : rt::KernelArg::scalarBits(spec.type, spec.bits));
+  }
+  return out;
+}
+
+Error kaio::run::checkArgsAgainstSignature(
+    const rt::KernelSignature *signature, const std::vector<HostArg> &args) {
+  if (!signature)
+    return Error::success();
+  std::vector<rt::KernelArg> kernelArgs =
+      toKernelArgs(args, std::vector<std::uint64_t>(args.size(), 0));
+  if (Error e = rt::checkKernelArgs(*signature, kernelArgs))
+    return e.addContext("checking --arg values against the kaio.kernel "
+                        "signature " + signature->str());
+  return Error::success();
+}

@@ -117,6 +117,20 @@ struct HostArg {
   HostArray data; ///< Buffers only.
 };
 
+/// The launch arguments of `args` in --arg order: scalars with their bits,
+/// buffers as pointers of their element type at `addresses[i]` (the device
+/// or interpreter address of buffer i; unused for scalars).
+std::vector<rt::KernelArg>
+toKernelArgs(const std::vector<HostArg> &args,
+             const std::vector<std::uint64_t> &addresses);
+
+/// The one argument contract of both runners (the GPU and --interpret):
+/// `args` checked against the kernel's `// kaio.kernel` signature by
+/// rt::checkKernelArgs (no implicit conversions). Success without a
+/// signature.
+Error checkArgsAgainstSignature(const rt::KernelSignature *signature,
+                                const std::vector<HostArg> &args);
+
 /// Extension points for front ends that know more than PTX.
 struct RunHooks {
   /// Turns a non-.ptx input (e.g. .mlir) into PTX text for `kernel`.

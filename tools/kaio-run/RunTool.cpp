@@ -29,9 +29,13 @@ device's chip; builds with the compiler only.
   --arg name=type[count]:init  a device buffer, e.g. a=f32[1024]:rand
       init: rand (uniform [-1,1) for floats, small ints for ints; --seed),
             zeros, ones, iota (0,1,2,...), a number, or @file (raw binary)
-      types: f32 f64 f16 bf16 s8 u8 s16 u16 s32 u32 s64 u64 (i32, i64 ok)
+      types: f32 f64 f16 bf16 s8 u8 s16 u16 s32 u32 s64 u64 (i8..i64 are
+             s8..s64: signed)
   Arguments are passed in the order given and checked against the
-  `// kaio.kernel` signature in the PTX when there is one.
+  kernel's `// kaio.kernel` signature, on the GPU and with --interpret
+  alike: types must match exactly (no implicit conversions: a u32
+  parameter takes u32:..., not s32/i32), buffers point to their element
+  type.
   --smem BYTES      dynamic shared memory (opts in beyond 48 KiB)
   --print NAME      print a buffer after the run (head, tail, min/max/mean/NaN)
   --out NAME=FILE   write a buffer after the run: FILE.npy (NumPy) or raw
@@ -274,26 +278,24 @@ public:
     if (opts_.verbose)
       printKernelInfo(*mod, *kernel);
 
+    // Checked before anything is uploaded, as --interpret checks them.
+    if (Error e = checkArgsAgainstSignature(kernel->signature(), args_))
+      return e;
     // Buffers are uploaded, scalars marshalled, in --arg order.
     std::vector<rt::DeviceBuffer<unsigned char>> buffers(args_.size());
-    std::vector<rt::KernelArg> kernelArgs;
+    std::vector<std::uint64_t> addresses(args_.size(), 0);
     for (std::size_t i = 0; i < args_.size(); ++i) {
       const HostArg &a = args_[i];
-      if (!a.spec.isBuffer) {
-        kernelArgs.push_back(rt::KernelArg::scalarBits(a.spec.type, a.spec.bits));
+      if (!a.spec.isBuffer)
         continue;
-      }
       Expected<rt::DeviceBuffer<unsigned char>> buf =
           rt::DeviceBuffer<unsigned char>::fromHost(device, a.data.bytes);
       if (!buf)
         return buf.takeError().addContext("uploading --arg " + a.spec.name);
       buffers[i] = std::move(*buf);
-      kernelArgs.push_back(
-          rt::KernelArg::pointer(buffers[i].ptr(), a.spec.type, false));
+      addresses[i] = buffers[i].ptr();
     }
-    if (Error e = kernel->checkArgs(kernelArgs.data(), kernelArgs.size()))
-      return e.addContext("checking --arg values against the kaio.kernel "
-                          "signature " + kernel->signature()->str());
+    std::vector<rt::KernelArg> kernelArgs = toKernelArgs(args_, addresses);
 
     rt::LaunchConfig cfg;
     cfg.grid = opts_.grid;
