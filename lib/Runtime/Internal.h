@@ -43,13 +43,26 @@ public:
   Error enter(const std::string &doing) {
     const DriverApi &api = *state_.api;
     CUcontext current = nullptr;
-    if (api.cuCtxGetCurrent(&current) == CUDA_SUCCESS &&
-        current == state_.context)
+    if (CUresult r = api.cuCtxGetCurrent(&current))
+      return makeCudaError(api, r, "cuCtxGetCurrent", doing);
+    if (current == state_.context)
       return Error::success();
     if (CUresult r = api.cuCtxPushCurrent(state_.context))
       return makeCudaError(api, r, "cuCtxPushCurrent", doing);
     pushed_ = true;
     return Error::success();
+  }
+  /// For destructors, which must release what they own whatever happens:
+  /// makes the context current when it can; the caller releases anyway
+  /// (device memory, streams and events are freed in any context, and a
+  /// failure here must not turn into a leak).
+  void enterForRelease() {
+    const DriverApi &api = *state_.api;
+    CUcontext current = nullptr;
+    if (api.cuCtxGetCurrent(&current) == CUDA_SUCCESS &&
+        current == state_.context)
+      return;
+    pushed_ = api.cuCtxPushCurrent(state_.context) == CUDA_SUCCESS;
   }
   ~ScopedContext() {
     if (pushed_) {
@@ -86,8 +99,8 @@ struct ModuleState {
   ~ModuleState() {
     if (module) {
       ScopedContext scope(*device);
-      if (!scope.enter("unloading a module"))
-        device->api->cuModuleUnload(module);
+      scope.enterForRelease();
+      device->api->cuModuleUnload(module);
     }
   }
 };

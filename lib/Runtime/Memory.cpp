@@ -163,8 +163,8 @@ void RawDeviceBuffer::reset() {
     ScopedContext scope(*state_);
     // Nothing useful can be done with a failure in a destructor; the memory
     // goes with the context at worst.
-    if (!scope.enter("freeing device memory"))
-      state_->api->cuMemFree(ptr_);
+    scope.enterForRelease();
+    state_->api->cuMemFree(ptr_);
   }
   ptr_ = 0;
   bytes_ = 0;
@@ -265,8 +265,8 @@ RawPinnedBuffer::~RawPinnedBuffer() { reset(); }
 void RawPinnedBuffer::reset() {
   if (data_) {
     ScopedContext scope(*state_);
-    if (!scope.enter("freeing pinned host memory"))
-      state_->api->cuMemFreeHost(data_);
+    scope.enterForRelease();
+    state_->api->cuMemFreeHost(data_);
   }
   data_ = nullptr;
   bytes_ = 0;

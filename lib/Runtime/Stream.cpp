@@ -47,8 +47,8 @@ Stream::~Stream() { reset(); }
 void Stream::reset() {
   if (stream_ && owned_) {
     ScopedContext scope(*state_);
-    if (!scope.enter("destroying a stream"))
-      state_->api->cuStreamDestroy(stream_);
+    scope.enterForRelease();
+    state_->api->cuStreamDestroy(stream_);
   }
   stream_ = nullptr;
   state_.reset();
@@ -108,8 +108,8 @@ Event::~Event() { reset(); }
 void Event::reset() {
   if (event_) {
     ScopedContext scope(*state_);
-    if (!scope.enter("destroying an event"))
-      state_->api->cuEventDestroy(event_);
+    scope.enterForRelease();
+    state_->api->cuEventDestroy(event_);
   }
   event_ = nullptr;
   state_.reset();

@@ -35,6 +35,8 @@ struct FakeCudaCounters {
   unsigned lastGrid[3], lastBlock[3], lastSharedBytes;
   int lastLaunchDevice;
   char lastKernel[64]; ///< Name of the last launched kernel.
+  int faultsInjected;   ///< Calls failed by fakeCudaInjectFault.
+  char lastFault[64];   ///< The driver call that failed last.
 };
 FakeCudaCounters *getFakeCounters();
 

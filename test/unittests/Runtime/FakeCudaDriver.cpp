@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -70,6 +71,8 @@ extern "C" struct FakeCudaCounters {
   unsigned lastGrid[3], lastBlock[3], lastSharedBytes;
   int lastLaunchDevice;
   char lastKernel[64]; ///< Name of the last launched kernel.
+  int faultsInjected;   ///< Calls failed by fakeCudaInjectFault.
+  char lastFault[64];   ///< The driver call that failed last.
 };
 
 namespace {
@@ -83,6 +86,9 @@ enum {
   InvalidContext = 201,
   InvalidPtx = 218,
   NotFound = 500,
+  IllegalAddress = 700,
+  LaunchFailed = 719,
+  Unknown = 999,
 };
 constexpr int kOptinShared = 166912;
 
@@ -162,6 +168,46 @@ CUresult loadImage(CUmodule *out, const void *image, char *log,
 
 #define API extern "C" __attribute__((visibility("default")))
 
+// Fault injection: fakeCudaInjectFault(n, code) (or FAKE_CUDA_FAIL_AT=n and
+// FAKE_CUDA_FAIL_CODE=code in the environment) makes the n-th fallible
+// driver call from then on return `code`; n = 0 disarms. Calls that release
+// something (cuMemFree, cuModuleUnload, ...), cuInit, cuDriverGetVersion
+// and the error-string queries never fail: KAIO cannot recover from the
+// first and does the others once per process.
+namespace {
+std::atomic<int> faultAt{-1}; // -1: read the environment on first use
+std::atomic<int> faultCalls{0};
+std::atomic<int> faultCode{Unknown};
+
+CUresult injectedFault(const char *name) {
+  if (faultAt.load() < 0) {
+    const char *at = std::getenv("FAKE_CUDA_FAIL_AT");
+    const char *code = std::getenv("FAKE_CUDA_FAIL_CODE");
+    if (code)
+      faultCode = std::atoi(code);
+    int expected = -1;
+    faultAt.compare_exchange_strong(expected, at ? std::atoi(at) : 0);
+  }
+  int armed = faultAt.load();
+  if (armed <= 0 || ++faultCalls != armed)
+    return Success;
+  std::lock_guard<std::mutex> lock(mutex);
+  ++counters.faultsInjected;
+  std::snprintf(counters.lastFault, sizeof(counters.lastFault), "%s", name);
+  return faultCode.load();
+}
+} // namespace
+
+#define FAULT_POINT(name)                                                      \
+  if (CUresult injected = injectedFault(name))                                 \
+  return injected
+
+API void fakeCudaInjectFault(int nthCall, int code) {
+  faultCalls = 0;
+  faultCode = code;
+  faultAt = nthCall;
+}
+
 API FakeCudaCounters *fakeCudaCounters() { return &counters; }
 
 API CUresult cuGetErrorName(CUresult r, const char **s) {
@@ -174,6 +220,9 @@ API CUresult cuGetErrorName(CUresult r, const char **s) {
   case InvalidContext: *s = "CUDA_ERROR_INVALID_CONTEXT"; return Success;
   case InvalidPtx: *s = "CUDA_ERROR_INVALID_PTX"; return Success;
   case NotFound: *s = "CUDA_ERROR_NOT_FOUND"; return Success;
+  case IllegalAddress: *s = "CUDA_ERROR_ILLEGAL_ADDRESS"; return Success;
+  case LaunchFailed: *s = "CUDA_ERROR_LAUNCH_FAILED"; return Success;
+  case Unknown: *s = "CUDA_ERROR_UNKNOWN"; return Success;
   }
   *s = nullptr;
   return InvalidValue;
@@ -188,24 +237,27 @@ API CUresult cuGetErrorString(CUresult r, const char **s) {
   case InvalidContext: *s = "invalid device context"; return Success;
   case InvalidPtx: *s = "a PTX JIT compilation failed"; return Success;
   case NotFound: *s = "named symbol not found"; return Success;
+  case IllegalAddress: *s = "an illegal memory access was encountered"; return Success;
+  case LaunchFailed: *s = "unspecified launch failure"; return Success;
+  case Unknown: *s = "unknown error"; return Success;
   }
   *s = nullptr;
   return InvalidValue;
 }
 API CUresult cuInit(unsigned) { return deviceCount() ? Success : NoDevice; }
 API CUresult cuDriverGetVersion(int *v) { *v = 12080; return Success; }
-API CUresult cuDeviceGetCount(int *n) { *n = deviceCount(); return Success; }
-API CUresult cuDeviceGet(CUdevice *d, int ordinal) {
+API CUresult cuDeviceGetCount(int *n) { FAULT_POINT("cuDeviceGetCount"); *n = deviceCount(); return Success; }
+API CUresult cuDeviceGet(CUdevice *d, int ordinal) { FAULT_POINT("cuDeviceGet");
   if (ordinal < 0 || ordinal >= deviceCount())
     return InvalidDevice;
   *d = ordinal;
   return Success;
 }
-API CUresult cuDeviceGetName(char *name, int len, CUdevice d) {
+API CUresult cuDeviceGetName(char *name, int len, CUdevice d) { FAULT_POINT("cuDeviceGetName");
   std::snprintf(name, len, "KAIO Fake GPU %d", d);
   return Success;
 }
-API CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) {
+API CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) { FAULT_POINT("cuDeviceGetAttribute");
   switch (attr) {
   case 1: *v = 1024; break;
   case 2: case 3: *v = 1024; break;
@@ -229,11 +281,11 @@ API CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) {
   }
   return Success;
 }
-API CUresult cuDeviceTotalMem_v2(std::size_t *bytes, CUdevice) {
+API CUresult cuDeviceTotalMem_v2(std::size_t *bytes, CUdevice) { FAULT_POINT("cuDeviceTotalMem_v2");
   *bytes = std::size_t(40) << 30;
   return Success;
 }
-API CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d) {
+API CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d) { FAULT_POINT("cuDevicePrimaryCtxRetain");
   *ctx = &contexts[d];
   ++counters.primaryContextRefs[d];
   return Success;
@@ -242,8 +294,8 @@ API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) {
   --counters.primaryContextRefs[d];
   return Success;
 }
-API CUresult cuCtxGetCurrent(CUcontext *ctx) { *ctx = current(); return Success; }
-API CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
+API CUresult cuCtxGetCurrent(CUcontext *ctx) { FAULT_POINT("cuCtxGetCurrent"); *ctx = current(); return Success; }
+API CUresult cuCtxPushCurrent_v2(CUcontext ctx) { FAULT_POINT("cuCtxPushCurrent_v2");
   contextStack.push_back(ctx);
   return Success;
 }
@@ -254,17 +306,17 @@ API CUresult cuCtxPopCurrent_v2(CUcontext *ctx) {
   contextStack.pop_back();
   return Success;
 }
-API CUresult cuCtxSynchronize() { return current() ? Success : InvalidContext; }
-API CUresult cuMemGetInfo_v2(std::size_t *f, std::size_t *t) {
+API CUresult cuCtxSynchronize() { FAULT_POINT("cuCtxSynchronize"); return current() ? Success : InvalidContext; }
+API CUresult cuMemGetInfo_v2(std::size_t *f, std::size_t *t) { FAULT_POINT("cuMemGetInfo_v2");
   *t = std::size_t(40) << 30;
   *f = *t / 2;
   return current() ? Success : InvalidContext;
 }
-API CUresult cuModuleLoadData(CUmodule *m, const void *image) {
+API CUresult cuModuleLoadData(CUmodule *m, const void *image) { FAULT_POINT("cuModuleLoadData");
   return loadImage(m, image, nullptr, 0);
 }
 API CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned n,
-                                int *keys, void **values) {
+                                int *keys, void **values) { FAULT_POINT("cuModuleLoadDataEx");
   char *log = nullptr;
   std::size_t size = 0;
   parseLogOptions(n, keys, values, log, size);
@@ -275,14 +327,14 @@ API CUresult cuModuleUnload(CUmodule m) {
   --counters.liveModules;
   return Success;
 }
-API CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+API CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) { FAULT_POINT("cuModuleGetFunction");
   auto it = m->functions.find(name);
   if (it == m->functions.end())
     return NotFound;
   *f = it->second.get();
   return Success;
 }
-API CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f) {
+API CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f) { FAULT_POINT("cuFuncGetAttribute");
   switch (attr) {
   case 0: *v = f->name.find("heavy") != std::string::npos ? 256 : 1024; break;
   case 1: *v = f->staticShared; break;
@@ -295,14 +347,14 @@ API CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f) {
   }
   return Success;
 }
-API CUresult cuFuncSetAttribute(CUfunction f, int attr, int v) {
+API CUresult cuFuncSetAttribute(CUfunction f, int attr, int v) { FAULT_POINT("cuFuncSetAttribute");
   if (attr != 8 || v < 0 || v + f->staticShared > kOptinShared)
     return InvalidValue;
   f->maxDynamicShared = v;
   return Success;
 }
 API CUresult cuLinkCreate_v2(unsigned n, int *keys, void **values,
-                             CUlinkState *out) {
+                             CUlinkState *out) { FAULT_POINT("cuLinkCreate_v2");
   auto *link = new CUlinkState_st();
   parseLogOptions(n, keys, values, link->errorLog, link->errorLogSize);
   *out = link;
@@ -310,7 +362,7 @@ API CUresult cuLinkCreate_v2(unsigned n, int *keys, void **values,
 }
 API CUresult cuLinkAddData_v2(CUlinkState link, int type, void *data,
                               std::size_t size, const char *, unsigned, int *,
-                              void **) {
+                              void **) { FAULT_POINT("cuLinkAddData_v2");
   if (type != 1 || !size)
     return InvalidValue;
   std::string ptx(static_cast<const char *>(data));
@@ -320,7 +372,7 @@ API CUresult cuLinkAddData_v2(CUlinkState link, int type, void *data,
   link->ptx += ptx;
   return Success;
 }
-API CUresult cuLinkComplete(CUlinkState link, void **image, std::size_t *size) {
+API CUresult cuLinkComplete(CUlinkState link, void **image, std::size_t *size) { FAULT_POINT("cuLinkComplete");
   link->image = "FAKECUBIN\n" + link->ptx;
   *image = link->image.data();
   *size = link->image.size() + 1; // Keep the NUL: loadImage reads a C string.
@@ -330,7 +382,7 @@ API CUresult cuLinkDestroy(CUlinkState link) {
   delete link;
   return Success;
 }
-API CUresult cuMemAlloc_v2(CUdeviceptr *p, std::size_t bytes) {
+API CUresult cuMemAlloc_v2(CUdeviceptr *p, std::size_t bytes) { FAULT_POINT("cuMemAlloc_v2");
   if (!current())
     return InvalidContext;
   if (!bytes)
@@ -345,15 +397,16 @@ API CUresult cuMemAlloc_v2(CUdeviceptr *p, std::size_t bytes) {
   return Success;
 }
 API CUresult cuMemFree_v2(CUdeviceptr p) {
+  // As with unified addressing: any (or no) current context will do.
   std::lock_guard<std::mutex> lock(mutex);
-  if (!current() || !allocations.count(p))
+  if (!allocations.count(p))
     return InvalidValue;
   allocations.erase(p);
   std::free(reinterpret_cast<void *>(p));
   --counters.liveAllocations;
   return Success;
 }
-API CUresult cuMemHostAlloc(void **p, std::size_t bytes, unsigned) {
+API CUresult cuMemHostAlloc(void **p, std::size_t bytes, unsigned) { FAULT_POINT("cuMemHostAlloc");
   if (!current())
     return InvalidContext;
   *p = std::malloc(bytes);
@@ -366,39 +419,39 @@ API CUresult cuMemFreeHost(void *p) {
   return Success;
 }
 #define DEV(p) reinterpret_cast<void *>(p)
-API CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, std::size_t n) {
+API CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, std::size_t n) { FAULT_POINT("cuMemcpyHtoD_v2");
   std::memcpy(DEV(d), s, n);
   return current() ? Success : InvalidContext;
 }
-API CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, std::size_t n) {
+API CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, std::size_t n) { FAULT_POINT("cuMemcpyDtoH_v2");
   std::memcpy(d, DEV(s), n);
   return current() ? Success : InvalidContext;
 }
-API CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, std::size_t n) {
+API CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, std::size_t n) { FAULT_POINT("cuMemcpyDtoD_v2");
   std::memmove(DEV(d), DEV(s), n);
   return current() ? Success : InvalidContext;
 }
 API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *s, std::size_t n,
-                                  CUstream) {
+                                  CUstream) { FAULT_POINT("cuMemcpyHtoDAsync_v2");
   return cuMemcpyHtoD_v2(d, s, n);
 }
 API CUresult cuMemcpyDtoHAsync_v2(void *d, CUdeviceptr s, std::size_t n,
-                                  CUstream) {
+                                  CUstream) { FAULT_POINT("cuMemcpyDtoHAsync_v2");
   return cuMemcpyDtoH_v2(d, s, n);
 }
 API CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, std::size_t n,
-                                  CUstream) {
+                                  CUstream) { FAULT_POINT("cuMemcpyDtoDAsync_v2");
   return cuMemcpyDtoD_v2(d, s, n);
 }
-API CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, std::size_t n) {
+API CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, std::size_t n) { FAULT_POINT("cuMemsetD8_v2");
   std::memset(DEV(d), v, n);
   return current() ? Success : InvalidContext;
 }
 API CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, std::size_t n,
-                             CUstream) {
+                             CUstream) { FAULT_POINT("cuMemsetD8Async");
   return cuMemsetD8_v2(d, v, n);
 }
-API CUresult cuStreamCreate(CUstream *s, unsigned) {
+API CUresult cuStreamCreate(CUstream *s, unsigned) { FAULT_POINT("cuStreamCreate");
   if (!current())
     return InvalidContext;
   *s = new CUstream_st{current()->device};
@@ -410,9 +463,9 @@ API CUresult cuStreamDestroy_v2(CUstream s) {
   --counters.liveStreams;
   return Success;
 }
-API CUresult cuStreamSynchronize(CUstream) { return Success; }
-API CUresult cuStreamQuery(CUstream) { return Success; }
-API CUresult cuEventCreate(CUevent *e, unsigned) {
+API CUresult cuStreamSynchronize(CUstream) { FAULT_POINT("cuStreamSynchronize"); return Success; }
+API CUresult cuStreamQuery(CUstream) { FAULT_POINT("cuStreamQuery"); return Success; }
+API CUresult cuEventCreate(CUevent *e, unsigned) { FAULT_POINT("cuEventCreate");
   if (!current())
     return InvalidContext;
   *e = new CUevent_st();
@@ -424,14 +477,14 @@ API CUresult cuEventDestroy_v2(CUevent e) {
   --counters.liveEvents;
   return Success;
 }
-API CUresult cuEventRecord(CUevent e, CUstream) {
+API CUresult cuEventRecord(CUevent e, CUstream) { FAULT_POINT("cuEventRecord");
   e->when = std::chrono::steady_clock::now();
   e->recorded = true;
   return Success;
 }
-API CUresult cuEventSynchronize(CUevent) { return Success; }
-API CUresult cuEventQuery(CUevent) { return Success; }
-API CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
+API CUresult cuEventSynchronize(CUevent) { FAULT_POINT("cuEventSynchronize"); return Success; }
+API CUresult cuEventQuery(CUevent) { FAULT_POINT("cuEventQuery"); return Success; }
+API CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) { FAULT_POINT("cuEventElapsedTime");
   if (!a->recorded || !b->recorded)
     return InvalidValue;
   *ms = std::chrono::duration<float, std::milli>(b->when - a->when).count();
@@ -439,7 +492,7 @@ API CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
 }
 API CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
                             unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                            unsigned smem, CUstream, void **params, void **) {
+                            unsigned smem, CUstream, void **params, void **) { FAULT_POINT("cuLaunchKernel");
   if (!current())
     return InvalidContext;
   if (int(smem) > f->maxDynamicShared)
