@@ -3,6 +3,7 @@
 #include "Kaio/Runtime/Cache.h"
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -132,6 +133,42 @@ std::string kaio::rt::sha256Hex(std::string_view data) {
   Sha256 sha;
   sha.update(data.data(), data.size());
   return sha.hexDigest();
+}
+
+// "KAIOCUBIN1\n" <16 hex digits: payload bytes> "\n" <64 hex: sha256> "\n"
+static constexpr std::string_view kEntryMagic = "KAIOCUBIN1\n";
+static constexpr std::size_t kEntryHeader = 11 + 17 + 65;
+
+std::string kaio::rt::encodeCacheEntry(std::string_view cubin) {
+  char size[18];
+  std::snprintf(size, sizeof(size), "%016llx\n",
+                static_cast<unsigned long long>(cubin.size()));
+  std::string entry(kEntryMagic);
+  entry += size;
+  entry += sha256Hex(cubin);
+  entry += '\n';
+  entry.append(cubin.data(), cubin.size());
+  return entry;
+}
+
+std::string kaio::rt::decodeCacheEntry(std::string_view file) {
+  if (file.size() < kEntryHeader || file.substr(0, 11) != kEntryMagic ||
+      file[27] != '\n' || file[kEntryHeader - 1] != '\n')
+    return {};
+  std::uint64_t size = 0;
+  for (char c : file.substr(11, 16)) {
+    int digit = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                       : -1;
+    if (digit < 0)
+      return {};
+    size = size * 16 + unsigned(digit);
+  }
+  std::string_view payload = file.substr(kEntryHeader);
+  if (size == 0 || payload.size() != size ||
+      sha256Hex(payload) != file.substr(28, 64))
+    return {};
+  return std::string(payload);
 }
 
 std::string kaio::rt::computeCacheKey(std::string_view ptx,

@@ -214,9 +214,12 @@ Expected<Module> Module::loadPtx(const Device &device, std::string_view ptxText,
   std::string path =
       cacheDir + "/" + computeCacheKey(ptx, keyInputs) + ".cubin";
 
-  if (Expected<std::string> cached = readFile(path); cached && !cached->empty()) {
+  if (Expected<std::string> file = readFile(path); file && !file->empty()) {
+    // Only a complete, unmodified entry reaches the driver.
+    std::string cached = decodeCacheEntry(*file);
     CUmodule mod = nullptr;
-    if (api.cuModuleLoadData(&mod, cached->data()) == CUDA_SUCCESS) {
+    if (!cached.empty() &&
+        api.cuModuleLoadData(&mod, cached.data()) == CUDA_SUCCESS) {
       state->module = mod;
       state->cacheStatus = CacheStatus::Hit;
       noteCacheHit();
@@ -236,8 +239,9 @@ Expected<Module> Module::loadPtx(const Device &device, std::string_view ptxText,
   state->cacheStatus = CacheStatus::Miss;
   state->infoLog = jit.infoLog();
   noteCacheMiss();
+  std::string entry = encodeCacheEntry(*cubin);
   noteCacheWrite(makeDirectories(cacheDir) &&
-                 writeFileAtomically(path, cubin->data(), cubin->size()));
+                 writeFileAtomically(path, entry.data(), entry.size()));
   return Module(std::move(state));
 }
 

@@ -47,6 +47,15 @@ std::string getCacheDirectory();
 /// False when KAIO_CACHE is "0" (or "off"/"false"/"no").
 bool isCacheEnabled();
 
+/// A cache file is untrusted input (another process may be writing it, a
+/// disk may truncate it, anyone may edit it) and the driver reads a cubin
+/// without knowing its size, so entries are framed: a magic line, the
+/// payload size and its SHA-256, then the payload. encodeCacheEntry frames
+/// a cubin; decodeCacheEntry returns it only if every check passes (empty
+/// otherwise: the caller recompiles).
+std::string encodeCacheEntry(std::string_view cubin);
+std::string decodeCacheEntry(std::string_view file);
+
 /// Process-wide counters, for tests and diagnostics.
 struct CacheStats {
   std::uint64_t hits = 0, misses = 0, writes = 0, writeFailures = 0;

@@ -74,3 +74,28 @@ TEST(CacheTest, EnableSwitch) {
   }
   EXPECT_STREQ(getCacheStatusName(CacheStatus::Hit), "hit");
 }
+
+TEST(CacheTest, EntriesRoundTrip) {
+  std::string cubin("\x7f" "ELF\0\1\2 some cubin bytes", 25);
+  std::string entry = encodeCacheEntry(cubin);
+  EXPECT_EQ(entry.compare(0, 11, "KAIOCUBIN1\n"), 0);
+  EXPECT_EQ(decodeCacheEntry(entry), cubin);
+}
+
+TEST(CacheTest, DamagedEntriesAreRejected) {
+  std::string cubin = "a cubin of forty-two bytes, give or take..";
+  std::string entry = encodeCacheEntry(cubin);
+  // Every truncation (a writer that died, a full disk).
+  for (std::size_t n = 0; n < entry.size(); ++n)
+    EXPECT_EQ(decodeCacheEntry(entry.substr(0, n)), "") << n;
+  // Every single changed byte, in the header or the payload.
+  for (std::size_t i = 0; i < entry.size(); ++i) {
+    std::string bad = entry;
+    bad[i] ^= 0x20;
+    EXPECT_EQ(decodeCacheEntry(bad), "") << i;
+  }
+  // Trailing bytes, a raw cubin from an older KAIO, an empty payload.
+  EXPECT_EQ(decodeCacheEntry(entry + "x"), "");
+  EXPECT_EQ(decodeCacheEntry(cubin), "");
+  EXPECT_EQ(decodeCacheEntry(encodeCacheEntry("")), "");
+}

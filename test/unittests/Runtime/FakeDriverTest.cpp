@@ -15,12 +15,27 @@
 #include <cstdio>
 #include <dirent.h>
 #include <dlfcn.h>
+#include <fstream>
+#include <iterator>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace kaio::rt;
 using namespace kaio::rt::test;
 
 namespace {
+/// The one entry of a cache directory.
+std::string onlyEntry(const TempDir &dir) {
+  std::string entry;
+  DIR *d = ::opendir(dir.path().c_str());
+  while (dirent *e = ::readdir(d))
+    if (e->d_name[0] != '.')
+      entry = dir.path() + "/" + e->d_name;
+  ::closedir(d);
+  return entry;
+}
+
 class FakeDriverTest : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -191,12 +206,7 @@ TEST_F(FakeDriverTest, CorruptCacheEntryIsReplaced) {
   Device dev = *Device::open(0);
   { Module first = *Module::loadPtx(dev, kVectorAddPtx); }
   ASSERT_EQ(cacheDir.countFiles(), 1);
-  std::string entry;
-  DIR *dir = ::opendir(cacheDir.path().c_str());
-  while (dirent *e = ::readdir(dir))
-    if (e->d_name[0] != '.')
-      entry = cacheDir.path() + "/" + e->d_name;
-  ::closedir(dir);
+  std::string entry = onlyEntry(cacheDir);
   std::FILE *f = std::fopen(entry.c_str(), "wb");
   std::fputs("garbage", f);
   std::fclose(f);
@@ -262,4 +272,78 @@ TEST_F(FakeDriverTest, LoadFileAndBinary) {
   Expected<Module> bad = Module::loadBinary(dev, "junk", 5);
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().name(), "CUDA_ERROR_INVALID_IMAGE");
+}
+
+
+TEST_F(FakeDriverTest, TruncatedCacheEntryNeverReachesTheDriver) {
+  Device dev = *Device::open(0);
+  { Module first = *Module::loadPtx(dev, kVectorAddPtx); }
+  std::string entry = onlyEntry(cacheDir);
+  ASSERT_FALSE(entry.empty());
+  std::ifstream in(entry, std::ios::binary);
+  std::string data((std::istreambuf_iterator<char>(in)), {});
+  in.close();
+  // Truncated in the payload: without the frame the fake driver would
+  // accept the text (it needs only ".version").
+  std::ofstream(entry, std::ios::binary | std::ios::trunc)
+      << data.substr(0, data.size() - 8);
+  int jits = counters->linkCompiles;
+  Expected<Module> again = Module::loadPtx(dev, kVectorAddPtx);
+  ASSERT_TRUE(again) << again.error().message();
+  EXPECT_EQ(again->cacheStatus(), CacheStatus::Miss);
+  EXPECT_EQ(counters->linkCompiles, jits + 1);
+  Module third = *Module::loadPtx(dev, kVectorAddPtx);
+  EXPECT_EQ(third.cacheStatus(), CacheStatus::Hit);
+}
+
+TEST_F(FakeDriverTest, ReadOnlyCacheDirectoryStillLoads) {
+  if (::geteuid() == 0)
+    GTEST_SKIP() << "running as root: permissions do not make a directory "
+                    "read-only (UnwritableCacheIsNotAnError covers failed "
+                    "writes)";
+  Device dev = *Device::open(0);
+  { Module first = *Module::loadPtx(dev, kVectorAddPtx); }
+  ASSERT_EQ(::chmod(cacheDir.path().c_str(), 0555), 0);
+  std::string variant = std::string(kVectorAddPtx) + "\n// another entry\n";
+  Expected<Module> miss = Module::loadPtx(dev, variant);
+  Expected<Module> hit = Module::loadPtx(dev, kVectorAddPtx);
+  ::chmod(cacheDir.path().c_str(), 0755);
+  ASSERT_TRUE(miss) << miss.error().message();
+  ASSERT_TRUE(hit) << hit.error().message();
+  EXPECT_EQ(hit->cacheStatus(), CacheStatus::Hit);
+}
+
+TEST_F(FakeDriverTest, ProcessesFillingOneCacheConcurrently) {
+  // Two processes load the same 8 modules 25 times each into one cache
+  // directory; then every entry is whole and a hit.
+  constexpr int kVariants = 8;
+  auto variant = [](int i) {
+    return std::string(kVectorAddPtx) + "\n// variant " + std::to_string(i) +
+           "\n";
+  };
+  pid_t children[2];
+  for (pid_t &child : children) {
+    child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      Expected<Device> dev = Device::open(0);
+      bool ok = bool(dev);
+      for (int round = 0; ok && round < 25; ++round)
+        for (int i = 0; ok && i < kVariants; ++i)
+          ok = bool(Module::loadPtx(*dev, variant(i)));
+      ::_exit(ok ? 0 : 1);
+    }
+  }
+  for (pid_t child : children) {
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  EXPECT_EQ(cacheDir.countFiles(), kVariants); // no stray temporaries
+  Device dev = *Device::open(0);
+  for (int i = 0; i < kVariants; ++i) {
+    Expected<Module> mod = Module::loadPtx(dev, variant(i));
+    ASSERT_TRUE(mod) << mod.error().message();
+    EXPECT_EQ(mod->cacheStatus(), CacheStatus::Hit) << i;
+  }
 }
