@@ -51,6 +51,23 @@ def _read_source(source_or_path):
     return source_or_path, "<source>"
 
 
+# A cache entry: this line, then the PTX whose SHA-256 it gives. A file
+# that does not check out (truncated, edited) is recompiled, not used.
+_HEADER = "// kaio-ptx-cache sha256=%s\n"
+
+
+def _read_entry(path):
+    try:
+        with open(path) as f:
+            header = f.readline()
+            text = f.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if header != _HEADER % hashlib.sha256(text.encode()).hexdigest():
+        return None
+    return text
+
+
 def compile_ptx(source_or_path, chip="sm_80", fast_math=False,
                 line_info=False, cache=True):
     """PTX text for `chip` (needs no GPU). Raises KaioCompileError with the
@@ -64,9 +81,8 @@ def compile_ptx(source_or_path, chip="sm_80", fast_math=False,
     directory = _cache_dir() if cache else None
     path = os.path.join(directory, key + ".ptx") if directory else None
     if path and os.path.exists(path):
-        with open(path) as f:
-            text = f.read()
-        if text.startswith("//") and ".entry" in text:
+        text = _read_entry(path)
+        if text is not None:
             return text
     lib = _capi.compiler()
     handle = ctypes.c_void_p()
@@ -83,6 +99,7 @@ def compile_ptx(source_or_path, chip="sm_80", fast_math=False,
             os.makedirs(directory, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
             with os.fdopen(fd, "w") as f:
+                f.write(_HEADER % hashlib.sha256(text.encode()).hexdigest())
                 f.write(text)
             os.replace(tmp, path)
         except OSError:

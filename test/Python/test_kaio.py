@@ -254,7 +254,11 @@ class CompileTest(unittest.TestCase):
         entries = [f for f in os.listdir(cache) if f.endswith(".ptx")]
         self.assertTrue(entries)
         self.assertEqual(kaio.compile_ptx(self.source, "sm_90"), ptx)
-        # A corrupt entry is recompiled, not used.
+        # A truncated or corrupt entry is recompiled, not used.
+        for f in entries:
+            with open(os.path.join(cache, f), "r+") as out:
+                out.truncate(len(ptx) // 2)
+        self.assertEqual(kaio.compile_ptx(self.source, "sm_90"), ptx)
         for f in entries:
             with open(os.path.join(cache, f), "w") as out:
                 out.write("garbage")
