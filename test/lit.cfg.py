@@ -16,6 +16,9 @@ config.excludes = ["Unit", "unittests", "lit.cfg.py", "lit.site.cfg.py",
                    "CMakeLists.txt", "Inputs", "utils"]
 
 llvm_config.use_default_substitutions()
+for var in ["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 config.substitutions.append(("%kaio_src_root", config.kaio_src_root))
@@ -46,6 +49,11 @@ if os.path.exists(build_cfg):
     config.substitutions.append(("%make_program", config.make_program))
     config.substitutions.append(("%mlir_dir", config.mlir_dir))
     config.available_features.add("cxx")
+    # scripts/test.sh --sanitize: tests that load instrumented libraries
+    # into uninstrumented programs (python3) or build against an install
+    # without the sanitizer flags say UNSUPPORTED: sanitizer.
+    if getattr(config, "kaio_sanitize", ""):
+        config.available_features.add("sanitizer")
 if os.path.exists(os.path.join(config.kaio_tools_dir, "kaio-embed")):
     config.available_features.add("kaio-embed")
 

@@ -7,6 +7,7 @@
 #include "Kaio/Dialect/PTX/IR/PTXOps.h"
 #include "Kaio/InitAll.h"
 #include "Kaio/Pipeline/Pipeline.h"
+#include "Kaio/Support/SourceCheck.h"
 #include "Kaio/Target/PTX/PTXEmitter.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -172,6 +173,9 @@ PTXResult kaio::compileSourceToPTX(StringRef source,
                                    const CompileOptions &options,
                                    StringRef bufferName) {
   PTXResult result;
+  result.diagnostics = findKnownParserCrash(source, bufferName);
+  if (!result.diagnostics.empty())
+    return result;
   MLIRContext context;
   registerDialects(&context);
   DiagnosticCollector collector(&context, result.diagnostics);

@@ -277,6 +277,10 @@ static void testCustomKernel(kaio_context ctx, const char *mlirPath,
                            &ptx),
               KAIO_ERROR_COMPILE, "bad.mlir:1:");
   CHECK(ptx == NULL);
+  /* Input MLIR's own parser would crash on: an error, not a crash. */
+  CHECK_FAILS(kaio_compile("module attributes {kaio.x = array<index: 1>} {}",
+                           0, NULL, "crash.mlir", 0, &ptx),
+              KAIO_ERROR_COMPILE, "crash.mlir:1:29: error: dense arrays");
   CHECK_FAILS(kaio_compile(source, 0, NULL, NULL, 64, &ptx),
               KAIO_ERROR_INVALID_VALUE, "flags: unknown bits 64");
   CHECK_FAILS(kaio_compile(source, 0, "sm_12", NULL, 0, &ptx),

@@ -14,6 +14,7 @@
 #include "Kaio/Compiler/Compile.h"
 #include "Kaio/Dialect/PTX/IR/PTXInfo.h"
 #include "Kaio/InitAll.h"
+#include "Kaio/Support/SourceCheck.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/SymbolTable.h"
@@ -368,6 +369,8 @@ int emitHeader(raw_ostream &os, ArrayRef<EmbeddedChip> embedded) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  if (!kaio::checkInputFilesForKnownParserCrashes(argc, argv))
+    return 1;
   cl::ParseCommandLineOptions(
       argc, argv,
       "KAIO kernel embedder: .mlir kernels -> a C++ header with their PTX and "

@@ -2,10 +2,14 @@
 
 #include "Kaio/InitAll.h"
 #include "Kaio/Support/Diagnostics.h"
+#include "Kaio/Support/SourceCheck.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
+  // Input MLIR's own parser would crash on: a located error instead.
+  if (!kaio::checkInputFilesForKnownParserCrashes(argc, argv))
+    return 1;
   mlir::DialectRegistry registry;
   kaio::registerAllDialects(registry);
   kaio::registerAllPasses();

@@ -17,6 +17,7 @@
 #include "Kaio/Compiler/Compile.h"
 #include "Kaio/Compiler/ResourceUsage.h"
 #include "Kaio/Dialect/PTX/IR/PTXInfo.h"
+#include "Kaio/Support/SourceCheck.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -756,6 +757,8 @@ KernelReport describeKernel(const PTXEntrySummary &entry, const Report &report,
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  if (!kaio::checkInputFilesForKnownParserCrashes(argc, argv))
+    return 1;
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,

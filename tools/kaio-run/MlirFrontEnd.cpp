@@ -20,6 +20,7 @@
 #include "Kaio/Interpreter/Profile.h"
 #include "Kaio/Runtime/Device.h"
 #include "Kaio/Support/Diagnostics.h"
+#include "Kaio/Support/SourceCheck.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -146,6 +147,8 @@ Error interpret(const RunOptions &opts, std::vector<HostArg> &args) {
 } // namespace
 
 int main(int argc, char **argv) {
+  if (!kaio::checkInputFilesForKnownParserCrashes(argc, argv))
+    return ExitFailure;
   RunHooks hooks;
   hooks.compileToPtx = compileToPtx;
   hooks.interpret = interpret;
