@@ -13,27 +13,14 @@
 
 #include "kaio/kaio.h"
 
+#include "FakeCudaCounters.h"
+
 #include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The fake driver's counters (FakeCudaDriver.cpp). */
-typedef struct FakeCudaCounters {
-  int liveAllocations;
-  int liveHostAllocations;
-  int liveStreams;
-  int liveEvents;
-  int liveModules;
-  int primaryContextRefs[2];
-  int jitCompiles;
-  int linkCompiles;
-  int launches;
-  unsigned lastGrid[3], lastBlock[3], lastSharedBytes;
-  int lastLaunchDevice;
-  char lastKernel[64];
-} FakeCudaCounters;
 
 static int checks, failures;
 

@@ -41,6 +41,18 @@ FakeCudaCounters *kaio::rt::test::getFakeCounters() {
   return fn ? fn() : nullptr;
 }
 
+void FakeDriverFixture::SetUp() {
+  path = findFakeDriver();
+  if (path.empty())
+    GTEST_SKIP() << "fake CUDA driver library not found";
+  driverEnv.emplace("KAIO_CUDA_DRIVER", path.c_str());
+  cacheDirEnv.emplace("KAIO_CACHE_DIR", cacheDir.path().c_str());
+  cacheEnv.emplace("KAIO_CACHE", nullptr);
+  ASSERT_FALSE(checkDriver());
+  counters = getFakeCounters();
+  ASSERT_NE(counters, nullptr);
+}
+
 void BackendTest::SetUp() {
   if (isFake()) {
     std::string path = findFakeDriver();

@@ -3,6 +3,7 @@
 #ifndef KAIO_TEST_UNITTESTS_RUNTIME_DRIVERBACKENDS_H
 #define KAIO_TEST_UNITTESTS_RUNTIME_DRIVERBACKENDS_H
 
+#include "FakeCudaCounters.h"
 #include "TestUtils.h"
 
 #include "Kaio/Runtime/Device.h"
@@ -22,23 +23,19 @@ enum class Backend { Real, Fake };
 std::string findFakeDriver();
 
 /// Counters exported by the fake driver (see FakeCudaDriver.cpp).
-struct FakeCudaCounters {
-  int liveAllocations;
-  int liveHostAllocations;
-  int liveStreams;
-  int liveEvents;
-  int liveModules;
-  int primaryContextRefs[2];
-  int jitCompiles;
-  int linkCompiles;
-  int launches;
-  unsigned lastGrid[3], lastBlock[3], lastSharedBytes;
-  int lastLaunchDevice;
-  char lastKernel[64]; ///< Name of the last launched kernel.
-  int faultsInjected;   ///< Calls failed by fakeCudaInjectFault.
-  char lastFault[64];   ///< The driver call that failed last.
-};
 FakeCudaCounters *getFakeCounters();
+
+/// A test on the fake driver (skipped, with the reason, when it is not
+/// built): KAIO_CUDA_DRIVER points at it, the cubin cache is private, and
+/// `counters` are the fake's.
+class FakeDriverFixture : public ::testing::Test {
+protected:
+  void SetUp() override;
+  std::string path;
+  std::optional<ScopedEnv> driverEnv, cacheDirEnv, cacheEnv;
+  TempDir cacheDir;
+  FakeCudaCounters *counters = nullptr;
+};
 
 /// Selects the driver for a test and opens device 0; skips (with the reason)
 /// when the backend is unavailable. Each test gets a private cubin cache.

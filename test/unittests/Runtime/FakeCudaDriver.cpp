@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FakeCudaCounters.h"
+
 #include <atomic>
 #include <cctype>
 #include <chrono>
@@ -58,22 +60,6 @@ using CUstream = CUstream_st *;
 using CUevent = CUevent_st *;
 using CUlinkState = CUlinkState_st *;
 
-extern "C" struct FakeCudaCounters {
-  int liveAllocations;
-  int liveHostAllocations;
-  int liveStreams;
-  int liveEvents;
-  int liveModules;
-  int primaryContextRefs[2];
-  int jitCompiles;  ///< PTX compiled by cuModuleLoadData(Ex).
-  int linkCompiles; ///< PTX compiled by cuLinkAddData.
-  int launches;
-  unsigned lastGrid[3], lastBlock[3], lastSharedBytes;
-  int lastLaunchDevice;
-  char lastKernel[64]; ///< Name of the last launched kernel.
-  int faultsInjected;   ///< Calls failed by fakeCudaInjectFault.
-  char lastFault[64];   ///< The driver call that failed last.
-};
 
 namespace {
 enum {

@@ -36,19 +36,8 @@ std::string onlyEntry(const TempDir &dir) {
   return entry;
 }
 
-class FakeDriverTest : public ::testing::Test {
+class FakeDriverTest : public FakeDriverFixture {
 protected:
-  void SetUp() override {
-    path = findFakeDriver();
-    if (path.empty())
-      GTEST_SKIP() << "fake CUDA driver library not found";
-    driverEnv.emplace("KAIO_CUDA_DRIVER", path.c_str());
-    cacheDirEnv.emplace("KAIO_CACHE_DIR", cacheDir.path().c_str());
-    cacheEnv.emplace("KAIO_CACHE", nullptr);
-    ASSERT_FALSE(checkDriver());
-    counters = getFakeCounters();
-    ASSERT_NE(counters, nullptr);
-  }
   /// The fake's current context, as seen by the calling thread.
   void *currentContext() {
     void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -58,10 +47,6 @@ protected:
     fn(&ctx);
     return ctx;
   }
-  std::string path;
-  std::optional<ScopedEnv> driverEnv, cacheDirEnv, cacheEnv;
-  TempDir cacheDir;
-  FakeCudaCounters *counters = nullptr;
 };
 } // namespace
 

@@ -24,18 +24,13 @@ using namespace kaio::rt::test;
 
 namespace {
 
-class FaultInjectionTest : public ::testing::Test {
+class FaultInjectionTest : public FakeDriverFixture {
 protected:
   void SetUp() override {
-    path = findFakeDriver();
-    if (path.empty())
-      GTEST_SKIP() << "fake CUDA driver library not found";
-    driverEnv.emplace("KAIO_CUDA_DRIVER", path.c_str());
-    cacheDirEnv.emplace("KAIO_CACHE_DIR", cacheDir.path().c_str());
+    FakeDriverFixture::SetUp();
+    if (IsSkipped() || HasFatalFailure())
+      return;
     cacheEnv.emplace("KAIO_CACHE", "0"); // every run JIT-compiles
-    ASSERT_FALSE(checkDriver());
-    counters = getFakeCounters();
-    ASSERT_NE(counters, nullptr);
     void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     inject = reinterpret_cast<void (*)(int, int)>(
         ::dlsym(handle, "fakeCudaInjectFault"));
@@ -106,10 +101,6 @@ protected:
     return done(dc->copyToHost(out.data(), n));
   }
 
-  std::string path;
-  std::optional<ScopedEnv> driverEnv, cacheDirEnv, cacheEnv;
-  TempDir cacheDir;
-  FakeCudaCounters *counters = nullptr;
   void (*inject)(int, int) = nullptr;
 };
 

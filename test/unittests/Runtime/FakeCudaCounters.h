@@ -1,0 +1,37 @@
+/*===- FakeCudaCounters.h - what the fake CUDA driver counts ---*- C -*-===*
+ *
+ * The fake driver (FakeCudaDriver.cpp) exports fakeCudaCounters() returning
+ * this struct, and fakeCudaInjectFault(n, code). Plain C, so that the C API
+ * test program reads it as the C++ tests do.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef KAIO_TEST_UNITTESTS_RUNTIME_FAKECUDACOUNTERS_H
+#define KAIO_TEST_UNITTESTS_RUNTIME_FAKECUDACOUNTERS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct FakeCudaCounters {
+  int liveAllocations;
+  int liveHostAllocations;
+  int liveStreams;
+  int liveEvents;
+  int liveModules;
+  int primaryContextRefs[2];
+  int jitCompiles;  /* PTX compiled by cuModuleLoadData(Ex). */
+  int linkCompiles; /* PTX compiled by cuLinkAddData. */
+  int launches;
+  unsigned lastGrid[3], lastBlock[3], lastSharedBytes;
+  int lastLaunchDevice;
+  char lastKernel[64]; /* Name of the last launched kernel. */
+  int faultsInjected;  /* Calls failed by fakeCudaInjectFault. */
+  char lastFault[64];  /* The driver call that failed last. */
+} FakeCudaCounters;
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* KAIO_TEST_UNITTESTS_RUNTIME_FAKECUDACOUNTERS_H */
