@@ -207,6 +207,10 @@ LogicalResult Decoder::decodeOp(Operation *op, Instr &in) {
       in.flags |= FFtz;
     return success();
   };
+  // One CTA at a time: no thread block clusters.
+  if (auto space = op->getAttrOfType<StateSpaceAttr>("space");
+      space && space.getValue() == StateSpace::shared_cluster)
+    return fail(op, "the interpreter does not model .shared::cluster memory");
   return TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](ConstantOp o) {
         in.op = Opc::Const;
@@ -243,7 +247,11 @@ LogicalResult Decoder::decodeOp(Operation *op, Instr &in) {
         in.rbits = regBits(o.getParts().front().getType());
         return success();
       })
-      .Case([&](SpecialRegOp o) {
+      .Case([&](SpecialRegOp o) -> LogicalResult {
+        if (getSpecialRegInfo(o.getReg()).requirement.sm >= 90)
+          return fail(op, "the interpreter does not model thread block "
+                          "clusters (%" +
+                              stringifySpecialReg(o.getReg()) + ")");
         in.op = Opc::Sreg;
         in.aux = uint32_t(o.getReg());
         in.r = slot(o.getResult());

@@ -8,6 +8,8 @@
 
 #include "Kaio/Target/PTX/PTXEmitter.h"
 
+#include "InstPrinter.h"
+
 #include "Kaio/Dialect/PTX/IR/PTXOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/MapVector.h"
@@ -150,7 +152,7 @@ namespace {
 std::string dot(StringRef s) { return ("." + s).str(); }
 std::string dotType(PTXType t) { return dot(stringifyPTXType(t)); }
 
-class KernelEmitter {
+class KernelEmitter : public InstPrinter {
 public:
   KernelEmitter(EntryOp entry, unsigned kernelIndex, bool lineInfo,
                 llvm::MapVector<StringRef, unsigned> &files)
@@ -159,27 +161,41 @@ public:
 
   LogicalResult emit(raw_ostream &out);
 
-private:
-  const std::string &reg(Value v) {
+  /// InstPrinter.
+  const std::string &reg(Value v) override {
     auto it = names.find(v);
     if (it == names.end())
       it = names.try_emplace(v, namer.create(v.getType())).first;
     return it->second;
   }
-  std::string label(Block *block) {
-    return ("$L__BB" + Twine(kernelIndex) + "_" + Twine(blockIds[block])).str();
+  bool tieRegister(Value result, Value source) override {
+    if (names.count(result))
+      return false;
+    std::string name = reg(source); // a copy: inserting may rehash
+    names[result] = std::move(name);
+    return true;
   }
-  std::string address(Value addr, int64_t offset) {
+  std::string address(Value addr, int64_t offset = 0) override {
     std::string s = "[" + reg(addr);
     if (offset)
       s += "+" + std::to_string(offset);
     return s + "]";
   }
-  std::string regList(ValueRange values) {
+  std::string regList(ValueRange values) override {
     std::string s = "{";
     for (auto [i, v] : llvm::enumerate(values))
       s += (i ? ", " : "") + reg(v);
     return s + "}";
+  }
+  raw_ostream &begin(Operation *op) override {
+    emitGuard(op);
+    return os;
+  }
+  raw_ostream &stream() override { return os; }
+
+private:
+  std::string label(Block *block) {
+    return ("$L__BB" + Twine(kernelIndex) + "_" + Twine(blockIds[block])).str();
   }
 
   LogicalResult checkRegisters(Operation *op);
@@ -363,7 +379,10 @@ static std::string floatOpcode(OpTy op, StringRef name) {
 }
 
 static std::string spaceMod(StateSpace space) {
-  return space == StateSpace::generic ? "" : dot(stringifyStateSpace(space));
+  // `.shared` is the CTA's window; only `.shared::cluster` needs spelling out.
+  if (space == StateSpace::generic || space == StateSpace::shared_cluster)
+    return explicitSpaceMod(space);
+  return dot(stringifyStateSpace(space));
 }
 
 static std::string vecMod(size_t n) {
@@ -426,9 +445,12 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
         return success();
       })
       .Case([&](SpecialRegOp s) {
-        bool wide = s.getType().isInteger(64);
+        unsigned bits = getSpecialRegInfo(s.getReg()).bits;
         emitGuard(op);
-        os << (wide ? "mov.u64 " : "mov.u32 ") << reg(s.getResult()) << ", %"
+        os << (bits == 1    ? "mov.pred "
+               : bits == 64 ? "mov.u64 "
+                            : "mov.u32 ")
+           << reg(s.getResult()) << ", %"
            << stringifySpecialReg(s.getReg()) << ";\n";
         return success();
       })
@@ -720,7 +742,9 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
         os << "\texit;\n";
         return success();
       })
-      .Default([&](Operation *other) {
+      .Default([&](Operation *other) -> LogicalResult {
+        if (std::optional<LogicalResult> hopper = emitHopperOp(other, *this))
+          return *hopper;
         return other->emitError()
                << "cannot print '" << other->getName()
                << "' as PTX; lower it to the ptx dialect first";

@@ -328,6 +328,210 @@ module attributes {ptx.target = "sm_75", ptx.version = "6.4"} {
 // -----
 
 //===----------------------------------------------------------------------===//
+// Hopper (sm_90 / sm_90a) families
+//===----------------------------------------------------------------------===//
+
+module attributes {ptx.target = "sm_80", ptx.version = "7.7"} {
+  ptx.entry @k(%b: i32, %n: i32) {
+    // expected-error @+1 {{'ptx.mbarrier_init' op requires PTX ISA 7.8, but the module sets ptx.version 7.7}}
+    ptx.mbarrier_init [%b], %n : i32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_80"} {
+  ptx.entry @k(%b: i32, %n: i32) {
+    // expected-error @+1 {{'ptx.mbarrier_arrive' op requires sm_90 or newer, but the module targets sm_80}}
+    ptx.mbarrier_arrive shared [%b], %n : i32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_90", ptx.version = "7.8"} {
+  ptx.entry @k(%b: i32, %n: i32) {
+    // expected-error @+1 {{'ptx.mbarrier_arrive' op requires PTX ISA 8.0, but the module sets ptx.version 7.8}}
+    %s = ptx.mbarrier_arrive expect_tx shared [%b], %n : i32 -> i64
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_90", ptx.version = "7.8"} {
+  ptx.entry @k(%b: i32, %n: i32) {
+    // expected-error @+1 {{'ptx.mbarrier_arrive' op requires PTX ISA 8.0, but the module sets ptx.version 7.8}}
+    ptx.mbarrier_arrive shared_cluster [%b] : i32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_90", ptx.version = "8.5"} {
+  ptx.entry @k(%b: i32, %n: i32) {
+    // expected-error @+1 {{'ptx.mbarrier_arrive' op requires PTX ISA 8.6, but the module sets ptx.version 8.5}}
+    %s = ptx.mbarrier_arrive relaxed cta shared [%b] : i32 -> i64
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_80"} {
+  ptx.entry @k(%b: i32, %n: i32) {
+    // expected-error @+1 {{'ptx.mbarrier_expect_tx' op requires sm_90 or newer, but the module targets sm_80}}
+    ptx.mbarrier_expect_tx shared [%b], %n : i32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_80"} {
+  ptx.entry @k(%b: i32, %s: i64) {
+    // expected-error @+1 {{'ptx.mbarrier_try_wait' op requires sm_90 or newer, but the module targets sm_80}}
+    %w = ptx.mbarrier_try_wait [%b], %s : i32, i64
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_90", ptx.version = "7.8"} {
+  ptx.entry @k(%b: i32, %s: i64) {
+    // expected-error @+1 {{'ptx.mbarrier_try_wait' op requires PTX ISA 8.0, but the module sets ptx.version 7.8}}
+    %w = ptx.mbarrier_try_wait acquire cta [%b], %s : i32, i64
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_89"} {
+  ptx.entry @k() {
+    // expected-error @+1 {{'ptx.fence_proxy_async' op requires sm_90 or newer, but the module targets sm_89}}
+    ptx.fence_proxy_async
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_90", ptx.version = "7.8"} {
+  ptx.entry @k() {
+    // expected-error @+1 {{'ptx.fence_mbarrier_init' op requires PTX ISA 8.0, but the module sets ptx.version 7.8}}
+    ptx.fence_mbarrier_init
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_90", ptx.version = "7.8"} {
+  ptx.entry @k(%m: i32) {
+    // expected-error @+1 {{'ptx.elect_sync' op requires PTX ISA 8.0, but the module sets ptx.version 7.8}}
+    %l, %p = ptx.elect_sync %m
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_90"} {
+  ptx.entry @k() {
+    // expected-error @+1 {{'ptx.setmaxnreg' op requires sm_90a or newer, but the module targets sm_90}}
+    ptx.setmaxnreg inc 240
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_100a"} {
+  ptx.entry @k() {
+    // expected-error @+1 {{'ptx.setmaxnreg' op requires sm_90a or newer, but the module targets sm_100a}}
+    ptx.setmaxnreg dec 24
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_89"} {
+  ptx.entry @k() {
+    // expected-error @+1 {{'ptx.sreg' op requires sm_90 or newer, but the module targets sm_89}}
+    %0 = ptx.sreg cluster_ctarank : i32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.version = "7.7"} {
+  ptx.entry @k() {
+    // expected-error @+1 {{'ptx.sreg' op requires PTX ISA 7.8, but the module sets ptx.version 7.7}}
+    %0 = ptx.sreg is_explicit_cluster : i1
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_89"} {
+  ptx.entry @k() {
+    // expected-error @+1 {{'ptx.barrier_cluster_arrive' op requires sm_90 or newer, but the module targets sm_89}}
+    ptx.barrier_cluster_arrive
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_90", ptx.version = "7.8"} {
+  ptx.entry @k() {
+    // expected-error @+1 {{'ptx.barrier_cluster_wait' op requires PTX ISA 8.0, but the module sets ptx.version 7.8}}
+    ptx.barrier_cluster_wait acquire
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_89"} {
+  ptx.entry @k(%a: i32, %r: i32) {
+    // expected-error @+1 {{'ptx.mapa' op requires sm_90 or newer, but the module targets sm_89}}
+    %0 = ptx.mapa shared_cluster %a, %r : i32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_89"} {
+  ptx.entry @k(%a: i32) {
+    // expected-error @+1 {{'ptx.ld' op requires sm_90 or newer, but the module targets sm_89}}
+    %0 = ptx.ld shared_cluster u32 [%a] : i32 -> i32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_89"} {
+  ptx.entry @k(%a: i32) {
+    // expected-error @+1 {{'ptx.st' op requires sm_90 or newer, but the module targets sm_89}}
+    ptx.st shared_cluster u32 [%a], %a : i32, i32
+    ptx.ret
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // malformed ops under a target are reported, never crashed on
 //===----------------------------------------------------------------------===//
 

@@ -1474,7 +1474,7 @@ ptx.entry @k(%p: i64) {
 //===----------------------------------------------------------------------===//
 
 ptx.entry @k(%p: i64, %a: i32) {
-  // expected-error @+1 {{atomics operate on generic, .global or .shared memory}}
+  // expected-error @+1 {{atomics operate on generic, .global, .shared or .shared::cluster memory}}
   %0 = ptx.atom local add u32 [%p], %a : i64, i32 -> i32
   ptx.ret
 }
@@ -1841,5 +1841,185 @@ ptx.entry @k(%a: i32) {
 
 // expected-error @+1 {{'ptx.signed' of argument #0 marks integer parameters only}}
 ptx.entry @k(%a: f32 {ptx.signed}) {
+  ptx.ret
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Hopper: mbarrier, proxy fences, setmaxnreg
+//===----------------------------------------------------------------------===//
+
+ptx.entry @k(%b: i32, %n: i32) {
+  // expected-error @+1 {{memory order and scope come together}}
+  %s = ptx.mbarrier_arrive release shared [%b] : i32 -> i64
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%b: i32, %n: i32) {
+  // expected-error @+1 {{memory order and scope come together}}
+  %s = ptx.mbarrier_arrive cta shared [%b] : i32 -> i64
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%b: i32, %n: i32) {
+  // expected-error @+1 {{does not take .acquire; expected .release .relaxed}}
+  %s = ptx.mbarrier_arrive acquire cta shared [%b] : i32 -> i64
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%b: i32, %n: i32) {
+  // expected-error @+1 {{scope must be .cta or .cluster}}
+  %s = ptx.mbarrier_arrive release gpu shared [%b] : i32 -> i64
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%b: i32, %n: i32) {
+  // expected-error @+1 {{the mbarrier is in .shared or .shared::cluster memory}}
+  %s = ptx.mbarrier_arrive global [%b] : i32 -> i64
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%b: i32, %n: i32) {
+  // expected-error @+1 {{.expect_tx needs a transaction byte count}}
+  %s = ptx.mbarrier_arrive expect_tx shared [%b] : i32 -> i64
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%b: i32, %n: i32) {
+  // expected-error @+1 {{an arrive on a .shared::cluster barrier returns no state}}
+  %s = ptx.mbarrier_arrive shared_cluster [%b] : i32 -> i64
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%b: i32, %n: i32) {
+  // expected-error @+1 {{does not take .release; expected .relaxed}}
+  ptx.mbarrier_expect_tx release cta shared [%b], %n : i32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%b: i32, %n: i32) {
+  // expected-error @+1 {{the mbarrier is in .shared or .shared::cluster memory}}
+  ptx.mbarrier_expect_tx local [%b], %n : i32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%b: i32, %s: i64) {
+  // expected-error @+1 {{the phase parity is an i32 register}}
+  %w = ptx.mbarrier_try_wait parity [%b], %s : i32, i64
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%b: i32, %n: i32) {
+  // expected-error @+1 {{the phase state is an i64 register}}
+  %w = ptx.mbarrier_try_wait [%b], %n : i32, i32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%b: i32, %s: i64) {
+  // expected-error @+1 {{does not take .release; expected .acquire .relaxed}}
+  %w = ptx.mbarrier_try_wait release cta [%b], %s : i32, i64
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k() {
+  // expected-error @+1 {{fence.proxy.async takes .shared, .shared::cluster or .global}}
+  ptx.fence_proxy_async local
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k() {
+  // expected-error @+1 {{register count must be a multiple of 8 in [24, 256]}}
+  ptx.setmaxnreg dec 16
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k() {
+  // expected-error @+1 {{register count must be a multiple of 8 in [24, 256]}}
+  ptx.setmaxnreg inc 100
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k() {
+  // expected-error @+1 {{register count must be a multiple of 8 in [24, 256]}}
+  ptx.setmaxnreg inc 264
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k() {
+  // expected-error @+1 {{%is_explicit_cluster is a predicate}}
+  %0 = ptx.sreg is_explicit_cluster : i32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k() {
+  // expected-error @+1 {{%cluster_ctarank is 32-bit}}
+  %0 = ptx.sreg cluster_ctarank : i64
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k() {
+  // expected-error @+1 {{barrier.cluster.arrive takes .release or .relaxed}}
+  ptx.barrier_cluster_arrive acquire
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k() {
+  // expected-error @+1 {{barrier.cluster.wait takes .acquire}}
+  ptx.barrier_cluster_wait release aligned
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%a: i32, %r: i32) {
+  // expected-error @+1 {{mapa maps generic or .shared::cluster addresses}}
+  %0 = ptx.mapa shared %a, %r : i32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%a: i32, %r: i32) {
+  // expected-error @+1 {{generic addresses are 64-bit}}
+  %0 = ptx.mapa generic %a, %r : i32
   ptx.ret
 }

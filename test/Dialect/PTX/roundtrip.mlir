@@ -2,11 +2,12 @@
 // RUN: kaio-opt %s --mlir-print-op-generic | kaio-opt | FileCheck %s
 
 // Every ptx op family with its modifiers, printed and parsed back. The module
-// targets sm_90 so that every op here verifies; kaio-translate prints this
-// file as PTX that ptxas accepts for sm_90.
+// targets sm_90a (PTX 8.6) so that every op here verifies, the
+// architecture-specific Hopper ops included; kaio-translate prints this file
+// as PTX that ptxas accepts for sm_90a.
 
-// CHECK: module attributes {ptx.address_size = 64 : i64, ptx.target = "sm_90", ptx.version = "8.3"}
-module attributes {ptx.target = "sm_90", ptx.version = "8.3", ptx.address_size = 64 : i64} {
+// CHECK: module attributes {ptx.address_size = 64 : i64, ptx.target = "sm_90a", ptx.version = "8.6"}
+module attributes {ptx.target = "sm_90a", ptx.version = "8.6", ptx.address_size = 64 : i64} {
   // CHECK: ptx.var shared @tile : f32 [256] align 16
   ptx.var shared @tile : f32 [256] align 16
   // CHECK: ptx.var shared @dyn : b8 extern align 16
@@ -992,6 +993,81 @@ module attributes {ptx.target = "sm_90", ptx.version = "8.3", ptx.address_size =
     // CHECK: ptx.trap if not %{{[a-z0-9_#]+}}
     ptx.trap if not %0
     // CHECK: ptx.ret
+    ptx.ret
+  }
+
+  // Hopper: mbarrier, proxy fences, elect.sync, setmaxnreg.
+  // CHECK-LABEL: ptx.entry @hopper_sync(
+  ptx.entry @hopper_sync(%b: i32, %b64: i64, %n: i32) {
+    %p = ptx.setp eq u32 %n, %b : i32
+    // CHECK: ptx.mbarrier_init [%{{[a-z0-9_#]+}}], %{{[a-z0-9_#]+}} : i32
+    ptx.mbarrier_init [%b], %n : i32
+    // CHECK: ptx.mbarrier_init if %{{[a-z0-9_#]+}} [%{{[a-z0-9_#]+}}], %{{[a-z0-9_#]+}} : i64
+    ptx.mbarrier_init if %p [%b64], %n : i64
+    // CHECK: ptx.mbarrier_inval if not %{{[a-z0-9_#]+}} [%{{[a-z0-9_#]+}}] : i32
+    ptx.mbarrier_inval if not %p [%b] : i32
+    // CHECK: %{{[a-z0-9_#]+}} = ptx.mbarrier_arrive shared [%{{[a-z0-9_#]+}}] : i32 -> i64
+    %s0 = ptx.mbarrier_arrive shared [%b] : i32 -> i64
+    // CHECK: ptx.mbarrier_arrive shared [%{{[a-z0-9_#]+}}], %{{[a-z0-9_#]+}} : i64
+    ptx.mbarrier_arrive shared [%b64], %n : i64
+    // CHECK: %{{[a-z0-9_#]+}} = ptx.mbarrier_arrive expect_tx release cluster shared [%{{[a-z0-9_#]+}}], %{{[a-z0-9_#]+}} : i32 -> i64
+    %s1 = ptx.mbarrier_arrive expect_tx release cluster shared [%b], %n : i32 -> i64
+    // CHECK: ptx.mbarrier_arrive if %{{[a-z0-9_#]+}} relaxed cta shared_cluster [%{{[a-z0-9_#]+}}] : i32
+    ptx.mbarrier_arrive if %p relaxed cta shared_cluster [%b] : i32
+    // CHECK: ptx.mbarrier_expect_tx relaxed cluster shared_cluster [%{{[a-z0-9_#]+}}], %{{[a-z0-9_#]+}} : i32
+    ptx.mbarrier_expect_tx relaxed cluster shared_cluster [%b], %n : i32
+    // CHECK: ptx.mbarrier_expect_tx shared [%{{[a-z0-9_#]+}}], %{{[a-z0-9_#]+}} : i64
+    ptx.mbarrier_expect_tx shared [%b64], %n : i64
+    // CHECK: %{{[a-z0-9_#]+}} = ptx.mbarrier_try_wait [%{{[a-z0-9_#]+}}], %{{[a-z0-9_#]+}} : i32, i64
+    %w0 = ptx.mbarrier_try_wait [%b], %s0 : i32, i64
+    // CHECK: %{{[a-z0-9_#]+}} = ptx.mbarrier_try_wait parity acquire cta [%{{[a-z0-9_#]+}}], %{{[a-z0-9_#]+}} hint %{{[a-z0-9_#]+}} : i32, i32
+    %w1 = ptx.mbarrier_try_wait parity acquire cta [%b], %n hint %n : i32, i32
+    // CHECK: %{{[a-z0-9_#]+}} = ptx.mbarrier_try_wait if %{{[a-z0-9_#]+}} relaxed cluster [%{{[a-z0-9_#]+}}], %{{[a-z0-9_#]+}} : i64, i64
+    %w2 = ptx.mbarrier_try_wait if %p relaxed cluster [%b64], %s1 : i64, i64
+    // CHECK: ptx.fence_proxy_async{{$}}
+    ptx.fence_proxy_async
+    // CHECK: ptx.fence_proxy_async shared
+    ptx.fence_proxy_async shared
+    // CHECK: ptx.fence_proxy_async shared_cluster
+    ptx.fence_proxy_async shared_cluster
+    // CHECK: ptx.fence_proxy_async if %{{[a-z0-9_#]+}} global
+    ptx.fence_proxy_async if %p global
+    // CHECK: ptx.fence_mbarrier_init
+    ptx.fence_mbarrier_init
+    // CHECK: %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}} = ptx.elect_sync %{{[a-z0-9_#]+}}
+    %lane, %leader = ptx.elect_sync %n
+    // CHECK: ptx.setmaxnreg inc 240
+    ptx.setmaxnreg inc 240
+    // CHECK: ptx.setmaxnreg if %{{[a-z0-9_#]+}} dec 24
+    ptx.setmaxnreg if %p dec 24
+    ptx.ret
+  }
+
+  // Hopper: thread block clusters.
+  // CHECK-LABEL: ptx.entry @hopper_cluster(
+  ptx.entry @hopper_cluster(%a: i32, %g: i64) {
+    // CHECK: %{{[a-z0-9_#]+}} = ptx.sreg cluster_ctaid.y : i32
+    %0 = ptx.sreg cluster_ctaid.y : i32
+    // CHECK: %{{[a-z0-9_#]+}} = ptx.sreg cluster_nctarank : i32
+    %1 = ptx.sreg cluster_nctarank : i32
+    // CHECK: %{{[a-z0-9_#]+}} = ptx.sreg is_explicit_cluster : i1
+    %2 = ptx.sreg is_explicit_cluster : i1
+    // CHECK: ptx.barrier_cluster_arrive release aligned
+    ptx.barrier_cluster_arrive release aligned
+    // CHECK: ptx.barrier_cluster_arrive if %{{[a-z0-9_#]+}} relaxed
+    ptx.barrier_cluster_arrive if %2 relaxed
+    // CHECK: ptx.barrier_cluster_wait{{$}}
+    ptx.barrier_cluster_wait
+    // CHECK: ptx.barrier_cluster_wait acquire aligned
+    ptx.barrier_cluster_wait acquire aligned
+    // CHECK: %{{[a-z0-9_#]+}} = ptx.mapa shared_cluster %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}} : i32
+    %3 = ptx.mapa shared_cluster %a, %1 : i32
+    // CHECK: %{{[a-z0-9_#]+}} = ptx.mapa if not %{{[a-z0-9_#]+}} generic %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}} : i64
+    %4 = ptx.mapa if not %2 generic %g, %1 : i64
+    // CHECK: %{{[a-z0-9_#]+}} = ptx.ld shared_cluster u32 [%{{[a-z0-9_#]+}} + 4] : i32 -> i32
+    %5 = ptx.ld shared_cluster u32 [%3 + 4] : i32 -> i32
+    // CHECK: ptx.st shared_cluster u32 [%{{[a-z0-9_#]+}}], %{{[a-z0-9_#]+}} : i32, i32
+    ptx.st shared_cluster u32 [%3], %5 : i32, i32
     ptx.ret
   }
 }

@@ -16,6 +16,10 @@ void PTXDialect::initialize() {
 #define GET_OP_LIST
 #include "Kaio/Dialect/PTX/IR/PTXOps.cpp.inc"
       >();
+  addOperations<
+#define GET_OP_LIST
+#include "Kaio/Dialect/PTX/IR/PTXHopperOps.cpp.inc"
+      >();
 }
 
 static bool isArgAttrName(StringRef name) {

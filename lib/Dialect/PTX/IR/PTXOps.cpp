@@ -478,16 +478,19 @@ LogicalResult UnpackOp::verify() {
 }
 
 LogicalResult SpecialRegOp::verify() {
-  SpecialReg reg = getReg();
-  bool wide = reg == SpecialReg::clock64 || reg == SpecialReg::globaltimer;
-  if (getResult().getType().isInteger(64) != wide)
-    return emitOpError() << "%" << stringifySpecialReg(reg) << " is "
-                         << (wide ? "64" : "32") << "-bit";
-  return success();
+  const SpecialRegInfo &info = getSpecialRegInfo(getReg());
+  if (getResult().getType().isInteger(info.bits))
+    return success();
+  InFlightDiagnostic diag = emitOpError()
+                            << "%" << stringifySpecialReg(getReg()) << " is ";
+  if (info.bits == 1)
+    return diag << "a predicate";
+  return diag << info.bits << "-bit";
 }
 
 PTXRequirement SpecialRegOp::getPTXRequirement() {
-  return getStaticPTXRequirement();
+  return getStaticPTXRequirement().join(
+      getSpecialRegInfo(getReg()).requirement);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1027,9 +1030,17 @@ SPECIAL_FN(RsqrtOp, "rsqrt")
 
 static LogicalResult verifyAddress(Operation *op, StateSpace space,
                                    Value addr) {
-  if (addr.getType().isInteger(32) && space != StateSpace::shared)
+  if (addr.getType().isInteger(32) && space != StateSpace::shared &&
+      space != StateSpace::shared_cluster)
     return op->emitOpError("32-bit addresses are valid only for .shared");
   return success();
+}
+
+/// `.shared::cluster` (another CTA's shared memory) came with sm_90.
+static PTXRequirement spaceRequirement(PTXRequirement base, StateSpace space) {
+  if (space == StateSpace::shared_cluster)
+    return base.join({90, 78});
+  return base;
 }
 
 static LogicalResult verifyMemAccess(Operation *op, StateSpace space,
@@ -1080,7 +1091,9 @@ LogicalResult LoadOp::verify() {
   }
   return success();
 }
-PTXRequirement LoadOp::getPTXRequirement() { return getStaticPTXRequirement(); }
+PTXRequirement LoadOp::getPTXRequirement() {
+  return spaceRequirement(getStaticPTXRequirement(), getSpace());
+}
 
 LogicalResult StoreOp::verify() {
   if (failed(verifyAddress(*this, getSpace(), getAddr())) ||
@@ -1100,7 +1113,7 @@ LogicalResult StoreOp::verify() {
   return success();
 }
 PTXRequirement StoreOp::getPTXRequirement() {
-  return getStaticPTXRequirement();
+  return spaceRequirement(getStaticPTXRequirement(), getSpace());
 }
 
 LogicalResult CvtaOp::verify() {
@@ -1113,7 +1126,7 @@ LogicalResult CvtaOp::verify() {
   return success();
 }
 PTXRequirement CvtaOp::getPTXRequirement() {
-  PTXRequirement req = getStaticPTXRequirement();
+  PTXRequirement req = spaceRequirement(getStaticPTXRequirement(), getSpace());
   if (getSpace() == StateSpace::param)
     return req.join({70, 77});
   return req;
@@ -1124,9 +1137,9 @@ static LogicalResult verifyAtomic(Operation *op, StateSpace space,
                                   PTXType type, Value addr, ValueRange values,
                                   Value result) {
   if (space != StateSpace::global && space != StateSpace::shared &&
-      space != StateSpace::generic)
-    return op->emitOpError("atomics operate on generic, .global or .shared "
-                           "memory");
+      space != StateSpace::shared_cluster && space != StateSpace::generic)
+    return op->emitOpError("atomics operate on generic, .global, .shared or "
+                           ".shared::cluster memory");
   if (failed(verifyAddress(op, space, addr)))
     return failure();
   switch (kind) {
@@ -1196,8 +1209,9 @@ LogicalResult AtomOp::verify() {
                       getAddr(), getValues(), getResult());
 }
 PTXRequirement AtomOp::getPTXRequirement() {
-  return atomicRequirement(getStaticPTXRequirement(), getType(), getSem(),
-                           getScope());
+  return atomicRequirement(spaceRequirement(getStaticPTXRequirement(),
+                                            getSpace()),
+                           getType(), getSem(), getScope());
 }
 
 LogicalResult RedOp::verify() {
@@ -1210,8 +1224,9 @@ LogicalResult RedOp::verify() {
                       getAddr(), getValues(), Value());
 }
 PTXRequirement RedOp::getPTXRequirement() {
-  return atomicRequirement(getStaticPTXRequirement(), getType(), getSem(),
-                           getScope());
+  return atomicRequirement(spaceRequirement(getStaticPTXRequirement(),
+                                            getSpace()),
+                           getType(), getSem(), getScope());
 }
 
 LogicalResult FenceOp::verify() {

@@ -82,7 +82,9 @@ def PTX_Rounding : PTX_I32Enum<"Rounding", "rounding modifier", [
 def PTX_StateSpace : PTX_I32Enum<"StateSpace", "state space", [
   I32EnumAttrCase<"generic", 0>, I32EnumAttrCase<"global", 1>,
   I32EnumAttrCase<"shared", 2>, I32EnumAttrCase<"local", 3>,
-  I32EnumAttrCase<"param", 4>, I32EnumAttrCase<"Const", 5, "const">]>;
+  I32EnumAttrCase<"param", 4>, I32EnumAttrCase<"Const", 5, "const">,
+  // `.shared::cluster`: shared memory of any CTA in the cluster (sm_90).
+  I32EnumAttrCase<"shared_cluster", 6>]>;
 
 def PTX_CacheOp : PTX_I32Enum<"CacheOp", "cache operator", [
   I32EnumAttrCase<"ca", 0>, I32EnumAttrCase<"cg", 1>,
@@ -128,7 +130,23 @@ def PTX_SpecialReg : PTX_I32Enum<"SpecialReg", "special register", [
   I32EnumAttrCase<"total_smem_size", 21>,
   I32EnumAttrCase<"lanemask_eq", 22>, I32EnumAttrCase<"lanemask_lt", 23>,
   I32EnumAttrCase<"lanemask_le", 24>, I32EnumAttrCase<"lanemask_gt", 25>,
-  I32EnumAttrCase<"lanemask_ge", 26>]>;
+  I32EnumAttrCase<"lanemask_ge", 26>,
+  // Thread block clusters (sm_90).
+  I32EnumAttrCase<"clusterid_x", 27, "clusterid.x">,
+  I32EnumAttrCase<"clusterid_y", 28, "clusterid.y">,
+  I32EnumAttrCase<"clusterid_z", 29, "clusterid.z">,
+  I32EnumAttrCase<"nclusterid_x", 30, "nclusterid.x">,
+  I32EnumAttrCase<"nclusterid_y", 31, "nclusterid.y">,
+  I32EnumAttrCase<"nclusterid_z", 32, "nclusterid.z">,
+  I32EnumAttrCase<"cluster_ctaid_x", 33, "cluster_ctaid.x">,
+  I32EnumAttrCase<"cluster_ctaid_y", 34, "cluster_ctaid.y">,
+  I32EnumAttrCase<"cluster_ctaid_z", 35, "cluster_ctaid.z">,
+  I32EnumAttrCase<"cluster_nctaid_x", 36, "cluster_nctaid.x">,
+  I32EnumAttrCase<"cluster_nctaid_y", 37, "cluster_nctaid.y">,
+  I32EnumAttrCase<"cluster_nctaid_z", 38, "cluster_nctaid.z">,
+  I32EnumAttrCase<"cluster_ctarank", 39>,
+  I32EnumAttrCase<"cluster_nctarank", 40>,
+  I32EnumAttrCase<"is_explicit_cluster", 41>]>;
 
 def PTX_ShflMode : PTX_I32Enum<"ShflMode", "shfl.sync mode", [
   I32EnumAttrCase<"up", 0>, I32EnumAttrCase<"down", 1>,
@@ -177,6 +195,10 @@ def PTX_PrmtMode : PTX_I32Enum<"PrmtMode", "prmt mode", [
   I32EnumAttrCase<"f4e", 0>, I32EnumAttrCase<"b4e", 1>,
   I32EnumAttrCase<"rc8", 2>, I32EnumAttrCase<"ecl", 3>,
   I32EnumAttrCase<"ecr", 4>, I32EnumAttrCase<"rc16", 5>]>;
+
+def PTX_SetMaxNRegAction : PTX_I32Enum<"SetMaxNRegAction",
+    "setmaxnreg action", [
+  I32EnumAttrCase<"inc", 0>, I32EnumAttrCase<"dec", 1>]>;
 
 def PTX_CpAsyncCache : PTX_I32Enum<"CpAsyncCache", "cp.async cache level", [
   I32EnumAttrCase<"ca", 0>, I32EnumAttrCase<"cg", 1>]>;

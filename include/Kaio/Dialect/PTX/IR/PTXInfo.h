@@ -167,6 +167,19 @@ const GPUInfo *lookupGPU(llvm::StringRef name);
 const GPUInfo *getDefaultGPU(const ChipInfo &chip);
 
 //===----------------------------------------------------------------------===//
+// Special registers
+//===----------------------------------------------------------------------===//
+
+/// A special register: its width (1 for a predicate, 32 or 64) and the
+/// target that has it.
+struct SpecialRegInfo {
+  SpecialReg reg;
+  unsigned bits;
+  PTXRequirement requirement;
+};
+const SpecialRegInfo &getSpecialRegInfo(SpecialReg reg);
+
+//===----------------------------------------------------------------------===//
 // Types and registers
 //===----------------------------------------------------------------------===//
 

@@ -16,13 +16,16 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace kaio::ptx {
-/// Static part of an op's requirement: PTX_Requires<sm, isa> in PTXOps.td.
-template <unsigned SM, unsigned ISA>
+/// Static part of an op's requirement: PTX_Requires<sm, isa, arch> in
+/// PTXOps.td.
+template <unsigned SM, unsigned ISA, bool Arch>
 struct PTXRequires {
   template <typename ConcreteOp>
   class Impl : public mlir::OpTrait::TraitBase<ConcreteOp, Impl> {
   public:
-    static PTXRequirement getStaticPTXRequirement() { return {SM, ISA}; }
+    static PTXRequirement getStaticPTXRequirement() {
+      return {SM, ISA, Arch};
+    }
   };
 };
 
@@ -35,5 +38,7 @@ mlir::LogicalResult verifyTargetRequirement(mlir::Operation *op);
 
 #define GET_OP_CLASSES
 #include "Kaio/Dialect/PTX/IR/PTXOps.h.inc"
+#define GET_OP_CLASSES
+#include "Kaio/Dialect/PTX/IR/PTXHopperOps.h.inc"
 
 #endif // KAIO_DIALECT_PTX_IR_PTXOPS_H

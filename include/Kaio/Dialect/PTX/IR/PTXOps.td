@@ -8,66 +8,19 @@
 //     PTX_Requires<sm, isa*10>, the single table the verifier (against the
 //     module's ptx.target / ptx.version) and the printer's version selection
 //     read.
+// The Hopper (sm_90/sm_90a) families are in PTXHopperOps.td.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KAIO_DIALECT_PTX_IR_PTXOPS_TD
 #define KAIO_DIALECT_PTX_IR_PTXOPS_TD
 
-include "Kaio/Dialect/PTX/IR/PTXBase.td"
-include "Kaio/Dialect/PTX/IR/PTXInterfaces.td"
+include "Kaio/Dialect/PTX/IR/PTXOpBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
-
-//===----------------------------------------------------------------------===//
-// Base classes
-//===----------------------------------------------------------------------===//
-
-class PTX_Op<string mnemonic, list<Trait> traits = []>
-    : Op<PTX_Dialect, mnemonic, traits>;
-
-// Minimum SM (e.g. 80) and PTX ISA version times ten (e.g. 70 for 7.0).
-class PTX_Requires<int sm, int isa>
-    : ParamNativeOpTrait<"PTXRequires", sm # ", " # isa> {
-  let cppNamespace = "::kaio::ptx";
-}
-
-// Register types.
-def PTX_Pred : I<1>;
-def PTX_AnyReg : AnyTypeOf<[I1, I16, I32, I64, F16, BF16, F32, F64,
-                            VectorOfLengthAndType<[2], [F16, BF16]>],
-                           "PTX register">;
-def PTX_AddrReg : AnyTypeOf<[I32, I64], "address register">;
-def PTX_B32 : AnyTypeOf<[I32, F32, VectorOfLengthAndType<[2], [F16, BF16]>],
-                        "32-bit register">;
-
-// An instruction. `args` are the op's own operands and attributes; the guard
-// is appended. `customReq` marks ops whose requirement depends on attributes:
-// they implement getPTXRequirement() in C++, starting from (sm, isa).
-class PTX_Inst<string mnemonic, list<Trait> traits = [], int sm = 0,
-               int isa = 0, bit customReq = 0>
-    : PTX_Op<mnemonic, !listconcat(traits, [
-        PTX_Requires<sm, isa>,
-        !if(customReq,
-            DeclareOpInterfaceMethods<PTX_InstructionOpInterface,
-                                      ["getPTXRequirement"]>,
-            PTX_InstructionOpInterface)])> {
-  dag guardArgs = (ins Optional<PTX_Pred>:$guard, UnitAttr:$guard_negated);
-}
-
-// Instructions that cannot be guarded: constants (ConstantLike has no
-// operands) and terminators (a guarded branch is ptx.cond_bra).
-class PTX_UnguardedInst<string mnemonic, list<Trait> traits = [], int sm = 0,
-                        int isa = 0>
-    : PTX_Inst<mnemonic, traits, sm, isa> {
-  let extraClassDeclaration = [{
-    ::mlir::Value getGuard() { return {}; }
-    bool getGuardNegated() { return false; }
-  }];
-}
 
 //===----------------------------------------------------------------------===//
 // Module-level declarations and kernels
@@ -203,8 +156,13 @@ def PTX_UnpackOp : PTX_Inst<"unpack", [Pure]> {
 
 def PTX_SpecialRegOp : PTX_Inst<"sreg", [], 0, 0, 1> {
   let summary = "read a special register (`mov.u32 %r, %tid.x`)";
+  let description = [{
+    Widths and the targets that have each register come from the special
+    register table in PTXInfo (`%is_explicit_cluster` is a predicate,
+    `%clock64` and `%globaltimer` are 64-bit, the rest 32-bit).
+  }];
   let arguments = !con((ins PTX_SpecialReg:$reg), guardArgs);
-  let results = (outs AnyTypeOf<[I32, I64]>:$result);
+  let results = (outs AnyTypeOf<[I1, I32, I64]>:$result);
   let assemblyFormat = [{
     (`if` (`not` $guard_negated^)? $guard^)? $reg attr-dict `:` type($result)
   }];

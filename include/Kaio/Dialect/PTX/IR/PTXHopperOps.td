@@ -1,0 +1,201 @@
+//===- PTXHopperOps.td - sm_90 ptx operations --------------*- tablegen -*-===//
+//
+// The Hopper instruction families: mbarrier, proxy fences, elect.sync and
+// setmaxnreg, thread block clusters, bulk asynchronous copies (TMA) and
+// warpgroup MMA. Same rules as PTXOps.td: one op per instruction family,
+// modifiers as attributes, PTX_Requires<sm, isa, arch> for what the op needs
+// (verified against the ptx.target/ptx.version of the module).
+//
+// Shared memory addresses are `.shared::cta` addresses (i32 or i64); the
+// state space attribute `shared_cluster` selects `.shared::cluster` where
+// an instruction may reach another CTA of the cluster.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KAIO_DIALECT_PTX_IR_PTXHOPPEROPS_TD
+#define KAIO_DIALECT_PTX_IR_PTXHOPPEROPS_TD
+
+include "Kaio/Dialect/PTX/IR/PTXOpBase.td"
+
+defvar GuardFmt = "(`if` (`not` $guard_negated^)? $guard^)?";
+
+//===----------------------------------------------------------------------===//
+// mbarrier
+//===----------------------------------------------------------------------===//
+
+def PTX_MBarrierInitOp : PTX_Inst<"mbarrier_init", [], 80, 78> {
+  let summary = "initialise an mbarrier object "
+                "(`mbarrier.init.shared::cta.b64 [addr], count`)";
+  let arguments = !con((ins PTX_AddrReg:$addr, I32:$count), guardArgs);
+  let assemblyFormat = GuardFmt # [{
+    ` ` `[` $addr `]` `,` $count attr-dict `:` type($addr)
+  }];
+}
+
+def PTX_MBarrierInvalOp : PTX_Inst<"mbarrier_inval", [], 80, 78> {
+  let summary = "invalidate an mbarrier object "
+                "(`mbarrier.inval.shared::cta.b64 [addr]`)";
+  let arguments = !con((ins PTX_AddrReg:$addr), guardArgs);
+  let assemblyFormat = GuardFmt # [{
+    ` ` `[` $addr `]` attr-dict `:` type($addr)
+  }];
+}
+
+def PTX_MBarrierArriveOp : PTX_Inst<"mbarrier_arrive",
+    [AttrSizedOperandSegments], 80, 78, 1> {
+  let summary = "arrive on an mbarrier "
+                "(`mbarrier.arrive{.expect_tx}{.sem.scope}.space.b64`)";
+  let description = [{
+    `%s = ptx.mbarrier_arrive shared [%b] : i32 -> i64` prints
+    `mbarrier.arrive.shared::cta.b64 %rd1, [%r1]`. The optional `count`
+    operand is the arrival count (sm_90) or, with `expect_tx`, the number of
+    transaction bytes the barrier now expects. `release`/`relaxed` come with
+    a scope (`cta`, `cluster`). On `shared_cluster` (a barrier of any CTA in
+    the cluster) there is no state result; without a result a local arrive
+    prints the sink `_`.
+
+    ```mlir
+    %s = ptx.mbarrier_arrive expect_tx release cta shared [%b], %bytes : i32 -> i64
+    ptx.mbarrier_arrive release cluster shared_cluster [%remote] : i32
+    ```
+  }];
+  let arguments = !con((ins UnitAttr:$expect_tx,
+                            OptionalAttr<PTX_MemOrder>:$sem,
+                            OptionalAttr<PTX_MemScope>:$scope,
+                            PTX_StateSpace:$space, PTX_AddrReg:$addr,
+                            Optional<I32>:$count), guardArgs);
+  let results = (outs Optional<I64>:$state);
+  let assemblyFormat = GuardFmt # [{
+    (`expect_tx` $expect_tx^)? ($sem^)? ($scope^)? $space ` ` `[` $addr `]`
+    (`,` $count^)? attr-dict `:` type($addr) (`->` type($state)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def PTX_MBarrierExpectTxOp : PTX_Inst<"mbarrier_expect_tx", [], 90, 80> {
+  let summary = "raise the expected transaction bytes of an mbarrier "
+                "(`mbarrier.expect_tx{.relaxed.scope}.space.b64`)";
+  let arguments = !con((ins OptionalAttr<PTX_MemOrder>:$sem,
+                            OptionalAttr<PTX_MemScope>:$scope,
+                            PTX_StateSpace:$space, PTX_AddrReg:$addr,
+                            I32:$tx_count), guardArgs);
+  let assemblyFormat = GuardFmt # [{
+    ($sem^)? ($scope^)? $space ` ` `[` $addr `]` `,` $tx_count attr-dict `:`
+    type($addr)
+  }];
+  let hasVerifier = 1;
+}
+
+def PTX_MBarrierTryWaitOp : PTX_Inst<"mbarrier_try_wait",
+    [AttrSizedOperandSegments], 90, 78, 1> {
+  let summary = "test an mbarrier phase, waiting for a while "
+                "(`mbarrier.try_wait{.parity}{.sem.scope}.shared::cta.b64`)";
+  let description = [{
+    `%done = ptx.mbarrier_try_wait [%b], %state : i32, i64` tests the phase
+    of the i64 state token an arrive returned; with `parity` it tests the
+    phase parity (an i32, 0 or 1). The optional `hint` is the suspend time
+    limit in nanoseconds.
+  }];
+  let arguments = !con((ins UnitAttr:$parity,
+                            OptionalAttr<PTX_MemOrder>:$sem,
+                            OptionalAttr<PTX_MemScope>:$scope,
+                            PTX_AddrReg:$addr,
+                            AnyTypeOf<[I32, I64]>:$phase,
+                            Optional<I32>:$hint), guardArgs);
+  let results = (outs PTX_Pred:$ready);
+  let assemblyFormat = GuardFmt # [{
+    (`parity` $parity^)? ($sem^)? ($scope^)? ` ` `[` $addr `]` `,` $phase
+    (`hint` $hint^)? attr-dict `:` type($addr) `,` type($phase)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Proxy fences, elect.sync, setmaxnreg
+//===----------------------------------------------------------------------===//
+
+def PTX_FenceProxyAsyncOp : PTX_Inst<"fence_proxy_async", [], 90, 80> {
+  let summary = "order generic-proxy accesses against the async proxy "
+                "(`fence.proxy.async{.space}`)";
+  let description = [{
+    Without a state space the fence covers all of them; `shared` prints
+    `.shared::cta`, `shared_cluster` `.shared::cluster`, `global` `.global`.
+  }];
+  let arguments = !con((ins OptionalAttr<PTX_StateSpace>:$space), guardArgs);
+  let assemblyFormat = GuardFmt # " ($space^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def PTX_FenceMBarrierInitOp : PTX_Inst<"fence_mbarrier_init", [], 90, 80> {
+  let summary = "make mbarrier.init visible to the cluster "
+                "(`fence.mbarrier_init.release.cluster`)";
+  let arguments = guardArgs;
+  let assemblyFormat = GuardFmt # " attr-dict";
+}
+
+def PTX_ElectSyncOp : PTX_Inst<"elect_sync", [], 90, 80> {
+  let summary = "elect one leader lane (`elect.sync d|p, membermask`)";
+  let description = [{
+    `%lane, %is_leader = ptx.elect_sync %mask`: the elected lane's id and
+    whether this lane is it. An unused lane id prints as the sink `_`.
+  }];
+  let arguments = !con((ins I32:$mask), guardArgs);
+  let results = (outs I32:$leader, PTX_Pred:$is_leader);
+  let assemblyFormat = GuardFmt # " $mask attr-dict";
+}
+
+def PTX_SetMaxNRegOp : PTX_Inst<"setmaxnreg", [], 90, 80, 0, 1> {
+  let summary = "change the warp's register budget "
+                "(`setmaxnreg.{inc,dec}.sync.aligned.u32 N`)";
+  let description = [{
+    N is in [24, 256] and a multiple of 8. sm_90a only.
+  }];
+  let arguments = !con((ins PTX_SetMaxNRegAction:$action, I32Attr:$count),
+                       guardArgs);
+  let assemblyFormat = GuardFmt # " $action $count attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Thread block clusters
+//===----------------------------------------------------------------------===//
+
+def PTX_BarrierClusterArriveOp : PTX_Inst<"barrier_cluster_arrive", [], 90,
+                                          78, 1> {
+  let summary = "arrive at the cluster barrier "
+                "(`barrier.cluster.arrive{.release,.relaxed}{.aligned}`)";
+  let arguments = !con((ins OptionalAttr<PTX_MemOrder>:$sem,
+                            UnitAttr:$aligned), guardArgs);
+  let assemblyFormat = GuardFmt # " ($sem^)? (`aligned` $aligned^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def PTX_BarrierClusterWaitOp : PTX_Inst<"barrier_cluster_wait", [], 90, 78,
+                                        1> {
+  let summary = "wait at the cluster barrier "
+                "(`barrier.cluster.wait{.acquire}{.aligned}`)";
+  let arguments = !con((ins OptionalAttr<PTX_MemOrder>:$sem,
+                            UnitAttr:$aligned), guardArgs);
+  let assemblyFormat = GuardFmt # " ($sem^)? (`aligned` $aligned^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def PTX_MapaOp : PTX_Inst<"mapa", [AllTypesMatch<["addr", "result"]>], 90,
+                          78> {
+  let summary = "map an address to the same variable in another CTA of the "
+                "cluster (`mapa{.shared::cluster}.u32/u64 d, a, rank`)";
+  let description = [{
+    `%r = ptx.mapa shared_cluster %a, %rank : i32` maps a `.shared::cta`
+    address to the `.shared::cluster` address of the variable in CTA `rank`;
+    `generic` maps generic (64-bit) addresses.
+  }];
+  let arguments = !con((ins PTX_StateSpace:$space, PTX_AddrReg:$addr,
+                            I32:$rank), guardArgs);
+  let results = (outs PTX_AddrReg:$result);
+  let assemblyFormat = GuardFmt # [{
+    $space $addr `,` $rank attr-dict `:` type($addr)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // KAIO_DIALECT_PTX_IR_PTXHOPPEROPS_TD
