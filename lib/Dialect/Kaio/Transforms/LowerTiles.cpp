@@ -800,27 +800,34 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
                                 op.getCols()));
       if (aligned)
         inside = e.andI(inside, aligned);
-      SmallVector<Value> srcOffsets;
+      // Byte offsets of the thread's chunks from the corner: they depend on
+      // the thread only (hoisted out of a K loop by LICM), so each chunk
+      // costs one 64-bit add. The corner's address is computed outside the
+      // branch, where its row part (row x ld, fixed along K for A) can be
+      // hoisted too.
+      SmallVector<Value> srcOffsetBytes;
       for (const Chunk &plan : plans)
-        srcOffsets.push_back(e.add(e.mul(e.ext(plan.r), e.ext(op.getLd())),
-                                   e.ext(plan.tileCol)));
+        srcOffsetBytes.push_back(
+            e.mul(e.add(e.mul(e.ext(plan.r), e.ext(op.getLd())),
+                        e.ext(plan.tileCol)),
+                  e.i64(eb)));
+      Value corner = e.add(e.mul(e.ext(op.getRow()), e.ext(op.getLd())),
+                           e.ext(op.getCol()));
+      Value cornerAddr = PtrToIntOp::create(
+          rewriter, loc, rewriter.getI64Type(),
+          PtrAddOp::create(rewriter, loc, src.getType(), src, corner));
       auto split = scf::IfOp::create(rewriter, loc, inside, /*else=*/true);
       {
         OpBuilder::InsertionGuard g(rewriter);
         rewriter.setInsertionPointToStart(split.thenBlock());
-        Value corner = e.add(e.mul(e.ext(op.getRow()), e.ext(op.getLd())),
-                             e.ext(op.getCol()));
-        for (auto [plan, offset] : llvm::zip(plans, srcOffsets)) {
+        for (auto [plan, offsetBytes] : llvm::zip(plans, srcOffsetBytes)) {
           OpBuilder::InsertionGuard g2(rewriter);
           if (plan.guard) {
             auto guardIf =
                 scf::IfOp::create(rewriter, loc, plan.guard, /*else=*/false);
             rewriter.setInsertionPointToStart(guardIf.thenBlock());
           }
-          Value srcAddr = PtrToIntOp::create(
-              rewriter, loc, rewriter.getI64Type(),
-              PtrAddOp::create(rewriter, loc, src.getType(), src,
-                               e.add(corner, offset)));
+          Value srcAddr = e.add(cornerAddr, offsetBytes);
           ptx::CpAsyncOp::create(
               rewriter, loc,
               chunk == 16 ? ptx::CpAsyncCache::cg : ptx::CpAsyncCache::ca,
