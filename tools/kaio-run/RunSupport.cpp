@@ -146,6 +146,12 @@ Expected<ArgSpec> kaio::run::parseArgSpec(std::string_view text) {
   unsigned long long n = std::strtoull(count.c_str(), &end, 0);
   if (count.empty() || *end || errno == ERANGE || count[0] == '-')
     return parseError(where + ": bad element count '" + count + "'");
+  // The host copy must be addressable (count x size used to overflow into
+  // a small allocation that the initialization then wrote past).
+  if (n > kMaxBufferBytes / rt::getScalarTypeSize(spec.type))
+    return parseError(where + ": " + count + " elements of " +
+                      rt::getScalarTypeName(spec.type) +
+                      " are more than the 128 GiB a buffer may hold");
   spec.count = n;
   if (value == "rand") {
     spec.init = ArgSpec::Init::Rand;

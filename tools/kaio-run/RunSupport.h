@@ -43,6 +43,9 @@ struct ArgSpec {
   std::string text;         ///< The spec as written, for messages.
 };
 
+/// The most bytes one --arg buffer may hold (its host copy is allocated).
+constexpr std::uint64_t kMaxBufferBytes = std::uint64_t(1) << 37;
+
 Expected<ArgSpec> parseArgSpec(std::string_view text);
 /// "X", "X,Y" or "X,Y,Z", each >= 1.
 Expected<Dim3> parseDim3(std::string_view text);

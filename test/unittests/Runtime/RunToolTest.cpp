@@ -78,6 +78,12 @@ TEST(ArgSpecTest, Errors) {
             std::string::npos);
   EXPECT_NE(parseErrorOf("a=f32[4:rand").find("expected ']'"),
             std::string::npos);
+  // Sizes that overflowed count x 4 into a small allocation (a crash).
+  EXPECT_NE(parseErrorOf("a=f32[4611686018427387904]:ones")
+                .find("more than the 128 GiB a buffer may hold"),
+            std::string::npos);
+  EXPECT_NE(parseErrorOf("a=f64[17179869185]:ones").find("128 GiB"),
+            std::string::npos);
   EXPECT_NE(parseErrorOf("a=f32[4]:random").find("bad initializer 'random'"),
             std::string::npos);
   EXPECT_NE(parseErrorOf("a-b=f32:1").find("bad argument name"),
