@@ -4,7 +4,8 @@ set -euo pipefail
 need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 for p in cmake ninja-build g++ ccache python3 python3-numpy libgtest-dev libgmock-dev libbenchmark-dev \
-         libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools; do
+         libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools \
+         clang-22 libclang-rt-22-dev; do
   have_pkg "$p" || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then

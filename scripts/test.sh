@@ -71,6 +71,22 @@ if command -v ptxas >/dev/null || [ -x /usr/local/cuda/bin/ptxas ]; then
     failed=$((failed + skipped_lit))
   fi
 fi
+# The libFuzzer targets, briefly (scripts/fuzz.sh; longer runs are recorded
+# in docs/reliability.md), where clang with libFuzzer is installed.
+fuzz_seconds=${KAIO_FUZZ_SECONDS:-20}
+if [ -z "$sanitize" ] && [ "$fuzz_seconds" -gt 0 ] &&
+   { command -v clang++-22 || command -v clang++; } >/dev/null; then
+  for target in signature cache-entry run-args; do
+    if "$root/scripts/fuzz.sh" "$target" "$fuzz_seconds" > "$log.fuzz" 2>&1; then
+      passed=$((passed + 1))
+      echo "fuzz $target: clean ($(grep -a -m1 -o 'Done [0-9]* runs' "$log.fuzz" || echo '?'))"
+    else
+      failed=$((failed + 1))
+      echo "FAIL: fuzz $target:"; tail -n 30 "$log.fuzz"
+    fi
+  done
+  rm -f "$log.fuzz"
+fi
 if ! grep -q '^Total Discovered Tests' "$log"; then
   echo "error: lit produced no summary"; failed=$((failed + 1))
 fi

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs one libFuzzer target for SECONDS on its seed corpus (and what earlier
+# runs added to build-fuzz/corpus/TARGET); exits non-zero on a crash, a
+# leak, a timeout or a failed property check, leaving the reproducer in
+# build-fuzz/. Builds the targets first, with clang, ASan and UBSan.
+#
+#   scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]
+#   TARGET: signature (the PTX signature parser), cache-entry (the cubin
+#   cache's reader), run-args (kaio-run's command line and --arg parser)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 2 ] || { echo "usage: scripts/fuzz.sh TARGET SECONDS [options]" >&2; exit 2; }
+target=$1 seconds=$2
+shift 2
+build=${KAIO_FUZZ_BUILD_DIR:-$root/build-fuzz}
+cxx=$(command -v clang++-22 || command -v clang++ || true)
+[ -n "$cxx" ] || { echo "fuzz.sh: clang++ not found (apt install clang-22 libclang-rt-22-dev)" >&2; exit 2; }
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_C_COMPILER="${cxx%++*}${cxx##*++}" \
+    -DKAIO_ENABLE_COMPILER=OFF -DKAIO_ENABLE_TESTS=OFF -DKAIO_FUZZ=ON \
+    "-DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
+    > /tmp/kaio-fuzz-configure.log 2>&1 || { cat /tmp/kaio-fuzz-configure.log; exit 1; }
+fi
+cmake --build "$build" --target "kaio-fuzz-$target" > /dev/null
+corpus=$build/corpus/$target
+mkdir -p "$corpus"
+dict=()
+[ -f "$root/test/fuzz/$target.dict" ] && dict=(-dict="$root/test/fuzz/$target.dict")
+cd "$build"
+exec "$build/bin/kaio-fuzz-$target" -max_total_time="$seconds" \
+  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" "$@" \
+  "$corpus" "$root/test/fuzz/corpus/$target"
