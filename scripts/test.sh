@@ -25,7 +25,9 @@ configure=()
 if [ -n "$sanitize" ]; then
   flags="-fsanitize=$sanitize -fno-omit-frame-pointer -fno-sanitize-recover=all -O1 -g1"
   build=${KAIO_BUILD_DIR:-$root/build-$(echo "$sanitize" | tr ',' '-' | sed 's/address/asan/;s/undefined/ubsan/;s/thread/tsan/')}
-  configure=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_C_FLAGS=$flags"
+  # Build type "Sanitize": only these flags (no -O2 -g on top of them).
+  flags="$flags -DNDEBUG"
+  configure=(-DCMAKE_BUILD_TYPE=Sanitize "-DCMAKE_C_FLAGS=$flags"
              "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=$sanitize"
              "-DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=$sanitize"
              "-DCMAKE_MODULE_LINKER_FLAGS=-fsanitize=$sanitize" -DKAIO_SANITIZE="$sanitize")
