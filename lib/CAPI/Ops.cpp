@@ -395,6 +395,27 @@ kaio_status kaio_reduce_all(kaio_context ctx, const kaio_matrix *x,
                });
 }
 
+kaio_status kaio_reduce_cols(kaio_context ctx, const kaio_matrix *x,
+                             const kaio_matrix *out, kaio_reduction reduction,
+                             const kaio_matrix *workspace, kaio_stream stream) {
+  if (kaio_status s = checkEnum("kaio_reduce_cols", "reduction", reduction,
+                                KAIO_REDUCE_MIN))
+    return s;
+  return runOp("kaio_reduce_cols", ctx, stream,
+               {{"x", x}, {"out", out}, {"workspace", workspace}},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::ReduceOptions o;
+                 o.workspace = m[2];
+                 o.stream = s;
+                 return lib.reduceCols(
+                     m[0], m[1], static_cast<ops::Reduction>(reduction), o);
+               });
+}
+
+int64_t kaio_reduce_cols_workspace_elements(int64_t rows, int64_t cols) {
+  return ops::reduceColsWorkspaceElements(rows, cols);
+}
+
 kaio_status kaio_bias_activation(kaio_context ctx, const kaio_matrix *x,
                                  const kaio_matrix *out,
                                  const kaio_matrix *bias, kaio_activation act,

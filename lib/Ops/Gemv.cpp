@@ -70,22 +70,9 @@ rt::Error Library::gemv(const Matrix &a, const Matrix &x, const Matrix &y,
   return rt::Error::success();
 }
 
-namespace {
-
-/// Row slices of the transposed product: about two waves of blocks on a
-/// large GPU, at least 16 rows a slice, at most 256 slices.
-std::int64_t transposedSplits(std::int64_t k, std::int64_t n) {
-  std::int64_t columnBlocks =
-      std::max<std::int64_t>((n + kGemvBlock - 1) / kGemvBlock, 1);
-  std::int64_t want = (512 + columnBlocks - 1) / columnBlocks;
-  return std::clamp<std::int64_t>(std::min(want, (k + 15) / 16), 1, 256);
-}
-
-} // namespace
-
 std::int64_t kaio::ops::gemvTransposedWorkspaceElements(std::int64_t k,
                                                         std::int64_t n) {
-  return transposedSplits(k, n) * std::max<std::int64_t>(n, 1);
+  return detail::columnSplits(k, n) * std::max<std::int64_t>(n, 1);
 }
 
 rt::Error kaio::ops::validateGemvTransposed(const Matrix &a, const Matrix &x,
@@ -104,16 +91,10 @@ rt::Error kaio::ops::validateGemvTransposed(const Matrix &a, const Matrix &x,
     if (rt::Error e = detail::checkVector(op, "bias", o.bias, a.cols, a.dtype,
                                           "one per column of a"))
       return e;
-  std::int64_t need = gemvTransposedWorkspaceElements(a.rows, a.cols);
-  if (rt::Error e = detail::validateMatrix(op, "workspace", o.workspace))
+  if (rt::Error e = detail::checkWorkspace(
+          op, o.workspace, gemvTransposedWorkspaceElements(a.rows, a.cols),
+          "gemvTransposedWorkspaceElements"))
     return e;
-  if (o.workspace.dtype != DType::F32 ||
-      o.workspace.rows * o.workspace.cols < need ||
-      (o.workspace.rows != 1 && o.workspace.ld != 1))
-    return detail::invalid(op, "workspace",
-                           "must be a contiguous f32 vector of at least " +
-                               std::to_string(need) +
-                               " elements (gemvTransposedWorkspaceElements)");
   for (auto [name, m] : {std::pair<const char *, const Matrix *>{"a", &a},
                          {"x", &x}, {"bias", &o.bias}, {"workspace",
                                                         &o.workspace}})
@@ -134,7 +115,7 @@ rt::Error Library::gemvTransposed(const Matrix &a, const Matrix &x,
   if (a.cols == 0)
     return rt::Error::success();
   std::int64_t k = a.rows, n = a.cols;
-  std::int64_t splits = k > 0 ? transposedSplits(k, n) : 0;
+  std::int64_t splits = k > 0 ? detail::columnSplits(k, n) : 0;
   auto u32 = [](std::int64_t v) {
     return rt::KernelArg::scalar(std::uint32_t(v));
   };
@@ -144,39 +125,22 @@ rt::Error Library::gemvTransposed(const Matrix &a, const Matrix &x,
     unsigned width = detail::vectorWidth(a.dtype, {&a, &o.workspace});
     if (n % width)
       width = 1;
-    rt::Expected<rt::Kernel *> partial =
-        impl_->kernel(detail::kernelName("gemv_t_partial", a.dtype, width));
-    if (!partial)
-      return partial.takeError().addContext("gemv_t");
     std::int64_t chunks = (n + width - 1) / width;
-    rt::LaunchConfig config;
-    config.grid = rt::Dim3(unsigned((chunks + kGemvBlock - 1) / kGemvBlock),
-                           unsigned(splits));
-    config.block = rt::Dim3(kGemvBlock);
-    config.stream = o.stream;
-    std::vector<rt::KernelArg> args = {
-        detail::pointerArg(a, a.dtype, true),
-        detail::pointerArg(x, a.dtype, true),
-        detail::pointerArg(o.workspace, DType::F32, false), u32(k), u32(n),
-        u32(a.ld), u32((k + splits - 1) / splits)};
-    if (rt::Error e = (*partial)->launchArgs(config, args))
-      return e.addContext("gemv_t");
+    if (rt::Error e = impl_->launchColumns(
+            "gemv_t", detail::kernelName("gemv_t_partial", a.dtype, width),
+            chunks, splits, o.stream,
+            {detail::pointerArg(a, a.dtype, true),
+             detail::pointerArg(x, a.dtype, true),
+             detail::pointerArg(o.workspace, DType::F32, false), u32(k),
+             u32(n), u32(a.ld), u32((k + splits - 1) / splits)}))
+      return e;
   }
-  rt::Expected<rt::Kernel *> reduce = impl_->kernel(
-      std::string("gemv_t_reduce_") + getDTypeName(a.dtype));
-  if (!reduce)
-    return reduce.takeError().addContext("gemv_t");
   const Matrix &bias = o.bias.isAbsent() ? y : o.bias;
-  rt::LaunchConfig config;
-  config.grid = rt::Dim3(unsigned((n + kGemvBlock - 1) / kGemvBlock));
-  config.block = rt::Dim3(kGemvBlock);
-  config.stream = o.stream;
-  std::vector<rt::KernelArg> args = {
-      detail::pointerArg(o.workspace, DType::F32, true),
-      detail::pointerArg(bias, a.dtype, true),
-      detail::pointerArg(y, a.dtype, false), u32(n), u32(splits),
-      u32(o.bias.isAbsent() ? 0 : kGemvBias)};
-  if (rt::Error e = (*reduce)->launchArgs(config, args))
-    return e.addContext("gemv_t");
-  return rt::Error::success();
+  return impl_->launchColumns(
+      "gemv_t", std::string("gemv_t_reduce_") + getDTypeName(a.dtype), n, 1,
+      o.stream,
+      {detail::pointerArg(o.workspace, DType::F32, true),
+       detail::pointerArg(bias, a.dtype, true),
+       detail::pointerArg(y, a.dtype, false), u32(n), u32(splits),
+       u32(o.bias.isAbsent() ? 0 : kGemvBias)});
 }

@@ -3,6 +3,7 @@
 #include "Kaio/Ops/Library.h"
 
 #include "LibraryImpl.h"
+#include "Kernels/OpsKernels.h"
 #include "ops_kernels.h"
 
 using namespace kaio;
@@ -37,4 +38,23 @@ rt::Expected<rt::Kernel *> Library::Impl::kernel(const std::string &name) {
     it = byName.emplace(name, std::move(*k)).first;
   }
   return &it->second;
+}
+
+rt::Error Library::Impl::launchColumns(const char *op, const std::string &name,
+                                       std::int64_t across,
+                                       std::int64_t slices,
+                                       const rt::Stream *stream,
+                                       std::vector<rt::KernelArg> args) {
+  rt::Expected<rt::Kernel *> k = kernel(name);
+  if (!k)
+    return k.takeError().addContext(op);
+  rt::LaunchConfig config;
+  config.grid = rt::Dim3(
+      unsigned((across + kernels::kGemvBlock - 1) / kernels::kGemvBlock),
+      unsigned(slices));
+  config.block = rt::Dim3(kernels::kGemvBlock);
+  config.stream = stream;
+  if (rt::Error e = (*k)->launchArgs(config, args))
+    return e.addContext(op);
+  return rt::Error::success();
 }

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace ops_kernels {
 class Kernels;
@@ -27,6 +28,13 @@ struct Library::Impl {
   std::unordered_map<std::string, rt::Kernel> byName;
 
   rt::Expected<rt::Kernel *> kernel(const std::string &name);
+  /// Launches the column kernel `name` (gemv_t, reduce_cols) with
+  /// kGemvBlock threads a block over `across` threads' worth of columns
+  /// and `slices` row slices (grid y); errors say `op`.
+  rt::Error launchColumns(const char *op, const std::string &name,
+                          std::int64_t across, std::int64_t slices,
+                          const rt::Stream *stream,
+                          std::vector<rt::KernelArg> args);
 };
 
 } // namespace kaio::ops

@@ -97,6 +97,17 @@ rt::Error checkReduce(const char *op, const Matrix &x, Reduction reduction) {
   return rt::Error::success();
 }
 
+/// x, out and the workspace do not overlap.
+rt::Error checkReduceOperands(const char *op, const Matrix &x,
+                              const Matrix &out, const Matrix &workspace) {
+  for (auto [name, m] : {std::pair<const char *, const Matrix *>{"x", &x},
+                         {"out", &out}})
+    if (rt::Error e =
+            detail::checkDisjoint(op, name, *m, "workspace", workspace))
+      return e;
+  return detail::checkDisjoint(op, "x", x, "out", out);
+}
+
 } // namespace
 
 rt::Error kaio::ops::validateSoftmaxBackward(const Matrix &y, const Matrix &dy,
@@ -181,20 +192,35 @@ rt::Error kaio::ops::validateReduceAll(const Matrix &x, const Matrix &out,
   if (rt::Error e = detail::checkVector(op, "out", out, 1, DType::F32,
                                         "the result"))
     return e;
-  if (rt::Error e = detail::validateMatrix(op, "workspace", o.workspace))
+  if (rt::Error e = detail::checkWorkspace(op, o.workspace, x.rows,
+                                           "one per row of x"))
     return e;
-  if (o.workspace.dtype != DType::F32 ||
-      o.workspace.rows * o.workspace.cols < x.rows ||
-      (o.workspace.rows != 1 && o.workspace.ld != 1))
-    return invalid(op, "workspace",
-                   "must be a contiguous f32 vector of at least " +
-                       std::to_string(x.rows) + " elements (one per row of x)");
-  for (auto [name, m] : {std::pair<const char *, const Matrix *>{"x", &x},
-                         {"out", &out}})
-    if (rt::Error e = detail::checkDisjoint(op, name, *m, "workspace",
-                                            o.workspace))
-      return e;
-  return detail::checkDisjoint(op, "x", x, "out", out);
+  return checkReduceOperands(op, x, out, o.workspace);
+}
+
+std::int64_t kaio::ops::reduceColsWorkspaceElements(std::int64_t rows,
+                                                    std::int64_t cols) {
+  return detail::columnSplits(rows, cols) * std::max<std::int64_t>(cols, 1);
+}
+
+rt::Error kaio::ops::validateReduceCols(const Matrix &x, const Matrix &out,
+                                        Reduction reduction,
+                                        const ReduceOptions &o) {
+  const char *op = "reduce_cols";
+  if (rt::Error e = detail::checkFloatMatrix(op, "x", x))
+    return e;
+  if (reduction != Reduction::Sum && x.rows == 0 && x.cols > 0)
+    return invalid(op, "x",
+                   std::string("columns of length 0 have no ") +
+                       reductionName(reduction));
+  if (rt::Error e = detail::checkVector(op, "out", out, x.cols, DType::F32,
+                                        "one per column of x"))
+    return e;
+  if (rt::Error e = detail::checkWorkspace(
+          op, o.workspace, reduceColsWorkspaceElements(x.rows, x.cols),
+          "reduceColsWorkspaceElements"))
+    return e;
+  return checkReduceOperands(op, x, out, o.workspace);
 }
 
 rt::Error Library::softmaxBackward(const Matrix &y, const Matrix &dy,
@@ -258,6 +284,39 @@ rt::Error Library::reduceRows(const Matrix &x, const Matrix &out,
                      detail::pointerArg(out, DType::F32, false), u32(x.cols),
                      u32(x.ld)},
                     o.stream);
+}
+
+rt::Error Library::reduceCols(const Matrix &x, const Matrix &out,
+                              Reduction reduction, const ReduceOptions &o) {
+  const char *op = "reduce_cols";
+  if (rt::Error e = validateReduceCols(x, out, reduction, o))
+    return e;
+  if (x.cols == 0)
+    return rt::Error::success();
+  std::int64_t k = x.rows, n = x.cols;
+  std::int64_t splits = k > 0 ? detail::columnSplits(k, n) : 0;
+  std::string name = reductionName(reduction);
+  if (splits > 0) {
+    // A thread folds a 16-byte chunk of columns down a slice of rows.
+    unsigned width = detail::vectorWidth(x.dtype, {&x, &o.workspace});
+    if (n % width)
+      width = 1;
+    std::int64_t chunks = (n + width - 1) / width;
+    if (rt::Error e = impl_->launchColumns(
+            op,
+            detail::kernelName(("reduce_cols_" + name).c_str(), x.dtype,
+                               width),
+            chunks, splits, o.stream,
+            {detail::pointerArg(x, x.dtype, true),
+             detail::pointerArg(o.workspace, DType::F32, false), u32(k),
+             u32(n), u32(x.ld), u32((k + splits - 1) / splits)}))
+      return e;
+  }
+  // The slices' results, in order: bitwise the same every run.
+  return impl_->launchColumns(
+      op, "reduce_cols_finish_" + name, n, 1, o.stream,
+      {detail::pointerArg(o.workspace, DType::F32, true),
+       detail::pointerArg(out, DType::F32, false), u32(n), u32(splits)});
 }
 
 rt::Error Library::argmaxRows(const Matrix &x, const Matrix &out,

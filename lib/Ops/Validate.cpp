@@ -4,6 +4,7 @@
 
 #include "Kernels/OpsKernels.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace kaio;
@@ -227,4 +228,26 @@ rt::LaunchConfig detail::rowLaunch(std::int64_t rows,
   config.block = rt::Dim3(kernels::kRowBlock);
   config.stream = stream;
   return config;
+}
+
+rt::Error kaio::ops::detail::checkWorkspace(const char *op,
+                                            const Matrix &workspace,
+                                            std::int64_t need,
+                                            const char *how) {
+  if (rt::Error e = validateMatrix(op, "workspace", workspace))
+    return e;
+  if (workspace.dtype != DType::F32 ||
+      workspace.rows * workspace.cols < need ||
+      (workspace.rows != 1 && workspace.ld != 1))
+    return invalid(op, "workspace",
+                   "must be a contiguous f32 vector of at least " +
+                       std::to_string(need) + " elements (" + how + ")");
+  return rt::Error::success();
+}
+
+std::int64_t kaio::ops::detail::columnSplits(std::int64_t k, std::int64_t n) {
+  std::int64_t columnBlocks = std::max<std::int64_t>(
+      (n + kernels::kGemvBlock - 1) / kernels::kGemvBlock, 1);
+  std::int64_t want = (512 + columnBlocks - 1) / columnBlocks;
+  return std::clamp<std::int64_t>(std::min(want, (k + 15) / 16), 1, 256);
 }

@@ -56,6 +56,11 @@ rt::Error checkVector(const char *op, const char *name, const Matrix &v,
 
 rt::Error checkFinite(const char *op, const char *name, float value);
 
+/// options.workspace: a contiguous f32 vector of at least `need` elements
+/// (`how` names the function that says how many).
+rt::Error checkWorkspace(const char *op, const Matrix &workspace,
+                         std::int64_t need, const char *how);
+
 /// No byte of a is a byte of b (absent or empty matrices: success).
 rt::Error checkDisjoint(const char *op, const char *nameA, const Matrix &a,
                         const char *nameB, const Matrix &b);
@@ -74,6 +79,11 @@ unsigned vectorWidth(DType type, std::initializer_list<const Matrix *> ms);
 std::string kernelName(const char *base, DType type, unsigned width);
 
 rt::KernelArg pointerArg(const Matrix &m, DType type, bool isConst);
+
+/// Row slices of the column kernels (gemvTransposed, reduceCols) for a
+/// k x n matrix: about two waves of blocks on a large GPU, at least 16 rows
+/// a slice, at most 256 slices.
+std::int64_t columnSplits(std::int64_t k, std::int64_t n);
 
 /// One block of the row kernels' kRowBlock threads per row.
 rt::LaunchConfig rowLaunch(std::int64_t rows, const rt::Stream *stream);

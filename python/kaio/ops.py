@@ -23,7 +23,7 @@ __all__ = [
     "gemm", "gemv", "softmax", "log_softmax", "softmax_backward",
     "rms_norm", "layer_norm", "rms_norm_backward", "layer_norm_backward",
     "cross_entropy", "cross_entropy_backward", "sum_rows", "max_rows",
-    "min_rows", "argmax_rows", "reduce_all", "bias_activation", "relu",
+    "min_rows", "argmax_rows", "reduce_all", "reduce_cols", "bias_activation", "relu",
     "silu", "gelu", "gated_activation", "swiglu", "geglu", "add", "rope",
 ]
 
@@ -308,6 +308,24 @@ def reduce_all(x, op="sum", stream=None):
     out = c.new("out", (1,), "float32")
     ws = c.new("workspace", (max(rows, 1),), "float32")
     c.run("kaio_reduce_all", c.m("x", x), c.m("out", out), reduction,
+          c.m("workspace", ws))
+    return out
+
+
+def reduce_cols(x, op="sum", stream=None):
+    """The float32 sum, max or min of each column (over the rows, the
+    leading dimensions folded in; e.g. a bias gradient), deterministic."""
+    fn = "kaio.ops.reduce_cols"
+    reduction = _enum(_REDUCTIONS, fn, "op", op)
+    c = _Call(fn, "x", x, stream)
+    rows = 1
+    for n in c.rows():
+        rows *= n
+    cols = c.first.shape[-1] if c.first.shape else 1
+    out = c.new("out", (cols,), "float32")
+    n = _capi.lib().kaio_reduce_cols_workspace_elements(rows, cols)
+    ws = c.new("workspace", (max(n, 1),), "float32")
+    c.run("kaio_reduce_cols", c.m("x", x), c.m("out", out), reduction,
           c.m("workspace", ws))
     return out
 

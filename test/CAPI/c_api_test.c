@@ -218,6 +218,14 @@ static void testOps(kaio_context ctx, FakeCudaCounters *fake) {
   CHECK_OK(kaio_gated_activation(ctx, &mx, &mx, &my, KAIO_ACT_SILU, NULL));
   CHECK_OK(kaio_reduce_rows(ctx, &mx, &mrstd, KAIO_REDUCE_MAX, NULL));
   CHECK(fake->launches == launches + 4);
+  /* Column sums (a bias gradient): slices of rows, then in order. */
+  CHECK(kaio_reduce_cols_workspace_elements(R, C) == C);
+  CHECK_FAILS(kaio_reduce_cols(ctx, &mx, &mw, KAIO_REDUCE_SUM, NULL, NULL),
+              KAIO_ERROR_INVALID_VALUE, "kaio_reduce_cols: workspace: null");
+  bad = kaio_vector(y, KAIO_F32, R * C);
+  CHECK_OK(kaio_reduce_cols(ctx, &mx, &mw, KAIO_REDUCE_SUM, &bad, NULL));
+  CHECK(strcmp(fake->lastKernel, "reduce_cols_finish_sum") == 0);
+  launches = fake->launches;
 
   /* GEMM: f16 A and B, f32 C. */
   CHECK_OK(kaio_malloc(ctx, 64 * 32 * 2, &a));

@@ -199,7 +199,9 @@ class OpsTest(unittest.TestCase):
         self.assertEqual((c.shape, c.dtype), ((64, 48), "float32"))
         yt = ops.gemv(self.x, kaio.DeviceArray.empty((5,)), transposed=True)
         self.assertEqual(yt.shape, (33,))
-        self.assertEqual(fake().launches, self.launches + 12)
+        self.assertEqual(ops.reduce_cols(self.x, "min").shape, (33,))
+        self.assertEqual(fake().launches, self.launches + 14)
+        self.assertIn("reduce_cols_finish_min", fake().lastKernel.decode())
 
     def test_third_party_arrays(self):
         out = kaio.DeviceArray.empty((5, 33))

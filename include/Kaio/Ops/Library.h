@@ -102,6 +102,9 @@ public:
                        const ReduceOptions &options = {});
   rt::Error reduceAll(const Matrix &x, const Matrix &out, Reduction reduction,
                       const ReduceOptions &options = {});
+  /// Sum, max or min of each column (f32 out), deterministic.
+  rt::Error reduceCols(const Matrix &x, const Matrix &out, Reduction reduction,
+                       const ReduceOptions &options);
 
   /// out = act(x + bias) element-wise (bias optional, one per column).
   rt::Error biasActivation(const Matrix &x, const Matrix &out, Activation act,

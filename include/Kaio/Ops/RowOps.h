@@ -125,7 +125,8 @@ enum class Reduction : std::uint8_t { Sum, Max, Min };
 
 struct ReduceOptions {
   /// reduceAll: f32 scratch of at least x.rows elements (the per-row
-  /// results, reduced again in a second launch).
+  /// results, reduced again in a second launch); reduceCols: of
+  /// reduceColsWorkspaceElements(x.rows, x.cols).
   Matrix workspace;
   /// Null: the legacy default stream.
   const rt::Stream *stream = nullptr;
@@ -141,6 +142,16 @@ rt::Error validateReduceRows(const Matrix &x, const Matrix &out,
 /// first NaN, if any); rows of 1 to 2^24 elements.
 rt::Error validateArgmaxRows(const Matrix &x, const Matrix &out,
                              const ReduceOptions &options = {});
+/// reduceCols: out[c] (f32, one per column) = the sum, max or min of
+/// column c (e.g. a bias gradient: the sum of dy over rows), deterministic:
+/// slices of rows fold into an f32 workspace of at least
+/// reduceColsWorkspaceElements(x.rows, x.cols) elements, then the slices in
+/// order. max and min propagate NaN; columns may not be empty for them.
+rt::Error validateReduceCols(const Matrix &x, const Matrix &out,
+                             Reduction reduction,
+                             const ReduceOptions &options = {});
+std::int64_t reduceColsWorkspaceElements(std::int64_t rows,
+                                         std::int64_t cols);
 /// reduceAll: out (f32, 1 element) = the reduction of every element of x,
 /// deterministic (rows, then the row results, in a fixed order).
 rt::Error validateReduceAll(const Matrix &x, const Matrix &out,

@@ -13,6 +13,9 @@
 
 #include "KernelSupport.h"
 
+#include <cmath>
+#include <optional>
+
 using namespace kaio;
 using namespace kaio::builder;
 using namespace kaio::ops::kernels;
@@ -62,13 +65,46 @@ template <class T, unsigned V> void buildGemv(ModuleBuilder &mb) {
             });
 }
 
-/// Partial sums of y = xᵀ A over a slice of A's rows: a thread owns a
-/// chunk of V columns (a warp reads 32 consecutive chunks of a row).
-template <class T, unsigned V> void buildGemvTPartial(ModuleBuilder &mb) {
-  mb.kernel(kernelName<T, V>("gemv_t_partial"), {int32_t(kGemvBlock)},
+/// What a column kernel folds down each column: x[r] * A[r, c] (the
+/// transposed GEMV), or A[r, c] itself (sum, max, min; NaN propagates
+/// through max and min).
+enum class ColumnFold { Dot, Sum, Max, Min };
+
+constexpr RowReduction toReduction(ColumnFold f) {
+  return f == ColumnFold::Max   ? RowReduction::Max
+         : f == ColumnFold::Min ? RowReduction::Min
+                                : RowReduction::Sum;
+}
+
+/// The fold's start value and step, in f32.
+F32 foldInit(KernelBuilder &k, ColumnFold f) {
+  return k.constant(f == ColumnFold::Max   ? -INFINITY
+                    : f == ColumnFold::Min ? INFINITY
+                                           : 0.0f);
+}
+F32 foldStep(KernelBuilder &k, ColumnFold f, const F32 &acc, const F32 &v) {
+  if (f == ColumnFold::Sum || f == ColumnFold::Dot)
+    return acc + v;
+  F32 m = f == ColumnFold::Max ? max(acc, v) : min(acc, v);
+  return select((acc != acc) | (v != v), k.constant(NAN), m);
+}
+
+/// Partial folds over a slice of A's rows: a thread owns a chunk of V
+/// columns (a warp reads 32 consecutive chunks of a row). The transposed
+/// GEMV (Dot) weighs row r by x[r]; the column reductions take no x.
+template <class T, unsigned V, ColumnFold F>
+void buildColumnPartial(ModuleBuilder &mb) {
+  std::string base = F == ColumnFold::Dot
+                         ? std::string("gemv_t_partial")
+                         : std::string("reduce_cols_") +
+                               getRowReductionName(toReduction(F));
+  std::string name = kernelName<T, V>(base.c_str());
+  mb.kernel(name, {int32_t(kGemvBlock)},
             [](KernelBuilder &k) {
               auto a = k.param<Ptr<const T>>("a");
-              auto x = k.param<Ptr<const T>>("x");
+              std::optional<Ptr<const T>> x;
+              if constexpr (F == ColumnFold::Dot)
+                x = k.param<Ptr<const T>>("x");
               auto partial = k.param<Ptr<float>>("partial");
               auto rows = k.param<uint32_t>("k");
               auto n = k.param<uint32_t>("n");
@@ -85,13 +121,18 @@ template <class T, unsigned V> void buildGemvTPartial(ModuleBuilder &mb) {
                 // W accumulators carried through the loop.
                 auto step = [&](const U32 &r, Chunk<W> acc) {
                   auto row = a + cast<uint64_t>(r) * cast<uint64_t>(lda);
-                  F32 xv = toF32(x.load(r));
                   Chunk<W> v = loadChunk<W>(row, c);
-                  for (unsigned j = 0; j < W; ++j)
-                    acc[j] = fma(xv, v[j], acc[j]);
+                  if constexpr (F == ColumnFold::Dot) {
+                    F32 xv = toF32(x->load(r));
+                    for (unsigned j = 0; j < W; ++j)
+                      acc[j] = fma(xv, v[j], acc[j]);
+                  } else {
+                    for (unsigned j = 0; j < W; ++j)
+                      acc[j] = foldStep(k, F, acc[j], v[j]);
+                  }
                   return acc;
                 };
-                F32 z = k.constant(0.0f);
+                F32 z = foldInit(k, F);
                 Chunk<W> acc;
                 if constexpr (W == 1) {
                   acc[0] = k.for_(first, last, 1u, z, [&](U32 r, F32 a0) {
@@ -167,12 +208,42 @@ template <class T> void buildGemvTReduce(ModuleBuilder &mb) {
             });
 }
 
+/// out[c] (f32) = the partials' fold over the slices, in order.
+template <ColumnFold F> void buildColumnFinish(ModuleBuilder &mb) {
+  mb.kernel(std::string("reduce_cols_finish_") +
+                getRowReductionName(toReduction(F)),
+            {int32_t(kGemvBlock)}, [](KernelBuilder &k) {
+              auto partial = k.param<Ptr<const float>>("partial");
+              auto out = k.param<Ptr<float>>("out");
+              auto n = k.param<uint32_t>("n");
+              auto splits = k.param<uint32_t>("splits");
+              U32 col = k.blockId() * kGemvBlock + k.threadId();
+              k.if_(col < n, [&] {
+                F32 acc = k.for_(
+                    0u, splits, 1u, foldInit(k, F), [&](U32 s, F32 a) {
+                      return foldStep(k, F, a,
+                                      partial.load(cast<uint64_t>(s) *
+                                                       cast<uint64_t>(n) +
+                                                   cast<uint64_t>(col)));
+                    });
+                out.store(col, acc);
+              });
+            });
+}
+
+template <class T, ColumnFold F> void buildColumnPartials(ModuleBuilder &mb) {
+  buildColumnPartial<T, vectorWidth<T>(), F>(mb);
+  buildColumnPartial<T, 1, F>(mb);
+}
+
 template <class T> void buildForType(ModuleBuilder &mb) {
   buildGemv<T, vectorWidth<T>()>(mb);
   buildGemv<T, 1>(mb);
-  buildGemvTPartial<T, vectorWidth<T>()>(mb);
-  buildGemvTPartial<T, 1>(mb);
+  buildColumnPartials<T, ColumnFold::Dot>(mb);
   buildGemvTReduce<T>(mb);
+  buildColumnPartials<T, ColumnFold::Sum>(mb);
+  buildColumnPartials<T, ColumnFold::Max>(mb);
+  buildColumnPartials<T, ColumnFold::Min>(mb);
 }
 
 } // namespace
@@ -181,4 +252,7 @@ void kaio::ops::kernels::buildGemvKernels(ModuleBuilder &mb) {
   buildForType<float>(mb);
   buildForType<f16>(mb);
   buildForType<bf16>(mb);
+  buildColumnFinish<ColumnFold::Sum>(mb);
+  buildColumnFinish<ColumnFold::Max>(mb);
+  buildColumnFinish<ColumnFold::Min>(mb);
 }

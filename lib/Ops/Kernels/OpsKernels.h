@@ -138,6 +138,10 @@ enum GemvFlags : std::uint32_t { kGemvBias = 1 };
 ///     partial[s][c..] (f32);
 ///   gemv_t_reduce_<type>(partial, bias, y, n, splits, flags): y[c] = sum
 ///     over s, in order (+ bias[c] with kGemvBias).
+///
+/// Column reductions the same way (sum, max, min; NaN propagates):
+///   reduce_cols_<op>_<type>[_vN](a, partial, k, n, ld_a, rows_per_split)
+///   reduce_cols_finish_<op>(partial, out, n, splits): out[c] (f32).
 void buildGemvKernels(builder::ModuleBuilder &mb);
 
 } // namespace kaio::ops::kernels

@@ -134,6 +134,63 @@ TEST_P(GemvKernelsTest, TransposedProductInSlicesAtRaggedShapes) {
   }
 }
 
+TEST_P(GemvKernelsTest, ColumnReductionsInSlicesAtRaggedShapes) {
+  // out[c] = sum / max / min of column c: slices of rows into f32 partials,
+  // then the slices in order. NaN propagates through max and min.
+  for (const char *op : {"sum", "max", "min"})
+    for (auto [k, n, splits] :
+         {std::tuple{1u, 1u, 1u}, std::tuple{37u, 24u, 3u},
+          std::tuple{300u, 1000u, 7u}, std::tuple{5u, 2048u, 5u}}) {
+      uint32_t nn = vectorized() ? (n + width() - 1) / width() * width() : n;
+      uint32_t ld = vectorized() ? nn + width() : nn + 1;
+      Interpreter interp(**module);
+      std::vector<double> a = random(size_t(k) * ld, -1, 1);
+      // A NaN in the last column (if there are several).
+      if (nn > 1)
+        a[size_t(k / 2) * ld + nn - 1] = NAN;
+      uint64_t da = upload(interp, a),
+               dp = interp.allocGlobal(size_t(splits) * nn * 4),
+               dout = interp.allocGlobal((nn + 8) * 4);
+      std::vector<float> guard(nn + 8, 7.0f);
+      ASSERT_TRUE(interp.write(dout, guard.data(), guard.size() * 4));
+      uint32_t perSplit = (k + splits - 1) / splits;
+      uint32_t chunks = (nn + width() - 1) / width();
+      std::string partial = kernel((std::string("reduce_cols_") + op).c_str());
+      auto r1 = interp.launch(partial,
+                              {(chunks + kGemvBlock - 1) / kGemvBlock, splits},
+                              {kGemvBlock}, {da, dp, k, nn, ld, perSplit});
+      ASSERT_TRUE(r1.success) << partial << ": " << r1.message();
+      std::string finish = std::string("reduce_cols_finish_") + op;
+      auto r2 = interp.launch(finish, {(nn + kGemvBlock - 1) / kGemvBlock},
+                              {kGemvBlock}, {dp, dout, nn, splits});
+      ASSERT_TRUE(r2.success) << finish << ": " << r2.message();
+      std::vector<float> out(nn + 8);
+      ASSERT_TRUE(interp.read(dout, out.data(), out.size() * 4));
+      for (uint32_t c = 0; c < nn; ++c) {
+        double want = op[0] == 's' ? 0 : op[1] == 'a' ? -INFINITY : INFINITY;
+        double mag = 0;
+        bool nan = false;
+        for (uint32_t r = 0; r < k; ++r) {
+            double v = a[size_t(r) * ld + c];
+          nan |= std::isnan(v);
+          want = op[0] == 's' ? want + v
+                 : op[1] == 'a' ? std::max(want, v)
+                                : std::min(want, v);
+          mag += std::fabs(v);
+        }
+        if (nan) {
+          ASSERT_TRUE(std::isnan(out[c]))
+              << partial << " col " << c << " should be NaN";
+          continue;
+        }
+        ASSERT_NEAR(out[c], want, op[0] == 's' ? 1e-6 * mag + 1e-7 : 0)
+            << partial << " " << k << "x" << nn << " col " << c;
+      }
+      for (uint32_t c = nn; c < nn + 8; ++c)
+        ASSERT_EQ(out[c], 7.0f) << "wrote past out";
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Types, GemvKernelsTest, elemVariants(), elemVariantName);
 
 } // namespace

@@ -64,6 +64,23 @@ TEST(TrainingValidation, NamesTheOpAndTheArgument) {
                                         Reduction::Sum, o)),
             "reduce_all: workspace: must be a contiguous f32 vector of at "
             "least 6 elements (one per row of x)");
+
+  // reduceCols: one result per column, a workspace of row slices.
+  Matrix cols = fakeMatrix(DType::F32, 1, 10, 0x200000);
+  EXPECT_EQ(reduceColsWorkspaceElements(6, 10), 10);
+  EXPECT_EQ(reduceColsWorkspaceElements(100000, 10), 256 * 10);
+  o.workspace = fakeMatrix(DType::F32, 1, 9, 0x300000);
+  EXPECT_EQ(messageOf(validateReduceCols(x, cols, Reduction::Sum, o)),
+            "reduce_cols: workspace: must be a contiguous f32 vector of at "
+            "least 10 elements (reduceColsWorkspaceElements)");
+  o.workspace = fakeMatrix(DType::F32, 1, 10, 0x300000);
+  EXPECT_EQ(messageOf(validateReduceCols(x, cols, Reduction::Max, o)), "");
+  EXPECT_EQ(messageOf(validateReduceCols(x, out, Reduction::Max, o)),
+            "reduce_cols: out: is 6x1 but must be a contiguous vector of 10 "
+            "elements (one per column of x)");
+  EXPECT_EQ(messageOf(validateReduceCols(fakeMatrix(DType::F16, 0, 10), cols,
+                                         Reduction::Min, o)),
+            "reduce_cols: x: columns of length 0 have no min");
 }
 
 TEST(NormBackwardValidation, NamesTheArgument) {
@@ -134,6 +151,17 @@ TEST_P(TrainingOpsTest, LaunchesABlockPerRow) {
   EXPECT_EQ(counters->lastGrid[0], 1u);
   EXPECT_TRUE(lib->reduceRows(logits, targets, Reduction::Sum));
   EXPECT_EQ(counters->launches, launches + 2);
+  // reduceCols: 1000 columns in f32 chunks of 4 (one block across), 16
+  // rows in one slice, then the slices' maxima in order.
+  ro.workspace = Matrix::vector(buf->view().subview(44000, 1000), 1000);
+  ASSERT_FALSE(lib->reduceCols(logits,
+                               Matrix::vector(buf->view().subview(46000, 1000),
+                                              1000),
+                               Reduction::Max, ro));
+  EXPECT_EQ(counters->launches, launches + 4);
+  EXPECT_STREQ(counters->lastKernel, "reduce_cols_finish_max");
+  EXPECT_EQ(counters->lastGrid[0], 4u);
+  launches += 2;
   // LayerNorm backward with parameter gradients: dx, the row slices (1000
   // columns: 4 blocks across; 16 rows: one slice), their sum.
   NormBackwardOptions nb;
