@@ -36,6 +36,16 @@ static std::string semScope(std::optional<MemOrder> sem,
   return s;
 }
 
+/// `[%rd1, {%r1, %r2}]`: a tensor map and the box coordinates.
+static std::string tensorOperand(InstPrinter &p, Value tensorMap,
+                                 ValueRange coords) {
+  return "[" + p.reg(tensorMap) + ", " + p.regList(coords) + "]";
+}
+
+static std::string dimMod(uint32_t dim) {
+  return "." + std::to_string(dim) + "d";
+}
+
 std::optional<LogicalResult> kaio::ptx::emitHopperOp(Operation *op,
                                                      InstPrinter &p) {
   using Result = std::optional<LogicalResult>;
@@ -120,6 +130,59 @@ std::optional<LogicalResult> kaio::ptx::emitHopperOp(Operation *op,
                     << (o.getType().isInteger(64) ? ".u64 " : ".u32 ")
                     << p.reg(o.getResult()) << ", " << p.reg(o.getAddr())
                     << ", " << p.reg(o.getRank()) << ";\n";
+        return success();
+      })
+      .Case([&](CpAsyncBulkLoadOp o) -> Result {
+        raw_ostream &os = p.begin(op);
+        os << "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+           << (o.getCtaMask() ? ".multicast::cluster " : " ")
+           << p.address(o.getDst()) << ", " << p.address(o.getSrc()) << ", "
+           << p.reg(o.getSize()) << ", " << p.address(o.getMbar());
+        if (o.getCtaMask())
+          os << ", " << p.reg(o.getCtaMask());
+        os << ";\n";
+        return success();
+      })
+      .Case([&](CpAsyncBulkStoreOp o) -> Result {
+        p.begin(op) << "cp.async.bulk.global.shared::cta.bulk_group "
+                    << p.address(o.getDst()) << ", " << p.address(o.getSrc())
+                    << ", " << p.reg(o.getSize()) << ";\n";
+        return success();
+      })
+      .Case([&](CpAsyncBulkCommitGroupOp) -> Result {
+        p.begin(op) << "cp.async.bulk.commit_group;\n";
+        return success();
+      })
+      .Case([&](CpAsyncBulkWaitGroupOp o) -> Result {
+        p.begin(op) << "cp.async.bulk.wait_group" << (o.getRead() ? ".read " : " ")
+                    << o.getN() << ";\n";
+        return success();
+      })
+      .Case([&](CpAsyncBulkTensorLoadOp o) -> Result {
+        raw_ostream &os = p.begin(op);
+        os << "cp.async.bulk.tensor" << dimMod(o.getDim())
+           << ".shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+           << (o.getCtaMask() ? ".multicast::cluster " : " ")
+           << p.address(o.getDst()) << ", "
+           << tensorOperand(p, o.getTensorMap(), o.getCoords()) << ", "
+           << p.address(o.getMbar());
+        if (o.getCtaMask())
+          os << ", " << p.reg(o.getCtaMask());
+        os << ";\n";
+        return success();
+      })
+      .Case([&](CpAsyncBulkTensorStoreOp o) -> Result {
+        p.begin(op) << "cp.async.bulk.tensor" << dimMod(o.getDim())
+                    << ".global.shared::cta.tile.bulk_group "
+                    << tensorOperand(p, o.getTensorMap(), o.getCoords())
+                    << ", " << p.address(o.getSrc()) << ";\n";
+        return success();
+      })
+      .Case([&](CpAsyncBulkPrefetchTensorOp o) -> Result {
+        p.begin(op) << "cp.async.bulk.prefetch.tensor" << dimMod(o.getDim())
+                    << ".L2.global.tile "
+                    << tensorOperand(p, o.getTensorMap(), o.getCoords())
+                    << ";\n";
         return success();
       })
       .Default([](Operation *) -> Result { return std::nullopt; });

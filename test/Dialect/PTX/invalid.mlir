@@ -2023,3 +2023,85 @@ ptx.entry @k(%a: i32, %r: i32) {
   %0 = ptx.mapa generic %a, %r : i32
   ptx.ret
 }
+
+// -----
+
+ptx.entry @k(%s: i32, %g: i64) {
+  %n = ptx.constant 100 : i32
+  // expected-error @+1 {{copies a positive multiple of 16 bytes, got 100}}
+  ptx.cp_async_bulk_load [%s], [%g], %n, [%s] : i32, i32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%s: i32, %g: i64) {
+  %n = ptx.constant 0 : i32
+  // expected-error @+1 {{copies a positive multiple of 16 bytes, got 0}}
+  ptx.cp_async_bulk_store [%g], [%s], %n : i32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%s: i32, %g: i32, %n: i32) {
+  // expected-error @+1 {{operand #1 must be 64-bit signless integer, but got 'i32'}}
+  "ptx.cp_async_bulk_load"(%s, %g, %n, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0>}> : (i32, i32, i32, i32) -> ()
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%s: i32, %g: i64, %n: i32, %m: i32) {
+  // expected-error @+1 {{operand #4 must be 16-bit signless integer, but got 'i32'}}
+  "ptx.cp_async_bulk_load"(%s, %g, %n, %s, %m) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0>}> : (i32, i64, i32, i32, i32) -> ()
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k() {
+  // expected-error @+1 {{group count must be non-negative}}
+  ptx.cp_async_bulk_wait_group -1
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%s: i32, %map: i64, %x: i32) {
+  // expected-error @+1 {{a 2d tensor copy takes 2 coordinates, got 1}}
+  ptx.cp_async_bulk_tensor_load 2d [%s], [%map, {%x}], [%s] : i32, i32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%s: i32, %map: i64, %x: i32) {
+  // expected-error @+1 {{a 1d tensor copy takes 1 coordinates, got 2}}
+  ptx.cp_async_bulk_tensor_store 1d [%map, {%x, %x}], [%s] : i32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%map: i64, %x: i32) {
+  // expected-error @+1 {{a 3d tensor copy takes 3 coordinates, got 2}}
+  ptx.cp_async_bulk_prefetch_tensor 3d [%map, {%x, %x}]
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%map: i64, %x: i32) {
+  // expected-error @+1 {{attribute 'dim' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 1 whose maximum value is 5}}
+  ptx.cp_async_bulk_prefetch_tensor 6d [%map, {%x, %x, %x, %x, %x, %x}]
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%s: i32, %map: i32, %x: i32) {
+  // expected-error @+1 {{operand #0 must be 64-bit signless integer, but got 'i32'}}
+  "ptx.cp_async_bulk_tensor_store"(%map, %x, %s) <{dim = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 0>}> : (i32, i32, i32) -> ()
+  ptx.ret
+}

@@ -1070,4 +1070,31 @@ module attributes {ptx.target = "sm_90a", ptx.version = "8.6", ptx.address_size 
     ptx.st shared_cluster u32 [%3], %5 : i32, i32
     ptx.ret
   }
+  // Hopper: bulk asynchronous copies (TMA).
+  // CHECK-LABEL: ptx.entry @hopper_bulk(
+  ptx.entry @hopper_bulk(%s: i32, %g: i64, %map: i64, %x: i32, %y: i32, %mask: i16) {
+    %p = ptx.setp eq u32 %x, %y : i32
+    %n = ptx.constant 128 : i32
+    // CHECK: ptx.cp_async_bulk_load [%{{[a-z0-9_#]+}}], [%{{[a-z0-9_#]+}}], %{{[a-z0-9_#]+}}, [%{{[a-z0-9_#]+}}] : i32, i32
+    ptx.cp_async_bulk_load [%s], [%g], %n, [%s] : i32, i32
+    // CHECK: ptx.cp_async_bulk_load if %{{[a-z0-9_#]+}} [%{{[a-z0-9_#]+}}], [%{{[a-z0-9_#]+}}], %{{[a-z0-9_#]+}}, [%{{[a-z0-9_#]+}}] multicast %{{[a-z0-9_#]+}} : i32, i32
+    ptx.cp_async_bulk_load if %p [%s], [%g], %n, [%s] multicast %mask : i32, i32
+    // CHECK: ptx.cp_async_bulk_store [%{{[a-z0-9_#]+}}], [%{{[a-z0-9_#]+}}], %{{[a-z0-9_#]+}} : i32
+    ptx.cp_async_bulk_store [%g], [%s], %n : i32
+    // CHECK: ptx.cp_async_bulk_commit_group
+    ptx.cp_async_bulk_commit_group
+    // CHECK: ptx.cp_async_bulk_wait_group read 1
+    ptx.cp_async_bulk_wait_group read 1
+    // CHECK: ptx.cp_async_bulk_wait_group 0
+    ptx.cp_async_bulk_wait_group 0
+    // CHECK: ptx.cp_async_bulk_tensor_load 2d [%{{[a-z0-9_#]+}}], [%{{[a-z0-9_#]+}}, {%{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}}], [%{{[a-z0-9_#]+}}] : i32, i32
+    ptx.cp_async_bulk_tensor_load 2d [%s], [%map, {%x, %y}], [%s] : i32, i32
+    // CHECK: ptx.cp_async_bulk_tensor_load 1d [%{{[a-z0-9_#]+}}], [%{{[a-z0-9_#]+}}, {%{{[a-z0-9_#]+}}}], [%{{[a-z0-9_#]+}}] multicast %{{[a-z0-9_#]+}} : i32, i32
+    ptx.cp_async_bulk_tensor_load 1d [%s], [%map, {%x}], [%s] multicast %mask : i32, i32
+    // CHECK: ptx.cp_async_bulk_tensor_store 3d [%{{[a-z0-9_#]+}}, {%{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}}], [%{{[a-z0-9_#]+}}] : i32
+    ptx.cp_async_bulk_tensor_store 3d [%map, {%x, %y, %x}], [%s] : i32
+    // CHECK: ptx.cp_async_bulk_prefetch_tensor if not %{{[a-z0-9_#]+}} 5d [%{{[a-z0-9_#]+}}, {%{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}}]
+    ptx.cp_async_bulk_prefetch_tensor if not %p 5d [%map, {%x, %y, %x, %y, %x}]
+    ptx.ret
+  }
 }

@@ -9,6 +9,7 @@
 #include "Kaio/Dialect/PTX/IR/PTXOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -156,4 +157,70 @@ LogicalResult MapaOp::verify() {
   if (space == StateSpace::generic && !getAddr().getType().isInteger(64))
     return emitOpError("generic addresses are 64-bit");
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Bulk asynchronous copies (TMA)
+//===----------------------------------------------------------------------===//
+
+/// Bulk copies move multiples of 16 bytes; a size known at compile time (a
+/// ptx.constant) is checked here.
+static LogicalResult verifyBulkSize(Operation *op, Value size) {
+  APInt bytes;
+  if (!matchPattern(size, m_ConstantInt(&bytes)))
+    return success();
+  if (bytes.getSExtValue() <= 0 || bytes.getSExtValue() % 16 != 0)
+    return op->emitOpError() << "copies a positive multiple of 16 bytes, got "
+                             << bytes.getSExtValue();
+  return success();
+}
+
+/// One s32 coordinate per dimension of the tensor map's box.
+static LogicalResult verifyTensorCoords(Operation *op, uint32_t dim,
+                                        ValueRange coords) {
+  if (coords.size() != dim)
+    return op->emitOpError() << "a " << dim << "d tensor copy takes " << dim
+                             << " coordinates, got " << coords.size();
+  return success();
+}
+
+/// `.multicast::cluster` assembles for sm_90 with an advisory to use sm_90a;
+/// KAIO asks for sm_90a.
+static PTXRequirement multicastRequirement(PTXRequirement base,
+                                           Value ctaMask) {
+  return ctaMask ? base.join({90, 80, /*archSpecific=*/true}) : base;
+}
+
+LogicalResult CpAsyncBulkLoadOp::verify() {
+  return verifyBulkSize(*this, getSize());
+}
+
+PTXRequirement CpAsyncBulkLoadOp::getPTXRequirement() {
+  return multicastRequirement(getStaticPTXRequirement(), getCtaMask());
+}
+
+LogicalResult CpAsyncBulkStoreOp::verify() {
+  return verifyBulkSize(*this, getSize());
+}
+
+LogicalResult CpAsyncBulkWaitGroupOp::verify() {
+  if (getNAttr().getInt() < 0)
+    return emitOpError("group count must be non-negative");
+  return success();
+}
+
+LogicalResult CpAsyncBulkTensorLoadOp::verify() {
+  return verifyTensorCoords(*this, getDim(), getCoords());
+}
+
+PTXRequirement CpAsyncBulkTensorLoadOp::getPTXRequirement() {
+  return multicastRequirement(getStaticPTXRequirement(), getCtaMask());
+}
+
+LogicalResult CpAsyncBulkTensorStoreOp::verify() {
+  return verifyTensorCoords(*this, getDim(), getCoords());
+}
+
+LogicalResult CpAsyncBulkPrefetchTensorOp::verify() {
+  return verifyTensorCoords(*this, getDim(), getCoords());
 }

@@ -86,6 +86,10 @@ std::string kaio::ptx::formatSM(const PTXRequirement &req) {
   return s;
 }
 
+std::string kaio::ptx::formatSMRequirement(const PTXRequirement &req) {
+  return formatSM(req) + (req.archSpecific ? " (arch-specific)" : " or newer");
+}
+
 std::string kaio::ptx::formatISA(unsigned isa) {
   return std::to_string(isa / 10) + "." + std::to_string(isa % 10);
 }

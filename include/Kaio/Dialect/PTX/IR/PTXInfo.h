@@ -79,6 +79,9 @@ const ChipInfo *lookupChip(llvm::StringRef name);
 bool satisfies(const ChipInfo &chip, const PTXRequirement &req);
 /// "sm_80" / "sm_90a" for a requirement.
 std::string formatSM(const PTXRequirement &req);
+/// What a requirement asks of a chip, for diagnostics: "sm_80 or newer", or
+/// "sm_90a (arch-specific)" where only that exact chip will do.
+std::string formatSMRequirement(const PTXRequirement &req);
 /// "7.8" for 78.
 std::string formatISA(unsigned isa);
 /// Parses "7.8" into 78.
