@@ -46,6 +46,23 @@ static std::string dimMod(uint32_t dim) {
   return "." + std::to_string(dim) + "d";
 }
 
+/// Names wgmma's new accumulators. Each takes its old accumulator's register
+/// when nothing else reads the old value: this operand is its only use and
+/// it is defined in the same block (a value from outside a loop would be
+/// read again by the next iteration). Otherwise the old value is copied into
+/// a fresh register first. A guarded-off wgmma then leaves the new
+/// accumulators equal to the old ones.
+static void tieAccumulators(WgmmaMmaAsyncOp op, InstPrinter &p) {
+  for (auto [acc, d] : llvm::zip_equal(op.getAcc(), op.getD())) {
+    if (acc.hasOneUse() && acc.getParentBlock() == op->getBlock() &&
+        p.tieRegister(d, acc))
+      continue;
+    std::optional<RegisterClass> rc = getRegisterClass(d.getType());
+    p.stream() << "\t" << (rc && rc->declType == ".f32" ? "mov.f32 " : "mov.b32 ")
+               << p.reg(d) << ", " << p.reg(acc) << ";\n";
+  }
+}
+
 std::optional<LogicalResult> kaio::ptx::emitHopperOp(Operation *op,
                                                      InstPrinter &p) {
   using Result = std::optional<LogicalResult>;
@@ -183,6 +200,48 @@ std::optional<LogicalResult> kaio::ptx::emitHopperOp(Operation *op,
                     << ".L2.global.tile "
                     << tensorOperand(p, o.getTensorMap(), o.getCoords())
                     << ";\n";
+        return success();
+      })
+      .Case([&](WgmmaFenceOp) -> Result {
+        p.begin(op) << "wgmma.fence.sync.aligned;\n";
+        return success();
+      })
+      .Case([&](WgmmaCommitGroupOp) -> Result {
+        p.begin(op) << "wgmma.commit_group.sync.aligned;\n";
+        return success();
+      })
+      .Case([&](WgmmaWaitGroupOp o) -> Result {
+        p.begin(op) << "wgmma.wait_group.sync.aligned " << o.getN() << ";\n";
+        return success();
+      })
+      .Case([&](WgmmaMmaAsyncOp o) -> Result {
+        const WgmmaVariant *v =
+            lookupWgmma(o.getDType(), o.getAType(), o.getBType());
+        if (!v)
+          return o.emitOpError("is not in the wgmma table");
+        tieAccumulators(o, p);
+        raw_ostream &os = p.begin(op);
+        os << "wgmma.mma_async.sync.aligned.m64n" << o.getN() << "k" << o.getK()
+           << (o.getSatfinite() ? ".satfinite" : "")
+           << dot(stringifyPTXType(o.getDType()))
+           << dot(stringifyPTXType(o.getAType()))
+           << dot(stringifyPTXType(o.getBType())) << " " << p.regList(o.getD())
+           << ", "
+           << (o.getADesc() ? p.reg(o.getADesc()) : p.regList(o.getA()))
+           << ", " << p.reg(o.getBDesc()) << ", ";
+        if (o.getScaleD())
+          os << p.reg(o.getScaleD());
+        else
+          os << o.getScaleDImm().value_or(1);
+        if (v->has(WgmmaModifier::ScaleAB))
+          os << ", " << static_cast<int32_t>(o.getScaleA().value_or(1)) << ", "
+             << static_cast<int32_t>(o.getScaleB().value_or(1));
+        if (v->has(WgmmaModifier::Transpose)) {
+          if (o.getADesc())
+            os << ", " << (o.getTransA() ? 1 : 0);
+          os << ", " << (o.getTransB() ? 1 : 0);
+        }
+        os << ";\n";
         return success();
       })
       .Default([](Operation *) -> Result { return std::nullopt; });

@@ -592,3 +592,33 @@ module attributes {ptx.target = "sm_87"} {
     ptx.ret
   }
 }
+
+// -----
+
+module attributes {ptx.target = "sm_90"} {
+  ptx.entry @k(%c: f32, %ad: i64, %bd: i64) {
+    // expected-error @+1 {{'ptx.wgmma_mma_async' op requires sm_90a (arch-specific), but the module targets sm_90}}
+    %d:4 = ptx.wgmma_mma_async m64n8k16 f32 f16 f16 {%c, %c, %c, %c}, %ad, %bd : f32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_100a"} {
+  ptx.entry @k() {
+    // expected-error @+1 {{'ptx.wgmma_fence' op requires sm_90a (arch-specific), but the module targets sm_100a}}
+    ptx.wgmma_fence
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_90a", ptx.version = "8.3"} {
+  ptx.entry @k(%a: i32, %ad: i64, %bd: i64) {
+    // expected-error @+1 {{'ptx.wgmma_mma_async' op requires PTX ISA 8.4, but the module sets ptx.version 8.3}}
+    %d:4 = ptx.wgmma_mma_async m64n8k32 s32 u8 s8 {%a, %a, %a, %a}, %ad, %bd : i32
+    ptx.ret
+  }
+}

@@ -342,6 +342,8 @@ static constexpr PTXTypeInfo kTypes[] = {
     {PTXType::f64, 64, TypeKind::Float},
     {PTXType::u4, 4, TypeKind::Unsigned},
     {PTXType::s4, 4, TypeKind::Signed},
+    {PTXType::e4m3, 8, TypeKind::Float},
+    {PTXType::e5m2, 8, TypeKind::Float},
 };
 
 const PTXTypeInfo &kaio::ptx::getTypeInfo(PTXType type) {
@@ -536,4 +538,48 @@ FragmentCoord kaio::ptx::getMmaAccCoord(const MmaVariant &v, unsigned lane,
   (void)v;
   unsigned g = lane / 4, t = lane % 4;
   return {g + 8 * (i / 2), 2 * t + i % 2};
+}
+
+//===----------------------------------------------------------------------===//
+// wgmma.mma_async
+//===----------------------------------------------------------------------===//
+
+// PTX ISA 9.0, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate":
+// the dense variants and their modifiers, checked with ptxas 13.0. Every
+// variant is sm_90a only; integer wgmma with mixed signedness needs PTX 8.4.
+// Integer N: 8, 16, 24, then multiples of 16 up to 256; the rest every
+// multiple of 8. The A fragment is always 4 registers (8 f16/bf16, 4 tf32 or
+// 16 8-bit elements).
+#define KAIO_WGMMA(D, A, B, K, NSTEP, ACCPERREG, MODS, ISA)                    \
+  {PTXType::D, PTXType::A, PTXType::B, K, NSTEP, NSTEP == 16 ? 24 : 0,        \
+   ACCPERREG, 4, MODS, PTXRequirement{90, ISA, true}}
+static constexpr WgmmaModifier kHalfMods =
+    WgmmaModifier::ScaleAB | WgmmaModifier::Transpose;
+#define KAIO_WGMMA_FP8(A, B)                                                   \
+  KAIO_WGMMA(f16, A, B, 32, 8, 2, WgmmaModifier::ScaleAB, 80),                 \
+      KAIO_WGMMA(f32, A, B, 32, 8, 1, WgmmaModifier::ScaleAB, 80)
+static const WgmmaVariant kWgmmaVariants[] = {
+    KAIO_WGMMA(f16, f16, f16, 16, 8, 2, kHalfMods, 80),
+    KAIO_WGMMA(f32, f16, f16, 16, 8, 1, kHalfMods, 80),
+    KAIO_WGMMA(f32, bf16, bf16, 16, 8, 1, kHalfMods, 80),
+    KAIO_WGMMA(f32, tf32, tf32, 8, 8, 1, WgmmaModifier::ScaleAB, 80),
+    KAIO_WGMMA_FP8(e4m3, e4m3),
+    KAIO_WGMMA_FP8(e4m3, e5m2),
+    KAIO_WGMMA_FP8(e5m2, e4m3),
+    KAIO_WGMMA_FP8(e5m2, e5m2),
+    KAIO_WGMMA(s32, s8, s8, 32, 16, 1, WgmmaModifier::Satfinite, 80),
+    KAIO_WGMMA(s32, u8, u8, 32, 16, 1, WgmmaModifier::Satfinite, 80),
+    KAIO_WGMMA(s32, s8, u8, 32, 16, 1, WgmmaModifier::Satfinite, 84),
+    KAIO_WGMMA(s32, u8, s8, 32, 16, 1, WgmmaModifier::Satfinite, 84),
+};
+#undef KAIO_WGMMA_FP8
+#undef KAIO_WGMMA
+
+ArrayRef<WgmmaVariant> kaio::ptx::getWgmmaVariants() { return kWgmmaVariants; }
+
+const WgmmaVariant *kaio::ptx::lookupWgmma(PTXType d, PTXType a, PTXType b) {
+  for (const WgmmaVariant &v : kWgmmaVariants)
+    if (v.dType == d && v.aType == a && v.bType == b)
+      return &v;
+  return nullptr;
 }

@@ -326,4 +326,77 @@ def PTX_CpAsyncBulkPrefetchTensorOp : PTX_Inst<
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Warpgroup matrix multiply-accumulate (wgmma, sm_90a)
+//===----------------------------------------------------------------------===//
+
+def PTX_WgmmaFenceOp : PTX_Inst<"wgmma_fence", [], 90, 80, 0, 1> {
+  let summary = "order register and shared memory accesses before "
+                "wgmma.mma_async (`wgmma.fence.sync.aligned`)";
+  let arguments = guardArgs;
+  let assemblyFormat = GuardFmt # " attr-dict";
+}
+
+def PTX_WgmmaCommitGroupOp : PTX_Inst<"wgmma_commit_group", [], 90, 80, 0,
+                                      1> {
+  let summary = "close the wgmma-group (`wgmma.commit_group.sync.aligned`)";
+  let arguments = guardArgs;
+  let assemblyFormat = GuardFmt # " attr-dict";
+}
+
+def PTX_WgmmaWaitGroupOp : PTX_Inst<"wgmma_wait_group", [], 90, 80, 0, 1> {
+  let summary = "wait until at most N wgmma-groups are pending "
+                "(`wgmma.wait_group.sync.aligned N`)";
+  let arguments = !con((ins I32Attr:$n), guardArgs);
+  let assemblyFormat = GuardFmt # " $n attr-dict";
+  let hasVerifier = 1;
+}
+
+def PTX_WgmmaMmaAsyncOp : PTX_Inst<"wgmma_mma_async",
+    [AttrSizedOperandSegments], 90, 80, 1, 1> {
+  let summary = "warpgroup matrix multiply-accumulate "
+                "(`wgmma.mma_async.sync.aligned.m64nNkK.dtype.atype.btype`)";
+  let description = [{
+    D = A * B + D (or A * B where scale-d is 0) on the 128 threads of a
+    warpgroup, M = 64. The accumulators are read and written: the op takes
+    the old ones (`acc`) and returns the new ones, which print as the same
+    registers. A is a fragment of registers or a 64-bit shared memory matrix
+    descriptor, B always a descriptor. The legal type combinations, K, N,
+    register counts and modifiers come from the wgmma table in PTXInfo.h.
+
+    scale-d is a predicate (`scale_d %p`) or an immediate (`scale_d_imm 0`),
+    1 when absent. `scale_a`/`scale_b` (1 or -1) negate A or B, `trans_a`
+    (A from a descriptor) and `trans_b` transpose them, where the variant
+    takes them; absent they print as 1 and 0.
+
+    ```mlir
+    %d:4 = ptx.wgmma_mma_async m64n8k16 f32 f16 f16 {%c0, %c1, %c2, %c3},
+        {%a0, %a1, %a2, %a3}, %bdesc scale_d %p : f32, i32
+    %e:64 = ptx.wgmma_mma_async m64n128k16 f32 bf16 bf16 {%c...}, %adesc,
+        %bdesc trans_b : f32
+    ```
+  }];
+  let arguments = !con((ins I32Attr:$n, I32Attr:$k, PTX_Type:$d_type,
+                            PTX_Type:$a_type, PTX_Type:$b_type,
+                            UnitAttr:$satfinite,
+                            Variadic<PTX_B32>:$acc, Variadic<PTX_B32>:$a,
+                            Optional<I64>:$a_desc, I64:$b_desc,
+                            Optional<PTX_Pred>:$scale_d,
+                            OptionalAttr<I32Attr>:$scale_d_imm,
+                            OptionalAttr<I32Attr>:$scale_a,
+                            OptionalAttr<I32Attr>:$scale_b,
+                            UnitAttr:$trans_a, UnitAttr:$trans_b), guardArgs);
+  let results = (outs Variadic<PTX_B32>:$d);
+  let assemblyFormat = GuardFmt # [{
+    custom<WgmmaShape>($n, $k) $d_type $a_type $b_type
+    (`satfinite` $satfinite^)? ` ` `{` $acc `}` `,` (`{` $a^ `}`)?
+    ($a_desc^)? `,` $b_desc (`scale_d` $scale_d^)?
+    (`scale_d_imm` $scale_d_imm^)? (`scale_a` $scale_a^)?
+    (`scale_b` $scale_b^)? (`trans_a` $trans_a^)? (`trans_b` $trans_b^)?
+    attr-dict `:` custom<WgmmaTypes>(ref($acc), type($acc), type($d), ref($a),
+                                     type($a))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // KAIO_DIALECT_PTX_IR_PTXHOPPEROPS_TD

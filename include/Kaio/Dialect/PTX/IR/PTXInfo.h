@@ -2,9 +2,9 @@
 //
 // The tables every layer reads: chips, their ISA versions and per-SM
 // resources (and the occupancy they allow), GPU peak rates, PTX instruction
-// types and register classes, and the legal mma.sync variants. Verifiers, the
-// printer, the lowering, the interpreter and kaio-prof all use these; nothing
-// else restates them.
+// types and register classes, and the legal mma.sync and wgmma variants.
+// Verifiers, the printer, the lowering, the interpreter and kaio-prof all use
+// these; nothing else restates them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -211,6 +211,9 @@ inline bool isHalf(PTXType t) {
 inline bool isBF16(PTXType t) {
   return t == PTXType::bf16 || t == PTXType::bf16x2;
 }
+inline bool isFP8(PTXType t) {
+  return t == PTXType::e4m3 || t == PTXType::e5m2;
+}
 
 /// A register class: one `.reg` declaration per class in the printed PTX.
 struct RegisterClass {
@@ -272,6 +275,53 @@ FragmentCoord getMmaBCoord(const MmaVariant &v, unsigned lane, unsigned i);
 FragmentCoord getMmaAccCoord(const MmaVariant &v, unsigned lane, unsigned i);
 /// Elements per 32-bit register of an operand of `type` (f16: 2, s8: 4, ...).
 unsigned getElementsPerRegister(PTXType type);
+
+//===----------------------------------------------------------------------===//
+// wgmma.mma_async
+//===----------------------------------------------------------------------===//
+
+/// The immediate operands a wgmma.mma_async variant takes after scale-d
+/// (which every variant takes, as an immediate 0/1 or a predicate).
+enum class WgmmaModifier : unsigned {
+  None = 0,
+  ScaleAB = 1,   // imm-scale-a, imm-scale-b: 1 or -1 (negate A or B)
+  Transpose = 2, // imm-trans-a (A from a descriptor), imm-trans-b: 0 or 1
+  Satfinite = 4, // .satfinite (clamp instead of wrapping)
+};
+constexpr WgmmaModifier operator|(WgmmaModifier a, WgmmaModifier b) {
+  return static_cast<WgmmaModifier>(static_cast<unsigned>(a) |
+                                    static_cast<unsigned>(b));
+}
+
+/// One legal dense wgmma.mma_async.sync.aligned.m64nNkK type combination:
+/// D += A * B on a warpgroup (128 threads), M = 64, D in registers, A in
+/// registers or a shared-memory matrix descriptor, B a descriptor.
+struct WgmmaVariant {
+  PTXType dType, aType, bType;
+  unsigned k;
+  /// Legal N: multiples of `nStep` up to 256, and below `nFineUpTo` also
+  /// every multiple of 8 (integer wgmma: 8, 16, 24, then steps of 16).
+  unsigned nStep, nFineUpTo;
+  /// Accumulator elements per 32-bit register: 2 for f16 (packed .f16x2),
+  /// else 1. Each thread holds N / 2 accumulator elements (64 x N / 128).
+  unsigned accPerReg;
+  /// A fragment registers per thread (64 x K elements over 128 threads).
+  unsigned aRegs;
+  WgmmaModifier modifiers;
+  PTXRequirement requirement;
+
+  bool has(WgmmaModifier m) const {
+    return (static_cast<unsigned>(modifiers) & static_cast<unsigned>(m)) != 0;
+  }
+  bool isLegalN(unsigned n) const {
+    return n >= 8 && n <= 256 && n % 8 == 0 &&
+           (n % nStep == 0 || n <= nFineUpTo);
+  }
+  /// Accumulator registers per thread for m64nNkK.
+  unsigned getAccRegs(unsigned n) const { return n / 2 / accPerReg; }
+};
+llvm::ArrayRef<WgmmaVariant> getWgmmaVariants();
+const WgmmaVariant *lookupWgmma(PTXType d, PTXType a, PTXType b);
 
 } // namespace kaio::ptx
 
