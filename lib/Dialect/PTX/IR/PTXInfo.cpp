@@ -583,3 +583,60 @@ const WgmmaVariant *kaio::ptx::lookupWgmma(PTXType d, PTXType a, PTXType b) {
       return &v;
   return nullptr;
 }
+
+std::optional<WgmmaSwizzle> kaio::ptx::getWgmmaSwizzle(const Swizzle &swizzle) {
+  if (swizzle.isIdentity())
+    return WgmmaSwizzle::None;
+  // Hopper's modes XOR the 16-byte chunk index (bits 4..) with the row of
+  // the 8-row pattern (bits 7..): Swizzle<bits, 4, 3>.
+  if (swizzle.base != 4 || swizzle.shift != 3)
+    return std::nullopt;
+  switch (swizzle.bits) {
+  case 3:
+    return WgmmaSwizzle::B128;
+  case 2:
+    return WgmmaSwizzle::B64;
+  case 1:
+    return WgmmaSwizzle::B32;
+  default:
+    return std::nullopt;
+  }
+}
+
+uint64_t WgmmaDescriptor::encode() const {
+  auto field = [](uint32_t bytes) { return uint64_t(bytes >> 4) & 0x3fff; };
+  return field(startAddress) | field(leadingByteOffset) << 16 |
+         field(strideByteOffset) << 32 | uint64_t(baseOffset & 7) << 49 |
+         uint64_t(swizzle) << 62;
+}
+
+WgmmaDescriptor WgmmaDescriptor::decode(uint64_t bits) {
+  auto field = [&](unsigned lsb) {
+    return static_cast<uint32_t>((bits >> lsb) & 0x3fff) << 4;
+  };
+  WgmmaDescriptor d;
+  d.startAddress = field(0);
+  d.leadingByteOffset = field(16);
+  d.strideByteOffset = field(32);
+  d.baseOffset = (bits >> 49) & 7;
+  d.swizzle = static_cast<WgmmaSwizzle>(bits >> 62);
+  return d;
+}
+
+std::optional<uint64_t>
+kaio::ptx::makeWgmmaDescriptor(uint32_t startAddress,
+                               uint32_t leadingByteOffset,
+                               uint32_t strideByteOffset,
+                               const Swizzle &swizzle) {
+  std::optional<WgmmaSwizzle> mode = getWgmmaSwizzle(swizzle);
+  if (!mode)
+    return std::nullopt;
+  for (uint32_t bytes : {startAddress, leadingByteOffset, strideByteOffset})
+    if (bytes % 16 != 0 || bytes >= (1u << 18))
+      return std::nullopt;
+  if (*mode != WgmmaSwizzle::None && startAddress % swizzle.periodBytes() != 0)
+    return std::nullopt;
+  return WgmmaDescriptor{startAddress, leadingByteOffset, strideByteOffset, 0,
+                         *mode}
+      .encode();
+}

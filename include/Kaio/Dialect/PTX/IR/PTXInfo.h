@@ -20,6 +20,7 @@
 #include <string>
 
 #include "Kaio/Dialect/PTX/IR/PTXEnums.h.inc"
+#include "Kaio/Dialect/PTX/IR/Swizzle.h"
 
 namespace kaio::ptx {
 
@@ -322,6 +323,41 @@ struct WgmmaVariant {
 };
 llvm::ArrayRef<WgmmaVariant> getWgmmaVariants();
 const WgmmaVariant *lookupWgmma(PTXType d, PTXType a, PTXType b);
+
+/// The swizzle mode of a wgmma shared memory matrix (descriptor bits 62-63).
+enum class WgmmaSwizzle : unsigned { None = 0, B128 = 1, B64 = 2, B32 = 3 };
+
+/// The descriptor mode that reads a tile laid out with `swizzle` (Swizzle.h):
+/// the identity is None, Swizzle<3|2|1, 4, 3> the 128/64/32-byte modes.
+/// None (std::nullopt) for swizzles wgmma cannot read, such as the shifted
+/// ones the layout table picks for rows wider than 128 bytes.
+std::optional<WgmmaSwizzle> getWgmmaSwizzle(const Swizzle &swizzle);
+
+/// The fields of a 64-bit wgmma shared memory matrix descriptor (PTX ISA,
+/// "Matrix Descriptor Format"): bits 0-13 the start address >> 4, 16-29 the
+/// leading dimension byte offset >> 4, 32-45 the stride dimension byte
+/// offset >> 4, 49-51 the matrix base offset, 62-63 the swizzle mode.
+struct WgmmaDescriptor {
+  uint32_t startAddress = 0;      // .shared::cta byte address
+  uint32_t leadingByteOffset = 0; // between core matrices along K
+  uint32_t strideByteOffset = 0;  // between core matrices along M or N
+  unsigned baseOffset = 0;        // 0: the start is aligned to the pattern
+  WgmmaSwizzle swizzle = WgmmaSwizzle::None;
+
+  uint64_t encode() const;
+  static WgmmaDescriptor decode(uint64_t bits);
+};
+
+/// The descriptor of a matrix at `startAddress` in a tile laid out with
+/// `swizzle`; std::nullopt when wgmma cannot read that swizzle, when an
+/// address or offset is not a multiple of 16 or does not fit its 14-bit
+/// field (2^18 bytes), or when a swizzled matrix does not start on its
+/// swizzle's period (1024/512/256 bytes), which KAIO's layouts guarantee
+/// so that the base offset stays 0.
+std::optional<uint64_t> makeWgmmaDescriptor(uint32_t startAddress,
+                                            uint32_t leadingByteOffset,
+                                            uint32_t strideByteOffset,
+                                            const Swizzle &swizzle);
 
 } // namespace kaio::ptx
 
