@@ -863,8 +863,8 @@ LogicalResult kaio::ptx::translateModuleToPTX(ModuleOp module, raw_ostream &os,
     PTXRequirement req = inst.getPTXRequirement();
     if (satisfies(*chip, req))
       return WalkResult::advance();
-    inst->emitOpError() << "requires " << formatSM(req)
-                        << " or newer, but the target is " << chip->name;
+    inst->emitOpError() << "requires " << formatSMRequirement(req)
+                        << ", but the target is " << chip->name;
     return WalkResult::interrupt();
   });
   if (walk.wasInterrupted())

@@ -36,6 +36,33 @@ static std::string semScope(std::optional<MemOrder> sem,
   return s;
 }
 
+/// `[%rd1, {%r1, %r2}]`: a tensor map and the box coordinates.
+static std::string tensorOperand(InstPrinter &p, Value tensorMap,
+                                 ValueRange coords) {
+  return "[" + p.reg(tensorMap) + ", " + p.regList(coords) + "]";
+}
+
+static std::string dimMod(uint32_t dim) {
+  return "." + std::to_string(dim) + "d";
+}
+
+/// Names wgmma's new accumulators. Each takes its old accumulator's register
+/// when nothing else reads the old value: this operand is its only use and
+/// it is defined in the same block (a value from outside a loop would be
+/// read again by the next iteration). Otherwise the old value is copied into
+/// a fresh register first. A guarded-off wgmma then leaves the new
+/// accumulators equal to the old ones.
+static void tieAccumulators(WgmmaMmaAsyncOp op, InstPrinter &p) {
+  for (auto [acc, d] : llvm::zip_equal(op.getAcc(), op.getD())) {
+    if (acc.hasOneUse() && acc.getParentBlock() == op->getBlock() &&
+        p.tieRegister(d, acc))
+      continue;
+    std::optional<RegisterClass> rc = getRegisterClass(d.getType());
+    p.stream() << "\t" << (rc && rc->declType == ".f32" ? "mov.f32 " : "mov.b32 ")
+               << p.reg(d) << ", " << p.reg(acc) << ";\n";
+  }
+}
+
 std::optional<LogicalResult> kaio::ptx::emitHopperOp(Operation *op,
                                                      InstPrinter &p) {
   using Result = std::optional<LogicalResult>;
@@ -120,6 +147,101 @@ std::optional<LogicalResult> kaio::ptx::emitHopperOp(Operation *op,
                     << (o.getType().isInteger(64) ? ".u64 " : ".u32 ")
                     << p.reg(o.getResult()) << ", " << p.reg(o.getAddr())
                     << ", " << p.reg(o.getRank()) << ";\n";
+        return success();
+      })
+      .Case([&](CpAsyncBulkLoadOp o) -> Result {
+        raw_ostream &os = p.begin(op);
+        os << "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+           << (o.getCtaMask() ? ".multicast::cluster " : " ")
+           << p.address(o.getDst()) << ", " << p.address(o.getSrc()) << ", "
+           << p.reg(o.getSize()) << ", " << p.address(o.getMbar());
+        if (o.getCtaMask())
+          os << ", " << p.reg(o.getCtaMask());
+        os << ";\n";
+        return success();
+      })
+      .Case([&](CpAsyncBulkStoreOp o) -> Result {
+        p.begin(op) << "cp.async.bulk.global.shared::cta.bulk_group "
+                    << p.address(o.getDst()) << ", " << p.address(o.getSrc())
+                    << ", " << p.reg(o.getSize()) << ";\n";
+        return success();
+      })
+      .Case([&](CpAsyncBulkCommitGroupOp) -> Result {
+        p.begin(op) << "cp.async.bulk.commit_group;\n";
+        return success();
+      })
+      .Case([&](CpAsyncBulkWaitGroupOp o) -> Result {
+        p.begin(op) << "cp.async.bulk.wait_group" << (o.getRead() ? ".read " : " ")
+                    << o.getN() << ";\n";
+        return success();
+      })
+      .Case([&](CpAsyncBulkTensorLoadOp o) -> Result {
+        raw_ostream &os = p.begin(op);
+        os << "cp.async.bulk.tensor" << dimMod(o.getDim())
+           << ".shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+           << (o.getCtaMask() ? ".multicast::cluster " : " ")
+           << p.address(o.getDst()) << ", "
+           << tensorOperand(p, o.getTensorMap(), o.getCoords()) << ", "
+           << p.address(o.getMbar());
+        if (o.getCtaMask())
+          os << ", " << p.reg(o.getCtaMask());
+        os << ";\n";
+        return success();
+      })
+      .Case([&](CpAsyncBulkTensorStoreOp o) -> Result {
+        p.begin(op) << "cp.async.bulk.tensor" << dimMod(o.getDim())
+                    << ".global.shared::cta.tile.bulk_group "
+                    << tensorOperand(p, o.getTensorMap(), o.getCoords())
+                    << ", " << p.address(o.getSrc()) << ";\n";
+        return success();
+      })
+      .Case([&](CpAsyncBulkPrefetchTensorOp o) -> Result {
+        p.begin(op) << "cp.async.bulk.prefetch.tensor" << dimMod(o.getDim())
+                    << ".L2.global.tile "
+                    << tensorOperand(p, o.getTensorMap(), o.getCoords())
+                    << ";\n";
+        return success();
+      })
+      .Case([&](WgmmaFenceOp) -> Result {
+        p.begin(op) << "wgmma.fence.sync.aligned;\n";
+        return success();
+      })
+      .Case([&](WgmmaCommitGroupOp) -> Result {
+        p.begin(op) << "wgmma.commit_group.sync.aligned;\n";
+        return success();
+      })
+      .Case([&](WgmmaWaitGroupOp o) -> Result {
+        p.begin(op) << "wgmma.wait_group.sync.aligned " << o.getN() << ";\n";
+        return success();
+      })
+      .Case([&](WgmmaMmaAsyncOp o) -> Result {
+        const WgmmaVariant *v =
+            lookupWgmma(o.getDType(), o.getAType(), o.getBType());
+        if (!v)
+          return o.emitOpError("is not in the wgmma table");
+        tieAccumulators(o, p);
+        raw_ostream &os = p.begin(op);
+        os << "wgmma.mma_async.sync.aligned.m64n" << o.getN() << "k" << o.getK()
+           << (o.getSatfinite() ? ".satfinite" : "")
+           << dot(stringifyPTXType(o.getDType()))
+           << dot(stringifyPTXType(o.getAType()))
+           << dot(stringifyPTXType(o.getBType())) << " " << p.regList(o.getD())
+           << ", "
+           << (o.getADesc() ? p.reg(o.getADesc()) : p.regList(o.getA()))
+           << ", " << p.reg(o.getBDesc()) << ", ";
+        if (o.getScaleD())
+          os << p.reg(o.getScaleD());
+        else
+          os << o.getScaleDImm().value_or(1);
+        if (v->has(WgmmaModifier::ScaleAB))
+          os << ", " << static_cast<int32_t>(o.getScaleA().value_or(1)) << ", "
+             << static_cast<int32_t>(o.getScaleB().value_or(1));
+        if (v->has(WgmmaModifier::Transpose)) {
+          if (o.getADesc())
+            os << ", " << (o.getTransA() ? 1 : 0);
+          os << ", " << (o.getTransB() ? 1 : 0);
+        }
+        os << ";\n";
         return success();
       })
       .Default([](Operation *) -> Result { return std::nullopt; });

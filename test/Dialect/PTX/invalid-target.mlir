@@ -443,7 +443,7 @@ module attributes {ptx.target = "sm_90", ptx.version = "7.8"} {
 
 module attributes {ptx.target = "sm_90"} {
   ptx.entry @k() {
-    // expected-error @+1 {{'ptx.setmaxnreg' op requires sm_90a or newer, but the module targets sm_90}}
+    // expected-error @+1 {{'ptx.setmaxnreg' op requires sm_90a (arch-specific), but the module targets sm_90}}
     ptx.setmaxnreg inc 240
     ptx.ret
   }
@@ -453,7 +453,7 @@ module attributes {ptx.target = "sm_90"} {
 
 module attributes {ptx.target = "sm_100a"} {
   ptx.entry @k() {
-    // expected-error @+1 {{'ptx.setmaxnreg' op requires sm_90a or newer, but the module targets sm_100a}}
+    // expected-error @+1 {{'ptx.setmaxnreg' op requires sm_90a (arch-specific), but the module targets sm_100a}}
     ptx.setmaxnreg dec 24
     ptx.ret
   }
@@ -539,6 +539,86 @@ module attributes {ptx.target = "sm_80"} {
   ptx.entry @k(%a: i32) {
     // expected-error @+1 {{'ptx.add' op requires attribute 'type'}}
     %0 = "ptx.add"(%a, %a) : (i32, i32) -> i32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_89"} {
+  ptx.entry @k(%s: i32, %g: i64, %n: i32) {
+    // expected-error @+1 {{'ptx.cp_async_bulk_load' op requires sm_90 or newer, but the module targets sm_89}}
+    ptx.cp_async_bulk_load [%s], [%g], %n, [%s] : i32, i32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_90"} {
+  ptx.entry @k(%s: i32, %g: i64, %n: i32, %m: i16) {
+    // expected-error @+1 {{'ptx.cp_async_bulk_load' op requires sm_90a (arch-specific), but the module targets sm_90}}
+    ptx.cp_async_bulk_load [%s], [%g], %n, [%s] multicast %m : i32, i32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_100a"} {
+  ptx.entry @k(%s: i32, %map: i64, %x: i32, %m: i16) {
+    // expected-error @+1 {{'ptx.cp_async_bulk_tensor_load' op requires sm_90a (arch-specific), but the module targets sm_100a}}
+    ptx.cp_async_bulk_tensor_load 1d [%s], [%map, {%x}], [%s] multicast %m : i32, i32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_90", ptx.version = "7.8"} {
+  ptx.entry @k(%map: i64, %x: i32) {
+    // expected-error @+1 {{'ptx.cp_async_bulk_prefetch_tensor' op requires PTX ISA 8.0, but the module sets ptx.version 7.8}}
+    ptx.cp_async_bulk_prefetch_tensor 1d [%map, {%x}]
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_87"} {
+  ptx.entry @k() {
+    // expected-error @+1 {{'ptx.cp_async_bulk_commit_group' op requires sm_90 or newer, but the module targets sm_87}}
+    ptx.cp_async_bulk_commit_group
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_90"} {
+  ptx.entry @k(%c: f32, %ad: i64, %bd: i64) {
+    // expected-error @+1 {{'ptx.wgmma_mma_async' op requires sm_90a (arch-specific), but the module targets sm_90}}
+    %d:4 = ptx.wgmma_mma_async m64n8k16 f32 f16 f16 {%c, %c, %c, %c}, %ad, %bd : f32
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_100a"} {
+  ptx.entry @k() {
+    // expected-error @+1 {{'ptx.wgmma_fence' op requires sm_90a (arch-specific), but the module targets sm_100a}}
+    ptx.wgmma_fence
+    ptx.ret
+  }
+}
+
+// -----
+
+module attributes {ptx.target = "sm_90a", ptx.version = "8.3"} {
+  ptx.entry @k(%a: i32, %ad: i64, %bd: i64) {
+    // expected-error @+1 {{'ptx.wgmma_mma_async' op requires PTX ISA 8.4, but the module sets ptx.version 8.3}}
+    %d:4 = ptx.wgmma_mma_async m64n8k32 s32 u8 s8 {%a, %a, %a, %a}, %ad, %bd : i32
     ptx.ret
   }
 }

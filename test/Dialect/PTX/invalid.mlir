@@ -2023,3 +2023,282 @@ ptx.entry @k(%a: i32, %r: i32) {
   %0 = ptx.mapa generic %a, %r : i32
   ptx.ret
 }
+
+// -----
+
+ptx.entry @k(%s: i32, %g: i64) {
+  %n = ptx.constant 100 : i32
+  // expected-error @+1 {{copies a positive multiple of 16 bytes, got 100}}
+  ptx.cp_async_bulk_load [%s], [%g], %n, [%s] : i32, i32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%s: i32, %g: i64) {
+  %n = ptx.constant 0 : i32
+  // expected-error @+1 {{copies a positive multiple of 16 bytes, got 0}}
+  ptx.cp_async_bulk_store [%g], [%s], %n : i32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%s: i32, %g: i32, %n: i32) {
+  // expected-error @+1 {{operand #1 must be 64-bit signless integer, but got 'i32'}}
+  "ptx.cp_async_bulk_load"(%s, %g, %n, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0>}> : (i32, i32, i32, i32) -> ()
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%s: i32, %g: i64, %n: i32, %m: i32) {
+  // expected-error @+1 {{operand #4 must be 16-bit signless integer, but got 'i32'}}
+  "ptx.cp_async_bulk_load"(%s, %g, %n, %s, %m) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0>}> : (i32, i64, i32, i32, i32) -> ()
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k() {
+  // expected-error @+1 {{group count must be non-negative}}
+  ptx.cp_async_bulk_wait_group -1
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%s: i32, %map: i64, %x: i32) {
+  // expected-error @+1 {{a 2d tensor copy takes 2 coordinates, got 1}}
+  ptx.cp_async_bulk_tensor_load 2d [%s], [%map, {%x}], [%s] : i32, i32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%s: i32, %map: i64, %x: i32) {
+  // expected-error @+1 {{a 1d tensor copy takes 1 coordinates, got 2}}
+  ptx.cp_async_bulk_tensor_store 1d [%map, {%x, %x}], [%s] : i32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%map: i64, %x: i32) {
+  // expected-error @+1 {{a 3d tensor copy takes 3 coordinates, got 2}}
+  ptx.cp_async_bulk_prefetch_tensor 3d [%map, {%x, %x}]
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%map: i64, %x: i32) {
+  // expected-error @+1 {{attribute 'dim' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 1 whose maximum value is 5}}
+  ptx.cp_async_bulk_prefetch_tensor 6d [%map, {%x, %x, %x, %x, %x, %x}]
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%s: i32, %map: i32, %x: i32) {
+  // expected-error @+1 {{operand #0 must be 64-bit signless integer, but got 'i32'}}
+  "ptx.cp_async_bulk_tensor_store"(%map, %x, %s) <{dim = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 0>}> : (i32, i32, i32) -> ()
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{no wgmma.mma_async with D .f16, A .bf16, B .bf16}}
+  %d:2 = ptx.wgmma_mma_async m64n8k16 f16 bf16 bf16 {%a, %a}, %ad, %bd : i32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{A .f16 takes K = 16, got 8}}
+  %d:4 = ptx.wgmma_mma_async m64n8k8 f32 f16 f16 {%c, %c, %c, %c}, %ad, %bd : f32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{N = 12 is not legal for .f16; expected a multiple of 8 up to 256}}
+  %d:6 = ptx.wgmma_mma_async m64n12k16 f32 f16 f16 {%c, %c, %c, %c, %c, %c}, %ad, %bd : f32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{N = 40 is not legal for .s8; expected a multiple of 8 up to 24, or a multiple of 16 up to 256}}
+  %d:20 = ptx.wgmma_mma_async m64n40k32 s32 s8 s8 {%a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a}, %ad, %bd : i32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{takes 4 accumulator registers per thread, got 3}}
+  %d:3 = ptx.wgmma_mma_async m64n8k16 f32 f16 f16 {%c, %c, %c}, %ad, %bd : f32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{takes 2 accumulator registers per thread, got 4}}
+  %d:4 = ptx.wgmma_mma_async m64n8k16 f16 f16 f16 {%a, %a, %a, %a}, %ad, %bd : i32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{accumulator register of type 'f32' does not hold .f16}}
+  %d:2 = ptx.wgmma_mma_async m64n8k16 f16 f16 f16 {%c, %c}, %ad, %bd : f32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{accumulator registers must have one type}}
+  %d:4 = "ptx.wgmma_mma_async"(%c, %c, %c, %a, %ad, %bd) <{a_type = 13 : i32, b_type = 13 : i32, d_type = 18 : i32, k = 16 : i32, n = 8 : i32, operandSegmentSizes = array<i32: 4, 0, 1, 1, 0, 0>}> : (f32, f32, f32, i32, i64, i64) -> (f32, f32, f32, i32)
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{results must match the accumulators they update}}
+  %d:4 = "ptx.wgmma_mma_async"(%c, %c, %c, %c, %ad, %bd) <{a_type = 13 : i32, b_type = 13 : i32, d_type = 18 : i32, k = 16 : i32, n = 8 : i32, operandSegmentSizes = array<i32: 4, 0, 1, 1, 0, 0>}> : (f32, f32, f32, f32, i64, i64) -> (i32, i32, i32, i32)
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{A is either a register fragment or a descriptor}}
+  %d:4 = "ptx.wgmma_mma_async"(%c, %c, %c, %c, %a, %a, %a, %a, %ad, %bd) <{a_type = 13 : i32, b_type = 13 : i32, d_type = 18 : i32, k = 16 : i32, n = 8 : i32, operandSegmentSizes = array<i32: 4, 4, 1, 1, 0, 0>}> : (f32, f32, f32, f32, i32, i32, i32, i32, i64, i64) -> (f32, f32, f32, f32)
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{takes 4 A registers per thread, got 2}}
+  %d:4 = ptx.wgmma_mma_async m64n8k16 f32 f16 f16 {%c, %c, %c, %c}, {%a, %a}, %bd : f32, i32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{A register of type 'f32' does not hold .f16}}
+  %d:4 = ptx.wgmma_mma_async m64n8k16 f32 f16 f16 {%c, %c, %c, %c}, {%c, %c, %c, %c}, %bd : f32, f32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{scale-d is a predicate or an immediate, not both}}
+  %d:4 = ptx.wgmma_mma_async m64n8k16 f32 f16 f16 {%c, %c, %c, %c}, %ad, %bd scale_d %p scale_d_imm 0 : f32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{immediate scale-d is 0 or 1}}
+  %d:4 = ptx.wgmma_mma_async m64n8k16 f32 f16 f16 {%c, %c, %c, %c}, %ad, %bd scale_d_imm 2 : f32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{.s8 wgmma takes no imm-scale-a}}
+  %d:4 = ptx.wgmma_mma_async m64n8k32 s32 s8 s8 {%a, %a, %a, %a}, %ad, %bd scale_a -1 : i32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{imm-scale-b is 1 or -1}}
+  %d:4 = ptx.wgmma_mma_async m64n8k8 f32 tf32 tf32 {%c, %c, %c, %c}, %ad, %bd scale_b 2 : f32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{.tf32 wgmma takes no transpose}}
+  %d:4 = ptx.wgmma_mma_async m64n8k8 f32 tf32 tf32 {%c, %c, %c, %c}, %ad, %bd trans_b : f32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{.e4m3 wgmma takes no transpose}}
+  %d:4 = ptx.wgmma_mma_async m64n8k32 f32 e4m3 e5m2 {%c, %c, %c, %c}, %ad, %bd trans_a : f32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{imm-trans-a applies to A from a descriptor only}}
+  %d:4 = ptx.wgmma_mma_async m64n8k16 f32 bf16 bf16 {%c, %c, %c, %c}, {%a, %a, %a, %a}, %bd trans_a : f32, i32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{.satfinite applies to integer wgmma only}}
+  %d:4 = ptx.wgmma_mma_async m64n8k16 f32 f16 f16 satfinite {%c, %c, %c, %c}, %ad, %bd : f32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k(%c: f32, %a: i32, %ad: i64, %bd: i64) {
+  %p = ptx.setp eq u32 %a, %a : i32
+  // expected-error @+1 {{expected a wgmma shape m64nNkK}}
+  %d:4 = ptx.wgmma_mma_async m32n8k16 f32 f16 f16 {%c, %c, %c, %c}, %ad, %bd : f32
+  ptx.ret
+}
+
+// -----
+
+ptx.entry @k() {
+  // expected-error @+1 {{group count must be non-negative}}
+  ptx.wgmma_wait_group -1
+  ptx.ret
+}

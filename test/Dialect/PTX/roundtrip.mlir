@@ -1070,4 +1070,51 @@ module attributes {ptx.target = "sm_90a", ptx.version = "8.6", ptx.address_size 
     ptx.st shared_cluster u32 [%3], %5 : i32, i32
     ptx.ret
   }
+  // Hopper: bulk asynchronous copies (TMA).
+  // CHECK-LABEL: ptx.entry @hopper_bulk(
+  ptx.entry @hopper_bulk(%s: i32, %g: i64, %map: i64, %x: i32, %y: i32, %mask: i16) {
+    %p = ptx.setp eq u32 %x, %y : i32
+    %n = ptx.constant 128 : i32
+    // CHECK: ptx.cp_async_bulk_load [%{{[a-z0-9_#]+}}], [%{{[a-z0-9_#]+}}], %{{[a-z0-9_#]+}}, [%{{[a-z0-9_#]+}}] : i32, i32
+    ptx.cp_async_bulk_load [%s], [%g], %n, [%s] : i32, i32
+    // CHECK: ptx.cp_async_bulk_load if %{{[a-z0-9_#]+}} [%{{[a-z0-9_#]+}}], [%{{[a-z0-9_#]+}}], %{{[a-z0-9_#]+}}, [%{{[a-z0-9_#]+}}] multicast %{{[a-z0-9_#]+}} : i32, i32
+    ptx.cp_async_bulk_load if %p [%s], [%g], %n, [%s] multicast %mask : i32, i32
+    // CHECK: ptx.cp_async_bulk_store [%{{[a-z0-9_#]+}}], [%{{[a-z0-9_#]+}}], %{{[a-z0-9_#]+}} : i32
+    ptx.cp_async_bulk_store [%g], [%s], %n : i32
+    // CHECK: ptx.cp_async_bulk_commit_group
+    ptx.cp_async_bulk_commit_group
+    // CHECK: ptx.cp_async_bulk_wait_group read 1
+    ptx.cp_async_bulk_wait_group read 1
+    // CHECK: ptx.cp_async_bulk_wait_group 0
+    ptx.cp_async_bulk_wait_group 0
+    // CHECK: ptx.cp_async_bulk_tensor_load 2d [%{{[a-z0-9_#]+}}], [%{{[a-z0-9_#]+}}, {%{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}}], [%{{[a-z0-9_#]+}}] : i32, i32
+    ptx.cp_async_bulk_tensor_load 2d [%s], [%map, {%x, %y}], [%s] : i32, i32
+    // CHECK: ptx.cp_async_bulk_tensor_load 1d [%{{[a-z0-9_#]+}}], [%{{[a-z0-9_#]+}}, {%{{[a-z0-9_#]+}}}], [%{{[a-z0-9_#]+}}] multicast %{{[a-z0-9_#]+}} : i32, i32
+    ptx.cp_async_bulk_tensor_load 1d [%s], [%map, {%x}], [%s] multicast %mask : i32, i32
+    // CHECK: ptx.cp_async_bulk_tensor_store 3d [%{{[a-z0-9_#]+}}, {%{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}}], [%{{[a-z0-9_#]+}}] : i32
+    ptx.cp_async_bulk_tensor_store 3d [%map, {%x, %y, %x}], [%s] : i32
+    // CHECK: ptx.cp_async_bulk_prefetch_tensor if not %{{[a-z0-9_#]+}} 5d [%{{[a-z0-9_#]+}}, {%{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}}]
+    ptx.cp_async_bulk_prefetch_tensor if not %p 5d [%map, {%x, %y, %x, %y, %x}]
+    ptx.ret
+  }
+  // Hopper: warpgroup MMA (wgmma).
+  // CHECK-LABEL: ptx.entry @hopper_wgmma(
+  ptx.entry @hopper_wgmma(%c: f32, %h: vector<2xf16>, %a: i32, %ad: i64, %bd: i64) {
+    %p = ptx.setp eq u32 %a, %a : i32
+    // CHECK: ptx.wgmma_fence
+    ptx.wgmma_fence
+    // CHECK: %{{[a-z0-9_#]+}}:4 = ptx.wgmma_mma_async m64n8k16 f32 f16 f16 {%{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}}, {%{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}}, %{{[a-z0-9_#]+}} scale_d %{{[a-z0-9_#]+}} scale_a -1 trans_b : f32, vector<2xf16>
+    %0:4 = ptx.wgmma_mma_async m64n8k16 f32 f16 f16 {%c, %c, %c, %c}, {%h, %h, %h, %h}, %bd scale_d %p scale_a -1 trans_b : f32, vector<2xf16>
+    // CHECK: %{{[a-z0-9_#]+}}:2 = ptx.wgmma_mma_async if not %{{[a-z0-9_#]+}} m64n8k16 f16 f16 f16 {%{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}} scale_d_imm 0 scale_b -1 trans_a : vector<2xf16>
+    %1:2 = ptx.wgmma_mma_async if not %p m64n8k16 f16 f16 f16 {%h, %h}, %ad, %bd scale_d_imm 0 scale_b -1 trans_a : vector<2xf16>
+    // CHECK: %{{[a-z0-9_#]+}}:4 = ptx.wgmma_mma_async m64n8k32 f32 e5m2 e4m3 {%{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}} : f32
+    %2:4 = ptx.wgmma_mma_async m64n8k32 f32 e5m2 e4m3 {%0#0, %0#1, %0#2, %0#3}, %ad, %bd : f32
+    // CHECK: %{{[a-z0-9_#]+}}:4 = ptx.wgmma_mma_async m64n8k32 s32 u8 u8 satfinite {%{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}}, {%{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}}, %{{[a-z0-9_#]+}} : i32, i32
+    %3:4 = ptx.wgmma_mma_async m64n8k32 s32 u8 u8 satfinite {%a, %a, %a, %a}, {%a, %a, %a, %a}, %bd : i32, i32
+    // CHECK: ptx.wgmma_commit_group
+    ptx.wgmma_commit_group
+    // CHECK: ptx.wgmma_wait_group 1
+    ptx.wgmma_wait_group 1
+    ptx.ret
+  }
 }

@@ -15,7 +15,7 @@ ptx.entry @warp_specialized(%warpgroup: i32) attributes {maxnreg = 128 : i32} {
   %producer = ptx.setp eq u32 %warpgroup, %zero : i32
   // CHECK:      @%p1 setmaxnreg.dec.sync.aligned.u32 24;
   // CHECK-NEXT: @!%p1 setmaxnreg.inc.sync.aligned.u32 240;
-  // SM90: error: 'ptx.setmaxnreg' op requires sm_90a or newer, but the target is sm_90
+  // SM90: error: 'ptx.setmaxnreg' op requires sm_90a (arch-specific), but the target is sm_90
   ptx.setmaxnreg if %producer dec 24
   ptx.setmaxnreg if not %producer inc 240
   ptx.ret

@@ -144,4 +144,75 @@ TEST(PTXInfoTest, FragmentLayoutsMatchISA) {
   EXPECT_EQ(s9.col, 3u * 4 + 1 + 16);
 }
 
+TEST(PTXInfoTest, WgmmaTable) {
+  const WgmmaVariant *f16 =
+      lookupWgmma(PTXType::f32, PTXType::f16, PTXType::f16);
+  ASSERT_NE(f16, nullptr);
+  EXPECT_EQ(f16->k, 16u);
+  EXPECT_EQ(f16->getAccRegs(256), 128u);
+  EXPECT_TRUE(f16->isLegalN(40));
+  EXPECT_TRUE(f16->has(WgmmaModifier::Transpose));
+  const WgmmaVariant *packed =
+      lookupWgmma(PTXType::f16, PTXType::e4m3, PTXType::e5m2);
+  ASSERT_NE(packed, nullptr);
+  EXPECT_EQ(packed->k, 32u);
+  EXPECT_EQ(packed->getAccRegs(128), 32u);
+  EXPECT_FALSE(packed->has(WgmmaModifier::Transpose));
+  EXPECT_EQ(lookupWgmma(PTXType::f16, PTXType::bf16, PTXType::bf16), nullptr);
+  const WgmmaVariant *mixed =
+      lookupWgmma(PTXType::s32, PTXType::s8, PTXType::u8);
+  ASSERT_NE(mixed, nullptr);
+  EXPECT_EQ(mixed->requirement.isa, 84u);
+  EXPECT_TRUE(mixed->requirement.archSpecific);
+  for (unsigned n : {8u, 16u, 24u, 32u, 48u, 256u})
+    EXPECT_TRUE(mixed->isLegalN(n)) << n;
+  for (unsigned n : {0u, 12u, 40u, 56u, 264u})
+    EXPECT_FALSE(mixed->isLegalN(n)) << n;
+  for (const WgmmaVariant &v : getWgmmaVariants())
+    EXPECT_EQ(v.aRegs * 32, 64 * v.k * getBitWidth(v.aType) / 128)
+        << "A fragment of " << stringifyPTXType(v.aType).str();
+}
+
+TEST(PTXInfoTest, WgmmaDescriptor) {
+  // The swizzle modes the layout table's 128-byte rows and the 32/64-byte
+  // variants map to; the shifted swizzles of wider rows have no mode.
+  EXPECT_EQ(getWgmmaSwizzle(Swizzle{}), WgmmaSwizzle::None);
+  EXPECT_EQ(getWgmmaSwizzle(*getConflictFreeSwizzle(128)), WgmmaSwizzle::B128);
+  EXPECT_EQ(getWgmmaSwizzle(Swizzle{2, 4, 3}), WgmmaSwizzle::B64);
+  EXPECT_EQ(getWgmmaSwizzle(Swizzle{1, 4, 3}), WgmmaSwizzle::B32);
+  EXPECT_EQ(getWgmmaSwizzle(*getConflictFreeSwizzle(256)), std::nullopt);
+
+  // A 128B-swizzled K-major tile at 0x400: LBO 16 (unused by that mode),
+  // SBO 1024 (8 rows of 128 bytes).
+  std::optional<uint64_t> desc =
+      makeWgmmaDescriptor(0x400, 16, 1024, *getConflictFreeSwizzle(128));
+  ASSERT_TRUE(desc);
+  EXPECT_EQ(*desc, 0x4000004000010040ull);
+  WgmmaDescriptor fields = WgmmaDescriptor::decode(*desc);
+  EXPECT_EQ(fields.startAddress, 0x400u);
+  EXPECT_EQ(fields.leadingByteOffset, 16u);
+  EXPECT_EQ(fields.strideByteOffset, 1024u);
+  EXPECT_EQ(fields.baseOffset, 0u);
+  EXPECT_EQ(fields.swizzle, WgmmaSwizzle::B128);
+  EXPECT_EQ(fields.encode(), *desc);
+
+  // Every field at its widest: bits 0-13, 16-29, 32-45 and 62-63.
+  desc = makeWgmmaDescriptor(0x3fff0, 0x3fff0, 0x3fff0, Swizzle{});
+  ASSERT_TRUE(desc);
+  EXPECT_EQ(*desc, 0x00003fff3fff3fffull);
+  WgmmaDescriptor top;
+  top.baseOffset = 7;
+  top.swizzle = WgmmaSwizzle::B32;
+  EXPECT_EQ(top.encode(), 0xc00e000000000000ull);
+
+  // Not multiples of 16, out of the 14-bit fields, a swizzled start off
+  // the pattern's period, a swizzle wgmma cannot read.
+  EXPECT_FALSE(makeWgmmaDescriptor(0x408, 16, 1024, Swizzle{}));
+  EXPECT_FALSE(makeWgmmaDescriptor(0x400, 8, 1024, Swizzle{}));
+  EXPECT_FALSE(makeWgmmaDescriptor(1u << 18, 16, 1024, Swizzle{}));
+  EXPECT_FALSE(makeWgmmaDescriptor(0x200, 16, 1024, Swizzle{3, 4, 3}));
+  EXPECT_TRUE(makeWgmmaDescriptor(0x200, 16, 512, Swizzle{2, 4, 3}));
+  EXPECT_FALSE(makeWgmmaDescriptor(0x400, 16, 1024, Swizzle{3, 4, 4}));
+}
+
 } // namespace

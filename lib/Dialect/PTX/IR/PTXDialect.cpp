@@ -48,8 +48,8 @@ LogicalResult kaio::ptx::verifyTargetRequirement(Operation *op) {
 
   PTXRequirement req = cast<InstructionOpInterface>(op).getPTXRequirement();
   if (chip && !satisfies(*chip, req))
-    return op->emitOpError() << "requires " << formatSM(req)
-                             << " or newer, but the module targets "
+    return op->emitOpError() << "requires " << formatSMRequirement(req)
+                             << ", but the module targets "
                              << chip->name;
   if (version && req.isa > *version)
     return op->emitOpError() << "requires PTX ISA " << formatISA(req.isa)

@@ -86,6 +86,10 @@ std::string kaio::ptx::formatSM(const PTXRequirement &req) {
   return s;
 }
 
+std::string kaio::ptx::formatSMRequirement(const PTXRequirement &req) {
+  return formatSM(req) + (req.archSpecific ? " (arch-specific)" : " or newer");
+}
+
 std::string kaio::ptx::formatISA(unsigned isa) {
   return std::to_string(isa / 10) + "." + std::to_string(isa % 10);
 }
@@ -338,6 +342,8 @@ static constexpr PTXTypeInfo kTypes[] = {
     {PTXType::f64, 64, TypeKind::Float},
     {PTXType::u4, 4, TypeKind::Unsigned},
     {PTXType::s4, 4, TypeKind::Signed},
+    {PTXType::e4m3, 8, TypeKind::Float},
+    {PTXType::e5m2, 8, TypeKind::Float},
 };
 
 const PTXTypeInfo &kaio::ptx::getTypeInfo(PTXType type) {
@@ -532,4 +538,105 @@ FragmentCoord kaio::ptx::getMmaAccCoord(const MmaVariant &v, unsigned lane,
   (void)v;
   unsigned g = lane / 4, t = lane % 4;
   return {g + 8 * (i / 2), 2 * t + i % 2};
+}
+
+//===----------------------------------------------------------------------===//
+// wgmma.mma_async
+//===----------------------------------------------------------------------===//
+
+// PTX ISA 9.0, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate":
+// the dense variants and their modifiers, checked with ptxas 13.0. Every
+// variant is sm_90a only; integer wgmma with mixed signedness needs PTX 8.4.
+// Integer N: 8, 16, 24, then multiples of 16 up to 256; the rest every
+// multiple of 8. The A fragment is always 4 registers (8 f16/bf16, 4 tf32 or
+// 16 8-bit elements).
+#define KAIO_WGMMA(D, A, B, K, NSTEP, ACCPERREG, MODS, ISA)                    \
+  {PTXType::D, PTXType::A, PTXType::B, K, NSTEP, NSTEP == 16 ? 24 : 0,        \
+   ACCPERREG, 4, MODS, PTXRequirement{90, ISA, true}}
+static constexpr WgmmaModifier kHalfMods =
+    WgmmaModifier::ScaleAB | WgmmaModifier::Transpose;
+#define KAIO_WGMMA_FP8(A, B)                                                   \
+  KAIO_WGMMA(f16, A, B, 32, 8, 2, WgmmaModifier::ScaleAB, 80),                 \
+      KAIO_WGMMA(f32, A, B, 32, 8, 1, WgmmaModifier::ScaleAB, 80)
+static const WgmmaVariant kWgmmaVariants[] = {
+    KAIO_WGMMA(f16, f16, f16, 16, 8, 2, kHalfMods, 80),
+    KAIO_WGMMA(f32, f16, f16, 16, 8, 1, kHalfMods, 80),
+    KAIO_WGMMA(f32, bf16, bf16, 16, 8, 1, kHalfMods, 80),
+    KAIO_WGMMA(f32, tf32, tf32, 8, 8, 1, WgmmaModifier::ScaleAB, 80),
+    KAIO_WGMMA_FP8(e4m3, e4m3),
+    KAIO_WGMMA_FP8(e4m3, e5m2),
+    KAIO_WGMMA_FP8(e5m2, e4m3),
+    KAIO_WGMMA_FP8(e5m2, e5m2),
+    KAIO_WGMMA(s32, s8, s8, 32, 16, 1, WgmmaModifier::Satfinite, 80),
+    KAIO_WGMMA(s32, u8, u8, 32, 16, 1, WgmmaModifier::Satfinite, 80),
+    KAIO_WGMMA(s32, s8, u8, 32, 16, 1, WgmmaModifier::Satfinite, 84),
+    KAIO_WGMMA(s32, u8, s8, 32, 16, 1, WgmmaModifier::Satfinite, 84),
+};
+#undef KAIO_WGMMA_FP8
+#undef KAIO_WGMMA
+
+ArrayRef<WgmmaVariant> kaio::ptx::getWgmmaVariants() { return kWgmmaVariants; }
+
+const WgmmaVariant *kaio::ptx::lookupWgmma(PTXType d, PTXType a, PTXType b) {
+  for (const WgmmaVariant &v : kWgmmaVariants)
+    if (v.dType == d && v.aType == a && v.bType == b)
+      return &v;
+  return nullptr;
+}
+
+std::optional<WgmmaSwizzle> kaio::ptx::getWgmmaSwizzle(const Swizzle &swizzle) {
+  if (swizzle.isIdentity())
+    return WgmmaSwizzle::None;
+  // Hopper's modes XOR the 16-byte chunk index (bits 4..) with the row of
+  // the 8-row pattern (bits 7..): Swizzle<bits, 4, 3>.
+  if (swizzle.base != 4 || swizzle.shift != 3)
+    return std::nullopt;
+  switch (swizzle.bits) {
+  case 3:
+    return WgmmaSwizzle::B128;
+  case 2:
+    return WgmmaSwizzle::B64;
+  case 1:
+    return WgmmaSwizzle::B32;
+  default:
+    return std::nullopt;
+  }
+}
+
+uint64_t WgmmaDescriptor::encode() const {
+  auto field = [](uint32_t bytes) { return uint64_t(bytes >> 4) & 0x3fff; };
+  return field(startAddress) | field(leadingByteOffset) << 16 |
+         field(strideByteOffset) << 32 | uint64_t(baseOffset & 7) << 49 |
+         uint64_t(swizzle) << 62;
+}
+
+WgmmaDescriptor WgmmaDescriptor::decode(uint64_t bits) {
+  auto field = [&](unsigned lsb) {
+    return static_cast<uint32_t>((bits >> lsb) & 0x3fff) << 4;
+  };
+  WgmmaDescriptor d;
+  d.startAddress = field(0);
+  d.leadingByteOffset = field(16);
+  d.strideByteOffset = field(32);
+  d.baseOffset = (bits >> 49) & 7;
+  d.swizzle = static_cast<WgmmaSwizzle>(bits >> 62);
+  return d;
+}
+
+std::optional<uint64_t>
+kaio::ptx::makeWgmmaDescriptor(uint32_t startAddress,
+                               uint32_t leadingByteOffset,
+                               uint32_t strideByteOffset,
+                               const Swizzle &swizzle) {
+  std::optional<WgmmaSwizzle> mode = getWgmmaSwizzle(swizzle);
+  if (!mode)
+    return std::nullopt;
+  for (uint32_t bytes : {startAddress, leadingByteOffset, strideByteOffset})
+    if (bytes % 16 != 0 || bytes >= (1u << 18))
+      return std::nullopt;
+  if (*mode != WgmmaSwizzle::None && startAddress % swizzle.periodBytes() != 0)
+    return std::nullopt;
+  return WgmmaDescriptor{startAddress, leadingByteOffset, strideByteOffset, 0,
+                         *mode}
+      .encode();
 }

@@ -359,7 +359,7 @@ LogicalResult GlobalVarOp::verify() {
     return emitOpError("module variables live in .shared, .global or .const");
   if (getElemType() == PTXType::pred || getElemType() == PTXType::u4 ||
       getElemType() == PTXType::s4 || isPacked(getElemType()) ||
-      getElemType() == PTXType::tf32)
+      getElemType() == PTXType::tf32 || isFP8(getElemType()))
     return emitOpError() << "element type " << typeName(getElemType())
                          << " cannot be stored in memory";
   if (getIsExtern()) {

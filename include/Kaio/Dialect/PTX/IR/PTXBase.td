@@ -70,7 +70,9 @@ def PTX_Type : PTX_I32Enum<"PTXType", "PTX instruction type", [
   I32EnumAttrCase<"bf16", 15>, I32EnumAttrCase<"bf16x2", 16>,
   I32EnumAttrCase<"tf32", 17>, I32EnumAttrCase<"f32", 18>,
   I32EnumAttrCase<"f64", 19>,
-  I32EnumAttrCase<"u4", 20>, I32EnumAttrCase<"s4", 21>]>;
+  I32EnumAttrCase<"u4", 20>, I32EnumAttrCase<"s4", 21>,
+  // FP8 (wgmma operands).
+  I32EnumAttrCase<"e4m3", 22>, I32EnumAttrCase<"e5m2", 23>]>;
 
 def PTX_Rounding : PTX_I32Enum<"Rounding", "rounding modifier", [
   I32EnumAttrCase<"rn", 0>, I32EnumAttrCase<"rz", 1>,

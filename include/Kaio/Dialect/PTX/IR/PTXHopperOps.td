@@ -198,4 +198,205 @@ def PTX_MapaOp : PTX_Inst<"mapa", [AllTypesMatch<["addr", "result"]>], 90,
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Bulk asynchronous copies (TMA)
+//===----------------------------------------------------------------------===//
+//
+// One op per direction: a load (global → `.shared::cluster`) completes on an
+// mbarrier's transaction count and may multicast to several CTAs of the
+// cluster; a store (`.shared::cta` → global) joins a bulk async-group that
+// cp_async_bulk_commit_group / cp_async_bulk_wait_group track. Tensor copies
+// name a tensor map (the 64-bit address of a CUtensorMap in global, const or
+// param memory) and one s32 coordinate per dimension.
+
+def PTX_CpAsyncBulkLoadOp : PTX_Inst<"cp_async_bulk_load",
+    [AttrSizedOperandSegments], 90, 80, 1> {
+  let summary = "bulk copy global → shared completing on an mbarrier "
+                "(`cp.async.bulk.shared::cluster.global.mbarrier::"
+                "complete_tx::bytes{.multicast::cluster}`)";
+  let description = [{
+    `ptx.cp_async_bulk_load [%dst], [%src], %size, [%bar] : i32, i32` copies
+    `size` bytes (a multiple of 16; both addresses 16-byte aligned) and
+    completes `size` transaction bytes on the mbarrier. With `multicast
+    %mask` (an i16 CTA mask) the data and the completion go to the same
+    offsets in every CTA of the cluster whose bit is set; multicast is
+    treated as sm_90a-only.
+
+    ```mlir
+    ptx.cp_async_bulk_load [%dst], [%src], %size, [%bar] multicast %mask
+        : i32, i32
+    ```
+  }];
+  let arguments = !con((ins PTX_AddrReg:$dst, I64:$src, I32:$size,
+                            PTX_AddrReg:$mbar, Optional<I16>:$cta_mask),
+                       guardArgs);
+  let assemblyFormat = GuardFmt # [{
+    ` ` `[` $dst `]` `,` `[` $src `]` `,` $size `,` `[` $mbar `]`
+    (`multicast` $cta_mask^)? attr-dict `:` type($dst) `,` type($mbar)
+  }];
+  let hasVerifier = 1;
+}
+
+def PTX_CpAsyncBulkStoreOp : PTX_Inst<"cp_async_bulk_store", [], 90, 80> {
+  let summary = "bulk copy shared → global in a bulk async-group "
+                "(`cp.async.bulk.global.shared::cta.bulk_group`)";
+  let description = [{
+    `ptx.cp_async_bulk_store [%dst], [%src], %size : i32` copies `size`
+    bytes (a multiple of 16) from the CTA's shared memory to global memory.
+  }];
+  let arguments = !con((ins I64:$dst, PTX_AddrReg:$src, I32:$size),
+                       guardArgs);
+  let assemblyFormat = GuardFmt # [{
+    ` ` `[` $dst `]` `,` `[` $src `]` `,` $size attr-dict `:` type($src)
+  }];
+  let hasVerifier = 1;
+}
+
+def PTX_CpAsyncBulkCommitGroupOp : PTX_Inst<"cp_async_bulk_commit_group", [],
+                                            90, 80> {
+  let summary = "close the bulk async-group (`cp.async.bulk.commit_group`)";
+  let arguments = guardArgs;
+  let assemblyFormat = GuardFmt # " attr-dict";
+}
+
+def PTX_CpAsyncBulkWaitGroupOp : PTX_Inst<"cp_async_bulk_wait_group", [], 90,
+                                          80> {
+  let summary = "wait for bulk async-groups "
+                "(`cp.async.bulk.wait_group{.read} N`)";
+  let description = [{
+    Waits until at most N of the thread's bulk async-groups are pending;
+    with `read`, only until their source reads are done (the shared memory
+    may be reused, the writes need not be visible yet).
+  }];
+  let arguments = !con((ins UnitAttr:$read, I32Attr:$n), guardArgs);
+  let assemblyFormat = GuardFmt # " (`read` $read^)? $n attr-dict";
+  let hasVerifier = 1;
+}
+
+def PTX_CpAsyncBulkTensorLoadOp : PTX_Inst<"cp_async_bulk_tensor_load",
+    [AttrSizedOperandSegments], 90, 80, 1> {
+  let summary = "tensor tile copy global → shared completing on an mbarrier "
+                "(`cp.async.bulk.tensor.Nd.shared::cluster.global.tile."
+                "mbarrier::complete_tx::bytes{.multicast::cluster}`)";
+  let description = [{
+    Copies the box of the tensor map at the coordinates (one per dimension,
+    e.g. `2d [%dst], [%map, {%x, %y} ], [%bar]`) and completes its bytes on
+    the mbarrier. `multicast %mask` as for cp_async_bulk_load (sm_90a).
+  }];
+  let arguments = !con((ins ConfinedAttr<I32Attr, [IntMinValue<1>,
+                                                   IntMaxValue<5>]>:$dim,
+                            PTX_AddrReg:$dst, I64:$tensor_map,
+                            Variadic<I32>:$coords, PTX_AddrReg:$mbar,
+                            Optional<I16>:$cta_mask), guardArgs);
+  let assemblyFormat = GuardFmt # [{
+    $dim `` `d` ` ` `[` $dst `]` `,` `[` $tensor_map `,` `{` $coords `}` `]` `,`
+    `[` $mbar `]` (`multicast` $cta_mask^)? attr-dict `:` type($dst) `,`
+    type($mbar)
+  }];
+  let hasVerifier = 1;
+}
+
+def PTX_CpAsyncBulkTensorStoreOp : PTX_Inst<"cp_async_bulk_tensor_store",
+    [AttrSizedOperandSegments], 90, 80> {
+  let summary = "tensor tile copy shared → global in a bulk async-group "
+                "(`cp.async.bulk.tensor.Nd.global.shared::cta.tile."
+                "bulk_group`)";
+  let arguments = !con((ins ConfinedAttr<I32Attr, [IntMinValue<1>,
+                                                   IntMaxValue<5>]>:$dim,
+                            I64:$tensor_map, Variadic<I32>:$coords,
+                            PTX_AddrReg:$src), guardArgs);
+  let assemblyFormat = GuardFmt # [{
+    $dim `` `d` ` ` `[` $tensor_map `,` `{` $coords `}` `]` `,` `[` $src `]`
+    attr-dict `:` type($src)
+  }];
+  let hasVerifier = 1;
+}
+
+def PTX_CpAsyncBulkPrefetchTensorOp : PTX_Inst<
+    "cp_async_bulk_prefetch_tensor", [AttrSizedOperandSegments], 90, 80> {
+  let summary = "prefetch a tensor tile into L2 "
+                "(`cp.async.bulk.prefetch.tensor.Nd.L2.global.tile`)";
+  let arguments = !con((ins ConfinedAttr<I32Attr, [IntMinValue<1>,
+                                                   IntMaxValue<5>]>:$dim,
+                            I64:$tensor_map, Variadic<I32>:$coords),
+                       guardArgs);
+  let assemblyFormat = GuardFmt # [{
+    $dim `` `d` ` ` `[` $tensor_map `,` `{` $coords `}` `]` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Warpgroup matrix multiply-accumulate (wgmma, sm_90a)
+//===----------------------------------------------------------------------===//
+
+def PTX_WgmmaFenceOp : PTX_Inst<"wgmma_fence", [], 90, 80, 0, 1> {
+  let summary = "order register and shared memory accesses before "
+                "wgmma.mma_async (`wgmma.fence.sync.aligned`)";
+  let arguments = guardArgs;
+  let assemblyFormat = GuardFmt # " attr-dict";
+}
+
+def PTX_WgmmaCommitGroupOp : PTX_Inst<"wgmma_commit_group", [], 90, 80, 0,
+                                      1> {
+  let summary = "close the wgmma-group (`wgmma.commit_group.sync.aligned`)";
+  let arguments = guardArgs;
+  let assemblyFormat = GuardFmt # " attr-dict";
+}
+
+def PTX_WgmmaWaitGroupOp : PTX_Inst<"wgmma_wait_group", [], 90, 80, 0, 1> {
+  let summary = "wait until at most N wgmma-groups are pending "
+                "(`wgmma.wait_group.sync.aligned N`)";
+  let arguments = !con((ins I32Attr:$n), guardArgs);
+  let assemblyFormat = GuardFmt # " $n attr-dict";
+  let hasVerifier = 1;
+}
+
+def PTX_WgmmaMmaAsyncOp : PTX_Inst<"wgmma_mma_async",
+    [AttrSizedOperandSegments], 90, 80, 1, 1> {
+  let summary = "warpgroup matrix multiply-accumulate "
+                "(`wgmma.mma_async.sync.aligned.m64nNkK.dtype.atype.btype`)";
+  let description = [{
+    D = A * B + D (or A * B where scale-d is 0) on the 128 threads of a
+    warpgroup, M = 64. The accumulators are read and written: the op takes
+    the old ones (`acc`) and returns the new ones, which print as the same
+    registers. A is a fragment of registers or a 64-bit shared memory matrix
+    descriptor, B always a descriptor. The legal type combinations, K, N,
+    register counts and modifiers come from the wgmma table in PTXInfo.h.
+
+    scale-d is a predicate (`scale_d %p`) or an immediate (`scale_d_imm 0`),
+    1 when absent. `scale_a`/`scale_b` (1 or -1) negate A or B, `trans_a`
+    (A from a descriptor) and `trans_b` transpose them, where the variant
+    takes them; absent they print as 1 and 0.
+
+    ```mlir
+    %d:4 = ptx.wgmma_mma_async m64n8k16 f32 f16 f16 {%c0, %c1, %c2, %c3},
+        {%a0, %a1, %a2, %a3}, %bdesc scale_d %p : f32, i32
+    %e:64 = ptx.wgmma_mma_async m64n128k16 f32 bf16 bf16 {%c...}, %adesc,
+        %bdesc trans_b : f32
+    ```
+  }];
+  let arguments = !con((ins I32Attr:$n, I32Attr:$k, PTX_Type:$d_type,
+                            PTX_Type:$a_type, PTX_Type:$b_type,
+                            UnitAttr:$satfinite,
+                            Variadic<PTX_B32>:$acc, Variadic<PTX_B32>:$a,
+                            Optional<I64>:$a_desc, I64:$b_desc,
+                            Optional<PTX_Pred>:$scale_d,
+                            OptionalAttr<I32Attr>:$scale_d_imm,
+                            OptionalAttr<I32Attr>:$scale_a,
+                            OptionalAttr<I32Attr>:$scale_b,
+                            UnitAttr:$trans_a, UnitAttr:$trans_b), guardArgs);
+  let results = (outs Variadic<PTX_B32>:$d);
+  let assemblyFormat = GuardFmt # [{
+    custom<WgmmaShape>($n, $k) $d_type $a_type $b_type
+    (`satfinite` $satfinite^)? ` ` `{` $acc `}` `,` (`{` $a^ `}`)?
+    ($a_desc^)? `,` $b_desc (`scale_d` $scale_d^)?
+    (`scale_d_imm` $scale_d_imm^)? (`scale_a` $scale_a^)?
+    (`scale_b` $scale_b^)? (`trans_a` $trans_a^)? (`trans_b` $trans_b^)?
+    attr-dict `:` custom<WgmmaTypes>(ref($acc), type($acc), type($d), ref($a),
+                                     type($a))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // KAIO_DIALECT_PTX_IR_PTXHOPPEROPS_TD

@@ -2,9 +2,9 @@
 //
 // The tables every layer reads: chips, their ISA versions and per-SM
 // resources (and the occupancy they allow), GPU peak rates, PTX instruction
-// types and register classes, and the legal mma.sync variants. Verifiers, the
-// printer, the lowering, the interpreter and kaio-prof all use these; nothing
-// else restates them.
+// types and register classes, and the legal mma.sync and wgmma variants.
+// Verifiers, the printer, the lowering, the interpreter and kaio-prof all use
+// these; nothing else restates them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +20,7 @@
 #include <string>
 
 #include "Kaio/Dialect/PTX/IR/PTXEnums.h.inc"
+#include "Kaio/Dialect/PTX/IR/Swizzle.h"
 
 namespace kaio::ptx {
 
@@ -79,6 +80,9 @@ const ChipInfo *lookupChip(llvm::StringRef name);
 bool satisfies(const ChipInfo &chip, const PTXRequirement &req);
 /// "sm_80" / "sm_90a" for a requirement.
 std::string formatSM(const PTXRequirement &req);
+/// What a requirement asks of a chip, for diagnostics: "sm_80 or newer", or
+/// "sm_90a (arch-specific)" where only that exact chip will do.
+std::string formatSMRequirement(const PTXRequirement &req);
 /// "7.8" for 78.
 std::string formatISA(unsigned isa);
 /// Parses "7.8" into 78.
@@ -208,6 +212,9 @@ inline bool isHalf(PTXType t) {
 inline bool isBF16(PTXType t) {
   return t == PTXType::bf16 || t == PTXType::bf16x2;
 }
+inline bool isFP8(PTXType t) {
+  return t == PTXType::e4m3 || t == PTXType::e5m2;
+}
 
 /// A register class: one `.reg` declaration per class in the printed PTX.
 struct RegisterClass {
@@ -269,6 +276,88 @@ FragmentCoord getMmaBCoord(const MmaVariant &v, unsigned lane, unsigned i);
 FragmentCoord getMmaAccCoord(const MmaVariant &v, unsigned lane, unsigned i);
 /// Elements per 32-bit register of an operand of `type` (f16: 2, s8: 4, ...).
 unsigned getElementsPerRegister(PTXType type);
+
+//===----------------------------------------------------------------------===//
+// wgmma.mma_async
+//===----------------------------------------------------------------------===//
+
+/// The immediate operands a wgmma.mma_async variant takes after scale-d
+/// (which every variant takes, as an immediate 0/1 or a predicate).
+enum class WgmmaModifier : unsigned {
+  None = 0,
+  ScaleAB = 1,   // imm-scale-a, imm-scale-b: 1 or -1 (negate A or B)
+  Transpose = 2, // imm-trans-a (A from a descriptor), imm-trans-b: 0 or 1
+  Satfinite = 4, // .satfinite (clamp instead of wrapping)
+};
+constexpr WgmmaModifier operator|(WgmmaModifier a, WgmmaModifier b) {
+  return static_cast<WgmmaModifier>(static_cast<unsigned>(a) |
+                                    static_cast<unsigned>(b));
+}
+
+/// One legal dense wgmma.mma_async.sync.aligned.m64nNkK type combination:
+/// D += A * B on a warpgroup (128 threads), M = 64, D in registers, A in
+/// registers or a shared-memory matrix descriptor, B a descriptor.
+struct WgmmaVariant {
+  PTXType dType, aType, bType;
+  unsigned k;
+  /// Legal N: multiples of `nStep` up to 256, and below `nFineUpTo` also
+  /// every multiple of 8 (integer wgmma: 8, 16, 24, then steps of 16).
+  unsigned nStep, nFineUpTo;
+  /// Accumulator elements per 32-bit register: 2 for f16 (packed .f16x2),
+  /// else 1. Each thread holds N / 2 accumulator elements (64 x N / 128).
+  unsigned accPerReg;
+  /// A fragment registers per thread (64 x K elements over 128 threads).
+  unsigned aRegs;
+  WgmmaModifier modifiers;
+  PTXRequirement requirement;
+
+  bool has(WgmmaModifier m) const {
+    return (static_cast<unsigned>(modifiers) & static_cast<unsigned>(m)) != 0;
+  }
+  bool isLegalN(unsigned n) const {
+    return n >= 8 && n <= 256 && n % 8 == 0 &&
+           (n % nStep == 0 || n <= nFineUpTo);
+  }
+  /// Accumulator registers per thread for m64nNkK.
+  unsigned getAccRegs(unsigned n) const { return n / 2 / accPerReg; }
+};
+llvm::ArrayRef<WgmmaVariant> getWgmmaVariants();
+const WgmmaVariant *lookupWgmma(PTXType d, PTXType a, PTXType b);
+
+/// The swizzle mode of a wgmma shared memory matrix (descriptor bits 62-63).
+enum class WgmmaSwizzle : unsigned { None = 0, B128 = 1, B64 = 2, B32 = 3 };
+
+/// The descriptor mode that reads a tile laid out with `swizzle` (Swizzle.h):
+/// the identity is None, Swizzle<3|2|1, 4, 3> the 128/64/32-byte modes.
+/// None (std::nullopt) for swizzles wgmma cannot read, such as the shifted
+/// ones the layout table picks for rows wider than 128 bytes.
+std::optional<WgmmaSwizzle> getWgmmaSwizzle(const Swizzle &swizzle);
+
+/// The fields of a 64-bit wgmma shared memory matrix descriptor (PTX ISA,
+/// "Matrix Descriptor Format"): bits 0-13 the start address >> 4, 16-29 the
+/// leading dimension byte offset >> 4, 32-45 the stride dimension byte
+/// offset >> 4, 49-51 the matrix base offset, 62-63 the swizzle mode.
+struct WgmmaDescriptor {
+  uint32_t startAddress = 0;      // .shared::cta byte address
+  uint32_t leadingByteOffset = 0; // between core matrices along K
+  uint32_t strideByteOffset = 0;  // between core matrices along M or N
+  unsigned baseOffset = 0;        // 0: the start is aligned to the pattern
+  WgmmaSwizzle swizzle = WgmmaSwizzle::None;
+
+  uint64_t encode() const;
+  static WgmmaDescriptor decode(uint64_t bits);
+};
+
+/// The descriptor of a matrix at `startAddress` in a tile laid out with
+/// `swizzle`; std::nullopt when wgmma cannot read that swizzle, when an
+/// address or offset is not a multiple of 16 or does not fit its 14-bit
+/// field (2^18 bytes), or when a swizzled matrix does not start on its
+/// swizzle's period (1024/512/256 bytes), which KAIO's layouts guarantee
+/// so that the base offset stays 0.
+std::optional<uint64_t> makeWgmmaDescriptor(uint32_t startAddress,
+                                            uint32_t leadingByteOffset,
+                                            uint32_t strideByteOffset,
+                                            const Swizzle &swizzle);
 
 } // namespace kaio::ptx
 
