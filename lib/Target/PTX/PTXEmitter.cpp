@@ -824,7 +824,11 @@ static void printVariable(GlobalVarOp var, raw_ostream &os) {
   os << dot(stringifyStateSpace(var.getSpace()));
   if (auto align = var.getAlignment())
     os << " .align " << *align;
-  os << " " << dotType(var.getElemType()) << " " << var.getSymName() << "[";
+  // ptxas has no .bf16 variables: declare their bits.
+  PTXType elem = var.getElemType();
+  if (elem == PTXType::bf16)
+    elem = PTXType::b16;
+  os << " " << dotType(elem) << " " << var.getSymName() << "[";
   if (auto count = var.getCount())
     os << *count;
   os << "];\n";

@@ -18,12 +18,16 @@
 // CHECK-NEXT: .const .align 4 .f32 coeffs[8];
 // CHECK-EMPTY:
 // CHECK-NEXT: .global .s8 bytes[3];
+// ptxas has no .bf16 variables: their bits are declared.
+// CHECK-EMPTY:
+// CHECK-NEXT: .shared .align 2 .b16 brains[32];
 ptx.var shared @tile : f32 [256] align 16
 ptx.var shared @halves : b16 [64]
 ptx.var shared @dyn : b8 extern align 16
 ptx.var global @counters : u64 [4] align 8
 ptx.var const @coeffs : f32 [8] align 4
 ptx.var global @bytes : s8 [3]
+ptx.var shared @brains : bf16 [32] align 2
 
 // CHECK-LABEL: .visible .entry use_vars(
 ptx.entry @use_vars(%x: f32) {
