@@ -6,8 +6,9 @@
 #   scripts/test.sh --sanitize=address,undefined the suite built with ASan and
 #                                                UBSan in build-asan-ubsan/
 #                                                (leaks and any UB are errors)
-#   scripts/test.sh --sanitize=thread            the runtime's tests (threads,
-#                                                processes) under TSan
+#   scripts/test.sh --sanitize=thread            the suite under TSan
+# The plain run also builds the runtime alone with ASan+UBSan and with TSan
+# and runs its tests (KAIO_RUNTIME_SANITIZER_LEGS=0 skips that).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${KAIO_BUILD_DIR:-$root/build}
@@ -36,21 +37,13 @@ if [ -n "$sanitize" ]; then
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
   export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
   export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/scripts/lsan.supp}
-  if [ "$sanitize" = thread ]; then
-    # Threads and processes live in the runtime; the compiler is
-    # single-threaded (MLIR's threading is off in KAIO's tools).
-    lit_args=("$build/test/Unit")
-    export KAIO_LIT_FILTER_UNIT=Runtime
-  fi
 fi
 KAIO_BUILD_DIR=$build "$root/scripts/build.sh" "${configure[@]}" ||
   { echo "0 passed, 1 failed (build failed)"; exit 1; }
 
 lit=/usr/lib/llvm-22/bin/lit
 log=$(mktemp)
-filter=()
-[ -n "${KAIO_LIT_FILTER_UNIT:-}" ] && filter=(--filter "$KAIO_LIT_FILTER_UNIT")
-"$lit" -sv --show-unsupported "${filter[@]}" "${lit_args[@]}" 2>&1 | tee "$log" | \
+"$lit" -sv --show-unsupported "${lit_args[@]}" 2>&1 | tee "$log" | \
   grep -E '^(FAIL|XPASS|UNRESOLVED|TIMEOUT|UNSUPPORTED):|^\*\*\*\*\*' || true
 
 count() {
@@ -88,6 +81,37 @@ if [ -z "$sanitize" ] && [ "$fuzz_seconds" -gt 0 ] &&
     fi
   done
   rm -f "$log.fuzz"
+fi
+# The runtime (what GPU hosts and embedders run: driver plumbing, caches,
+# threads, fault injection, kaio-run's parsers) under ASan+UBSan and under
+# TSan: runtime-only builds (no LLVM/MLIR), a minute each. The whole suite
+# under the sanitizers is --sanitize=... above.
+runtime_leg() { # NAME FLAGS
+  local dir=$root/build-rt-$1 flags="-fsanitize=$2 -fno-omit-frame-pointer -fno-sanitize-recover=all -O1 -g1"
+  if [ ! -f "$dir/build.ninja" ]; then
+    cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Sanitize \
+      -DKAIO_ENABLE_COMPILER=OFF "-DCMAKE_CXX_FLAGS=$flags" \
+      "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=$2" \
+      "-DCMAKE_MODULE_LINKER_FLAGS=-fsanitize=$2" > "$log.leg" 2>&1 || return 1
+  fi
+  cmake --build "$dir" --target KaioRuntimeTests KaioRunToolTests \
+    KaioFakeCudaDriver > "$log.leg" 2>&1 || return 1
+  local t
+  for t in KaioRuntimeTests KaioRunToolTests; do
+    ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 TSAN_OPTIONS=halt_on_error=1 \
+      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      "$dir/test/unittests/Runtime/$t" > "$log.leg" 2>&1 || return 1
+  done
+}
+if [ -z "$sanitize" ] && [ "${KAIO_RUNTIME_SANITIZER_LEGS:-1}" != 0 ]; then
+  for leg in "asan-ubsan address,undefined" "tsan thread"; do
+    if runtime_leg $leg; then
+      passed=$((passed + 1)); echo "runtime under ${leg%% *}: clean"
+    else
+      failed=$((failed + 1)); echo "FAIL: runtime under ${leg%% *}:"; tail -n 40 "$log.leg"
+    fi
+  done
+  rm -f "$log.leg"
 fi
 if ! grep -q '^Total Discovered Tests' "$log"; then
   echo "error: lit produced no summary"; failed=$((failed + 1))

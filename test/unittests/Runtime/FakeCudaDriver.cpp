@@ -81,7 +81,9 @@ constexpr int kOptinShared = 166912;
 FakeCudaCounters counters;
 CUctx_st contexts[2] = {{0}, {1}};
 thread_local std::vector<CUcontext> contextStack;
-std::mutex mutex;
+// Every entry point holds it (recursively: some call others), so tests
+// may drive the fake from many threads (ConcurrencyTest under TSan).
+std::recursive_mutex mutex;
 std::map<CUdeviceptr, std::pair<std::size_t, int>> allocations; // size, dev
 
 int deviceCount() {
@@ -177,14 +179,16 @@ CUresult injectedFault(const char *name) {
   int armed = faultAt.load();
   if (armed <= 0 || ++faultCalls != armed)
     return Success;
-  std::lock_guard<std::mutex> lock(mutex);
+  std::lock_guard<std::recursive_mutex> lock(mutex);
   ++counters.faultsInjected;
   std::snprintf(counters.lastFault, sizeof(counters.lastFault), "%s", name);
   return faultCode.load();
 }
 } // namespace
 
+#define API_LOCK std::lock_guard<std::recursive_mutex> apiLock(mutex)
 #define FAULT_POINT(name)                                                      \
+  API_LOCK;                                                                    \
   if (CUresult injected = injectedFault(name))                                 \
   return injected
 
@@ -276,7 +280,7 @@ API CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d) { FAULT_POINT(
   ++counters.primaryContextRefs[d];
   return Success;
 }
-API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) {
+API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) { API_LOCK;
   --counters.primaryContextRefs[d];
   return Success;
 }
@@ -308,7 +312,7 @@ API CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned n,
   parseLogOptions(n, keys, values, log, size);
   return loadImage(m, image, log, size);
 }
-API CUresult cuModuleUnload(CUmodule m) {
+API CUresult cuModuleUnload(CUmodule m) { API_LOCK;
   delete m;
   --counters.liveModules;
   return Success;
@@ -364,7 +368,7 @@ API CUresult cuLinkComplete(CUlinkState link, void **image, std::size_t *size) {
   *size = link->image.size() + 1; // Keep the NUL: loadImage reads a C string.
   return Success;
 }
-API CUresult cuLinkDestroy(CUlinkState link) {
+API CUresult cuLinkDestroy(CUlinkState link) { API_LOCK;
   delete link;
   return Success;
 }
@@ -377,14 +381,14 @@ API CUresult cuMemAlloc_v2(CUdeviceptr *p, std::size_t bytes) { FAULT_POINT("cuM
     return OutOfMemory;
   void *mem = std::calloc(1, bytes);
   *p = reinterpret_cast<CUdeviceptr>(mem);
-  std::lock_guard<std::mutex> lock(mutex);
+  std::lock_guard<std::recursive_mutex> lock(mutex);
   allocations[*p] = {bytes, current()->device};
   ++counters.liveAllocations;
   return Success;
 }
 API CUresult cuMemFree_v2(CUdeviceptr p) {
   // As with unified addressing: any (or no) current context will do.
-  std::lock_guard<std::mutex> lock(mutex);
+  std::lock_guard<std::recursive_mutex> lock(mutex);
   if (!allocations.count(p))
     return InvalidValue;
   allocations.erase(p);
@@ -399,7 +403,7 @@ API CUresult cuMemHostAlloc(void **p, std::size_t bytes, unsigned) { FAULT_POINT
   ++counters.liveHostAllocations;
   return Success;
 }
-API CUresult cuMemFreeHost(void *p) {
+API CUresult cuMemFreeHost(void *p) { API_LOCK;
   std::free(p);
   --counters.liveHostAllocations;
   return Success;
@@ -444,7 +448,7 @@ API CUresult cuStreamCreate(CUstream *s, unsigned) { FAULT_POINT("cuStreamCreate
   ++counters.liveStreams;
   return Success;
 }
-API CUresult cuStreamDestroy_v2(CUstream s) {
+API CUresult cuStreamDestroy_v2(CUstream s) { API_LOCK;
   delete s;
   --counters.liveStreams;
   return Success;
@@ -458,7 +462,7 @@ API CUresult cuEventCreate(CUevent *e, unsigned) { FAULT_POINT("cuEventCreate");
   ++counters.liveEvents;
   return Success;
 }
-API CUresult cuEventDestroy_v2(CUevent e) {
+API CUresult cuEventDestroy_v2(CUevent e) { API_LOCK;
   delete e;
   --counters.liveEvents;
   return Success;
