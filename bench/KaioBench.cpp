@@ -399,7 +399,7 @@ BENCHMARK(BM_ElementwiseVsCopy<true>)
 /// L1/L2); the ratio says how close that gets to the copy.
 enum class RowOp {
   Softmax, LogSoftmax, RmsNorm, LayerNorm, SwiGlu, GeluTanh, SoftmaxBwd,
-  CrossEntropy, ReduceSum, RmsNormBwd, LayerNormBwd, Rope
+  CrossEntropy, ReduceSum, RmsNormBwd, LayerNormBwd, Rope, ReduceColsSum
 };
 
 template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
@@ -417,8 +417,10 @@ template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
                    op == RowOp::RmsNormBwd || op == RowOp::LayerNormBwd;
   auto workspace = DeviceBuffer<float>::allocate(
       *gpu.device,
-      size_t(kaio::ops::normBackwardWorkspaceElements(rows, cols)));
+      size_t(std::max(kaio::ops::normBackwardWorkspaceElements(rows, cols),
+                      kaio::ops::reduceColsWorkspaceElements(rows, cols))));
   auto grads = DeviceBuffer<T>::allocate(*gpu.device, 2 * size_t(cols));
+  auto colStats = DeviceBuffer<float>::allocate(*gpu.device, size_t(cols));
   // RoPE: 128-wide heads, angle tables for 4096 positions (all rows at 0).
   const int64_t headDim = 128, maxPos = 4096;
   auto table = DeviceBuffer<float>::allocate(*gpu.device,
@@ -501,6 +503,15 @@ template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
     case RowOp::ReduceSum:
       return !gpu.library->reduceRows(mx, Matrix::vector(stats->view(), rows),
                                       kaio::ops::Reduction::Sum);
+    case RowOp::ReduceColsSum: {
+      kaio::ops::ReduceOptions ro;
+      ro.workspace = Matrix::vector(
+          workspace->view(),
+          kaio::ops::reduceColsWorkspaceElements(rows, cols));
+      return !gpu.library->reduceCols(
+          mx, Matrix::vector(colStats->view(), cols),
+          kaio::ops::Reduction::Sum, ro);
+    }
     }
     return false;
   };
@@ -516,8 +527,10 @@ template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
     // Cross-entropy and the reduction only read theirs.
     double matrices = twoInputs                      ? 3
                       : op == RowOp::CrossEntropy ||
-                              op == RowOp::ReduceSum ? 1
-                                                     : 2;
+                              op == RowOp::ReduceSum ||
+                              op == RowOp::ReduceColsSum
+                          ? 1
+                          : 2;
     report(state, kaioMs, peerMs * matrices / 2,
            matrices * double(count) * sizeof(T), "byte/s");
   }
@@ -551,6 +564,8 @@ KAIO_ROW_BENCH(SoftmaxBwd, float, "BM_SoftmaxBwdF32VsCopy");
 KAIO_ROW_BENCH(SoftmaxBwd, BFloat16, "BM_SoftmaxBwdBF16VsCopy");
 KAIO_ROW_BENCH(ReduceSum, float, "BM_ReduceSumF32VsCopy");
 KAIO_ROW_BENCH(ReduceSum, BFloat16, "BM_ReduceSumBF16VsCopy");
+KAIO_ROW_BENCH(ReduceColsSum, float, "BM_ReduceColsSumF32VsCopy");
+KAIO_ROW_BENCH(ReduceColsSum, BFloat16, "BM_ReduceColsSumBF16VsCopy");
 KAIO_ROW_BENCH(RmsNormBwd, float, "BM_RmsNormBwdF32VsCopy");
 KAIO_ROW_BENCH(RmsNormBwd, BFloat16, "BM_RmsNormBwdBF16VsCopy");
 KAIO_ROW_BENCH(LayerNormBwd, float, "BM_LayerNormBwdF32VsCopy");
