@@ -305,6 +305,13 @@ KAIO_API kaio_status kaio_reduce_rows(kaio_context ctx, const kaio_matrix *x,
 KAIO_API kaio_status kaio_argmax_rows(kaio_context ctx, const kaio_matrix *x,
                                       const kaio_matrix *out,
                                       kaio_stream stream);
+/* The row-major index (s32, one element) of the first maximum of x (first
+ * NaN); workspace: f32 of kaio_argmax_all_workspace_elements(rows). */
+KAIO_API kaio_status kaio_argmax_all(kaio_context ctx, const kaio_matrix *x,
+                                     const kaio_matrix *out,
+                                     const kaio_matrix *workspace,
+                                     kaio_stream stream);
+KAIO_API int64_t kaio_argmax_all_workspace_elements(int64_t rows);
 /* Per-column sum/max/min (f32 out, deterministic); workspace: f32 of
  * kaio_reduce_cols_workspace_elements(rows, cols). */
 KAIO_API kaio_status kaio_reduce_cols(kaio_context ctx, const kaio_matrix *x,

@@ -395,6 +395,23 @@ kaio_status kaio_reduce_all(kaio_context ctx, const kaio_matrix *x,
                });
 }
 
+kaio_status kaio_argmax_all(kaio_context ctx, const kaio_matrix *x,
+                            const kaio_matrix *out,
+                            const kaio_matrix *workspace, kaio_stream stream) {
+  return runOp("kaio_argmax_all", ctx, stream,
+               {{"x", x}, {"out", out}, {"workspace", workspace}},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::ReduceOptions o;
+                 o.workspace = m[2];
+                 o.stream = s;
+                 return lib.argmaxAll(m[0], m[1], o);
+               });
+}
+
+int64_t kaio_argmax_all_workspace_elements(int64_t rows) {
+  return ops::argmaxAllWorkspaceElements(rows);
+}
+
 kaio_status kaio_reduce_cols(kaio_context ctx, const kaio_matrix *x,
                              const kaio_matrix *out, kaio_reduction reduction,
                              const kaio_matrix *workspace, kaio_stream stream) {

@@ -6,6 +6,7 @@
 #include "LibraryImpl.h"
 #include "Validate.h"
 
+#include <cstdint>
 #include <vector>
 
 using namespace kaio;
@@ -198,6 +199,34 @@ rt::Error kaio::ops::validateReduceAll(const Matrix &x, const Matrix &out,
   return checkReduceOperands(op, x, out, o.workspace);
 }
 
+std::int64_t kaio::ops::argmaxAllWorkspaceElements(std::int64_t rows) {
+  // The rows' maxima (f32), their argmaxes (s32), the row of the maximum.
+  return 2 * std::max<std::int64_t>(rows, 0) + 1;
+}
+
+rt::Error kaio::ops::validateArgmaxAll(const Matrix &x, const Matrix &out,
+                                       const ReduceOptions &o) {
+  const char *op = "argmax_all";
+  if (rt::Error e = checkReduce(op, x, Reduction::Max))
+    return e;
+  if (x.rows == 0 || x.cols == 0)
+    return invalid(op, "x", "an empty matrix has no maximum");
+  if (x.rows > (1 << 24) || x.cols > (1 << 24) ||
+      x.rows * x.cols > std::int64_t(INT32_MAX))
+    return detail::unsupported(op, "x",
+                               "is " + detail::shape(x) +
+                                   "; indices are s32 (under 2^31 elements, "
+                                   "rows and columns up to 2^24)");
+  if (rt::Error e = detail::checkVector(op, "out", out, 1, DType::S32,
+                                        "the index"))
+    return e;
+  if (rt::Error e = detail::checkWorkspace(op, o.workspace,
+                                           argmaxAllWorkspaceElements(x.rows),
+                                           "argmaxAllWorkspaceElements"))
+    return e;
+  return checkReduceOperands(op, x, out, o.workspace);
+}
+
 std::int64_t kaio::ops::reduceColsWorkspaceElements(std::int64_t rows,
                                                     std::int64_t cols) {
   return detail::columnSplits(rows, cols) * std::max<std::int64_t>(cols, 1);
@@ -284,6 +313,49 @@ rt::Error Library::reduceRows(const Matrix &x, const Matrix &out,
                      detail::pointerArg(out, DType::F32, false), u32(x.cols),
                      u32(x.ld)},
                     o.stream);
+}
+
+rt::Error Library::argmaxAll(const Matrix &x, const Matrix &out,
+                             const ReduceOptions &o) {
+  const char *op = "argmax_all";
+  if (rt::Error e = validateArgmaxAll(x, out, o))
+    return e;
+  // The workspace: rows f32 maxima, rows s32 argmaxes, one s32 row index.
+  auto part = [&](DType type, std::int64_t offset, std::int64_t n) {
+    Matrix m = o.workspace;
+    m.data += std::uint64_t(offset) * 4;
+    m.dtype = type;
+    m.rows = 1;
+    m.cols = n;
+    m.ld = n;
+    m.capacityBytes = 0;
+    return m;
+  };
+  Matrix maxima = part(DType::F32, 0, x.rows);
+  Matrix perRow = part(DType::S32, x.rows, x.rows);
+  Matrix rowIndex = part(DType::S32, 2 * x.rows, 1);
+  ReduceOptions inner;
+  inner.stream = o.stream;
+  if (rt::Error e = reduceRows(x, maxima, Reduction::Max, inner))
+    return e.addContext(op);
+  if (rt::Error e = argmaxRows(x, perRow, inner))
+    return e.addContext(op);
+  if (rt::Error e = argmaxRows(maxima, rowIndex, inner))
+    return e.addContext(op);
+  rt::Expected<rt::Kernel *> finish = impl_->kernel("argmax_all_finish");
+  if (!finish)
+    return finish.takeError().addContext(op);
+  rt::LaunchConfig config;
+  config.grid = rt::Dim3(1);
+  config.block = rt::Dim3(32);
+  config.stream = o.stream;
+  std::vector<rt::KernelArg> args = {
+      detail::pointerArg(rowIndex, DType::S32, true),
+      detail::pointerArg(perRow, DType::S32, true),
+      detail::pointerArg(out, DType::S32, false), u32(x.cols)};
+  if (rt::Error e = (*finish)->launchArgs(config, args))
+    return e.addContext(op);
+  return rt::Error::success();
 }
 
 rt::Error Library::reduceCols(const Matrix &x, const Matrix &out,

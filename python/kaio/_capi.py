@@ -150,6 +150,8 @@ _PROTOTYPES = {
     "kaio_argmax_rows": (_status, [_ctx, _M, _M, _stream]),
     "kaio_reduce_all": (_status, [_ctx, _M, _M, _c.c_int32, _M, _stream]),
     "kaio_reduce_cols": (_status, [_ctx, _M, _M, _c.c_int32, _M, _stream]),
+    "kaio_argmax_all": (_status, [_ctx, _M, _M, _M, _stream]),
+    "kaio_argmax_all_workspace_elements": (_c.c_int64, [_c.c_int64]),
     "kaio_reduce_cols_workspace_elements": (_c.c_int64, [_c.c_int64,
                                                          _c.c_int64]),
     "kaio_bias_activation": (_status, [_ctx, _M, _M, _M, _c.c_int32,

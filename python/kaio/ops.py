@@ -23,7 +23,8 @@ __all__ = [
     "gemm", "gemv", "softmax", "log_softmax", "softmax_backward",
     "rms_norm", "layer_norm", "rms_norm_backward", "layer_norm_backward",
     "cross_entropy", "cross_entropy_backward", "sum_rows", "max_rows",
-    "min_rows", "argmax_rows", "reduce_all", "reduce_cols", "bias_activation", "relu",
+    "min_rows", "argmax_rows", "reduce_all", "reduce_cols",
+    "argmax_all", "bias_activation", "relu",
     "silu", "gelu", "gated_activation", "swiglu", "geglu", "add", "rope",
 ]
 
@@ -308,6 +309,22 @@ def reduce_all(x, op="sum", stream=None):
     out = c.new("out", (1,), "float32")
     ws = c.new("workspace", (max(rows, 1),), "float32")
     c.run("kaio_reduce_all", c.m("x", x), c.m("out", out), reduction,
+          c.m("workspace", ws))
+    return out
+
+
+def argmax_all(x, stream=None):
+    """The row-major index (int32, shape (1,)) of the first maximum of all
+    of x (of its first NaN), deterministic."""
+    c = _Call("kaio.ops.argmax_all", "x", x, stream)
+    rows = 1
+    for n in c.rows():
+        rows *= n
+    out = c.new("out", (1,), "int32")
+    ws = c.new("workspace",
+               (_capi.lib().kaio_argmax_all_workspace_elements(rows),),
+               "float32")
+    c.run("kaio_argmax_all", c.m("x", x), c.m("out", out),
           c.m("workspace", ws))
     return out
 

@@ -225,6 +225,10 @@ static void testOps(kaio_context ctx, FakeCudaCounters *fake) {
   bad = kaio_vector(y, KAIO_F32, R * C);
   CHECK_OK(kaio_reduce_cols(ctx, &mx, &mw, KAIO_REDUCE_SUM, &bad, NULL));
   CHECK(strcmp(fake->lastKernel, "reduce_cols_finish_sum") == 0);
+  /* The whole matrix's argmax, into an s32 of the GEMM buffers below. */
+  CHECK(kaio_argmax_all_workspace_elements(R) == 2 * R + 1);
+  CHECK_FAILS(kaio_argmax_all(ctx, &mx, &mrstd, &bad, NULL),
+              KAIO_ERROR_INVALID_VALUE, "argmax_all: out:");
   launches = fake->launches;
 
   /* GEMM: f16 A and B, f32 C. */

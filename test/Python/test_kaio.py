@@ -200,8 +200,9 @@ class OpsTest(unittest.TestCase):
         yt = ops.gemv(self.x, kaio.DeviceArray.empty((5,)), transposed=True)
         self.assertEqual(yt.shape, (33,))
         self.assertEqual(ops.reduce_cols(self.x, "min").shape, (33,))
-        self.assertEqual(fake().launches, self.launches + 14)
-        self.assertIn("reduce_cols_finish_min", fake().lastKernel.decode())
+        self.assertEqual(ops.argmax_all(self.x).dtype, "int32")
+        self.assertEqual(fake().launches, self.launches + 18)
+        self.assertIn("argmax_all_finish", fake().lastKernel.decode())
 
     def test_third_party_arrays(self):
         out = kaio.DeviceArray.empty((5, 33))

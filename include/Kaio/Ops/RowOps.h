@@ -142,6 +142,14 @@ rt::Error validateReduceRows(const Matrix &x, const Matrix &out,
 /// first NaN, if any); rows of 1 to 2^24 elements.
 rt::Error validateArgmaxRows(const Matrix &x, const Matrix &out,
                              const ReduceOptions &options = {});
+/// argmaxAll: out (s32, 1 element) = the row-major index of the first
+/// maximum of all of x (of its first NaN, if any), deterministic: the rows'
+/// maxima and argmaxes into the workspace (f32, at least
+/// argmaxAllWorkspaceElements(x.rows) elements), then the argmax of the
+/// maxima. x non-empty, under 2^31 elements, rows and columns at most 2^24.
+rt::Error validateArgmaxAll(const Matrix &x, const Matrix &out,
+                            const ReduceOptions &options = {});
+std::int64_t argmaxAllWorkspaceElements(std::int64_t rows);
 /// reduceCols: out[c] (f32, one per column) = the sum, max or min of
 /// column c (e.g. a bias gradient: the sum of dy over rows), deterministic:
 /// slices of rows fold into an f32 workspace of at least

@@ -243,9 +243,26 @@ template <class T> void buildForType(ModuleBuilder &mb) {
   buildArgmax<T, 1>(mb);
 }
 
+/// argmaxAll's last step: the matrix's first maximum is in row
+/// row_index[0] (the argmax of the rows' maxima) at column per_row[row].
+void buildArgmaxAllFinish(ModuleBuilder &mb) {
+  mb.kernel("argmax_all_finish", {32}, [](KernelBuilder &k) {
+    auto rowIndex = k.param<Ptr<const int32_t>>("row_index");
+    auto perRow = k.param<Ptr<const int32_t>>("per_row");
+    auto out = k.param<Ptr<int32_t>>("out");
+    auto cols = k.param<uint32_t>("cols");
+    k.if_(k.threadId() == 0u, [&] {
+      U32 row = cast<uint32_t>(rowIndex.load(0u));
+      U32 col = cast<uint32_t>(perRow.load(row));
+      out.store(0u, cast<int32_t>(row * cols + col));
+    });
+  });
+}
+
 } // namespace
 
 void kaio::ops::kernels::buildTrainingKernels(ModuleBuilder &mb) {
+  buildArgmaxAllFinish(mb);
   buildForType<float>(mb);
   buildForType<f16>(mb);
   buildForType<bf16>(mb);

@@ -259,6 +259,28 @@ TEST_P(TrainingKernelsTest, RowReductionsAndArgmax) {
       }
       EXPECT_EQ(idx[r], want) << "argmax n=" << n << " row " << r;
     }
+    // argmaxAll, as Library::argmaxAll launches it: the rows' maxima and
+    // argmaxes, the argmax of the maxima (an f32 row, the scalar kernel),
+    // then row * cols + column: the first maximum (first NaN) in row-major
+    // order.
+    uint64_t dmax = interp.allocGlobal(64), didx = interp.allocGlobal(64),
+             drow = interp.allocGlobal(16), dall = interp.allocGlobal(16);
+    run(interp, kernel("reduce_max"), rows, {dx, dmax, n, ld});
+    run(interp, kernel("argmax"), rows, {dx, didx, n, ld});
+    run(interp, "argmax_f32", 1, {dmax, drow, rows, rows});
+    auto fin = interp.launch("argmax_all_finish", {1}, {32},
+                             {drow, didx, dall, n});
+    ASSERT_TRUE(fin.success) << fin.message();
+    int32_t want = 0;
+    for (uint32_t r = 0; r < rows; ++r)
+      for (uint32_t c = 0; c < n; ++c) {
+        double v = x[r * ld + c], w = x[size_t(want / n) * ld + want % n];
+        if (std::isnan(w))
+          break;
+        if (std::isnan(v) || v > w)
+          want = int32_t(r * n + c);
+      }
+    EXPECT_EQ(read<int32_t>(interp, dall, 1)[0], want) << "argmax_all n=" << n;
   }
 }
 

@@ -65,6 +65,23 @@ TEST(TrainingValidation, NamesTheOpAndTheArgument) {
             "reduce_all: workspace: must be a contiguous f32 vector of at "
             "least 6 elements (one per row of x)");
 
+  // argmaxAll: an s32 index, a workspace for the rows' maxima and argmaxes.
+  Matrix index = fakeMatrix(DType::S32, 1, 1, 0x200000);
+  EXPECT_EQ(argmaxAllWorkspaceElements(6), 13);
+  o.workspace = fakeMatrix(DType::F32, 1, 13, 0x300000);
+  EXPECT_EQ(messageOf(validateArgmaxAll(x, index, o)), "");
+  EXPECT_EQ(messageOf(validateArgmaxAll(fakeMatrix(DType::F16, 0, 4), index,
+                                        o)),
+            "argmax_all: x: an empty matrix has no maximum");
+  EXPECT_EQ(messageOf(validateArgmaxAll(
+                fakeMatrix(DType::F16, 1 << 16, 1 << 16, 0x100000), index, o)),
+            "argmax_all: x: is 65536x65536; indices are s32 (under 2^31 "
+            "elements, rows and columns up to 2^24)");
+  o.workspace = fakeMatrix(DType::F32, 1, 12, 0x300000);
+  EXPECT_EQ(messageOf(validateArgmaxAll(x, index, o)),
+            "argmax_all: workspace: must be a contiguous f32 vector of at "
+            "least 13 elements (argmaxAllWorkspaceElements)");
+
   // reduceCols: one result per column, a workspace of row slices.
   Matrix cols = fakeMatrix(DType::F32, 1, 10, 0x200000);
   EXPECT_EQ(reduceColsWorkspaceElements(6, 10), 10);
@@ -162,6 +179,14 @@ TEST_P(TrainingOpsTest, LaunchesABlockPerRow) {
   EXPECT_STREQ(counters->lastKernel, "reduce_cols_finish_max");
   EXPECT_EQ(counters->lastGrid[0], 4u);
   launches += 2;
+  // argmaxAll: the rows' maxima and argmaxes, the argmax of the maxima,
+  // then the index.
+  ro.workspace = Matrix::vector(buf->view().subview(44000, 33), 33);
+  ASSERT_FALSE(lib->argmaxAll(logits, Matrix::vector(ints->view().subview(32, 1), 1),
+                              ro));
+  EXPECT_EQ(counters->launches, launches + 2 + 4);
+  EXPECT_STREQ(counters->lastKernel, "argmax_all_finish");
+  launches += 4;
   // LayerNorm backward with parameter gradients: dx, the row slices (1000
   // columns: 4 blocks across; 16 rows: one slice), their sum.
   NormBackwardOptions nb;
