@@ -157,7 +157,8 @@ CUresult loadImage(CUmodule *out, const void *image, char *log,
 #define API extern "C" __attribute__((visibility("default")))
 
 // Fault injection: fakeCudaInjectFault(n, code) (or FAKE_CUDA_FAIL_AT=n and
-// FAKE_CUDA_FAIL_CODE=code in the environment) makes the n-th fallible
+// FAKE_CUDA_FAIL_CODE=code in the environment; FAKE_CUDA_FAULT_LOG=file
+// records the failed call) makes the n-th fallible
 // driver call from then on return `code`; n = 0 disarms. Calls that release
 // something (cuMemFree, cuModuleUnload, ...), cuInit, cuDriverGetVersion
 // and the error-string queries never fail: KAIO cannot recover from the
@@ -182,6 +183,13 @@ CUresult injectedFault(const char *name) {
   std::lock_guard<std::recursive_mutex> lock(mutex);
   ++counters.faultsInjected;
   std::snprintf(counters.lastFault, sizeof(counters.lastFault), "%s", name);
+  // For tools under test (which cannot read the counters): say which call
+  // failed in the file FAKE_CUDA_FAULT_LOG names.
+  if (const char *log = std::getenv("FAKE_CUDA_FAULT_LOG"))
+    if (std::FILE *f = std::fopen(log, "a")) {
+      std::fprintf(f, "%s\n", name);
+      std::fclose(f);
+    }
   return faultCode.load();
 }
 } // namespace
