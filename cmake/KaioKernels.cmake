@@ -9,7 +9,10 @@
 #                                      # runtime loads the best one for the GPU
 #     [NAMESPACE ns] [CLASS Kernels]   # of the generated class
 #     [HEADER name.h]                  # default: <target>_kernels.h
-#     [PTX_VERSION 8.0] [FAST_MATH] [LINE_INFO])
+#     [PTX_VERSION 8.0] [FAST_MATH] [LINE_INFO]
+#     [VARIANTS kernel:suffix:attr ...])  # also kernel_suffix, lowered with
+#                                      # the unit attribute attr set
+#                                      # (e.g. kaio.aligned_copies)
 #
 # Generates the header (in the build tree, on <target>'s include path) with
 # the PTX texts and a class with one typed launch function per kernel:
@@ -24,7 +27,8 @@
 
 function(kaio_add_kernels target)
   cmake_parse_arguments(ARG "FAST_MATH;LINE_INFO"
-    "NAMESPACE;CLASS;HEADER;PTX_VERSION" "SOURCES;GENERATORS;CHIPS" ${ARGN})
+    "NAMESPACE;CLASS;HEADER;PTX_VERSION" "SOURCES;GENERATORS;CHIPS;VARIANTS"
+    ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR
       "kaio_add_kernels: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
@@ -100,6 +104,9 @@ function(kaio_add_kernels target)
   if(ARG_LINE_INFO)
     list(APPEND flags --line-info)
   endif()
+  foreach(variant ${ARG_VARIANTS})
+    list(APPEND flags --variant=${variant})
+  endforeach()
   add_custom_command(OUTPUT ${dir}/${ARG_HEADER}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
     COMMAND ${embed} ${flags} -o ${dir}/${ARG_HEADER} ${inputs}

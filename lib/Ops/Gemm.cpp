@@ -93,8 +93,12 @@ rt::Error Library::gemm(const Matrix &a, const Matrix &b, const Matrix &c,
   rt::DeviceView<const rt::Half> av(a.data, std::size_t(a.rows * a.ld));
   rt::DeviceView<const rt::Half> bv(b.data, std::size_t(b.rows * b.ld));
   rt::DeviceView<float> cv(c.data, std::size_t(c.rows * c.ld));
-  rt::Expected<rt::Kernel *> kernel =
-      impl_->kernel("tensor_core_matmul_tiled");
+  // 16-byte aligned A and B rows (pointers, and K and N multiples of 8):
+  // the variant whose copies skip the run-time alignment test.
+  bool aligned = a.data % 16 == 0 && b.data % 16 == 0 && a.ld % 8 == 0 &&
+                 b.ld % 8 == 0;
+  rt::Expected<rt::Kernel *> kernel = impl_->kernel(
+      aligned ? "tensor_core_matmul_tiled_aligned" : "tensor_core_matmul_tiled");
   if (!kernel)
     return kernel.takeError().addContext("gemm");
   if (rt::Error e = (*kernel)->launch(

@@ -56,6 +56,11 @@ cl::opt<bool> embedCubins(
              "found (the code measured at build time, no JIT at load); "
              "--cubins=false for PTX only"),
     cl::init(true));
+cl::list<std::string> variants(
+    "variant",
+    cl::desc("KERNEL:SUFFIX:ATTR — also embed KERNEL as KERNEL_SUFFIX with "
+             "the unit attribute ATTR (e.g. "
+             "gemm:aligned:kaio.aligned_copies); repeatable"));
 
 bool isIdentifier(StringRef s) {
   if (s.empty() || isDigit(s.front()))
@@ -443,6 +448,35 @@ int main(int argc, char **argv) {
     }
     for (Operation &op : llvm::make_early_inc_range(*module->getBody()))
       op.moveBefore(merged->getBody(), merged->getBody()->end());
+  }
+
+  // Variants: copies of a kernel, renamed, with a unit attribute that
+  // changes how it lowers (the host picks one after checking arguments).
+  for (const std::string &spec : variants) {
+    SmallVector<StringRef, 3> parts;
+    StringRef(spec).split(parts, ':');
+    if (parts.size() != 3 || !isIdentifier(parts[0]) ||
+        !isIdentifier(parts[1]) || parts[2].empty()) {
+      errs() << "kaio-embed: --variant='" << spec
+             << "': expected KERNEL:SUFFIX:ATTR\n";
+      return 1;
+    }
+    Operation *kernel = SymbolTable::lookupSymbolIn(*merged, parts[0]);
+    std::string name = (parts[0] + "_" + parts[1]).str();
+    if (!kernel) {
+      errs() << "kaio-embed: --variant='" << spec << "': no kernel '"
+             << parts[0] << "'\n";
+      return 1;
+    }
+    if (SymbolTable::lookupSymbolIn(*merged, name)) {
+      errs() << "kaio-embed: --variant='" << spec << "': '" << name
+             << "' already exists\n";
+      return 1;
+    }
+    Operation *copy = kernel->clone();
+    SymbolTable::setSymbolName(copy, name);
+    copy->setAttr(parts[2], UnitAttr::get(&context));
+    merged->getBody()->push_back(copy);
   }
 
   std::vector<EmbeddedChip> embedded;

@@ -975,3 +975,10 @@ func.func @store_vector_type(%p: !kaio.ptr<f32>, %i: i32, %v: f16) {
   kaio.store_vector %v, %v to %p[%i] : (f16, f16), !kaio.ptr<f32>, i32
   return
 }
+
+// -----
+
+// expected-error @+1 {{'kaio.aligned_copies' is a unit attribute of kaio.kernel}}
+kaio.kernel @aligned_copies_not_unit() attributes {block_size = array<i32: 32>, kaio.aligned_copies = 1 : i32} {
+  kaio.return
+}

@@ -94,6 +94,28 @@ kaio.kernel @async_copy_aligned(%p: !kaio.ptr<f16>, %n: i32)
 
 // -----
 
+// `kaio.aligned_copies` on the kernel makes every copy in it `aligned` (a
+// library variant the host picks after checking the arguments): the same
+// code as above, no alignment test, no element-wise path.
+// CHECK-LABEL: kaio.kernel @kernel_aligned_copies
+// CHECK-NOT: arith.remui %{{.*}} : i64
+// CHECK: scf.if %{{.*}} {
+// CHECK-COUNT-4: ptx.cp_async cg 16 [%{{.*}}], [%{{.*}}] : i32
+// CHECK: } else {
+// CHECK-COUNT-4: ptx.cp_async cg 16 [%{{.*}}], [%{{.*}}], %{{.*}} : i32
+// CHECK-NOT: kaio.load
+// CHECK: ptx.cp_async_commit_group
+kaio.kernel @kernel_aligned_copies(%p: !kaio.ptr<f16>, %n: i32)
+    attributes {block_size = array<i32: 16, 8>, kaio.aligned_copies} {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<64x64xf16, #kaio.layout<row_major, pad = 8>>
+  %t = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s
+      : !kaio.ptr<f16>, !kaio.smem<64x64xf16, #kaio.layout<row_major, pad = 8>>
+  kaio.return
+}
+
+// -----
+
 // More than 16 rounds of the block keep a loop over the run-time thread
 // count, and the kernel keeps .maxntid semantics.
 // CHECK-LABEL: kaio.kernel @async_copy_loop

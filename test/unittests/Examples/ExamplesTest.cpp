@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Kaio/Dialect/Kaio/IR/KaioOps.h"
 #include "Kaio/InitAll.h"
 #include "Lowering.h"
 #include "Kaio/Interpreter/Interpreter.h"
@@ -41,14 +42,20 @@ protected:
   }
 
   /// Parses examples/<name>.mlir and lowers it to the ptx dialect; also
-  /// checks that it prints as PTX.
-  OwningOpRef<ModuleOp> compile(StringRef name, StringRef chip = "sm_80") {
+  /// checks that it prints as PTX. `kernelAttr`: a unit attribute set on
+  /// every kernel first (a variant, as kaio-embed --variant makes one).
+  OwningOpRef<ModuleOp> compile(StringRef name, StringRef chip = "sm_80",
+                                StringRef kernelAttr = "") {
     std::string path = (KAIO_SOURCE_DIR "/examples/" + name + ".mlir").str();
     OwningOpRef<ModuleOp> module =
         parseSourceFile<ModuleOp>(path, &context);
     EXPECT_TRUE(module) << "cannot parse " << path;
     if (!module)
       return {};
+    if (!kernelAttr.empty())
+      module->walk([&](kaio::KernelOp k) {
+        k->setAttr(kernelAttr, UnitAttr::get(&context));
+      });
     PassManager pm(&context);
     kaio::KaioToPTXOptions options;
     options.chip = chip.str();
@@ -363,6 +370,21 @@ TEST_F(ExamplesTest, TensorCoreMatmulTiled) {
   // C = alpha A B + beta C, interior and edge tiles.
   runTensorCoreMatmul(this, interp, 130, 72, 96, rng,
                       "tensor_core_matmul_tiled", 128, Epilogue{0.5f, -2.0f});
+}
+
+// The library's variant for 16-byte aligned rows (kaio.aligned_copies: no
+// run-time alignment test, no element-wise copy path), at shapes whose K
+// and N are multiples of 8 but whose tiles are partial.
+TEST_F(ExamplesTest, TensorCoreMatmulTiledAlignedVariant) {
+  auto module = compile("tensor_core_matmul_tiled", "sm_80",
+                        kaio::KaioDialect::kAlignedCopiesAttrName);
+  ASSERT_TRUE(module);
+  Interpreter interp(*module);
+  for (auto [m, n, k] : {std::tuple{130u, 72u, 96u}, std::tuple{45u, 64u, 40u},
+                         std::tuple{1u, 8u, 8u}})
+    runTensorCoreMatmul(this, interp, m, n, k, rng,
+                        "tensor_core_matmul_tiled", 128,
+                        Epilogue{0.5f, -2.0f});
 }
 
 TEST_F(ExamplesTest, TensorCoreMatmulTiledRagged) {

@@ -136,6 +136,14 @@ TEST_P(GemmTest, LaunchesOneBlockPerOutputTileAndNothingOnBadInput) {
   EXPECT_EQ(counters->lastGrid[0], 2u); // ceil(130 / 128)
   EXPECT_EQ(counters->lastGrid[1], 3u); // ceil(300 / 128)
   EXPECT_EQ(counters->lastBlock[0], 256u);
+  // N = 130: B's rows are not 16-byte aligned, the general kernel.
+  EXPECT_STREQ(counters->lastKernel, "tensor_core_matmul_tiled");
+  // N = 128, K = 64: aligned rows, the variant without alignment tests.
+  ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a->view(), m, k),
+                         Matrix::rowMajor(b->view(), k, 128),
+                         Matrix::rowMajor(c->view(), m, 128)));
+  EXPECT_STREQ(counters->lastKernel, "tensor_core_matmul_tiled_aligned");
+  launches += 1;
   // A buffer too small for the shape: a typed error, no launch.
   rt::Error e = lib->gemm(Matrix::rowMajor(a->view(), m, k),
                           Matrix::rowMajor(b->view(), k, n),

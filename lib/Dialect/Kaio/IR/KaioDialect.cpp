@@ -44,9 +44,10 @@ void KaioDialect::registerAttributes() {
 
 LogicalResult KaioDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
-  if (attr.getName() == kExactBlockSizeAttrName) {
+  if (attr.getName() == kExactBlockSizeAttrName ||
+      attr.getName() == kAlignedCopiesAttrName) {
     if (!isa<UnitAttr>(attr.getValue()) || !isa<KernelOp>(op))
-      return op->emitError() << "'" << kExactBlockSizeAttrName
+      return op->emitError() << "'" << attr.getName().getValue()
                              << "' is a unit attribute of kaio.kernel";
     return success();
   }

@@ -658,7 +658,11 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     // `aligned` copy promises they do.
     Value src = op.getSrc();
     Value aligned;
-    if (!op.getAligned()) {
+    auto kernelOp = op->getParentOfType<KernelOp>();
+    bool promisedAligned =
+        op.getAligned() ||
+        (kernelOp && kernelOp->hasAttr(KaioDialect::kAlignedCopiesAttrName));
+    if (!promisedAligned) {
       Value base =
           PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), src);
       Value chunkI64 = e.i64(chunk);

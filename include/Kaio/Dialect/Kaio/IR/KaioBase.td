@@ -38,6 +38,11 @@ def Kaio_Dialect : Dialect {
     /// the entry gets `.reqntid` instead of `.maxntid`.
     static constexpr llvm::StringLiteral kExactBlockSizeAttrName =
         "kaio.exact_block_size";
+    /// A unit attribute of kaio.kernel: every kaio.async_copy in it is
+    /// `aligned` (the caller promises 16-byte aligned sources, leading
+    /// dimensions and columns; e.g. a library variant picked by the host).
+    static constexpr llvm::StringLiteral kAlignedCopiesAttrName =
+        "kaio.aligned_copies";
     void registerTypes();
     void registerAttributes();
   }];
