@@ -6,20 +6,32 @@
 #
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]
 #   TARGET: signature (the PTX signature parser), cache-entry (the cubin
-#   cache's reader), run-args (kaio-run's command line and --arg parser)
+#   cache's reader), run-args (kaio-run's command line and --arg parser),
+#   mlir-to-ptx (parse, verify, lower and print .mlir text; seeds: the
+#   examples; builds the compiler half in build-fuzz-mlir/)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 2 ] || { echo "usage: scripts/fuzz.sh TARGET SECONDS [options]" >&2; exit 2; }
 target=$1 seconds=$2
 shift 2
 build=${KAIO_FUZZ_BUILD_DIR:-$root/build-fuzz}
+compiler=OFF
+seeds=$root/test/fuzz/corpus/$target
+if [ "$target" = mlir-to-ptx ]; then
+  # The compiler half, built with clang and instrumented (a second full
+  # build of the compiler libraries; not run by scripts/test.sh).
+  build=${KAIO_FUZZ_MLIR_BUILD_DIR:-$root/build-fuzz-mlir}
+  compiler=ON
+  seeds=$root/examples
+fi
 cxx=$(command -v clang++-22 || command -v clang++ || true)
 [ -n "$cxx" ] || { echo "fuzz.sh: clang++ not found (apt install clang-22 libclang-rt-22-dev)" >&2; exit 2; }
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_C_COMPILER="${cxx%++*}${cxx##*++}" \
-    -DKAIO_ENABLE_COMPILER=OFF -DKAIO_ENABLE_TESTS=OFF -DKAIO_FUZZ=ON \
-    "-DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
+    -DKAIO_ENABLE_COMPILER=$compiler -DKAIO_ENABLE_TESTS=OFF -DKAIO_FUZZ=ON \
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+    "-DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -O1 -g1" \
     > /tmp/kaio-fuzz-configure.log 2>&1 || { cat /tmp/kaio-fuzz-configure.log; exit 1; }
 fi
 cmake --build "$build" --target "kaio-fuzz-$target" > /dev/null
@@ -30,4 +42,4 @@ dict=()
 cd "$build"
 exec "$build/bin/kaio-fuzz-$target" -max_total_time="$seconds" \
   -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" "$@" \
-  "$corpus" "$root/test/fuzz/corpus/$target"
+  "$corpus" "$seeds"
