@@ -42,4 +42,4 @@ dict=()
 cd "$build"
 exec "$build/bin/kaio-fuzz-$target" -max_total_time="$seconds" \
   -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" "$@" \
-  "$corpus" "$seeds"
+  "$corpus" "$seeds" "$root/test/fuzz/regressions"

@@ -179,8 +179,12 @@ PTXResult kaio::compileSourceToPTX(StringRef source,
   MLIRContext context;
   registerDialects(&context);
   DiagnosticCollector collector(&context, result.diagnostics);
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(source, ParserConfig(&context), bufferName);
+  // MLIR's lexer stops at a NUL, not at the end of the StringRef: a caller's
+  // unterminated buffer (kaio_compile with a length) was read past its end
+  // (found by the mlir-to-ptx fuzzer). Parse a terminated copy.
+  std::string terminated = source.str();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      terminated, ParserConfig(&context), bufferName);
   if (!module)
     return result;
   compileInPlace(*module, options, result);

@@ -276,6 +276,12 @@ static void testCustomKernel(kaio_context ctx, const char *mlirPath,
                            &ptx),
               KAIO_ERROR_COMPILE, "bad.mlir:1:");
   CHECK(ptx == NULL);
+  /* A length ending inside a token: nothing past it is read (MLIR's lexer
+   * used to run on to "kaio.threadXYZ"). */
+  CHECK_FAILS(kaio_compile("module {\n}\nkaio.threadXYZ",
+                           strlen("module {\n}\nkaio.thr"), NULL, "cut.mlir",
+                           0, &ptx),
+              KAIO_ERROR_COMPILE, "custom op 'kaio.thr' is unknown");
   /* Input MLIR's own parser would crash on: an error, not a crash. */
   CHECK_FAILS(kaio_compile("module attributes {kaio.x = array<index: 1>} {}",
                            0, NULL, "crash.mlir", 0, &ptx),
