@@ -982,3 +982,16 @@ func.func @store_vector_type(%p: !kaio.ptr<f32>, %i: i32, %v: f16) {
 kaio.kernel @aligned_copies_not_unit() attributes {block_size = array<i32: 32>, kaio.aligned_copies = 1 : i32} {
   kaio.return
 }
+
+// -----
+
+// A generic-form yield without a value (found by fuzzing: the body was
+// read before its ops were verified).
+func.func @frag_map_empty_yield(%c: !kaio.frag<acc, m16n8k16, f32>) {
+  // expected-error @+1 {{'kaio.frag_map' op body must end in a kaio.yield of one value}}
+  %h = kaio.frag_map %c : !kaio.frag<acc, m16n8k16, f32> -> !kaio.frag<acc, m16n8k16, f32> {
+  ^bb0(%v: f32):
+    "kaio.yield"() : () -> ()
+  }
+  return
+}

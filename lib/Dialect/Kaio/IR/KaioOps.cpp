@@ -560,6 +560,10 @@ LogicalResult FragMapOp::verify() {
     return emitOpError("result must keep the fragment's role and shape");
   if (failed(verifyFragment(*this, in)) || failed(verifyFragment(*this, out)))
     return failure();
+  // Checked before the body's own ops are verified: nothing about them may
+  // be assumed (a generic-form yield can have no operand; found by fuzzing).
+  if (getBody().empty())
+    return emitOpError("needs a body");
   Block &body = getBody().front();
   if (body.getNumArguments() != 1 + getExtras().size())
     return emitOpError("body takes the element and each extra operand");
@@ -569,7 +573,9 @@ LogicalResult FragMapOp::verify() {
        llvm::zip(body.getArguments().drop_front(), getExtras()))
     if (arg.getType() != extra.getType())
       return emitOpError("body arguments must match the extra operands");
-  auto yield = cast<YieldOp>(body.getTerminator());
+  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
+  if (!yield || yield->getNumOperands() != 1)
+    return emitOpError("body must end in a kaio.yield of one value");
   if (yield.getValue().getType() != out.getElementType())
     return emitOpError("body must yield the result's element type");
   if (out.getElementType() != in.getElementType() && in.getRole() != FragRole::acc)
