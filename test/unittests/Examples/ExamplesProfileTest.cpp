@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kaio/Compiler/Compile.h"
-#include "Kaio/Dialect/Kaio/IR/KaioOps.h"
+#include "Lowering.h"
 #include "Kaio/InitAll.h"
 #include "Kaio/Interpreter/Interpreter.h"
 #include "Kaio/Interpreter/Profile.h"
@@ -46,10 +46,8 @@ protected:
                                StringRef kernelAttr = "") {
     std::string path = (KAIO_SOURCE_DIR "/examples/" + name + ".mlir").str();
     module = parseSourceFile<ModuleOp>(path, &context);
-    if (module && !kernelAttr.empty())
-      module->walk([&](kaio::KernelOp k) {
-        k->setAttr(kernelAttr, UnitAttr::get(&context));
-      });
+    if (module)
+      kaio::test::setKernelAttr(*module, kernelAttr);
     kaio::CompileOptions options;
     options.chip = "sm_80";
     EXPECT_TRUE(module && succeeded(kaio::lowerToPTXDialect(*module, options)))

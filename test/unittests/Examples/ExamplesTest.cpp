@@ -7,7 +7,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Kaio/Dialect/Kaio/IR/KaioOps.h"
 #include "Kaio/InitAll.h"
 #include "Lowering.h"
 #include "Kaio/Interpreter/Interpreter.h"
@@ -52,10 +51,7 @@ protected:
     EXPECT_TRUE(module) << "cannot parse " << path;
     if (!module)
       return {};
-    if (!kernelAttr.empty())
-      module->walk([&](kaio::KernelOp k) {
-        k->setAttr(kernelAttr, UnitAttr::get(&context));
-      });
+    kaio::test::setKernelAttr(*module, kernelAttr);
     PassManager pm(&context);
     kaio::KaioToPTXOptions options;
     options.chip = chip.str();

@@ -4,6 +4,7 @@
 #define KAIO_TEST_UNITTESTS_EXAMPLES_LOWERING_H
 
 #include "Kaio/Compiler/Compile.h"
+#include "Kaio/Dialect/Kaio/IR/KaioOps.h"
 #include "Kaio/InitAll.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -23,6 +24,16 @@ inline mlir::OwningOpRef<mlir::ModuleOp> lowerSource(mlir::MLIRContext &context,
     return {};
   return module;
 }
+/// Sets the unit attribute `name` on every kaio.kernel of `module` (a
+/// library variant, as `kaio-embed --variant` makes one); none when empty.
+inline void setKernelAttr(mlir::ModuleOp module, llvm::StringRef name) {
+  if (name.empty())
+    return;
+  module.walk([&](KernelOp k) {
+    k->setAttr(name, mlir::UnitAttr::get(module.getContext()));
+  });
+}
+
 } // namespace kaio::test
 
 #endif // KAIO_TEST_UNITTESTS_EXAMPLES_LOWERING_H
