@@ -771,7 +771,8 @@ struct ConvertKaioToPTXPass
     // Tile ops and fragments must be gone by now.
     WalkResult leftovers = getOperation().walk([](Operation *op) {
       if (isa<AsyncCopyOp, AsyncWaitOp, LoadFragmentOp, MmaOp, FragFillOp,
-              FragMapOp, StoreFragmentOp>(op)) {
+              FragMapOp, FragReduceRowsOp, FragSliceOp, FragToOperandOp,
+              StoreFragmentOp>(op)) {
         op->emitOpError("must be lowered by kaio-lower-tiles before "
                         "convert-kaio-to-ptx");
         return WalkResult::interrupt();

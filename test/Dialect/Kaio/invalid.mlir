@@ -995,3 +995,119 @@ func.func @frag_map_empty_yield(%c: !kaio.frag<acc, m16n8k16, f32>) {
   }
   return
 }
+
+// -----
+
+func.func @frag_map_extra_tile(%x: !kaio.frag<acc, m16n8k16, f32, 2x4>, %m: !kaio.frag<acc, m16n8k16, f32, 1x1>) {
+  // expected-error @+1 {{'kaio.frag_map' op fragment operand '!kaio.frag<acc, m16n8k16, f32>' is neither the input's tile nor a row broadcast (an R x 1 accumulator tile) of it}}
+  %y = kaio.frag_map %x, %m : !kaio.frag<acc, m16n8k16, f32, 2x4>, !kaio.frag<acc, m16n8k16, f32, 1x1> -> !kaio.frag<acc, m16n8k16, f32, 2x4> {
+  ^bb0(%e: f32, %v: f32):
+    kaio.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+func.func @frag_map_extra_element(%x: !kaio.frag<acc, m16n8k16, f32, 2x4>, %m: !kaio.frag<acc, m16n8k16, f32, 2x1>) {
+  // expected-error @+1 {{'kaio.frag_map' op body arguments must match the extra operands}}
+  %y = kaio.frag_map %x, %m : !kaio.frag<acc, m16n8k16, f32, 2x4>, !kaio.frag<acc, m16n8k16, f32, 2x1> -> !kaio.frag<acc, m16n8k16, f32, 2x4> {
+  ^bb0(%e: f32, %v: f16):
+    kaio.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+func.func @frag_map_indexed_arguments(%x: !kaio.frag<acc, m16n8k16, f32>) {
+  // expected-error @+1 {{'kaio.frag_map' op body takes the element, its row and column and each extra operand}}
+  %y = kaio.frag_map %x indexed : !kaio.frag<acc, m16n8k16, f32> -> !kaio.frag<acc, m16n8k16, f32> {
+  ^bb0(%e: f32):
+    kaio.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+func.func @frag_map_indexed_types(%x: !kaio.frag<acc, m16n8k16, f32>) {
+  // expected-error @+1 {{'kaio.frag_map' op an indexed body takes the row and column as i32}}
+  %y = kaio.frag_map %x indexed : !kaio.frag<acc, m16n8k16, f32> -> !kaio.frag<acc, m16n8k16, f32> {
+  ^bb0(%e: f32, %r: i64, %c: i64):
+    kaio.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_rows_operand(%x: !kaio.frag<a, m16n8k16, f16, 1x2>) {
+  // expected-error @+1 {{'kaio.frag_reduce_rows' op reduces accumulator tiles}}
+  %y = kaio.frag_reduce_rows max %x : !kaio.frag<a, m16n8k16, f16, 1x2> -> !kaio.frag<a, m16n8k16, f16, 1x1>
+  return
+}
+
+// -----
+
+func.func @reduce_rows_f16(%x: !kaio.frag<acc, m16n8k16, f16, 1x2>) {
+  // expected-error @+1 {{'kaio.frag_reduce_rows' op reduces f32 accumulators, not 'f16'}}
+  %y = kaio.frag_reduce_rows max %x : !kaio.frag<acc, m16n8k16, f16, 1x2> -> !kaio.frag<acc, m16n8k16, f16, 1x1>
+  return
+}
+
+// -----
+
+func.func @reduce_rows_result(%x: !kaio.frag<acc, m16n8k16, f32, 2x4>) {
+  // expected-error @+1 {{'kaio.frag_reduce_rows' op result must be '!kaio.frag<acc, m16n8k16, f32, 2x1>' (one column of atoms), not '!kaio.frag<acc, m16n8k16, f32>'}}
+  %y = kaio.frag_reduce_rows sum %x : !kaio.frag<acc, m16n8k16, f32, 2x4> -> !kaio.frag<acc, m16n8k16, f32, 1x1>
+  return
+}
+
+// -----
+
+func.func @slice_outside(%x: !kaio.frag<a, m16n8k16, f16, 1x4>) {
+  // expected-error @+1 {{'kaio.frag_slice' op atoms [0, 3] + 1x2 are outside the 1x4 tile}}
+  %y = kaio.frag_slice %x [0, 3] : !kaio.frag<a, m16n8k16, f16, 1x4> -> !kaio.frag<a, m16n8k16, f16, 1x2>
+  return
+}
+
+// -----
+
+func.func @slice_role(%x: !kaio.frag<a, m16n8k16, f16, 1x4>) {
+  // expected-error @+1 {{'kaio.frag_slice' op result must keep the role, shape and element type}}
+  %y = kaio.frag_slice %x [0, 0] : !kaio.frag<a, m16n8k16, f16, 1x4> -> !kaio.frag<b, m16n8k16, f16, 1x1>
+  return
+}
+
+// -----
+
+func.func @slice_offsets(%x: !kaio.frag<a, m16n8k16, f16, 1x4>) {
+  // expected-error @+1 {{'kaio.frag_slice' op takes two atom offsets (row, column)}}
+  %y = kaio.frag_slice %x [0] : !kaio.frag<a, m16n8k16, f16, 1x4> -> !kaio.frag<a, m16n8k16, f16, 1x1>
+  return
+}
+
+// -----
+
+func.func @to_operand_role(%x: !kaio.frag<acc, m16n8k16, f32, 1x2>) {
+  // expected-error @+1 {{'kaio.frag_to_operand' op turns an accumulator tile into an A tile}}
+  %y = kaio.frag_to_operand %x : !kaio.frag<acc, m16n8k16, f32, 1x2> -> !kaio.frag<b, m16n8k16, f16, 1x1>
+  return
+}
+
+// -----
+
+func.func @to_operand_type(%x: !kaio.frag<acc, m16n8k8, f32, 1x1>) {
+  // expected-error @+1 {{'kaio.frag_to_operand' op converts f32 accumulators to f16 or bf16, not 'f32' to 'f32'}}
+  %y = kaio.frag_to_operand %x : !kaio.frag<acc, m16n8k8, f32, 1x1> -> !kaio.frag<a, m16n8k8, f32, 1x1>
+  return
+}
+
+// -----
+
+func.func @to_operand_tile(%x: !kaio.frag<acc, m16n8k16, f32, 1x4>) {
+  // expected-error @+1 {{'kaio.frag_to_operand' op a 1x4 accumulator tile makes a 1x2 A tile (2 accumulator atoms per A atom), not 1x4}}
+  %y = kaio.frag_to_operand %x : !kaio.frag<acc, m16n8k16, f32, 1x4> -> !kaio.frag<a, m16n8k16, f16, 1x4>
+  return
+}

@@ -293,6 +293,39 @@ const ptx::MmaVariant *kaio::lookupMmaFor(FragType frag) {
   return nullptr;
 }
 
+FailureOr<SmallVector<AccumulatorSource>>
+kaio::getOperandFromAccumulator(FragType acc, FragType a) {
+  const ptx::MmaVariant *av = lookupMmaFor(a), *cv = lookupMmaFor(acc);
+  if (!av || !cv || acc.getRole() != FragRole::acc || a.getRole() != FragRole::a)
+    return failure();
+  auto [accRows, accCols] = acc.getAtomExtent();
+  auto [aRows, aCols] = a.getAtomExtent();
+  if (accRows != aRows || aCols % accCols)
+    return failure();
+  SmallVector<AccumulatorSource> sources;
+  for (unsigned i = 0; i < a.getElementsPerLane(); ++i) {
+    std::optional<AccumulatorSource> found;
+    for (unsigned k = 0; k < acc.getElementsPerLane() && !found; ++k) {
+      bool all = true;
+      unsigned atomCol = 0;
+      for (unsigned lane = 0; lane < 32 && all; ++lane) {
+        ptx::FragmentCoord x = ptx::getMmaACoord(*av, lane, i);
+        ptx::FragmentCoord y = ptx::getMmaAccCoord(*cv, lane, k);
+        if (lane == 0)
+          atomCol = x.col / accCols;
+        all = x.row == y.row && x.col / accCols == atomCol &&
+              x.col % accCols == y.col;
+      }
+      if (all)
+        found = AccumulatorSource{atomCol, k};
+    }
+    if (!found)
+      return failure();
+    sources.push_back(*found);
+  }
+  return sources;
+}
+
 std::pair<unsigned, unsigned> FragType::getAtomExtent() const {
   ptx::MmaShapeInfo s = ptx::getMmaShapeInfo(getShape());
   switch (getRole()) {

@@ -552,6 +552,22 @@ LogicalResult MmaOp::verify() {
   return success();
 }
 
+/// Whether `extra` is a row broadcast for `in`: an R x 1 accumulator tile
+/// of the same mma shape for an R x C accumulator tile.
+static bool isRowBroadcast(FragType in, FragType extra) {
+  return in.getRole() == FragRole::acc && extra.getRole() == FragRole::acc &&
+         extra.getShape() == in.getShape() &&
+         extra.getTileRows() == in.getTileRows() && extra.getTileCols() == 1 &&
+         extra.getElementsPerLane() == in.getElementsPerLane();
+}
+
+/// The element type the body takes for an extra operand.
+static Type bodyTypeOf(Value extra) {
+  if (auto frag = dyn_cast<FragType>(extra.getType()))
+    return frag.getElementType();
+  return extra.getType();
+}
+
 LogicalResult FragMapOp::verify() {
   FragType in = getInput().getType(), out = getResult().getType();
   if (in.getRole() != out.getRole() || in.getShape() != out.getShape() ||
@@ -560,18 +576,39 @@ LogicalResult FragMapOp::verify() {
     return emitOpError("result must keep the fragment's role and shape");
   if (failed(verifyFragment(*this, in)) || failed(verifyFragment(*this, out)))
     return failure();
+  for (Value extra : getExtras()) {
+    auto frag = dyn_cast<FragType>(extra.getType());
+    if (!frag)
+      continue;
+    bool sameTile = frag.getRole() == in.getRole() &&
+                    frag.getShape() == in.getShape() &&
+                    frag.getTileRows() == in.getTileRows() &&
+                    frag.getTileCols() == in.getTileCols();
+    if (!sameTile && !isRowBroadcast(in, frag))
+      return emitOpError() << "fragment operand " << frag
+                           << " is neither the input's tile nor a row "
+                              "broadcast (an R x 1 accumulator tile) of it";
+    if (failed(verifyFragment(*this, frag)))
+      return failure();
+  }
   // Checked before the body's own ops are verified: nothing about them may
   // be assumed (a generic-form yield can have no operand; found by fuzzing).
   if (getBody().empty())
     return emitOpError("needs a body");
   Block &body = getBody().front();
-  if (body.getNumArguments() != 1 + getExtras().size())
-    return emitOpError("body takes the element and each extra operand");
+  unsigned leading = getIndexed() ? 3 : 1;
+  if (body.getNumArguments() != leading + getExtras().size())
+    return emitOpError() << "body takes the element"
+                         << (getIndexed() ? ", its row and column" : "")
+                         << " and each extra operand";
   if (body.getArgument(0).getType() != in.getElementType())
     return emitOpError("first body argument must be the element type");
+  if (getIndexed() && (!body.getArgument(1).getType().isInteger(32) ||
+                       !body.getArgument(2).getType().isInteger(32)))
+    return emitOpError("an indexed body takes the row and column as i32");
   for (auto [arg, extra] :
-       llvm::zip(body.getArguments().drop_front(), getExtras()))
-    if (arg.getType() != extra.getType())
+       llvm::zip(body.getArguments().drop_front(leading), getExtras()))
+    if (arg.getType() != bodyTypeOf(extra))
       return emitOpError("body arguments must match the extra operands");
   auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
   if (!yield || yield->getNumOperands() != 1)
@@ -580,6 +617,71 @@ LogicalResult FragMapOp::verify() {
     return emitOpError("body must yield the result's element type");
   if (out.getElementType() != in.getElementType() && in.getRole() != FragRole::acc)
     return emitOpError("only accumulators change element type");
+  return success();
+}
+
+LogicalResult FragReduceRowsOp::verify() {
+  FragType in = getInput().getType(), out = getResult().getType();
+  if (in.getRole() != FragRole::acc)
+    return emitOpError("reduces accumulator tiles");
+  if (failed(verifyFragment(*this, in)))
+    return failure();
+  if (!in.getElementType().isF32())
+    return emitOpError() << "reduces f32 accumulators, not "
+                         << in.getElementType();
+  if (out != in.withTile(in.getTileRows(), 1))
+    return emitOpError() << "result must be " << in.withTile(in.getTileRows(), 1)
+                         << " (one column of atoms), not " << out;
+  return success();
+}
+
+LogicalResult FragSliceOp::verify() {
+  FragType in = getInput().getType(), out = getResult().getType();
+  if (failed(verifyFragment(*this, in)))
+    return failure();
+  if (out != in.withTile(out.getTileRows(), out.getTileCols()))
+    return emitOpError("result must keep the role, shape and element type");
+  ArrayRef<int64_t> off = getOffsets();
+  if (off.size() != 2)
+    return emitOpError("takes two atom offsets (row, column)");
+  if (off[0] < 0 || off[1] < 0 ||
+      off[0] + out.getTileRows() > int64_t(in.getTileRows()) ||
+      off[1] + out.getTileCols() > int64_t(in.getTileCols()))
+    return emitOpError() << "atoms [" << off[0] << ", " << off[1] << "] + "
+                         << out.getTileRows() << "x" << out.getTileCols()
+                         << " are outside the " << in.getTileRows() << "x"
+                         << in.getTileCols() << " tile";
+  return success();
+}
+
+LogicalResult FragToOperandOp::verify() {
+  FragType in = getInput().getType(), out = getResult().getType();
+  if (in.getRole() != FragRole::acc || out.getRole() != FragRole::a)
+    return emitOpError("turns an accumulator tile into an A tile");
+  if (in.getShape() != out.getShape())
+    return emitOpError("keeps the mma shape");
+  if (failed(verifyFragment(*this, in)) || failed(verifyFragment(*this, out)))
+    return failure();
+  Type elem = out.getElementType();
+  if (!in.getElementType().isF32() || !(elem.isF16() || elem.isBF16()))
+    return emitOpError() << "converts f32 accumulators to f16 or bf16, not "
+                         << in.getElementType() << " to " << elem;
+  unsigned accCols = in.getAtomExtent().second;
+  unsigned aCols = out.getAtomExtent().second;
+  if (aCols % accCols)
+    return emitOpError("A atoms must span whole accumulator atoms");
+  unsigned per = aCols / accCols;
+  if (out.getTileRows() != in.getTileRows() ||
+      out.getTileCols() * per != in.getTileCols())
+    return emitOpError() << "a " << in.getTileRows() << "x"
+                         << in.getTileCols() << " accumulator tile makes a "
+                         << in.getTileRows() << "x" << in.getTileCols() / per
+                         << " A tile (" << per
+                         << " accumulator atoms per A atom), not "
+                         << out.getTileRows() << "x" << out.getTileCols();
+  if (failed(getOperandFromAccumulator(in, out)))
+    return emitOpError("the fragment layouts do not put the A elements in "
+                       "the lanes that hold them as accumulators");
   return success();
 }
 

@@ -20,6 +20,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <functional>
+#include <memory>
 #include <numeric>
 
 namespace kaio {
@@ -418,6 +420,36 @@ SmallVector<Value> packElements(OpBuilder &b, Location loc, FragType type,
   return regs;
 }
 
+/// The layout-table coordinate function of a fragment's role.
+ptx::FragmentCoord fragCoord(const ptx::MmaVariant &v, FragRole role,
+                             unsigned lane, unsigned i) {
+  switch (role) {
+  case FragRole::a:
+    return ptx::getMmaACoord(v, lane, i);
+  case FragRole::b:
+    return ptx::getMmaBCoord(v, lane, i);
+  case FragRole::acc:
+    return ptx::getMmaAccCoord(v, lane, i);
+  }
+  return {};
+}
+
+/// Element `idx` of a lane's tile (atom-major) at its row and column in the
+/// tile, as affine functions of g = lane / 4 and t = lane % 4.
+AffineCoord tileCoord(FragType type, const ptx::MmaVariant &v, unsigned idx) {
+  unsigned perAtom = type.getElementsPerLane();
+  auto [atomRows, atomCols] = type.getAtomExtent();
+  AffineCoord c = affineCoord(
+      [&](unsigned l, unsigned k) {
+        return fragCoord(v, type.getRole(), l, k);
+      },
+      idx % perAtom);
+  unsigned atom = idx / perAtom;
+  c.row0 += int64_t(atom / type.getTileCols()) * atomRows;
+  c.col0 += int64_t(atom % type.getTileCols()) * atomCols;
+  return c;
+}
+
 struct FragMapLowering : OpConversionPattern<FragMapOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -426,26 +458,180 @@ struct FragMapLowering : OpConversionPattern<FragMapOp> {
     FragType in = op.getInput().getType(), out = op.getType();
     if (elementsPerRegister(in) > 2 || elementsPerRegister(out) > 2)
       return op.emitOpError("on sub-byte or byte fragments is not supported");
+    Location loc = op.getLoc();
     SmallVector<Value> elems =
-        unpackElements(rewriter, op.getLoc(), in, adaptor.getInput());
-    SmallVector<Value> extras;
-    for (ValueRange r : adaptor.getExtras())
-      extras.push_back(r.front());
+        unpackElements(rewriter, loc, in, adaptor.getInput());
+    // Per extra operand: its value for element idx of the input.
+    unsigned perAtom = in.getElementsPerLane();
+    SmallVector<std::function<Value(unsigned)>> extras;
+    for (auto [extra, regs] : llvm::zip(op.getExtras(), adaptor.getExtras())) {
+      auto frag = dyn_cast<FragType>(extra.getType());
+      if (!frag) {
+        Value scalar = regs.front();
+        extras.push_back([scalar](unsigned) { return scalar; });
+        continue;
+      }
+      auto values = std::make_shared<SmallVector<Value>>(
+          unpackElements(rewriter, loc, frag, regs));
+      bool broadcast = frag.getTileCols() != in.getTileCols();
+      unsigned cols = in.getTileCols();
+      extras.push_back([values, broadcast, cols, perAtom](unsigned idx) {
+        if (!broadcast)
+          return (*values)[idx];
+        unsigned atom = idx / perAtom;
+        return (*values)[(atom / cols) * perAtom + idx % perAtom];
+      });
+    }
+    // With `indexed`: the element's row and column in the tile.
+    const ptx::MmaVariant *v = lookupMmaFor(in);
+    Value g, t;
+    Emitter e(rewriter, loc);
+    if (op.getIndexed()) {
+      Value lane = e.lane();
+      g = arith::DivUIOp::create(rewriter, loc, lane, e.i32(4));
+      t = arith::RemUIOp::create(rewriter, loc, lane, e.i32(4));
+    }
+    auto affine = [&](int64_t c0, int64_t cg, int64_t ct) {
+      return e.add(e.i32(c0), e.add(e.mul(g, e.i32(cg)), e.mul(t, e.i32(ct))));
+    };
     Block &body = op.getBody().front();
+    unsigned leading = op.getIndexed() ? 3 : 1;
     SmallVector<Value> results;
-    for (Value elem : elems) {
+    for (auto [idx, elem] : llvm::enumerate(elems)) {
       IRMapping map;
       map.map(body.getArgument(0), elem);
-      for (auto [arg, extra] : llvm::zip(body.getArguments().drop_front(),
-                                         extras))
-        map.map(arg, extra);
+      if (op.getIndexed()) {
+        AffineCoord c = tileCoord(in, *v, idx);
+        map.map(body.getArgument(1), affine(c.row0, c.rowG, c.rowT));
+        map.map(body.getArgument(2), affine(c.col0, c.colG, c.colT));
+      }
+      for (auto [arg, extra] :
+           llvm::zip(body.getArguments().drop_front(leading), extras))
+        map.map(arg, extra(idx));
       for (Operation &inner : body.without_terminator())
         rewriter.clone(inner, map);
       results.push_back(
           map.lookup(cast<YieldOp>(body.getTerminator()).getValue()));
     }
-    rewriter.replaceOpWithMultiple(
-        op, {packElements(rewriter, op.getLoc(), out, results)});
+    rewriter.replaceOpWithMultiple(op,
+                                   {packElements(rewriter, loc, out, results)});
+    return success();
+  }
+};
+
+/// Row reductions of f32 accumulator tiles: each lane combines its own
+/// elements of a row (over the tile's atoms), then the lanes that share the
+/// row (those differing in t = lane % 4 only, as the accumulator layouts
+/// have it) exchange partial results with xor shuffles.
+struct FragReduceRowsLowering : OpConversionPattern<FragReduceRowsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FragReduceRowsOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FragType in = op.getInput().getType();
+    const ptx::MmaVariant *v = lookupMmaFor(in);
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    ValueRange elems = adaptor.getInput();
+    unsigned perAtom = in.getElementsPerLane();
+    auto combine = [&](Value x, Value y) -> Value {
+      switch (op.getKind()) {
+      case ReduceKind::sum:
+        return arith::AddFOp::create(rewriter, loc, x, y);
+      case ReduceKind::max:
+        return arith::MaximumFOp::create(rewriter, loc, x, y);
+      case ReduceKind::min:
+        return arith::MinimumFOp::create(rewriter, loc, x, y);
+      }
+      return x;
+    };
+    // The lanes sharing a row differ in the bits of t the column uses.
+    AffineCoord first = tileCoord(in, *v, 0);
+    if (first.rowT != 0)
+      return rewriter.notifyMatchFailure(op, "rows spread across t");
+    // Elements of one atom with the same row (by their affine row).
+    SmallVector<unsigned> rowOf(perAtom);
+    SmallVector<AffineCoord> rows;
+    for (unsigned k = 0; k < perAtom; ++k) {
+      AffineCoord c = tileCoord(in, *v, k);
+      auto it = llvm::find_if(rows, [&](const AffineCoord &r) {
+        return r.row0 == c.row0 && r.rowG == c.rowG && r.rowT == c.rowT;
+      });
+      rowOf[k] = it - rows.begin();
+      if (it == rows.end())
+        rows.push_back(c);
+    }
+    SmallVector<Value> out;
+    for (unsigned i = 0; i < in.getTileRows(); ++i) {
+      SmallVector<Value> partial(rows.size());
+      for (unsigned j = 0; j < in.getTileCols(); ++j)
+        for (unsigned k = 0; k < perAtom; ++k) {
+          Value x = elems[(i * in.getTileCols() + j) * perAtom + k];
+          Value &p = partial[rowOf[k]];
+          p = p ? combine(p, x) : x;
+        }
+      for (Value &p : partial)
+        for (int64_t mask = 1; mask < 4; mask *= 2) {
+          Value other = ShuffleOp::create(rewriter, loc, p.getType(),
+                                          ShuffleMode::Xor, p, e.i32(mask),
+                                          32u);
+          p = combine(p, other);
+        }
+      for (unsigned k = 0; k < perAtom; ++k)
+        out.push_back(partial[rowOf[k]]);
+    }
+    rewriter.replaceOpWithMultiple(op, {out});
+    return success();
+  }
+};
+
+struct FragSliceLowering : OpConversionPattern<FragSliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FragSliceOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FragType in = op.getInput().getType(), out = op.getType();
+    unsigned n = numRegisters(in.withTile(1, 1));
+    ValueRange regs = adaptor.getInput();
+    ArrayRef<int64_t> off = op.getOffsets();
+    SmallVector<Value> result;
+    for (unsigned i = 0; i < out.getTileRows(); ++i)
+      for (unsigned j = 0; j < out.getTileCols(); ++j) {
+        unsigned atom = (off[0] + i) * in.getTileCols() + off[1] + j;
+        llvm::append_range(result, regs.slice(atom * n, n));
+      }
+    rewriter.replaceOpWithMultiple(op, {result});
+    return success();
+  }
+};
+
+struct FragToOperandLowering : OpConversionPattern<FragToOperandOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FragToOperandOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FragType in = op.getInput().getType(), out = op.getType();
+    FailureOr<SmallVector<AccumulatorSource>> sources =
+        getOperandFromAccumulator(in, out.withTile(1, 1));
+    if (failed(sources))
+      return rewriter.notifyMatchFailure(op, "layouts do not line up");
+    Location loc = op.getLoc();
+    ValueRange elems = adaptor.getInput();
+    unsigned perAcc = in.getElementsPerLane();
+    unsigned per = in.getTileCols() / out.getTileCols();
+    Type elem = out.getElementType();
+    SmallVector<Value> regs;
+    for (unsigned i = 0; i < out.getTileRows(); ++i)
+      for (unsigned kk = 0; kk < out.getTileCols(); ++kk) {
+        SmallVector<Value> atom;
+        for (const AccumulatorSource &src : *sources) {
+          unsigned accAtom = i * in.getTileCols() + kk * per + src.atomCol;
+          atom.push_back(arith::TruncFOp::create(
+              rewriter, loc, elem, elems[accAtom * perAcc + src.element]));
+        }
+        llvm::append_range(regs, packElements(rewriter, loc, out, atom));
+      }
+    rewriter.replaceOpWithMultiple(op, {regs});
     return success();
   }
 };
@@ -868,11 +1054,13 @@ struct LowerTilesPass : kaio::impl::LowerTilesBase<LowerTilesPass> {
     TileTypeConverter converter;
     RewritePatternSet patterns(ctx);
     patterns.add<FragFillLowering, LoadFragmentLowering, MmaLowering,
-                 FragMapLowering, StoreFragmentLowering, AsyncCopyLowering,
-                 AsyncWaitLowering>(converter, ctx);
+                 FragMapLowering, FragReduceRowsLowering, FragSliceLowering,
+                 FragToOperandLowering, StoreFragmentLowering,
+                 AsyncCopyLowering, AsyncWaitLowering>(converter, ctx);
     ConversionTarget target(*ctx);
     target.addIllegalOp<AsyncCopyOp, AsyncWaitOp, FragFillOp, LoadFragmentOp,
-                        MmaOp, FragMapOp, StoreFragmentOp>();
+                        MmaOp, FragMapOp, FragReduceRowsOp, FragSliceOp,
+                        FragToOperandOp, StoreFragmentOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

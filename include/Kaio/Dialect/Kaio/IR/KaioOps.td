@@ -368,7 +368,7 @@ def Kaio_FragMapOp : Kaio_Op<"frag_map", [SingleBlock,
     ]> {
   let summary = "element-wise function over a fragment (fused epilogues)";
   let description = [{
-    The region maps one element (and the extra scalar operands) to the new
+    The region maps one element (and the extra operands) to the new
     element; its type may differ (conversion).
 
     ```mlir
@@ -379,14 +379,75 @@ def Kaio_FragMapOp : Kaio_Op<"frag_map", [SingleBlock,
       kaio.yield %y : f32
     }
     ```
+
+    An extra operand is a scalar (the same for every element) or a
+    fragment: one of the input's type and tile (its element at the same
+    place), or, for an `R x C` accumulator tile, an `R x 1` accumulator tile
+    of the same mma shape (row broadcast: its element in the same row, as
+    `kaio.frag_reduce_rows` leaves them). The body takes the fragments'
+    element types. With `indexed`, the body also takes the element's row and
+    column in the tile (i32) right after the element: masks (causal
+    attention, ragged edges) are element-wise functions of them.
   }];
-  let arguments = (ins Kaio_FragType:$input, Variadic<AnyType>:$extras);
+  let arguments = (ins Kaio_FragType:$input, Variadic<AnyType>:$extras,
+                       UnitAttr:$indexed);
   let results = (outs Kaio_FragType:$result);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $input (`,` $extras^)? attr-dict `:` type($input) (`,` type($extras)^)?
-    `->` type($result) $body
+    $input (`,` $extras^)? (`indexed` $indexed^)? attr-dict `:` type($input)
+    (`,` type($extras)^)? `->` type($result) $body
   }];
+  let hasVerifier = 1;
+}
+
+def Kaio_FragReduceRowsOp : Kaio_Op<"frag_reduce_rows", [Pure]> {
+  let summary = "reduce each row of an accumulator tile across its columns";
+  let description = [{
+    `%m = kaio.frag_reduce_rows max %s : !kaio.frag<acc, m16n8k16, f32, 2x8>
+    -> !kaio.frag<acc, m16n8k16, f32, 2x1>`: every element of row r of the
+    result holds the reduction (`sum` or `max`; `max` propagates NaN) of row
+    r of the input's whole tile, in every lane that holds part of the row.
+    The lanes sharing a row exchange their partial results with shuffles;
+    a `kaio.frag_map` takes the result as a row broadcast (online softmax:
+    subtract the row maximum, rescale by the row sum).
+  }];
+  let arguments = (ins Kaio_ReduceKind:$kind, Kaio_FragType:$input);
+  let results = (outs Kaio_FragType:$result);
+  let assemblyFormat = [{
+    $kind $input attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kaio_FragSliceOp : Kaio_Op<"frag_slice", [Pure]> {
+  let summary = "a static sub-tile of a fragment tile";
+  let description = [{
+    `kaio.frag_slice %t [0, 2] : !kaio.frag<a, m16n8k16, f16, 1x4> ->
+    !kaio.frag<a, m16n8k16, f16, 1x1>`: the atoms starting at atom (0, 2),
+    as many as the result's tile holds. Only a renaming of registers.
+  }];
+  let arguments = (ins Kaio_FragType:$input, DenseI64ArrayAttr:$offsets);
+  let results = (outs Kaio_FragType:$result);
+  let assemblyFormat = [{
+    $input `` $offsets attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kaio_FragToOperandOp : Kaio_Op<"frag_to_operand", [Pure]> {
+  let summary = "an accumulator tile as the A operand of the next mma";
+  let description = [{
+    Re-uses the accumulator of one mma as the A operand of another without
+    going through shared memory (FlashAttention's P V after S = Q K^T): the
+    accumulator's elements convert to the operand's element type (f16 or
+    bf16, round to nearest) and move to the A fragment registers that hold
+    the same matrix element, which the fragment layouts of the mma shapes
+    put in the same lane. An `R x C` accumulator tile of m16n8k16 becomes an
+    `R x C/2` A tile (two n8 accumulator atoms make one k16 A atom).
+  }];
+  let arguments = (ins Kaio_FragType:$input);
+  let results = (outs Kaio_FragType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
 }
 

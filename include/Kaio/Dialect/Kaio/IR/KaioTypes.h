@@ -26,6 +26,18 @@ const ptx::MmaVariant *lookupMma(FragType a, FragType b, FragType acc);
 /// A table entry with this shape whose operand `role` has this element type
 /// (for checking one fragment on its own).
 const ptx::MmaVariant *lookupMmaFor(FragType frag);
+
+/// Where element `i` of an A atom comes from when an accumulator tile
+/// becomes an A tile (kaio.frag_to_operand): the accumulator atom `atomCol`
+/// atoms right of the one at the A atom's first column, element `element`.
+struct AccumulatorSource {
+  unsigned atomCol, element;
+};
+/// The source of each element of an A atom of `a` in accumulators of
+/// `acc`, for every lane; failure unless the fragment layouts put each A
+/// element in the lane that holds it as an accumulator.
+mlir::FailureOr<llvm::SmallVector<AccumulatorSource>>
+getOperandFromAccumulator(FragType acc, FragType a);
 } // namespace kaio
 
 #endif // KAIO_DIALECT_KAIO_IR_KAIOTYPES_H
