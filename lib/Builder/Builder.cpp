@@ -444,12 +444,13 @@ static FragType fragTypeAt(KernelState *st, SrcLoc where, FragRole role,
 Value kbd::loadFragment(KernelState *st, Value tile, FragRole role,
                            ptx::MMAShape shape, Value row, Value col,
                            unsigned tileRows, unsigned tileCols,
-                           SrcLoc where) {
+                           bool transpose, SrcLoc where) {
   FragType type = fragTypeAt(
       st, where, role, shape,
       llvm::cast<SmemType>(tile.getType()).getElementType(), tileRows,
       tileCols);
-  return LoadFragmentOp::create(st->b, st->loc(where), type, tile, row, col);
+  return LoadFragmentOp::create(st->b, st->loc(where), type, tile, row, col,
+                                transpose);
 }
 
 Value kbd::fragMap(KernelState *st, Value frag, Type resultElem,
@@ -465,6 +466,54 @@ Value kbd::fragMap(KernelState *st, Value frag, Type resultElem,
   Value result = fn(body->getArgument(0));
   YieldOp::create(st->b, loc, result);
   return op;
+}
+
+Value kbd::fragMapWith(KernelState *st, Value frag, Type resultElem,
+                       ArrayRef<Value> extras, bool indexed,
+                       function_ref<Value(ValueRange)> fn, SrcLoc where) {
+  auto in = llvm::cast<FragType>(frag.getType());
+  auto out = FragType::get(st->ctx(), in.getRole(), in.getShape(), resultElem,
+                           in.getTileRows(), in.getTileCols());
+  Location loc = st->loc(where);
+  auto op = FragMapOp::create(st->b, loc, out, frag, extras, indexed);
+  SmallVector<Type> argTypes{in.getElementType()};
+  if (indexed)
+    argTypes.append(2, st->b.getI32Type());
+  for (Value extra : extras) {
+    auto f = llvm::dyn_cast<FragType>(extra.getType());
+    argTypes.push_back(f ? f.getElementType() : extra.getType());
+  }
+  OpBuilder::InsertionGuard guard(st->b);
+  Block *body = st->b.createBlock(&op.getBody(), {}, argTypes,
+                                  SmallVector<Location>(argTypes.size(), loc));
+  Value result = fn(body->getArguments());
+  YieldOp::create(st->b, loc, result);
+  return op;
+}
+
+Value kbd::fragReduceRows(KernelState *st, ReduceKind kind, Value frag,
+                          SrcLoc where) {
+  auto in = llvm::cast<FragType>(frag.getType());
+  return FragReduceRowsOp::create(st->b, st->loc(where),
+                                  in.withTile(in.getTileRows(), 1), kind, frag);
+}
+
+Value kbd::fragSlice(KernelState *st, Value frag, unsigned row, unsigned col,
+                     unsigned rows, unsigned cols, SrcLoc where) {
+  auto in = llvm::cast<FragType>(frag.getType());
+  return FragSliceOp::create(st->b, st->loc(where), in.withTile(rows, cols),
+                             frag, ArrayRef<int64_t>{row, col});
+}
+
+Value kbd::fragToOperand(KernelState *st, Value frag, Type elem,
+                         SrcLoc where) {
+  auto in = llvm::cast<FragType>(frag.getType());
+  auto [accRows, accCols] = in.getAtomExtent();
+  ptx::MmaShapeInfo shape = ptx::getMmaShapeInfo(in.getShape());
+  unsigned per = std::max(1u, shape.k / accCols);
+  auto out = FragType::get(st->ctx(), FragRole::a, in.getShape(), elem,
+                           in.getTileRows(), in.getTileCols() / per);
+  return FragToOperandOp::create(st->b, st->loc(where), out, frag);
 }
 
 void kbd::storeFragment(KernelState *st, Value frag, Value dst, Value row,

@@ -181,10 +181,21 @@ mlir::Value sharedAddress(KernelState *st, mlir::Value tile,
                           llvm::ArrayRef<mlir::Value> indices, SrcLoc loc);
 mlir::Value loadFragment(KernelState *st, mlir::Value tile, FragRole role,
                          ptx::MMAShape shape, mlir::Value row, mlir::Value col,
-                         unsigned tileRows, unsigned tileCols, SrcLoc loc);
+                         unsigned tileRows, unsigned tileCols, bool transpose,
+                         SrcLoc loc);
 mlir::Value fragMap(KernelState *st, mlir::Value frag, mlir::Type resultElem,
                     llvm::function_ref<mlir::Value(mlir::Value)> fn,
                     SrcLoc loc);
+mlir::Value
+fragMapWith(KernelState *st, mlir::Value frag, mlir::Type resultElem,
+            llvm::ArrayRef<mlir::Value> extras, bool indexed,
+            llvm::function_ref<mlir::Value(mlir::ValueRange)> fn, SrcLoc loc);
+mlir::Value fragReduceRows(KernelState *st, ReduceKind kind, mlir::Value frag,
+                           SrcLoc loc);
+mlir::Value fragSlice(KernelState *st, mlir::Value frag, unsigned row,
+                      unsigned col, unsigned rows, unsigned cols, SrcLoc loc);
+mlir::Value fragToOperand(KernelState *st, mlir::Value frag, mlir::Type elem,
+                          SrcLoc loc);
 void storeFragment(KernelState *st, mlir::Value frag, mlir::Value dst,
                    mlir::Value row, mlir::Value col, mlir::Value rows,
                    mlir::Value cols, mlir::Value ld, SrcLoc loc);
@@ -709,6 +720,12 @@ public:
   /// top-left element is (row, col).
   Frag loadFragment(FragRole role, ptx::MMAShape shape, Index row, Index col,
                     FragTile tile = {}, SrcLoc loc = SrcLoc::current()) const;
+  /// The B fragment (tile) of the transpose of this row-major tile, whose
+  /// first element is tile element (row, col) = (n, k): B = K^T for a tile
+  /// of K's rows (kaio.load_fragment ... transpose).
+  Frag loadFragmentTransposed(ptx::MMAShape shape, Index row, Index col,
+                              FragTile tile = {},
+                              SrcLoc loc = SrcLoc::current()) const;
 
   SharedRef<T> operator()(Index i) const { return SharedRef<T>(*this, {i}); }
   SharedRef<T> operator()(Index i, Index j) const {
@@ -767,6 +784,39 @@ public:
                         },
                         loc));
   }
+  /// Element-wise function with extra operands (kaio.frag_map): `extras`
+  /// are Val<E> scalars or Frag operands (the input's tile or a row
+  /// broadcast of it, taken as F32 elements); fn(Val<T> x, extras...)
+  /// returns the Val<R> element.
+  template <class R, class T, class F, class... Xs>
+  Frag mapWith(F fn, const Xs &...extras) const {
+    return mapImpl<R, T, false>(fn, extras...);
+  }
+  /// The same, with each element's row and column in the tile:
+  /// fn(Val<T> x, I32 row, I32 col, extras...).
+  template <class R, class T, class F, class... Xs>
+  Frag mapIndexed(F fn, const Xs &...extras) const {
+    return mapImpl<R, T, true>(fn, extras...);
+  }
+  /// Each row's reduction across the accumulator tile's columns, as an
+  /// R x 1 tile (kaio.frag_reduce_rows): a row broadcast for mapWith.
+  Frag reduceRows(ReduceKind kind, SrcLoc loc = SrcLoc::current()) const {
+    return Frag(st_, detail::fragReduceRows(st_, kind, value_, loc));
+  }
+  /// The sub-tile of `tile` atoms at atom (row, col) (kaio.frag_slice).
+  Frag slice(unsigned row, unsigned col, FragTile tile,
+             SrcLoc loc = SrcLoc::current()) const {
+    return Frag(st_, detail::fragSlice(st_, value_, row, col, tile.rows,
+                                       tile.cols, loc));
+  }
+  /// The f32 accumulator tile as the A operand (of element type T: f16 or
+  /// bf16) of the next mma (kaio.frag_to_operand).
+  template <class T> Frag toOperand(SrcLoc loc = SrcLoc::current()) const {
+    return Frag(st_, detail::fragToOperand(
+                         st_, value_,
+                         detail::scalarType(st_, detail::ElemTraits<T>::id),
+                         loc));
+  }
   /// Stores the 16x8 accumulator block at (row, col) of the row-major
   /// matrix `dst` (leading dimension ld, bounds rows x cols), masked and
   /// converted to the pointer's element type.
@@ -780,6 +830,41 @@ public:
                 l = ld.materialize(st_);
     detail::storeFragment(st_, value_, dst.raw(), r, c, nr, nc, l, loc);
   }
+
+private:
+  /// A frag_map extra operand as the body sees it: a Frag's elements as F32.
+  template <class X, class V>
+  static auto bodyArg(detail::KernelState *st, V v) {
+    using A = std::conditional_t<std::is_same_v<X, Frag>, Val<float>, X>;
+    return A(st, v);
+  }
+  template <class R, class T, bool Indexed, class F, class... Xs>
+  Frag mapImpl(F &fn, const Xs &...extras) const {
+    detail::KernelState *st = st_;
+    llvm::SmallVector<mlir::Value> values{extras.raw()...};
+    auto call = [&](mlir::ValueRange args) {
+      return callWith<R, T, Indexed, Xs...>(
+          fn, st, args, std::index_sequence_for<Xs...>());
+    };
+    return Frag(st, detail::fragMapWith(
+                        st_, value_,
+                        detail::scalarType(st_, detail::ElemTraits<R>::id),
+                        values, Indexed, call, SrcLoc::current()));
+  }
+  template <class R, class T, bool Indexed, class... Xs, class F,
+            std::size_t... I>
+  static mlir::Value callWith(F &fn, detail::KernelState *st,
+                              mlir::ValueRange args,
+                              std::index_sequence<I...>) {
+    constexpr unsigned lead = Indexed ? 3 : 1;
+    Val<R> r;
+    if constexpr (Indexed)
+      r = fn(Val<T>(st, args[0]), Val<int32_t>(st, args[1]),
+             Val<int32_t>(st, args[2]), bodyArg<Xs>(st, args[lead + I])...);
+    else
+      r = fn(Val<T>(st, args[0]), bodyArg<Xs>(st, args[lead + I])...);
+    return r.raw();
+  }
 };
 
 template <class T>
@@ -787,7 +872,15 @@ Frag Shared<T>::loadFragment(FragRole role, ptx::MMAShape shape, Index row,
                              Index col, FragTile tile, SrcLoc loc) const {
   mlir::Value r = row.materialize(st_), c = col.materialize(st_);
   return Frag(st_, detail::loadFragment(st_, value_, role, shape, r, c,
-                                        tile.rows, tile.cols, loc));
+                                        tile.rows, tile.cols, false, loc));
+}
+template <class T>
+Frag Shared<T>::loadFragmentTransposed(ptx::MMAShape shape, Index row,
+                                       Index col, FragTile tile,
+                                       SrcLoc loc) const {
+  mlir::Value r = row.materialize(st_), c = col.materialize(st_);
+  return Frag(st_, detail::loadFragment(st_, value_, FragRole::b, shape, r, c,
+                                        tile.rows, tile.cols, true, loc));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1009,6 +1102,42 @@ public:
         },
         detail::ElemTraits<I>::kind == detail::Kind::Unsigned, loc);
     return detail::fromValues<R>(st_, results);
+  }
+
+  /// A loop carrying any builder values (Val, Frag, Shared tiles, Tokens):
+  /// body(i, xs...) returns the next std::tuple of them; forCarrying
+  /// returns the last. Fragment tiles and shared tiles rotate through it.
+  template <class... Ts, class F>
+  std::tuple<Ts...>
+  forCarrying(Operand<detail::LoopIndex<F>> lo, Operand<detail::LoopIndex<F>> hi,
+              Operand<detail::LoopIndex<F>> step, const std::tuple<Ts...> &init,
+              F body, SrcLoc loc = SrcLoc::current()) {
+    static_assert((std::is_base_of_v<AnyValue, Ts> && ...),
+                  "kaio builder: forCarrying carries builder values");
+    using I = detail::LoopIndex<F>;
+    using R = std::tuple<Ts...>;
+    llvm::SmallVector<mlir::Value> inits;
+    std::apply([&](const auto &...v) { (inits.push_back(v.raw()), ...); },
+               init);
+    mlir::Value l = lo.materialize(st_), h = hi.materialize(st_),
+                s = step.materialize(st_);
+    auto unpack = [this](mlir::ValueRange values) {
+      return detail::fromValuesImpl<R>(st_, values,
+                                       std::index_sequence_for<Ts...>());
+    };
+    llvm::SmallVector<mlir::Value> results = detail::buildFor(
+        st_, l, h, s, inits,
+        [&](mlir::Value iv, mlir::ValueRange iters) {
+          R next = std::apply(
+              [&](const auto &...xs) { return body(Val<I>(st_, iv), xs...); },
+              unpack(iters));
+          llvm::SmallVector<mlir::Value> out;
+          std::apply([&](const auto &...v) { (out.push_back(v.raw()), ...); },
+                     next);
+          return out;
+        },
+        detail::ElemTraits<I>::kind == detail::Kind::Unsigned, loc);
+    return unpack(results);
   }
 
   /// while (cond(x)) x = body(x); returns the final x. `init` is a Val<T>

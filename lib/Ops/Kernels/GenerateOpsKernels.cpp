@@ -17,5 +17,6 @@ int main(int argc, char **argv) {
         kaio::ops::kernels::buildGemvKernels(mb);
         kaio::ops::kernels::buildTrainingKernels(mb);
         kaio::ops::kernels::buildNormBackwardKernels(mb);
+        kaio::ops::kernels::buildAttentionKernels(mb);
       });
 }

@@ -144,6 +144,31 @@ enum GemvFlags : std::uint32_t { kGemvBias = 1 };
 ///   reduce_cols_finish_<op>(partial, out, n, splits): out[c] (f32).
 void buildGemvKernels(builder::ModuleBuilder &mb);
 
+/// FlashAttention forward (AttentionKernels.cpp): warps per block, query
+/// rows per block (16 per warp) and keys per step of the key loop.
+constexpr unsigned kAttnWarps = 4;
+constexpr unsigned kAttnBlockQ = 16 * kAttnWarps;
+constexpr unsigned kAttnBlockK = 64;
+
+/// Bits of the attention kernels' `flags` parameter.
+enum AttentionFlags : std::uint32_t {
+  kAttnVarlen = 1,      ///< rows from cu_seqlens_q/k (packed sequences)
+  kAttnBottomRight = 2, ///< the diagonal at key j = i + seq_k - seq_q
+};
+
+/// Adds flash_fwd_<f16|bf16>_d<64|128>(q, k, v, o, lse, cu_seqlens_q,
+///   cu_seqlens_k, seq_q, seq_k, kv_group, {q,k,v,o}_{batch,head}_stride
+///   (u64) and _row_stride (u32) in elements, lse_batch_stride,
+///   lse_head_stride, scale_log2 (softmax scale * log2 e), window_left,
+///   window_right (< 0: unbounded; causal is window_right = 0), flags):
+///   grid (ceil(max seq_q / kAttnBlockQ), heads, batch), 32 * kAttnWarps
+///   threads. Query head h reads key/value head h / kv_group. Row i of a
+///   batch sees key j when i + d - window_left <= j <= i + d + window_right
+///   and j < seq_k, d = seq_k - seq_q with kAttnBottomRight, else 0. O gets
+///   softmax(scale Q K^T) V (0 for a row that sees no key), lse[row] its
+///   natural logsumexp (-inf then). Every row must be 16-byte aligned.
+void buildAttentionKernels(builder::ModuleBuilder &mb);
+
 } // namespace kaio::ops::kernels
 
 #endif // KAIO_LIB_OPS_KERNELS_OPSKERNELS_H

@@ -219,7 +219,10 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
     FragType atom = frag.withTile(1, 1);
     auto [atomRows, atomCols] = frag.getAtomExtent();
     Emitter e(rewriter, op.getLoc());
-    bool colMajor = tile.getLayout().getOrder() == MatrixOrder::col_major;
+    // A row-major tile of B's transpose reads like a column-major B.
+    bool transpose = op.getTranspose();
+    bool colMajor =
+        transpose || tile.getLayout().getOrder() == MatrixOrder::col_major;
     // B atoms side by side share one ldmatrix.x4: matrices 0-1 are atom j's
     // two k halves, 2-3 atom j + 1's.
     bool pairB = isPacked(frag) && frag.getRole() == FragRole::b &&
@@ -227,8 +230,12 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
     SmallVector<Value> regs;
     for (unsigned i = 0; i < frag.getTileRows(); ++i) {
       for (unsigned j = 0; j < frag.getTileCols(); ++j) {
-        Value row = e.add(op.getRow(), e.i32(int64_t(i) * atomRows));
-        Value col = e.add(op.getCol(), e.i32(int64_t(j) * atomCols));
+        // (row, col): the atom's first (k, n) for B; the tile's indices
+        // come swapped for a transposed B.
+        Value row = e.add(transpose ? op.getCol() : op.getRow(),
+                          e.i32(int64_t(i) * atomRows));
+        Value col = e.add(transpose ? op.getRow() : op.getCol(),
+                          e.i32(int64_t(j) * atomCols));
         if (!isPacked(frag)) {
           FailureOr<SmallVector<Value>> atomRegs =
               loadElementwise(op, atom, row, col, rewriter);
@@ -289,7 +296,9 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
         addrCol = e.add(col, e.add(r, e.mul(jn, e.i32(8))));
       }
     }
-    Value addr = e.tileAddress(op.getTile(), addrRow, addrCol);
+    Value addr = op.getTranspose()
+                     ? e.tileAddress(op.getTile(), addrCol, addrRow)
+                     : e.tileAddress(op.getTile(), addrRow, addrCol);
     SmallVector<Type> types(n, rewriter.getI32Type());
     auto ld = ptx::LdMatrixOp::create(rewriter, op.getLoc(), types, trans,
                                       addr, Value(), false);
@@ -331,8 +340,9 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
         Value col = e.add(atomCol,
                           e.add(e.i32(c.col0), e.add(e.mul(g, e.i32(c.colG)),
                                                      e.mul(t, e.i32(c.colT)))));
-        Value x = SharedLoadOp::create(rewriter, loc, elem, op.getTile(),
-                                       ValueRange{row, col});
+        Value x = SharedLoadOp::create(
+            rewriter, loc, elem, op.getTile(),
+            op.getTranspose() ? ValueRange{col, row} : ValueRange{row, col});
         if (perReg == 1) {
           packed = toTF32(rewriter, loc, x);
           continue;

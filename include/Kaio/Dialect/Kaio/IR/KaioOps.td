@@ -344,11 +344,18 @@ def Kaio_LoadFragmentOp : Kaio_Op<"load_fragment"> {
     Loads the `16 x K` (A) or `K x 8` (B) block at (`%row`, `%col`) of the
     tile. A must come from a row-major tile; B from a row-major tile ([k][n],
     loaded transposed) or a column-major one.
+
+    With `transpose`, the row-major tile holds B's transpose ([n][k]; keys
+    by head dimension in attention's S = Q K^T): (`%row`, `%col`) is the
+    tile element (n, k) where the fragment starts, and a tile of B atoms
+    covers 8 tile rows per atom column and K tile columns per atom row.
   }];
-  let arguments = (ins Kaio_SmemType:$tile, I32:$row, I32:$col);
+  let arguments = (ins Kaio_SmemType:$tile, I32:$row, I32:$col,
+                       UnitAttr:$transpose);
   let results = (outs Kaio_FragType:$result);
   let assemblyFormat = [{
-    $tile `[` $row `,` $col `]` attr-dict `:` type($tile) `->` type($result)
+    $tile `[` $row `,` $col `]` (`transpose` $transpose^)? attr-dict `:`
+    type($tile) `->` type($result)
   }];
   let hasVerifier = 1;
 }
