@@ -145,28 +145,31 @@ template <class T, unsigned D> void buildFlashForward(ModuleBuilder &mb) {
 
       const float ninf = -INFINITY;
       Frag oAcc = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
-                                    FragTile{1, D / 8});
+                                    FragTile{1, D / 16});
       Frag m = k.fragFill<float>(FragRole::acc, kShape, ninf, FragTile{1, 1});
       Frag l = k.fragFill<float>(FragRole::acc, kShape, 0.0f, FragTile{1, 1});
       I32 rowBase = q0i + warpRow.template as<int32_t>();
 
-      using State = std::tuple<Frag, Frag, Frag, Shared<T>, Shared<T>,
+      // O's two column halves, m, l, the K tile, the two free tiles, and
+      // the token of the K copy in flight.
+      using State = std::tuple<Frag, Frag, Frag, Frag, Shared<T>, Shared<T>,
                                Shared<T>, Token>;
-      auto step = [&](bool masked, const I32 &j0, const Frag &oIn,
-                      const Frag &mIn, const Frag &lIn, const Shared<T> &kTile,
+      auto step = [&](bool masked, const I32 &j0, const Frag &o0In,
+                      const Frag &o1In, const Frag &mIn, const Frag &lIn, const Shared<T> &kTile,
                       const Shared<T> &free0, const Shared<T> &free1,
                       const Token &tkIn) -> State {
         U32 j0u = j0.template as<uint32_t>();
         Token tv = k.asyncCopy(vb, j0u, 0u, sk, D, vss, free0, aligned);
         k.asyncWait({tkIn});
         k.barrier();
-        // S = Q K^T, 32 of the head dimension at a time.
+        // S = Q K^T, 16 of the head dimension at a time (fewer live B
+        // registers).
         Frag s = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
                                    FragTile{1, kBlockK / 8});
-        for (unsigned kk = 0; kk < D / 32; ++kk) {
-          Frag kf = kTile.loadFragmentTransposed(kShape, 0u, kk * 32,
-                                                 FragTile{2, kBlockK / 8});
-          s = k.mma(qf.slice(0, 2 * kk, FragTile{1, 2}), kf, s);
+        for (unsigned kk = 0; kk < D / 16; ++kk) {
+          Frag kf = kTile.loadFragmentTransposed(kShape, 0u, kk * 16,
+                                                 FragTile{1, kBlockK / 8});
+          s = k.mma(qf.slice(0, kk, FragTile{1, 1}), kf, s);
         }
         // The next key block's copy overlaps the softmax and P V.
         Token tkNext = k.asyncCopy(kb, j0u + kBlockK, 0u, sk, D, kss, free1,
@@ -194,27 +197,35 @@ template <class T, unsigned D> void buildFlashForward(ModuleBuilder &mb) {
         Frag lNew = lIn.mapWith<float, float>(
             [&](F32 lo, F32 a, F32 rs) { return fma(lo, a, rs); }, alpha,
             rowSum);
-        Frag oScaled = oIn.mapWith<float, float>(
-            [&](F32 x, F32 a) { return x * a; }, alpha);
+        auto rescale = [&](const Frag &x) {
+          return x.mapWith<float, float>([&](F32 e, F32 a) { return e * a; },
+                                         alpha);
+        };
+        Frag oScaled0 = rescale(o0In), oScaled1 = rescale(o1In);
         Frag pa = p.toOperand<T>();
         k.asyncWait({tv});
         k.barrier();
-        Frag oNew = oScaled;
-        for (unsigned kk = 0; kk < kBlockK / 16; ++kk) {
-          Frag vf = free0.loadFragment(FragRole::b, kShape, kk * 16, 0u,
-                                       FragTile{1, D / 8});
-          oNew = k.mma(pa.slice(0, kk, FragTile{1, 1}), vf, oNew);
-        }
+        // O += P V, each half of O on its own (fewer live B registers).
+        std::array<Frag, 2> oNew = {oScaled0, oScaled1};
+        for (unsigned kk = 0; kk < kBlockK / 16; ++kk)
+          for (unsigned half = 0; half < 2; ++half) {
+            Frag vf = free0.loadFragment(FragRole::b, kShape, kk * 16,
+                                         half * (D / 2),
+                                         FragTile{1, D / 16});
+            oNew[half] = k.mma(pa.slice(0, kk, FragTile{1, 1}), vf,
+                               oNew[half]);
+          }
         // K's tile takes the next V; V's the K after next.
-        return State(oNew, mNew, lNew, free1, kTile, free0, tkNext);
+        return State(oNew[0], oNew[1], mNew, lNew, free1, kTile, free0,
+                     tkNext);
       };
-      State state(oAcc, m, l, bufs[1], bufs[0], bufs[2], tk);
+      State state(oAcc, oAcc, m, l, bufs[1], bufs[0], bufs[2], tk);
       auto loop = [&](bool masked, const I32 &from, const I32 &to) {
         state = k.forCarrying(
             from, to, int32_t(kBlockK), state,
-            [&](I32 j0, Frag oI, Frag mI, Frag lI, Shared<T> kt, Shared<T> f0,
-                Shared<T> f1, Token t) {
-              return step(masked, j0, oI, mI, lI, kt, f0, f1, t);
+            [&](I32 j0, Frag o0, Frag o1, Frag mI, Frag lI, Shared<T> kt,
+                Shared<T> f0, Shared<T> f1, Token t) {
+              return step(masked, j0, o0, o1, mI, lI, kt, f0, f1, t);
             });
       };
       loop(true, jFirst, jA);
@@ -222,14 +233,16 @@ template <class T, unsigned D> void buildFlashForward(ModuleBuilder &mb) {
       loop(true, jB, jEnd);
       // The last prefetch (past the keys) lands before the kernel ends.
       k.asyncWait({});
-      Frag oF = std::get<0>(state), mF = std::get<1>(state),
-           lF = std::get<2>(state);
-      Frag out = oF.mapWith<float, float>(
-          [&](F32 x, F32 lv) {
-            return select(lv > 0.0f, x / lv, k.constant(0.0f));
-          },
-          lF);
-      out.store(ob, q0 + warpRow, 0u, sq, D, oss);
+      Frag mF = std::get<2>(state), lF = std::get<3>(state);
+      for (unsigned half = 0; half < 2; ++half) {
+        Frag oF = half ? std::get<1>(state) : std::get<0>(state);
+        Frag out = oF.mapWith<float, float>(
+            [&](F32 x, F32 lv) {
+              return select(lv > 0.0f, x / lv, k.constant(0.0f));
+            },
+            lF);
+        out.store(ob, q0 + warpRow, half * (D / 2), sq, D, oss);
+      }
       // logsumexp of the scaled scores, natural log; -inf for a row that
       // sees no key.
       Frag rowLse = mF.mapWith<float, float>(

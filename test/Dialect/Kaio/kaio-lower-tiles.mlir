@@ -179,11 +179,15 @@ kaio.kernel @async_copy_8_byte_rows(%p: !kaio.ptr<f16>, %n: i32)
 // CHECK: %[[A_BASE:.*]] = kaio.shared_address %[[A_TILE]]
 // CHECK: %[[A_OFF:.*]] = kaio.tile_offset
 // CHECK: %[[A_ADDR:.*]] = arith.addi %[[A_BASE]], %[[A_OFF]]
-// CHECK: %{{.*}}:4 = ptx.ldmatrix [%[[A_ADDR]]] : i32 -> i32, i32, i32, i32
+// A constant index is a constant step from the tile offset of index 0
+// (8 padded rows of 48 bytes): loads at constant indices share registers.
+// CHECK: %[[A_ROW8:.*]] = arith.addi %[[A_ADDR]], %c384_i32
+// CHECK: %{{.*}}:4 = ptx.ldmatrix [%[[A_ROW8]]] : i32 -> i32, i32, i32, i32
 // CHECK: %[[B_BASE:.*]] = kaio.shared_address %[[B_TILE]]
 // CHECK: %[[B_OFF:.*]] = kaio.tile_offset
 // CHECK: %[[B_ADDR:.*]] = arith.addi %[[B_BASE]], %[[B_OFF]]
-// CHECK: %{{.*}}:2 = ptx.ldmatrix trans [%[[B_ADDR]]] : i32 -> i32, i32
+// CHECK: %[[B_COL8:.*]] = arith.addi %[[B_ADDR]], %c16_i32
+// CHECK: %{{.*}}:2 = ptx.ldmatrix trans [%[[B_COL8]]] : i32 -> i32, i32
 // CHECK: %[[BC_BASE:.*]] = kaio.shared_address %[[BC_TILE]]
 // CHECK: kaio.tile_offset {{.*}} : !kaio.smem<16x16xf16, <col_major>>
 // CHECK: %{{.*}}:2 = ptx.ldmatrix [%{{.*}}] : i32 -> i32, i32

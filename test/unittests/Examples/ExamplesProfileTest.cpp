@@ -130,8 +130,11 @@ TEST_F(ExamplesProfileTest, TensorCoreMatmul) {
   // Where the instructions go. Before loop-invariant code motion, shifts
   // for power-of-two division and the unrolled block copy this was 254080
   // warp instructions with 29184 integer divisions (mma 3% of the issues);
-  // the copies' bounds arithmetic is still most of the rest.
-  EXPECT_EQ(k.warpInstructions, 121600u);
+  // the copies' bounds arithmetic is still most of the rest. (121600 when
+  // every ldmatrix had its own hoisted address: the shared base + offset +
+  // constant form costs an add in the interpreter that ptxas folds into
+  // the address.)
+  EXPECT_EQ(k.warpInstructions, 123648u);
   EXPECT_EQ(mix(k, "int.div"), 0u);
 }
 
@@ -151,13 +154,15 @@ TEST_F(ExamplesProfileTest, TensorCoreMatmulPipelined) {
 TEST_F(ExamplesProfileTest, TensorCoreMatmulAlignedVariant) {
   // The library's variant for 16-byte aligned rows (kaio.aligned_copies):
   // the copies lose their run-time alignment test and element-wise path.
-  // 41504 warp instructions where the general kernel issues 43936; ptxas
-  // -v for sm_90: 128 registers where the general kernel needs 173.
+  // 38752 warp instructions where the general kernel issues 41440; ptxas
+  // -v for sm_90: 98 registers where the general kernel needs 172 (128 and
+  // 173 before the chunks and fragments at constant steps shared their
+  // address registers).
   const KernelProfile &k =
       profile("tensor_core_matmul_tiled", {2, 2}, {256}, kGemm256,
               kaio::KaioDialect::kAlignedCopiesAttrName);
   EXPECT_EQ(mix(k, "mma.m16n8k16.f32.f16.f16.f32"), 8192u);
-  EXPECT_EQ(k.warpInstructions, 41504u);
+  EXPECT_EQ(k.warpInstructions, 38752u);
   EXPECT_EQ(k.sharedTotal().bankConflicts(), 0u);
   EXPECT_DOUBLE_EQ(k.global.at("cp.async").sectorsPerRequest(), 16.0);
 }
@@ -185,9 +190,10 @@ TEST_F(ExamplesProfileTest, TensorCoreMatmulWithWarpTiles) {
   // 5.4 warp instructions per mma (the 64 x 64 example: 14.8); most of
   // the rest is the copies' alignment and bounds tests and the epilogue
   // (2048 of them the alpha multiply). An interior tile's chunk is one
-  // 64-bit add from the tile corner's address (45088 when each chunk
-  // recomputed (corner + offset) x 2 + base).
-  EXPECT_EQ(k.warpInstructions, 43936u);
+  // 64-bit add from the previous chunk's address (45088 when each chunk
+  // recomputed (corner + offset) x 2 + base, 43936 with a hoisted offset
+  // per chunk).
+  EXPECT_EQ(k.warpInstructions, 41440u);
   // beta == 0: C is only written, never read.
   EXPECT_EQ(k.global.count("ld.global"), 0u);
   EXPECT_EQ(k.global.at("st.global").sectors,

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <functional>
@@ -132,6 +133,39 @@ struct Emitter {
                                         ValueRange{row, col});
     return add(base, offset);
   }
+  /// The shared address of element (row + dRow, col + dCol) of `tile`. When
+  /// the layout moves every element by the same bytes for that constant
+  /// step (padding; a swizzle whose period divides it), the address is
+  /// that of (row, col) plus a constant: the tiles of atoms a warp loads
+  /// then share one offset register (a loop-invariant one, hoisted) and
+  /// differ in the immediate.
+  Value tileAddress(Value tile, Value row, Value col, int64_t dRow,
+                    int64_t dCol) {
+    auto type = cast<SmemType>(tile.getType());
+    if (std::optional<int64_t> delta = constantDelta(type, dRow, dCol))
+      return *delta ? add(tileAddress(tile, row, col), i32(*delta))
+                    : tileAddress(tile, row, col);
+    // Else the part of the step that is constant (whole swizzle periods of
+    // rows, typically) leaves the address register.
+    if (std::optional<int64_t> delta = constantDelta(type, dRow, 0))
+      return add(tileAddress(tile, row, add(col, i32(dCol))), i32(*delta));
+    if (std::optional<int64_t> delta = constantDelta(type, 0, dCol))
+      return add(tileAddress(tile, add(row, i32(dRow)), col), i32(*delta));
+    return tileAddress(tile, add(row, i32(dRow)), add(col, i32(dCol)));
+  }
+  static std::optional<int64_t> constantDelta(SmemType type, int64_t dRow,
+                                              int64_t dCol) {
+    LayoutAttr layout = type.getLayout();
+    if (!layout || type.isColumnMajor() || type.getShape().size() != 2)
+      return std::nullopt;
+    int64_t bytes =
+        std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
+    int64_t delta = (dRow * type.getRowStride() + dCol) * bytes;
+    if (layout.isSwizzled() &&
+        delta % int64_t(layout.getSwizzle().periodBytes()) != 0)
+      return std::nullopt;
+    return delta;
+  }
   /// Linear thread id for a block of exactly `dims` threads.
   Value staticLinearThread(ArrayRef<int32_t> dims) {
     Value id = ThreadIdOp::create(b, loc, b.getI32Type(), Dim::x);
@@ -232,11 +266,22 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
       for (unsigned j = 0; j < frag.getTileCols(); ++j) {
         // (row, col): the atom's first (k, n) for B; the tile's indices
         // come swapped for a transposed B.
-        Value row = e.add(transpose ? op.getCol() : op.getRow(),
-                          e.i32(int64_t(i) * atomRows));
-        Value col = e.add(transpose ? op.getRow() : op.getCol(),
-                          e.i32(int64_t(j) * atomCols));
+        Value row0 = transpose ? op.getCol() : op.getRow();
+        Value col0 = transpose ? op.getRow() : op.getCol();
+        int64_t dRow = int64_t(i) * atomRows, dCol = int64_t(j) * atomCols;
+        // Constant indices join the atom's offset: loads at (16 kk, c) of
+        // one tile then share their address registers.
+        APInt constant;
+        if (matchPattern(row0, m_ConstantInt(&constant))) {
+          dRow += constant.getSExtValue();
+          row0 = e.i32(0);
+        }
+        if (matchPattern(col0, m_ConstantInt(&constant))) {
+          dCol += constant.getSExtValue();
+          col0 = e.i32(0);
+        }
         if (!isPacked(frag)) {
+          Value row = e.add(row0, e.i32(dRow)), col = e.add(col0, e.i32(dCol));
           FailureOr<SmallVector<Value>> atomRegs =
               loadElementwise(op, atom, row, col, rewriter);
           if (failed(atomRegs))
@@ -245,9 +290,9 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
           continue;
         }
         bool paired = pairB && j + 1 < frag.getTileCols();
-        SmallVector<Value> loaded = loadMatrices(
-            op, atom, row, col, paired ? 4 : numRegisters(atom), colMajor,
-            rewriter);
+        SmallVector<Value> loaded =
+            loadMatrices(op, atom, row0, col0, dRow, dCol,
+                         paired ? 4 : numRegisters(atom), colMajor, rewriter);
         regs.append(loaded.begin(), loaded.end());
         if (paired)
           ++j;
@@ -265,7 +310,8 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
   /// 8 (j % 2).., columns 8 (j / 2)..; for B: matrices 2p and 2p + 1 hold
   /// the two k halves of the atom p columns of 8 further on.
   SmallVector<Value> loadMatrices(LoadFragmentOp op, FragType atom, Value row,
-                                  Value col, unsigned n, bool colMajor,
+                                  Value col, int64_t dRow, int64_t dCol,
+                                  unsigned n, bool colMajor,
                                   ConversionPatternRewriter &rewriter) const {
     Emitter e(rewriter, op.getLoc());
     Value lane = e.lane();
@@ -296,9 +342,11 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
         addrCol = e.add(col, e.add(r, e.mul(jn, e.i32(8))));
       }
     }
-    Value addr = op.getTranspose()
-                     ? e.tileAddress(op.getTile(), addrCol, addrRow)
-                     : e.tileAddress(op.getTile(), addrRow, addrCol);
+    // The atom's constant offset (dRow, dCol) from the op's indices.
+    Value addr =
+        op.getTranspose()
+            ? e.tileAddress(op.getTile(), addrCol, addrRow, dCol, dRow)
+            : e.tileAddress(op.getTile(), addrRow, addrCol, dRow, dCol);
     SmallVector<Type> types(n, rewriter.getI32Type());
     auto ld = ptx::LdMatrixOp::create(rewriter, op.getLoc(), types, trans,
                                       addr, Value(), false);
@@ -977,6 +1025,12 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
       // thread only: planned here, outside any branch, so that LICM moves
       // them out of a K loop.
       Value tid = e.staticLinearThread(kernel.getBlockSize());
+      // When the block covers whole rows per round, round i copies the
+      // chunk of round 0 rowsPerRound * i rows further down: its shared
+      // address is round 0's plus a constant where the layout allows, and
+      // its source round 0's plus i row steps (one register for all).
+      bool uniformRounds = threads % chunksPerRow == 0;
+      int64_t rowsPerRound = threads / chunksPerRow;
       SmallVector<Chunk> plans;
       for (int64_t i = 0; i < rounds; ++i) {
         Value idx = i ? e.add(tid, e.i32(i * threads)) : tid;
@@ -985,7 +1039,16 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
           guard = arith::CmpIOp::create(rewriter, loc,
                                         arith::CmpIPredicate::ult, idx,
                                         e.i32(total));
-        plans.push_back(planChunk(idx, guard));
+        if (i == 0 || !uniformRounds) {
+          plans.push_back(planChunk(idx, guard));
+          continue;
+        }
+        const Chunk &first = plans.front();
+        int64_t dRow = i * rowsPerRound;
+        plans.push_back(Chunk{idx, guard, e.add(first.r, e.i32(dRow)),
+                              first.tileCol,
+                              e.tileAddress(op.getDst(), first.r,
+                                            first.tileCol, dRow, 0)});
       }
       // Interior tiles (the whole tile inside the matrix, rows aligned) —
       // all but the edge blocks of a large matrix — take full cp.async
@@ -1005,12 +1068,21 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
       // costs one 64-bit add. The corner's address is computed outside the
       // branch, where its row part (row x ld, fixed along K for A) can be
       // hoisted too.
+      // With uniform rounds only round 0's offset and the row step are
+      // kept; the chunks' addresses chain from the corner's.
       SmallVector<Value> srcOffsetBytes;
-      for (const Chunk &plan : plans)
+      for (const Chunk &plan : plans) {
+        if (uniformRounds && !srcOffsetBytes.empty())
+          break;
         srcOffsetBytes.push_back(
             e.mul(e.add(e.mul(e.ext(plan.r), e.ext(op.getLd())),
                         e.ext(plan.tileCol)),
                   e.i64(eb)));
+      }
+      Value rowStep =
+          uniformRounds
+              ? e.mul(e.ext(op.getLd()), e.i64(rowsPerRound * eb))
+              : Value();
       Value corner = e.add(e.mul(e.ext(op.getRow()), e.ext(op.getLd())),
                            e.ext(op.getCol()));
       Value cornerAddr = PtrToIntOp::create(
@@ -1020,14 +1092,18 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
       {
         OpBuilder::InsertionGuard g(rewriter);
         rewriter.setInsertionPointToStart(split.thenBlock());
-        for (auto [plan, offsetBytes] : llvm::zip(plans, srcOffsetBytes)) {
+        Value prev;
+        for (auto [i, plan] : llvm::enumerate(plans)) {
+          Value srcAddr = uniformRounds && i
+                              ? e.add(prev, rowStep)
+                              : e.add(cornerAddr, srcOffsetBytes[i]);
+          prev = srcAddr;
           OpBuilder::InsertionGuard g2(rewriter);
           if (plan.guard) {
             auto guardIf =
                 scf::IfOp::create(rewriter, loc, plan.guard, /*else=*/false);
             rewriter.setInsertionPointToStart(guardIf.thenBlock());
           }
-          Value srcAddr = e.add(cornerAddr, offsetBytes);
           ptx::CpAsyncOp::create(
               rewriter, loc,
               chunk == 16 ? ptx::CpAsyncCache::cg : ptx::CpAsyncCache::ca,
