@@ -20,6 +20,7 @@
 #ifndef KAIO_OPS_LIBRARY_H
 #define KAIO_OPS_LIBRARY_H
 
+#include "Kaio/Ops/Attention.h"
 #include "Kaio/Ops/Elementwise.h"
 #include "Kaio/Ops/Gemm.h"
 #include "Kaio/Ops/Gemv.h"
@@ -123,6 +124,15 @@ public:
   /// out = a + b (e.g. a residual add).
   rt::Error add(const Matrix &a, const Matrix &b, const Matrix &out,
                 const ElementwiseOptions &options = {});
+
+  /// O = softmax(scale Q K^T) V per batch and head, FlashAttention-2 on
+  /// tensor cores (Attention.h): f16 or bf16, head dims 64 and 128, MHA,
+  /// GQA and MQA (k/v heads dividing q's), causal masks aligned top-left or
+  /// bottom-right, sliding windows, packed variable-length batches, and
+  /// optionally each row's logsumexp.
+  rt::Error flashAttention(const AttentionTensor &q, const AttentionTensor &k,
+                           const AttentionTensor &v, const AttentionTensor &o,
+                           const AttentionOptions &options = {});
 
   struct Impl;
 

@@ -251,7 +251,8 @@ template <class T, unsigned D> void buildFlashForward(ModuleBuilder &mb) {
                           k.constant(ninf));
           },
           lF);
-      rowLse.store(lb, q0 + warpRow, 0u, sq, 1u, 1u);
+      k.if_((flags & uint32_t(kAttnLse)) != 0u,
+            [&] { rowLse.store(lb, q0 + warpRow, 0u, sq, 1u, 1u); });
     });
   });
 }

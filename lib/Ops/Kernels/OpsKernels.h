@@ -154,6 +154,7 @@ constexpr unsigned kAttnBlockK = 64;
 enum AttentionFlags : std::uint32_t {
   kAttnVarlen = 1,      ///< rows from cu_seqlens_q/k (packed sequences)
   kAttnBottomRight = 2, ///< the diagonal at key j = i + seq_k - seq_q
+  kAttnLse = 4,         ///< store each row's logsumexp
 };
 
 /// Adds flash_fwd_<f16|bf16>_d<64|128>(q, k, v, o, lse, cu_seqlens_q,
@@ -165,8 +166,8 @@ enum AttentionFlags : std::uint32_t {
 ///   threads. Query head h reads key/value head h / kv_group. Row i of a
 ///   batch sees key j when i + d - window_left <= j <= i + d + window_right
 ///   and j < seq_k, d = seq_k - seq_q with kAttnBottomRight, else 0. O gets
-///   softmax(scale Q K^T) V (0 for a row that sees no key), lse[row] its
-///   natural logsumexp (-inf then). Every row must be 16-byte aligned.
+///   softmax(scale Q K^T) V (0 for a row that sees no key), lse[row] (with
+///   kAttnLse) its natural logsumexp (-inf then). Every row must be 16-byte aligned.
 void buildAttentionKernels(builder::ModuleBuilder &mb);
 
 } // namespace kaio::ops::kernels

@@ -127,7 +127,8 @@ public:
     ASSERT_TRUE(interp.write(dck, cuK));
 
     uint32_t maxQ = *std::max_element(lenQ.begin(), lenQ.end());
-    uint32_t flags = (varlen ? uint32_t(kAttnVarlen) : 0u) |
+    uint32_t flags = uint32_t(kAttnLse) |
+                     (varlen ? uint32_t(kAttnVarlen) : 0u) |
                      (p.bottomRight ? uint32_t(kAttnBottomRight) : 0u);
     std::string name = std::string("flash_fwd_") + elemName(elem()) + "_d" +
                        std::to_string(D);

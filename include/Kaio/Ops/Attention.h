@@ -1,0 +1,113 @@
+//===- Attention.h - FlashAttention's arguments ------------------*- C++ -*-===//
+//
+// Attention tensors are [batch, seq, heads, dim] with element strides for
+// batch, seq and head (dim contiguous): torch's [b, s, h, d] and
+// [b, h, s, d] layouts are both views of it. Library::flashAttention
+// computes O = softmax(scale Q K^T) V per (batch, head) with FlashAttention-2
+// (online softmax in f32, nothing of size seq^2 stored, no sequence cap).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KAIO_OPS_ATTENTION_H
+#define KAIO_OPS_ATTENTION_H
+
+#include "Kaio/Ops/Tensor.h"
+#include "Kaio/Runtime/Error.h"
+
+#include <cstdint>
+#include <type_traits>
+
+namespace kaio::rt {
+class Stream;
+} // namespace kaio::rt
+
+namespace kaio::ops {
+
+/// A [batch, seq, heads, dim] tensor; element (b, s, h, d) at b *
+/// batchStride + s * seqStride + h * headStride + d.
+struct AttentionTensor {
+  CUdeviceptr data = 0;
+  DType dtype = DType::F16;
+  std::int64_t batch = 0, seq = 0, heads = 0, dim = 0;
+  std::int64_t batchStride = 0, seqStride = 0, headStride = 0;
+  /// Bytes the memory holds when known (tensors made from a DeviceView).
+  std::uint64_t capacityBytes = 0;
+
+  /// Contiguous [batch, seq, heads, dim] (FlashAttention's layout).
+  template <typename T>
+  static AttentionTensor bshd(rt::DeviceView<T> view, std::int64_t batch,
+                              std::int64_t seq, std::int64_t heads,
+                              std::int64_t dim) {
+    return make(view, batch, seq, heads, dim, seq * heads * dim, heads * dim,
+                dim);
+  }
+  /// Contiguous [batch, heads, seq, dim] (torch's SDPA layout).
+  template <typename T>
+  static AttentionTensor bhsd(rt::DeviceView<T> view, std::int64_t batch,
+                              std::int64_t seq, std::int64_t heads,
+                              std::int64_t dim) {
+    return make(view, batch, seq, heads, dim, heads * seq * dim, dim,
+                seq * dim);
+  }
+
+private:
+  template <typename T>
+  static AttentionTensor make(rt::DeviceView<T> view, std::int64_t batch,
+                              std::int64_t seq, std::int64_t heads,
+                              std::int64_t dim, std::int64_t batchStride,
+                              std::int64_t seqStride, std::int64_t headStride) {
+    using E = std::remove_const_t<T>;
+    static_assert(std::is_same_v<E, rt::Half> || std::is_same_v<E, rt::BFloat16>,
+                  "kaio::ops::AttentionTensor: f16 or bf16 elements");
+    AttentionTensor t;
+    t.data = view.ptr();
+    t.dtype = std::is_same_v<E, rt::Half> ? DType::F16 : DType::BF16;
+    t.batch = batch;
+    t.seq = seq;
+    t.heads = heads;
+    t.dim = dim;
+    t.batchStride = batchStride;
+    t.seqStride = seqStride;
+    t.headStride = headStride;
+    t.capacityBytes = view.sizeBytes();
+    return t;
+  }
+};
+
+struct AttentionOptions {
+  /// Softmax scale; 0: 1 / sqrt(dim).
+  float scale = 0.0f;
+  /// Row i sees key j when j <= i + offset (windowRight = 0).
+  bool causal = false;
+  /// The diagonal's offset for seq_q != seq_k: 0 (top-left) or seq_k -
+  /// seq_q (bottom-right, FlashAttention >= 2.1's causal).
+  bool bottomRight = false;
+  /// Sliding window: row i sees keys [i + offset - windowLeft, i + offset +
+  /// windowRight]; -1: unbounded on that side.
+  std::int64_t windowLeft = -1, windowRight = -1;
+  /// Packed variable-length batches: s32 vectors of batch + 1 cumulative
+  /// offsets into the tensors' seq dimension (whose batch is then 1), and
+  /// the longest query sequence (the grid's size).
+  Matrix cuSeqlensQ, cuSeqlensK;
+  std::int64_t maxSeqlenQ = 0;
+  /// Optional f32 output: each row's natural logsumexp of the scaled scores
+  /// (-inf for a row that sees no key), for the backward pass;
+  /// [batch, heads, seq_q] contiguous, or [heads, total_q] when packed.
+  Matrix lse;
+  const rt::Stream *stream = nullptr;
+};
+
+/// The head dimensions the library's kernels take.
+constexpr std::int64_t kAttentionHeadDims[] = {64, 128};
+
+/// Checks flashAttention's arguments (what Library::flashAttention
+/// launches with).
+rt::Error validateFlashAttention(const AttentionTensor &q,
+                                 const AttentionTensor &k,
+                                 const AttentionTensor &v,
+                                 const AttentionTensor &o,
+                                 const AttentionOptions &options = {});
+
+} // namespace kaio::ops
+
+#endif // KAIO_OPS_ATTENTION_H

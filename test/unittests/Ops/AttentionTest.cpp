@@ -1,0 +1,294 @@
+//===- AttentionTest.cpp - kaio::ops::flashAttention: validation, dispatch -===//
+//
+// Every argument rule with the message it gives, what is launched (kernel,
+// grid, nothing on bad input) through the fake driver, and on a GPU the
+// result against an f64 reference (the interpreter tests in
+// AttentionKernelsTest.cpp cover the kernels' numerics without one).
+//
+//===----------------------------------------------------------------------===//
+
+#include "DriverBackends.h"
+#include "OpsTestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+using namespace kaio;
+using namespace kaio::ops;
+using namespace kaio::rt::test;
+using kaio::test::fakeMatrix;
+using kaio::test::messageOf;
+
+namespace {
+
+/// A contiguous [b, s, h, d] tensor at a device address nothing reads.
+AttentionTensor fakeTensor(DType type, std::int64_t b, std::int64_t s,
+                           std::int64_t h, std::int64_t d, CUdeviceptr at) {
+  AttentionTensor t;
+  t.data = at;
+  t.dtype = type;
+  t.batch = b;
+  t.seq = s;
+  t.heads = h;
+  t.dim = d;
+  t.batchStride = s * h * d;
+  t.seqStride = h * d;
+  t.headStride = d;
+  return t;
+}
+
+struct Args {
+  AttentionTensor q = fakeTensor(DType::F16, 2, 100, 8, 128, 0x1000000);
+  AttentionTensor k = fakeTensor(DType::F16, 2, 300, 2, 128, 0x2000000);
+  AttentionTensor v = fakeTensor(DType::F16, 2, 300, 2, 128, 0x3000000);
+  AttentionTensor o = fakeTensor(DType::F16, 2, 100, 8, 128, 0x4000000);
+  AttentionOptions opt;
+  std::string check() const {
+    return messageOf(validateFlashAttention(q, k, v, o, opt));
+  }
+};
+
+TEST(FlashAttentionValidation, NamesTheArgument) {
+  Args a;
+  EXPECT_EQ(a.check(), "");
+  {
+    Args b = a;
+    b.q.dim = b.k.dim = b.v.dim = b.o.dim = 96;
+    rt::Error e = validateFlashAttention(b.q, b.k, b.v, b.o, b.opt);
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
+    EXPECT_EQ(e.message(), "flash_attention: q: head dimension 96 "
+                           "(supported: 64, 128)");
+  }
+  {
+    Args b = a;
+    b.k.heads = b.v.heads = 3;
+    EXPECT_EQ(b.check(), "flash_attention: k: 3 heads do not divide q's 8 "
+                         "(GQA/MQA groups)");
+  }
+  {
+    Args b = a;
+    b.v.dtype = DType::BF16;
+    EXPECT_EQ(b.check(),
+              "flash_attention: v: dtype bf16 but must be f16 (q's)");
+  }
+  {
+    Args b = a;
+    b.q.dtype = b.k.dtype = b.v.dtype = b.o.dtype = DType::F32;
+    rt::Error e = validateFlashAttention(b.q, b.k, b.v, b.o, b.opt);
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
+    EXPECT_EQ(e.message(), "flash_attention: q: dtype f32 (f16 or bf16)");
+  }
+  {
+    Args b = a;
+    b.o.seq = 99;
+    EXPECT_EQ(b.check(), "flash_attention: o: is 2x99x8x128 but must be "
+                         "2x100x8x128 (q's shape)");
+  }
+  {
+    Args b = a;
+    b.v.seq = 299;
+    EXPECT_EQ(b.check(), "flash_attention: v: is 2x299x2x128 but must be "
+                         "2x300x2x128 (k's shape)");
+  }
+  {
+    Args b = a;
+    b.k.batch = b.v.batch = 1;
+    EXPECT_EQ(b.check(), "flash_attention: k: batch 1 but q's is 2");
+  }
+  {
+    Args b = a;
+    b.k.seqStride = 2 * 128 + 4;
+    EXPECT_EQ(b.check(),
+              "flash_attention: k: every row must start 16-byte aligned "
+              "(pointer a multiple of 16 bytes, strides multiples of 8 "
+              "elements)");
+    b = a;
+    b.q.data += 2;
+    EXPECT_EQ(b.check(),
+              "flash_attention: q: every row must start 16-byte aligned "
+              "(pointer a multiple of 16 bytes, strides multiples of 8 "
+              "elements)");
+  }
+  {
+    Args b = a;
+    b.o.data = b.q.data + 4096;
+    EXPECT_EQ(b.check(), "flash_attention: o: overlaps q");
+  }
+  {
+    Args b = a;
+    b.o.capacityBytes = 2 * 100 * 8 * 128 * 2 - 2;
+    EXPECT_EQ(b.check(), "flash_attention: o: 2x100x8x128 spans 409600 bytes "
+                         "but the buffer holds 409598");
+  }
+  {
+    Args b = a;
+    b.opt.scale = -1;
+    EXPECT_EQ(b.check(), "flash_attention: scale: must be finite and positive "
+                         "(0: 1 / sqrt(dim))");
+    b.opt.scale = NAN;
+    EXPECT_EQ(b.check(), "flash_attention: scale: must be finite and positive "
+                         "(0: 1 / sqrt(dim))");
+  }
+  {
+    Args b = a;
+    b.opt.causal = true;
+    b.opt.windowRight = 4;
+    EXPECT_EQ(b.check(), "flash_attention: window: a causal mask has no keys "
+                         "right of the diagonal (windowRight must be -1 or 0)");
+    b.opt.windowRight = -2;
+    EXPECT_EQ(b.check(), "flash_attention: window: sides are -1 (unbounded) "
+                         "or 0 .. 2^31 - 1");
+  }
+  {
+    Args b = a;
+    b.opt.lse = fakeMatrix(DType::F32, 1, 2 * 8 * 100 - 1, 0x5000000);
+    EXPECT_EQ(b.check(), "flash_attention: lse: is 1x1599 but must be a "
+                         "contiguous vector of 1600 elements ([batch, heads, "
+                         "seq_q])");
+    b.opt.lse = fakeMatrix(DType::F32, 1, 2 * 8 * 100, 0x4000000);
+    EXPECT_EQ(b.check(), "flash_attention: lse: overlaps o");
+  }
+}
+
+TEST(FlashAttentionValidation, PackedSequences) {
+  Args a;
+  a.q.batch = a.k.batch = a.v.batch = a.o.batch = 1;
+  a.opt.cuSeqlensQ = fakeMatrix(DType::S32, 1, 4, 0x6000000);
+  a.opt.cuSeqlensK = fakeMatrix(DType::S32, 1, 4, 0x6001000);
+  a.opt.maxSeqlenQ = 60;
+  EXPECT_EQ(a.check(), "");
+  Args b = a;
+  b.opt.cuSeqlensK.cols = b.opt.cuSeqlensK.ld = 3;
+  EXPECT_EQ(b.check(), "flash_attention: cu_seqlens_k: is 1x3 but must be a "
+                       "contiguous vector of 4 elements (as many as "
+                       "cu_seqlens_q)");
+  b = a;
+  b.opt.maxSeqlenQ = 101;
+  EXPECT_EQ(b.check(), "flash_attention: max_seqlen_q: must be in 1 .. 100 "
+                       "(the packed query rows)");
+  b = a;
+  b.q.batch = b.o.batch = b.k.batch = b.v.batch = 2;
+  EXPECT_EQ(b.check(), "flash_attention: q: packed sequences (cu_seqlens) "
+                       "take tensors of batch 1, not 2");
+  b = a;
+  b.opt.cuSeqlensQ.dtype = DType::F32;
+  EXPECT_EQ(b.check(), "flash_attention: cu_seqlens_q: dtype f32 but must be "
+                       "s32");
+  b = a;
+  b.opt.lse = fakeMatrix(DType::F32, 1, 8 * 100, 0x7000000);
+  EXPECT_EQ(b.check(), "");
+}
+
+class FlashAttentionTest : public BackendTest {};
+
+TEST_P(FlashAttentionTest, LaunchesABlockPer64RowsHeadAndBatch) {
+  if (!isFake())
+    GTEST_SKIP() << "checks the launch through the fake driver";
+  rt::Expected<Library> lib = Library::load(*device);
+  ASSERT_TRUE(lib) << lib.error().message();
+  FakeCudaCounters *counters = getFakeCounters();
+  auto buf = rt::DeviceBuffer<rt::BFloat16>::allocate(*device, 1 << 22);
+  ASSERT_TRUE(buf);
+  auto view = buf->view();
+  std::int64_t qn = 3 * 130 * 8 * 64, kn = 3 * 200 * 2 * 64;
+  AttentionTensor q = AttentionTensor::bhsd(view.subview(0, qn), 3, 130, 8, 64);
+  AttentionTensor k =
+      AttentionTensor::bhsd(view.subview(qn, kn), 3, 200, 2, 64);
+  AttentionTensor v =
+      AttentionTensor::bhsd(view.subview(qn + kn, kn), 3, 200, 2, 64);
+  AttentionTensor o =
+      AttentionTensor::bhsd(view.subview(qn + 2 * kn, qn), 3, 130, 8, 64);
+  AttentionOptions opt;
+  opt.causal = true;
+  rt::Error e = lib->flashAttention(q, k, v, o, opt);
+  ASSERT_FALSE(e) << e.message();
+  EXPECT_STREQ(counters->lastKernel, "flash_fwd_bf16_d64");
+  EXPECT_EQ(counters->lastGrid[0], 3u); // ceil(130 / 64)
+  EXPECT_EQ(counters->lastGrid[1], 8u);
+  EXPECT_EQ(counters->lastGrid[2], 3u);
+  EXPECT_EQ(counters->lastBlock[0], 128u);
+  // Bad input launches nothing.
+  int launches = counters->launches;
+  AttentionTensor small = o;
+  small.capacityBytes -= 2;
+  EXPECT_TRUE(lib->flashAttention(q, k, v, small, opt));
+  EXPECT_EQ(counters->launches, launches);
+  // Nothing to do: no launch, no error.
+  AttentionTensor empty = q;
+  empty.seq = 0;
+  AttentionTensor emptyO = o;
+  emptyO.seq = 0;
+  EXPECT_FALSE(lib->flashAttention(empty, k, v, emptyO, opt));
+  EXPECT_EQ(counters->launches, launches);
+}
+
+TEST_P(FlashAttentionTest, MatchesAnF64ReferenceOnTheGpu) {
+  if (isFake())
+    GTEST_SKIP() << "the fake driver computes nothing";
+  rt::Expected<Library> lib = Library::load(*device);
+  ASSERT_TRUE(lib) << lib.error().message();
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  const std::int64_t B = 2, S = 1000, H = 4, Hk = 2, D = 128;
+  std::vector<rt::Half> hq(B * S * H * D), hk(B * S * Hk * D),
+      hv(B * S * Hk * D);
+  for (auto *vec : {&hq, &hk, &hv})
+    for (rt::Half &x : *vec)
+      x = rt::toHalf(dist(rng));
+  auto dq = rt::DeviceBuffer<rt::Half>::fromHost(*device, hq);
+  auto dk = rt::DeviceBuffer<rt::Half>::fromHost(*device, hk);
+  auto dv = rt::DeviceBuffer<rt::Half>::fromHost(*device, hv);
+  auto dout = rt::DeviceBuffer<rt::Half>::allocate(*device, hq.size());
+  auto dlse = rt::DeviceBuffer<float>::allocate(*device, B * H * S);
+  ASSERT_TRUE(dq && dk && dv && dout && dlse);
+  AttentionOptions opt;
+  opt.causal = true;
+  opt.lse = Matrix::vector(dlse->view(), B * H * S);
+  ASSERT_FALSE(lib->flashAttention(
+      AttentionTensor::bshd(dq->view(), B, S, H, D),
+      AttentionTensor::bshd(dk->view(), B, S, Hk, D),
+      AttentionTensor::bshd(dv->view(), B, S, Hk, D),
+      AttentionTensor::bshd(dout->view(), B, S, H, D), opt));
+  std::vector<rt::Half> out(hq.size());
+  std::vector<float> lse(B * H * S);
+  ASSERT_FALSE(dout->copyToHost(out.data(), out.size()));
+  ASSERT_FALSE(dlse->copyToHost(lse.data(), lse.size()));
+  double scale = 1 / std::sqrt(double(D));
+  for (std::int64_t b = 0; b < B; ++b)
+    for (std::int64_t h = 0; h < H; ++h)
+      for (std::int64_t i : {0L, 1L, 63L, 64L, 500L, 999L}) {
+        std::int64_t kh = h / (H / Hk);
+        std::vector<double> s(i + 1);
+        double mx = -INFINITY, sum = 0;
+        for (std::int64_t j = 0; j <= i; ++j) {
+          double dot = 0;
+          for (std::int64_t d = 0; d < D; ++d)
+            dot += double(rt::toFloat(hq[((b * S + i) * H + h) * D + d])) *
+                   rt::toFloat(hk[((b * S + j) * Hk + kh) * D + d]);
+          s[j] = dot * scale;
+          mx = std::max(mx, s[j]);
+        }
+        for (double x : s)
+          sum += std::exp(x - mx);
+        ASSERT_NEAR(lse[(b * H + h) * S + i], mx + std::log(sum), 2e-3);
+        for (std::int64_t d = 0; d < D; ++d) {
+          double want = 0;
+          for (std::int64_t j = 0; j <= i; ++j)
+            want += std::exp(s[j] - mx) / sum *
+                    rt::toFloat(hv[((b * S + j) * Hk + kh) * D + d]);
+          ASSERT_NEAR(rt::toFloat(out[((b * S + i) * H + h) * D + d]), want,
+                      4e-3)
+              << "b " << b << " h " << h << " row " << i << " d " << d;
+        }
+      }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, FlashAttentionTest,
+                         ::testing::Values(Backend::Real, Backend::Fake),
+                         backendName);
+
+} // namespace
