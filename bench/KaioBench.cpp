@@ -11,7 +11,9 @@
 //   all against cuBLAS GemmEx at the same precision (FP16 inputs, FP32
 //   compute and output);
 //   * vector_add and fused_silu_gate against a device-to-device copy of the
-//     same bytes (the memory-bandwidth ceiling).
+//     same bytes (the memory-bandwidth ceiling);
+//   * FlashAttention forward in FLOP/s (its peer, torch's SDPA, in
+//     bench/torch_attention.py).
 // The kernels are embedded at build time (kaio_add_kernels) and the binary
 // links only the runtime; cuBLAS is loaded with dlopen when present. With no
 // GPU it says so and reports nothing: no number is made up.
@@ -649,6 +651,73 @@ BENCHMARK(BM_GemvVsCopy<BFloat16>)
 BENCHMARK(BM_GemvVsCopy<BFloat16, true>)
     ->Name("BM_GemvTransposedBF16VsCopy")
     ->Apply(gemvShapes);
+
+/// FlashAttention forward (kaio::ops::Library::flashAttention) at a fixed
+/// 16k tokens (batch = 16384 / seq) and 2048 hidden (heads = 2048 / dim),
+/// FlashAttention's benchmark convention, in FLOP/s (4 B H S^2 D, half of
+/// that causal). The peer, torch's scaled_dot_product_attention, runs in
+/// bench/torch_attention.py (the same shapes, KAIO's kernel beside it in
+/// one process through the Python package); here kaio_ms only.
+template <class T> void BM_FlashAttention(benchmark::State &state) {
+  Gpu &gpu = Gpu::get();
+  if (skipWithoutGpu(state, gpu))
+    return;
+  if (!gpu.library) {
+    state.SkipWithError("not measured: the op library did not load");
+    return;
+  }
+  const int64_t seq = state.range(0), dim = state.range(1);
+  const bool causal = state.range(2) != 0;
+  const int64_t batch = std::max<int64_t>(16384 / seq, 1),
+                heads = 2048 / dim;
+  const size_t n = size_t(batch * seq * heads * dim);
+  auto q = DeviceBuffer<T>::allocate(*gpu.device, n);
+  auto k = DeviceBuffer<T>::allocate(*gpu.device, n);
+  auto v = DeviceBuffer<T>::allocate(*gpu.device, n);
+  auto o = DeviceBuffer<T>::allocate(*gpu.device, n);
+  // 0x3c3c: f16 1.06, bf16 0.0115; finite scores either way.
+  if (!q || !k || !v || !o || q->fillBytes(0x3c) || k->fillBytes(0x3c) ||
+      v->fillBytes(0x3c)) {
+    state.SkipWithError("device allocation failed");
+    return;
+  }
+  using kaio::ops::AttentionTensor;
+  kaio::ops::AttentionOptions opt;
+  opt.causal = causal;
+  auto kaio = [&] {
+    return !gpu.library->flashAttention(
+        AttentionTensor::bshd(std::as_const(*q).view(), batch, seq, heads, dim),
+        AttentionTensor::bshd(std::as_const(*k).view(), batch, seq, heads, dim),
+        AttentionTensor::bshd(std::as_const(*v).view(), batch, seq, heads, dim),
+        AttentionTensor::bshd(o->view(), batch, seq, heads, dim), opt);
+  };
+  for (auto _ : state) {
+    double ms = medianMs(gpu, kaio);
+    if (ms < 0) {
+      state.SkipWithError("a launch failed");
+      return;
+    }
+    double flops = 4.0 * double(batch * heads) * double(seq) * double(seq) *
+                   double(dim) * (causal ? 0.5 : 1.0);
+    state.SetIterationTime(ms / 1e3);
+    state.counters["kaio_ms"] = ms;
+    state.counters["kaio_flop/s"] = flops / (ms / 1e3);
+  }
+}
+void attentionShapes(benchmark::internal::Benchmark *b) {
+  b->ArgNames({"seq", "dim", "causal"});
+  for (int64_t causal : {0, 1})
+    for (int64_t dim : {64, 128})
+      for (int64_t seq : {512, 1024, 2048, 4096, 8192, 16384})
+        b->Args({seq, dim, causal});
+  b->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+}
+BENCHMARK(BM_FlashAttention<Half>)
+    ->Name("BM_FlashAttentionF16")
+    ->Apply(attentionShapes);
+BENCHMARK(BM_FlashAttention<BFloat16>)
+    ->Name("BM_FlashAttentionBF16")
+    ->Apply(attentionShapes);
 
 } // namespace
 

@@ -56,7 +56,9 @@ for s in "${steps[@]}"; do
   torch)
     step torch-rowops 240 "$py" "$root/bench/torch_rowops.py" --json "$out/torch-rowops.json"
     step python-overhead 120 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
-      "$py" "$root/bench/python_overhead.py" --json "$out/python-overhead.json" ;;
+      "$py" "$root/bench/python_overhead.py" --json "$out/python-overhead.json"
+    step torch-attention 300 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
+      "$py" "$root/bench/torch_attention.py" --json "$out/torch-attention.json" ;;
   sanitize)
     step gpu-sanitize 540 env OUT="$out/sanitize" "$root/scripts/gpu-sanitize.sh" "$build" ;;
   *)

@@ -352,6 +352,76 @@ KAIO_API kaio_status kaio_rope(kaio_context ctx, const kaio_matrix *x,
                                int64_t heads, kaio_rope_layout layout,
                                kaio_stream stream);
 
+/*===- Attention ----------------------------------------------------------===*/
+
+/* A [batch, seq, heads, dim] tensor: element (b, s, h, d) at data +
+ * (b * batch_stride + s * seq_stride + h * head_stride + d) *
+ * sizeof(element); f16 or bf16. capacity_bytes as for kaio_matrix. */
+typedef struct kaio_attention_tensor {
+  kaio_devptr data;
+  kaio_dtype dtype;
+  int32_t reserved; /* 0 */
+  int64_t batch, seq, heads, dim;
+  int64_t batch_stride, seq_stride, head_stride;
+  uint64_t capacity_bytes;
+} kaio_attention_tensor;
+
+/* Contiguous [batch, seq, heads, dim]. */
+static inline kaio_attention_tensor
+kaio_attention_bshd(kaio_devptr data, kaio_dtype dtype, int64_t batch,
+                    int64_t seq, int64_t heads, int64_t dim) {
+  kaio_attention_tensor t;
+  t.data = data;
+  t.dtype = dtype;
+  t.reserved = 0;
+  t.batch = batch;
+  t.seq = seq;
+  t.heads = heads;
+  t.dim = dim;
+  t.batch_stride = seq * heads * dim;
+  t.seq_stride = heads * dim;
+  t.head_stride = dim;
+  t.capacity_bytes = 0;
+  return t;
+}
+
+/* scale 0: 1 / sqrt(dim). causal: row i sees keys j <= i + offset, offset
+ * seq_k - seq_q with bottom_right, else 0. window_left/right: the sliding
+ * window's sides (-1: unbounded). max_seqlen_q: with cu_seqlens, the
+ * longest query sequence. */
+typedef struct kaio_attention_options {
+  float scale;
+  int32_t causal;
+  int32_t bottom_right;
+  int32_t reserved; /* 0 */
+  int64_t window_left, window_right;
+  int64_t max_seqlen_q;
+} kaio_attention_options;
+
+static inline kaio_attention_options kaio_attention_defaults(void) {
+  kaio_attention_options o;
+  o.scale = 0.0f;
+  o.causal = 0;
+  o.bottom_right = 0;
+  o.reserved = 0;
+  o.window_left = -1;
+  o.window_right = -1;
+  o.max_seqlen_q = 0;
+  return o;
+}
+
+/* O = softmax(scale Q K^T) V (FlashAttention-2; head dims 64 and 128; k/v
+ * heads dividing q's: GQA, MQA). cu_seqlens_q/k (NULL, or s32 vectors of
+ * batch + 1 offsets: packed sequences, tensors of batch 1), lse (NULL, or
+ * f32 [batch, heads, seq_q] / [heads, total_q]) and options (NULL:
+ * kaio_attention_defaults()) are optional. */
+KAIO_API kaio_status kaio_flash_attention(
+    kaio_context ctx, const kaio_attention_tensor *q,
+    const kaio_attention_tensor *k, const kaio_attention_tensor *v,
+    const kaio_attention_tensor *o, const kaio_matrix *cu_seqlens_q,
+    const kaio_matrix *cu_seqlens_k, const kaio_matrix *lse,
+    const kaio_attention_options *options, kaio_stream stream);
+
 /*===- Custom kernels: PTX modules and typed launches ---------------------===*/
 
 typedef struct kaio_module_st *kaio_module;

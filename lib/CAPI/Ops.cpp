@@ -500,3 +500,71 @@ kaio_status kaio_rope(kaio_context ctx, const kaio_matrix *x,
                  return lib.rope(m[0], m[1], m[2], m[3], m[4], heads, o);
                });
 }
+
+namespace {
+kaio_status convertTensor(const char *fn, const char *name,
+                          const kaio_attention_tensor *t,
+                          ops::AttentionTensor &out) {
+  if (!t)
+    return failNull(fn, name);
+  if (t->dtype < KAIO_F16 || t->dtype > KAIO_S32)
+    return fail(KAIO_ERROR_INVALID_VALUE,
+                std::string(fn) + ": " + name + ": dtype " +
+                    std::to_string(t->dtype) + " is not a kaio_dtype");
+  if (t->reserved)
+    return fail(KAIO_ERROR_INVALID_VALUE,
+                std::string(fn) + ": " + name + ": reserved must be 0");
+  out.data = t->data;
+  out.dtype = static_cast<ops::DType>(t->dtype);
+  out.batch = t->batch;
+  out.seq = t->seq;
+  out.heads = t->heads;
+  out.dim = t->dim;
+  out.batchStride = t->batch_stride;
+  out.seqStride = t->seq_stride;
+  out.headStride = t->head_stride;
+  out.capacityBytes = t->capacity_bytes;
+  return KAIO_SUCCESS;
+}
+} // namespace
+
+kaio_status kaio_flash_attention(kaio_context ctx,
+                                 const kaio_attention_tensor *q,
+                                 const kaio_attention_tensor *k,
+                                 const kaio_attention_tensor *v,
+                                 const kaio_attention_tensor *o,
+                                 const kaio_matrix *cu_seqlens_q,
+                                 const kaio_matrix *cu_seqlens_k,
+                                 const kaio_matrix *lse,
+                                 const kaio_attention_options *options,
+                                 kaio_stream stream) {
+  const char *fn = "kaio_flash_attention";
+  ops::AttentionTensor t[4];
+  const kaio_attention_tensor *in[4] = {q, k, v, o};
+  const char *names[4] = {"q", "k", "v", "o"};
+  for (int i = 0; i < 4; ++i)
+    if (kaio_status s = convertTensor(fn, names[i], in[i], t[i]))
+      return s;
+  kaio_attention_options opts =
+      options ? *options : kaio_attention_defaults();
+  if (opts.reserved)
+    return fail(KAIO_ERROR_INVALID_VALUE,
+                std::string(fn) + ": options: reserved must be 0");
+  return runOp(fn, ctx, stream,
+               {opt("cu_seqlens_q", cu_seqlens_q),
+                opt("cu_seqlens_k", cu_seqlens_k), opt("lse", lse)},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::AttentionOptions a;
+                 a.scale = opts.scale;
+                 a.causal = opts.causal != 0;
+                 a.bottomRight = opts.bottom_right != 0;
+                 a.windowLeft = opts.window_left;
+                 a.windowRight = opts.window_right;
+                 a.maxSeqlenQ = opts.max_seqlen_q;
+                 a.cuSeqlensQ = m[0];
+                 a.cuSeqlensK = m[1];
+                 a.lse = m[2];
+                 a.stream = s;
+                 return lib.flashAttention(t[0], t[1], t[2], t[3], a);
+               });
+}

@@ -51,6 +51,27 @@ class Matrix(ctypes.Structure):
                 ("capacity_bytes", ctypes.c_uint64)]
 
 
+class AttentionTensor(ctypes.Structure):
+    """kaio_attention_tensor."""
+    _fields_ = [("data", ctypes.c_uint64), ("dtype", ctypes.c_int32),
+                ("reserved", ctypes.c_int32), ("batch", ctypes.c_int64),
+                ("seq", ctypes.c_int64), ("heads", ctypes.c_int64),
+                ("dim", ctypes.c_int64), ("batch_stride", ctypes.c_int64),
+                ("seq_stride", ctypes.c_int64),
+                ("head_stride", ctypes.c_int64),
+                ("capacity_bytes", ctypes.c_uint64)]
+
+
+class AttentionOptions(ctypes.Structure):
+    """kaio_attention_options."""
+    _fields_ = [("scale", ctypes.c_float), ("causal", ctypes.c_int32),
+                ("bottom_right", ctypes.c_int32),
+                ("reserved", ctypes.c_int32),
+                ("window_left", ctypes.c_int64),
+                ("window_right", ctypes.c_int64),
+                ("max_seqlen_q", ctypes.c_int64)]
+
+
 class Arg(ctypes.Structure):
     """kaio_arg."""
     _fields_ = [("kind", ctypes.c_int32), ("type", ctypes.c_int32),
@@ -159,6 +180,11 @@ _PROTOTYPES = {
     "kaio_gated_activation": (_status, [_ctx, _M, _M, _M, _c.c_int32,
                                         _stream]),
     "kaio_add": (_status, [_ctx, _M, _M, _M, _stream]),
+    "kaio_flash_attention": (_status, [_ctx, _p(AttentionTensor),
+                                       _p(AttentionTensor),
+                                       _p(AttentionTensor),
+                                       _p(AttentionTensor), _M, _M, _M,
+                                       _p(AttentionOptions), _stream]),
     "kaio_rope": (_status, [_ctx, _M, _M, _M, _M, _M, _c.c_int64,
                             _c.c_int32, _stream]),
     "kaio_module_load_ptx": (_status, [_ctx, _c.c_char_p, _c.c_size_t,

@@ -26,6 +26,7 @@ __all__ = [
     "min_rows", "argmax_rows", "reduce_all", "reduce_cols",
     "argmax_all", "bias_activation", "relu",
     "silu", "gelu", "gated_activation", "swiglu", "geglu", "add", "rope",
+    "flash_attention",
 ]
 
 _ACTIVATIONS = {"none": _capi.ACT_NONE, "relu": _capi.ACT_RELU,
@@ -424,3 +425,85 @@ def rope(x, positions, cos, sin, heads, interleaved=False, out=None,
           int(heads),
           _capi.ROPE_INTERLEAVED if interleaved else _capi.ROPE_HALF_SPLIT)
     return out
+
+
+# --- attention --------------------------------------------------------------
+
+def _attention_tensor(fn, name, v, layout):
+    """The kaio_attention_tensor of a 4-D View in `layout` ("bshd":
+    [batch, seq, heads, dim], "bhsd": [batch, heads, seq, dim]), or of a
+    3-D [total, heads, dim] one (packed sequences)."""
+    if v.dtype not in ("float16", "bfloat16"):
+        raise invalid(fn, name, "dtype %s is not supported (float16 or "
+                      "bfloat16)" % v.dtype)
+    shape, strides = list(v.shape), list(v.strides)
+    if len(shape) == 3:
+        shape, strides = [1] + shape, [0] + strides
+        layout = "bshd"
+    if len(shape) != 4:
+        raise invalid(fn, name, "shape %s is not [batch, seq, heads, dim] "
+                      "(or [total, heads, dim] when packed)" % list(v.shape))
+    if shape[3] > 1 and strides[3] != 1:
+        raise invalid(fn, name, "the head dimension is not contiguous "
+                      "(strides %s)" % list(v.strides))
+    if layout == "bhsd":
+        b, h, s, d = shape
+        sb, sh, ss = strides[0], strides[1], strides[2]
+    else:
+        b, s, h, d = shape
+        sb, ss, sh = strides[0], strides[1], strides[2]
+    return _capi.AttentionTensor(v.ptr, _arrays.DTYPES[v.dtype], 0, b, s, h,
+                                 d, sb, ss, sh, max(v.capacity, 0))
+
+
+def flash_attention(q, k, v, out=None, scale=None, causal=False,
+                    bottom_right=False, window=(-1, -1), layout="bshd",
+                    cu_seqlens_q=None, cu_seqlens_k=None, max_seqlen_q=0,
+                    return_lse=False, stream=None):
+    """softmax(scale * q @ k^T) @ v per batch and head (FlashAttention-2 on
+    tensor cores): q, k, v float16 or bfloat16 in `layout` "bshd" ([batch,
+    seq, heads, dim], FlashAttention's) or "bhsd" ([batch, heads, seq,
+    dim], torch SDPA's), any strides with dim contiguous; head dims 64 and
+    128; k/v heads dividing q's (GQA, MQA). scale defaults to
+    1/sqrt(dim); causal masks keys right of the diagonal (bottom-right
+    aligned for seq_q != seq_k with bottom_right=True); window=(left,
+    right) is a sliding window (-1: unbounded). Packed sequences: 3-D
+    [total, heads, dim] tensors with int32 cu_seqlens_q/k of batch + 1
+    offsets and max_seqlen_q. Returns out, or (out, lse) with return_lse
+    (float32 [batch, heads, seq_q], or [heads, total_q] when packed)."""
+    fn = "kaio.ops.flash_attention"
+    if layout not in ("bshd", "bhsd"):
+        raise invalid(fn, "layout", "%r is not 'bshd' or 'bhsd'" % (layout,))
+    c = _Call(fn, "q", q, stream)
+    views = [c.first] + [_arrays.view(fn, n, t)
+                         for n, t in (("k", k), ("v", v))]
+    if out is None:
+        out = c.new("out", c.first.shape)
+    views.append(_arrays.view(fn, "out", out))
+    tensors = [_attention_tensor(fn, n, t, layout)
+               for n, t in zip(("q", "k", "v", "out"), views)]
+    lse = None
+    if return_lse:
+        qt = tensors[0]
+        packed = cu_seqlens_q is not None
+        shape = ((qt.heads, qt.seq) if packed
+                 else (qt.batch, qt.heads, qt.seq))
+        lse = c.new("lse", shape, "float32")
+    left, right = window
+    opts = _capi.AttentionOptions(0.0 if scale is None else float(scale),
+                                  int(bool(causal)), int(bool(bottom_right)),
+                                  0, int(left), int(right),
+                                  int(max_seqlen_q))
+    lse_m = None
+    if lse is not None:
+        lv = _arrays.view(fn, "lse", lse)
+        n = 1
+        for d in lv.shape:
+            n *= d
+        # The C API takes the (contiguous) lse as one vector.
+        lse_m = ctypes.byref(_capi.Matrix(lv.ptr, _capi.F32, 0, 1, n, n,
+                                          max(lv.capacity, 0)))
+    c.run("kaio_flash_attention", *[ctypes.byref(t) for t in tensors],
+          c.m("cu_seqlens_q", cu_seqlens_q), c.m("cu_seqlens_k", cu_seqlens_k),
+          lse_m, ctypes.byref(opts))
+    return (out, lse) if return_lse else out

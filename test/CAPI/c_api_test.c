@@ -158,6 +158,54 @@ static void testMemoryAndStreams(kaio_context ctx) {
   CHECK_OK(kaio_context_synchronize(ctx));
 }
 
+/* FlashAttention: tensors by strides, optional arguments as NULL. */
+static void testAttention(kaio_context ctx, FakeCudaCounters *fake) {
+  kaio_devptr buf = 0;
+  kaio_attention_tensor q, k, v, o, bad;
+  kaio_attention_options opts = kaio_attention_defaults();
+  kaio_matrix lse;
+  int launches;
+  const int64_t B = 2, S = 100, H = 4, D = 64, n = B * S * H * D;
+  CHECK_OK(kaio_malloc(ctx, (size_t)(4 * n * 2 + B * H * S * 4), &buf));
+  q = kaio_attention_bshd(buf, KAIO_BF16, B, S, H, D);
+  k = kaio_attention_bshd(buf + 2 * n, KAIO_BF16, B, S, H / 2, D);
+  v = kaio_attention_bshd(buf + 3 * n, KAIO_BF16, B, S, H / 2, D);
+  o = kaio_attention_bshd(buf + 4 * n, KAIO_BF16, B, S, H, D);
+  lse = kaio_vector(buf + 8 * n, KAIO_F32, B * H * S);
+  launches = fake->launches;
+  CHECK_FAILS(kaio_flash_attention(ctx, &q, NULL, &v, &o, NULL, NULL, NULL,
+                                   NULL, NULL),
+              KAIO_ERROR_INVALID_VALUE, "kaio_flash_attention: k: null");
+  bad = q;
+  bad.dim = 80;
+  bad.batch_stride = S * H * 80;
+  bad.seq_stride = H * 80;
+  bad.head_stride = 80;
+  CHECK_FAILS(kaio_flash_attention(ctx, &bad, &k, &v, &o, NULL, NULL, NULL,
+                                   NULL, NULL),
+              KAIO_ERROR_INVALID_VALUE, "o: is 2x100x4x64 but must be "
+                                        "2x100x4x80 (q's shape)");
+  bad = q;
+  bad.reserved = 1;
+  CHECK_FAILS(kaio_flash_attention(ctx, &bad, &k, &v, &o, NULL, NULL, NULL,
+                                   NULL, NULL),
+              KAIO_ERROR_INVALID_VALUE, "q: reserved must be 0");
+  opts.causal = 1;
+  opts.window_right = 3;
+  CHECK_FAILS(kaio_flash_attention(ctx, &q, &k, &v, &o, NULL, NULL, NULL,
+                                   &opts, NULL),
+              KAIO_ERROR_INVALID_VALUE, "window: a causal mask");
+  CHECK(fake->launches == launches);
+  opts.window_right = -1;
+  CHECK_OK(kaio_flash_attention(ctx, &q, &k, &v, &o, NULL, NULL, &lse, &opts,
+                                NULL));
+  CHECK(fake->launches == launches + 1);
+  CHECK(strcmp(fake->lastKernel, "flash_fwd_bf16_d64") == 0);
+  CHECK(fake->lastGrid[0] == 2 && fake->lastGrid[1] == 4 &&
+        fake->lastGrid[2] == 2);
+  CHECK_OK(kaio_free(ctx, buf));
+}
+
 static void testOps(kaio_context ctx, FakeCudaCounters *fake) {
   enum { R = 5, C = 33 };
   kaio_devptr x = 0, y = 0, w = 0, rstd = 0, a = 0, b = 0, c = 0;
@@ -390,6 +438,7 @@ int main(int argc, char **argv) {
   if (ctx && fake) {
     testMemoryAndStreams(ctx);
     testOps(ctx, fake);
+    testAttention(ctx, fake);
     testCustomKernel(ctx, argv[1], fake);
   }
   kaio_context_destroy(ctx);

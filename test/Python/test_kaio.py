@@ -204,6 +204,46 @@ class OpsTest(unittest.TestCase):
         self.assertEqual(fake().launches, self.launches + 18)
         self.assertIn("argmax_all_finish", fake().lastKernel.decode())
 
+    def test_flash_attention(self):
+        q = kaio.DeviceArray.empty((2, 100, 8, 64), "bfloat16")
+        kv = kaio.DeviceArray.empty((2, 100, 2, 64), "bfloat16")
+        out, lse = ops.flash_attention(q, kv, kv, causal=True,
+                                       return_lse=True)
+        self.assertEqual((out.shape, out.dtype), ((2, 100, 8, 64),
+                                                  "bfloat16"))
+        self.assertEqual((lse.shape, lse.dtype), ((2, 8, 100), "float32"))
+        self.assertLaunched(1, "flash_fwd_bf16_d64")
+        self.assertEqual(tuple(fake().lastGrid), (2, 8, 2))
+        # [batch, heads, seq, dim] (torch SDPA's): 100 rows of 8 heads.
+        ops.flash_attention(kaio.DeviceArray.empty((2, 8, 100, 64),
+                                                   "bfloat16"),
+                            kaio.DeviceArray.empty((2, 2, 100, 64),
+                                                   "bfloat16"),
+                            kaio.DeviceArray.empty((2, 2, 100, 64),
+                                                   "bfloat16"),
+                            layout="bhsd")
+        self.assertEqual(tuple(fake().lastGrid), (2, 8, 2))
+        # Packed sequences: [total, heads, dim] and offsets.
+        cu = kaio.DeviceArray.from_numpy(np.array([0, 30, 100], np.int32))
+        packed = kaio.DeviceArray.empty((100, 8, 64), "bfloat16")
+        ops.flash_attention(packed, packed, packed, cu_seqlens_q=cu,
+                            cu_seqlens_k=cu, max_seqlen_q=70)
+        self.assertEqual(tuple(fake().lastGrid), (2, 8, 2))
+        self.assertLaunched(3, "flash_fwd_bf16_d64")
+        with self.assertRaises(kaio.KaioUnsupportedError) as e:
+            wide = kaio.DeviceArray.empty((1, 16, 2, 96), "float16")
+            ops.flash_attention(wide, wide, wide)
+        self.assertIn("head dimension 96 (supported: 64, 128)",
+                      str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            ops.flash_attention(q, kv, kv, layout="sbhd")
+        self.assertIn("layout: 'sbhd'", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            ops.flash_attention(q, q, kv)
+        self.assertIn("v: is 2x100x2x64 but must be 2x100x8x64",
+                      str(e.exception))
+        self.assertEqual(fake().launches, self.launches + 3)
+
     def test_third_party_arrays(self):
         out = kaio.DeviceArray.empty((5, 33))
         ops.softmax(CudaArrayInterface(self.x), out=out)

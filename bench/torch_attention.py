@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""KAIO's FlashAttention forward beside torch's scaled_dot_product_attention,
+in one process on the same tensors (the kaio Python package over the C
+API), on the GPU host.
+
+Shapes follow FlashAttention's benchmark: 16k tokens (batch = 16384 / seq),
+hidden 2048 (heads = 2048 / dim), seq 512 .. 16384, dim 64 and 128, causal
+and not, f16 and bf16. Each side is timed with CUDA events after warm-up,
+median of 20 runs; FLOP/s count 4 * batch * heads * seq^2 * dim (half of it
+causal), as kaio-bench's BM_FlashAttention* do. Prints a Markdown table
+(JSON too with --json) with KAIO / SDPA as the ratio (> 1: KAIO faster) and
+the largest difference of the outputs.
+
+    PYTHONPATH=python KAIO_LIBRARY_DIR=build/lib \\
+        python3 bench/torch_attention.py [--json FILE] [--seqs 512,2048]
+"""
+
+import argparse
+import json
+import statistics
+import sys
+
+try:
+    import torch
+    import torch.nn.functional as F
+except ImportError:  # pragma: no cover - the GPU host has torch
+    sys.exit("torch_attention.py: PyTorch is not installed")
+
+import kaio
+from kaio import ops
+
+SEQS = [512, 1024, 2048, 4096, 8192, 16384]
+DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
+WARMUP, REPS = 3, 20
+
+
+def median_ms(fn):
+    for _ in range(WARMUP):
+        fn()
+    times = []
+    for _ in range(REPS):
+        start = torch.cuda.Event(enable_timing=True)
+        stop = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    return statistics.median(times)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", help="write the results as JSON here")
+    parser.add_argument("--seqs", default=None, help="e.g. 512,2048")
+    args = parser.parse_args()
+    if not torch.cuda.is_available():
+        sys.exit("torch_attention.py: no CUDA device; not measured")
+    seqs = [int(s) for s in args.seqs.split(",")] if args.seqs else SEQS
+    results = []
+    for name, dtype in DTYPES.items():
+        for dim in (64, 128):
+            for causal in (False, True):
+                for seq in seqs:
+                    batch, heads = max(16384 // seq, 1), 2048 // dim
+                    # [batch, seq, heads, dim]; SDPA takes the transpose
+                    # view [batch, heads, seq, dim] of the same memory.
+                    q, k, v = (torch.randn(batch, seq, heads, dim,
+                                           device="cuda", dtype=dtype)
+                               for _ in range(3))
+                    out = torch.empty_like(q)
+                    qt, kt, vt = (t.transpose(1, 2) for t in (q, k, v))
+                    kaio_ms = median_ms(lambda: ops.flash_attention(
+                        q, k, v, out=out, causal=causal))
+                    torch_ms = median_ms(lambda: F.scaled_dot_product_attention(
+                        qt, kt, vt, is_causal=causal))
+                    ref = F.scaled_dot_product_attention(qt, kt, vt,
+                                                         is_causal=causal)
+                    ops.flash_attention(q, k, v, out=out, causal=causal)
+                    torch.cuda.synchronize()
+                    err = (out.transpose(1, 2).float() - ref.float()).abs()
+                    flops = 4 * batch * heads * seq * seq * dim
+                    if causal:
+                        flops //= 2
+                    results.append({
+                        "dtype": name, "dim": dim, "causal": causal,
+                        "seq": seq, "batch": batch, "heads": heads,
+                        "kaio_ms": kaio_ms, "sdpa_ms": torch_ms,
+                        "kaio_TFLOPs": flops / kaio_ms / 1e9,
+                        "sdpa_TFLOPs": flops / torch_ms / 1e9,
+                        "kaio_vs_sdpa": torch_ms / kaio_ms,
+                        "max_abs_diff": float(err.max()),
+                    })
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": torch.cuda.get_device_name(0),
+                       "torch": torch.__version__,
+                       "kaio": kaio.__version__ if hasattr(kaio, "__version__")
+                       else "", "results": results}, f, indent=1)
+    print("| dtype | dim | causal | seq | KAIO TFLOP/s | SDPA TFLOP/s | "
+          "KAIO / SDPA | max abs diff |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in results:
+        print(f"| {r['dtype']} | {r['dim']} | {r['causal']} | {r['seq']} | "
+              f"{r['kaio_TFLOPs']:.0f} | {r['sdpa_TFLOPs']:.0f} | "
+              f"{100 * r['kaio_vs_sdpa']:.1f} % | {r['max_abs_diff']:.2e} |")
+
+
+if __name__ == "__main__":
+    main()
