@@ -13,6 +13,8 @@
 
 #include "KernelTestSupport.h"
 
+#include "Kaio/Interpreter/Profile.h"
+
 #include <cmath>
 #include <limits>
 
@@ -31,6 +33,7 @@ struct Problem {
   /// Packed batches: per-batch lengths (batch = their count).
   std::vector<uint32_t> lensQ, lensK;
   double scale = 0.0; ///< 0: 1 / sqrt(dim)
+  interp::Profile *profile = nullptr;
 };
 
 struct Layout {
@@ -70,6 +73,12 @@ public:
     for (double &x : v)
       x = roundTo(elem(), dist(rng));
     return v;
+  }
+
+  static interp::LaunchOptions options(const Problem &p) {
+    interp::LaunchOptions o;
+    o.profile = p.profile;
+    return o;
   }
 
   /// Runs the kernel on `p` and checks O and lse against the reference.
@@ -142,7 +151,8 @@ public:
          lq.rowStride, lseBatch, lseHead,
          Interpreter::argF32(float(scale * M_LOG2E)),
          uint64_t(uint32_t(p.windowLeft)), uint64_t(uint32_t(p.windowRight)),
-         flags});
+         flags},
+        options(p));
     ASSERT_TRUE(r.success) << name << ": " << r.message();
 
     std::vector<unsigned char> bytes((nq + 64) * elemBytes(elem()));
@@ -272,6 +282,38 @@ TEST_P(AttentionKernelsTest, PackedVariableLengths) {
   p.windowRight = 0;
   p.bottomRight = true;
   check(p);
+}
+
+// The performance properties the kernel is built for, counted by the
+// interpreter's profile: swizzled tiles (no bank conflicts for the
+// cp.async writes, the transposed K reads and the V reads), whole 16-byte
+// chunks of whole 32-byte sectors from global memory, the mma count of the
+// two products, and no divergence.
+TEST_P(AttentionKernelsTest, ConflictFreeTilesAndWholeSectors) {
+  interp::Profile profile;
+  Problem p;
+  p.heads = p.kvHeads = 1;
+  p.seqQ = p.seqK = 128;
+  p.profile = &profile;
+  check(p);
+  ASSERT_FALSE(HasFatalFailure());
+  ASSERT_EQ(profile.kernels().size(), 1u);
+  const interp::KernelProfile &k = profile.kernels().front();
+  EXPECT_EQ(k.sharedTotal().bankConflicts(), 0u);
+  EXPECT_EQ(k.shared.at("ldmatrix").bankConflicts(), 0u);
+  EXPECT_EQ(k.shared.at("cp.async").bankConflicts(), 0u);
+  const interp::GlobalStats &src = k.global.at("cp.async");
+  EXPECT_EQ(src.sectors, src.idealSectors);
+  EXPECT_DOUBLE_EQ(src.sectorsPerRequest(), 16.0);
+  // 2 query blocks x 2 key blocks x 4 warps x (S: D/16 x 8, P V: 4 x D/8)
+  // mma; the prologue's Q and K copies and one V and one K copy per key
+  // block.
+  const unsigned D = dim();
+  std::string mma = std::string("mma.m16n8k16.f32.") + elemName(elem()) +
+                    "." + elemName(elem()) + ".f32";
+  EXPECT_EQ(k.mix.count(mma) ? k.mix.at(mma) : 0u,
+            2u * 2 * 4 * (D / 16 * 8 + 4 * D / 8));
+  EXPECT_EQ(k.divergentBranches, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(
