@@ -224,22 +224,29 @@ rt::Error Library::flashAttention(const AttentionTensor &q,
   auto u32 = [](std::int64_t x) {
     return rt::KernelArg::scalar(std::uint32_t(x));
   };
-  std::vector<rt::KernelArg> args = {
-      ptr(q.data, elem, true), ptr(k.data, elem, true), ptr(v.data, elem, true),
-      ptr(o.data, elem, false), ptr(lse, rt::ScalarType::F32, false),
+  auto tensor = [&](const AttentionTensor &t, bool isConst) {
+    return std::vector<rt::KernelArg>{ptr(t.data, elem, isConst),
+                                      u64(t.batchStride), u64(t.headStride),
+                                      u32(t.seqStride)};
+  };
+  std::vector<rt::KernelArg> args;
+  for (auto [t, isConst] : {std::pair{&q, true}, std::pair{&k, true},
+                            std::pair{&v, true}, std::pair{&o, false}})
+    for (rt::KernelArg &a : tensor(*t, isConst))
+      args.push_back(a);
+  std::vector<rt::KernelArg> rest = {
+      // lse: [batch, heads, seq_q], or [heads, total_q] when packed.
+      ptr(lse, rt::ScalarType::F32, false), u64(varlen ? 0 : q.heads * q.seq),
+      u64(q.seq),
       // (The builder's signatures do not tell the pointee's signedness.)
       ptr(cuQ, rt::ScalarType::U32, true), ptr(cuK, rt::ScalarType::U32, true),
       u32(q.seq), u32(k.seq), u32(q.heads / k.heads),
-      u64(q.batchStride), u64(q.headStride), u32(q.seqStride),
-      u64(k.batchStride), u64(k.headStride), u32(k.seqStride),
-      u64(v.batchStride), u64(v.headStride), u32(v.seqStride),
-      u64(o.batchStride), u64(o.headStride), u32(o.seqStride),
-      // lse: [batch, heads, seq_q], or [heads, total_q] when packed.
-      u64(varlen ? 0 : q.heads * q.seq), u64(q.seq),
       rt::KernelArg::scalar(float(scale * M_LOG2E)),
+      rt::KernelArg::scalar(scale),
       rt::KernelArg::scalar(std::int32_t(opt.windowLeft)),
       rt::KernelArg::scalar(std::int32_t(windowRight)),
       rt::KernelArg::scalar(flags)};
+  args.insert(args.end(), rest.begin(), rest.end());
   rt::LaunchConfig config;
   config.grid = rt::Dim3(unsigned((maxQ + kAttnBlockQ - 1) / kAttnBlockQ),
                          unsigned(q.heads), unsigned(batch));

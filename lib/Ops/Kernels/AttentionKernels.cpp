@@ -24,109 +24,52 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OpsKernels.h"
-
-#include "KernelSupport.h"
+#include "AttentionSupport.h"
 
 #include <cmath>
 
 using namespace kaio;
 using namespace kaio::builder;
 using namespace kaio::ops::kernels;
-using namespace kaio::ops::kernels::support;
+using namespace kaio::ops::kernels::attention;
+using kaio::ops::kernels::support::typeName;
 
 namespace {
 
-constexpr ptx::MMAShape kShape = ptx::MMAShape::m16n8k16;
 constexpr unsigned kBlockQ = kAttnBlockQ, kBlockK = kAttnBlockK;
 static_assert(kBlockQ == kBlockK, "Q's tile is re-used as a K/V tile");
 static_assert(kBlockQ == 16 * kAttnWarps, "16 query rows per warp");
 
 template <class T, unsigned D> void buildFlashForward(ModuleBuilder &mb) {
-  std::string name = std::string("flash_fwd_") + typeName<T>() + "_d" +
-                     std::to_string(D);
-  mb.kernel(name, {int32_t(32 * kAttnWarps)}, [](KernelBuilder &k) {
-    auto q = k.param<Ptr<const T>>("q");
-    auto kp = k.param<Ptr<const T>>("k");
-    auto v = k.param<Ptr<const T>>("v");
-    auto o = k.param<Ptr<T>>("o");
-    auto lse = k.param<Ptr<float>>("lse");
-    auto cuQ = k.param<Ptr<const int32_t>>("cu_seqlens_q");
-    auto cuK = k.param<Ptr<const int32_t>>("cu_seqlens_k");
-    auto seqQ = k.param<uint32_t>("seq_q");
-    auto seqK = k.param<uint32_t>("seq_k");
-    auto group = k.param<uint32_t>("kv_group");
-    auto qsb = k.param<uint64_t>("q_batch_stride");
-    auto qsh = k.param<uint64_t>("q_head_stride");
-    auto qss = k.param<uint32_t>("q_row_stride");
-    auto ksb = k.param<uint64_t>("k_batch_stride");
-    auto ksh = k.param<uint64_t>("k_head_stride");
-    auto kss = k.param<uint32_t>("k_row_stride");
-    auto vsb = k.param<uint64_t>("v_batch_stride");
-    auto vsh = k.param<uint64_t>("v_head_stride");
-    auto vss = k.param<uint32_t>("v_row_stride");
-    auto osb = k.param<uint64_t>("o_batch_stride");
-    auto osh = k.param<uint64_t>("o_head_stride");
-    auto oss = k.param<uint32_t>("o_row_stride");
-    auto lsb = k.param<uint64_t>("lse_batch_stride");
-    auto lsh = k.param<uint64_t>("lse_head_stride");
-    auto scaleLog2 = k.param<float>("scale_log2");
-    auto windowLeft = k.param<int32_t>("window_left");
-    auto windowRight = k.param<int32_t>("window_right");
-    auto flags = k.param<uint32_t>("flags");
+  mb.kernel(kernelName("flash_fwd", typeName<T>(), D),
+            {int32_t(32 * kAttnWarps)}, [](KernelBuilder &k) {
+    auto q = tensorParam<Ptr<const T>>(k, "q");
+    auto kp = tensorParam<Ptr<const T>>(k, "k");
+    auto v = tensorParam<Ptr<const T>>(k, "v");
+    auto o = tensorParam<Ptr<T>>(k, "o");
+    auto lse = rowVectorParam<Ptr<float>>(k, "lse");
+    Common c = commonParams(k);
+    F32 scaleLog2 = c.scaleLog2;
+    U32 flags = c.flags;
 
     U32 b = k.blockId(Dim::z), h = k.blockId(Dim::y);
     U32 q0 = k.blockId(Dim::x) * kBlockQ;
-    // The batch's rows: packed sequences (cumulative offsets) or dense.
-    Pred varlen = (flags & uint32_t(kAttnVarlen)) != 0u;
-    U32 qStart = cuQ.load(b, varlen, 0).template as<uint32_t>();
-    U32 kStart = cuK.load(b, varlen, 0).template as<uint32_t>();
-    U32 sq = select(varlen, cuQ.load(b + 1u, varlen, 0).template as<uint32_t>() -
-                                qStart,
-                    seqQ);
-    U32 sk = select(varlen, cuK.load(b + 1u, varlen, 0).template as<uint32_t>() -
-                                kStart,
-                    seqK);
+    Sequences seq = sequences(c, b);
+    U32 sq = seq.sq, sk = seq.sk;
     k.if_(q0 < sq, [&] {
-      U32 kvh = h / group;
-      auto u64 = [](const U32 &x) { return cast<uint64_t>(x); };
-      auto qb = q + u64(b) * qsb + u64(h) * qsh + u64(qStart) * u64(qss);
-      auto kb = kp + u64(b) * ksb + u64(kvh) * ksh + u64(kStart) * u64(kss);
-      auto vb = v + u64(b) * vsb + u64(kvh) * vsh + u64(kStart) * u64(vss);
-      auto ob = o + u64(b) * osb + u64(h) * osh + u64(qStart) * u64(oss);
-      auto lb = lse + u64(b) * lsb + u64(h) * lsh + u64(qStart);
-
-      // Key j is visible from query row i when i + off - wl <= j <= i + off
-      // + wr (no bound for a negative window side) and j < sk; off aligns
-      // the diagonal bottom-right (seq_k - seq_q) or top-left (0).
-      I32 sqi = sq.template as<int32_t>(), ski = sk.template as<int32_t>();
+      U32 kvh = h / c.group;
+      auto qb = q.at(b, h, seq.qStart);
+      auto kb = kp.at(b, kvh, seq.kStart);
+      auto vb = v.at(b, kvh, seq.kStart);
+      auto ob = o.at(b, h, seq.qStart);
+      auto lb = lse.at(b, h, seq.qStart);
+      U32 qss = q.rowStride, kss = kp.rowStride, vss = v.rowStride,
+          oss = o.rowStride;
+      Mask mk = mask(k, c, seq);
       I32 q0i = q0.template as<int32_t>();
-      Pred bottomRight = (flags & uint32_t(kAttnBottomRight)) != 0u;
-      I32 off = select(bottomRight, ski - sqi, k.constant(0));
-      Pred hasLeft = windowLeft >= 0, hasRight = windowRight >= 0;
-      // The block's key range, and inside it the blocks no row masks.
-      I32 jLo = select(hasLeft, max(q0i + off - windowLeft, 0), k.constant(0));
-      I32 jHi = select(hasRight,
-                       min(q0i + int32_t(kBlockQ) + off + windowRight, ski),
-                       ski);
-      I32 jFirst = (jLo / int32_t(kBlockK)) * int32_t(kBlockK);
-      I32 blocks = max(jHi - jFirst + int32_t(kBlockK - 1), 0) /
-                   int32_t(kBlockK);
-      I32 leftNeed = q0i + int32_t(kBlockQ - 1) + off - windowLeft;
-      I32 cleanFrom = select(
-          hasLeft,
-          min(max(leftNeed - jFirst + int32_t(kBlockK - 1), 0) /
-                  int32_t(kBlockK),
-              blocks),
-          k.constant(0));
-      I32 rightNeed = select(hasRight, min(q0i + off + windowRight + 1, ski),
-                             ski);
-      I32 cleanTo = max(min(max(rightNeed - jFirst, 0) / int32_t(kBlockK),
-                            blocks),
-                        cleanFrom);
-      I32 jA = jFirst + cleanFrom * int32_t(kBlockK);
-      I32 jB = jFirst + cleanTo * int32_t(kBlockK);
-      I32 jEnd = jFirst + blocks * int32_t(kBlockK);
+      BlockRange keys = keyBlocks(k, mk, q0i);
+      I32 jFirst = keys.first, jA = keys.clean, jB = keys.cleanEnd,
+          jEnd = keys.end;
 
       std::array<Shared<T>, 3> bufs = {k.shared<T>({kBlockK, D}),
                                        k.shared<T>({kBlockK, D}),
@@ -175,12 +118,9 @@ template <class T, unsigned D> void buildFlashForward(ModuleBuilder &mb) {
         Token tkNext = k.asyncCopy(kb, j0u + kBlockK, 0u, sk, D, kss, free1,
                                    aligned);
         if (masked)
-          s = s.mapIndexed<float, float>([&](F32 x, I32 r, I32 c) {
-            I32 i = rowBase + r, j = j0 + c;
-            Pred visible = (j < ski) &&
-                           (!hasRight || j <= i + off + windowRight) &&
-                           (!hasLeft || j >= i + off - windowLeft);
-            return select(visible, x, k.constant(ninf));
+          s = s.mapIndexed<float, float>([&](F32 x, I32 r, I32 col) {
+            return select(mk.visible(rowBase + r, j0 + col), x,
+                          k.constant(ninf));
           });
         Frag rowMax = s.reduceRows(ReduceKind::max);
         Frag mNew = mIn.mapWith<float, float>(
@@ -260,6 +200,7 @@ template <class T, unsigned D> void buildFlashForward(ModuleBuilder &mb) {
 } // namespace
 
 void kaio::ops::kernels::buildAttentionKernels(ModuleBuilder &mb) {
+  buildAttentionBackwardKernels(mb);
   buildFlashForward<f16, 64>(mb);
   buildFlashForward<f16, 128>(mb);
   buildFlashForward<bf16, 64>(mb);

@@ -157,18 +157,34 @@ enum AttentionFlags : std::uint32_t {
   kAttnLse = 4,         ///< store each row's logsumexp
 };
 
-/// Adds flash_fwd_<f16|bf16>_d<64|128>(q, k, v, o, lse, cu_seqlens_q,
-///   cu_seqlens_k, seq_q, seq_k, kv_group, {q,k,v,o}_{batch,head}_stride
-///   (u64) and _row_stride (u32) in elements, lse_batch_stride,
-///   lse_head_stride, scale_log2 (softmax scale * log2 e), window_left,
-///   window_right (< 0: unbounded; causal is window_right = 0), flags):
-///   grid (ceil(max seq_q / kAttnBlockQ), heads, batch), 32 * kAttnWarps
-///   threads. Query head h reads key/value head h / kv_group. Row i of a
-///   batch sees key j when i + d - window_left <= j <= i + d + window_right
-///   and j < seq_k, d = seq_k - seq_q with kAttnBottomRight, else 0. O gets
-///   softmax(scale Q K^T) V (0 for a row that sees no key), lse[row] (with
-///   kAttnLse) its natural logsumexp (-inf then). Every row must be 16-byte aligned.
+/// Adds the attention kernels (AttentionKernels.cpp,
+/// AttentionBackwardKernels.cpp; grids and math in their headers). Their
+/// parameters: each [batch, seq, heads, dim] tensor as its pointer and
+/// batch, head (u64) and row (u32) strides in elements; each per-row f32
+/// vector ([batch, heads, seq_q]: lse, delta) as its pointer and batch and
+/// head strides; then cu_seqlens_q, cu_seqlens_k, seq_q, seq_k, kv_group,
+/// scale_log2 (scale * log2 e), scale, window_left, window_right (< 0:
+/// unbounded; causal is window_right = 0) and flags (AttentionFlags).
+/// Query head h reads key/value head h / kv_group. Row i of a batch sees
+/// key j when i + d - window_left <= j <= i + d + window_right and j <
+/// seq_k, d = seq_k - seq_q with kAttnBottomRight, else 0. Every row must be
+/// 16-byte aligned.
+///
+///   flash_fwd_<f16|bf16>_d<64|128>(q, k, v, o, lse, ...): grid
+///     (ceil(max seq_q / kAttnBlockQ), heads, batch), 32 * kAttnWarps
+///     threads; O = softmax(scale Q K^T) V (0 for a row that sees no key),
+///     lse[row] (with kAttnLse) its natural logsumexp (-inf then).
+///   flash_bwd_prep_<type>_d<D>(o, do, delta, ...): delta[row] = sum(dO * O)
+///     over the row; grid (ceil(max seq_q / 8), heads, batch), 256 threads.
+///   flash_bwd_dq_<type>_d<D>(q, k, v, do, dq, lse, delta, ...): dQ = scale
+///     dS K, dS = P * (dO V^T - delta), P = exp(scale Q K^T - lse); grid
+///     as flash_fwd's.
+///   flash_bwd_dkdv_<type>_d<D>(q, k, v, do, dk, dv, lse, delta, ...): dV =
+///     sum over the kv group's heads of P^T dO, dK = scale dS^T Q; grid
+///     (ceil(max seq_k / kAttnBlockK), kv heads, batch), 32 * kAttnWarps
+///     threads. No atomics: deterministic.
 void buildAttentionKernels(builder::ModuleBuilder &mb);
+void buildAttentionBackwardKernels(builder::ModuleBuilder &mb);
 
 } // namespace kaio::ops::kernels
 

@@ -81,136 +81,351 @@ public:
     return o;
   }
 
-  /// Runs the kernel on `p` and checks O and lse against the reference.
-  void check(const Problem &p) {
-    const unsigned D = dim();
-    bool varlen = !p.lensQ.empty();
-    uint32_t batch = varlen ? uint32_t(p.lensQ.size()) : p.batch;
+  /// One problem's shapes, layouts, inputs and f64 reference (softmax
+  /// materialised).
+  struct Case {
+    Problem p;
+    unsigned D;
+    bool varlen;
+    uint32_t batch, rowsQ, rowsK, maxQ, maxK;
     std::vector<uint32_t> offQ{0}, offK{0}, lenQ, lenK;
-    for (uint32_t b = 0; b < batch; ++b) {
-      lenQ.push_back(varlen ? p.lensQ[b] : p.seqQ);
-      lenK.push_back(varlen ? p.lensK[b] : p.seqK);
-      offQ.push_back(offQ.back() + lenQ.back());
-      offK.push_back(offK.back() + lenK.back());
-    }
-    // Dense: [batch, seq, heads, dim] or [batch, heads, seq, dim]; packed:
-    // [total, heads, dim] (batch stride 0, rows offset by cu_seqlens).
-    auto layoutOf = [&](uint32_t heads, uint32_t seq) {
+    Layout lq, lk;
+    size_t nq, nk, nl;
+    uint64_t lseBatch, lseHead;
+    double scale;
+    std::vector<double> q, k, v;
+
+    /// Dense: [batch, seq, heads, dim] or [batch, heads, seq, dim]; packed:
+    /// [total, heads, dim] (batch stride 0, rows offset by cu_seqlens).
+    Layout layoutOf(uint32_t heads, uint32_t seq) const {
       if (varlen)
         return Layout{0, D, heads * D};
       if (p.headsMajor)
         return Layout{uint64_t(heads) * seq * D, uint64_t(seq) * D, D};
       return Layout{uint64_t(seq) * heads * D, D, heads * D};
-    };
-    uint32_t rowsQ = varlen ? offQ.back() : p.seqQ;
-    uint32_t rowsK = varlen ? offK.back() : p.seqK;
-    Layout lq = layoutOf(p.heads, rowsQ), lk = layoutOf(p.kvHeads, rowsK);
-    size_t nq = size_t(varlen ? 1 : batch) * rowsQ * p.heads * D;
-    size_t nk = size_t(varlen ? 1 : batch) * rowsK * p.kvHeads * D;
-    std::vector<double> q = random(nq), k = random(nk), v = random(nk);
-    double scale = p.scale ? p.scale : 1.0 / std::sqrt(double(D));
+    }
+    uint32_t kvHead(uint32_t h) const { return h / (p.heads / p.kvHeads); }
+    /// Element d of query row i of (b, h) in a Q-shaped tensor.
+    uint64_t qIndex(uint32_t b, uint32_t h, uint32_t i, unsigned d) const {
+      return lq.index(varlen ? 0 : b, h, offQ[varlen ? b : 0] + i, d);
+    }
+    uint64_t kIndex(uint32_t b, uint32_t kh, uint32_t j, unsigned d) const {
+      return lk.index(varlen ? 0 : b, kh, offK[varlen ? b : 0] + j, d);
+    }
+    size_t lseIndex(uint32_t b, uint32_t h, uint32_t i) const {
+      return (varlen ? 0 : b) * lseBatch + h * lseHead + offQ[varlen ? b : 0] +
+             i;
+    }
+    /// scale * q_i . k_j for the keys row i sees, -inf for the others.
+    std::vector<double> scores(uint32_t b, uint32_t h, uint32_t i) const {
+      int64_t d0 = p.bottomRight ? int64_t(lenK[b]) - lenQ[b] : 0;
+      std::vector<double> s(lenK[b], -INFINITY);
+      for (uint32_t j = 0; j < lenK[b]; ++j) {
+        int64_t lo = int64_t(i) + d0 - p.windowLeft,
+                hi = int64_t(i) + d0 + p.windowRight;
+        if ((p.windowLeft >= 0 && int64_t(j) < lo) ||
+            (p.windowRight >= 0 && int64_t(j) > hi))
+          continue;
+        double dot = 0;
+        for (unsigned d = 0; d < D; ++d)
+          dot += q[qIndex(b, h, i, d)] * k[kIndex(b, kvHead(h), j, d)];
+        s[j] = dot * scale;
+      }
+      return s;
+    }
+    /// softmax(s) (all 0 for a row that sees nothing) and its logsumexp.
+    static std::vector<double> softmax(const std::vector<double> &s,
+                                       double &lse) {
+      double mx = -INFINITY, sum = 0;
+      for (double x : s)
+        mx = std::max(mx, x);
+      for (double x : s)
+        sum += x == -INFINITY ? 0 : std::exp(x - mx);
+      std::vector<double> pr(s.size(), 0.0);
+      lse = sum == 0 ? -INFINITY : mx + std::log(sum);
+      for (size_t j = 0; j < s.size() && sum; ++j)
+        pr[j] = s[j] == -INFINITY ? 0 : std::exp(s[j] - mx) / sum;
+      return pr;
+    }
+    /// The trailing parameters every attention kernel takes.
+    std::vector<uint64_t> common(uint64_t cuQ, uint64_t cuK,
+                                 uint32_t flags) const {
+      return {cuQ,
+              cuK,
+              p.seqQ,
+              p.seqK,
+              p.heads / p.kvHeads,
+              Interpreter::argF32(float(scale * M_LOG2E)),
+              Interpreter::argF32(float(scale)),
+              uint64_t(uint32_t(p.windowLeft)),
+              uint64_t(uint32_t(p.windowRight)),
+              flags};
+    }
+    uint32_t flags() const {
+      return (varlen ? uint32_t(kAttnVarlen) : 0u) |
+             (p.bottomRight ? uint32_t(kAttnBottomRight) : 0u);
+    }
+  };
 
-    Interpreter interp(**module);
-    auto upload = [&](const std::vector<double> &x) {
-      std::vector<unsigned char> bytes = encode(elem(), x);
+  Case makeCase(const Problem &p) {
+    Case c;
+    c.p = p;
+    c.D = dim();
+    c.varlen = !p.lensQ.empty();
+    c.batch = c.varlen ? uint32_t(p.lensQ.size()) : p.batch;
+    for (uint32_t b = 0; b < c.batch; ++b) {
+      c.lenQ.push_back(c.varlen ? p.lensQ[b] : p.seqQ);
+      c.lenK.push_back(c.varlen ? p.lensK[b] : p.seqK);
+      c.offQ.push_back(c.offQ.back() + c.lenQ.back());
+      c.offK.push_back(c.offK.back() + c.lenK.back());
+    }
+    c.maxQ = *std::max_element(c.lenQ.begin(), c.lenQ.end());
+    c.maxK = *std::max_element(c.lenK.begin(), c.lenK.end());
+    c.rowsQ = c.varlen ? c.offQ.back() : p.seqQ;
+    c.rowsK = c.varlen ? c.offK.back() : p.seqK;
+    c.lq = c.layoutOf(p.heads, c.rowsQ);
+    c.lk = c.layoutOf(p.kvHeads, c.rowsK);
+    uint32_t outer = c.varlen ? 1 : c.batch;
+    c.nq = size_t(outer) * c.rowsQ * p.heads * c.D;
+    c.nk = size_t(outer) * c.rowsK * p.kvHeads * c.D;
+    // lse: [batch, heads, seq] (dense) or [heads, total] (packed).
+    c.lseBatch = c.varlen ? 0 : uint64_t(p.heads) * c.rowsQ;
+    c.lseHead = c.rowsQ;
+    c.nl = size_t(outer) * p.heads * c.rowsQ;
+    c.scale = p.scale ? p.scale : 1.0 / std::sqrt(double(c.D));
+    c.q = random(c.nq);
+    c.k = random(c.nk);
+    c.v = random(c.nk);
+    return c;
+  }
+
+  /// Device memory of a run in the interpreter.
+  struct Device {
+    Interpreter interp;
+    uint64_t cuQ = 0, cuK = 0;
+    explicit Device(mlir::ModuleOp m) : interp(m) {}
+    uint64_t upload(Elem e, const std::vector<double> &x) {
+      std::vector<unsigned char> bytes = encode(e, x);
       uint64_t a = interp.allocGlobal(bytes.size() + 64);
       EXPECT_TRUE(interp.write(a, bytes.data(), bytes.size()));
       return a;
-    };
+    }
+    uint64_t uploadF32(const std::vector<float> &x) {
+      uint64_t a = interp.allocGlobal(x.size() * 4 + 64);
+      EXPECT_TRUE(interp.write(a, x));
+      return a;
+    }
+    std::vector<double> download(Elem e, uint64_t a, size_t n) {
+      std::vector<unsigned char> bytes(n * elemBytes(e));
+      EXPECT_TRUE(interp.read(a, bytes.data(), bytes.size()));
+      return decode(e, bytes);
+    }
+    void uploadOffsets(const Case &c) {
+      std::vector<int32_t> q(c.offQ.begin(), c.offQ.end()),
+          k(c.offK.begin(), c.offK.end());
+      cuQ = interp.allocGlobal(q.size() * 4);
+      cuK = interp.allocGlobal(k.size() * 4);
+      EXPECT_TRUE(interp.write(cuQ, q));
+      EXPECT_TRUE(interp.write(cuK, k));
+    }
+  };
+
+  /// Arguments of a Q- or K-shaped tensor at `addr`.
+  static std::vector<uint64_t> tensorArgs(uint64_t addr, const Layout &l) {
+    return {addr, l.batchStride, l.headStride, l.rowStride};
+  }
+  static std::vector<uint64_t>
+  concat(std::initializer_list<std::vector<uint64_t>> parts) {
+    std::vector<uint64_t> out;
+    for (const auto &part : parts)
+      out.insert(out.end(), part.begin(), part.end());
+    return out;
+  }
+  std::string name(const char *base) const {
+    return std::string(base) + "_" + elemName(elem()) + "_d" +
+           std::to_string(dim());
+  }
+
+  /// Runs the forward kernel on `p` and checks O and lse against the
+  /// reference.
+  void check(const Problem &p) {
+    Case c = makeCase(p);
+    Device dev(**module);
+    dev.uploadOffsets(c);
     const double sentinel = 5.0;
     // O with 64 extra elements past the end: none may change.
-    uint64_t dq = upload(q), dk = upload(k), dv = upload(v),
-             dout = upload(std::vector<double>(nq + 64, sentinel));
-    // lse: [batch, heads, seq] (dense) or [heads, total] (packed).
-    uint64_t lseBatch = varlen ? 0 : uint64_t(p.heads) * rowsQ;
-    uint64_t lseHead = rowsQ;
-    size_t nl = size_t(varlen ? 1 : batch) * p.heads * rowsQ;
-    std::vector<float> lseInit(nl + 16, 99.0f);
-    uint64_t dl = interp.allocGlobal(lseInit.size() * 4);
-    ASSERT_TRUE(interp.write(dl, lseInit));
-    std::vector<int32_t> cuQ(offQ.begin(), offQ.end()),
-        cuK(offK.begin(), offK.end());
-    uint64_t dcq = interp.allocGlobal(cuQ.size() * 4),
-             dck = interp.allocGlobal(cuK.size() * 4);
-    ASSERT_TRUE(interp.write(dcq, cuQ));
-    ASSERT_TRUE(interp.write(dck, cuK));
-
-    uint32_t maxQ = *std::max_element(lenQ.begin(), lenQ.end());
-    uint32_t flags = uint32_t(kAttnLse) |
-                     (varlen ? uint32_t(kAttnVarlen) : 0u) |
-                     (p.bottomRight ? uint32_t(kAttnBottomRight) : 0u);
-    std::string name = std::string("flash_fwd_") + elemName(elem()) + "_d" +
-                       std::to_string(D);
-    auto r = interp.launch(
-        name, {(maxQ + kAttnBlockQ - 1) / kAttnBlockQ, p.heads, batch},
+    uint64_t dq = dev.upload(elem(), c.q), dk = dev.upload(elem(), c.k),
+             dv = dev.upload(elem(), c.v),
+             dout = dev.upload(elem(), std::vector<double>(c.nq + 64, sentinel));
+    uint64_t dl = dev.uploadF32(std::vector<float>(c.nl + 16, 99.0f));
+    std::string fwd = name("flash_fwd");
+    auto r = dev.interp.launch(
+        fwd, {(c.maxQ + kAttnBlockQ - 1) / kAttnBlockQ, p.heads, c.batch},
         {32 * kAttnWarps},
-        {dq, dk, dv, dout, dl, dcq, dck, p.seqQ, p.seqK,
-         p.heads / p.kvHeads, lq.batchStride, lq.headStride, lq.rowStride,
-         lk.batchStride, lk.headStride, lk.rowStride, lk.batchStride,
-         lk.headStride, lk.rowStride, lq.batchStride, lq.headStride,
-         lq.rowStride, lseBatch, lseHead,
-         Interpreter::argF32(float(scale * M_LOG2E)),
-         uint64_t(uint32_t(p.windowLeft)), uint64_t(uint32_t(p.windowRight)),
-         flags},
+        concat({tensorArgs(dq, c.lq), tensorArgs(dk, c.lk),
+                tensorArgs(dv, c.lk), tensorArgs(dout, c.lq),
+                {dl, c.lseBatch, c.lseHead},
+                c.common(dev.cuQ, dev.cuK, c.flags() | kAttnLse)}),
         options(p));
-    ASSERT_TRUE(r.success) << name << ": " << r.message();
-
-    std::vector<unsigned char> bytes((nq + 64) * elemBytes(elem()));
-    ASSERT_TRUE(interp.read(dout, bytes.data(), bytes.size()));
-    std::vector<double> out = decode(elem(), bytes);
-    std::vector<float> lse(nl + 16);
-    ASSERT_TRUE(interp.read(dl, lse));
+    ASSERT_TRUE(r.success) << fwd << ": " << r.message();
+    std::vector<double> out = dev.download(elem(), dout, c.nq + 64);
+    std::vector<float> lse(c.nl + 16);
+    ASSERT_TRUE(dev.interp.read(dl, lse));
 
     // P is rounded to the element type before P V; O is stored in it.
     double tol = elem() == Elem::F16 ? 4e-3 : 3e-2;
-    std::vector<bool> written(nq, false);
-    for (uint32_t b = 0; b < batch; ++b)
+    std::vector<bool> written(c.nq, false);
+    for (uint32_t b = 0; b < c.batch; ++b)
       for (uint32_t h = 0; h < p.heads; ++h)
-        for (uint32_t i = 0; i < lenQ[b]; ++i) {
-          uint32_t kvh = h / (p.heads / p.kvHeads);
-          uint32_t bq = varlen ? 0 : b, rq = offQ[varlen ? b : 0] + i;
-          int64_t d0 = p.bottomRight ? int64_t(lenK[b]) - lenQ[b] : 0;
-          std::vector<double> s(lenK[b], -INFINITY);
-          double mx = -INFINITY;
-          for (uint32_t j = 0; j < lenK[b]; ++j) {
-            int64_t lo = int64_t(i) + d0 - p.windowLeft,
-                    hi = int64_t(i) + d0 + p.windowRight;
-            if ((p.windowLeft >= 0 && int64_t(j) < lo) ||
-                (p.windowRight >= 0 && int64_t(j) > hi))
-              continue;
-            uint32_t rk = offK[varlen ? b : 0] + j;
-            double dot = 0;
-            for (unsigned d = 0; d < D; ++d)
-              dot += q[lq.index(bq, h, rq, d)] * k[lk.index(bq, kvh, rk, d)];
-            s[j] = dot * scale;
-            mx = std::max(mx, s[j]);
-          }
-          double sum = 0;
-          for (double x : s)
-            sum += x == -INFINITY ? 0 : std::exp(x - mx);
-          std::string where = name + " b" + std::to_string(b) + " h" +
+        for (uint32_t i = 0; i < c.lenQ[b]; ++i) {
+          double want_lse;
+          std::vector<double> pr = Case::softmax(c.scores(b, h, i), want_lse);
+          std::string where = fwd + " b" + std::to_string(b) + " h" +
                               std::to_string(h) + " row " + std::to_string(i);
-          size_t li = (varlen ? 0 : b) * lseBatch + h * lseHead + rq;
-          if (sum == 0)
-            ASSERT_EQ(lse[li], -INFINITY) << where;
+          float got = lse[c.lseIndex(b, h, i)];
+          if (want_lse == -INFINITY)
+            ASSERT_EQ(got, -INFINITY) << where;
           else
-            ASSERT_NEAR(lse[li], mx + std::log(sum), 2e-3) << where;
-          for (unsigned d = 0; d < D; ++d) {
+            ASSERT_NEAR(got, want_lse, 2e-3) << where;
+          for (unsigned d = 0; d < c.D; ++d) {
             double want = 0;
-            for (uint32_t j = 0; j < lenK[b]; ++j)
-              if (s[j] != -INFINITY)
-                want += std::exp(s[j] - mx) / sum *
-                        v[lk.index(bq, kvh, offK[varlen ? b : 0] + j, d)];
-            uint64_t oi = lq.index(bq, h, rq, d);
+            for (uint32_t j = 0; j < c.lenK[b]; ++j)
+              want += pr[j] * c.v[c.kIndex(b, c.kvHead(h), j, d)];
+            uint64_t oi = c.qIndex(b, h, i, d);
             written[oi] = true;
             ASSERT_NEAR(out[oi], want, tol) << where << " d " << d;
           }
         }
-    for (size_t i = 0; i < nq + 64; ++i)
-      if (i >= nq || !written[i])
-        ASSERT_EQ(out[i], sentinel) << name << ": wrote element " << i;
-    for (size_t i = nl; i < nl + 16; ++i)
-      ASSERT_EQ(lse[i], 99.0f) << name << ": wrote lse past the end";
+    for (size_t i = 0; i < c.nq + 64; ++i)
+      if (i >= c.nq || !written[i])
+        ASSERT_EQ(out[i], sentinel) << fwd << ": wrote element " << i;
+    for (size_t i = c.nl; i < c.nl + 16; ++i)
+      ASSERT_EQ(lse[i], 99.0f) << fwd << ": wrote lse past the end";
+  }
+
+  /// Runs the three backward kernels on `p` (O and lse from the f64
+  /// forward, dO random) and checks dQ, dK and dV against the reference
+  /// gradients: dS = P (dP - rowsum(dO O)), dQ = scale dS K, dK = scale
+  /// dS^T Q (summed over the kv group), dV = P^T dO.
+  void checkBackward(const Problem &p) {
+    Case c = makeCase(p);
+    const unsigned D = c.D;
+    std::vector<double> o(c.nq, 0.0), dO = random(c.nq);
+    std::vector<float> lse(c.nl, 0.0f);
+    // The reference's P for every row, and O rounded as the forward stores.
+    std::vector<std::vector<double>> P(c.batch * p.heads * c.maxQ);
+    auto pOf = [&](uint32_t b, uint32_t h, uint32_t i) -> std::vector<double> & {
+      return P[(size_t(b) * p.heads + h) * c.maxQ + i];
+    };
+    for (uint32_t b = 0; b < c.batch; ++b)
+      for (uint32_t h = 0; h < p.heads; ++h)
+        for (uint32_t i = 0; i < c.lenQ[b]; ++i) {
+          double l;
+          pOf(b, h, i) = Case::softmax(c.scores(b, h, i), l);
+          lse[c.lseIndex(b, h, i)] = float(l);
+          for (unsigned d = 0; d < D; ++d) {
+            double x = 0;
+            for (uint32_t j = 0; j < c.lenK[b]; ++j)
+              x += pOf(b, h, i)[j] * c.v[c.kIndex(b, c.kvHead(h), j, d)];
+            o[c.qIndex(b, h, i, d)] = roundTo(elem(), x);
+          }
+        }
+    std::vector<double> gq(c.nq, 0.0), gk(c.nk, 0.0), gv(c.nk, 0.0);
+    for (uint32_t b = 0; b < c.batch; ++b)
+      for (uint32_t h = 0; h < p.heads; ++h)
+        for (uint32_t i = 0; i < c.lenQ[b]; ++i) {
+          uint32_t kh = c.kvHead(h);
+          double delta = 0;
+          for (unsigned d = 0; d < D; ++d)
+            delta += dO[c.qIndex(b, h, i, d)] * o[c.qIndex(b, h, i, d)];
+          for (uint32_t j = 0; j < c.lenK[b]; ++j) {
+            double pij = pOf(b, h, i)[j];
+            if (pij == 0)
+              continue;
+            double dp = 0;
+            for (unsigned d = 0; d < D; ++d)
+              dp += dO[c.qIndex(b, h, i, d)] * c.v[c.kIndex(b, kh, j, d)];
+            double ds = pij * (dp - delta);
+            for (unsigned d = 0; d < D; ++d) {
+              gq[c.qIndex(b, h, i, d)] +=
+                  c.scale * ds * c.k[c.kIndex(b, kh, j, d)];
+              gk[c.kIndex(b, kh, j, d)] +=
+                  c.scale * ds * c.q[c.qIndex(b, h, i, d)];
+              gv[c.kIndex(b, kh, j, d)] += pij * dO[c.qIndex(b, h, i, d)];
+            }
+          }
+        }
+
+    Device dev(**module);
+    dev.uploadOffsets(c);
+    const double sentinel = 5.0;
+    uint64_t aq = dev.upload(elem(), c.q), ak = dev.upload(elem(), c.k),
+             av = dev.upload(elem(), c.v), ao = dev.upload(elem(), o),
+             ado = dev.upload(elem(), dO);
+    std::vector<double> fillQ(c.nq + 64, sentinel), fillK(c.nk + 64, sentinel);
+    uint64_t adq = dev.upload(elem(), fillQ), adk = dev.upload(elem(), fillK),
+             adv = dev.upload(elem(), fillK);
+    uint64_t al = dev.uploadF32(lse),
+             adelta = dev.uploadF32(std::vector<float>(c.nl + 16, 99.0f));
+    std::vector<uint64_t> rowVec = {c.lseBatch, c.lseHead};
+    std::vector<uint64_t> common = c.common(dev.cuQ, dev.cuK, c.flags());
+    uint32_t qBlocks = (c.maxQ + kAttnBlockQ - 1) / kAttnBlockQ;
+
+    auto launch = [&](const std::string &kernel, interp::Dim3 grid,
+                      std::vector<uint64_t> args) {
+      auto r = dev.interp.launch(kernel, grid, {32 * kAttnWarps}, args,
+                                 options(p));
+      EXPECT_TRUE(r.success) << kernel << ": " << r.message();
+    };
+    std::string prep = name("flash_bwd_prep");
+    auto r = dev.interp.launch(
+        prep, {(c.maxQ + 7) / 8, p.heads, c.batch}, {256},
+        concat({tensorArgs(ao, c.lq), tensorArgs(ado, c.lq),
+                {adelta, c.lseBatch, c.lseHead}, common}));
+    ASSERT_TRUE(r.success) << prep << ": " << r.message();
+    launch(name("flash_bwd_dq"), {qBlocks, p.heads, c.batch},
+           concat({tensorArgs(aq, c.lq), tensorArgs(ak, c.lk),
+                   tensorArgs(av, c.lk), tensorArgs(ado, c.lq),
+                   tensorArgs(adq, c.lq), {al, c.lseBatch, c.lseHead},
+                   {adelta, c.lseBatch, c.lseHead}, common}));
+    launch(name("flash_bwd_dkdv"),
+           {(c.maxK + kAttnBlockK - 1) / kAttnBlockK, p.kvHeads, c.batch},
+           concat({tensorArgs(aq, c.lq), tensorArgs(ak, c.lk),
+                   tensorArgs(av, c.lk), tensorArgs(ado, c.lq),
+                   tensorArgs(adk, c.lk), tensorArgs(adv, c.lk),
+                   {al, c.lseBatch, c.lseHead},
+                   {adelta, c.lseBatch, c.lseHead}, common}));
+    ASSERT_FALSE(HasFailure());
+
+    // dS and P are rounded to the element type before their products:
+    // errors relative to each gradient's largest magnitude.
+    double rel = elem() == Elem::F16 ? 4e-3 : 3e-2;
+    auto compare = [&](const char *what, const std::vector<double> &want,
+                       uint64_t addr, size_t n) {
+      std::vector<double> got = dev.download(elem(), addr, n + 64);
+      double mag = 1e-3;
+      for (double w : want)
+        mag = std::max(mag, std::fabs(w));
+      // Elements no row owns keep the sentinel (none with dense layouts).
+      std::vector<bool> owned(n, false);
+      bool isQ = n == c.nq;
+      for (uint32_t b = 0; b < c.batch; ++b)
+        for (uint32_t h = 0; h < (isQ ? p.heads : p.kvHeads); ++h)
+          for (uint32_t i = 0; i < (isQ ? c.lenQ[b] : c.lenK[b]); ++i)
+            for (unsigned d = 0; d < D; ++d)
+              owned[isQ ? c.qIndex(b, h, i, d) : c.kIndex(b, h, i, d)] = true;
+      for (size_t i = 0; i < n + 64; ++i) {
+        if (i >= n || !owned[i]) {
+          ASSERT_EQ(got[i], sentinel) << what << ": wrote element " << i;
+          continue;
+        }
+        ASSERT_NEAR(got[i], want[i], rel * mag + 1e-3)
+            << what << " element " << i << " (largest " << mag << ")";
+      }
+    };
+    compare("dq", gq, adq, c.nq);
+    compare("dk", gk, adk, c.nk);
+    compare("dv", gv, adv, c.nk);
   }
 
   inline static mlir::MLIRContext *context = nullptr;
@@ -284,6 +499,54 @@ TEST_P(AttentionKernelsTest, PackedVariableLengths) {
   check(p);
 }
 
+TEST_P(AttentionKernelsTest, BackwardRaggedLengths) {
+  for (uint32_t seq : {1u, 17u, 130u}) {
+    Problem p;
+    p.batch = 2;
+    p.seqQ = p.seqK = seq;
+    p.heads = p.kvHeads = 1;
+    p.headsMajor = seq == 17;
+    checkBackward(p);
+    if (HasFatalFailure())
+      return;
+  }
+}
+
+TEST_P(AttentionKernelsTest, BackwardCausalWindowedAndGrouped) {
+  Problem p;
+  p.seqQ = 80;
+  p.seqK = 130;
+  p.heads = 4;
+  p.kvHeads = 2;
+  p.windowRight = 0;
+  p.bottomRight = true;
+  checkBackward(p);
+  ASSERT_FALSE(HasFatalFailure());
+  p.seqQ = p.seqK = 100;
+  p.heads = p.kvHeads = 1;
+  p.bottomRight = false;
+  p.windowLeft = 40;
+  checkBackward(p);
+  ASSERT_FALSE(HasFatalFailure());
+  // seq_q > seq_k bottom-right: the first rows see nothing.
+  p.seqQ = 70;
+  p.seqK = 20;
+  p.windowLeft = -1;
+  p.bottomRight = true;
+  checkBackward(p);
+}
+
+TEST_P(AttentionKernelsTest, BackwardPackedVariableLengths) {
+  Problem p;
+  p.heads = 2;
+  p.kvHeads = 1;
+  p.lensQ = {5, 70, 17};
+  p.lensK = {9, 64, 130};
+  p.windowRight = 0;
+  p.bottomRight = true;
+  checkBackward(p);
+}
+
 // The performance properties the kernel is built for, counted by the
 // interpreter's profile: swizzled tiles (no bank conflicts for the
 // cp.async writes, the transposed K reads and the V reads), whole 16-byte
@@ -326,3 +589,4 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 } // namespace
+

@@ -1,0 +1,390 @@
+//===- AttentionBackwardKernels.cpp - FlashAttention-2's backward pass ----===//
+//
+// With P = exp(scale Q K^T - lse) (the forward's logsumexp, so nothing of
+// size seq^2 is kept), dP = dO V^T and delta = rowsum(dO * O):
+//   dS = P * (dP - delta),  dQ = scale dS K,  dK = scale dS^T Q,  dV = P^T dO.
+// Three kernels, no atomics (bitwise deterministic):
+//   flash_bwd_prep: delta, a warp per row;
+//   flash_bwd_dq:   a block per 64 query rows walks the key blocks as the
+//                   forward does (Q and dO fragments in registers, S = Q K^T
+//                   and dP = dO V^T from transposed K and V tiles, dS re-used
+//                   as the A operand of dS K);
+//   flash_bwd_dkdv: a block per 64 keys (16 a warp) walks the query blocks
+//                   of every query head of its key/value head (GQA sums
+//                   there, in order): S^T = K Q^T and dP^T = V dO^T, so that
+//                   P^T and dS^T are A operands in registers for P^T dO and
+//                   dS^T Q; lse and delta are per column there.
+// Masks as in the forward: loops split into blocks that need them and
+// blocks that do not.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AttentionSupport.h"
+
+#include <cmath>
+
+using namespace kaio;
+using namespace kaio::builder;
+using namespace kaio::ops::kernels;
+using namespace kaio::ops::kernels::attention;
+using kaio::ops::kernels::support::Chunk;
+using kaio::ops::kernels::support::loadChunk;
+using kaio::ops::kernels::support::typeName;
+
+namespace {
+
+constexpr unsigned kBlockQ = kAttnBlockQ, kBlockK = kAttnBlockK;
+/// Query rows per step of the dK/dV kernel (K, V, Q and dO tiles: 48 KiB at
+/// head dim 128).
+constexpr unsigned kDkdvBlockQ = 32;
+constexpr unsigned kPrepRows = 8;
+constexpr float kLog2e = float(M_LOG2E);
+
+/// lse in log2 units; a row that sees no key (lse -inf) gets +inf, so that
+/// its P = exp2(s - inf) is 0.
+F32 lseLog2(KernelBuilder &k, const F32 &lse) {
+  return select(lse == -INFINITY, k.constant(float(INFINITY)), lse * kLog2e);
+}
+
+template <class T, unsigned D> void buildPrep(ModuleBuilder &mb) {
+  mb.kernel(kernelName("flash_bwd_prep", typeName<T>(), D),
+            {int32_t(32 * kPrepRows)}, [](KernelBuilder &k) {
+              auto o = tensorParam<Ptr<const T>>(k, "o");
+              auto dO = tensorParam<Ptr<const T>>(k, "do");
+              auto delta = rowVectorParam<Ptr<float>>(k, "delta");
+              Common c = commonParams(k);
+              U32 b = k.blockId(Dim::z), h = k.blockId(Dim::y);
+              U32 row = k.blockId(Dim::x) * kPrepRows + k.warpId();
+              Sequences seq = sequences(c, b);
+              k.if_(row < seq.sq, [&] {
+                // D / 32 elements a lane: one 4- or 8-byte access each.
+                constexpr unsigned W = D / 32;
+                U32 lane = k.laneId();
+                U32 r = seq.qStart + row;
+                Chunk<W> x = loadChunk<W>(o.at(b, h, r), lane * W);
+                Chunk<W> y = loadChunk<W>(dO.at(b, h, r), lane * W);
+                F32 acc = x[0] * y[0];
+                for (unsigned j = 1; j < W; ++j)
+                  acc = fma(x[j], y[j], acc);
+                F32 sum = k.warpReduce(ReduceKind::sum, acc);
+                k.if_(lane == 0u,
+                      [&] { delta.at(b, h, seq.qStart).store(row, sum); });
+              });
+            });
+}
+
+template <class T, unsigned D> void buildDq(ModuleBuilder &mb) {
+  mb.kernel(
+      kernelName("flash_bwd_dq", typeName<T>(), D),
+      {int32_t(32 * kAttnWarps)}, [](KernelBuilder &k) {
+        auto q = tensorParam<Ptr<const T>>(k, "q");
+        auto kp = tensorParam<Ptr<const T>>(k, "k");
+        auto v = tensorParam<Ptr<const T>>(k, "v");
+        auto dO = tensorParam<Ptr<const T>>(k, "do");
+        auto dq = tensorParam<Ptr<T>>(k, "dq");
+        auto lse = rowVectorParam<Ptr<const float>>(k, "lse");
+        auto delta = rowVectorParam<Ptr<const float>>(k, "delta");
+        Common c = commonParams(k);
+        U32 b = k.blockId(Dim::z), h = k.blockId(Dim::y);
+        U32 q0 = k.blockId(Dim::x) * kBlockQ;
+        Sequences seq = sequences(c, b);
+        k.if_(q0 < seq.sq, [&] {
+          U32 kvh = h / c.group;
+          auto kb = kp.at(b, kvh, seq.kStart);
+          auto vb = v.at(b, kvh, seq.kStart);
+          auto lb = lse.at(b, h, seq.qStart);
+          auto db = delta.at(b, h, seq.qStart);
+          Mask mk = mask(k, c, seq);
+          I32 q0i = q0.as<int32_t>();
+          BlockRange keys = keyBlocks(k, mk, q0i);
+          auto aligned = CopyAlignment::Promised;
+          std::array<Shared<T>, 3> bufs = {k.shared<T>({kBlockK, D}),
+                                           k.shared<T>({kBlockK, D}),
+                                           k.shared<T>({kBlockK, D})};
+          Token tq = k.asyncCopy(q.at(b, h, seq.qStart), q0, 0u, seq.sq, D,
+                                 q.rowStride, bufs[0], aligned);
+          Token tdo = k.asyncCopy(dO.at(b, h, seq.qStart), q0, 0u, seq.sq, D,
+                                  dO.rowStride, bufs[1], aligned);
+          Token tk = k.asyncCopy(kb, keys.first.as<uint32_t>(), 0u, seq.sk, D,
+                                 kp.rowStride, bufs[2], aligned);
+          k.asyncWait({tq, tdo});
+          k.barrier();
+          U32 warpRow = k.warpId() * 16u;
+          FragTile rowTile{1, D / 16};
+          Frag qf = bufs[0].loadFragment(FragRole::a, kShape, warpRow, 0u,
+                                         rowTile);
+          Frag dof = bufs[1].loadFragment(FragRole::a, kShape, warpRow, 0u,
+                                          rowTile);
+          k.barrier();
+          // Each row's lse (log2) and delta, as row broadcasts.
+          I32 rowBase = q0i + warpRow.as<int32_t>();
+          Frag one = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
+                                       FragTile{1, 1});
+          auto perRow = [&](auto fn) {
+            return one.mapIndexed<float, float>([&](F32, I32 r, I32) {
+              I32 i = rowBase + r;
+              return fn(i.as<uint32_t>(), i < mk.sq);
+            });
+          };
+          Frag lse2 = perRow([&](const U32 &i, const Pred &in) {
+            return lseLog2(k, lb.load(i, in, 0.0f));
+          });
+          Frag dlt = perRow([&](const U32 &i, const Pred &in) {
+            return db.load(i, in, 0.0f);
+          });
+          Frag zero = k.fragFill<float>(FragRole::acc, kShape, 0.0f, rowTile);
+
+          using State = std::tuple<Frag, Frag, Shared<T>, Shared<T>,
+                                   Shared<T>, Token>;
+          auto step = [&](bool masked, const I32 &j0, const Frag &dq0,
+                          const Frag &dq1, const Shared<T> &kTile,
+                          const Shared<T> &free0, const Shared<T> &free1,
+                          const Token &tkIn) -> State {
+            U32 j0u = j0.as<uint32_t>();
+            // K_j has landed, and every warp is past the last step: the
+            // free tiles take V_j and K_{j+1}.
+            k.asyncWait({tkIn});
+            k.barrier();
+            Token tv = k.asyncCopy(vb, j0u, 0u, seq.sk, D, v.rowStride,
+                                   free0, aligned);
+            Token tkNext = k.asyncCopy(kb, j0u + kBlockK, 0u, seq.sk, D,
+                                       kp.rowStride, free1, aligned);
+            FragTile keyTile{1, kBlockK / 8};
+            Frag s = k.fragFill<float>(FragRole::acc, kShape, 0.0f, keyTile);
+            for (unsigned kk = 0; kk < D / 16; ++kk)
+              s = k.mma(qf.slice(0, kk, FragTile{1, 1}),
+                        kTile.loadFragmentTransposed(kShape, 0u, kk * 16,
+                                                     keyTile),
+                        s);
+            Frag p = s.mapIndexed<float, float>(
+                [&](F32 x, I32 r, I32 col, F32 l2) {
+                  F32 e = exp2(fma(x, c.scaleLog2, -l2));
+                  if (!masked)
+                    return e;
+                  return select(mk.visible(rowBase + r, j0 + col), e,
+                                k.constant(0.0f));
+                },
+                lse2);
+            k.asyncWait({tv});
+            k.barrier();
+            Frag dp = k.fragFill<float>(FragRole::acc, kShape, 0.0f, keyTile);
+            for (unsigned kk = 0; kk < D / 16; ++kk)
+              dp = k.mma(dof.slice(0, kk, FragTile{1, 1}),
+                         free0.loadFragmentTransposed(kShape, 0u, kk * 16,
+                                                      keyTile),
+                         dp);
+            Frag ds = p.mapWith<float, float>(
+                [&](F32 pv, F32 dpv, F32 dl) { return pv * (dpv - dl); }, dp,
+                dlt);
+            Frag dsa = ds.toOperand<T>();
+            std::array<Frag, 2> acc = {dq0, dq1};
+            for (unsigned kk = 0; kk < kBlockK / 16; ++kk)
+              for (unsigned half = 0; half < 2; ++half)
+                acc[half] = k.mma(
+                    dsa.slice(0, kk, FragTile{1, 1}),
+                    kTile.loadFragment(FragRole::b, kShape, kk * 16,
+                                       half * (D / 2), rowTile),
+                    acc[half]);
+            return State(acc[0], acc[1], free1, kTile, free0, tkNext);
+          };
+          State state(zero, zero, bufs[2], bufs[0], bufs[1], tk);
+          auto loop = [&](bool masked, const I32 &from, const I32 &to) {
+            state = k.forCarrying(
+                from, to, int32_t(kBlockK), state,
+                [&](I32 j0, Frag a0, Frag a1, Shared<T> kt, Shared<T> f0,
+                    Shared<T> f1, Token t) {
+                  return step(masked, j0, a0, a1, kt, f0, f1, t);
+                });
+          };
+          loop(true, keys.first, keys.clean);
+          loop(false, keys.clean, keys.cleanEnd);
+          loop(true, keys.cleanEnd, keys.end);
+          k.asyncWait({});
+          auto dqb = dq.at(b, h, seq.qStart);
+          for (unsigned half = 0; half < 2; ++half) {
+            Frag f = half ? std::get<1>(state) : std::get<0>(state);
+            f.mapWith<float, float>([&](F32 x) { return x * c.scale; })
+                .store(dqb, q0 + warpRow, half * (D / 2), seq.sq, D,
+                       dq.rowStride);
+          }
+        });
+      });
+}
+
+/// The query blocks (of kDkdvBlockQ rows) that see keys [j0, j0 + 64), and
+/// among them those that see them whole.
+BlockRange queryBlocks(KernelBuilder &k, const Mask &m, const I32 &j0) {
+  const int32_t bq = kDkdvBlockQ, bk = kBlockK;
+  I32 iLo = select(m.hasRight, max(j0 - m.off - m.right, 0), k.constant(0));
+  I32 iHi = select(m.hasLeft, min(j0 + bk - m.off + m.left, m.sq), m.sq);
+  I32 first = (iLo / bq) * bq;
+  I32 blocks = max(iHi - first + (bq - 1), 0) / bq;
+  // Every row of a clean block sees the block's last key (right side) and
+  // its first (left side); the block is inside the queries and the keys.
+  I32 rightNeed = j0 + (bk - 1) - m.off - m.right;
+  I32 cleanFrom = select(
+      m.hasRight, min(max(rightNeed - first + (bq - 1), 0) / bq, blocks),
+      k.constant(0));
+  I32 lastStart = select(m.hasLeft,
+                         min(m.sq - bq, j0 - m.off + m.left - (bq - 1)),
+                         m.sq - bq);
+  I32 cleanTo = select(lastStart >= first, (lastStart - first) / bq + 1,
+                       k.constant(0));
+  cleanTo = select(j0 + bk <= m.sk, max(min(cleanTo, blocks), cleanFrom),
+                   cleanFrom);
+  return {first, first + cleanFrom * bq, first + cleanTo * bq,
+          first + blocks * bq};
+}
+
+template <class T, unsigned D> void buildDkdv(ModuleBuilder &mb) {
+  mb.kernel(
+      kernelName("flash_bwd_dkdv", typeName<T>(), D),
+      {int32_t(32 * kAttnWarps)}, [](KernelBuilder &k) {
+        auto q = tensorParam<Ptr<const T>>(k, "q");
+        auto kp = tensorParam<Ptr<const T>>(k, "k");
+        auto v = tensorParam<Ptr<const T>>(k, "v");
+        auto dO = tensorParam<Ptr<const T>>(k, "do");
+        auto dk = tensorParam<Ptr<T>>(k, "dk");
+        auto dv = tensorParam<Ptr<T>>(k, "dv");
+        auto lse = rowVectorParam<Ptr<const float>>(k, "lse");
+        auto delta = rowVectorParam<Ptr<const float>>(k, "delta");
+        Common c = commonParams(k);
+        U32 b = k.blockId(Dim::z), kvh = k.blockId(Dim::y);
+        U32 j0 = k.blockId(Dim::x) * kBlockK;
+        Sequences seq = sequences(c, b);
+        k.if_(j0 < seq.sk, [&] {
+          Mask mk = mask(k, c, seq);
+          I32 j0i = j0.as<int32_t>();
+          BlockRange queries = queryBlocks(k, mk, j0i);
+          auto aligned = CopyAlignment::Promised;
+          // K and V stay for the whole kernel; Q and dO change per step.
+          Shared<T> kT = k.shared<T>({kBlockK, D}), vT = k.shared<T>({kBlockK, D});
+          Shared<T> qT = k.shared<T>({kDkdvBlockQ, D}),
+                    doT = k.shared<T>({kDkdvBlockQ, D});
+          Token tk = k.asyncCopy(kp.at(b, kvh, seq.kStart), j0, 0u, seq.sk, D,
+                                 kp.rowStride, kT, aligned);
+          Token tv = k.asyncCopy(v.at(b, kvh, seq.kStart), j0, 0u, seq.sk, D,
+                                 v.rowStride, vT, aligned);
+          k.asyncWait({tk, tv});
+          U32 warpKey = k.warpId() * 16u;
+          I32 keyBase = j0i + warpKey.as<int32_t>();
+          FragTile rowTile{1, D / 16};
+          FragTile queryTile{1, kDkdvBlockQ / 8};
+          Frag zero = k.fragFill<float>(FragRole::acc, kShape, 0.0f, rowTile);
+          using State = std::tuple<Frag, Frag, Frag, Frag>;
+          State state(zero, zero, zero, zero);
+          // The query heads of this key/value head, in order.
+          state = k.forCarrying(
+              0u, c.group, 1u, state,
+              [&](U32 g, Frag dk0, Frag dk1, Frag dv0, Frag dv1) {
+                U32 h = kvh * c.group + g;
+                auto qb = q.at(b, h, seq.qStart);
+                auto dob = dO.at(b, h, seq.qStart);
+                auto lb = lse.at(b, h, seq.qStart);
+                auto db = delta.at(b, h, seq.qStart);
+                auto step = [&](bool masked, const I32 &i0, State st) {
+                  U32 i0u = i0.as<uint32_t>();
+                  // Every warp is done with the last step's tiles.
+                  k.barrier();
+                  Token tq = k.asyncCopy(qb, i0u, 0u, seq.sq, D, q.rowStride,
+                                         qT, aligned);
+                  Token tdo = k.asyncCopy(dob, i0u, 0u, seq.sq, D,
+                                          dO.rowStride, doT, aligned);
+                  k.asyncWait({tq, tdo});
+                  k.barrier();
+                  // S^T = K Q^T: the warp's 16 keys by the step's queries.
+                  Frag sT = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
+                                              queryTile);
+                  Frag dpT = sT;
+                  for (unsigned kk = 0; kk < D / 16; ++kk) {
+                    sT = k.mma(kT.loadFragment(FragRole::a, kShape, warpKey,
+                                               kk * 16),
+                               qT.loadFragmentTransposed(kShape, 0u, kk * 16,
+                                                         queryTile),
+                               sT);
+                    dpT = k.mma(vT.loadFragment(FragRole::a, kShape, warpKey,
+                                                kk * 16),
+                                doT.loadFragmentTransposed(kShape, 0u,
+                                                           kk * 16, queryTile),
+                                dpT);
+                  }
+                  // lse and delta are per query: per column here.
+                  Frag pT = sT.mapIndexed<float, float>(
+                      [&](F32 x, I32 r, I32 col) {
+                        I32 i = i0 + col;
+                        Pred in = i < mk.sq;
+                        F32 l2 = lseLog2(k, lb.load(i.as<uint32_t>(), in,
+                                                    float(INFINITY)));
+                        F32 e = exp2(fma(x, c.scaleLog2, -l2));
+                        if (!masked)
+                          return e;
+                        return select(in && mk.visible(i, keyBase + r), e,
+                                      k.constant(0.0f));
+                      });
+                  Frag dsT = pT.mapIndexed<float, float>(
+                      [&](F32 p, I32, I32 col, F32 dp) {
+                        I32 i = i0 + col;
+                        F32 dl = db.load(i.as<uint32_t>(), i < mk.sq, 0.0f);
+                        return p * (dp - dl);
+                      },
+                      dpT);
+                  Frag pa = pT.toOperand<T>(), dsa = dsT.toOperand<T>();
+                  std::array<Frag, 2> dkA = {std::get<0>(st), std::get<1>(st)};
+                  std::array<Frag, 2> dvA = {std::get<2>(st), std::get<3>(st)};
+                  for (unsigned kk = 0; kk < kDkdvBlockQ / 16; ++kk)
+                    for (unsigned half = 0; half < 2; ++half) {
+                      dvA[half] = k.mma(
+                          pa.slice(0, kk, FragTile{1, 1}),
+                          doT.loadFragment(FragRole::b, kShape, kk * 16,
+                                           half * (D / 2), rowTile),
+                          dvA[half]);
+                      dkA[half] = k.mma(
+                          dsa.slice(0, kk, FragTile{1, 1}),
+                          qT.loadFragment(FragRole::b, kShape, kk * 16,
+                                          half * (D / 2), rowTile),
+                          dkA[half]);
+                    }
+                  return State(dkA[0], dkA[1], dvA[0], dvA[1]);
+                };
+                State st(dk0, dk1, dv0, dv1);
+                auto loop = [&](bool masked, const I32 &from, const I32 &to) {
+                  st = k.forCarrying(
+                      from, to, int32_t(kDkdvBlockQ), st,
+                      [&](I32 i0, Frag a, Frag b2, Frag c2, Frag d2) {
+                        return step(masked, i0, State(a, b2, c2, d2));
+                      });
+                };
+                loop(true, queries.first, queries.clean);
+                loop(false, queries.clean, queries.cleanEnd);
+                loop(true, queries.cleanEnd, queries.end);
+                return st;
+              });
+          auto dkb = dk.at(b, kvh, seq.kStart);
+          auto dvb = dv.at(b, kvh, seq.kStart);
+          for (unsigned half = 0; half < 2; ++half) {
+            Frag dkF = half ? std::get<1>(state) : std::get<0>(state);
+            Frag dvF = half ? std::get<3>(state) : std::get<2>(state);
+            dkF.mapWith<float, float>([&](F32 x) { return x * c.scale; })
+                .store(dkb, j0 + warpKey, half * (D / 2), seq.sk, D,
+                       dk.rowStride);
+            dvF.store(dvb, j0 + warpKey, half * (D / 2), seq.sk, D,
+                      dv.rowStride);
+          }
+        });
+      });
+}
+
+template <class T, unsigned D> void buildBackward(ModuleBuilder &mb) {
+  buildPrep<T, D>(mb);
+  buildDq<T, D>(mb);
+  buildDkdv<T, D>(mb);
+}
+
+} // namespace
+
+void kaio::ops::kernels::buildAttentionBackwardKernels(ModuleBuilder &mb) {
+  buildBackward<f16, 64>(mb);
+  buildBackward<f16, 128>(mb);
+  buildBackward<bf16, 64>(mb);
+  buildBackward<bf16, 128>(mb);
+}
