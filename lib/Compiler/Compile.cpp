@@ -77,9 +77,10 @@ KernelInfo describeKernel(ptx::EntryOp entry) {
   KernelInfo info;
   info.name = entry.getSymName().str();
   info.signature = ptx::formatKernelSignature(entry);
-  StringRef params = StringRef(info.signature)
-                         .drop_front(info.name.size() + 1)
-                         .drop_back(1);
+  // "name(p0,p1,...)", then launch requirements (" smem=N") if any.
+  StringRef sig = info.signature;
+  StringRef params = sig.drop_front(info.name.size() + 1)
+                         .take_front(sig.rfind(')') - info.name.size() - 1);
   SmallVector<StringRef> parts;
   params.split(parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   for (StringRef part : parts)

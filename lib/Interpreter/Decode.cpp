@@ -561,6 +561,7 @@ LogicalResult Decoder::decodeOp(Operation *op, Instr &in) {
       .Case([&](LdMatrixOp o) {
         in.op = Opc::LdMatrix;
         in.a = slot(o.getAddr());
+        in.imm = int64_t(o.getOffset());
         in.n = o.getResults().size();
         in.ext = list(o.getResults());
         if (o.getTrans())
@@ -570,6 +571,7 @@ LogicalResult Decoder::decodeOp(Operation *op, Instr &in) {
       .Case([&](StMatrixOp o) {
         in.op = Opc::StMatrix;
         in.a = slot(o.getAddr());
+        in.imm = int64_t(o.getOffset());
         in.n = o.getValues().size();
         in.ext = list(o.getValues());
         if (o.getTrans())
@@ -580,6 +582,7 @@ LogicalResult Decoder::decodeOp(Operation *op, Instr &in) {
         in.op = Opc::CpAsync;
         in.aux = o.getBytes();
         in.a = slot(o.getDst());
+        in.imm = int64_t(o.getDstOffset());
         in.b = slot(o.getSrc());
         in.c = optSlot(o.getSrcSize());
         return success();

@@ -277,7 +277,7 @@ void Runner::cpAsync(const Instr &in, Warp &w, uint32_t pc, uint32_t em) {
       return;
     }
     PendingCopy copy;
-    copy.dst = uint32_t(R[in.a + l]);
+    copy.dst = uint32_t((R[in.a + l] + uint64_t(in.imm)));
     copy.bytes = uint8_t(bytes);
     copy.pc = pc;
     uint64_t src = R[in.b + l];
@@ -295,7 +295,7 @@ void Runner::cpAsync(const Instr &in, Warp &w, uint32_t pc, uint32_t em) {
         return;
       std::memcpy(copy.data, s, srcSize);
     }
-    if (!access(w, l, pc, StateSpace::shared, R[in.a + l], bytes, bytes,
+    if (!access(w, l, pc, StateSpace::shared, (R[in.a + l] + uint64_t(in.imm)), bytes, bytes,
                 Access::AsyncIssue, "cp.async"))
       return;
     w.async[l].open.push_back(copy);

@@ -148,7 +148,7 @@ void ProfileRecorder::memory(uint32_t pc, const Instr &in, const uint64_t *R,
     // Every lane of the warp takes part (.aligned); lanes 0 .. 8n-1 give
     // the row addresses.
     for (unsigned l = 0; l < 32; ++l)
-      addr[l] = R[in.a + l];
+      addr[l] = R[in.a + l] + uint64_t(in.imm);
     unsigned ideal = 0;
     unsigned wavefronts = matrixWavefronts(addr, in.n, ideal);
     SharedStats &s = pcs[pc].shared;

@@ -238,7 +238,7 @@ void Runner::ldmatrix(const Instr &in, Warp &w, uint32_t pc, uint32_t em) {
   for (unsigned m = 0; m < in.n; ++m)
     for (unsigned r = 0; r < 8; ++r) {
       unsigned lane = m * 8 + r;
-      const uint8_t *p = access(w, lane, pc, StateSpace::shared, R[in.a + lane],
+      const uint8_t *p = access(w, lane, pc, StateSpace::shared, R[in.a + lane] + uint64_t(in.imm),
                                 16, 16, Access::Read, "ldmatrix row read");
       if (!p)
         return;
@@ -272,7 +272,7 @@ void Runner::stmatrix(const Instr &in, Warp &w, uint32_t pc, uint32_t em) {
   for (unsigned m = 0; m < in.n; ++m)
     for (unsigned r = 0; r < 8; ++r) {
       unsigned lane = m * 8 + r;
-      uint8_t *p = access(w, lane, pc, StateSpace::shared, R[in.a + lane], 16,
+      uint8_t *p = access(w, lane, pc, StateSpace::shared, R[in.a + lane] + uint64_t(in.imm), 16,
                           16, Access::Write, "stmatrix row write");
       if (!p)
         return;

@@ -32,6 +32,7 @@ void kaio::buildKaioToPTXPipeline(OpPassManager &pm,
   pm.addPass(createConvertMathToPTX());
   pm.addPass(createConvertArithToPTX(ConvertArithToPTXOptions{options.fastMath}));
   pm.addPass(createConvertCFToPTX());
+  pm.addPass(ptx::createPTXFoldAddressOffsets());
   pm.addPass(ptx::createPTXCleanup());
   pm.addPass(createCSEPass());
 }

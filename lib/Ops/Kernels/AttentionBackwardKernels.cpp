@@ -35,7 +35,7 @@ namespace {
 
 constexpr unsigned kBlockQ = kAttnBlockQ, kBlockK = kAttnBlockK;
 /// Query rows per step of the dK/dV kernel (K, V, Q and dO tiles: 48 KiB at
-/// head dim 128).
+/// head dim 128, and lse and delta: dynamic shared memory).
 constexpr unsigned kDkdvBlockQ = 32;
 constexpr unsigned kPrepRows = 8;
 constexpr float kLog2e = float(M_LOG2E);
@@ -261,6 +261,10 @@ template <class T, unsigned D> void buildDkdv(ModuleBuilder &mb) {
           Shared<T> kT = k.shared<T>({kBlockK, D}), vT = k.shared<T>({kBlockK, D});
           Shared<T> qT = k.shared<T>({kDkdvBlockQ, D}),
                     doT = k.shared<T>({kDkdvBlockQ, D});
+          // The step's lse (log2) and delta, one per query (column).
+          Shared<float> lseS = k.shared<float>({kDkdvBlockQ}),
+                        deltaS = k.shared<float>({kDkdvBlockQ});
+          U32 tid = k.threadId();
           Token tk = k.asyncCopy(kp.at(b, kvh, seq.kStart), j0, 0u, seq.sk, D,
                                  kp.rowStride, kT, aligned);
           Token tv = k.asyncCopy(v.at(b, kvh, seq.kStart), j0, 0u, seq.sk, D,
@@ -290,42 +294,44 @@ template <class T, unsigned D> void buildDkdv(ModuleBuilder &mb) {
                                          qT, aligned);
                   Token tdo = k.asyncCopy(dob, i0u, 0u, seq.sq, D,
                                           dO.rowStride, doT, aligned);
+                  k.if_(tid < kDkdvBlockQ, [&] {
+                    U32 i = i0u + tid;
+                    Pred in = i < seq.sq;
+                    // Past the queries: P = exp2(s - inf) = 0.
+                    lseS(tid) = lseLog2(k, lb.load(i, in, float(INFINITY)));
+                    deltaS(tid) = db.load(i, in, 0.0f);
+                  });
                   k.asyncWait({tq, tdo});
                   k.barrier();
                   // S^T = K Q^T: the warp's 16 keys by the step's queries.
                   Frag sT = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
                                               queryTile);
                   Frag dpT = sT;
-                  for (unsigned kk = 0; kk < D / 16; ++kk) {
+                  for (unsigned kk = 0; kk < D / 16; ++kk)
                     sT = k.mma(kT.loadFragment(FragRole::a, kShape, warpKey,
                                                kk * 16),
                                qT.loadFragmentTransposed(kShape, 0u, kk * 16,
                                                          queryTile),
                                sT);
+                  for (unsigned kk = 0; kk < D / 16; ++kk)
                     dpT = k.mma(vT.loadFragment(FragRole::a, kShape, warpKey,
                                                 kk * 16),
                                 doT.loadFragmentTransposed(kShape, 0u,
                                                            kk * 16, queryTile),
                                 dpT);
-                  }
                   // lse and delta are per query: per column here.
                   Frag pT = sT.mapIndexed<float, float>(
                       [&](F32 x, I32 r, I32 col) {
-                        I32 i = i0 + col;
-                        Pred in = i < mk.sq;
-                        F32 l2 = lseLog2(k, lb.load(i.as<uint32_t>(), in,
-                                                    float(INFINITY)));
-                        F32 e = exp2(fma(x, c.scaleLog2, -l2));
+                        F32 e = exp2(fma(x, c.scaleLog2, -lseS(col).load()));
                         if (!masked)
                           return e;
-                        return select(in && mk.visible(i, keyBase + r), e,
+                        I32 i = i0 + col;
+                        return select(mk.visible(i, keyBase + r), e,
                                       k.constant(0.0f));
                       });
                   Frag dsT = pT.mapIndexed<float, float>(
                       [&](F32 p, I32, I32 col, F32 dp) {
-                        I32 i = i0 + col;
-                        F32 dl = db.load(i.as<uint32_t>(), i < mk.sq, 0.0f);
-                        return p * (dp - dl);
+                        return p * (dp - deltaS(col).load());
                       },
                       dpT);
                   Frag pa = pT.toOperand<T>(), dsa = dsT.toOperand<T>();

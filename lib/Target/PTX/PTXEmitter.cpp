@@ -692,7 +692,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
         emitGuard(op);
         os << "ldmatrix.sync.aligned.m8n8.x" << o.getResults().size()
            << flag(o.getTrans(), "trans") << ".shared.b16 "
-           << regList(o.getResults()) << ", " << address(o.getAddr(), 0)
+           << regList(o.getResults()) << ", "
+           << address(o.getAddr(), o.getOffset())
            << ";\n";
         return success();
       })
@@ -700,14 +701,16 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
         emitGuard(op);
         os << "stmatrix.sync.aligned.m8n8.x" << o.getValues().size()
            << flag(o.getTrans(), "trans") << ".shared.b16 "
-           << address(o.getAddr(), 0) << ", " << regList(o.getValues())
+           << address(o.getAddr(), o.getOffset()) << ", "
+           << regList(o.getValues())
            << ";\n";
         return success();
       })
       .Case([&](CpAsyncOp o) {
         emitGuard(op);
         os << "cp.async" << dot(stringifyCpAsyncCache(o.getCache()))
-           << ".shared.global " << address(o.getDst(), 0) << ", "
+           << ".shared.global " << address(o.getDst(), o.getDstOffset())
+           << ", "
            << address(o.getSrc(), 0) << ", " << o.getBytes();
         if (o.getSrcSize())
           os << ", " << reg(o.getSrcSize());

@@ -349,7 +349,7 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
             : e.tileAddress(op.getTile(), addrRow, addrCol, dRow, dCol);
     SmallVector<Type> types(n, rewriter.getI32Type());
     auto ld = ptx::LdMatrixOp::create(rewriter, op.getLoc(), types, trans,
-                                      addr, Value(), false);
+                                      addr, /*offset=*/0, Value(), false);
     return SmallVector<Value>(ld.getResults());
   }
 
@@ -972,7 +972,8 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
         ptx::CpAsyncOp::create(
             rewriter, loc,
             chunk == 16 ? ptx::CpAsyncCache::cg : ptx::CpAsyncCache::ca,
-            chunk, dstAddr, srcAddr, srcBytes, Value(), false);
+            chunk, dstAddr, /*dst_offset=*/0, srcAddr, srcBytes, Value(),
+            false);
       };
       if (!aligned) {
         emitCpAsync();
@@ -1107,7 +1108,8 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
           ptx::CpAsyncOp::create(
               rewriter, loc,
               chunk == 16 ? ptx::CpAsyncCache::cg : ptx::CpAsyncCache::ca,
-              chunk, plan.dstAddr, srcAddr, Value(), Value(), false);
+              chunk, plan.dstAddr, /*dst_offset=*/0, srcAddr, Value(),
+              Value(), false);
         }
       }
       OpBuilder::InsertionGuard g(rewriter);

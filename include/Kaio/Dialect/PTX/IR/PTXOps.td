@@ -548,11 +548,14 @@ def PTX_MmaSyncOp : PTX_Inst<"mma_sync", [AttrSizedOperandSegments], 75, 64,
 def PTX_LdMatrixOp : PTX_Inst<"ldmatrix", [], 75, 65> {
   let summary = "load 8x8 b16 matrices from shared memory "
                 "(`ldmatrix.sync.aligned.m8n8.xN.trans.shared.b16`)";
-  let arguments = !con((ins UnitAttr:$trans, PTX_AddrReg:$addr), guardArgs);
+  let arguments = !con((ins UnitAttr:$trans, PTX_AddrReg:$addr,
+                            DefaultValuedAttr<I64Attr, "0">:$offset),
+                       guardArgs);
   let results = (outs Variadic<I32>:$results);
   let assemblyFormat = [{
-    (`if` (`not` $guard_negated^)? $guard^)? (`trans` $trans^)? ` ` `[` $addr
-    `]` attr-dict `:` type($addr) `->` type($results)
+    (`if` (`not` $guard_negated^)? $guard^)? (`trans` $trans^)? ` `
+    custom<Address>($addr, $offset) attr-dict `:` type($addr) `->`
+    type($results)
   }];
   let hasVerifier = 1;
 }
@@ -561,10 +564,12 @@ def PTX_StMatrixOp : PTX_Inst<"stmatrix", [AttrSizedOperandSegments], 90,
                               78> {
   let summary = "store 8x8 b16 matrices to shared memory (`stmatrix`)";
   let arguments = !con((ins UnitAttr:$trans, PTX_AddrReg:$addr,
+                            DefaultValuedAttr<I64Attr, "0">:$offset,
                             Variadic<I32>:$values), guardArgs);
   let assemblyFormat = [{
-    (`if` (`not` $guard_negated^)? $guard^)? (`trans` $trans^)? ` ` `[` $addr
-    `]` `,` $values attr-dict `:` type($addr) `,` type($values)
+    (`if` (`not` $guard_negated^)? $guard^)? (`trans` $trans^)? ` `
+    custom<Address>($addr, $offset) `,` $values attr-dict `:` type($addr) `,`
+    type($values)
   }];
   let hasVerifier = 1;
 }
@@ -577,11 +582,13 @@ def PTX_CpAsyncOp : PTX_Inst<"cp_async", [AttrSizedOperandSegments], 80, 70> {
     filled: the way ragged tile edges are loaded.
   }];
   let arguments = !con((ins PTX_CpAsyncCache:$cache, I32Attr:$bytes,
-                            PTX_AddrReg:$dst, I64:$src,
-                            Optional<I32>:$src_size), guardArgs);
+                            PTX_AddrReg:$dst,
+                            DefaultValuedAttr<I64Attr, "0">:$dst_offset,
+                            I64:$src, Optional<I32>:$src_size), guardArgs);
   let assemblyFormat = [{
-    (`if` (`not` $guard_negated^)? $guard^)? $cache $bytes ` ` `[` $dst `]` `,`
-    `[` $src `]` (`,` $src_size^)? attr-dict `:` type($dst)
+    (`if` (`not` $guard_negated^)? $guard^)? $cache $bytes ` `
+    custom<Address>($dst, $dst_offset) `,` `[` $src `]` (`,` $src_size^)?
+    attr-dict `:` type($dst)
   }];
   let hasVerifier = 1;
 }

@@ -14,4 +14,18 @@ def PTXCleanup : Pass<"ptx-cleanup", "::mlir::ModuleOp"> {
   }];
 }
 
+def PTXFoldAddressOffsets : Pass<"ptx-fold-address-offsets",
+                                 "::mlir::ModuleOp"> {
+  let summary = "fold constant additions into [reg+imm] address operands";
+  let description = [{
+    An address computed as `add x, imm` (or `sub x, imm`, chains of them)
+    for ld, st, ldmatrix, stmatrix or cp.async's shared destination becomes
+    `[x+imm]`: the memory instruction adds the immediate for free, and the
+    accesses to one tile at constant steps share the register x. Without it
+    each such address is its own (often loop-invariant, hoisted) register:
+    FlashAttention's dK/dV kernel spilled for it. The adds left unused go
+    in ptx-cleanup.
+  }];
+}
+
 #endif // KAIO_DIALECT_PTX_TRANSFORMS_PASSES_TD
