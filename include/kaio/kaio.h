@@ -387,15 +387,15 @@ kaio_attention_bshd(kaio_devptr data, kaio_dtype dtype, int64_t batch,
 
 /* scale 0: 1 / sqrt(dim). causal: row i sees keys j <= i + offset, offset
  * seq_k - seq_q with bottom_right, else 0. window_left/right: the sliding
- * window's sides (-1: unbounded). max_seqlen_q: with cu_seqlens, the
- * longest query sequence. */
+ * window's sides (-1: unbounded). max_seqlen_q/k: with cu_seqlens, the
+ * longest query and key sequences (the forward needs only max_seqlen_q). */
 typedef struct kaio_attention_options {
   float scale;
   int32_t causal;
   int32_t bottom_right;
   int32_t reserved; /* 0 */
   int64_t window_left, window_right;
-  int64_t max_seqlen_q;
+  int64_t max_seqlen_q, max_seqlen_k;
 } kaio_attention_options;
 
 static inline kaio_attention_options kaio_attention_defaults(void) {
@@ -407,6 +407,7 @@ static inline kaio_attention_options kaio_attention_defaults(void) {
   o.window_left = -1;
   o.window_right = -1;
   o.max_seqlen_q = 0;
+  o.max_seqlen_k = 0;
   return o;
 }
 
@@ -421,6 +422,21 @@ KAIO_API kaio_status kaio_flash_attention(
     const kaio_attention_tensor *o, const kaio_matrix *cu_seqlens_q,
     const kaio_matrix *cu_seqlens_k, const kaio_matrix *lse,
     const kaio_attention_options *options, kaio_stream stream);
+
+/* dQ, dK, dV of kaio_flash_attention from dO, its output o and its lse
+ * (required); workspace: f32 of kaio_flash_attention_backward_workspace_
+ * elements(q). Deterministic (no atomics). */
+KAIO_API kaio_status kaio_flash_attention_backward(
+    kaio_context ctx, const kaio_attention_tensor *q,
+    const kaio_attention_tensor *k, const kaio_attention_tensor *v,
+    const kaio_attention_tensor *o, const kaio_attention_tensor *d_o,
+    const kaio_attention_tensor *dq, const kaio_attention_tensor *dk,
+    const kaio_attention_tensor *dv, const kaio_matrix *cu_seqlens_q,
+    const kaio_matrix *cu_seqlens_k, const kaio_matrix *lse,
+    const kaio_matrix *workspace, const kaio_attention_options *options,
+    kaio_stream stream);
+KAIO_API int64_t
+kaio_flash_attention_backward_workspace_elements(const kaio_attention_tensor *q);
 
 /*===- Custom kernels: PTX modules and typed launches ---------------------===*/
 

@@ -528,6 +528,39 @@ kaio_status convertTensor(const char *fn, const char *name,
 }
 } // namespace
 
+namespace {
+/// The C options as kaio::ops::AttentionOptions (matrices set by the
+/// caller); false with the error set when reserved is not 0.
+bool convertOptions(const char *fn, const kaio_attention_options *options,
+                    ops::AttentionOptions &out) {
+  kaio_attention_options o = options ? *options : kaio_attention_defaults();
+  if (o.reserved) {
+    fail(KAIO_ERROR_INVALID_VALUE,
+         std::string(fn) + ": options: reserved must be 0");
+    return false;
+  }
+  out.scale = o.scale;
+  out.causal = o.causal != 0;
+  out.bottomRight = o.bottom_right != 0;
+  out.windowLeft = o.window_left;
+  out.windowRight = o.window_right;
+  out.maxSeqlenQ = o.max_seqlen_q;
+  out.maxSeqlenK = o.max_seqlen_k;
+  return true;
+}
+
+template <std::size_t N>
+kaio_status convertTensors(const char *fn,
+                           const kaio_attention_tensor *const (&in)[N],
+                           const char *const (&names)[N],
+                           ops::AttentionTensor (&out)[N]) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (kaio_status s = convertTensor(fn, names[i], in[i], out[i]))
+      return s;
+  return KAIO_SUCCESS;
+}
+} // namespace
+
 kaio_status kaio_flash_attention(kaio_context ctx,
                                  const kaio_attention_tensor *q,
                                  const kaio_attention_tensor *k,
@@ -540,31 +573,63 @@ kaio_status kaio_flash_attention(kaio_context ctx,
                                  kaio_stream stream) {
   const char *fn = "kaio_flash_attention";
   ops::AttentionTensor t[4];
-  const kaio_attention_tensor *in[4] = {q, k, v, o};
-  const char *names[4] = {"q", "k", "v", "o"};
-  for (int i = 0; i < 4; ++i)
-    if (kaio_status s = convertTensor(fn, names[i], in[i], t[i]))
-      return s;
-  kaio_attention_options opts =
-      options ? *options : kaio_attention_defaults();
-  if (opts.reserved)
-    return fail(KAIO_ERROR_INVALID_VALUE,
-                std::string(fn) + ": options: reserved must be 0");
+  if (kaio_status s = convertTensors(fn, {q, k, v, o}, {"q", "k", "v", "o"}, t))
+    return s;
+  ops::AttentionOptions a;
+  if (!convertOptions(fn, options, a))
+    return KAIO_ERROR_INVALID_VALUE;
   return runOp(fn, ctx, stream,
                {opt("cu_seqlens_q", cu_seqlens_q),
                 opt("cu_seqlens_k", cu_seqlens_k), opt("lse", lse)},
                [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
-                 ops::AttentionOptions a;
-                 a.scale = opts.scale;
-                 a.causal = opts.causal != 0;
-                 a.bottomRight = opts.bottom_right != 0;
-                 a.windowLeft = opts.window_left;
-                 a.windowRight = opts.window_right;
-                 a.maxSeqlenQ = opts.max_seqlen_q;
                  a.cuSeqlensQ = m[0];
                  a.cuSeqlensK = m[1];
                  a.lse = m[2];
                  a.stream = s;
                  return lib.flashAttention(t[0], t[1], t[2], t[3], a);
                });
+}
+
+kaio_status kaio_flash_attention_backward(
+    kaio_context ctx, const kaio_attention_tensor *q,
+    const kaio_attention_tensor *k, const kaio_attention_tensor *v,
+    const kaio_attention_tensor *o, const kaio_attention_tensor *d_o,
+    const kaio_attention_tensor *dq, const kaio_attention_tensor *dk,
+    const kaio_attention_tensor *dv, const kaio_matrix *cu_seqlens_q,
+    const kaio_matrix *cu_seqlens_k, const kaio_matrix *lse,
+    const kaio_matrix *workspace, const kaio_attention_options *options,
+    kaio_stream stream) {
+  const char *fn = "kaio_flash_attention_backward";
+  ops::AttentionTensor t[8];
+  if (kaio_status s =
+          convertTensors(fn, {q, k, v, o, d_o, dq, dk, dv},
+                         {"q", "k", "v", "o", "d_o", "dq", "dk", "dv"}, t))
+    return s;
+  ops::AttentionOptions a;
+  if (!convertOptions(fn, options, a))
+    return KAIO_ERROR_INVALID_VALUE;
+  return runOp(fn, ctx, stream,
+               {opt("cu_seqlens_q", cu_seqlens_q),
+                opt("cu_seqlens_k", cu_seqlens_k), {"lse", lse},
+                {"workspace", workspace}},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 a.cuSeqlensQ = m[0];
+                 a.cuSeqlensK = m[1];
+                 a.lse = m[2];
+                 a.workspace = m[3];
+                 a.stream = s;
+                 return lib.flashAttentionBackward(t[0], t[1], t[2], t[3],
+                                                   t[4], t[5], t[6], t[7], a);
+               });
+}
+
+int64_t kaio_flash_attention_backward_workspace_elements(
+    const kaio_attention_tensor *q) {
+  if (!q)
+    return 0;
+  ops::AttentionTensor t;
+  t.batch = q->batch;
+  t.seq = q->seq;
+  t.heads = q->heads;
+  return ops::flashAttentionBackwardWorkspaceElements(t);
 }

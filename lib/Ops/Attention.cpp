@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace kaio;
@@ -81,11 +83,16 @@ bool isVarlen(const AttentionOptions &o) {
 
 } // namespace
 
-rt::Error kaio::ops::validateFlashAttention(const AttentionTensor &q,
-                                            const AttentionTensor &k,
-                                            const AttentionTensor &v,
-                                            const AttentionTensor &o,
-                                            const AttentionOptions &opt) {
+namespace {
+
+/// What forward and backward check alike: q, k, v and o (the forward's
+/// output, the backward's input) and the options; `lseRequired` for the
+/// backward. Sets the batch count and the longest sequences.
+rt::Error validateAttention(const AttentionTensor &q, const AttentionTensor &k,
+                            const AttentionTensor &v, const AttentionTensor &o,
+                            const AttentionOptions &opt, bool lseRequired,
+                            std::int64_t &batch, std::int64_t &maxQ,
+                            std::int64_t &maxK) {
   for (auto [name, t] : {std::pair<const char *, const AttentionTensor *>{
                              "q", &q},
                          {"k", &k}, {"v", &v}, {"o", &o}})
@@ -147,7 +154,9 @@ rt::Error kaio::ops::validateFlashAttention(const AttentionTensor &q,
                            "(windowRight must be -1 or 0)");
 
   // Packed sequences: batch + 1 offsets each, tensors of batch 1.
-  std::int64_t batch = q.batch, maxQ = q.seq;
+  batch = q.batch;
+  maxQ = q.seq;
+  maxK = k.seq;
   if (isVarlen(opt)) {
     if (q.batch != 1)
       return detail::invalid(kOp, "q",
@@ -170,7 +179,16 @@ rt::Error kaio::ops::validateFlashAttention(const AttentionTensor &q,
                              "must be in 1 .. " + std::to_string(q.seq) +
                                  " (the packed query rows)");
     maxQ = opt.maxSeqlenQ;
+    // The backward's key blocks; the forward needs no bound on keys.
+    if (lseRequired && (opt.maxSeqlenK < 1 || opt.maxSeqlenK > k.seq))
+      return detail::invalid(kOp, "max_seqlen_k",
+                             "must be in 1 .. " + std::to_string(k.seq) +
+                                 " (the packed key rows)");
+    maxK = opt.maxSeqlenK;
   }
+  if (lseRequired && opt.lse.isAbsent())
+    return detail::invalid(kOp, "lse",
+                           "required (the forward's logsumexp per row)");
   if (!opt.lse.isAbsent()) {
     std::int64_t need = isVarlen(opt) ? q.heads * q.seq : batch * q.heads * q.seq;
     if (rt::Error e = detail::checkVector(
@@ -188,71 +206,242 @@ rt::Error kaio::ops::validateFlashAttention(const AttentionTensor &q,
   return rt::Error::success();
 }
 
+} // namespace
+
+rt::Error kaio::ops::validateFlashAttention(const AttentionTensor &q,
+                                            const AttentionTensor &k,
+                                            const AttentionTensor &v,
+                                            const AttentionTensor &o,
+                                            const AttentionOptions &opt) {
+  std::int64_t batch, maxQ, maxK;
+  return validateAttention(q, k, v, o, opt, false, batch, maxQ, maxK);
+}
+
+std::int64_t
+kaio::ops::flashAttentionBackwardWorkspaceElements(const AttentionTensor &q) {
+  return q.batch * q.heads * q.seq;
+}
+
+rt::Error kaio::ops::validateFlashAttentionBackward(
+    const AttentionTensor &q, const AttentionTensor &k,
+    const AttentionTensor &v, const AttentionTensor &o,
+    const AttentionTensor &dO, const AttentionTensor &dq,
+    const AttentionTensor &dk, const AttentionTensor &dv,
+    const AttentionOptions &opt) {
+  std::int64_t batch, maxQ, maxK;
+  if (rt::Error e = validateAttention(q, k, v, o, opt, true, batch, maxQ, maxK))
+    return e;
+  for (auto [name, t, like, likeName] :
+       {std::tuple<const char *, const AttentionTensor *,
+                   const AttentionTensor *, const char *>{"do", &dO, &q, "q"},
+        {"dq", &dq, &q, "q"}, {"dk", &dk, &k, "k"}, {"dv", &dv, &k, "k"}}) {
+    if (rt::Error e = checkTensor(name, *t))
+      return e;
+    if (t->dtype != q.dtype)
+      return detail::invalid(kOp, name,
+                             std::string("dtype ") + getDTypeName(t->dtype) +
+                                 " but must be " + getDTypeName(q.dtype) +
+                                 " (q's)");
+    if (t->batch != like->batch || t->seq != like->seq ||
+        t->heads != like->heads || t->dim != like->dim)
+      return detail::invalid(kOp, name, "is " + dims(*t) + " but must be " +
+                                            dims(*like) + " (" + likeName +
+                                            "'s shape)");
+  }
+  // The gradients are written while everything else is read.
+  std::pair<const char *, const AttentionTensor *> inputs[] = {
+      {"q", &q}, {"k", &k}, {"v", &v}, {"o", &o}, {"do", &dO}};
+  std::pair<const char *, const AttentionTensor *> outputs[] = {
+      {"dq", &dq}, {"dk", &dk}, {"dv", &dv}};
+  for (size_t i = 0; i < std::size(outputs); ++i) {
+    const auto &out = outputs[i];
+    for (auto [name, in] : inputs)
+      if (overlaps(*in, *out.second))
+        return detail::invalid(kOp, out.first, std::string("overlaps ") + name);
+    for (size_t j = 0; j < i; ++j)
+      if (overlaps(*outputs[j].second, *out.second))
+        return detail::invalid(kOp, out.first,
+                               std::string("overlaps ") + outputs[j].first);
+    if (overlaps(*out.second, opt.lse))
+      return detail::invalid(kOp, "lse",
+                             std::string("overlaps ") + out.first);
+  }
+  if (rt::Error e = detail::checkWorkspace(
+          kOp, opt.workspace, flashAttentionBackwardWorkspaceElements(q),
+          "flashAttentionBackwardWorkspaceElements"))
+    return e;
+  for (auto [name, in] : inputs)
+    if (overlaps(*in, opt.workspace))
+      return detail::invalid(kOp, "workspace", std::string("overlaps ") + name);
+  for (auto [name, out] : outputs)
+    if (overlaps(*out, opt.workspace))
+      return detail::invalid(kOp, "workspace", std::string("overlaps ") + name);
+  if (rt::Error e =
+          detail::checkDisjoint(kOp, "lse", opt.lse, "workspace", opt.workspace))
+    return e;
+  if ((maxK + kAttnBlockK - 1) / kAttnBlockK > detail::kMaxExtent)
+    return detail::invalid(kOp, "k", "too many rows for one grid");
+  return rt::Error::success();
+}
+
+namespace {
+
+/// The kernel arguments the attention kernels share: a tensor's pointer
+/// and strides, a row vector's pointer and strides, the trailing ones.
+struct ArgBuilder {
+  const AttentionTensor &q, &k;
+  const AttentionOptions &opt;
+  std::vector<rt::KernelArg> args;
+
+  bool varlen() const { return isVarlen(opt); }
+  void tensor(const AttentionTensor &t, bool isConst) {
+    args.push_back(rt::KernelArg::pointer(
+        t.data, detail::scalarTypeOf(t.dtype), isConst));
+    args.push_back(rt::KernelArg::scalar(std::uint64_t(t.batchStride)));
+    args.push_back(rt::KernelArg::scalar(std::uint64_t(t.headStride)));
+    args.push_back(rt::KernelArg::scalar(std::uint32_t(t.seqStride)));
+  }
+  /// [batch, heads, seq_q], or [heads, total_q] when packed.
+  void rowVector(CUdeviceptr p, bool isConst) {
+    args.push_back(rt::KernelArg::pointer(p, rt::ScalarType::F32, isConst));
+    args.push_back(
+        rt::KernelArg::scalar(std::uint64_t(varlen() ? 0 : q.heads * q.seq)));
+    args.push_back(rt::KernelArg::scalar(std::uint64_t(q.seq)));
+  }
+  void common(std::uint32_t flags) {
+    float scale =
+        opt.scale ? opt.scale : float(1.0 / std::sqrt(double(q.dim)));
+    // Absent packed offsets are never read (the flag is off). (The
+    // builder's signatures do not tell the pointee's signedness.)
+    CUdeviceptr cuQ = varlen() ? opt.cuSeqlensQ.data : q.data;
+    CUdeviceptr cuK = varlen() ? opt.cuSeqlensK.data : q.data;
+    for (rt::KernelArg a :
+         {rt::KernelArg::pointer(cuQ, rt::ScalarType::U32, true),
+          rt::KernelArg::pointer(cuK, rt::ScalarType::U32, true),
+          rt::KernelArg::scalar(std::uint32_t(q.seq)),
+          rt::KernelArg::scalar(std::uint32_t(k.seq)),
+          rt::KernelArg::scalar(std::uint32_t(q.heads / k.heads)),
+          rt::KernelArg::scalar(float(scale * M_LOG2E)),
+          rt::KernelArg::scalar(scale),
+          rt::KernelArg::scalar(std::int32_t(opt.windowLeft)),
+          rt::KernelArg::scalar(
+              std::int32_t(opt.causal ? 0 : opt.windowRight)),
+          rt::KernelArg::scalar(
+              flags | (varlen() ? kAttnVarlen : 0u) |
+              (opt.bottomRight ? kAttnBottomRight : 0u))})
+      args.push_back(a);
+  }
+};
+
+std::string kernelName(const char *base, const AttentionTensor &q) {
+  return std::string(base) + "_" + getDTypeName(q.dtype) + "_d" +
+         std::to_string(q.dim);
+}
+
+} // namespace
+
 rt::Error Library::flashAttention(const AttentionTensor &q,
                                   const AttentionTensor &k,
                                   const AttentionTensor &v,
                                   const AttentionTensor &o,
                                   const AttentionOptions &opt) {
-  if (rt::Error e = validateFlashAttention(q, k, v, o, opt))
+  std::int64_t batch, maxQ, maxK;
+  if (rt::Error e =
+          validateAttention(q, k, v, o, opt, false, batch, maxQ, maxK))
     return e;
-  bool varlen = isVarlen(opt);
-  std::int64_t batch = varlen ? opt.cuSeqlensQ.cols - 1 : q.batch;
-  std::int64_t maxQ = varlen ? opt.maxSeqlenQ : q.seq;
   if (!batch || !maxQ)
     return rt::Error::success();
-  std::string name = std::string("flash_fwd_") + getDTypeName(q.dtype) +
-                     "_d" + std::to_string(q.dim);
-  rt::Expected<rt::Kernel *> kernel = impl_->kernel(name);
+  rt::Expected<rt::Kernel *> kernel =
+      impl_->kernel(kernelName("flash_fwd", q));
   if (!kernel)
     return kernel.takeError().addContext(kOp);
-  float scale = opt.scale ? opt.scale : float(1.0 / std::sqrt(double(q.dim)));
-  std::int64_t windowRight = opt.causal ? 0 : opt.windowRight;
-  std::uint32_t flags = (varlen ? kAttnVarlen : 0u) |
-                        (opt.bottomRight ? kAttnBottomRight : 0u) |
-                        (opt.lse.isAbsent() ? 0u : kAttnLse);
-  rt::ScalarType elem = detail::scalarTypeOf(q.dtype);
-  auto ptr = [&](CUdeviceptr p, rt::ScalarType t, bool isConst) {
-    return rt::KernelArg::pointer(p, t, isConst);
-  };
-  // Absent optional pointers are never read (their flags are off).
-  CUdeviceptr cuQ = varlen ? opt.cuSeqlensQ.data : q.data;
-  CUdeviceptr cuK = varlen ? opt.cuSeqlensK.data : q.data;
-  CUdeviceptr lse = opt.lse.isAbsent() ? o.data : opt.lse.data;
-  auto u64 = [](std::int64_t x) {
-    return rt::KernelArg::scalar(std::uint64_t(x));
-  };
-  auto u32 = [](std::int64_t x) {
-    return rt::KernelArg::scalar(std::uint32_t(x));
-  };
-  auto tensor = [&](const AttentionTensor &t, bool isConst) {
-    return std::vector<rt::KernelArg>{ptr(t.data, elem, isConst),
-                                      u64(t.batchStride), u64(t.headStride),
-                                      u32(t.seqStride)};
-  };
-  std::vector<rt::KernelArg> args;
-  for (auto [t, isConst] : {std::pair{&q, true}, std::pair{&k, true},
-                            std::pair{&v, true}, std::pair{&o, false}})
-    for (rt::KernelArg &a : tensor(*t, isConst))
-      args.push_back(a);
-  std::vector<rt::KernelArg> rest = {
-      // lse: [batch, heads, seq_q], or [heads, total_q] when packed.
-      ptr(lse, rt::ScalarType::F32, false), u64(varlen ? 0 : q.heads * q.seq),
-      u64(q.seq),
-      // (The builder's signatures do not tell the pointee's signedness.)
-      ptr(cuQ, rt::ScalarType::U32, true), ptr(cuK, rt::ScalarType::U32, true),
-      u32(q.seq), u32(k.seq), u32(q.heads / k.heads),
-      rt::KernelArg::scalar(float(scale * M_LOG2E)),
-      rt::KernelArg::scalar(scale),
-      rt::KernelArg::scalar(std::int32_t(opt.windowLeft)),
-      rt::KernelArg::scalar(std::int32_t(windowRight)),
-      rt::KernelArg::scalar(flags)};
-  args.insert(args.end(), rest.begin(), rest.end());
+  ArgBuilder a{q, k, opt, {}};
+  a.tensor(q, true);
+  a.tensor(k, true);
+  a.tensor(v, true);
+  a.tensor(o, false);
+  // Without lse the kernel stores none (the pointer is never written).
+  a.rowVector(opt.lse.isAbsent() ? o.data : opt.lse.data, false);
+  a.common(opt.lse.isAbsent() ? 0u : kAttnLse);
   rt::LaunchConfig config;
   config.grid = rt::Dim3(unsigned((maxQ + kAttnBlockQ - 1) / kAttnBlockQ),
                          unsigned(q.heads), unsigned(batch));
   config.block = rt::Dim3(32 * kAttnWarps);
   config.stream = opt.stream;
-  if (rt::Error e = (*kernel)->launchArgs(config, args))
+  if (rt::Error e = (*kernel)->launchArgs(config, a.args))
     return e.addContext(kOp);
+  return rt::Error::success();
+}
+
+rt::Error Library::flashAttentionBackward(
+    const AttentionTensor &q, const AttentionTensor &k,
+    const AttentionTensor &v, const AttentionTensor &o,
+    const AttentionTensor &dO, const AttentionTensor &dq,
+    const AttentionTensor &dk, const AttentionTensor &dv,
+    const AttentionOptions &opt) {
+  std::int64_t batch, maxQ, maxK;
+  if (rt::Error e = validateFlashAttentionBackward(q, k, v, o, dO, dq, dk, dv,
+                                                   opt))
+    return e;
+  validateAttention(q, k, v, o, opt, true, batch, maxQ, maxK);
+  if (!batch || (!maxQ && !maxK))
+    return rt::Error::success();
+  rt::Expected<rt::Kernel *> prep =
+      impl_->kernel(kernelName("flash_bwd_prep", q));
+  rt::Expected<rt::Kernel *> dqKernel =
+      impl_->kernel(kernelName("flash_bwd_dq", q));
+  rt::Expected<rt::Kernel *> dkdv =
+      impl_->kernel(kernelName("flash_bwd_dkdv", q));
+  for (rt::Expected<rt::Kernel *> *kern : {&prep, &dqKernel, &dkdv})
+    if (!*kern)
+      return kern->takeError().addContext(kOp);
+  auto launch = [&](rt::Kernel *kernel, rt::Dim3 grid, unsigned block,
+                    std::vector<rt::KernelArg> &args) {
+    rt::LaunchConfig config;
+    config.grid = grid;
+    config.block = rt::Dim3(block);
+    config.stream = opt.stream;
+    return kernel->launchArgs(config, args);
+  };
+  unsigned heads = unsigned(q.heads), batches = unsigned(batch);
+  // delta = rowsum(dO * O), into the workspace.
+  ArgBuilder pa{q, k, opt, {}};
+  pa.tensor(o, true);
+  pa.tensor(dO, true);
+  pa.rowVector(opt.workspace.data, false);
+  pa.common(0);
+  ArgBuilder qa{q, k, opt, {}};
+  for (const AttentionTensor *t : {&q, &k, &v, &dO})
+    qa.tensor(*t, true);
+  qa.tensor(dq, false);
+  qa.rowVector(opt.lse.data, true);
+  qa.rowVector(opt.workspace.data, true);
+  qa.common(0);
+  ArgBuilder ka{q, k, opt, {}};
+  for (const AttentionTensor *t : {&q, &k, &v, &dO})
+    ka.tensor(*t, true);
+  ka.tensor(dk, false);
+  ka.tensor(dv, false);
+  ka.rowVector(opt.lse.data, true);
+  ka.rowVector(opt.workspace.data, true);
+  ka.common(0);
+  unsigned qBlocks = unsigned((maxQ + kAttnBlockQ - 1) / kAttnBlockQ);
+  if (maxQ) {
+    if (rt::Error e = launch(*prep, rt::Dim3(unsigned((maxQ + 7) / 8), heads,
+                                             batches),
+                             256, pa.args))
+      return e.addContext(kOp);
+    if (rt::Error e = launch(*dqKernel, rt::Dim3(qBlocks, heads, batches),
+                             32 * kAttnWarps, qa.args))
+      return e.addContext(kOp);
+  }
+  // Every key block writes its dK and dV (zeros where no query sees it).
+  if (maxK)
+    if (rt::Error e = launch(
+            *dkdv,
+            rt::Dim3(unsigned((maxK + kAttnBlockK - 1) / kAttnBlockK),
+                     unsigned(k.heads), batches),
+            32 * kAttnWarps, ka.args))
+      return e.addContext(kOp);
   return rt::Error::success();
 }

@@ -203,6 +203,39 @@ static void testAttention(kaio_context ctx, FakeCudaCounters *fake) {
   CHECK(strcmp(fake->lastKernel, "flash_fwd_bf16_d64") == 0);
   CHECK(fake->lastGrid[0] == 2 && fake->lastGrid[1] == 4 &&
         fake->lastGrid[2] == 2);
+  /* Backward: dO, dQ, dK, dV; lse (from the forward) and a workspace. */
+  {
+    kaio_devptr grads = 0, ws = 0;
+    kaio_attention_tensor d_o, dq, dk, dv;
+    kaio_matrix work;
+    CHECK(kaio_flash_attention_backward_workspace_elements(&q) == B * H * S);
+    CHECK(kaio_flash_attention_backward_workspace_elements(NULL) == 0);
+    CHECK_OK(kaio_malloc(ctx, (size_t)(4 * n * 2), &grads));
+    CHECK_OK(kaio_malloc(ctx, (size_t)(B * H * S * 4), &ws));
+    d_o = kaio_attention_bshd(grads, KAIO_BF16, B, S, H, D);
+    dq = kaio_attention_bshd(grads + 2 * n, KAIO_BF16, B, S, H, D);
+    dk = kaio_attention_bshd(grads + 4 * n, KAIO_BF16, B, S, H / 2, D);
+    dv = kaio_attention_bshd(grads + 5 * n, KAIO_BF16, B, S, H / 2, D);
+    work = kaio_vector(ws, KAIO_F32, B * H * S);
+    launches = fake->launches;
+    CHECK_FAILS(kaio_flash_attention_backward(ctx, &q, &k, &v, &o, &d_o, &dq,
+                                              &dk, &dv, NULL, NULL, NULL,
+                                              &work, &opts, NULL),
+                KAIO_ERROR_INVALID_VALUE,
+                "kaio_flash_attention_backward: lse: null");
+    CHECK_FAILS(kaio_flash_attention_backward(ctx, &q, &k, &v, &o, &d_o, &dq,
+                                              &dk, &dq, NULL, NULL, &lse,
+                                              &work, &opts, NULL),
+                KAIO_ERROR_INVALID_VALUE, "dv: is 2x100x4x64 but must be");
+    CHECK(fake->launches == launches);
+    CHECK_OK(kaio_flash_attention_backward(ctx, &q, &k, &v, &o, &d_o, &dq,
+                                           &dk, &dv, NULL, NULL, &lse, &work,
+                                           &opts, NULL));
+    CHECK(fake->launches == launches + 3);
+    CHECK(strcmp(fake->lastKernel, "flash_bwd_dkdv_bf16_d64") == 0);
+    CHECK_OK(kaio_free(ctx, grads));
+    CHECK_OK(kaio_free(ctx, ws));
+  }
   CHECK_OK(kaio_free(ctx, buf));
 }
 

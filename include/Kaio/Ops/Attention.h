@@ -87,13 +87,17 @@ struct AttentionOptions {
   std::int64_t windowLeft = -1, windowRight = -1;
   /// Packed variable-length batches: s32 vectors of batch + 1 cumulative
   /// offsets into the tensors' seq dimension (whose batch is then 1), and
-  /// the longest query sequence (the grid's size).
+  /// the longest query and key sequences (the grids' sizes; the forward
+  /// needs only maxSeqlenQ).
   Matrix cuSeqlensQ, cuSeqlensK;
-  std::int64_t maxSeqlenQ = 0;
-  /// Optional f32 output: each row's natural logsumexp of the scaled scores
-  /// (-inf for a row that sees no key), for the backward pass;
-  /// [batch, heads, seq_q] contiguous, or [heads, total_q] when packed.
+  std::int64_t maxSeqlenQ = 0, maxSeqlenK = 0;
+  /// Each row's natural logsumexp of the scaled scores (-inf for a row that
+  /// sees no key), f32 [batch, heads, seq_q] contiguous, or [heads,
+  /// total_q] when packed: the forward's optional output, the backward's
+  /// required input.
   Matrix lse;
+  /// The backward's f32 scratch of flashAttentionBackwardWorkspaceElements.
+  Matrix workspace;
   const rt::Stream *stream = nullptr;
 };
 
@@ -107,6 +111,19 @@ rt::Error validateFlashAttention(const AttentionTensor &q,
                                  const AttentionTensor &v,
                                  const AttentionTensor &o,
                                  const AttentionOptions &options = {});
+
+/// Elements of the backward's f32 workspace (one per query row and head).
+std::int64_t flashAttentionBackwardWorkspaceElements(const AttentionTensor &q);
+
+/// Checks flashAttentionBackward's arguments: the forward's, plus dO (q's
+/// shape), dq, dk, dv (q's, k's, k's shapes; written, so overlapping
+/// nothing), options.lse and options.workspace; maxSeqlenK when packed.
+rt::Error validateFlashAttentionBackward(
+    const AttentionTensor &q, const AttentionTensor &k,
+    const AttentionTensor &v, const AttentionTensor &o,
+    const AttentionTensor &dO, const AttentionTensor &dq,
+    const AttentionTensor &dk, const AttentionTensor &dv,
+    const AttentionOptions &options);
 
 } // namespace kaio::ops
 

@@ -133,6 +133,17 @@ public:
   rt::Error flashAttention(const AttentionTensor &q, const AttentionTensor &k,
                            const AttentionTensor &v, const AttentionTensor &o,
                            const AttentionOptions &options = {});
+  /// dQ, dK and dV of flashAttention from dO, its output O and
+  /// options.lse (FlashAttention-2's backward: delta = rowsum(dO O), then a
+  /// dQ kernel over key blocks and a dK/dV kernel over query blocks, GQA
+  /// heads summed in order: deterministic, no atomics); options as the
+  /// forward's plus options.workspace.
+  rt::Error flashAttentionBackward(
+      const AttentionTensor &q, const AttentionTensor &k,
+      const AttentionTensor &v, const AttentionTensor &o,
+      const AttentionTensor &dO, const AttentionTensor &dq,
+      const AttentionTensor &dk, const AttentionTensor &dv,
+      const AttentionOptions &options);
 
   struct Impl;
 

@@ -183,7 +183,113 @@ TEST(FlashAttentionValidation, PackedSequences) {
   EXPECT_EQ(b.check(), "");
 }
 
+TEST(FlashAttentionValidation, Backward) {
+  Args a;
+  AttentionTensor dO = fakeTensor(DType::F16, 2, 100, 8, 128, 0x5000000);
+  AttentionTensor dq = fakeTensor(DType::F16, 2, 100, 8, 128, 0x6000000);
+  AttentionTensor dk = fakeTensor(DType::F16, 2, 300, 2, 128, 0x7000000);
+  AttentionTensor dv = fakeTensor(DType::F16, 2, 300, 2, 128, 0x8000000);
+  a.opt.lse = fakeMatrix(DType::F32, 1, 2 * 8 * 100, 0x9000000);
+  a.opt.workspace = fakeMatrix(DType::F32, 1, 2 * 8 * 100, 0xa000000);
+  auto check = [&](const Args &b, const AttentionTensor &gdo,
+                   const AttentionTensor &gq, const AttentionTensor &gk,
+                   const AttentionTensor &gv) {
+    return messageOf(validateFlashAttentionBackward(b.q, b.k, b.v, b.o, gdo,
+                                                    gq, gk, gv, b.opt));
+  };
+  EXPECT_EQ(flashAttentionBackwardWorkspaceElements(a.q), 1600);
+  EXPECT_EQ(check(a, dO, dq, dk, dv), "");
+  Args b = a;
+  b.opt.lse = Matrix();
+  EXPECT_EQ(check(b, dO, dq, dk, dv),
+            "flash_attention: lse: required (the forward's logsumexp per "
+            "row)");
+  b = a;
+  b.opt.workspace.cols = b.opt.workspace.ld = 1599;
+  EXPECT_EQ(check(b, dO, dq, dk, dv),
+            "flash_attention: workspace: must be a contiguous f32 vector of "
+            "at least 1600 elements (flashAttentionBackwardWorkspaceElements)");
+  AttentionTensor wrong = dk;
+  wrong.seq = 299;
+  EXPECT_EQ(check(a, dO, dq, dk, wrong),
+            "flash_attention: dv: is 2x299x2x128 but must be 2x300x2x128 "
+            "(k's shape)");
+  wrong = dq;
+  wrong.data = a.q.data;
+  EXPECT_EQ(check(a, dO, wrong, dk, dv), "flash_attention: dq: overlaps q");
+  wrong = dv;
+  wrong.data = dk.data + 256;
+  EXPECT_EQ(check(a, dO, dq, dk, wrong), "flash_attention: dv: overlaps dk");
+  wrong = dO;
+  wrong.dtype = DType::BF16;
+  EXPECT_EQ(check(a, wrong, dq, dk, dv),
+            "flash_attention: do: dtype bf16 but must be f16 (q's)");
+  b = a;
+  b.opt.workspace.data = dq.data;
+  EXPECT_EQ(check(b, dO, dq, dk, dv),
+            "flash_attention: workspace: overlaps dq");
+  // Packed: the key blocks need the longest key sequence.
+  b = a;
+  for (AttentionTensor *t : {&b.q, &b.k, &b.v, &b.o})
+    t->batch = 1;
+  AttentionTensor pdo = dO, pdq = dq, pdk = dk, pdv = dv;
+  for (AttentionTensor *t : {&pdo, &pdq, &pdk, &pdv})
+    t->batch = 1;
+  b.opt.cuSeqlensQ = fakeMatrix(DType::S32, 1, 3, 0xb000000);
+  b.opt.cuSeqlensK = fakeMatrix(DType::S32, 1, 3, 0xb001000);
+  b.opt.maxSeqlenQ = 60;
+  b.opt.lse.cols = b.opt.lse.ld = 800;
+  EXPECT_EQ(check(b, pdo, pdq, pdk, pdv),
+            "flash_attention: max_seqlen_k: must be in 1 .. 300 (the packed "
+            "key rows)");
+  b.opt.maxSeqlenK = 200;
+  EXPECT_EQ(check(b, pdo, pdq, pdk, pdv), "");
+}
+
 class FlashAttentionTest : public BackendTest {};
+
+TEST_P(FlashAttentionTest, BackwardLaunchesThreeKernels) {
+  if (!isFake())
+    GTEST_SKIP() << "checks the launch through the fake driver";
+  rt::Expected<Library> lib = Library::load(*device);
+  ASSERT_TRUE(lib) << lib.error().message();
+  FakeCudaCounters *counters = getFakeCounters();
+  auto buf = rt::DeviceBuffer<rt::Half>::allocate(*device, 1 << 23);
+  auto f32 = rt::DeviceBuffer<float>::allocate(*device, 1 << 16);
+  ASSERT_TRUE(buf && f32);
+  auto view = buf->view();
+  const std::int64_t qn = 2 * 130 * 4 * 128, kn = 2 * 200 * 2 * 128;
+  std::int64_t at = 0;
+  auto next = [&](std::int64_t n, std::int64_t seq, std::int64_t heads) {
+    AttentionTensor t =
+        AttentionTensor::bshd(view.subview(at, n), 2, seq, heads, 128);
+    at += n;
+    return t;
+  };
+  AttentionTensor q = next(qn, 130, 4), k = next(kn, 200, 2),
+                  v = next(kn, 200, 2), o = next(qn, 130, 4),
+                  dO = next(qn, 130, 4), dq = next(qn, 130, 4),
+                  dk = next(kn, 200, 2), dv = next(kn, 200, 2);
+  AttentionOptions opt;
+  opt.causal = true;
+  opt.lse = Matrix::vector(f32->view().subview(0, 2 * 4 * 130), 2 * 4 * 130);
+  opt.workspace =
+      Matrix::vector(f32->view().subview(2048, 2 * 4 * 130), 2 * 4 * 130);
+  int launches = counters->launches;
+  rt::Error e = lib->flashAttentionBackward(q, k, v, o, dO, dq, dk, dv, opt);
+  ASSERT_FALSE(e) << e.message();
+  EXPECT_EQ(counters->launches, launches + 3);
+  // The last: dK/dV, a block per 64 keys of each kv head, its tiles in
+  // dynamic shared memory at head dim 128.
+  EXPECT_STREQ(counters->lastKernel, "flash_bwd_dkdv_f16_d128");
+  EXPECT_EQ(counters->lastGrid[0], 4u); // ceil(200 / 64)
+  EXPECT_EQ(counters->lastGrid[1], 2u);
+  EXPECT_EQ(counters->lastGrid[2], 2u);
+  EXPECT_GT(counters->lastSharedBytes, 48u * 1024);
+  opt.lse = Matrix();
+  EXPECT_TRUE(lib->flashAttentionBackward(q, k, v, o, dO, dq, dk, dv, opt));
+  EXPECT_EQ(counters->launches, launches + 3);
+}
 
 TEST_P(FlashAttentionTest, LaunchesABlockPer64RowsHeadAndBatch) {
   if (!isFake())
