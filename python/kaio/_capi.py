@@ -69,7 +69,8 @@ class AttentionOptions(ctypes.Structure):
                 ("reserved", ctypes.c_int32),
                 ("window_left", ctypes.c_int64),
                 ("window_right", ctypes.c_int64),
-                ("max_seqlen_q", ctypes.c_int64)]
+                ("max_seqlen_q", ctypes.c_int64),
+                ("max_seqlen_k", ctypes.c_int64)]
 
 
 class Arg(ctypes.Structure):
@@ -185,6 +186,12 @@ _PROTOTYPES = {
                                        _p(AttentionTensor),
                                        _p(AttentionTensor), _M, _M, _M,
                                        _p(AttentionOptions), _stream]),
+    "kaio_flash_attention_backward": (
+        _status, [_ctx] + [_p(AttentionTensor)] * 8 + [_M, _M, _M, _M,
+                                                       _p(AttentionOptions),
+                                                       _stream]),
+    "kaio_flash_attention_backward_workspace_elements": (
+        _c.c_int64, [_p(AttentionTensor)]),
     "kaio_rope": (_status, [_ctx, _M, _M, _M, _M, _M, _c.c_int64,
                             _c.c_int32, _stream]),
     "kaio_module_load_ptx": (_status, [_ctx, _c.c_char_p, _c.c_size_t,

@@ -26,7 +26,7 @@ __all__ = [
     "min_rows", "argmax_rows", "reduce_all", "reduce_cols",
     "argmax_all", "bias_activation", "relu",
     "silu", "gelu", "gated_activation", "swiglu", "geglu", "add", "rope",
-    "flash_attention",
+    "flash_attention", "flash_attention_backward",
 ]
 
 _ACTIVATIONS = {"none": _capi.ACT_NONE, "relu": _capi.ACT_RELU,
@@ -489,21 +489,71 @@ def flash_attention(q, k, v, out=None, scale=None, causal=False,
         shape = ((qt.heads, qt.seq) if packed
                  else (qt.batch, qt.heads, qt.seq))
         lse = c.new("lse", shape, "float32")
-    left, right = window
-    opts = _capi.AttentionOptions(0.0 if scale is None else float(scale),
-                                  int(bool(causal)), int(bool(bottom_right)),
-                                  0, int(left), int(right),
-                                  int(max_seqlen_q))
-    lse_m = None
-    if lse is not None:
-        lv = _arrays.view(fn, "lse", lse)
-        n = 1
-        for d in lv.shape:
-            n *= d
-        # The C API takes the (contiguous) lse as one vector.
-        lse_m = ctypes.byref(_capi.Matrix(lv.ptr, _capi.F32, 0, 1, n, n,
-                                          max(lv.capacity, 0)))
+    opts = _attention_options(scale, causal, bottom_right, window,
+                              max_seqlen_q, 0)
     c.run("kaio_flash_attention", *[ctypes.byref(t) for t in tensors],
           c.m("cu_seqlens_q", cu_seqlens_q), c.m("cu_seqlens_k", cu_seqlens_k),
-          lse_m, ctypes.byref(opts))
+          _flat_vector(fn, "lse", lse), ctypes.byref(opts))
     return (out, lse) if return_lse else out
+
+
+def _attention_options(scale, causal, bottom_right, window, max_seqlen_q,
+                       max_seqlen_k):
+    left, right = window
+    return _capi.AttentionOptions(0.0 if scale is None else float(scale),
+                                  int(bool(causal)), int(bool(bottom_right)),
+                                  0, int(left), int(right),
+                                  int(max_seqlen_q), int(max_seqlen_k))
+
+
+def _flat_vector(fn, name, obj):
+    """A contiguous float32 array as one kaio_matrix vector (by reference),
+    or None."""
+    if obj is None:
+        return None
+    v = _arrays.view(fn, name, obj)
+    n = 1
+    for d in v.shape:
+        n *= d
+    return ctypes.byref(_capi.Matrix(v.ptr, _capi.F32, 0, 1, n, n,
+                                     max(v.capacity, 0)))
+
+
+def flash_attention_backward(q, k, v, out, dout, lse, scale=None,
+                             causal=False, bottom_right=False,
+                             window=(-1, -1), layout="bshd",
+                             cu_seqlens_q=None, cu_seqlens_k=None,
+                             max_seqlen_q=0, max_seqlen_k=0, dq=None, dk=None,
+                             dv=None, stream=None):
+    """(dq, dk, dv) of flash_attention(q, k, v, ...) = out, from the
+    gradient dout and the forward's lse (return_lse=True), with the same
+    options (packed sequences also need max_seqlen_k). Deterministic: GQA
+    heads are summed in order, no atomics."""
+    fn = "kaio.ops.flash_attention_backward"
+    if layout not in ("bshd", "bhsd"):
+        raise invalid(fn, "layout", "%r is not 'bshd' or 'bhsd'" % (layout,))
+    c = _Call(fn, "q", q, stream)
+    kv = _arrays.view(fn, "k", k)
+    if dq is None:
+        dq = c.new("dq", c.first.shape)
+    if dk is None:
+        dk = c.new("dk", kv.shape)
+    if dv is None:
+        dv = c.new("dv", kv.shape)
+    names = ("q", "k", "v", "out", "dout", "dq", "dk", "dv")
+    views = [c.first, kv] + [_arrays.view(fn, n, t) for n, t in
+                             zip(names[2:], (v, out, dout, dq, dk, dv))]
+    tensors = [_attention_tensor(fn, n, t, layout)
+               for n, t in zip(names, views)]
+    lib = _capi.lib()
+    ws = c.new("workspace", (max(
+        lib.kaio_flash_attention_backward_workspace_elements(
+            ctypes.byref(tensors[0])), 1),), "float32")
+    opts = _attention_options(scale, causal, bottom_right, window,
+                              max_seqlen_q, max_seqlen_k)
+    c.run("kaio_flash_attention_backward",
+          *[ctypes.byref(t) for t in tensors],
+          c.m("cu_seqlens_q", cu_seqlens_q), c.m("cu_seqlens_k", cu_seqlens_k),
+          _flat_vector(fn, "lse", lse), _flat_vector(fn, "workspace", ws),
+          ctypes.byref(opts))
+    return dq, dk, dv

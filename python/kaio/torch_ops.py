@@ -300,5 +300,67 @@ def cross_entropy(logits, targets, ignore_index=-100, reduction="mean"):
     return loss.sum() / kept
 
 
+# --- attention --------------------------------------------------------------
+
+@_custom_op("kaio::flash_attention", mutates_args=())
+def _flash_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
+                     scale: float, causal: bool, window_left: int,
+                     window_right: int) -> Tuple[torch.Tensor, torch.Tensor]:
+    return ops.flash_attention(q, k, v, scale=scale, causal=causal,
+                               bottom_right=True,
+                               window=(window_left, window_right),
+                               return_lse=True)
+
+
+@_flash_attention.register_fake
+def _(q, k, v, scale, causal, window_left, window_right):
+    b, s, h, _ = q.shape
+    return torch.empty_like(q), q.new_empty((b, h, s), dtype=torch.float32)
+
+
+@_custom_op("kaio::flash_attention_backward", mutates_args=())
+def _flash_attention_backward(
+        q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
+        dout: torch.Tensor, lse: torch.Tensor, scale: float, causal: bool,
+        window_left: int, window_right: int
+) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    return ops.flash_attention_backward(
+        q, k, v, out, dout.contiguous(), lse, scale=scale, causal=causal,
+        bottom_right=True, window=(window_left, window_right))
+
+
+@_flash_attention_backward.register_fake
+def _(q, k, v, out, dout, lse, scale, causal, window_left, window_right):
+    return torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
+
+
+def _attention_setup(ctx, inputs, output):
+    q, k, v, scale, causal, left, right = inputs
+    ctx.args = (scale, causal, left, right)
+    ctx.save_for_backward(q, k, v, output[0], output[1])
+
+
+def _attention_backward(ctx, dout, _dlse):
+    q, k, v, out, lse = ctx.saved_tensors
+    dq, dk, dv = _flash_attention_backward(q, k, v, out, dout, lse,
+                                           *ctx.args)
+    return dq, dk, dv, None, None, None, None
+
+
+_flash_attention.register_autograd(_attention_backward,
+                                   setup_context=_attention_setup)
+
+
+def flash_attention(q, k, v, scale=None, causal=False, window=(-1, -1)):
+    """softmax(scale q k^T) v for [batch, seq, heads, dim] float16/bfloat16
+    tensors (head dims 64, 128; k/v heads dividing q's), differentiable in
+    q, k and v (FlashAttention-2 backward, deterministic). A causal mask
+    aligns bottom-right when seq_q != seq_k, as FlashAttention >= 2.1."""
+    if scale is None:
+        scale = q.shape[-1] ** -0.5
+    return _flash_attention(q, k, v, float(scale), bool(causal),
+                            int(window[0]), int(window[1]))[0]
+
+
 __all__ = ["gemm", "rms_norm", "layer_norm", "softmax", "log_softmax",
-           "swiglu", "cross_entropy"]
+           "swiglu", "cross_entropy", "flash_attention"]

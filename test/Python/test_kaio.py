@@ -243,6 +243,15 @@ class OpsTest(unittest.TestCase):
         self.assertIn("v: is 2x100x2x64 but must be 2x100x8x64",
                       str(e.exception))
         self.assertEqual(fake().launches, self.launches + 3)
+        dq, dk, dv = ops.flash_attention_backward(q, kv, kv, out, out, lse,
+                                                  causal=True)
+        self.assertEqual((dq.shape, dk.shape, dv.shape),
+                         ((2, 100, 8, 64), (2, 100, 2, 64), (2, 100, 2, 64)))
+        self.assertLaunched(6, "flash_bwd_dkdv_bf16_d64")
+        with self.assertRaises(ValueError) as e:
+            ops.flash_attention_backward(q, kv, kv, out, out, None)
+        self.assertIn("lse: null", str(e.exception))
+        self.assertEqual(fake().launches, self.launches + 6)
 
     def test_third_party_arrays(self):
         out = kaio.DeviceArray.empty((5, 33))
@@ -388,6 +397,38 @@ class TorchGpuTest(unittest.TestCase):
             for a, b in zip(got, want):
                 if b is not None:
                     self.close(a, b, 1e-4)
+
+    def test_flash_attention_matches_sdpa(self):
+        F = torch.nn.functional
+        for dtype, causal, (sq, sk) in [(torch.float16, False, (300, 300)),
+                                         (torch.bfloat16, True, (200, 333))]:
+            q = torch.randn(2, sq, 8, 128, device="cuda", dtype=dtype,
+                            requires_grad=True)
+            k = torch.randn(2, sk, 2, 128, device="cuda", dtype=dtype,
+                            requires_grad=True)
+            v = torch.randn(2, sk, 2, 128, device="cuda", dtype=dtype,
+                            requires_grad=True)
+            g = torch.randn(2, sq, 8, 128, device="cuda", dtype=dtype)
+            ours = self.kt.flash_attention(q, k, v, causal=causal)
+            # SDPA: [b, h, s, d], kv heads repeated for GQA, bottom-right
+            # causal as an explicit mask.
+            qt, kt, vt = (t.transpose(1, 2) for t in (q, k, v))
+            kt = kt.repeat_interleave(4, dim=1)
+            vt = vt.repeat_interleave(4, dim=1)
+            mask = None
+            if causal:
+                i = torch.arange(sq, device="cuda")[:, None]
+                j = torch.arange(sk, device="cuda")[None, :]
+                mask = j <= i + (sk - sq)
+            theirs = F.scaled_dot_product_attention(
+                qt.float(), kt.float(), vt.float(),
+                attn_mask=mask).transpose(1, 2)
+            tol = 2e-2 if dtype == torch.bfloat16 else 4e-3
+            self.close(ours, theirs, tol)
+            want = torch.autograd.grad(theirs, (q, k, v), g.float())
+            got = torch.autograd.grad(ours, (q, k, v), g)
+            for a, b in zip(got, want):
+                self.close(a, b, 4 * tol)
 
     def test_compile_fullgraph_and_graph_capture(self):
         w = torch.randn(512, device="cuda")
