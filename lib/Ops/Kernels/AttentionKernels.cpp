@@ -201,6 +201,7 @@ template <class T, unsigned D> void buildFlashForward(ModuleBuilder &mb) {
 
 void kaio::ops::kernels::buildAttentionKernels(ModuleBuilder &mb) {
   buildAttentionBackwardKernels(mb);
+  buildAttentionDecodeKernels(mb);
   buildFlashForward<f16, 64>(mb);
   buildFlashForward<f16, 128>(mb);
   buildFlashForward<bf16, 64>(mb);

@@ -186,6 +186,28 @@ enum AttentionFlags : std::uint32_t {
 void buildAttentionKernels(builder::ModuleBuilder &mb);
 void buildAttentionBackwardKernels(builder::ModuleBuilder &mb);
 
+/// Bits of the decode kernel's `flags` parameter.
+enum DecodeFlags : std::uint32_t {
+  kDecodePaged = 1,  ///< K/V pages from block_table, else one cache a batch
+  kDecodeCausal = 2, ///< token i of q_len sees keys up to seq_k - q_len + i
+};
+
+/// Adds the decode kernels (AttentionDecodeKernels.cpp), added by
+/// buildAttentionKernels:
+///   flash_decode_<type>_d<D>(q, k_cache, v_cache (tensors), block_table,
+///     block_table_stride, page_size, seqlens_k, q_len, kv_group,
+///     keys_per_split, scale_log2, flags, partial_o, partial_lse): grid
+///     (splits, kv heads, batch), 32 * kAttnWarps threads; kv_group * q_len
+///     <= 16 rows; a paged cache's tensors index pages where others index
+///     batches (page_size a multiple of kAttnBlockK); warp w of split s
+///     leaves partial s * kAttnWarps + w of each row in partial_o (f32
+///     [batch, kv heads, splits * kAttnWarps, rows, D], O / l) and
+///     partial_lse ([..., rows], log2).
+///   flash_decode_combine_<type>_d<D>(o, partial_o, partial_lse, splits
+///     (all partials), q_len, kv_group): grid (rows, kv heads, batch), D
+///     threads.
+void buildAttentionDecodeKernels(builder::ModuleBuilder &mb);
+
 } // namespace kaio::ops::kernels
 
 #endif // KAIO_LIB_OPS_KERNELS_OPSKERNELS_H

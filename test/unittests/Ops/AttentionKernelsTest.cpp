@@ -428,6 +428,102 @@ public:
     compare("dv", gv, adv, c.nk);
   }
 
+  /// Flash decoding over a KV cache, paged (page_size 64, the pages of
+  /// every sequence scattered in the pool by a shuffled block table) or
+  /// contiguous, against the f64 reference.
+  struct DecodeProblem {
+    std::vector<uint32_t> seqlens;
+    uint32_t kvHeads = 2, group = 4, qLen = 1;
+    bool paged = true, causal = false;
+    uint32_t keysPerSplit = 128;
+  };
+  void checkDecode(const DecodeProblem &p) {
+    const unsigned D = dim();
+    const uint32_t B = uint32_t(p.seqlens.size()), H = p.kvHeads * p.group;
+    const uint32_t page = 64;
+    uint32_t maxSeq = *std::max_element(p.seqlens.begin(), p.seqlens.end());
+    uint32_t pagesPerSeq = (maxSeq + page - 1) / page;
+    // Paged: a pool of B * pagesPerSeq pages [page, 64, kvHeads, D];
+    // contiguous: [B, maxSeq, kvHeads, D].
+    uint32_t slots = p.paged ? B * pagesPerSeq : B;
+    uint32_t rowsPer = p.paged ? page : maxSeq;
+    Layout lk{uint64_t(rowsPer) * p.kvHeads * D, D, p.kvHeads * D};
+    Layout lq{uint64_t(p.qLen) * H * D, D, H * D};
+    size_t nk = size_t(slots) * rowsPer * p.kvHeads * D;
+    size_t nq = size_t(B) * p.qLen * H * D;
+    std::vector<double> k = random(nk), v = random(nk), q = random(nq);
+    std::vector<int32_t> table(B * pagesPerSeq);
+    for (uint32_t i = 0; i < table.size(); ++i)
+      table[i] = int32_t(i);
+    std::shuffle(table.begin(), table.end(), rng);
+    auto kvIndex = [&](uint32_t b, uint32_t kh, uint32_t j, unsigned d) {
+      if (!p.paged)
+        return lk.index(b, kh, j, d);
+      return lk.index(uint32_t(table[b * pagesPerSeq + j / page]), kh,
+                      j % page, d);
+    };
+    double scale = 1.0 / std::sqrt(double(D));
+    uint32_t splitsPerBlock = (maxSeq + p.keysPerSplit - 1) / p.keysPerSplit;
+    uint32_t splits = splitsPerBlock * kAttnWarps;
+    uint32_t rows = p.group * p.qLen;
+
+    Device dev(**module);
+    uint64_t aq = dev.upload(elem(), q), ak = dev.upload(elem(), k),
+             av = dev.upload(elem(), v),
+             ao = dev.upload(elem(), std::vector<double>(nq + 64, 5.0));
+    std::vector<int32_t> lens(p.seqlens.begin(), p.seqlens.end());
+    uint64_t at = dev.interp.allocGlobal(table.size() * 4 + 16),
+             al = dev.interp.allocGlobal(lens.size() * 4);
+    ASSERT_TRUE(dev.interp.write(at, table));
+    ASSERT_TRUE(dev.interp.write(al, lens));
+    size_t partials = size_t(B) * p.kvHeads * splits * rows;
+    uint64_t po = dev.uploadF32(std::vector<float>(partials * D, 0.0f)),
+             pl = dev.uploadF32(std::vector<float>(partials, 0.0f));
+    uint32_t flags = (p.paged ? uint32_t(kDecodePaged) : 0u) |
+                     (p.causal ? uint32_t(kDecodeCausal) : 0u);
+    std::string decode = name("flash_decode");
+    auto r = dev.interp.launch(
+        decode, {splitsPerBlock, p.kvHeads, B}, {32 * kAttnWarps},
+        concat({tensorArgs(aq, lq), tensorArgs(ak, lk), tensorArgs(av, lk),
+                {at, pagesPerSeq, page, al, p.qLen, p.group, p.keysPerSplit,
+                 Interpreter::argF32(float(scale * M_LOG2E)), flags, po,
+                 pl}}));
+    ASSERT_TRUE(r.success) << decode << ": " << r.message();
+    std::string combine = name("flash_decode_combine");
+    r = dev.interp.launch(combine, {rows, p.kvHeads, B}, {D},
+                          concat({tensorArgs(ao, lq),
+                                  {po, pl, splits, p.qLen, p.group}}));
+    ASSERT_TRUE(r.success) << combine << ": " << r.message();
+    std::vector<double> out = dev.download(elem(), ao, nq + 64);
+    double tol = elem() == Elem::F16 ? 4e-3 : 3e-2;
+    for (uint32_t b = 0; b < B; ++b)
+      for (uint32_t h = 0; h < H; ++h)
+        for (uint32_t t = 0; t < p.qLen; ++t) {
+          uint32_t kh = h / p.group, sk = p.seqlens[b];
+          std::vector<double> s(sk, -INFINITY);
+          for (uint32_t j = 0; j < sk; ++j) {
+            if (p.causal && int64_t(j) > int64_t(sk) - p.qLen + t)
+              continue;
+            double dot = 0;
+            for (unsigned d = 0; d < D; ++d)
+              dot += q[lq.index(b, h, t, d)] * k[kvIndex(b, kh, j, d)];
+            s[j] = dot * scale;
+          }
+          double lse;
+          std::vector<double> pr = Case::softmax(s, lse);
+          for (unsigned d = 0; d < D; ++d) {
+            double want = 0;
+            for (uint32_t j = 0; j < sk; ++j)
+              want += pr[j] * v[kvIndex(b, kh, j, d)];
+            ASSERT_NEAR(out[lq.index(b, h, t, d)], want, tol)
+                << decode << " b" << b << " h" << h << " token " << t
+                << " d " << d;
+          }
+        }
+    for (size_t i = nq; i < nq + 64; ++i)
+      ASSERT_EQ(out[i], 5.0) << decode << ": wrote past o";
+  }
+
   inline static mlir::MLIRContext *context = nullptr;
   inline static mlir::OwningOpRef<mlir::ModuleOp> *module = nullptr;
   std::mt19937 rng{2026};
@@ -545,6 +641,24 @@ TEST_P(AttentionKernelsTest, BackwardPackedVariableLengths) {
   p.windowRight = 0;
   p.bottomRight = true;
   checkBackward(p);
+}
+
+TEST_P(AttentionKernelsTest, DecodePagedScrambledBlockTable) {
+  DecodeProblem p;
+  p.seqlens = {1, 100, 300};
+  checkDecode(p);
+}
+
+TEST_P(AttentionKernelsTest, DecodeContiguousGroupedCausalTokens) {
+  DecodeProblem p;
+  p.seqlens = {70, 257};
+  p.paged = false;
+  p.kvHeads = 1;
+  p.group = 8;
+  p.qLen = 2;
+  p.causal = true;
+  p.keysPerSplit = 64;
+  checkDecode(p);
 }
 
 // The performance properties the kernel is built for, counted by the

@@ -1,0 +1,229 @@
+//===- AttentionDecodeKernels.cpp - flash decoding over a KV cache --------===//
+//
+// Decoding attends one (or a few) new query tokens to a long KV cache: too
+// little work per (batch, head) for one block, so the keys are split
+// (flash decoding). A block of kAttnWarps warps owns one key/value head and
+// a chunk of keys; the rows of its 16-row mma tile are the group's query
+// heads times the query tokens (GQA packs them: row = token * group +
+// head in group). Per 64-key tile the block copies K and V (from the page
+// the block table names, in a paged cache) and warp w takes keys 16w ..
+// 16w + 15 of it: S = Q K^T, an online softmax, O += P V, as in the
+// forward. Each warp leaves its own partial (O / l and the row's log2-sum)
+// in a workspace; flash_decode_combine merges every split's partials.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AttentionSupport.h"
+
+#include <cmath>
+
+using namespace kaio;
+using namespace kaio::builder;
+using namespace kaio::ops::kernels;
+using namespace kaio::ops::kernels::attention;
+using kaio::ops::kernels::support::typeName;
+
+namespace {
+
+constexpr unsigned kTileKeys = kAttnBlockK;
+
+template <class T, unsigned D> void buildDecode(ModuleBuilder &mb) {
+  mb.kernel(
+      kernelName("flash_decode", typeName<T>(), D),
+      {int32_t(32 * kAttnWarps)}, [](KernelBuilder &k) {
+        auto q = tensorParam<Ptr<const T>>(k, "q");
+        auto kc = tensorParam<Ptr<const T>>(k, "k_cache");
+        auto vc = tensorParam<Ptr<const T>>(k, "v_cache");
+        auto blockTable = k.param<Ptr<const int32_t>>("block_table");
+        U32 tableStride = k.param<uint32_t>("block_table_stride");
+        U32 pageSize = k.param<uint32_t>("page_size");
+        auto seqlens = k.param<Ptr<const int32_t>>("seqlens_k");
+        U32 qLen = k.param<uint32_t>("q_len");
+        U32 group = k.param<uint32_t>("kv_group");
+        U32 keysPerSplit = k.param<uint32_t>("keys_per_split");
+        F32 scaleLog2 = k.param<float>("scale_log2");
+        U32 flags = k.param<uint32_t>("flags");
+        auto partialO = k.param<Ptr<float>>("partial_o");
+        auto partialLse = k.param<Ptr<float>>("partial_lse");
+
+        U32 split = k.blockId(Dim::x), kvh = k.blockId(Dim::y),
+            b = k.blockId(Dim::z);
+        U32 splits = k.gridDim(Dim::x) * kAttnWarps;
+        U32 rows = group * qLen;
+        I32 sk = seqlens.load(b).as<int32_t>();
+        U32 tid = k.threadId(), warp = k.warpId();
+        Pred paged = (flags & uint32_t(kDecodePaged)) != 0u;
+        Pred causal = (flags & uint32_t(kDecodeCausal)) != 0u;
+
+        // Q's rows (token, head in group) gathered into a 16-row tile.
+        Shared<T> qT = k.shared<T>({16, D});
+        k.for_(tid, 16u * D, 32u * kAttnWarps, [&](U32 idx) {
+          U32 r = idx / D, d = idx % D;
+          U32 token = r / group, h = kvh * group + r % group;
+          Pred in = r < rows;
+          qT(r, d) = q.at(b, h, token).load(d, in, 0.0f);
+        });
+        k.barrier();
+        Frag qf = qT.loadFragment(FragRole::a, kShape, 0u, 0u,
+                                  FragTile{1, D / 16});
+        I32 j0 = (split * keysPerSplit).as<int32_t>();
+        I32 jEnd = min(j0 + keysPerSplit.as<int32_t>(), sk);
+
+        Shared<T> kT = k.shared<T>({kTileKeys, D}),
+                  vT = k.shared<T>({kTileKeys, D});
+        auto aligned = CopyAlignment::Promised;
+        const float ninf = -INFINITY;
+        Frag zero = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
+                                      FragTile{1, D / 16});
+        Frag m = k.fragFill<float>(FragRole::acc, kShape, ninf, FragTile{1, 1});
+        Frag l = k.fragFill<float>(FragRole::acc, kShape, 0.0f, FragTile{1, 1});
+        U32 warpKey = warp * 16u;
+        using State = std::tuple<Frag, Frag, Frag, Frag>;
+        State state = k.forCarrying(
+            j0, jEnd, int32_t(kTileKeys), State(zero, zero, m, l),
+            [&](I32 t0, Frag o0, Frag o1, Frag mIn, Frag lIn) {
+              // The tile's page: the block table's entry (paged), or the
+              // batch's own cache.
+              U32 t0u = t0.as<uint32_t>();
+              U32 page = select(
+                  paged,
+                  blockTable.load(b * tableStride + t0u / pageSize, paged, 0)
+                      .as<uint32_t>(),
+                  b);
+              U32 row = select(paged, t0u % pageSize, t0u);
+              U32 rowEnd = row + (sk - t0).as<uint32_t>();
+              k.barrier();
+              Token tk = k.asyncCopy(kc.at(page, kvh, k.constant(0u)), row, 0u, rowEnd, D,
+                                     kc.rowStride, kT, aligned);
+              Token tv = k.asyncCopy(vc.at(page, kvh, k.constant(0u)), row, 0u, rowEnd, D,
+                                     vc.rowStride, vT, aligned);
+              k.asyncWait({tk, tv});
+              k.barrier();
+              // The warp's 16 keys of the tile.
+              Frag s = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
+                                         FragTile{1, 2});
+              for (unsigned kk = 0; kk < D / 16; ++kk)
+                s = k.mma(qf.slice(0, kk, FragTile{1, 1}),
+                          kT.loadFragmentTransposed(kShape, warpKey, kk * 16,
+                                                    FragTile{1, 2}),
+                          s);
+              // Keys past the cache's length; with several query tokens
+              // and causal, token i sees keys up to sk - qLen + i.
+              s = s.mapIndexed<float, float>([&](F32 x, I32 r, I32 c) {
+                I32 j = t0 + warpKey.as<int32_t>() + c;
+                I32 token = (r.as<uint32_t>() / group).as<int32_t>();
+                Pred visible =
+                    (j < sk) &&
+                    (!causal || j <= sk - qLen.as<int32_t>() + token);
+                return select(visible, x, k.constant(ninf));
+              });
+              Frag mNew = mIn.mapWith<float, float>(
+                  [&](F32 mo, F32 rm) { return max(mo, rm * scaleLog2); },
+                  s.reduceRows(ReduceKind::max));
+              Frag mUse = mNew.mapWith<float, float>([&](F32 mv) {
+                return select(mv == ninf, k.constant(0.0f), mv);
+              });
+              Frag p = s.mapWith<float, float>(
+                  [&](F32 x, F32 mu) { return exp2(fma(x, scaleLog2, -mu)); },
+                  mUse);
+              Frag alpha = mIn.mapWith<float, float>(
+                  [&](F32 mo, F32 mu) { return exp2(mo - mu); }, mUse);
+              Frag lNew = lIn.mapWith<float, float>(
+                  [&](F32 lo, F32 a, F32 rs) { return fma(lo, a, rs); },
+                  alpha, p.reduceRows(ReduceKind::sum));
+              Frag pa = p.toOperand<T>();
+              std::array<Frag, 2> acc = {o0, o1};
+              for (unsigned half = 0; half < 2; ++half) {
+                acc[half] = acc[half].mapWith<float, float>(
+                    [&](F32 e, F32 a) { return e * a; }, alpha);
+                acc[half] = k.mma(
+                    pa, vT.loadFragment(FragRole::b, kShape, warpKey,
+                                        half * (D / 2), FragTile{1, D / 16}),
+                    acc[half]);
+              }
+              return State(acc[0], acc[1], mNew, lNew);
+            });
+        // The warp's partial: O / l and log2(l) + m (-inf without keys).
+        U32 slot = split * kAttnWarps + warp;
+        U64 base = (cast<uint64_t>(b) * cast<uint64_t>(k.gridDim(Dim::y)) + cast<uint64_t>(kvh)) *
+                       cast<uint64_t>(splits) +
+                   cast<uint64_t>(slot);
+        auto oPart = partialO + base * cast<uint64_t>(rows) * uint64_t(D);
+        auto lsePart = partialLse + base * cast<uint64_t>(rows);
+        Frag lF = std::get<3>(state);
+        for (unsigned half = 0; half < 2; ++half) {
+          Frag o = half ? std::get<1>(state) : std::get<0>(state);
+          o.mapWith<float, float>(
+               [&](F32 x, F32 lv) {
+                 return select(lv > 0.0f, x / lv, k.constant(0.0f));
+               },
+               lF)
+              .store(oPart, 0u, half * (D / 2), rows, D, D);
+        }
+        std::get<2>(state)
+            .mapWith<float, float>(
+                [&](F32 mv, F32 lv) {
+                  return select(lv > 0.0f, mv + log2(lv), k.constant(ninf));
+                },
+                lF)
+            .store(lsePart, 0u, 0u, rows, 1u, 1u);
+      });
+}
+
+/// Output row (token, head) of a batch: the splits' partials merged,
+/// O = sum exp2(lse_s - lse) O_s with lse = log2 sum exp2(lse_s).
+template <class T, unsigned D> void buildCombine(ModuleBuilder &mb) {
+  mb.kernel(kernelName("flash_decode_combine", typeName<T>(), D), {int32_t(D)},
+            [](KernelBuilder &k) {
+              auto o = tensorParam<Ptr<T>>(k, "o");
+              auto partialO = k.param<Ptr<const float>>("partial_o");
+              auto partialLse = k.param<Ptr<const float>>("partial_lse");
+              U32 splits = k.param<uint32_t>("splits");
+              U32 qLen = k.param<uint32_t>("q_len");
+              U32 group = k.param<uint32_t>("kv_group");
+              U32 r = k.blockId(Dim::x), kvh = k.blockId(Dim::y),
+                  b = k.blockId(Dim::z);
+              U32 rows = group * qLen;
+              U64 base = (cast<uint64_t>(b) *
+                              cast<uint64_t>(k.gridDim(Dim::y)) +
+                          cast<uint64_t>(kvh)) *
+                         cast<uint64_t>(splits);
+              auto lse = partialLse + base * cast<uint64_t>(rows) +
+                         cast<uint64_t>(r);
+              F32 mx = k.for_(0u, splits, 1u, k.constant(-INFINITY),
+                              [&](U32 s, F32 acc) {
+                                return max(acc, lse.load(s * rows));
+                              });
+              F32 off = select(mx == -INFINITY, k.constant(0.0f), mx);
+              U32 d = k.threadId();
+              auto oPart = partialO + (base * cast<uint64_t>(rows) +
+                                       cast<uint64_t>(r)) *
+                                          uint64_t(D) +
+                           cast<uint64_t>(d);
+              auto [sum, acc] = k.for_(
+                  0u, splits, 1u,
+                  carry(k.constant(0.0f), k.constant(0.0f)),
+                  [&](U32 s, F32 sw, F32 a) {
+                    F32 w = exp2(lse.load(s * rows) - off);
+                    return carry(sw + w,
+                                 fma(w, oPart.load(s * rows * uint32_t(D)), a));
+                  });
+              F32 out = select(sum > 0.0f, acc / sum, k.constant(0.0f));
+              U32 token = r / group, h = kvh * group + r % group;
+              o.at(b, h, token).store(d, support::fromF32<T>(out));
+            });
+}
+
+template <class T, unsigned D> void buildDecodePair(ModuleBuilder &mb) {
+  buildDecode<T, D>(mb);
+  buildCombine<T, D>(mb);
+}
+
+} // namespace
+
+void kaio::ops::kernels::buildAttentionDecodeKernels(ModuleBuilder &mb) {
+  buildDecodePair<f16, 64>(mb);
+  buildDecodePair<f16, 128>(mb);
+  buildDecodePair<bf16, 64>(mb);
+  buildDecodePair<bf16, 128>(mb);
+}
