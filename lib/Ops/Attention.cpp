@@ -4,6 +4,7 @@
 
 #include "Kernels/OpsKernels.h"
 #include "LibraryImpl.h"
+#include "AttentionCheck.h"
 #include "Validate.h"
 
 #include <algorithm>
@@ -17,17 +18,13 @@ using namespace kaio;
 using namespace kaio::ops;
 using namespace kaio::ops::kernels;
 
-namespace {
-
-constexpr const char *kOp = "flash_attention";
-
-std::string dims(const AttentionTensor &t) {
+std::string detail::dims(const AttentionTensor &t) {
   return std::to_string(t.batch) + "x" + std::to_string(t.seq) + "x" +
          std::to_string(t.heads) + "x" + std::to_string(t.dim);
 }
 
 /// Bytes from the first element to one past the last.
-std::uint64_t spanBytes(const AttentionTensor &t) {
+std::uint64_t detail::spanBytes(const AttentionTensor &t) {
   if (!t.batch || !t.seq || !t.heads || !t.dim)
     return 0;
   std::uint64_t last = std::uint64_t(t.batch - 1) * t.batchStride +
@@ -37,45 +34,55 @@ std::uint64_t spanBytes(const AttentionTensor &t) {
 }
 
 /// Shape, strides, dtype, 16-byte rows and capacity of one tensor.
-rt::Error checkTensor(const char *name, const AttentionTensor &t) {
+rt::Error detail::checkTensor(const char *op, const char *name,
+                              const AttentionTensor &t) {
   if (t.dtype != DType::F16 && t.dtype != DType::BF16)
-    return detail::unsupported(kOp, name,
+    return detail::unsupported(op, name,
                                std::string("dtype ") + getDTypeName(t.dtype) +
                                    " (f16 or bf16)");
   if (t.batch < 0 || t.seq < 0 || t.heads < 1 || t.dim < 1)
-    return detail::invalid(kOp, name, "shape " + dims(t) +
+    return detail::invalid(op, name, "shape " + dims(t) +
                                           " (batch, seq >= 0; heads, dim >= 1)");
   if (t.seq > detail::kMaxExtent)
-    return detail::invalid(kOp, name, "more than 2^31 - 1 rows");
+    return detail::invalid(op, name, "more than 2^31 - 1 rows");
   if (t.batchStride < 0 || t.seqStride < 0 || t.headStride < 0)
-    return detail::invalid(kOp, name, "negative stride");
+    return detail::invalid(op, name, "negative stride");
   if (t.seqStride > detail::kMaxExtent)
-    return detail::invalid(kOp, name, "seq stride beyond 2^31 - 1 elements");
+    return detail::invalid(op, name, "seq stride beyond 2^31 - 1 elements");
   if (t.batch && t.seq && (t.data % 16 || t.batchStride % 8 ||
                            t.seqStride % 8 || t.headStride % 8))
     return detail::invalid(
-        kOp, name,
+        op, name,
         "every row must start 16-byte aligned (pointer a multiple of 16 "
         "bytes, strides multiples of 8 elements)");
   if (!t.data && spanBytes(t))
-    return detail::invalid(kOp, name, "null pointer");
+    return detail::invalid(op, name, "null pointer");
   if (t.capacityBytes && spanBytes(t) > t.capacityBytes)
-    return detail::invalid(kOp, name,
+    return detail::invalid(op, name,
                            dims(t) + " spans " + std::to_string(spanBytes(t)) +
                                " bytes but the buffer holds " +
                                std::to_string(t.capacityBytes));
   return rt::Error::success();
 }
 
-bool overlaps(const AttentionTensor &a, const AttentionTensor &b) {
+bool detail::overlaps(const AttentionTensor &a, const AttentionTensor &b) {
   std::uint64_t sa = spanBytes(a), sb = spanBytes(b);
   return sa && sb && a.data < b.data + sb && b.data < a.data + sa;
 }
 
-bool overlaps(const AttentionTensor &a, const Matrix &b) {
+bool detail::overlaps(const AttentionTensor &a, const Matrix &b) {
   std::uint64_t sa = spanBytes(a), sb = detail::spanBytes(b);
   return sa && sb && a.data < b.data + sb && b.data < a.data + sa;
 }
+
+namespace {
+
+constexpr const char *kOp = "flash_attention";
+
+using detail::checkTensor;
+using detail::dims;
+using detail::overlaps;
+using detail::spanBytes;
 
 bool isVarlen(const AttentionOptions &o) {
   return !o.cuSeqlensQ.isAbsent() || !o.cuSeqlensK.isAbsent();
@@ -96,7 +103,7 @@ rt::Error validateAttention(const AttentionTensor &q, const AttentionTensor &k,
   for (auto [name, t] : {std::pair<const char *, const AttentionTensor *>{
                              "q", &q},
                          {"k", &k}, {"v", &v}, {"o", &o}})
-    if (rt::Error e = checkTensor(name, *t))
+    if (rt::Error e = checkTensor(kOp, name, *t))
       return e;
   for (auto [name, t] : {std::pair<const char *, const AttentionTensor *>{
                              "k", &k},
@@ -235,7 +242,7 @@ rt::Error kaio::ops::validateFlashAttentionBackward(
        {std::tuple<const char *, const AttentionTensor *,
                    const AttentionTensor *, const char *>{"do", &dO, &q, "q"},
         {"dq", &dq, &q, "q"}, {"dk", &dk, &k, "k"}, {"dv", &dv, &k, "k"}}) {
-    if (rt::Error e = checkTensor(name, *t))
+    if (rt::Error e = checkTensor(kOp, name, *t))
       return e;
     if (t->dtype != q.dtype)
       return detail::invalid(kOp, name,

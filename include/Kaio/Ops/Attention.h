@@ -125,6 +125,38 @@ rt::Error validateFlashAttentionBackward(
     const AttentionTensor &dk, const AttentionTensor &dv,
     const AttentionOptions &options);
 
+/// A KV cache for decoding: k and v as [batch, capacity, kv heads, dim]
+/// (contiguous), or as a pool of pages [pages, pageSize, kv heads, dim]
+/// that `blockTable` (s32 [batch, max pages], vLLM's layout) maps each
+/// sequence's keys to; `seqlens` (s32, one per batch) says how many keys
+/// each sequence has.
+struct KVCache {
+  AttentionTensor k, v;
+  Matrix blockTable;
+  std::int64_t pageSize = 0;
+  Matrix seqlens;
+};
+
+struct DecodeOptions {
+  /// 0: 1 / sqrt(dim).
+  float scale = 0.0f;
+  /// With several query tokens (speculative decoding, chunked prefill),
+  /// token i of q_len sees keys up to seqlen - q_len + i.
+  bool causal = false;
+  /// f32 scratch for the splits' partials: flashDecodeWorkspaceElements.
+  Matrix workspace;
+  const rt::Stream *stream = nullptr;
+};
+
+/// Elements of flashDecode's workspace for these shapes.
+std::int64_t flashDecodeWorkspaceElements(const AttentionTensor &q,
+                                          const KVCache &cache);
+
+/// Checks flashDecode's arguments.
+rt::Error validateFlashDecode(const AttentionTensor &q, const KVCache &cache,
+                              const AttentionTensor &o,
+                              const DecodeOptions &options);
+
 } // namespace kaio::ops
 
 #endif // KAIO_OPS_ATTENTION_H

@@ -144,6 +144,12 @@ public:
       const AttentionTensor &dO, const AttentionTensor &dq,
       const AttentionTensor &dk, const AttentionTensor &dv,
       const AttentionOptions &options);
+  /// Flash decoding: o = attention of the q_len new tokens of q ([batch,
+  /// q_len, heads, dim]) over a contiguous or paged KV cache (Attention.h),
+  /// the keys split across blocks and the partials merged; GQA heads times
+  /// query tokens at most 16.
+  rt::Error flashDecode(const AttentionTensor &q, const KVCache &cache,
+                        const AttentionTensor &o, const DecodeOptions &options);
 
   struct Impl;
 

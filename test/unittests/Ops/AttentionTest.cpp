@@ -246,7 +246,109 @@ TEST(FlashAttentionValidation, Backward) {
   EXPECT_EQ(check(b, pdo, pdq, pdk, pdv), "");
 }
 
+TEST(FlashDecodeValidation, NamesTheArgument) {
+  // 4 sequences, 2 tokens each of 16 heads over 4 kv heads (8 rows), a
+  // pool of 40 pages of 64 keys.
+  AttentionTensor q = fakeTensor(DType::BF16, 4, 2, 16, 128, 0x1000000);
+  AttentionTensor o = fakeTensor(DType::BF16, 4, 2, 16, 128, 0x2000000);
+  KVCache c;
+  c.k = fakeTensor(DType::BF16, 40, 64, 4, 128, 0x3000000);
+  c.v = fakeTensor(DType::BF16, 40, 64, 4, 128, 0x4000000);
+  c.pageSize = 64;
+  c.blockTable = fakeMatrix(DType::S32, 4, 10, 0x5000000);
+  c.seqlens = fakeMatrix(DType::S32, 1, 4, 0x5001000);
+  DecodeOptions opt;
+  // 4 x 4 (batch x kv heads) pairs, 10 tiles: 10 blocks of 4 warps, 8 rows
+  // of 128 + 1 floats each.
+  EXPECT_EQ(flashDecodeWorkspaceElements(q, c),
+            4 * 4 * 10 * 4 * 8 * 129);
+  opt.workspace = fakeMatrix(DType::F32, 1, 4 * 4 * 10 * 4 * 8 * 129,
+                             0x6000000);
+  auto check = [&](const AttentionTensor &qq, const KVCache &cc,
+                   const DecodeOptions &oo) {
+    return messageOf(validateFlashDecode(qq, cc, o, oo));
+  };
+  EXPECT_EQ(check(q, c, opt), "");
+  KVCache b = c;
+  b.pageSize = 32;
+  b.k.seq = b.v.seq = 32;
+  rt::Error e = validateFlashDecode(q, b, o, opt);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
+  EXPECT_EQ(e.message(), "flash_decode: page_size: 32 (a multiple of 64)");
+  b = c;
+  b.k.seq = b.v.seq = 128;
+  EXPECT_EQ(check(q, b, opt), "flash_decode: k_cache: pages of 128 rows but "
+                              "page_size is 64");
+  b = c;
+  b.blockTable.rows = 3;
+  EXPECT_EQ(check(q, b, opt), "flash_decode: block_table: must be a "
+                              "row-major s32 [batch, max pages] matrix (4 "
+                              "rows)");
+  b = c;
+  b.seqlens.dtype = DType::F32;
+  EXPECT_EQ(check(q, b, opt), "flash_decode: seqlens: dtype f32 but must be "
+                              "s32");
+  AttentionTensor many = fakeTensor(DType::BF16, 4, 3, 24, 128, 0x1000000);
+  e = validateFlashDecode(many, c, many, opt);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
+  EXPECT_EQ(e.message(), "flash_decode: q: 6 query heads per kv head x 3 "
+                         "tokens (at most 16 rows: one mma tile per kv "
+                         "head)");
+  DecodeOptions small = opt;
+  small.workspace.cols = small.workspace.ld = 100;
+  EXPECT_EQ(check(q, c, small),
+            "flash_decode: workspace: must be a contiguous f32 vector of at "
+            "least 660480 elements (flashDecodeWorkspaceElements)");
+  // Contiguous: one cache row block per batch.
+  b = c;
+  b.blockTable = Matrix();
+  EXPECT_EQ(check(q, b, opt), "flash_decode: k_cache: batch 40 but q's is 4 "
+                              "(a paged cache takes a block_table)");
+}
+
 class FlashAttentionTest : public BackendTest {};
+
+TEST_P(FlashAttentionTest, DecodeLaunchesSplitsThenTheirMerge) {
+  if (!isFake())
+    GTEST_SKIP() << "checks the launch through the fake driver";
+  rt::Expected<Library> lib = Library::load(*device);
+  ASSERT_TRUE(lib) << lib.error().message();
+  FakeCudaCounters *counters = getFakeCounters();
+  auto buf = rt::DeviceBuffer<rt::Half>::allocate(*device, 1 << 22);
+  auto f32 = rt::DeviceBuffer<float>::allocate(*device, 1 << 20);
+  auto s32 = rt::DeviceBuffer<std::int32_t>::allocate(*device, 64);
+  ASSERT_TRUE(buf && f32 && s32);
+  auto view = buf->view();
+  // Contiguous cache of 1000 keys, 2 sequences, 8 heads over 2 kv heads.
+  const std::int64_t cacheN = 2 * 1000 * 2 * 64;
+  KVCache c;
+  c.k = AttentionTensor::bshd(view.subview(0, cacheN), 2, 1000, 2, 64);
+  c.v = AttentionTensor::bshd(view.subview(cacheN, cacheN), 2, 1000, 2, 64);
+  c.seqlens = Matrix::vector(s32->view().subview(0, 2), 2);
+  AttentionTensor q =
+      AttentionTensor::bshd(view.subview(2 * cacheN, 1024), 2, 1, 8, 64);
+  AttentionTensor o =
+      AttentionTensor::bshd(view.subview(2 * cacheN + 1024, 1024), 2, 1, 8, 64);
+  DecodeOptions opt;
+  std::int64_t need = flashDecodeWorkspaceElements(q, c);
+  opt.workspace = Matrix::vector(f32->view().subview(0, need), need);
+  int launches = counters->launches;
+  rt::Error e = lib->flashDecode(q, c, o, opt);
+  ASSERT_FALSE(e) << e.message();
+  EXPECT_EQ(counters->launches, launches + 2);
+  EXPECT_STREQ(counters->lastKernel, "flash_decode_combine_f16_d64");
+  // One block per output row (4 heads of the group, 1 token), kv head,
+  // sequence; a thread per element of the row.
+  EXPECT_EQ(counters->lastGrid[0], 4u);
+  EXPECT_EQ(counters->lastGrid[1], 2u);
+  EXPECT_EQ(counters->lastGrid[2], 2u);
+  EXPECT_EQ(counters->lastBlock[0], 64u);
+  opt.workspace.cols = opt.workspace.ld = need - 1;
+  EXPECT_TRUE(lib->flashDecode(q, c, o, opt));
+  EXPECT_EQ(counters->launches, launches + 2);
+}
 
 TEST_P(FlashAttentionTest, BackwardLaunchesThreeKernels) {
   if (!isFake())

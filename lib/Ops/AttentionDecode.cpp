@@ -1,0 +1,230 @@
+//===- AttentionDecode.cpp - validation and dispatch of flash decoding ----===//
+
+#include "Kaio/Ops/Library.h"
+
+#include "AttentionCheck.h"
+#include "Kernels/OpsKernels.h"
+#include "LibraryImpl.h"
+#include "Validate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace kaio;
+using namespace kaio::ops;
+using namespace kaio::ops::kernels;
+
+namespace {
+
+constexpr const char *kOp = "flash_decode";
+/// Blocks the splits aim for (about two waves of a large GPU), whatever the
+/// device: the workspace size depends on the shapes only.
+constexpr std::int64_t kTargetBlocks = 256;
+
+bool isPaged(const KVCache &c) { return !c.blockTable.isAbsent(); }
+
+/// Keys a sequence may have: the cache's capacity.
+std::int64_t capacity(const KVCache &c) {
+  return isPaged(c) ? c.blockTable.cols * c.pageSize : c.k.seq;
+}
+
+struct Split {
+  std::int64_t blocks, keysPerBlock;
+};
+Split splitOf(const AttentionTensor &q, const KVCache &c) {
+  std::int64_t tiles = std::max<std::int64_t>(
+      (capacity(c) + kAttnBlockK - 1) / kAttnBlockK, 1);
+  std::int64_t pairs = std::max<std::int64_t>(q.batch * c.k.heads, 1);
+  std::int64_t blocks =
+      std::clamp<std::int64_t>((kTargetBlocks + pairs - 1) / pairs, 1, tiles);
+  std::int64_t tilesPerBlock = (tiles + blocks - 1) / blocks;
+  blocks = (tiles + tilesPerBlock - 1) / tilesPerBlock;
+  return {blocks, tilesPerBlock * kAttnBlockK};
+}
+
+std::int64_t rowsOf(const AttentionTensor &q, const KVCache &c) {
+  return c.k.heads ? q.heads / c.k.heads * q.seq : 0;
+}
+
+} // namespace
+
+std::int64_t kaio::ops::flashDecodeWorkspaceElements(const AttentionTensor &q,
+                                                     const KVCache &cache) {
+  Split s = splitOf(q, cache);
+  // Per partial: the rows' O (dim each) and log-sum.
+  return q.batch * cache.k.heads * s.blocks * kAttnWarps *
+         rowsOf(q, cache) * (q.dim + 1);
+}
+
+rt::Error kaio::ops::validateFlashDecode(const AttentionTensor &q,
+                                         const KVCache &c,
+                                         const AttentionTensor &o,
+                                         const DecodeOptions &opt) {
+  for (auto [name, t] : {std::pair<const char *, const AttentionTensor *>{
+                             "q", &q},
+                         {"k_cache", &c.k}, {"v_cache", &c.v}, {"o", &o}})
+    if (rt::Error e = detail::checkTensor(kOp, name, *t))
+      return e;
+  for (auto [name, t] : {std::pair<const char *, const AttentionTensor *>{
+                             "k_cache", &c.k},
+                         {"v_cache", &c.v}, {"o", &o}})
+    if (t->dtype != q.dtype)
+      return detail::invalid(kOp, name,
+                             std::string("dtype ") + getDTypeName(t->dtype) +
+                                 " but must be " + getDTypeName(q.dtype) +
+                                 " (q's)");
+  if (std::find(std::begin(kAttentionHeadDims), std::end(kAttentionHeadDims),
+                q.dim) == std::end(kAttentionHeadDims))
+    return detail::unsupported(kOp, "q",
+                               "head dimension " + std::to_string(q.dim) +
+                                   " (supported: 64, 128)");
+  using detail::dims;
+  if (o.batch != q.batch || o.seq != q.seq || o.heads != q.heads ||
+      o.dim != q.dim)
+    return detail::invalid(kOp, "o", "is " + dims(o) + " but must be " +
+                                         dims(q) + " (q's shape)");
+  if (c.v.batch != c.k.batch || c.v.seq != c.k.seq ||
+      c.v.heads != c.k.heads || c.v.dim != c.k.dim)
+    return detail::invalid(kOp, "v_cache", "is " + dims(c.v) +
+                                               " but must be " + dims(c.k) +
+                                               " (k_cache's shape)");
+  if (c.k.dim != q.dim)
+    return detail::invalid(kOp, "k_cache",
+                           "head dimension " + std::to_string(c.k.dim) +
+                               " but q's is " + std::to_string(q.dim));
+  if (q.heads % c.k.heads)
+    return detail::invalid(kOp, "k_cache",
+                           std::to_string(c.k.heads) +
+                               " heads do not divide q's " +
+                               std::to_string(q.heads) + " (GQA/MQA groups)");
+  if (rowsOf(q, c) > 16)
+    return detail::unsupported(
+        kOp, "q",
+        std::to_string(q.heads / c.k.heads) + " query heads per kv head x " +
+            std::to_string(q.seq) +
+            " tokens (at most 16 rows: one mma tile per kv head)");
+  if (q.batch > 65535 || c.k.heads > 65535)
+    return detail::invalid(kOp, "q", "more than 65535 batches or kv heads");
+  if (rt::Error e = detail::checkVector(kOp, "seqlens", c.seqlens, q.batch,
+                                        DType::S32, "one per batch"))
+    return e;
+  if (isPaged(c)) {
+    if (c.pageSize < kAttnBlockK || c.pageSize % kAttnBlockK)
+      return detail::unsupported(kOp, "page_size",
+                                 std::to_string(c.pageSize) +
+                                     " (a multiple of 64)");
+    if (c.k.seq != c.pageSize)
+      return detail::invalid(kOp, "k_cache",
+                             "pages of " + std::to_string(c.k.seq) +
+                                 " rows but page_size is " +
+                                 std::to_string(c.pageSize));
+    const Matrix &t = c.blockTable;
+    if (rt::Error e = detail::validateMatrix(kOp, "block_table", t))
+      return e;
+    if (t.dtype != DType::S32 || t.layout != Layout::RowMajor ||
+        t.rows != q.batch || t.cols < 1 || t.ld > detail::kMaxExtent)
+      return detail::invalid(kOp, "block_table",
+                             "must be a row-major s32 [batch, max pages] "
+                             "matrix (" + std::to_string(q.batch) + " rows)");
+  } else if (c.k.batch != q.batch) {
+    return detail::invalid(kOp, "k_cache",
+                           "batch " + std::to_string(c.k.batch) +
+                               " but q's is " + std::to_string(q.batch) +
+                               " (a paged cache takes a block_table)");
+  }
+  for (auto [name, t] : {std::pair<const char *, const AttentionTensor *>{
+                             "q", &q},
+                         {"k_cache", &c.k}, {"v_cache", &c.v}})
+    if (detail::overlaps(*t, o))
+      return detail::invalid(kOp, "o", std::string("overlaps ") + name);
+  if (!std::isfinite(opt.scale) || opt.scale < 0)
+    return detail::invalid(kOp, "scale",
+                           "must be finite and positive (0: 1 / sqrt(dim))");
+  if (rt::Error e = detail::checkWorkspace(
+          kOp, opt.workspace, flashDecodeWorkspaceElements(q, c),
+          "flashDecodeWorkspaceElements"))
+    return e;
+  for (auto [name, t] : {std::pair<const char *, const AttentionTensor *>{
+                             "q", &q},
+                         {"k_cache", &c.k}, {"v_cache", &c.v}, {"o", &o}})
+    if (detail::overlaps(*t, opt.workspace))
+      return detail::invalid(kOp, "workspace", std::string("overlaps ") + name);
+  return rt::Error::success();
+}
+
+rt::Error Library::flashDecode(const AttentionTensor &q, const KVCache &c,
+                               const AttentionTensor &o,
+                               const DecodeOptions &opt) {
+  if (rt::Error e = validateFlashDecode(q, c, o, opt))
+    return e;
+  if (!q.batch || !q.seq)
+    return rt::Error::success();
+  std::string suffix =
+      std::string("_") + getDTypeName(q.dtype) + "_d" + std::to_string(q.dim);
+  rt::Expected<rt::Kernel *> decode = impl_->kernel("flash_decode" + suffix);
+  if (!decode)
+    return decode.takeError().addContext(kOp);
+  rt::Expected<rt::Kernel *> combine =
+      impl_->kernel("flash_decode_combine" + suffix);
+  if (!combine)
+    return combine.takeError().addContext(kOp);
+  Split split = splitOf(q, c);
+  std::int64_t rows = rowsOf(q, c), partials =
+      q.batch * c.k.heads * split.blocks * kAttnWarps * rows;
+  CUdeviceptr partialO = opt.workspace.data;
+  CUdeviceptr partialLse = partialO + std::uint64_t(partials * q.dim) * 4;
+  rt::ScalarType elem = detail::scalarTypeOf(q.dtype);
+  auto tensor = [&](std::vector<rt::KernelArg> &args,
+                    const AttentionTensor &t, bool isConst) {
+    args.push_back(rt::KernelArg::pointer(t.data, elem, isConst));
+    args.push_back(rt::KernelArg::scalar(std::uint64_t(t.batchStride)));
+    args.push_back(rt::KernelArg::scalar(std::uint64_t(t.headStride)));
+    args.push_back(rt::KernelArg::scalar(std::uint32_t(t.seqStride)));
+  };
+  auto u32 = [](std::int64_t x) {
+    return rt::KernelArg::scalar(std::uint32_t(x));
+  };
+  float scale = opt.scale ? opt.scale : float(1.0 / std::sqrt(double(q.dim)));
+  std::uint32_t flags = (isPaged(c) ? kDecodePaged : 0u) |
+                        (opt.causal ? kDecodeCausal : 0u);
+  std::vector<rt::KernelArg> args;
+  tensor(args, q, true);
+  tensor(args, c.k, true);
+  tensor(args, c.v, true);
+  // (The builder's signatures do not tell the pointee's signedness.) An
+  // absent block table is never read (the flag is off).
+  for (rt::KernelArg a :
+       {rt::KernelArg::pointer(isPaged(c) ? c.blockTable.data : q.data,
+                               rt::ScalarType::U32, true),
+        u32(isPaged(c) ? c.blockTable.ld : 0), u32(isPaged(c) ? c.pageSize : 0),
+        rt::KernelArg::pointer(c.seqlens.data, rt::ScalarType::U32, true),
+        u32(q.seq), u32(q.heads / c.k.heads), u32(split.keysPerBlock),
+        rt::KernelArg::scalar(float(scale * M_LOG2E)),
+        rt::KernelArg::scalar(flags),
+        rt::KernelArg::pointer(partialO, rt::ScalarType::F32, false),
+        rt::KernelArg::pointer(partialLse, rt::ScalarType::F32, false)})
+    args.push_back(a);
+  rt::LaunchConfig config;
+  config.grid = rt::Dim3(unsigned(split.blocks), unsigned(c.k.heads),
+                         unsigned(q.batch));
+  config.block = rt::Dim3(32 * kAttnWarps);
+  config.stream = opt.stream;
+  if (rt::Error e = (*decode)->launchArgs(config, args))
+    return e.addContext(kOp);
+  std::vector<rt::KernelArg> cargs;
+  tensor(cargs, o, false);
+  for (rt::KernelArg a :
+       {rt::KernelArg::pointer(partialO, rt::ScalarType::F32, true),
+        rt::KernelArg::pointer(partialLse, rt::ScalarType::F32, true),
+        u32(split.blocks * kAttnWarps), u32(q.seq),
+        u32(q.heads / c.k.heads)})
+    cargs.push_back(a);
+  config.grid = rt::Dim3(unsigned(rows), unsigned(c.k.heads),
+                         unsigned(q.batch));
+  config.block = rt::Dim3(unsigned(q.dim));
+  if (rt::Error e = (*combine)->launchArgs(config, cargs))
+    return e.addContext(kOp);
+  return rt::Error::success();
+}
