@@ -719,6 +719,86 @@ BENCHMARK(BM_FlashAttention<BFloat16>)
     ->Name("BM_FlashAttentionBF16")
     ->Apply(attentionShapes);
 
+/// Flash decoding (one token, 32 query heads over 8 kv heads, dim 128,
+/// bf16) over a paged KV cache (pages of 256 keys, scattered in the pool):
+/// bytes of K and V read per ms against a device copy of the same bytes
+/// (half its time: a copy reads and writes), the memory-bandwidth ceiling.
+void BM_FlashDecodeVsCopy(benchmark::State &state) {
+  Gpu &gpu = Gpu::get();
+  if (skipWithoutGpu(state, gpu))
+    return;
+  if (!gpu.library) {
+    state.SkipWithError("not measured: the op library did not load");
+    return;
+  }
+  const int64_t batch = state.range(0), keys = state.range(1);
+  const int64_t kvHeads = 8, heads = 32, dim = 128, page = 256;
+  const int64_t pagesPerSeq = (keys + page - 1) / page;
+  const int64_t pool = batch * pagesPerSeq;
+  const size_t cacheN = size_t(pool * page * kvHeads * dim);
+  auto k = DeviceBuffer<BFloat16>::allocate(*gpu.device, cacheN);
+  auto v = DeviceBuffer<BFloat16>::allocate(*gpu.device, cacheN);
+  auto copyK = DeviceBuffer<BFloat16>::allocate(*gpu.device, cacheN);
+  auto copyV = DeviceBuffer<BFloat16>::allocate(*gpu.device, cacheN);
+  auto q = DeviceBuffer<BFloat16>::allocate(*gpu.device,
+                                            size_t(batch * heads * dim));
+  auto o = DeviceBuffer<BFloat16>::allocate(*gpu.device,
+                                            size_t(batch * heads * dim));
+  std::vector<int32_t> table(static_cast<size_t>(pool));
+  std::vector<int32_t> lens(static_cast<size_t>(batch), int32_t(keys));
+  // Every sequence's pages scattered over the pool (7919 is prime: a
+  // permutation).
+  for (int64_t i = 0; i < pool; ++i)
+    table[size_t(i)] = int32_t((i * 7919) % pool);
+  auto dTable = DeviceBuffer<int32_t>::fromHost(*gpu.device, table);
+  auto dLens = DeviceBuffer<int32_t>::fromHost(*gpu.device, lens);
+  if (!k || !v || !copyK || !copyV || !q || !o || !dTable || !dLens ||
+      k->fillBytes(0x3c) || v->fillBytes(0x3c) || q->fillBytes(0x3c)) {
+    state.SkipWithError("device allocation failed");
+    return;
+  }
+  using kaio::ops::AttentionTensor;
+  using kaio::ops::Matrix;
+  kaio::ops::KVCache cache;
+  cache.k = AttentionTensor::bshd(std::as_const(*k).view(), pool, page,
+                                  kvHeads, dim);
+  cache.v = AttentionTensor::bshd(std::as_const(*v).view(), pool, page,
+                                  kvHeads, dim);
+  cache.pageSize = page;
+  cache.blockTable =
+      Matrix::rowMajor(std::as_const(*dTable).view(), batch, pagesPerSeq);
+  cache.seqlens = Matrix::vector(std::as_const(*dLens).view(), batch);
+  AttentionTensor qt =
+      AttentionTensor::bshd(std::as_const(*q).view(), batch, 1, heads, dim);
+  AttentionTensor ot = AttentionTensor::bshd(o->view(), batch, 1, heads, dim);
+  int64_t need = kaio::ops::flashDecodeWorkspaceElements(qt, cache);
+  auto ws = DeviceBuffer<float>::allocate(*gpu.device, size_t(need));
+  if (!ws) {
+    state.SkipWithError("device allocation failed");
+    return;
+  }
+  kaio::ops::DecodeOptions opt;
+  opt.workspace = Matrix::vector(ws->view(), need);
+  auto kaio = [&] { return !gpu.library->flashDecode(qt, cache, ot, opt); };
+  auto peer = [&] { return !copyK->copyFrom(*k) && !copyV->copyFrom(*v); };
+  for (auto _ : state) {
+    double kaioMs = medianMs(gpu, kaio), peerMs = medianMs(gpu, peer);
+    if (kaioMs < 0 || peerMs < 0) {
+      state.SkipWithError("a launch failed");
+      return;
+    }
+    double bytes = 2.0 * double(batch * keys * kvHeads * dim) * 2;
+    report(state, kaioMs, peerMs / 2, bytes, "byte/s");
+  }
+}
+BENCHMARK(BM_FlashDecodeVsCopy)
+    ->Name("BM_FlashDecodeBF16VsCopy")
+    ->ArgNames({"batch", "keys"})
+    ->ArgsProduct({{1, 8, 64}, {4096, 32768, 131072}})
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+
 } // namespace
 
 /// kaio-bench's own flags, as Google Benchmark spells them: --list,

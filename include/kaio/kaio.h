@@ -438,6 +438,24 @@ KAIO_API kaio_status kaio_flash_attention_backward(
 KAIO_API int64_t
 kaio_flash_attention_backward_workspace_elements(const kaio_attention_tensor *q);
 
+/* Flash decoding: o = attention of q's q_len new tokens ([batch, q_len,
+ * heads, dim]) over a KV cache. block_table NULL: k_cache/v_cache are
+ * [batch, capacity, kv_heads, dim]; else s32 [batch, max_pages] naming
+ * pages of a pool [pages, page_size, kv_heads, dim] (page_size a multiple
+ * of 64). seqlens: s32, keys per sequence. causal: token i sees keys up to
+ * seqlen - q_len + i. workspace: f32 of
+ * kaio_flash_decode_workspace_elements. */
+KAIO_API kaio_status kaio_flash_decode(
+    kaio_context ctx, const kaio_attention_tensor *q,
+    const kaio_attention_tensor *k_cache,
+    const kaio_attention_tensor *v_cache, const kaio_matrix *block_table,
+    int64_t page_size, const kaio_matrix *seqlens,
+    const kaio_attention_tensor *o, float scale, int32_t causal,
+    const kaio_matrix *workspace, kaio_stream stream);
+KAIO_API int64_t kaio_flash_decode_workspace_elements(
+    const kaio_attention_tensor *q, const kaio_attention_tensor *k_cache,
+    const kaio_matrix *block_table, int64_t page_size);
+
 /*===- Custom kernels: PTX modules and typed launches ---------------------===*/
 
 typedef struct kaio_module_st *kaio_module;

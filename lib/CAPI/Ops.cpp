@@ -633,3 +633,61 @@ int64_t kaio_flash_attention_backward_workspace_elements(
   t.heads = q->heads;
   return ops::flashAttentionBackwardWorkspaceElements(t);
 }
+
+kaio_status kaio_flash_decode(kaio_context ctx, const kaio_attention_tensor *q,
+                              const kaio_attention_tensor *k_cache,
+                              const kaio_attention_tensor *v_cache,
+                              const kaio_matrix *block_table,
+                              int64_t page_size, const kaio_matrix *seqlens,
+                              const kaio_attention_tensor *o, float scale,
+                              int32_t causal, const kaio_matrix *workspace,
+                              kaio_stream stream) {
+  const char *fn = "kaio_flash_decode";
+  ops::AttentionTensor t[4];
+  if (kaio_status s = convertTensors(fn, {q, k_cache, v_cache, o},
+                                     {"q", "k_cache", "v_cache", "o"}, t))
+    return s;
+  return runOp(fn, ctx, stream,
+               {opt("block_table", block_table), {"seqlens", seqlens},
+                {"workspace", workspace}},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::KVCache cache;
+                 cache.k = t[1];
+                 cache.v = t[2];
+                 cache.blockTable = m[0];
+                 cache.pageSize = page_size;
+                 cache.seqlens = m[1];
+                 ops::DecodeOptions d;
+                 d.scale = scale;
+                 d.causal = causal != 0;
+                 d.workspace = m[2];
+                 d.stream = s;
+                 return lib.flashDecode(t[0], cache, t[3], d);
+               });
+}
+
+int64_t kaio_flash_decode_workspace_elements(
+    const kaio_attention_tensor *q, const kaio_attention_tensor *k_cache,
+    const kaio_matrix *block_table, int64_t page_size) {
+  if (!q || !k_cache)
+    return 0;
+  ops::AttentionTensor qt, kt;
+  qt.batch = q->batch;
+  qt.seq = q->seq;
+  qt.heads = q->heads;
+  qt.dim = q->dim;
+  kt.batch = k_cache->batch;
+  kt.seq = k_cache->seq;
+  kt.heads = k_cache->heads;
+  ops::KVCache cache;
+  cache.k = kt;
+  if (block_table) {
+    // Only the shape matters here (not the data).
+    cache.blockTable.data = block_table->data ? block_table->data : 1;
+    cache.blockTable.rows = block_table->rows;
+    cache.blockTable.cols = block_table->cols;
+    cache.blockTable.ld = block_table->ld;
+    cache.pageSize = page_size;
+  }
+  return ops::flashDecodeWorkspaceElements(qt, cache);
+}

@@ -192,6 +192,13 @@ _PROTOTYPES = {
                                                        _stream]),
     "kaio_flash_attention_backward_workspace_elements": (
         _c.c_int64, [_p(AttentionTensor)]),
+    "kaio_flash_decode": (
+        _status, [_ctx, _p(AttentionTensor), _p(AttentionTensor),
+                  _p(AttentionTensor), _M, _c.c_int64, _M,
+                  _p(AttentionTensor), _c.c_float, _c.c_int32, _M, _stream]),
+    "kaio_flash_decode_workspace_elements": (
+        _c.c_int64, [_p(AttentionTensor), _p(AttentionTensor), _M,
+                     _c.c_int64]),
     "kaio_rope": (_status, [_ctx, _M, _M, _M, _M, _M, _c.c_int64,
                             _c.c_int32, _stream]),
     "kaio_module_load_ptx": (_status, [_ctx, _c.c_char_p, _c.c_size_t,

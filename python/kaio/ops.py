@@ -26,7 +26,7 @@ __all__ = [
     "min_rows", "argmax_rows", "reduce_all", "reduce_cols",
     "argmax_all", "bias_activation", "relu",
     "silu", "gelu", "gated_activation", "swiglu", "geglu", "add", "rope",
-    "flash_attention", "flash_attention_backward",
+    "flash_attention", "flash_attention_backward", "flash_decode",
 ]
 
 _ACTIVATIONS = {"none": _capi.ACT_NONE, "relu": _capi.ACT_RELU,
@@ -557,3 +557,35 @@ def flash_attention_backward(q, k, v, out, dout, lse, scale=None,
           _flat_vector(fn, "lse", lse), _flat_vector(fn, "workspace", ws),
           ctypes.byref(opts))
     return dq, dk, dv
+
+
+def flash_decode(q, k_cache, v_cache, seqlens, block_table=None, out=None,
+                 scale=None, causal=False, stream=None):
+    """Attention of q's new tokens ([batch, q_len, heads, dim] float16 or
+    bfloat16) over a KV cache: k_cache/v_cache [batch, capacity, kv_heads,
+    dim], or with block_table (int32 [batch, max_pages], vLLM's layout) a
+    pool of pages [pages, page_size, kv_heads, dim] (page_size a multiple
+    of 64); seqlens int32 keys per sequence. The keys are split across
+    blocks and the partials merged (flash decoding); query heads per kv
+    head times q_len at most 16. causal: token i sees keys up to
+    seqlen - q_len + i."""
+    fn = "kaio.ops.flash_decode"
+    c = _Call(fn, "q", q, stream)
+    if out is None:
+        out = c.new("out", c.first.shape)
+    names = ("q", "k_cache", "v_cache", "out")
+    views = [c.first] + [_arrays.view(fn, n, t) for n, t in
+                         zip(names[1:], (k_cache, v_cache, out))]
+    q_t, k_t, v_t, o_t = [_attention_tensor(fn, n, t, "bshd")
+                          for n, t in zip(names, views)]
+    page_size = k_t.seq if block_table is not None else 0
+    table = c.m("block_table", block_table)
+    lib = _capi.lib()
+    need = lib.kaio_flash_decode_workspace_elements(
+        ctypes.byref(q_t), ctypes.byref(k_t), table, page_size)
+    ws = c.new("workspace", (max(need, 1),), "float32")
+    c.run("kaio_flash_decode", ctypes.byref(q_t), ctypes.byref(k_t),
+          ctypes.byref(v_t), table, page_size, c.m("seqlens", seqlens),
+          ctypes.byref(o_t), 0.0 if scale is None else float(scale),
+          int(bool(causal)), c.m("workspace", ws))
+    return out

@@ -236,6 +236,42 @@ static void testAttention(kaio_context ctx, FakeCudaCounters *fake) {
     CHECK_OK(kaio_free(ctx, grads));
     CHECK_OK(kaio_free(ctx, ws));
   }
+  /* Decode: 2 sequences x 1 token over a contiguous cache of 100 keys. */
+  {
+    kaio_devptr cache = 0, ws = 0, lens = 0;
+    kaio_attention_tensor dq, kc, vc, dout;
+    kaio_matrix work, seqlens;
+    int64_t need;
+    int32_t hostLens[2] = {7, 100};
+    CHECK_OK(kaio_malloc(ctx, (size_t)(4 * n * 2), &cache));
+    CHECK_OK(kaio_malloc(ctx, 8, &lens));
+    CHECK_OK(kaio_memcpy_htod(ctx, lens, hostLens, sizeof hostLens));
+    dq = kaio_attention_bshd(buf, KAIO_BF16, B, 1, H, D);
+    dout = kaio_attention_bshd(buf + 4 * n, KAIO_BF16, B, 1, H, D);
+    kc = kaio_attention_bshd(cache, KAIO_BF16, B, S, H / 2, D);
+    vc = kaio_attention_bshd(cache + 2 * n, KAIO_BF16, B, S, H / 2, D);
+    seqlens = kaio_vector(lens, KAIO_S32, B);
+    need = kaio_flash_decode_workspace_elements(&dq, &kc, NULL, 0);
+    CHECK(need > 0);
+    CHECK(kaio_flash_decode_workspace_elements(NULL, &kc, NULL, 0) == 0);
+    CHECK_OK(kaio_malloc(ctx, (size_t)need * 4, &ws));
+    work = kaio_vector(ws, KAIO_F32, need);
+    launches = fake->launches;
+    CHECK_FAILS(kaio_flash_decode(ctx, &dq, &kc, &vc, NULL, 0, NULL, &dout,
+                                  0.0f, 0, &work, NULL),
+                KAIO_ERROR_INVALID_VALUE, "kaio_flash_decode: seqlens: null");
+    CHECK_FAILS(kaio_flash_decode(ctx, &dq, &kc, &vc, &seqlens, 32,
+                                  &seqlens, &dout, 0.0f, 0, &work, NULL),
+                KAIO_ERROR_UNSUPPORTED, "page_size: 32 (a multiple of 64)");
+    CHECK(fake->launches == launches);
+    CHECK_OK(kaio_flash_decode(ctx, &dq, &kc, &vc, NULL, 0, &seqlens, &dout,
+                               0.0f, 0, &work, NULL));
+    CHECK(fake->launches == launches + 2);
+    CHECK(strcmp(fake->lastKernel, "flash_decode_combine_bf16_d64") == 0);
+    CHECK_OK(kaio_free(ctx, cache));
+    CHECK_OK(kaio_free(ctx, ws));
+    CHECK_OK(kaio_free(ctx, lens));
+  }
   CHECK_OK(kaio_free(ctx, buf));
 }
 

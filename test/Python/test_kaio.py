@@ -253,6 +253,24 @@ class OpsTest(unittest.TestCase):
         self.assertIn("lse: null", str(e.exception))
         self.assertEqual(fake().launches, self.launches + 6)
 
+    def test_flash_decode(self):
+        q = kaio.DeviceArray.empty((3, 1, 8, 128), "float16")
+        pool = kaio.DeviceArray.empty((12, 64, 2, 128), "float16")
+        table = kaio.DeviceArray.from_numpy(
+            np.arange(12, dtype=np.int32).reshape(3, 4))
+        lens = kaio.DeviceArray.from_numpy(np.array([5, 200, 256], np.int32))
+        out = ops.flash_decode(q, pool, pool, lens, block_table=table)
+        self.assertEqual((out.shape, out.dtype), ((3, 1, 8, 128), "float16"))
+        self.assertLaunched(2, "flash_decode_combine_f16_d128")
+        cache = kaio.DeviceArray.empty((3, 300, 2, 128), "float16")
+        ops.flash_decode(q, cache, cache, lens)
+        self.assertLaunched(4, "flash_decode_combine_f16_d128")
+        with self.assertRaises(kaio.KaioUnsupportedError) as e:
+            small = kaio.DeviceArray.empty((12, 32, 2, 128), "float16")
+            ops.flash_decode(q, small, small, lens, block_table=table)
+        self.assertIn("page_size: 32 (a multiple of 64)", str(e.exception))
+        self.assertEqual(fake().launches, self.launches + 4)
+
     def test_third_party_arrays(self):
         out = kaio.DeviceArray.empty((5, 33))
         ops.softmax(CudaArrayInterface(self.x), out=out)
