@@ -133,7 +133,7 @@ rt::Error validateAttention(const AttentionTensor &q, const AttentionTensor &k,
                 q.dim) == std::end(kAttentionHeadDims))
     return detail::unsupported(kOp, "q",
                                "head dimension " + std::to_string(q.dim) +
-                                   " (supported: 64, 128)");
+                                   " (supported: 64, 128, 256)");
   if (q.heads % k.heads)
     return detail::invalid(kOp, "k",
                            std::to_string(k.heads) +
@@ -238,6 +238,10 @@ rt::Error kaio::ops::validateFlashAttentionBackward(
   std::int64_t batch, maxQ, maxK;
   if (rt::Error e = validateAttention(q, k, v, o, opt, true, batch, maxQ, maxK))
     return e;
+  if (q.dim > 128)
+    return detail::unsupported(kOp, "q",
+                               "head dimension " + std::to_string(q.dim) +
+                                   " in the backward (supported: 64, 128)");
   for (auto [name, t, like, likeName] :
        {std::tuple<const char *, const AttentionTensor *,
                    const AttentionTensor *, const char *>{"do", &dO, &q, "q"},

@@ -75,8 +75,7 @@ rt::Error kaio::ops::validateFlashDecode(const AttentionTensor &q,
                              std::string("dtype ") + getDTypeName(t->dtype) +
                                  " but must be " + getDTypeName(q.dtype) +
                                  " (q's)");
-  if (std::find(std::begin(kAttentionHeadDims), std::end(kAttentionHeadDims),
-                q.dim) == std::end(kAttentionHeadDims))
+  if (q.dim != 64 && q.dim != 128)
     return detail::unsupported(kOp, "q",
                                "head dimension " + std::to_string(q.dim) +
                                    " (supported: 64, 128)");

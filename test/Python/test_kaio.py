@@ -233,7 +233,7 @@ class OpsTest(unittest.TestCase):
         with self.assertRaises(kaio.KaioUnsupportedError) as e:
             wide = kaio.DeviceArray.empty((1, 16, 2, 96), "float16")
             ops.flash_attention(wide, wide, wide)
-        self.assertIn("head dimension 96 (supported: 64, 128)",
+        self.assertIn("head dimension 96 (supported: 64, 128, 256)",
                       str(e.exception))
         with self.assertRaises(ValueError) as e:
             ops.flash_attention(q, kv, kv, layout="sbhd")

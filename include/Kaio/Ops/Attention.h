@@ -101,8 +101,9 @@ struct AttentionOptions {
   const rt::Stream *stream = nullptr;
 };
 
-/// The head dimensions the library's kernels take.
-constexpr std::int64_t kAttentionHeadDims[] = {64, 128};
+/// The head dimensions the forward takes; the backward and decoding take
+/// 64 and 128.
+constexpr std::int64_t kAttentionHeadDims[] = {64, 128, 256};
 
 /// Checks flashAttention's arguments (what Library::flashAttention
 /// launches with).

@@ -36,8 +36,8 @@ using kaio::ops::kernels::support::typeName;
 
 namespace {
 
-constexpr unsigned kBlockQ = kAttnBlockQ, kBlockK = kAttnBlockK;
-static_assert(kBlockQ == kBlockK, "Q's tile is re-used as a K/V tile");
+constexpr unsigned kBlockQ = kAttnBlockQ;
+static_assert(kBlockQ == kAttnBlockK, "Q's tile is re-used as a K/V tile");
 static_assert(kBlockQ == 16 * kAttnWarps, "16 query rows per warp");
 
 template <class T, unsigned D> void buildFlashForward(ModuleBuilder &mb) {
@@ -67,38 +67,59 @@ template <class T, unsigned D> void buildFlashForward(ModuleBuilder &mb) {
           oss = o.rowStride;
       Mask mk = mask(k, c, seq);
       I32 q0i = q0.template as<int32_t>();
-      BlockRange keys = keyBlocks(k, mk, q0i);
+      // Keys per step: 64, or 32 at head dim 256 (O alone takes 128
+      // registers there).
+      constexpr unsigned kBlockK = D > 128 ? 32 : kAttnBlockK;
+      BlockRange keys = keyBlocks(k, mk, q0i, kBlockK);
       I32 jFirst = keys.first, jA = keys.clean, jB = keys.cleanEnd,
           jEnd = keys.end;
 
+      // Q's fragments live in registers up to head dim 128 (Q's tile then
+      // serves as a K/V tile); at 256 they would take 64 registers, so Q
+      // keeps a tile of its own and each step reloads them (ldmatrix).
+      constexpr bool kQInShared = D > 128;
       std::array<Shared<T>, 3> bufs = {k.shared<T>({kBlockK, D}),
                                        k.shared<T>({kBlockK, D}),
                                        k.shared<T>({kBlockK, D})};
+      Shared<T> qTile = kQInShared ? k.shared<T>({kBlockQ, D}) : bufs[0];
       auto aligned = CopyAlignment::Promised;
-      Token tq = k.asyncCopy(qb, q0, 0u, sq, D, qss, bufs[0], aligned);
+      Token tq = k.asyncCopy(qb, q0, 0u, sq, D, qss, qTile, aligned);
       Token tk = k.asyncCopy(kb, jFirst.template as<uint32_t>(), 0u, sk, D,
                              kss, bufs[1], aligned);
       k.asyncWait({tq});
       k.barrier();
       U32 warpRow = k.warpId() * 16u;
-      Frag qf = bufs[0].loadFragment(FragRole::a, kShape, warpRow, 0u,
-                                     FragTile{1, D / 16});
-      // Every warp has its Q fragments: the tile takes V next.
-      k.barrier();
+      Frag qf;
+      if constexpr (!kQInShared) {
+        qf = qTile.loadFragment(FragRole::a, kShape, warpRow, 0u,
+                                FragTile{1, D / 16});
+        // Every warp has its Q fragments: the tile takes V next.
+        k.barrier();
+      }
+      auto qFragment = [&](unsigned kk) {
+        if constexpr (kQInShared)
+          return qTile.loadFragment(FragRole::a, kShape, warpRow, kk * 16);
+        else
+          return qf.slice(0, kk, FragTile{1, 1});
+      };
 
       const float ninf = -INFINITY;
-      Frag oAcc = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
-                                    FragTile{1, D / 16});
+      // O in four column parts (each P V product loads a quarter of V's
+      // fragments at a time: fewer live B registers).
+      constexpr unsigned kParts = 4;
+      FragTile partTile{1, D / 8 / kParts};
+      Frag oAcc = k.fragFill<float>(FragRole::acc, kShape, 0.0f, partTile);
       Frag m = k.fragFill<float>(FragRole::acc, kShape, ninf, FragTile{1, 1});
       Frag l = k.fragFill<float>(FragRole::acc, kShape, 0.0f, FragTile{1, 1});
       I32 rowBase = q0i + warpRow.template as<int32_t>();
 
-      // O's two column halves, m, l, the K tile, the two free tiles, and
-      // the token of the K copy in flight.
-      using State = std::tuple<Frag, Frag, Frag, Frag, Shared<T>, Shared<T>,
-                               Shared<T>, Token>;
-      auto step = [&](bool masked, const I32 &j0, const Frag &o0In,
-                      const Frag &o1In, const Frag &mIn, const Frag &lIn, const Shared<T> &kTile,
+      // O's parts, m, l, the K tile, the two free tiles, and the token of
+      // the K copy in flight.
+      using State = std::tuple<Frag, Frag, Frag, Frag, Frag, Frag, Shared<T>,
+                               Shared<T>, Shared<T>, Token>;
+      using Parts = std::array<Frag, kParts>;
+      auto step = [&](bool masked, const I32 &j0, Parts o, const Frag &mIn,
+                      const Frag &lIn, const Shared<T> &kTile,
                       const Shared<T> &free0, const Shared<T> &free1,
                       const Token &tkIn) -> State {
         U32 j0u = j0.template as<uint32_t>();
@@ -112,7 +133,7 @@ template <class T, unsigned D> void buildFlashForward(ModuleBuilder &mb) {
         for (unsigned kk = 0; kk < D / 16; ++kk) {
           Frag kf = kTile.loadFragmentTransposed(kShape, 0u, kk * 16,
                                                  FragTile{1, kBlockK / 8});
-          s = k.mma(qf.slice(0, kk, FragTile{1, 1}), kf, s);
+          s = k.mma(qFragment(kk), kf, s);
         }
         // The next key block's copy overlaps the softmax and P V.
         Token tkNext = k.asyncCopy(kb, j0u + kBlockK, 0u, sk, D, kss, free1,
@@ -137,35 +158,32 @@ template <class T, unsigned D> void buildFlashForward(ModuleBuilder &mb) {
         Frag lNew = lIn.mapWith<float, float>(
             [&](F32 lo, F32 a, F32 rs) { return fma(lo, a, rs); }, alpha,
             rowSum);
-        auto rescale = [&](const Frag &x) {
-          return x.mapWith<float, float>([&](F32 e, F32 a) { return e * a; },
-                                         alpha);
-        };
-        Frag oScaled0 = rescale(o0In), oScaled1 = rescale(o1In);
+        for (Frag &part : o)
+          part = part.mapWith<float, float>(
+              [&](F32 e, F32 a) { return e * a; }, alpha);
         Frag pa = p.toOperand<T>();
         k.asyncWait({tv});
         k.barrier();
-        // O += P V, each half of O on its own (fewer live B registers).
-        std::array<Frag, 2> oNew = {oScaled0, oScaled1};
         for (unsigned kk = 0; kk < kBlockK / 16; ++kk)
-          for (unsigned half = 0; half < 2; ++half) {
+          for (unsigned part = 0; part < kParts; ++part) {
             Frag vf = free0.loadFragment(FragRole::b, kShape, kk * 16,
-                                         half * (D / 2),
-                                         FragTile{1, D / 16});
-            oNew[half] = k.mma(pa.slice(0, kk, FragTile{1, 1}), vf,
-                               oNew[half]);
+                                         part * (D / kParts), partTile);
+            o[part] = k.mma(pa.slice(0, kk, FragTile{1, 1}), vf, o[part]);
           }
         // K's tile takes the next V; V's the K after next.
-        return State(oNew[0], oNew[1], mNew, lNew, free1, kTile, free0,
+        return State(o[0], o[1], o[2], o[3], mNew, lNew, free1, kTile, free0,
                      tkNext);
       };
-      State state(oAcc, oAcc, m, l, bufs[1], bufs[0], bufs[2], tk);
+      State state(oAcc, oAcc, oAcc, oAcc, m, l, bufs[1],
+                  kQInShared ? bufs[2] : bufs[0], kQInShared ? bufs[0] : bufs[2],
+                  tk);
       auto loop = [&](bool masked, const I32 &from, const I32 &to) {
         state = k.forCarrying(
             from, to, int32_t(kBlockK), state,
-            [&](I32 j0, Frag o0, Frag o1, Frag mI, Frag lI, Shared<T> kt,
-                Shared<T> f0, Shared<T> f1, Token t) {
-              return step(masked, j0, o0, o1, mI, lI, kt, f0, f1, t);
+            [&](I32 j0, Frag o0, Frag o1, Frag o2, Frag o3, Frag mI, Frag lI,
+                Shared<T> kt, Shared<T> f0, Shared<T> f1, Token t) {
+              return step(masked, j0, Parts{o0, o1, o2, o3}, mI, lI, kt, f0,
+                          f1, t);
             });
       };
       loop(true, jFirst, jA);
@@ -173,16 +191,17 @@ template <class T, unsigned D> void buildFlashForward(ModuleBuilder &mb) {
       loop(true, jB, jEnd);
       // The last prefetch (past the keys) lands before the kernel ends.
       k.asyncWait({});
-      Frag mF = std::get<2>(state), lF = std::get<3>(state);
-      for (unsigned half = 0; half < 2; ++half) {
-        Frag oF = half ? std::get<1>(state) : std::get<0>(state);
-        Frag out = oF.mapWith<float, float>(
-            [&](F32 x, F32 lv) {
-              return select(lv > 0.0f, x / lv, k.constant(0.0f));
-            },
-            lF);
-        out.store(ob, q0 + warpRow, half * (D / 2), sq, D, oss);
-      }
+      Frag mF = std::get<4>(state), lF = std::get<5>(state);
+      Parts oF = {std::get<0>(state), std::get<1>(state), std::get<2>(state),
+                  std::get<3>(state)};
+      for (unsigned part = 0; part < kParts; ++part)
+        oF[part]
+            .mapWith<float, float>(
+                [&](F32 x, F32 lv) {
+                  return select(lv > 0.0f, x / lv, k.constant(0.0f));
+                },
+                lF)
+            .store(ob, q0 + warpRow, part * (D / kParts), sq, D, oss);
       // logsumexp of the scaled scores, natural log; -inf for a row that
       // sees no key.
       Frag rowLse = mF.mapWith<float, float>(
@@ -206,4 +225,6 @@ void kaio::ops::kernels::buildAttentionKernels(ModuleBuilder &mb) {
   buildFlashForward<f16, 128>(mb);
   buildFlashForward<bf16, 64>(mb);
   buildFlashForward<bf16, 128>(mb);
+  buildFlashForward<f16, 256>(mb);
+  buildFlashForward<bf16, 256>(mb);
 }

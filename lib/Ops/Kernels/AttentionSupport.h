@@ -128,10 +128,11 @@ struct BlockRange {
   I32 first, clean, cleanEnd, end;
 };
 
-/// The key blocks query rows [q0, q0 + kBlockQ) see, and among them those
-/// every row sees whole (no mask).
-inline BlockRange keyBlocks(KernelBuilder &k, const Mask &m, const I32 &q0) {
-  const int32_t bq = kAttnBlockQ, bk = kAttnBlockK;
+/// The key blocks (of bk keys) query rows [q0, q0 + kAttnBlockQ) see, and
+/// among them those every row sees whole (no mask).
+inline BlockRange keyBlocks(KernelBuilder &k, const Mask &m, const I32 &q0,
+                            int32_t bk = kAttnBlockK) {
+  const int32_t bq = kAttnBlockQ;
   I32 jLo = select(m.hasLeft, max(q0 + m.off - m.left, 0), k.constant(0));
   I32 jHi = select(m.hasRight, min(q0 + bq + m.off + m.right, m.sk), m.sk);
   I32 first = (jLo / bk) * bk;

@@ -693,6 +693,32 @@ TEST_P(AttentionKernelsTest, ConflictFreeTilesAndWholeSectors) {
   EXPECT_EQ(k.divergentBranches, 0u);
 }
 
+/// Head dim 256: the forward only (Q's fragments reloaded from its own
+/// tile each step; dynamic shared memory).
+class AttentionWideHeadTest : public AttentionKernelsTest {};
+
+TEST_P(AttentionWideHeadTest, ForwardRaggedCausalGrouped) {
+  for (uint32_t seq : {1u, 17u, 130u}) {
+    Problem p;
+    p.seqQ = p.seqK = seq;
+    p.heads = 2;
+    p.kvHeads = 1;
+    p.headsMajor = seq == 17;
+    p.windowRight = seq == 130 ? 0 : -1;
+    check(p);
+    if (HasFatalFailure())
+      return;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Flash, AttentionWideHeadTest,
+    ::testing::Combine(::testing::Values(Elem::F16, Elem::BF16),
+                       ::testing::Values(256u)),
+    [](const ::testing::TestParamInfo<std::tuple<Elem, unsigned>> &info) {
+      return std::string(elemName(std::get<0>(info.param))) + "_d256";
+    });
+
 INSTANTIATE_TEST_SUITE_P(
     Flash, AttentionKernelsTest,
     ::testing::Combine(::testing::Values(Elem::F16, Elem::BF16),

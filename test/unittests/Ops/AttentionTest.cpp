@@ -60,7 +60,7 @@ TEST(FlashAttentionValidation, NamesTheArgument) {
     ASSERT_TRUE(e);
     EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
     EXPECT_EQ(e.message(), "flash_attention: q: head dimension 96 "
-                           "(supported: 64, 128)");
+                           "(supported: 64, 128, 256)");
   }
   {
     Args b = a;
@@ -199,6 +199,25 @@ TEST(FlashAttentionValidation, Backward) {
   };
   EXPECT_EQ(flashAttentionBackwardWorkspaceElements(a.q), 1600);
   EXPECT_EQ(check(a, dO, dq, dk, dv), "");
+  {
+    // Head dim 256: the forward only.
+    Args w = a;
+    AttentionTensor wdo = dO, wdq = dq, wdk = dk, wdv = dv;
+    for (AttentionTensor *t :
+         {&w.q, &w.k, &w.v, &w.o, &wdo, &wdq, &wdk, &wdv}) {
+      t->dim = 256;
+      t->batchStride = t->batchStride * 2;
+      t->seqStride *= 2;
+      t->headStride *= 2;
+    }
+    EXPECT_EQ(w.check(), "");
+    rt::Error e = validateFlashAttentionBackward(w.q, w.k, w.v, w.o, wdo, wdq,
+                                                 wdk, wdv, w.opt);
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
+    EXPECT_EQ(e.message(), "flash_attention: q: head dimension 256 in the "
+                           "backward (supported: 64, 128)");
+  }
   Args b = a;
   b.opt.lse = Matrix();
   EXPECT_EQ(check(b, dO, dq, dk, dv),
