@@ -24,6 +24,12 @@ if [ "$target" = mlir-to-ptx ]; then
   compiler=ON
   seeds=$root/examples
 fi
+# Extra seeds kept in the tree (for mlir-to-ptx: inputs using the tile ops
+# the examples do not).
+extra=()
+if [ "$target" = mlir-to-ptx ] && [ -d "$root/test/fuzz/corpus/$target" ]; then
+  extra=("$root/test/fuzz/corpus/$target")
+fi
 cxx=$(command -v clang++-22 || command -v clang++ || true)
 [ -n "$cxx" ] || { echo "fuzz.sh: clang++ not found (apt install clang-22 libclang-rt-22-dev)" >&2; exit 2; }
 if [ ! -f "$build/build.ninja" ]; then
@@ -42,4 +48,4 @@ dict=()
 cd "$build"
 exec "$build/bin/kaio-fuzz-$target" -max_total_time="$seconds" \
   -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" "$@" \
-  "$corpus" "$seeds" "$root/test/fuzz/regressions"
+  "$corpus" "$seeds" "${extra[@]}" "$root/test/fuzz/regressions"
