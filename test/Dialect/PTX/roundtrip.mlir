@@ -754,12 +754,19 @@ module attributes {ptx.target = "sm_90a", ptx.version = "8.6", ptx.address_size 
     %3:4 = ptx.ldmatrix trans [%s] : i32 -> i32, i32, i32, i32
     // CHECK: ptx.stmatrix [%{{[a-z0-9_#]+}}], %{{[a-z0-9_#]+}} : i32, i32
     ptx.stmatrix [%s], %0 : i32, i32
+    // Immediate offsets ([reg+imm], ptx-fold-address-offsets).
+    // CHECK: %{{[a-z0-9_#]+}}:4 = ptx.ldmatrix trans [%{{[a-z0-9_#]+}} + 2048] : i32 -> i32, i32, i32, i32
+    %4:4 = ptx.ldmatrix trans [%s + 2048] : i32 -> i32, i32, i32, i32
+    // CHECK: ptx.stmatrix [%{{[a-z0-9_#]+}} + -16], %{{[a-z0-9_#]+}} : i32, i32
+    ptx.stmatrix [%s + -16], %0 : i32, i32
     // CHECK: ptx.stmatrix [%{{[a-z0-9_#]+}}], %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}} : i64, i32, i32
     ptx.stmatrix [%sd], %1#0, %1#1 : i64, i32, i32
     // CHECK: ptx.stmatrix trans [%{{[a-z0-9_#]+}}], %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}} : i32, i32, i32, i32, i32
     ptx.stmatrix trans [%s], %2#0, %2#1, %2#2, %2#3 : i32, i32, i32, i32, i32
     // CHECK: ptx.cp_async ca 4 [%{{[a-z0-9_#]+}}], [%{{[a-z0-9_#]+}}] : i32
     ptx.cp_async ca 4 [%s], [%g] : i32
+    // CHECK: ptx.cp_async cg 16 [%{{[a-z0-9_#]+}} + 4096], [%{{[a-z0-9_#]+}}] : i32
+    ptx.cp_async cg 16 [%s + 4096], [%g] : i32
     // CHECK: ptx.cp_async ca 8 [%{{[a-z0-9_#]+}}], [%{{[a-z0-9_#]+}}] : i64
     ptx.cp_async ca 8 [%sd], [%g] : i64
     // CHECK: ptx.cp_async ca 16 [%{{[a-z0-9_#]+}}], [%{{[a-z0-9_#]+}}], %{{[a-z0-9_#]+}} : i32
