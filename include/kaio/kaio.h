@@ -151,7 +151,14 @@ KAIO_API kaio_status kaio_memset(kaio_context ctx, kaio_devptr dst,
 /*===- The op library -----------------------------------------------------===*/
 
 typedef int32_t kaio_dtype;
-enum { KAIO_F16 = 0, KAIO_BF16 = 1, KAIO_F32 = 2, KAIO_S8 = 3, KAIO_S32 = 4 };
+enum {
+  KAIO_F16 = 0,
+  KAIO_BF16 = 1,
+  KAIO_F32 = 2,
+  KAIO_S8 = 3,
+  KAIO_S32 = 4,
+  KAIO_S64 = 5
+};
 
 typedef int32_t kaio_layout;
 enum { KAIO_ROW_MAJOR = 0, KAIO_COL_MAJOR = 1 };

@@ -37,7 +37,7 @@ kaio_status convert(const char *fn, const MatrixArg &arg, ops::Matrix &out) {
     return fail(KAIO_ERROR_INVALID_VALUE,
                 std::string(fn) + ": " + arg.name +
                     ": data is 0 (pass NULL for an absent optional matrix)");
-  if (m.dtype < KAIO_F16 || m.dtype > KAIO_S32)
+  if (m.dtype < KAIO_F16 || m.dtype > KAIO_S64)
     return fail(KAIO_ERROR_INVALID_VALUE,
                 std::string(fn) + ": " + arg.name + ": dtype " +
                     std::to_string(m.dtype) + " is not a kaio_dtype");
@@ -507,7 +507,7 @@ kaio_status convertTensor(const char *fn, const char *name,
                           ops::AttentionTensor &out) {
   if (!t)
     return failNull(fn, name);
-  if (t->dtype < KAIO_F16 || t->dtype > KAIO_S32)
+  if (t->dtype < KAIO_F16 || t->dtype > KAIO_S64)
     return fail(KAIO_ERROR_INVALID_VALUE,
                 std::string(fn) + ": " + name + ": dtype " +
                     std::to_string(t->dtype) + " is not a kaio_dtype");

@@ -80,8 +80,16 @@ rt::Error checkLogits(const char *op, const Matrix &logits,
     return e;
   if (logits.rows > 0 && logits.cols == 0)
     return invalid(op, "logits", "rows of length 0 have no cross-entropy");
-  return detail::checkVector(op, "targets", targets, logits.rows, DType::S32,
+  // int32 or int64 (torch's default) class indices.
+  DType type = targets.dtype == DType::S64 ? DType::S64 : DType::S32;
+  return detail::checkVector(op, "targets", targets, logits.rows, type,
                              "one class index per row of logits");
+}
+
+/// The cross-entropy kernels' base name for the targets' index type.
+std::string targetsBase(const char *base, const Matrix &targets) {
+  return targets.dtype == DType::S64 ? std::string(base) + "_t64"
+                                     : std::string(base);
 }
 
 const char *reductionName(Reduction r) {
@@ -271,10 +279,10 @@ rt::Error Library::crossEntropy(const Matrix &logits, const Matrix &targets,
   if (rt::Error e = validateCrossEntropy(logits, targets, loss, o))
     return e;
   return launchRows(
-      *impl_, "cross_entropy", "cross_entropy", logits,
-      detail::vectorWidth(logits.dtype, {&logits}),
+      *impl_, "cross_entropy", targetsBase("cross_entropy", targets).c_str(),
+      logits, detail::vectorWidth(logits.dtype, {&logits}),
       {detail::pointerArg(logits, logits.dtype, true),
-       detail::pointerArg(targets, DType::S32, true),
+       detail::pointerArg(targets, targets.dtype, true),
        detail::pointerArg(loss, DType::F32, false),
        detail::pointerArg(o.lse, DType::F32, false), u32(logits.cols),
        u32(logits.ld), rt::KernelArg::scalar(o.ignoreIndex),
@@ -291,10 +299,11 @@ rt::Error Library::crossEntropyBackward(const Matrix &logits,
           validateCrossEntropyBackward(logits, targets, lse, dloss, dlogits, o))
     return e;
   return launchRows(
-      *impl_, "cross_entropy_bwd", "cross_entropy_bwd", logits,
+      *impl_, "cross_entropy_bwd",
+      targetsBase("cross_entropy_bwd", targets).c_str(), logits,
       detail::vectorWidth(logits.dtype, {&logits, &dlogits}),
       {detail::pointerArg(logits, logits.dtype, true),
-       detail::pointerArg(targets, DType::S32, true),
+       detail::pointerArg(targets, targets.dtype, true),
        detail::pointerArg(lse, DType::F32, true),
        detail::pointerArg(dloss, DType::F32, true),
        detail::pointerArg(dlogits, logits.dtype, false), u32(logits.cols),

@@ -22,6 +22,8 @@ const char *kaio::ops::getDTypeName(DType type) {
     return "s8";
   case DType::S32:
     return "s32";
+  case DType::S64:
+    return "s64";
   }
   return "?";
 }
@@ -36,6 +38,8 @@ unsigned kaio::ops::getDTypeBytes(DType type) {
   case DType::F32:
   case DType::S32:
     return 4;
+  case DType::S64:
+    return 8;
   }
   return 0;
 }
@@ -134,6 +138,8 @@ rt::ScalarType detail::scalarTypeOf(DType type) {
     // Kernel signatures spell a pointer to i32 as ptr<u32> (the IR's
     // integers are signless); the kernels read them as signed.
     return rt::ScalarType::U32;
+  case DType::S64:
+    return rt::ScalarType::U64;
   }
   return rt::ScalarType::B8;
 }

@@ -12,9 +12,10 @@ from .errors import invalid
 
 # dtype names (torch's spelling without the "torch." prefix) -> kaio_dtype.
 DTYPES = {"float16": _capi.F16, "bfloat16": _capi.BF16,
-          "float32": _capi.F32, "int8": _capi.S8, "int32": _capi.S32}
+          "float32": _capi.F32, "int8": _capi.S8, "int32": _capi.S32,
+          "int64": _capi.S64}
 ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "int8": 1,
-            "int32": 4}
+            "int32": 4, "int64": 8}
 # kaio.h's kaio_scalar_type of each dtype (custom-kernel pointers).
 SCALAR_TYPE = {"float16": 8, "bfloat16": 9, "float32": 10, "int8": 1,
                "int32": 5, "float64": 11, "int64": 7, "uint8": 0,
@@ -172,7 +173,7 @@ def matrix(fn, name, v):
     the leading dimensions folded into rows when they are dense."""
     if v.dtype not in DTYPES:
         raise invalid(fn, name, "dtype %s is not supported (float16, "
-                      "bfloat16, float32, int8, int32)" % v.dtype)
+                      "bfloat16, float32, int8, int32, int64)" % v.dtype)
     shape, strides = v.shape, v.strides
     if len(shape) == 0:
         rows, cols, ld = 1, 1, 1

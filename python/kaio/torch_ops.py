@@ -244,11 +244,18 @@ def swiglu(gate, up):
 
 # --- cross-entropy ----------------------------------------------------------
 
+def _class_indices(targets):
+    """int64 (torch's default) and int32 targets go as they are."""
+    if targets.dtype not in (torch.int64, torch.int32):
+        targets = targets.to(torch.int64)
+    return targets.contiguous()
+
+
 @_custom_op("kaio::cross_entropy", mutates_args=())
 def _cross_entropy(logits: torch.Tensor, targets: torch.Tensor,
                    ignore_index: int) -> Tuple[torch.Tensor, torch.Tensor]:
     return ops.cross_entropy(logits.contiguous(),
-                             targets.to(torch.int32).contiguous(),
+                             _class_indices(targets),
                              ignore_index, return_lse=True)
 
 
@@ -276,7 +283,7 @@ def _ce_setup(ctx, inputs, output):
     logits, targets, ignore_index = inputs
     ctx.ignore_index = ignore_index
     ctx.save_for_backward(logits.contiguous(),
-                          targets.to(torch.int32).contiguous(), output[1])
+                          _class_indices(targets), output[1])
 
 
 def _ce_backward(ctx, dloss, _dlse):

@@ -18,7 +18,7 @@
 
 namespace kaio::ops {
 
-enum class DType : std::uint8_t { F16, BF16, F32, S8, S32 };
+enum class DType : std::uint8_t { F16, BF16, F32, S8, S32, S64 };
 enum class Layout : std::uint8_t { RowMajor, ColMajor };
 
 const char *getDTypeName(DType type);
@@ -69,9 +69,11 @@ private:
       return DType::F32;
     else if constexpr (std::is_same_v<T, std::int8_t>)
       return DType::S8;
+    else if constexpr (std::is_same_v<T, std::int64_t>)
+      return DType::S64;
     else {
       static_assert(std::is_same_v<T, std::int32_t>,
-                    "kaio::ops::Matrix: f16, bf16, f32, s8 or s32 elements");
+                    "kaio::ops::Matrix: f16, bf16, f32, s8, s32 or s64 elements");
       return DType::S32;
     }
   }

@@ -64,12 +64,28 @@ void buildSoftmaxBackward(ModuleBuilder &mb) {
       });
 }
 
-template <class T, unsigned V> void buildCrossEntropy(ModuleBuilder &mb) {
+/// The kernels' base name for class indices of type I: "cross_entropy" for
+/// int32, "cross_entropy_t64" for int64 (torch's default).
+template <class I> std::string targetsName(const char *base) {
+  return std::is_same_v<I, int64_t> ? std::string(base) + "_t64"
+                                    : std::string(base);
+}
+
+/// A class index in 64 bits.
+template <class I> I64 toIndex64(const Val<I> &t) {
+  if constexpr (std::is_same_v<I, int64_t>)
+    return t;
+  else
+    return cast<int64_t>(t);
+}
+
+template <class T, unsigned V, class I = int32_t>
+void buildCrossEntropy(ModuleBuilder &mb) {
   mb.kernel(
-      kernelName<T, V>("cross_entropy"), {int32_t(kRowBlock)},
-      [](KernelBuilder &k) {
+      kernelName<T, V>(targetsName<I>("cross_entropy").c_str()),
+      {int32_t(kRowBlock)}, [](KernelBuilder &k) {
         auto logits = k.param<Ptr<const T>>("logits");
-        auto targets = k.param<Ptr<const int32_t>>("targets");
+        auto targets = k.param<Ptr<const I>>("targets");
         auto loss = k.param<Ptr<float>>("loss");
         auto lseOut = k.param<Ptr<float>>("lse");
         auto n = k.param<uint32_t>("n");
@@ -82,24 +98,28 @@ template <class T, unsigned V> void buildCrossEntropy(ModuleBuilder &mb) {
         RowLse st = rowLogSumExp<V>(k, tid, bdim, n, xr, k.constant(1.0f));
         F32 lse = st.offset + log(st.sum);
         k.if_(tid == 0u, [&] {
-          I32 t = targets.load(row);
-          Pred inRange = (t >= 0) && (t.as<uint32_t>() < n);
-          F32 picked = toF32(xr.load(t.as<uint32_t>(), inRange, 0.0f));
+          // In 64 bits either way: an int64 index beyond 2^32 is out of
+          // range, not wrapped into it.
+          I64 t = toIndex64(targets.load(row));
+          Pred inRange = (t >= int64_t(0)) && (t < cast<int64_t>(n));
+          F32 picked = toF32(
+              xr.load(cast<uint32_t>(t), inRange, 0.0f));
           F32 l = select(inRange, lse - picked, k.constant(NAN));
-          loss.store(row, select(t == ignore, k.constant(0.0f), l));
+          loss.store(row, select(t == cast<int64_t>(ignore),
+                                 k.constant(0.0f), l));
           k.if_((flags & uint32_t(kCrossEntropyLse)) != 0u,
                 [&] { lseOut.store(row, lse); });
         });
       });
 }
 
-template <class T, unsigned V>
+template <class T, unsigned V, class I = int32_t>
 void buildCrossEntropyBackward(ModuleBuilder &mb) {
   mb.kernel(
-      kernelName<T, V>("cross_entropy_bwd"), {int32_t(kRowBlock)},
-      [](KernelBuilder &k) {
+      kernelName<T, V>(targetsName<I>("cross_entropy_bwd").c_str()),
+      {int32_t(kRowBlock)}, [](KernelBuilder &k) {
         auto logits = k.param<Ptr<const T>>("logits");
-        auto targets = k.param<Ptr<const int32_t>>("targets");
+        auto targets = k.param<Ptr<const I>>("targets");
         auto lse = k.param<Ptr<const float>>("lse");
         auto dloss = k.param<Ptr<const float>>("dloss");
         auto dx = k.param<Ptr<T>>("dx");
@@ -111,15 +131,16 @@ void buildCrossEntropyBackward(ModuleBuilder &mb) {
         U64 row = cast<uint64_t>(k.blockId());
         auto xr = rowOf(logits, row, ld);
         auto dxr = rowOf(dx, row, lddx);
-        I32 t = targets.load(row);
+        I64 t = toIndex64(targets.load(row));
         F32 l = lse.load(row);
         // An ignored row has no gradient.
-        F32 g = select(t == ignore, k.constant(0.0f), dloss.load(row));
+        F32 g = select(t == cast<int64_t>(ignore), k.constant(0.0f),
+                       dloss.load(row));
         rowFor<V>(k, tid, bdim, n, [&](auto width, const U32 &i) {
           constexpr unsigned W = decltype(width)::value;
           Chunk<W> v = loadChunk<W>(xr, i);
           for (unsigned j = 0; j < W; ++j) {
-            Pred hit = (i + j).template as<int32_t>() == t;
+            Pred hit = cast<int64_t>(i + j) == t;
             F32 onehot = select(hit, k.constant(1.0f), 0.0f);
             v[j] = g * (exp(v[j] - l) - onehot);
           }
@@ -234,6 +255,10 @@ template <class T> void buildForType(ModuleBuilder &mb) {
   buildCrossEntropy<T, 1>(mb);
   buildCrossEntropyBackward<T, V>(mb);
   buildCrossEntropyBackward<T, 1>(mb);
+  buildCrossEntropy<T, V, int64_t>(mb);
+  buildCrossEntropy<T, 1, int64_t>(mb);
+  buildCrossEntropyBackward<T, V, int64_t>(mb);
+  buildCrossEntropyBackward<T, 1, int64_t>(mb);
   for (RowReduction r :
        {RowReduction::Sum, RowReduction::Max, RowReduction::Min}) {
     buildReduce<T, V>(mb, r);

@@ -114,6 +114,50 @@ TEST_P(TrainingKernelsTest, SoftmaxBackwardIsTheForwardsGradient) {
     }
 }
 
+// torch's class indices are int64: the _t64 kernels read them as they
+// are, and an index that only wraps into range in 32 bits is out of range.
+TEST_P(TrainingKernelsTest, CrossEntropyInt64Targets) {
+  const uint32_t n = 300, rows = 4, ld = leading(n);
+  const int32_t ignore = -100;
+  std::vector<double> x = random(size_t(rows) * ld, -4, 4);
+  std::vector<int64_t> targets = {17, ignore, (int64_t(1) << 32) + 5,
+                                  int64_t(n - 1)};
+  std::vector<float> dloss = {0.5f, 1.0f, 1.0f, -2.0f};
+  Interpreter interp(**module);
+  uint64_t dx = upload(interp, x), dt = interp.allocGlobal(64),
+           dl = interp.allocGlobal(64), dlse = interp.allocGlobal(64),
+           ddl = interp.allocGlobal(64),
+           dgrad = upload(interp, std::vector<double>(x.size(), 7.0));
+  ASSERT_TRUE(interp.write(dt, targets));
+  ASSERT_TRUE(interp.write(ddl, dloss));
+  run(interp, kernel("cross_entropy_t64"), rows,
+      {dx, dt, dl, dlse, n, ld, uint32_t(ignore), uint32_t(kCrossEntropyLse)});
+  if (HasFatalFailure())
+    return;
+  std::vector<float> loss = read<float>(interp, dl, rows),
+                     lse = read<float>(interp, dlse, rows);
+  EXPECT_NEAR(loss[0], lse[0] - x[17], 1e-5 * std::fabs(lse[0]) + 1e-5);
+  EXPECT_EQ(loss[1], 0.0f) << "ignored row";
+  EXPECT_TRUE(std::isnan(loss[2])) << "2^32 + 5 wrapped: " << loss[2];
+  EXPECT_NEAR(loss[3], lse[3] - x[3 * ld + n - 1],
+              1e-5 * std::fabs(lse[3]) + 1e-5);
+  run(interp, kernel("cross_entropy_bwd_t64"), rows,
+      {dx, dt, dlse, ddl, dgrad, n, ld, ld, uint32_t(ignore)});
+  if (HasFatalFailure())
+    return;
+  std::vector<double> grad = download(interp, dgrad, x.size());
+  for (uint32_t r : {0u, 1u, 3u})
+    for (uint32_t c = 0; c < n; ++c) {
+      double p = std::exp(x[r * ld + c] - (double)lse[r]);
+      double want = targets[r] == ignore
+                        ? 0.0
+                        : dloss[r] * (p - (int64_t(c) == targets[r] ? 1 : 0));
+      ASSERT_NEAR(grad[r * ld + c], want,
+                  tolerance(elem()) * (std::fabs(want) + 1e-3) + 1e-7)
+          << "row " << r << " col " << c;
+    }
+}
+
 TEST_P(TrainingKernelsTest, CrossEntropyForwardAndBackward) {
   const uint32_t n = 1003, rows = 5, ld = leading(n);
   const int32_t ignore = -100;

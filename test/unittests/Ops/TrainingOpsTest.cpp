@@ -26,6 +26,14 @@ TEST(TrainingValidation, NamesTheOpAndTheArgument) {
   EXPECT_EQ(messageOf(validateCrossEntropy(
                 logits, fakeMatrix(DType::F32, 1, 4, 0x200000), loss)),
             "cross_entropy: targets: dtype f32 but must be s32");
+  // int64 class indices (torch's) as well.
+  EXPECT_EQ(messageOf(validateCrossEntropy(
+                logits, fakeMatrix(DType::S64, 1, 4, 0x200000), loss)),
+            "");
+  EXPECT_EQ(messageOf(validateCrossEntropy(
+                logits, fakeMatrix(DType::S64, 1, 3, 0x200000), loss)),
+            "cross_entropy: targets: is 1x3 but must be a contiguous vector "
+            "of 4 elements (one class index per row of logits)");
   EXPECT_EQ(messageOf(validateCrossEntropy(logits, targets,
                                            fakeMatrix(DType::F32, 1, 3))),
             "cross_entropy: loss: is 1x3 but must be a contiguous vector of 4 "
@@ -152,6 +160,16 @@ TEST_P(TrainingOpsTest, LaunchesABlockPerRow) {
   ASSERT_FALSE(lib->crossEntropyBackward(logits, targets, ce.lse, loss,
                                          dlogits));
   EXPECT_STREQ(counters->lastKernel, "cross_entropy_bwd_f32_v4");
+  // int64 targets: the _t64 kernels.
+  auto longs = rt::DeviceBuffer<std::int64_t>::allocate(*device, 16);
+  ASSERT_TRUE(longs);
+  Matrix targets64 = Matrix::vector(longs->view(), 16);
+  err = lib->crossEntropy(logits, targets64, loss, ce);
+  ASSERT_FALSE(err) << err.message();
+  EXPECT_STREQ(counters->lastKernel, "cross_entropy_t64_f32_v4");
+  ASSERT_FALSE(lib->crossEntropyBackward(logits, targets64, ce.lse, loss,
+                                         dlogits));
+  EXPECT_STREQ(counters->lastKernel, "cross_entropy_bwd_t64_f32_v4");
   ASSERT_FALSE(lib->softmaxBackward(logits, dlogits, dlogits));
   EXPECT_STREQ(counters->lastKernel, "softmax_bwd_f32_v4");
   ASSERT_FALSE(lib->argmaxRows(logits, targets));
