@@ -219,15 +219,20 @@ rt::Error kaio::ops::validateArgmaxAll(const Matrix &x, const Matrix &out,
     return e;
   if (x.rows == 0 || x.cols == 0)
     return invalid(op, "x", "an empty matrix has no maximum");
-  if (x.rows > (1 << 24) || x.cols > (1 << 24) ||
-      x.rows * x.cols > std::int64_t(INT32_MAX))
+  if (x.rows > (1 << 24) || x.cols > (1 << 24))
     return detail::unsupported(op, "x",
                                "is " + detail::shape(x) +
-                                   "; indices are s32 (under 2^31 elements, "
-                                   "rows and columns up to 2^24)");
-  if (rt::Error e = detail::checkVector(op, "out", out, 1, DType::S32,
+                                   " (rows and columns up to 2^24)");
+  // The index: s32, or s64 for 2^31 elements and more.
+  bool wide = out.dtype == DType::S64;
+  if (rt::Error e = detail::checkVector(op, "out", out, 1,
+                                        wide ? DType::S64 : DType::S32,
                                         "the index"))
     return e;
+  if (!wide && x.rows * x.cols > std::int64_t(INT32_MAX))
+    return invalid(op, "out",
+                   "an s32 index cannot address " + detail::shape(x) +
+                       " (2^31 elements or more): pass an s64 out");
   if (rt::Error e = detail::checkWorkspace(op, o.workspace,
                                            argmaxAllWorkspaceElements(x.rows),
                                            "argmaxAllWorkspaceElements"))
@@ -351,7 +356,9 @@ rt::Error Library::argmaxAll(const Matrix &x, const Matrix &out,
     return e.addContext(op);
   if (rt::Error e = argmaxRows(maxima, rowIndex, inner))
     return e.addContext(op);
-  rt::Expected<rt::Kernel *> finish = impl_->kernel("argmax_all_finish");
+  bool wide = out.dtype == DType::S64;
+  rt::Expected<rt::Kernel *> finish =
+      impl_->kernel(wide ? "argmax_all_finish_s64" : "argmax_all_finish");
   if (!finish)
     return finish.takeError().addContext(op);
   rt::LaunchConfig config;
@@ -361,7 +368,7 @@ rt::Error Library::argmaxAll(const Matrix &x, const Matrix &out,
   std::vector<rt::KernelArg> args = {
       detail::pointerArg(rowIndex, DType::S32, true),
       detail::pointerArg(perRow, DType::S32, true),
-      detail::pointerArg(out, DType::S32, false), u32(x.cols)};
+      detail::pointerArg(out, out.dtype, false), u32(x.cols)};
   if (rt::Error e = (*finish)->launchArgs(config, args))
     return e.addContext(op);
   return rt::Error::success();

@@ -315,13 +315,14 @@ def reduce_all(x, op="sum", stream=None):
 
 
 def argmax_all(x, stream=None):
-    """The row-major index (int32, shape (1,)) of the first maximum of all
-    of x (of its first NaN), deterministic."""
+    """The row-major index (shape (1,); int32, int64 from 2^31 elements)
+    of the first maximum of all of x (of its first NaN), deterministic."""
     c = _Call("kaio.ops.argmax_all", "x", x, stream)
     rows = 1
     for n in c.rows():
         rows *= n
-    out = c.new("out", (1,), "int32")
+    elements = rows * (c.first.shape[-1] if c.first.shape else 1)
+    out = c.new("out", (1,), "int64" if elements >= 2 ** 31 else "int32")
     ws = c.new("workspace",
                (_capi.lib().kaio_argmax_all_workspace_elements(rows),),
                "float32")

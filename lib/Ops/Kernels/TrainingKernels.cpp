@@ -282,6 +282,19 @@ void buildArgmaxAllFinish(ModuleBuilder &mb) {
       out.store(0u, cast<int32_t>(row * cols + col));
     });
   });
+  // The same index as s64, for matrices of 2^31 elements or more.
+  mb.kernel("argmax_all_finish_s64", {32}, [](KernelBuilder &k) {
+    auto rowIndex = k.param<Ptr<const int32_t>>("row_index");
+    auto perRow = k.param<Ptr<const int32_t>>("per_row");
+    auto out = k.param<Ptr<int64_t>>("out");
+    auto cols = k.param<uint32_t>("cols");
+    k.if_(k.threadId() == 0u, [&] {
+      U64 row = cast<uint64_t>(cast<uint32_t>(rowIndex.load(0u)));
+      U32 col = cast<uint32_t>(perRow.load(row));
+      out.store(0u, cast<int64_t>(row * cast<uint64_t>(cols) +
+                                  cast<uint64_t>(col)));
+    });
+  });
 }
 
 } // namespace

@@ -326,6 +326,20 @@ TEST_P(TrainingKernelsTest, RowReductionsAndArgmax) {
       }
     EXPECT_EQ(read<int32_t>(interp, dall, 1)[0], want) << "argmax_all n=" << n;
   }
+  // The s64 finish: an index past 2^32 (row 70000 of 100000-column rows,
+  // column 12345), not wrapped.
+  Interpreter interp(**module);
+  uint64_t drow = interp.allocGlobal(16), didx = interp.allocGlobal(70001 * 4),
+           dall = interp.allocGlobal(16);
+  ASSERT_TRUE(interp.write(drow, std::vector<int32_t>{70000}));
+  std::vector<int32_t> perRow(70001, 0);
+  perRow[70000] = 12345;
+  ASSERT_TRUE(interp.write(didx, perRow));
+  auto fin = interp.launch("argmax_all_finish_s64", {1}, {32},
+                           {drow, didx, dall, 100000u});
+  ASSERT_TRUE(fin.success) << fin.message();
+  EXPECT_EQ(read<int64_t>(interp, dall, 1)[0],
+            int64_t(70000) * 100000 + 12345);
 }
 
 /// sum over the batch of dy * norm(x) (f64), for finite differences.

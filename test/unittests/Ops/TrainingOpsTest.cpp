@@ -81,10 +81,19 @@ TEST(TrainingValidation, NamesTheOpAndTheArgument) {
   EXPECT_EQ(messageOf(validateArgmaxAll(fakeMatrix(DType::F16, 0, 4), index,
                                         o)),
             "argmax_all: x: an empty matrix has no maximum");
+  // 2^32 elements: an s64 index (with the workspace for 65536 rows).
+  Matrix huge = fakeMatrix(DType::F16, 1 << 16, 1 << 16, 0x100000000);
+  ReduceOptions big;
+  big.workspace = fakeMatrix(DType::F32, 1, 2 * 65536 + 1, 0x300000);
+  EXPECT_EQ(messageOf(validateArgmaxAll(huge, index, big)),
+            "argmax_all: out: an s32 index cannot address 65536x65536 (2^31 "
+            "elements or more): pass an s64 out");
   EXPECT_EQ(messageOf(validateArgmaxAll(
-                fakeMatrix(DType::F16, 1 << 16, 1 << 16, 0x100000), index, o)),
-            "argmax_all: x: is 65536x65536; indices are s32 (under 2^31 "
-            "elements, rows and columns up to 2^24)");
+                huge, fakeMatrix(DType::S64, 1, 1, 0x200000), big)),
+            "");
+  EXPECT_EQ(messageOf(validateArgmaxAll(
+                fakeMatrix(DType::F16, 1, (1 << 24) + 1, 0x100000), index, o)),
+            "argmax_all: x: is 1x16777217 (rows and columns up to 2^24)");
   o.workspace = fakeMatrix(DType::F32, 1, 12, 0x300000);
   EXPECT_EQ(messageOf(validateArgmaxAll(x, index, o)),
             "argmax_all: workspace: must be a contiguous f32 vector of at "
