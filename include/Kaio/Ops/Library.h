@@ -103,7 +103,8 @@ public:
                        const ReduceOptions &options = {});
   rt::Error reduceAll(const Matrix &x, const Matrix &out, Reduction reduction,
                       const ReduceOptions &options = {});
-  /// The index of the first maximum of the whole matrix (s32 out).
+  /// The index of the first maximum of the whole matrix (s32 out; s64 for
+  /// 2^31 elements and more).
   rt::Error argmaxAll(const Matrix &x, const Matrix &out,
                       const ReduceOptions &options);
   /// Sum, max or min of each column (f32 out), deterministic.
