@@ -27,6 +27,14 @@ MatrixArg opt(const char *name, const kaio_matrix *m) {
   return {name, m, true};
 }
 
+kaio_status checkDType(const char *fn, const char *name, kaio_dtype dtype) {
+  if (dtype >= KAIO_F16 && dtype <= KAIO_S64)
+    return KAIO_SUCCESS;
+  return fail(KAIO_ERROR_INVALID_VALUE, std::string(fn) + ": " + name +
+                                            ": dtype " + std::to_string(dtype) +
+                                            " is not a kaio_dtype");
+}
+
 kaio_status convert(const char *fn, const MatrixArg &arg, ops::Matrix &out) {
   out = ops::Matrix();
   if (!arg.matrix)
@@ -37,10 +45,8 @@ kaio_status convert(const char *fn, const MatrixArg &arg, ops::Matrix &out) {
     return fail(KAIO_ERROR_INVALID_VALUE,
                 std::string(fn) + ": " + arg.name +
                     ": data is 0 (pass NULL for an absent optional matrix)");
-  if (m.dtype < KAIO_F16 || m.dtype > KAIO_S64)
-    return fail(KAIO_ERROR_INVALID_VALUE,
-                std::string(fn) + ": " + arg.name + ": dtype " +
-                    std::to_string(m.dtype) + " is not a kaio_dtype");
+  if (kaio_status s = checkDType(fn, arg.name, m.dtype))
+    return s;
   if (m.layout != KAIO_ROW_MAJOR && m.layout != KAIO_COL_MAJOR)
     return fail(KAIO_ERROR_INVALID_VALUE,
                 std::string(fn) + ": " + arg.name + ": layout " +
@@ -507,10 +513,8 @@ kaio_status convertTensor(const char *fn, const char *name,
                           ops::AttentionTensor &out) {
   if (!t)
     return failNull(fn, name);
-  if (t->dtype < KAIO_F16 || t->dtype > KAIO_S64)
-    return fail(KAIO_ERROR_INVALID_VALUE,
-                std::string(fn) + ": " + name + ": dtype " +
-                    std::to_string(t->dtype) + " is not a kaio_dtype");
+  if (kaio_status s = checkDType(fn, name, t->dtype))
+    return s;
   if (t->reserved)
     return fail(KAIO_ERROR_INVALID_VALUE,
                 std::string(fn) + ": " + name + ": reserved must be 0");
