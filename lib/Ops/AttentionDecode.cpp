@@ -75,10 +75,10 @@ rt::Error kaio::ops::validateFlashDecode(const AttentionTensor &q,
                              std::string("dtype ") + getDTypeName(t->dtype) +
                                  " but must be " + getDTypeName(q.dtype) +
                                  " (q's)");
-  if (q.dim != 64 && q.dim != 128)
+  if (q.dim != 64 && q.dim != 128 && q.dim != 256)
     return detail::unsupported(kOp, "q",
                                "head dimension " + std::to_string(q.dim) +
-                                   " (supported: 64, 128)");
+                                   " (supported: 64, 128, 256)");
   using detail::dims;
   if (o.batch != q.batch || o.seq != q.seq || o.heads != q.heads ||
       o.dim != q.dim)

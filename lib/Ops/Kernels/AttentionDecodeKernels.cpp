@@ -64,8 +64,19 @@ template <class T, unsigned D> void buildDecode(ModuleBuilder &mb) {
           qT(r, d) = q.at(b, h, token).load(d, in, 0.0f);
         });
         k.barrier();
-        Frag qf = qT.loadFragment(FragRole::a, kShape, 0u, 0u,
-                                  FragTile{1, D / 16});
+        // Q's fragments in registers up to head dim 128; at 256 (64
+        // registers) they are reloaded from the tile each step.
+        constexpr bool kQInShared = D > 128;
+        Frag qf;
+        if constexpr (!kQInShared)
+          qf = qT.loadFragment(FragRole::a, kShape, 0u, 0u,
+                               FragTile{1, D / 16});
+        auto qFragment = [&](unsigned kk) {
+          if constexpr (kQInShared)
+            return qT.loadFragment(FragRole::a, kShape, 0u, kk * 16);
+          else
+            return qf.slice(0, kk, FragTile{1, 1});
+        };
         I32 j0 = (split * keysPerSplit).as<int32_t>();
         I32 jEnd = min(j0 + keysPerSplit.as<int32_t>(), sk);
 
@@ -103,7 +114,7 @@ template <class T, unsigned D> void buildDecode(ModuleBuilder &mb) {
               Frag s = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
                                          FragTile{1, 2});
               for (unsigned kk = 0; kk < D / 16; ++kk)
-                s = k.mma(qf.slice(0, kk, FragTile{1, 1}),
+                s = k.mma(qFragment(kk),
                           kT.loadFragmentTransposed(kShape, warpKey, kk * 16,
                                                     FragTile{1, 2}),
                           s);
@@ -226,4 +237,6 @@ void kaio::ops::kernels::buildAttentionDecodeKernels(ModuleBuilder &mb) {
   buildDecodePair<f16, 128>(mb);
   buildDecodePair<bf16, 64>(mb);
   buildDecodePair<bf16, 128>(mb);
+  buildDecodePair<f16, 256>(mb);
+  buildDecodePair<bf16, 256>(mb);
 }

@@ -693,8 +693,8 @@ TEST_P(AttentionKernelsTest, ConflictFreeTilesAndWholeSectors) {
   EXPECT_EQ(k.divergentBranches, 0u);
 }
 
-/// Head dim 256: the forward only (Q's fragments reloaded from its own
-/// tile each step; dynamic shared memory).
+/// Head dim 256: the forward and decoding (Q's fragments reloaded from its
+/// tile each step; dynamic shared memory); the backward rejects it.
 class AttentionWideHeadTest : public AttentionKernelsTest {};
 
 TEST_P(AttentionWideHeadTest, ForwardRaggedCausalGrouped) {
@@ -709,6 +709,14 @@ TEST_P(AttentionWideHeadTest, ForwardRaggedCausalGrouped) {
     if (HasFatalFailure())
       return;
   }
+}
+
+TEST_P(AttentionWideHeadTest, DecodePaged) {
+  DecodeProblem p;
+  p.seqlens = {1, 200};
+  p.group = 8;
+  p.kvHeads = 1;
+  checkDecode(p);
 }
 
 INSTANTIATE_TEST_SUITE_P(
