@@ -8,7 +8,8 @@
 #   TARGET: signature (the PTX signature parser), cache-entry (the cubin
 #   cache's reader), run-args (kaio-run's command line and --arg parser),
 #   mlir-to-ptx (parse, verify, lower and print .mlir text; seeds: the
-#   examples; builds the compiler half in build-fuzz-mlir/)
+#   examples; builds the compiler half in build-fuzz-mlir/), interpreter
+#   (what lowers runs in the interpreter, bounded; same seeds and build)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 2 ] || { echo "usage: scripts/fuzz.sh TARGET SECONDS [options]" >&2; exit 2; }
@@ -17,7 +18,7 @@ shift 2
 build=${KAIO_FUZZ_BUILD_DIR:-$root/build-fuzz}
 compiler=OFF
 seeds=$root/test/fuzz/corpus/$target
-if [ "$target" = mlir-to-ptx ]; then
+if [ "$target" = mlir-to-ptx ] || [ "$target" = interpreter ]; then
   # The compiler half, built with clang and instrumented (a second full
   # build of the compiler libraries; not run by scripts/test.sh).
   build=${KAIO_FUZZ_MLIR_BUILD_DIR:-$root/build-fuzz-mlir}
@@ -27,8 +28,9 @@ fi
 # Extra seeds kept in the tree (for mlir-to-ptx: inputs using the tile ops
 # the examples do not).
 extra=()
-if [ "$target" = mlir-to-ptx ] && [ -d "$root/test/fuzz/corpus/$target" ]; then
-  extra=("$root/test/fuzz/corpus/$target")
+if [ "$target" = mlir-to-ptx ] || [ "$target" = interpreter ]; then
+  [ -d "$root/test/fuzz/corpus/mlir-to-ptx" ] &&
+    extra=("$root/test/fuzz/corpus/mlir-to-ptx")
 fi
 cxx=$(command -v clang++-22 || command -v clang++ || true)
 [ -n "$cxx" ] || { echo "fuzz.sh: clang++ not found (apt install clang-22 libclang-rt-22-dev)" >&2; exit 2; }
@@ -44,7 +46,9 @@ cmake --build "$build" --target "kaio-fuzz-$target" > /dev/null
 corpus=$build/corpus/$target
 mkdir -p "$corpus"
 dict=()
-[ -f "$root/test/fuzz/$target.dict" ] && dict=(-dict="$root/test/fuzz/$target.dict")
+dictname=$target
+[ "$target" = interpreter ] && dictname=mlir-to-ptx
+[ -f "$root/test/fuzz/$dictname.dict" ] && dict=(-dict="$root/test/fuzz/$dictname.dict")
 cd "$build"
 exec "$build/bin/kaio-fuzz-$target" -max_total_time="$seconds" \
   -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" "$@" \
