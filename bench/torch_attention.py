@@ -17,7 +17,6 @@ the largest difference of the outputs.
 
 import argparse
 import json
-import statistics
 import sys
 
 try:
@@ -28,25 +27,10 @@ except ImportError:  # pragma: no cover - the GPU host has torch
 
 import kaio
 from kaio import ops
+from torch_rowops import median_ms  # CUDA events, warm-up, median of 20
 
 SEQS = [512, 1024, 2048, 4096, 8192, 16384]
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
-WARMUP, REPS = 3, 20
-
-
-def median_ms(fn):
-    for _ in range(WARMUP):
-        fn()
-    times = []
-    for _ in range(REPS):
-        start = torch.cuda.Event(enable_timing=True)
-        stop = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop))
-    return statistics.median(times)
 
 
 def main():
@@ -71,9 +55,9 @@ def main():
                     out = torch.empty_like(q)
                     qt, kt, vt = (t.transpose(1, 2) for t in (q, k, v))
                     kaio_ms = median_ms(lambda: ops.flash_attention(
-                        q, k, v, out=out, causal=causal))
+                        q, k, v, out=out, causal=causal), "cuda")
                     torch_ms = median_ms(lambda: F.scaled_dot_product_attention(
-                        qt, kt, vt, is_causal=causal))
+                        qt, kt, vt, is_causal=causal), "cuda")
                     ref = F.scaled_dot_product_attention(qt, kt, vt,
                                                          is_causal=causal)
                     ops.flash_attention(q, k, v, out=out, causal=causal)

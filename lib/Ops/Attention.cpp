@@ -75,6 +75,36 @@ bool detail::overlaps(const AttentionTensor &a, const Matrix &b) {
   return sa && sb && a.data < b.data + sb && b.data < a.data + sa;
 }
 
+rt::Error detail::checkSameDType(const char *op, const char *name,
+                                 const AttentionTensor &t,
+                                 const AttentionTensor &q) {
+  if (t.dtype == q.dtype)
+    return rt::Error::success();
+  return invalid(op, name, std::string("dtype ") + getDTypeName(t.dtype) +
+                               " but must be " + getDTypeName(q.dtype) +
+                               " (q's)");
+}
+
+rt::Error detail::checkSameShape(const char *op, const char *name,
+                                 const AttentionTensor &t,
+                                 const AttentionTensor &like,
+                                 const char *likeName) {
+  if (t.batch == like.batch && t.seq == like.seq && t.heads == like.heads &&
+      t.dim == like.dim)
+    return rt::Error::success();
+  return invalid(op, name, "is " + dims(t) + " but must be " + dims(like) +
+                               " (" + likeName + "'s shape)");
+}
+
+void detail::appendTensorArgs(std::vector<rt::KernelArg> &args,
+                              const AttentionTensor &t, bool isConst) {
+  args.push_back(
+      rt::KernelArg::pointer(t.data, scalarTypeOf(t.dtype), isConst));
+  args.push_back(rt::KernelArg::scalar(std::uint64_t(t.batchStride)));
+  args.push_back(rt::KernelArg::scalar(std::uint64_t(t.headStride)));
+  args.push_back(rt::KernelArg::scalar(std::uint32_t(t.seqStride)));
+}
+
 namespace {
 
 constexpr const char *kOp = "flash_attention";
@@ -95,11 +125,14 @@ namespace {
 /// What forward and backward check alike: q, k, v and o (the forward's
 /// output, the backward's input) and the options; `lseRequired` for the
 /// backward. Sets the batch count and the longest sequences.
+struct Extents {
+  std::int64_t batch = 0, maxQ = 0, maxK = 0;
+};
 rt::Error validateAttention(const AttentionTensor &q, const AttentionTensor &k,
                             const AttentionTensor &v, const AttentionTensor &o,
                             const AttentionOptions &opt, bool lseRequired,
-                            std::int64_t &batch, std::int64_t &maxQ,
-                            std::int64_t &maxK) {
+                            Extents &x) {
+  std::int64_t &batch = x.batch, &maxQ = x.maxQ, &maxK = x.maxK;
   for (auto [name, t] : {std::pair<const char *, const AttentionTensor *>{
                              "q", &q},
                          {"k", &k}, {"v", &v}, {"o", &o}})
@@ -108,19 +141,12 @@ rt::Error validateAttention(const AttentionTensor &q, const AttentionTensor &k,
   for (auto [name, t] : {std::pair<const char *, const AttentionTensor *>{
                              "k", &k},
                          {"v", &v}, {"o", &o}})
-    if (t->dtype != q.dtype)
-      return detail::invalid(kOp, name,
-                             std::string("dtype ") + getDTypeName(t->dtype) +
-                                 " but must be " + getDTypeName(q.dtype) +
-                                 " (q's)");
-  if (o.batch != q.batch || o.seq != q.seq || o.heads != q.heads ||
-      o.dim != q.dim)
-    return detail::invalid(kOp, "o", "is " + dims(o) + " but must be " +
-                                         dims(q) + " (q's shape)");
-  if (v.batch != k.batch || v.seq != k.seq || v.heads != k.heads ||
-      v.dim != k.dim)
-    return detail::invalid(kOp, "v", "is " + dims(v) + " but must be " +
-                                         dims(k) + " (k's shape)");
+    if (rt::Error e = detail::checkSameDType(kOp, name, *t, q))
+      return e;
+  if (rt::Error e = detail::checkSameShape(kOp, "o", o, q, "q"))
+    return e;
+  if (rt::Error e = detail::checkSameShape(kOp, "v", v, k, "k"))
+    return e;
   if (k.batch != q.batch)
     return detail::invalid(kOp, "k", "batch " + std::to_string(k.batch) +
                                          " but q's is " +
@@ -220,8 +246,8 @@ rt::Error kaio::ops::validateFlashAttention(const AttentionTensor &q,
                                             const AttentionTensor &v,
                                             const AttentionTensor &o,
                                             const AttentionOptions &opt) {
-  std::int64_t batch, maxQ, maxK;
-  return validateAttention(q, k, v, o, opt, false, batch, maxQ, maxK);
+  Extents x;
+  return validateAttention(q, k, v, o, opt, false, x);
 }
 
 std::int64_t
@@ -229,14 +255,16 @@ kaio::ops::flashAttentionBackwardWorkspaceElements(const AttentionTensor &q) {
   return q.batch * q.heads * q.seq;
 }
 
-rt::Error kaio::ops::validateFlashAttentionBackward(
-    const AttentionTensor &q, const AttentionTensor &k,
-    const AttentionTensor &v, const AttentionTensor &o,
-    const AttentionTensor &dO, const AttentionTensor &dq,
-    const AttentionTensor &dk, const AttentionTensor &dv,
-    const AttentionOptions &opt) {
-  std::int64_t batch, maxQ, maxK;
-  if (rt::Error e = validateAttention(q, k, v, o, opt, true, batch, maxQ, maxK))
+namespace {
+
+/// validateFlashAttentionBackward, also giving the extents the launches
+/// need.
+rt::Error validateBackward(const AttentionTensor &q, const AttentionTensor &k,
+                           const AttentionTensor &v, const AttentionTensor &o,
+                           const AttentionTensor &dO, const AttentionTensor &dq,
+                           const AttentionTensor &dk, const AttentionTensor &dv,
+                           const AttentionOptions &opt, Extents &x) {
+  if (rt::Error e = validateAttention(q, k, v, o, opt, true, x))
     return e;
   if (q.dim > 128)
     return detail::unsupported(kOp, "q",
@@ -248,16 +276,10 @@ rt::Error kaio::ops::validateFlashAttentionBackward(
         {"dq", &dq, &q, "q"}, {"dk", &dk, &k, "k"}, {"dv", &dv, &k, "k"}}) {
     if (rt::Error e = checkTensor(kOp, name, *t))
       return e;
-    if (t->dtype != q.dtype)
-      return detail::invalid(kOp, name,
-                             std::string("dtype ") + getDTypeName(t->dtype) +
-                                 " but must be " + getDTypeName(q.dtype) +
-                                 " (q's)");
-    if (t->batch != like->batch || t->seq != like->seq ||
-        t->heads != like->heads || t->dim != like->dim)
-      return detail::invalid(kOp, name, "is " + dims(*t) + " but must be " +
-                                            dims(*like) + " (" + likeName +
-                                            "'s shape)");
+    if (rt::Error e = detail::checkSameDType(kOp, name, *t, q))
+      return e;
+    if (rt::Error e = detail::checkSameShape(kOp, name, *t, *like, likeName))
+      return e;
   }
   // The gradients are written while everything else is read.
   std::pair<const char *, const AttentionTensor *> inputs[] = {
@@ -290,9 +312,21 @@ rt::Error kaio::ops::validateFlashAttentionBackward(
   if (rt::Error e =
           detail::checkDisjoint(kOp, "lse", opt.lse, "workspace", opt.workspace))
     return e;
-  if ((maxK + kAttnBlockK - 1) / kAttnBlockK > detail::kMaxExtent)
+  if ((x.maxK + kAttnBlockK - 1) / kAttnBlockK > detail::kMaxExtent)
     return detail::invalid(kOp, "k", "too many rows for one grid");
   return rt::Error::success();
+}
+
+} // namespace
+
+rt::Error kaio::ops::validateFlashAttentionBackward(
+    const AttentionTensor &q, const AttentionTensor &k,
+    const AttentionTensor &v, const AttentionTensor &o,
+    const AttentionTensor &dO, const AttentionTensor &dq,
+    const AttentionTensor &dk, const AttentionTensor &dv,
+    const AttentionOptions &opt) {
+  Extents x;
+  return validateBackward(q, k, v, o, dO, dq, dk, dv, opt, x);
 }
 
 namespace {
@@ -306,11 +340,7 @@ struct ArgBuilder {
 
   bool varlen() const { return isVarlen(opt); }
   void tensor(const AttentionTensor &t, bool isConst) {
-    args.push_back(rt::KernelArg::pointer(
-        t.data, detail::scalarTypeOf(t.dtype), isConst));
-    args.push_back(rt::KernelArg::scalar(std::uint64_t(t.batchStride)));
-    args.push_back(rt::KernelArg::scalar(std::uint64_t(t.headStride)));
-    args.push_back(rt::KernelArg::scalar(std::uint32_t(t.seqStride)));
+    detail::appendTensorArgs(args, t, isConst);
   }
   /// [batch, heads, seq_q], or [heads, total_q] when packed.
   void rowVector(CUdeviceptr p, bool isConst) {
@@ -322,13 +352,13 @@ struct ArgBuilder {
   void common(std::uint32_t flags) {
     float scale =
         opt.scale ? opt.scale : float(1.0 / std::sqrt(double(q.dim)));
-    // Absent packed offsets are never read (the flag is off). (The
-    // builder's signatures do not tell the pointee's signedness.)
+    // Absent packed offsets are never read (the flag is off).
+    rt::ScalarType s32 = detail::scalarTypeOf(DType::S32);
     CUdeviceptr cuQ = varlen() ? opt.cuSeqlensQ.data : q.data;
     CUdeviceptr cuK = varlen() ? opt.cuSeqlensK.data : q.data;
     for (rt::KernelArg a :
-         {rt::KernelArg::pointer(cuQ, rt::ScalarType::U32, true),
-          rt::KernelArg::pointer(cuK, rt::ScalarType::U32, true),
+         {rt::KernelArg::pointer(cuQ, s32, true),
+          rt::KernelArg::pointer(cuK, s32, true),
           rt::KernelArg::scalar(std::uint32_t(q.seq)),
           rt::KernelArg::scalar(std::uint32_t(k.seq)),
           rt::KernelArg::scalar(std::uint32_t(q.heads / k.heads)),
@@ -356,10 +386,10 @@ rt::Error Library::flashAttention(const AttentionTensor &q,
                                   const AttentionTensor &v,
                                   const AttentionTensor &o,
                                   const AttentionOptions &opt) {
-  std::int64_t batch, maxQ, maxK;
-  if (rt::Error e =
-          validateAttention(q, k, v, o, opt, false, batch, maxQ, maxK))
+  Extents x;
+  if (rt::Error e = validateAttention(q, k, v, o, opt, false, x))
     return e;
+  std::int64_t batch = x.batch, maxQ = x.maxQ;
   if (!batch || !maxQ)
     return rt::Error::success();
   rt::Expected<rt::Kernel *> kernel =
@@ -390,11 +420,10 @@ rt::Error Library::flashAttentionBackward(
     const AttentionTensor &dO, const AttentionTensor &dq,
     const AttentionTensor &dk, const AttentionTensor &dv,
     const AttentionOptions &opt) {
-  std::int64_t batch, maxQ, maxK;
-  if (rt::Error e = validateFlashAttentionBackward(q, k, v, o, dO, dq, dk, dv,
-                                                   opt))
+  Extents x;
+  if (rt::Error e = validateBackward(q, k, v, o, dO, dq, dk, dv, opt, x))
     return e;
-  validateAttention(q, k, v, o, opt, true, batch, maxQ, maxK);
+  std::int64_t batch = x.batch, maxQ = x.maxQ, maxK = x.maxK;
   if (!batch || (!maxQ && !maxK))
     return rt::Error::success();
   rt::Expected<rt::Kernel *> prep =

@@ -4,9 +4,11 @@
 #define KAIO_LIB_OPS_ATTENTIONCHECK_H
 
 #include "Kaio/Ops/Attention.h"
+#include "Kaio/Runtime/Signature.h"
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace kaio::ops::detail {
 
@@ -20,6 +22,16 @@ rt::Error checkTensor(const char *op, const char *name,
                       const AttentionTensor &t);
 bool overlaps(const AttentionTensor &a, const AttentionTensor &b);
 bool overlaps(const AttentionTensor &a, const Matrix &b);
+/// "dtype X but must be Y (q's)".
+rt::Error checkSameDType(const char *op, const char *name,
+                         const AttentionTensor &t, const AttentionTensor &q);
+/// "is BxSxHxD but must be ... (like's shape)".
+rt::Error checkSameShape(const char *op, const char *name,
+                         const AttentionTensor &t, const AttentionTensor &like,
+                         const char *likeName);
+/// The kernel parameters of a tensor: pointer, batch, head and row strides.
+void appendTensorArgs(std::vector<rt::KernelArg> &args,
+                      const AttentionTensor &t, bool isConst);
 
 } // namespace kaio::ops::detail
 

@@ -70,25 +70,17 @@ rt::Error kaio::ops::validateFlashDecode(const AttentionTensor &q,
   for (auto [name, t] : {std::pair<const char *, const AttentionTensor *>{
                              "k_cache", &c.k},
                          {"v_cache", &c.v}, {"o", &o}})
-    if (t->dtype != q.dtype)
-      return detail::invalid(kOp, name,
-                             std::string("dtype ") + getDTypeName(t->dtype) +
-                                 " but must be " + getDTypeName(q.dtype) +
-                                 " (q's)");
+    if (rt::Error e = detail::checkSameDType(kOp, name, *t, q))
+      return e;
   if (q.dim != 64 && q.dim != 128 && q.dim != 256)
     return detail::unsupported(kOp, "q",
                                "head dimension " + std::to_string(q.dim) +
                                    " (supported: 64, 128, 256)");
   using detail::dims;
-  if (o.batch != q.batch || o.seq != q.seq || o.heads != q.heads ||
-      o.dim != q.dim)
-    return detail::invalid(kOp, "o", "is " + dims(o) + " but must be " +
-                                         dims(q) + " (q's shape)");
-  if (c.v.batch != c.k.batch || c.v.seq != c.k.seq ||
-      c.v.heads != c.k.heads || c.v.dim != c.k.dim)
-    return detail::invalid(kOp, "v_cache", "is " + dims(c.v) +
-                                               " but must be " + dims(c.k) +
-                                               " (k_cache's shape)");
+  if (rt::Error e = detail::checkSameShape(kOp, "o", o, q, "q"))
+    return e;
+  if (rt::Error e = detail::checkSameShape(kOp, "v_cache", c.v, c.k, "k_cache"))
+    return e;
   if (c.k.dim != q.dim)
     return detail::invalid(kOp, "k_cache",
                            "head dimension " + std::to_string(c.k.dim) +
@@ -174,14 +166,7 @@ rt::Error Library::flashDecode(const AttentionTensor &q, const KVCache &c,
       q.batch * c.k.heads * split.blocks * kAttnWarps * rows;
   CUdeviceptr partialO = opt.workspace.data;
   CUdeviceptr partialLse = partialO + std::uint64_t(partials * q.dim) * 4;
-  rt::ScalarType elem = detail::scalarTypeOf(q.dtype);
-  auto tensor = [&](std::vector<rt::KernelArg> &args,
-                    const AttentionTensor &t, bool isConst) {
-    args.push_back(rt::KernelArg::pointer(t.data, elem, isConst));
-    args.push_back(rt::KernelArg::scalar(std::uint64_t(t.batchStride)));
-    args.push_back(rt::KernelArg::scalar(std::uint64_t(t.headStride)));
-    args.push_back(rt::KernelArg::scalar(std::uint32_t(t.seqStride)));
-  };
+  using detail::appendTensorArgs;
   auto u32 = [](std::int64_t x) {
     return rt::KernelArg::scalar(std::uint32_t(x));
   };
@@ -189,16 +174,16 @@ rt::Error Library::flashDecode(const AttentionTensor &q, const KVCache &c,
   std::uint32_t flags = (isPaged(c) ? kDecodePaged : 0u) |
                         (opt.causal ? kDecodeCausal : 0u);
   std::vector<rt::KernelArg> args;
-  tensor(args, q, true);
-  tensor(args, c.k, true);
-  tensor(args, c.v, true);
-  // (The builder's signatures do not tell the pointee's signedness.) An
-  // absent block table is never read (the flag is off).
+  appendTensorArgs(args, q, true);
+  appendTensorArgs(args, c.k, true);
+  appendTensorArgs(args, c.v, true);
+  // An absent block table is never read (the flag is off).
+  rt::ScalarType s32 = detail::scalarTypeOf(DType::S32);
   for (rt::KernelArg a :
        {rt::KernelArg::pointer(isPaged(c) ? c.blockTable.data : q.data,
-                               rt::ScalarType::U32, true),
+                               s32, true),
         u32(isPaged(c) ? c.blockTable.ld : 0), u32(isPaged(c) ? c.pageSize : 0),
-        rt::KernelArg::pointer(c.seqlens.data, rt::ScalarType::U32, true),
+        rt::KernelArg::pointer(c.seqlens.data, s32, true),
         u32(q.seq), u32(q.heads / c.k.heads), u32(split.keysPerBlock),
         rt::KernelArg::scalar(float(scale * M_LOG2E)),
         rt::KernelArg::scalar(flags),
@@ -213,7 +198,7 @@ rt::Error Library::flashDecode(const AttentionTensor &q, const KVCache &c,
   if (rt::Error e = (*decode)->launchArgs(config, args))
     return e.addContext(kOp);
   std::vector<rt::KernelArg> cargs;
-  tensor(cargs, o, false);
+  appendTensorArgs(cargs, o, false);
   for (rt::KernelArg a :
        {rt::KernelArg::pointer(partialO, rt::ScalarType::F32, true),
         rt::KernelArg::pointer(partialLse, rt::ScalarType::F32, true),

@@ -48,20 +48,14 @@ class AttentionKernelsTest
     : public ::testing::TestWithParam<std::tuple<Elem, unsigned>> {
 public:
   static void SetUpTestSuite() {
-    context = new mlir::MLIRContext();
-    mlir::DialectRegistry registry;
-    registerAllDialects(registry);
-    context->appendDialectRegistry(registry);
-    context->loadAllAvailableDialects();
-    builder::ModuleBuilder mb(*context);
-    buildAttentionKernels(mb);
-    module = new mlir::OwningOpRef<mlir::ModuleOp>(mb.finish());
-    ASSERT_TRUE(*module) << mb.diagnostics();
-    ASSERT_TRUE(succeeded(lowerToPTXDialect(**module, CompileOptions())));
+    kernels = buildLoweredKernels(
+        [](builder::ModuleBuilder &mb) { buildAttentionKernels(mb); });
+    ASSERT_EQ(kernels->error, "");
+    module = &kernels->module;
   }
   static void TearDownTestSuite() {
-    delete module;
-    delete context;
+    module = nullptr;
+    kernels.reset();
   }
 
   Elem elem() const { return std::get<0>(GetParam()); }
@@ -524,7 +518,7 @@ public:
       ASSERT_EQ(out[i], 5.0) << decode << ": wrote past o";
   }
 
-  inline static mlir::MLIRContext *context = nullptr;
+  inline static std::unique_ptr<LoweredKernels> kernels;
   inline static mlir::OwningOpRef<mlir::ModuleOp> *module = nullptr;
   std::mt19937 rng{2026};
 };

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <tuple>
@@ -98,32 +99,51 @@ inline double tolerance(Elem e) {
   return e == Elem::F32 ? 2e-5 : e == Elem::F16 ? 2e-3 : 1.6e-2;
 }
 
+/// Builder kernels lowered to the ptx dialect in a context of their own
+/// (a test suite builds them once, in SetUpTestSuite).
+struct LoweredKernels {
+  std::unique_ptr<mlir::MLIRContext> context;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  /// The builder's or the pipeline's complaint; empty on success.
+  std::string error;
+};
+inline std::unique_ptr<LoweredKernels>
+buildLoweredKernels(llvm::function_ref<void(builder::ModuleBuilder &)> build) {
+  auto out = std::make_unique<LoweredKernels>();
+  out->context = std::make_unique<mlir::MLIRContext>();
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  out->context->appendDialectRegistry(registry);
+  out->context->loadAllAvailableDialects();
+  builder::ModuleBuilder mb(*out->context);
+  build(mb);
+  out->module = mb.finish();
+  if (!out->module)
+    out->error = mb.diagnostics();
+  else if (failed(lowerToPTXDialect(*out->module, CompileOptions())))
+    out->error = "lowering to the ptx dialect failed";
+  return out;
+}
+
 /// The lowered module with every builder kernel of the library, built once
 /// per test suite; parameterised by element type and vector/scalar variant.
 class OpsKernelsTest
     : public ::testing::TestWithParam<std::tuple<Elem, bool>> {
 public:
   static void SetUpTestSuite() {
-    context = new mlir::MLIRContext();
-    mlir::DialectRegistry registry;
-    registerAllDialects(registry);
-    context->appendDialectRegistry(registry);
-    context->loadAllAvailableDialects();
-    builder::ModuleBuilder mb(*context);
-    buildRowKernels(mb);
-    buildElementwiseKernels(mb);
-    buildGemvKernels(mb);
-    buildTrainingKernels(mb);
-    buildNormBackwardKernels(mb);
-    module = new mlir::OwningOpRef<mlir::ModuleOp>(mb.finish());
-    ASSERT_TRUE(*module) << mb.diagnostics();
-    ASSERT_TRUE(succeeded(lowerToPTXDialect(**module, CompileOptions())));
+    kernels = buildLoweredKernels([](builder::ModuleBuilder &mb) {
+      buildRowKernels(mb);
+      buildElementwiseKernels(mb);
+      buildGemvKernels(mb);
+      buildTrainingKernels(mb);
+      buildNormBackwardKernels(mb);
+    });
+    ASSERT_EQ(kernels->error, "");
+    module = &kernels->module;
   }
   static void TearDownTestSuite() {
-    delete module;
-    delete context;
     module = nullptr;
-    context = nullptr;
+    kernels.reset();
   }
 
   Elem elem() const { return std::get<0>(GetParam()); }
@@ -173,7 +193,7 @@ public:
     return decode(elem(), bytes);
   }
 
-  inline static mlir::MLIRContext *context = nullptr;
+  inline static std::unique_ptr<LoweredKernels> kernels;
   inline static mlir::OwningOpRef<mlir::ModuleOp> *module = nullptr;
   std::mt19937 rng{2026};
 };
