@@ -600,6 +600,125 @@ LogicalResult Decoder::decodeOp(Operation *op, Instr &in) {
         in.op = Opc::CpWaitAll;
         return success();
       })
+      // Hopper: mbarriers, bulk copies, wgmma (HopperOps.cpp).
+      .Case([&](MBarrierInitOp o) {
+        in.op = Opc::MbarInit;
+        in.a = slot(o.getAddr());
+        in.b = slot(o.getCount());
+        return success();
+      })
+      .Case([&](MBarrierInvalOp o) {
+        in.op = Opc::MbarInval;
+        in.a = slot(o.getAddr());
+        return success();
+      })
+      .Case([&](MBarrierArriveOp o) {
+        in.op = Opc::MbarArrive;
+        in.a = slot(o.getAddr());
+        in.b = optSlot(o.getCount());
+        in.r = optSlot(o.getState());
+        if (o.getExpectTx())
+          in.flags |= FExpectTx;
+        return success();
+      })
+      .Case([&](MBarrierExpectTxOp o) {
+        in.op = Opc::MbarExpectTx;
+        in.a = slot(o.getAddr());
+        in.b = slot(o.getTxCount());
+        return success();
+      })
+      .Case([&](MBarrierTryWaitOp o) {
+        in.op = Opc::MbarTryWait;
+        in.a = slot(o.getAddr());
+        in.b = slot(o.getPhase());
+        in.r = slot(o.getReady());
+        if (o.getParity())
+          in.flags |= FParity;
+        return success();
+      })
+      .Case([&](ElectSyncOp o) {
+        in.op = Opc::Elect;
+        in.d = slot(o.getMask());
+        in.r = slot(o.getLeader());
+        in.r2 = slot(o.getIsLeader());
+        return success();
+      })
+      // .sync.aligned ops with no effect on the interpreter's state: every
+      // lane of the warp must reach them together.
+      .Case<SetMaxNRegOp, WgmmaFenceOp, WgmmaCommitGroupOp,
+            WgmmaWaitGroupOp>([&](auto) {
+        in.op = Opc::WarpSync;
+        return success();
+      })
+      // Proxy fences order nothing in the interpreter (every copy lands in
+      // program order of its completion); bulk stores complete at issue.
+      .Case<FenceProxyAsyncOp, FenceMBarrierInitOp,
+            CpAsyncBulkCommitGroupOp, CpAsyncBulkWaitGroupOp,
+            CpAsyncBulkPrefetchTensorOp>([&](auto) {
+        in.op = Opc::Nop;
+        return success();
+      })
+      .Case([&](CpAsyncBulkLoadOp o) {
+        if (o.getCtaMask())
+          return fail(op, "the interpreter does not model cluster multicast");
+        in.op = Opc::BulkLoad;
+        in.a = slot(o.getDst());
+        in.b = slot(o.getSrc());
+        in.c = slot(o.getSize());
+        in.d = slot(o.getMbar());
+        return success();
+      })
+      .Case([&](CpAsyncBulkStoreOp o) {
+        in.op = Opc::BulkStore;
+        in.a = slot(o.getDst());
+        in.b = slot(o.getSrc());
+        in.c = slot(o.getSize());
+        return success();
+      })
+      .Case([&](CpAsyncBulkTensorLoadOp o) {
+        if (o.getCtaMask())
+          return fail(op, "the interpreter does not model cluster multicast");
+        in.op = Opc::BulkTensorLoad;
+        in.a = slot(o.getDst());
+        in.b = slot(o.getTensorMap());
+        in.d = slot(o.getMbar());
+        in.n = o.getCoords().size();
+        in.ext = list(o.getCoords());
+        return success();
+      })
+      .Case([&](CpAsyncBulkTensorStoreOp o) {
+        in.op = Opc::BulkTensorStore;
+        in.a = slot(o.getSrc());
+        in.b = slot(o.getTensorMap());
+        in.n = o.getCoords().size();
+        in.ext = list(o.getCoords());
+        return success();
+      })
+      .Case([&](WgmmaMmaAsyncOp o) {
+        WgmmaInfo w;
+        w.variant = lookupWgmma(o.getDType(), o.getAType(), o.getBType());
+        if (!w.variant)
+          return fail(op, "wgmma variant is not in the wgmma table");
+        w.n = o.getN();
+        w.accRegs = o.getAcc().size();
+        w.aRegs = o.getA().size();
+        w.scaleA = o.getScaleA().value_or(1);
+        w.scaleB = o.getScaleB().value_or(1);
+        w.scaleD = o.getScaleDImm().value_or(1);
+        w.transA = o.getTransA();
+        w.transB = o.getTransB();
+        w.satfinite = o.getSatfinite();
+        in.op = Opc::Wgmma;
+        in.aux = p->wgmmas.size();
+        p->wgmmas.push_back(w);
+        in.a = optSlot(o.getADesc());
+        in.b = slot(o.getBDesc());
+        in.c = optSlot(o.getScaleD());
+        in.ext = list(o.getD());
+        list(o.getAcc());
+        list(o.getA());
+        return success();
+      })
       .Case([&](BraOp o) {
         in.op = Opc::Bra;
         in.aux = edge(o.getDest(), o.getDestOperands());

@@ -72,6 +72,7 @@ void Runner::runBlock(uint32_t bx, uint32_t by, uint32_t bz) {
   ++epoch;
   ++blockSerial;
   std::fill(std::begin(arrived), std::end(arrived), 0);
+  mbarriers.clear();
   for (Warp &w : warps) {
     w.exited = 0;
     w.blocked = 0;
@@ -93,7 +94,12 @@ void Runner::runBlock(uint32_t bx, uint32_t by, uint32_t bz) {
     bool allExited = true;
     for (Warp &w : warps)
       allExited &= (w.exited == w.exists);
-    if (allExited || !releaseBarriers())
+    if (allExited) {
+      // Bulk copies nobody waited for still land.
+      landAllBulk();
+      return;
+    }
+    if (!releaseBarriers())
       return;
   }
 }
@@ -125,19 +131,30 @@ void Runner::runWarp(Warp &w) {
 /// why none can be: threads waiting at a block-wide barrier while others
 /// have exited or wait elsewhere.
 bool Runner::releaseBarriers() {
+  // mbarrier waits first: their copies may land now that nothing else runs.
+  landAllBulk();
+  if (aborted || releaseMBarrierWaiters())
+    return !aborted;
   unsigned waiting[16] = {};
   uint32_t firstPc[16], count[16] = {};
   bool mixedPcs[16] = {};
   int firstTid[16];
   std::fill(std::begin(firstPc), std::end(firstPc), UINT32_MAX);
-  unsigned live = 0, collectiveWaiters = 0;
-  uint32_t collectivePc = 0;
-  int collectiveTid = -1;
+  unsigned live = 0, collectiveWaiters = 0, mbarrierWaiters = 0;
+  uint32_t collectivePc = 0, mbarrierPc = 0;
+  int collectiveTid = -1, mbarrierTid = -1;
   for (Warp &w : warps) {
     live += __builtin_popcount(w.exists & ~w.exited);
     forLanes(w.blocked & ~w.exited, [&](unsigned l) {
       uint32_t pc = w.pc[l];
       const Instr &in = prog.code[pc];
+      if (in.op == Opc::MbarTryWait) {
+        if (!mbarrierWaiters++) {
+          mbarrierPc = pc;
+          mbarrierTid = int(tidOf(w, l));
+        }
+        return;
+      }
       if (in.op != Opc::BarSync) {
         if (!collectiveWaiters++) {
           collectivePc = pc;
@@ -213,6 +230,21 @@ bool Runner::releaseBarriers() {
     return true;
   }
   // Nothing can move: describe the first waiter.
+  if (mbarrierWaiters) {
+    const Warp &w = warps[unsigned(mbarrierTid) / 32];
+    const Instr &in = prog.code[mbarrierPc];
+    uint32_t addr = uint32_t(w.regs[in.a + unsigned(mbarrierTid) % 32]);
+    const MBarrier &mb = mbarriers[addr];
+    report(mbarrierPc, mbarrierTid,
+           "mbarrier deadlock: " + llvm::Twine(mbarrierWaiters) +
+               " thread(s) wait on mbarrier phases that can never complete "
+               "(this one at shared address " +
+               hex(addr) + ": " + llvm::Twine(mb.pending) + " of " +
+               llvm::Twine(mb.expected) + " arrivals and " +
+               llvm::Twine(mb.tx) + " transaction bytes missing, " +
+               llvm::Twine(mb.phase) + " phase(s) completed)");
+    return false;
+  }
   for (unsigned id = 0; id < 16; ++id) {
     if (!waiting[id])
       continue;
@@ -638,6 +670,69 @@ void Runner::execute(Warp &w, uint32_t pc, uint32_t mask) {
         ldmatrix(in, w, pc, em);
       else
         stmatrix(in, w, pc, em);
+      if (aborted)
+        return;
+      break;
+    case Opc::Elect:
+    case Opc::Wgmma:
+    case Opc::WarpSync: {
+      // .sync.aligned: the warp (elect.sync: the lanes of its mask) arrive
+      // together.
+      uint32_t required = w.exists;
+      if (in.op == Opc::Elect) {
+        required = 0;
+        forLanes(mask, [&](unsigned l) { required |= uint32_t(R[in.d + l]); });
+      }
+      if (!arrive(w, pc, mask, required))
+        return;
+      em = guardMask(in, R, mask);
+      if (prof)
+        prof->issue(pc, mask, em);
+      if (in.op == Opc::Elect)
+        elect(in, w, em);
+      else if (in.op == Opc::Wgmma && em)
+        wgmma(in, w, pc, em);
+      if (aborted)
+        return;
+      break;
+    }
+    case Opc::MbarInit:
+      mbarrierInit(in, w, pc, em);
+      if (aborted)
+        return;
+      break;
+    case Opc::MbarInval:
+      forLanes(em, [&](unsigned l) {
+        if (!aborted && mbarrierAt(w, l, pc, R[in.a + l], "mbarrier.inval"))
+          mbarriers.erase(uint32_t(R[in.a + l]));
+      });
+      if (aborted)
+        return;
+      break;
+    case Opc::MbarArrive:
+      mbarrierArrive(in, w, pc, em);
+      if (aborted)
+        return;
+      break;
+    case Opc::MbarExpectTx:
+      mbarrierExpectTx(in, w, pc, em);
+      if (aborted)
+        return;
+      break;
+    case Opc::MbarTryWait:
+      mbarrierTryWait(in, w, pc, mask, em);
+      if (aborted || !mask)
+        return;
+      break;
+    case Opc::BulkTensorLoad:
+    case Opc::BulkTensorStore:
+      bulkTensorCopy(in, w, pc, em);
+      if (aborted)
+        return;
+      break;
+    case Opc::BulkLoad:
+    case Opc::BulkStore:
+      bulkCopy(in, w, pc, em);
       if (aborted)
         return;
       break;

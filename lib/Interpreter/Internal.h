@@ -37,6 +37,9 @@ enum class Opc : uint8_t {
   BarSync, BarArrive,
   Shfl, Vote, Match, Redux, ActiveMask, Mma, LdMatrix, StMatrix,
   CpAsync, CpCommit, CpWaitGroup, CpWaitAll,
+  // Hopper (HopperOps.cpp).
+  MbarInit, MbarInval, MbarArrive, MbarExpectTx, MbarTryWait, Elect,
+  BulkTensorLoad, BulkTensorStore, BulkLoad, BulkStore, Wgmma, WarpSync,
   Bra, CondBra, Exit, Trap,
 };
 
@@ -45,7 +48,8 @@ enum class Opc : uint8_t {
 inline bool isWarpCollective(Opc op) {
   return op == Opc::Shfl || op == Opc::Vote || op == Opc::Match ||
          op == Opc::Redux || op == Opc::Mma || op == Opc::LdMatrix ||
-         op == Opc::StMatrix;
+         op == Opc::StMatrix || op == Opc::Elect || op == Opc::Wgmma ||
+         op == Opc::WarpSync;
 }
 /// Ops that access memory through lane addresses.
 inline bool isMemoryAccess(Opc op) {
@@ -68,6 +72,19 @@ enum InstrFlag : uint16_t {
   FNaN = 1 << 7,
   FGuardNeg = 1 << 8,
   FFull = 1 << 9,
+  FExpectTx = 1 << 10, // mbarrier.arrive.expect_tx
+  FParity = 1 << 11,   // mbarrier.try_wait.parity
+};
+
+/// A decoded wgmma.mma_async: the variant and its immediates. The Instr's
+/// `extra` list holds D..., the accumulators, then A's registers (none when
+/// A comes from a descriptor in slot `a`); B's descriptor is slot `b`, the
+/// scale-d predicate slot `c` (kNoSlot: the immediate `scaleD`).
+struct WgmmaInfo {
+  const ptx::WgmmaVariant *variant = nullptr;
+  unsigned n = 0, accRegs = 0, aRegs = 0;
+  int scaleA = 1, scaleB = 1, scaleD = 1;
+  bool transA = false, transB = false, satfinite = false;
 };
 
 /// One decoded op. Slot fields hold slot * 32 (kNoSlot when absent).
@@ -103,6 +120,7 @@ struct Program {
   std::vector<std::pair<uint32_t, uint32_t>> copies;
   std::vector<mlir::Location> locs; // per pc
   std::vector<const ptx::MmaVariant *> mmaVariants;
+  std::vector<WgmmaInfo> wgmmas;
   std::vector<uint32_t> paramSlots;
   std::vector<uint8_t> paramBits;
   uint32_t numSlots = 0;

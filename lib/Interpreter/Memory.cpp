@@ -81,6 +81,13 @@ uint8_t *Runner::sharedAccess(Warp &w, unsigned lane, uint32_t pc,
                      "been waited for (cp.async.wait_group/wait_all)");
           return nullptr;
         }
+        if (s.init == kPendingBulk) {
+          report(pc, int(tid),
+                 llvm::Twine(what) + " of shared address " + hex(off + i) +
+                     " reads the destination of a bulk (TMA) copy before "
+                     "its mbarrier phase completed (mbarrier.try_wait)");
+          return nullptr;
+        }
         if (opts.checkUninitialized) {
           report(pc, int(tid),
                  llvm::Twine("read of uninitialised shared memory: ") + what +
@@ -110,11 +117,13 @@ uint8_t *Runner::sharedAccess(Warp &w, unsigned lane, uint32_t pc,
       break;
     case Access::Write:
     case Access::AsyncLand:
-      if (kind == Access::Write && s.init == kPending) {
+      if (kind == Access::Write &&
+          (s.init == kPending || s.init == kPendingBulk)) {
         report(pc, int(tid),
                llvm::Twine(what) + " to shared address " + hex(off + i) +
-                   " overwrites the destination of a cp.async that has not "
-                   "been waited for");
+                   " overwrites the destination of " +
+                   (s.init == kPending ? "a cp.async" : "a bulk (TMA) copy") +
+                   " that has not been waited for");
         return nullptr;
       }
       if (opts.checkRaces) {
@@ -140,6 +149,11 @@ uint8_t *Runner::sharedAccess(Warp &w, unsigned lane, uint32_t pc,
       break;
     case Access::AsyncIssue:
       s.init = kPending;
+      break;
+    case Access::BulkLand:
+      // Ordered by the mbarrier wait, not by a bar.sync epoch.
+      s.wEpoch = 0;
+      s.init = blockSerial;
       break;
     }
   }

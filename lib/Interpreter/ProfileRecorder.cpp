@@ -380,6 +380,42 @@ PcClass classify(const Program &prog, const Instr &in) {
   case Opc::CpWaitAll:
     c.mix = "cp.async.wait";
     break;
+  case Opc::MbarInit:
+  case Opc::MbarInval:
+  case Opc::MbarArrive:
+  case Opc::MbarExpectTx:
+  case Opc::MbarTryWait:
+    c.mix = "mbarrier";
+    break;
+  case Opc::Elect:
+    c.mix = "elect";
+    break;
+  case Opc::WarpSync:
+    c.mix = "warpsync";
+    break;
+  case Opc::BulkTensorLoad:
+  case Opc::BulkTensorStore:
+  case Opc::BulkLoad:
+  case Opc::BulkStore:
+    c.mix = std::string("cp.async.bulk") +
+            (in.op == Opc::BulkTensorLoad || in.op == Opc::BulkTensorStore
+                 ? ".tensor"
+                 : "") +
+            (in.op == Opc::BulkTensorLoad || in.op == Opc::BulkLoad ? ".load"
+                                                                   : ".store");
+    break;
+  case Opc::Wgmma: {
+    const WgmmaInfo &w = prog.wgmmas[in.aux];
+    const WgmmaVariant &v = *w.variant;
+    c.mix = ("wgmma.m64n" + llvm::Twine(w.n) + "k" + llvm::Twine(v.k) + "." +
+             stringifyPTXType(v.dType) + "." + stringifyPTXType(v.aType) + "." +
+             stringifyPTXType(v.bType))
+                .str();
+    // Each warp issues its 16 rows of the m64 tile.
+    c.flopsPerIssue = 2ull * 16 * w.n * v.k;
+    c.flopBucket = stringifyPTXType(v.aType).str();
+    break;
+  }
   case Opc::Bra:
   case Opc::CondBra:
     c.mix = "branch";

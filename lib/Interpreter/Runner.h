@@ -42,7 +42,8 @@ struct ShadowByte {
   uint32_t init = 0; // block serial that wrote it, or kPending
 };
 constexpr uint16_t kManyReaders = 0xffff;
-constexpr uint32_t kPending = 0xffffffff;
+constexpr uint32_t kPending = 0xffffffff;     // a cp.async destination
+constexpr uint32_t kPendingBulk = 0xfffffffe; // a bulk (TMA) destination
 
 struct PendingCopy {
   uint32_t dst = 0;
@@ -57,6 +58,18 @@ struct LaneAsync {
   bool empty() const { return open.empty() && groups.empty(); }
 };
 
+/// An mbarrier object (8 bytes of shared memory; the interpreter keeps its
+/// state beside them). Bulk copies that complete on it wait in `copies`
+/// and land, completing their transaction bytes, when a thread waits on the
+/// barrier or nothing else can run: the latest moment the hardware could.
+struct MBarrier {
+  uint32_t expected = 0, pending = 0; // arrivals per phase / still missing
+  int64_t tx = 0;                     // transaction bytes still expected
+  uint32_t phase = 0;                 // completed phases
+  std::vector<PendingCopy> copies;
+  std::vector<uint16_t> copyTids;
+};
+
 struct Warp {
   unsigned index = 0;
   uint32_t exists = 0, exited = 0, blocked = 0;
@@ -67,7 +80,9 @@ struct Warp {
   uint32_t runnable() const { return exists & ~exited & ~blocked; }
 };
 
-enum class Access { Read, Write, Atomic, AsyncIssue, AsyncLand };
+/// AsyncIssue / AsyncLand: a cp.async; BulkLand: a bulk (TMA) copy landing,
+/// ordered by its mbarrier rather than by bar.sync epochs.
+enum class Access { Read, Write, Atomic, AsyncIssue, AsyncLand, BulkLand };
 
 inline const char *spaceName(StateSpace s) {
   switch (s) {
@@ -116,6 +131,26 @@ private:
   void cpAsync(const Instr &in, Warp &w, uint32_t pc, uint32_t em);
   void landGroup(Warp &w, unsigned lane, std::vector<PendingCopy> &group);
   void landAll(Warp &w, unsigned lane);
+
+  // Hopper (HopperOps.cpp).
+  MBarrier *mbarrierAt(Warp &w, unsigned lane, uint32_t pc, uint64_t addr,
+                       const char *what);
+  void mbarrierInit(const Instr &in, Warp &w, uint32_t pc, uint32_t em);
+  void mbarrierArrive(const Instr &in, Warp &w, uint32_t pc, uint32_t em);
+  void mbarrierExpectTx(const Instr &in, Warp &w, uint32_t pc, uint32_t em);
+  /// Blocks the lanes whose phase has not completed; false on an error.
+  void mbarrierTryWait(const Instr &in, Warp &w, uint32_t pc, uint32_t &mask,
+                       uint32_t em);
+  bool mbarrierReady(const Instr &in, const Warp &w, unsigned lane);
+  void completeTx(MBarrier &mb, int64_t bytes);
+  void landBulk(MBarrier &mb);
+  void landAllBulk();
+  /// Unblocks threads waiting on mbarrier phases that have completed.
+  bool releaseMBarrierWaiters();
+  void bulkTensorCopy(const Instr &in, Warp &w, uint32_t pc, uint32_t em);
+  void bulkCopy(const Instr &in, Warp &w, uint32_t pc, uint32_t em);
+  void elect(const Instr &in, Warp &w, uint32_t em);
+  void wgmma(const Instr &in, Warp &w, uint32_t pc, uint32_t em);
 
   // Warp-level.
   bool arrive(Warp &w, uint32_t pc, uint32_t &mask, uint32_t required);
@@ -169,6 +204,7 @@ private:
   std::vector<uint8_t> local;
   uint32_t epoch = 0, blockSerial = 0;
   uint32_t arrived[16] = {};
+  std::map<uint32_t, MBarrier> mbarriers; // by shared address
   Buffer *lastBuffer = nullptr;
   /// Set when the launch is profiled.
   std::unique_ptr<ProfileRecorder> prof;

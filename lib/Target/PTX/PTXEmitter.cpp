@@ -103,7 +103,9 @@ std::string kaio::ptx::formatKernelSignature(Operation *op) {
     }
     // Scalars use the runtime's type names: f16/bf16 by name, packed pairs
     // as their 32 bits.
-    if (isa<VectorType>(type))
+    if (entry.isTensorMapParam(i))
+      sig += "tmap";
+    else if (isa<VectorType>(type))
       sig += "u32";
     else if (isa<FloatType>(type))
       sig += elementName(type);
@@ -763,6 +765,12 @@ LogicalResult KernelEmitter::emit(raw_ostream &out) {
   // Parameters are loaded into registers at the top.
   Block &entryBlock = region.front();
   for (BlockArgument arg : entryBlock.getArguments()) {
+    if (entry.isTensorMapParam(arg.getArgNumber())) {
+      os << "\tmov.u64 " << reg(arg) << ", "
+         << entry.getParamName(arg.getArgNumber()) << ";\n\tcvta.param.u64 "
+         << reg(arg) << ", " << reg(arg) << ";\n";
+      continue;
+    }
     PTXType type = entry.getParamPTXType(arg.getArgNumber());
     os << "\tld.param" << dotType(type) << " " << reg(arg) << ", ["
        << entry.getParamName(arg.getArgNumber()) << "];\n";
@@ -792,7 +800,13 @@ LogicalResult KernelEmitter::emit(raw_ostream &out) {
   out << "// kaio.kernel " << formatKernelSignature(entry) << "\n";
   out << ".visible .entry " << entry.getSymName() << "(";
   for (auto [i, type] : llvm::enumerate(entry.getArgumentTypes())) {
-    out << (i ? ",\n" : "\n") << "\t.param " << dotType(entry.getParamPTXType(i));
+    out << (i ? ",\n" : "\n") << "\t.param ";
+    if (entry.isTensorMapParam(i)) {
+      out << ".align 64 .b8 " << entry.getParamName(i) << "["
+          << 128 << "]";
+      continue;
+    }
+    out << dotType(entry.getParamPTXType(i));
     if (entry.getArgAttr(i, PTXDialect::kPtrElementAttrName)) {
       out << " .ptr.global";
       if (auto align = entry.getArgAttrOfType<IntegerAttr>(

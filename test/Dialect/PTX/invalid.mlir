@@ -35,6 +35,36 @@ ptx.entry @k(%p: i64 {ptx.ptr = i1}) {
 
 // -----
 
+// expected-error @+1 {{tensor map parameter #0 must be i64 (its address)}}
+ptx.entry @k(%m: i32 {ptx.tensor_map}) {
+  ptx.ret
+}
+
+// -----
+
+// expected-error @+1 {{tensor map parameter #1 cannot also be a pointer or signed}}
+ptx.entry @k(%n: i32, %m: i64 {ptx.tensor_map, ptx.ptr = f16}) {
+  ptx.ret
+}
+
+// -----
+
+// expected-error @+1 {{'ptx.tensor_map' of argument #0 must be a unit attribute}}
+ptx.entry @k(%m: i64 {ptx.tensor_map = 1 : i32}) {
+  ptx.ret
+}
+
+// -----
+
+module attributes {ptx.target = "sm_80"} {
+  // expected-error @+1 {{tensor map parameter #0 needs sm_90 or newer (target is sm_80)}}
+  ptx.entry @k(%m: i64 {ptx.tensor_map}) {
+    ptx.ret
+  }
+}
+
+// -----
+
 // expected-error @+1 {{'ptx.align' of parameter #0 must be a power of two}}
 ptx.entry @k(%p: i64 {ptx.ptr = f32, ptx.align = 12}) {
   ptx.ret

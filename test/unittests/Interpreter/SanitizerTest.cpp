@@ -16,31 +16,7 @@ using namespace kaio::interp::test;
 
 namespace {
 
-class SanitizerTest : public InterpreterTest {
-protected:
-  /// "test.mlir:L:" for the first body line containing `needle` (the body
-  /// starts on line 2 of the parsed buffer).
-  static std::string where(llvm::StringRef body, llvm::StringRef needle) {
-    size_t pos = body.find(needle);
-    EXPECT_NE(pos, llvm::StringRef::npos) << needle.str();
-    unsigned line = 2 + body.take_front(pos).count('\n');
-    return "test.mlir:" + std::to_string(line) + ":";
-  }
-  static bool has(const LaunchResult &r, llvm::StringRef text) {
-    return r.message().find(text.str()) != std::string::npos;
-  }
-};
-
-#define EXPECT_HAS(r, text) EXPECT_TRUE(has(r, text)) << (r).message()
-
-
-std::string replace(std::string s, llvm::StringRef from, llvm::StringRef to) {
-  size_t pos = s.find(from.str());
-  EXPECT_NE(pos, std::string::npos) << from.str();
-  if (pos != std::string::npos)
-    s.replace(pos, from.size(), to.str());
-  return s;
-}
+class SanitizerTest : public InterpreterTest {};
 
 TEST_F(SanitizerTest, OffByOneStoreIsOutOfBounds) {
   const uint32_t n = 1000;

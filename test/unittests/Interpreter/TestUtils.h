@@ -54,10 +54,34 @@ protected:
     return data;
   }
 
+  /// "test.mlir:L:" for the first body line containing `needle` (the body
+  /// starts on line 2 of the parsed buffer).
+  static std::string where(llvm::StringRef body, llvm::StringRef needle) {
+    size_t pos = body.find(needle);
+    EXPECT_NE(pos, llvm::StringRef::npos) << needle.str();
+    unsigned line = 2 + body.take_front(pos).count('\n');
+    return "test.mlir:" + std::to_string(line) + ":";
+  }
+  static bool has(const LaunchResult &r, llvm::StringRef text) {
+    return r.message().find(text.str()) != std::string::npos;
+  }
+
   mlir::MLIRContext context;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::unique_ptr<Interpreter> interp;
 };
+
+#define EXPECT_HAS(r, text) EXPECT_TRUE(has(r, text)) << (r).message()
+
+/// `s` with the first `from` replaced by `to`.
+inline std::string replace(std::string s, llvm::StringRef from,
+                           llvm::StringRef to) {
+  size_t pos = s.find(from.str());
+  EXPECT_NE(pos, std::string::npos) << from.str();
+  if (pos != std::string::npos)
+    s.replace(pos, from.size(), to.str());
+  return s;
+}
 
 inline float asF32(uint32_t bits) {
   float f;

@@ -27,7 +27,8 @@ static bool isArgAttrName(StringRef name) {
          name == PTXDialect::kPtrElementAttrName ||
          name == PTXDialect::kReadOnlyAttrName ||
          name == PTXDialect::kAlignAttrName ||
-         name == PTXDialect::kSignedAttrName;
+         name == PTXDialect::kSignedAttrName ||
+         name == PTXDialect::kTensorMapAttrName;
 }
 
 LogicalResult kaio::ptx::verifyTargetRequirement(Operation *op) {
@@ -143,7 +144,8 @@ LogicalResult PTXDialect::verifyRegionArgAttribute(Operation *op,
   if (name == kPtrElementAttrName && !isa<TypeAttr>(value))
     return op->emitError() << "'" << name << "' of argument #" << argIndex
                            << " must be a type";
-  if (name == kReadOnlyAttrName && !isa<UnitAttr>(value))
+  if ((name == kReadOnlyAttrName || name == kTensorMapAttrName) &&
+      !isa<UnitAttr>(value))
     return op->emitError() << "'" << name << "' of argument #" << argIndex
                            << " must be a unit attribute";
   if (name == kSignedAttrName) {

@@ -241,6 +241,10 @@ PTXType EntryOp::getParamPTXType(unsigned i) {
   return t;
 }
 
+bool EntryOp::isTensorMapParam(unsigned i) {
+  return getArgAttr(i, PTXDialect::kTensorMapAttrName) != nullptr;
+}
+
 std::string EntryOp::getParamName(unsigned i) {
   if (auto name = getArgAttrOfType<StringAttr>(i, PTXDialect::kParamNameAttrName))
     return name.str();
@@ -279,6 +283,22 @@ LogicalResult EntryOp::verify() {
     }
     // Both describe the pointee: `.ptr.global.align N` and ld.global.nc.
     bool isPtr = getArgAttr(i, PTXDialect::kPtrElementAttrName) != nullptr;
+    if (isTensorMapParam(i)) {
+      if (!type.isInteger(64))
+        return emitOpError() << "tensor map parameter #" << i
+                             << " must be i64 (its address)";
+      if (isPtr || getArgAttr(i, PTXDialect::kSignedAttrName))
+        return emitOpError() << "tensor map parameter #" << i
+                             << " cannot also be a pointer or signed";
+      if (auto module = (*this)->getParentOfType<ModuleOp>())
+        if (auto target = module->getAttrOfType<StringAttr>(
+                PTXDialect::kTargetAttrName))
+          if (const ChipInfo *chip = lookupChip(target.getValue());
+              chip && chip->sm < 90)
+            return emitOpError() << "tensor map parameter #" << i
+                                 << " needs sm_90 or newer (target is "
+                                 << chip->name << ")";
+    }
     for (StringRef attr :
          {PTXDialect::kAlignAttrName, PTXDialect::kReadOnlyAttrName})
       if (getArgAttr(i, attr) && !isPtr)

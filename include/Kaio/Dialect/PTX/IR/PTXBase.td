@@ -45,6 +45,10 @@ def PTX_Dialect : Dialect {
     /// A signed integer parameter (.param .s32) rather than unsigned.
     static constexpr llvm::StringLiteral kSignedAttrName = "ptx.signed";
     static constexpr llvm::StringLiteral kAlignAttrName = "ptx.align";
+    /// A TMA tensor map (`.param .align 64 .b8 name[128]`); the i64
+    /// argument is its generic address (cvta.param).
+    static constexpr llvm::StringLiteral kTensorMapAttrName =
+        "ptx.tensor_map";
   }];
 }
 

@@ -34,7 +34,9 @@ def PTX_EntryOp : PTX_Op<"entry", [
     printer declares each and loads it into a register at the top. Argument
     attributes: `ptx.name` (param name), `ptx.ptr` (pointee type attribute,
     marks a global pointer: `.ptr.global.align N`), `ptx.readonly`,
-    `ptx.align`. Launch bounds: `maxntid`, `reqntid` (1-3 dims),
+    `ptx.align`, `ptx.tensor_map` (a TMA tensor map passed by value as
+    `.param .align 64 .b8 name[128]`; the i64 argument is its generic
+    address, the operand cp.async.bulk.tensor takes). Launch bounds: `maxntid`, `reqntid` (1-3 dims),
     `minnctapersm`, `maxnreg`. `dynamic_smem`: bytes of dynamic shared
     memory every launch needs (the kernel's tiles live in an `extern`
     array); the printer records it in the `// kaio.kernel` comment
@@ -69,6 +71,8 @@ def PTX_EntryOp : PTX_Op<"entry", [
       return getFunctionType().getResults();
     }
     ::mlir::Region *getCallableRegion() { return &getBody(); }
+    /// Whether argument `i` is a tensor map (`ptx.tensor_map`).
+    bool isTensorMapParam(unsigned i);
     /// The `.param` name of argument `i`.
     std::string getParamName(unsigned i);
     /// The `.param` type of argument `i` (s32 for a `ptx.signed` i32).
