@@ -63,6 +63,7 @@ tools = [
     ToolSubst("kaio-translate", unresolved="fatal"),
     ToolSubst("kaio-run", unresolved="fatal"),
     ToolSubst("kaio-prof", unresolved="fatal"),
+    ToolSubst("kaio-ops-hopper-gen", unresolved="fatal"),
     # Built with Google Benchmark, which scripts/install-deps.sh installs.
     ToolSubst("kaio-bench", unresolved="ignore"),
 ]

@@ -20,6 +20,8 @@
 #include "Kaio/Ops/Elementwise.h"
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace kaio::builder {
 class ModuleBuilder;
@@ -207,6 +209,24 @@ enum DecodeFlags : std::uint32_t {
 ///     (all partials), q_len, kv_group): grid (rows, kv heads, batch), D
 ///     threads.
 void buildAttentionDecodeKernels(builder::ModuleBuilder &mb);
+
+/// A configuration of the warp-specialised TMA + wgmma GEMM for sm_90a
+/// (HopperGemmKernels.cpp): C (f32) = A * B, f16 or bf16 row-major A and B,
+/// 384 threads (a producer and two consumer warpgroups), a `stages`-deep
+/// ring of BM x BK and BK x BN shared tiles in 128-byte-swizzled layout.
+struct HopperGemmConfig {
+  bool bf16 = false;
+  unsigned blockM = 128, blockN = 128, blockK = 64, stages = 4;
+};
+/// Its kernel: `hopper_gemm_f16_f32_128x128x64_s4(a_map, b_map, c, m, n, k,
+/// ldc)`; a_map is a tensor map over A (box BK x BM), b_map over B (box
+/// 64 x BK), both 128-byte swizzled; grid (ceil(N/BN), ceil(M/BM)).
+std::string hopperGemmName(const HopperGemmConfig &config);
+/// Its ptx-dialect text (a ptx.var pair and a ptx.entry).
+std::string hopperGemmSource(const HopperGemmConfig &config);
+std::vector<HopperGemmConfig> getHopperGemmConfigs();
+/// A module (ptx.target sm_90a) with every configuration's kernel.
+std::string hopperGemmModule();
 
 } // namespace kaio::ops::kernels
 

@@ -1,0 +1,303 @@
+//===- HopperGemmKernels.cpp - TMA + wgmma GEMM for sm_90a ----------------===//
+//
+// The warp-specialised Hopper GEMM, written at the ptx-dialect level until
+// the kaio dialect has warpgroup tiles (issue 12): C (f32, row-major, ldc)
+// = A (M x K, row-major) * B (K x N, row-major), f16 or bf16 inputs.
+//
+// A block of three warpgroups computes a BM x BN tile of C:
+//  - warpgroup 0 is the producer: it gives registers back (setmaxnreg.dec)
+//    and one thread streams K tiles of A (BM x BK) and B (BK x BN, as BN/64
+//    boxes of 64 columns) with TMA into a ring of `stages` shared buffers,
+//    each guarded by a `full` mbarrier (arrival + transaction bytes) and an
+//    `empty` one (one arrival per consumer warpgroup);
+//  - warpgroups 1 and 2 are consumers (setmaxnreg.inc): each owns 64 rows of
+//    the tile, waits for a stage, runs BK/16 wgmma m64nBNk16 reading A
+//    K-major and B N-major from 128-byte-swizzled shared memory through
+//    descriptors, then frees the stage;
+//  - the epilogue stores each consumer's f32 accumulators with bounds checks.
+// TMA zero-fills rows and columns past M, N and K, so any shape works as
+// long as A's and B's rows are 16-byte multiples (K, N multiples of 8).
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpsKernels.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <string>
+
+using namespace kaio::ops::kernels;
+
+namespace {
+
+/// Writes ptx-dialect text one op per line with fresh value names.
+class PtxWriter {
+public:
+  std::string text;
+
+  /// Emits `%vN = <op>` and returns "%vN".
+  std::string let(const llvm::Twine &op) {
+    std::string name = "%v" + std::to_string(next++);
+    text += "    " + name + " = " + op.str() + "\n";
+    return name;
+  }
+  void op(const llvm::Twine &line) { text += "    " + line.str() + "\n"; }
+  void label(const llvm::Twine &line) { text += "  " + line.str() + "\n"; }
+  std::string i32(int64_t v) { return let("ptx.constant " + llvm::Twine(v) + " : i32"); }
+  std::string i64(int64_t v) { return let("ptx.constant " + llvm::Twine(v) + " : i64"); }
+  std::string add32(const std::string &a, const std::string &b) {
+    return let("ptx.add s32 " + a + ", " + b + " : i32");
+  }
+  std::string add64(const std::string &a, const std::string &b) {
+    return let("ptx.add s64 " + a + ", " + b + " : i64");
+  }
+  std::string mul32(const std::string &a, const std::string &b) {
+    return let("ptx.mul lo s32 " + a + ", " + b + " : i32");
+  }
+  std::string setp(llvm::StringRef cmp, const std::string &a,
+                   const std::string &b) {
+    return let("ptx.setp " + cmp + " u32 " + a + ", " + b + " : i32");
+  }
+  /// A wait loop on mbarrier `bar` for the phase of parity `parity`,
+  /// continuing at `next`.
+  void waitParity(const std::string &bar, const std::string &parity,
+                  llvm::StringRef loop, llvm::StringRef next) {
+    op("ptx.bra ^" + loop);
+    label("^" + loop + ":");
+    std::string ready =
+        let("ptx.mbarrier_try_wait parity [" + bar + "], " + parity + " : i32, i32");
+    op("ptx.cond_bra " + ready + ", ^" + next + ", ^" + loop);
+    label("^" + next + ":");
+  }
+
+private:
+  unsigned next = 0;
+};
+
+std::string joined(llvm::ArrayRef<std::string> values) {
+  return llvm::join(values, ", ");
+}
+
+} // namespace
+
+std::string kaio::ops::kernels::hopperGemmName(const HopperGemmConfig &c) {
+  return llvm::formatv("hopper_gemm_{0}_f32_{1}x{2}x{3}_s{4}", c.bf16 ? "bf16" : "f16",
+                       c.blockM, c.blockN, c.blockK, c.stages)
+      .str();
+}
+
+std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
+  const unsigned accs = c.blockN / 2; // f32 accumulators per thread
+  const unsigned aBytes = c.blockM * c.blockK * 2;
+  const unsigned bBytes = c.blockK * c.blockN * 2;
+  const unsigned stageBytes = aBytes + bBytes;
+  const unsigned smem = stageBytes * c.stages;
+  const char *type = c.bf16 ? "bf16" : "f16";
+  const std::string name = hopperGemmName(c);
+  PtxWriter w;
+  std::string out;
+  out += llvm::formatv("  ptx.var shared @{0}_tiles : b8 extern align 1024\n"
+                       "  ptx.var shared @{0}_bars : b64 [{1}] align 8\n",
+                       name, 2 * c.stages);
+  out += llvm::formatv(
+      "  ptx.entry @{0}(%ma: i64 {{ptx.tensor_map, ptx.name = \"a_map\"}, "
+      "%mb: i64 {{ptx.tensor_map, ptx.name = \"b_map\"}, "
+      "%c: i64 {{ptx.ptr = f32, ptx.name = \"c\"}, %m: i32 {{ptx.name = \"m\"}, "
+      "%n: i32 {{ptx.name = \"n\"}, %k: i32 {{ptx.name = \"k\"}, "
+      "%ldc: i32 {{ptx.name = \"ldc\"}) attributes {{reqntid = array<i32: 384>, "
+      "dynamic_smem = {1} : i64} {{\n",
+      name, smem);
+
+  // Common values; thread 0 initialises the barriers: full[s] waits for the
+  // producer's arrival and the stage's bytes, empty[s] for both consumers.
+  std::string tid = w.let("ptx.sreg tid.x : i32");
+  std::string c7 = w.i32(7);
+  std::string wg = w.let("ptx.shr u32 " + tid + ", " + c7 + " : (i32, i32) -> i32");
+  std::string bx = w.let("ptx.sreg ctaid.x : i32");
+  std::string by = w.let("ptx.sreg ctaid.y : i32");
+  std::string tiles = w.let("ptx.addressof @" + name + "_tiles : i32");
+  std::string bars = w.let("ptx.addressof @" + name + "_bars : i32");
+  std::string zero = w.i32(0), one = w.i32(1), two = w.i32(2);
+  std::string kLast = w.i32(c.blockK - 1);
+  std::string kEnd = w.add32("%k", kLast);
+  std::string kShift = w.i32(llvm::Log2_32(c.blockK));
+  std::string kTiles =
+      w.let("ptx.shr u32 " + kEnd + ", " + kShift + " : (i32, i32) -> i32");
+  std::string first = w.setp("eq", tid, zero);
+  std::string row0 = w.mul32(by, w.i32(c.blockM));
+  std::string col0 = w.mul32(bx, w.i32(c.blockN));
+  std::vector<std::string> full(c.stages), empty(c.stages);
+  for (unsigned s = 0; s < c.stages; ++s) {
+    full[s] = w.add32(bars, w.i32(8 * s));
+    empty[s] = w.add32(bars, w.i32(8 * (c.stages + s)));
+    w.op("ptx.mbarrier_init if " + first + " [" + full[s] + "], " + one + " : i32");
+    w.op("ptx.mbarrier_init if " + first + " [" + empty[s] + "], " + two + " : i32");
+  }
+  w.op("ptx.fence_mbarrier_init");
+  w.op("ptx.bar_sync 0");
+  std::string stageMask = w.i32(c.stages - 1);
+  std::string stageShift = w.i32(llvm::Log2_32(c.stages));
+  std::string stageSize = w.i32(stageBytes);
+  std::string eight = w.i32(8);
+  std::string isProducer = w.setp("eq", wg, zero);
+  w.op("ptx.cond_bra " + isProducer + ", ^producer, ^consumer");
+
+  // The stage of k tile `kt`: its index, the parity of its round, its full
+  // and empty barrier addresses and its buffer.
+  struct Stage {
+    std::string index, parity, full, empty, buffer;
+  };
+  auto stageOf = [&](const std::string &kt) {
+    Stage s;
+    s.index = w.let("ptx.and b32 " + kt + ", " + stageMask + " : i32");
+    std::string round =
+        w.let("ptx.shr u32 " + kt + ", " + stageShift + " : (i32, i32) -> i32");
+    s.parity = w.let("ptx.and b32 " + round + ", " + one + " : i32");
+    std::string barOff = w.mul32(s.index, eight);
+    s.full = w.add32(full[0], barOff);
+    s.empty = w.add32(empty[0], barOff);
+    s.buffer = w.add32(tiles, w.mul32(s.index, stageSize));
+    return s;
+  };
+
+  // Producer: thread 0 of warpgroup 0 issues the copies of every k tile
+  // once its stage is free (parity ^ 1: the first round passes at once).
+  w.label("^producer:");
+  w.op("ptx.setmaxnreg dec 40");
+  w.op("ptx.cond_bra " + first + ", ^produce(" + zero + " : i32), ^done");
+  w.label("^produce(%pkt: i32):");
+  Stage ps = stageOf("%pkt");
+  std::string freeParity = w.let("ptx.xor b32 " + ps.parity + ", " + one + " : i32");
+  w.waitParity(ps.empty, freeParity, "producer_wait", "producer_issue");
+  std::string bytes = w.i32(stageBytes);
+  w.op("ptx.mbarrier_arrive expect_tx shared [" + ps.full + "], " + bytes +
+       " : i32");
+  std::string kx = w.mul32("%pkt", w.i32(c.blockK));
+  w.op("ptx.cp_async_bulk_tensor_load 2d [" + ps.buffer + "], [%ma, {" + kx +
+       ", " + row0 + "}], [" + ps.full + "] : i32, i32");
+  for (unsigned j = 0; j < c.blockN / 64; ++j) {
+    std::string dst = w.add32(ps.buffer, w.i32(aBytes + j * 64 * c.blockK * 2));
+    std::string col = w.add32(col0, w.i32(64 * j));
+    w.op("ptx.cp_async_bulk_tensor_load 2d [" + dst + "], [%mb, {" + col + ", " +
+         kx + "}], [" + ps.full + "] : i32, i32");
+  }
+  std::string pnext = w.add32("%pkt", one);
+  std::string pmore = w.setp("lt", pnext, kTiles);
+  w.op("ptx.cond_bra " + pmore + ", ^produce(" + pnext + " : i32), ^done");
+
+  // Consumers: warpgroup 1 + g owns rows [64 g, 64 g + 64) of the tile.
+  w.label("^consumer:");
+  w.op("ptx.setmaxnreg inc 232");
+  std::string g = w.add32(wg, w.i32(-1));
+  std::string aRows = w.mul32(g, w.i32(64 * c.blockK * 2));
+  // Descriptor high bits: 128-byte swizzle, SBO = 8 rows of 128 bytes;
+  // B's 64-column atoms are BK rows of 128 bytes apart (LBO).
+  std::string descA = w.i64((1ll << 62) | (int64_t(1024 >> 4) << 32));
+  std::string descB = w.i64((1ll << 62) | (int64_t(1024 >> 4) << 32) |
+                            (int64_t((c.blockK * 128) >> 4) << 16));
+  std::string fz = w.let("ptx.constant 0.000000e+00 : f32");
+  std::string c4 = w.i32(4);
+  std::vector<std::string> zeros(accs, fz);
+  std::string accTypes;
+  for (unsigned i = 0; i < accs; ++i)
+    accTypes += std::string(i ? ", " : "") + "f32";
+  std::string accArgs;
+  for (unsigned i = 0; i < accs; ++i)
+    accArgs += llvm::formatv("{0}%acc{1}: f32", i ? ", " : "", i).str();
+  w.op("ptx.bra ^consume(" + zero + ", " + joined(zeros) + " : i32, " +
+       accTypes + ")");
+  w.label("^consume(%ckt: i32, " + accArgs + "):");
+  Stage cs = stageOf("%ckt");
+  w.waitParity(cs.full, cs.parity, "consumer_wait", "consumer_mma");
+  auto descOf = [&](const std::string &addr, const std::string &high) {
+    std::string a64 = w.let("ptx.cvt u64 u32 " + addr + " : i32 -> i64");
+    std::string field =
+        w.let("ptx.shr u64 " + a64 + ", " + c4 + " : (i64, i32) -> i64");
+    return w.let("ptx.or b64 " + field + ", " + high + " : i64");
+  };
+  std::string da = descOf(w.add32(cs.buffer, aRows), descA);
+  std::string db = descOf(w.add32(cs.buffer, w.i32(aBytes)), descB);
+  std::vector<std::string> acc;
+  for (unsigned i = 0; i < accs; ++i)
+    acc.push_back("%acc" + std::to_string(i));
+  w.op("ptx.wgmma_fence");
+  for (unsigned kk = 0; kk < c.blockK / 16; ++kk) {
+    // A steps 32 bytes along its 128-byte rows, B 16 rows of 128 bytes.
+    std::string dak = kk ? w.add64(da, w.i64(32 * kk / 16)) : da;
+    std::string dbk = kk ? w.add64(db, w.i64(16 * 128 * kk / 16)) : db;
+    std::string d = w.let(llvm::formatv("ptx.wgmma_mma_async m64n{0}k16 f32 {1} "
+                                        "{1} {{{2}}, {3}, {4} trans_b : f32",
+                                        c.blockN, type, joined(acc), dak, dbk)
+                              .str());
+    // The op has `accs` results: name them d#i.
+    w.text.replace(w.text.rfind(d + " = "), d.size(),
+                   d + ":" + std::to_string(accs));
+    for (unsigned i = 0; i < accs; ++i)
+      acc[i] = d + "#" + std::to_string(i);
+  }
+  w.op("ptx.wgmma_commit_group");
+  w.op("ptx.wgmma_wait_group 0");
+  std::string lane128 = w.let("ptx.and b32 " + tid + ", " + w.i32(127) + " : i32");
+  std::string wgLeader = w.setp("eq", lane128, zero);
+  w.op("ptx.mbarrier_arrive if " + wgLeader + " shared [" + cs.empty + "] : i32");
+  std::string cnext = w.add32("%ckt", one);
+  std::string cmore = w.setp("lt", cnext, kTiles);
+  w.op("ptx.cond_bra " + cmore + ", ^consume(" + cnext + ", " + joined(acc) +
+       " : i32, " + accTypes + "), ^epilogue(" + joined(acc) + " : " + accTypes +
+       ")");
+
+  // Epilogue: the m16n8 accumulator layout, once per 8 columns.
+  std::string resArgs;
+  for (unsigned i = 0; i < accs; ++i)
+    resArgs += llvm::formatv("{0}%res{1}: f32", i ? ", " : "", i).str();
+  w.label("^epilogue(" + resArgs + "):");
+  std::string lane = w.let("ptx.and b32 " + tid + ", " + w.i32(31) + " : i32");
+  std::string warp = w.let("ptx.shr u32 " + lane128 + ", " + w.i32(5) +
+                           " : (i32, i32) -> i32");
+  std::string quad = w.let("ptx.shr u32 " + lane + ", " + w.i32(2) +
+                           " : (i32, i32) -> i32");
+  std::string pair = w.let("ptx.and b32 " + lane + ", " + w.i32(3) + " : i32");
+  std::string rowBase = w.add32(
+      w.add32(row0, w.mul32(g, w.i32(64))),
+      w.add32(w.mul32(warp, w.i32(16)), quad));
+  std::string colBase = w.add32(col0, w.mul32(pair, two));
+  for (unsigned h = 0; h < 2; ++h) {
+    std::string row = w.add32(rowBase, w.i32(8 * h));
+    std::string rowOk = w.setp("lt", row, "%m");
+    std::string rowOff =
+        w.let("ptx.mul wide u32 " + row + ", %ldc : (i32, i32) -> i64");
+    for (unsigned e = 0; e < accs; ++e) {
+      if ((e / 2) % 2 != h)
+        continue;
+      std::string col = w.add32(colBase, w.i32(8 * (e / 4) + e % 2));
+      std::string colOk = w.setp("lt", col, "%n");
+      std::string ok = w.let("ptx.and pred " + rowOk + ", " + colOk + " : i1");
+      std::string idx = w.add64(rowOff, w.let("ptx.cvt u64 u32 " + col +
+                                              " : i32 -> i64"));
+      std::string byteOff =
+          w.let("ptx.shl b64 " + idx + ", " + w.i32(2) + " : (i64, i32) -> i64");
+      std::string addr = w.add64("%c", byteOff);
+      w.op("ptx.st if " + ok + " global f32 [" + addr + "], %res" +
+           std::to_string(e) + " : i64, f32");
+    }
+  }
+  w.op("ptx.bra ^done");
+  w.label("^done:");
+  w.op("ptx.ret");
+  out += w.text;
+  out += "  }\n";
+  return out;
+}
+
+std::vector<HopperGemmConfig> kaio::ops::kernels::getHopperGemmConfigs() {
+  return {HopperGemmConfig{false, 128, 128, 64, 4},
+          HopperGemmConfig{true, 128, 128, 64, 4}};
+}
+
+std::string kaio::ops::kernels::hopperGemmModule() {
+  std::string text = "module attributes {ptx.target = \"sm_90a\"} {\n";
+  for (const HopperGemmConfig &c : getHopperGemmConfigs())
+    text += hopperGemmSource(c);
+  return text + "}\n";
+}
