@@ -645,9 +645,19 @@ LogicalResult Decoder::decodeOp(Operation *op, Instr &in) {
       })
       // .sync.aligned ops with no effect on the interpreter's state: every
       // lane of the warp must reach them together.
-      .Case<SetMaxNRegOp, WgmmaFenceOp, WgmmaCommitGroupOp,
-            WgmmaWaitGroupOp>([&](auto) {
+      .Case<SetMaxNRegOp, WgmmaFenceOp>([&](auto) {
         in.op = Opc::WarpSync;
+        return success();
+      })
+      .Case([&](WgmmaCommitGroupOp) {
+        in.op = Opc::WarpSync;
+        in.aux = kWgmmaCommit;
+        return success();
+      })
+      .Case([&](WgmmaWaitGroupOp o) {
+        in.op = Opc::WarpSync;
+        in.aux = kWgmmaWait;
+        in.aux2 = o.getN();
         return success();
       })
       // Proxy fences order nothing in the interpreter (every copy lands in

@@ -73,6 +73,11 @@ void Runner::runBlock(uint32_t bx, uint32_t by, uint32_t bz) {
   ++blockSerial;
   std::fill(std::begin(arrived), std::end(arrived), 0);
   mbarriers.clear();
+  wgmmaInFlight = 0;
+  for (Warp &w : warps) {
+    w.wgmmaOpen.clear();
+    w.wgmmaGroups.clear();
+  }
   for (Warp &w : warps) {
     w.exited = 0;
     w.blocked = 0;
@@ -692,6 +697,8 @@ void Runner::execute(Warp &w, uint32_t pc, uint32_t mask) {
         elect(in, w, em);
       else if (in.op == Opc::Wgmma && em)
         wgmma(in, w, pc, em);
+      else if (in.op == Opc::WarpSync && em)
+        wgmmaGroupOp(in, w);
       if (aborted)
         return;
       break;

@@ -365,6 +365,8 @@ void Runner::bulkTensorCopy(const Instr &in, Warp &w, uint32_t pc,
       }
       if (!load)
         continue;
+      if (!checkWgmmaReads(w, l, pc, dst, dst + 16, name))
+        return;
       for (unsigned i = 0; i < 16; ++i) {
         ShadowByte &s = shadow[dst + i];
         if (s.init == kPending || s.init == kPendingBulk) {
@@ -421,6 +423,8 @@ void Runner::bulkCopy(const Instr &in, Warp &w, uint32_t pc, uint32_t em) {
                  llvm::Twine(size) + " bytes at shared address " + hex(dst));
       return;
     }
+    if (!checkWgmmaReads(w, l, pc, dst, dst + size, name))
+      return;
     for (uint32_t off = 0; off < size; off += 16) {
       PendingCopy copy;
       copy.dst = uint32_t(dst + off);
@@ -532,6 +536,8 @@ void Runner::wgmma(const Instr &in, Warp &w, uint32_t pc, uint32_t em) {
   const uint32_t *acc = d + info.accRegs, *aRegs = acc + info.accRegs;
   const unsigned esz = operandBytes(v.aType);
 
+  // The shared bytes this wgmma reads, held until its group retires.
+  WgmmaRead reads{UINT32_MAX, 0, pc};
   // Reads element (mn, k) of a descriptor operand.
   auto readOperand = [&](uint64_t descBits, bool mnMajor, unsigned mn,
                          unsigned k, PTXType type, double &out) {
@@ -553,6 +559,8 @@ void Runner::wgmma(const Instr &in, Warp &w, uint32_t pc, uint32_t em) {
                                     "wgmma operand read");
     if (!p)
       return false;
+    reads.begin = std::min(reads.begin, uint32_t(addr));
+    reads.end = std::max(reads.end, uint32_t(addr + esz));
     uint64_t bits = 0;
     std::memcpy(&bits, p, esz);
     out = operandValue(bits, type);
@@ -630,4 +638,46 @@ void Runner::wgmma(const Instr &in, Warp &w, uint32_t pc, uint32_t em) {
     for (unsigned i = 0; i < info.accRegs; ++i)
       R[d[i] + l] = out[i];
   }
+  w.wgmmaOpen.push_back(reads);
+  ++wgmmaInFlight;
+}
+
+void Runner::wgmmaGroupOp(const Instr &in, Warp &w) {
+  if (in.aux == kWgmmaCommit) {
+    w.wgmmaGroups.push_back(std::move(w.wgmmaOpen));
+    w.wgmmaOpen.clear();
+  } else if (in.aux == kWgmmaWait) {
+    while (w.wgmmaGroups.size() > in.aux2) {
+      wgmmaInFlight -= w.wgmmaGroups.front().size();
+      w.wgmmaGroups.pop_front();
+    }
+  }
+}
+
+bool Runner::checkWgmmaReads(Warp &w, unsigned lane, uint32_t pc,
+                             uint64_t begin, uint64_t end, const char *what) {
+  if (!wgmmaInFlight)
+    return true;
+  for (const Warp &reader : warps) {
+    auto check = [&](const WgmmaRead &r) {
+      if (end <= r.begin || begin >= r.end)
+        return true;
+      report(pc, int(tidOf(w, lane)),
+             llvm::Twine(what) + " overwrites shared memory [" + hex(r.begin) +
+                 ", " + hex(r.end) + ") that the wgmma.mma_async at " +
+                 formatLocation(prog.locs[r.pc]) + " of warp " +
+                 llvm::Twine(reader.index) +
+                 " still reads: wait for its group (wgmma.wait_group) before "
+                 "reusing the buffer");
+      return false;
+    };
+    for (const WgmmaRead &r : reader.wgmmaOpen)
+      if (!check(r))
+        return false;
+    for (const auto &group : reader.wgmmaGroups)
+      for (const WgmmaRead &r : group)
+        if (!check(r))
+          return false;
+  }
+  return true;
 }

@@ -76,6 +76,9 @@ enum InstrFlag : uint16_t {
   FParity = 1 << 11,   // mbarrier.try_wait.parity
 };
 
+/// WarpSync's `aux`: what the .sync.aligned op does besides converging.
+enum : uint32_t { kWarpSyncOnly = 0, kWgmmaCommit = 1, kWgmmaWait = 2 };
+
 /// A decoded wgmma.mma_async: the variant and its immediates. The Instr's
 /// `extra` list holds D..., the accumulators, then A's registers (none when
 /// A comes from a descriptor in slot `a`); B's descriptor is slot `b`, the

@@ -62,6 +62,9 @@ uint8_t *Runner::sharedAccess(Warp &w, unsigned lane, uint32_t pc,
                " bytes of shared memory");
     return nullptr;
   }
+  if ((kind == Access::Write || kind == Access::AsyncIssue) &&
+      !checkWgmmaReads(w, lane, pc, off, off + size, what))
+    return nullptr;
   for (unsigned i = 0; i < size; ++i) {
     ShadowByte &s = shadow[off + i];
     auto race = [&](unsigned other, const char *how) {

@@ -70,8 +70,16 @@ struct MBarrier {
   std::vector<uint16_t> copyTids;
 };
 
+/// Shared bytes [begin, end) an issued wgmma reads until its group retires.
+struct WgmmaRead {
+  uint32_t begin = 0, end = 0, pc = 0;
+};
+
 struct Warp {
   unsigned index = 0;
+  /// wgmma reads not yet committed, and the committed groups in flight.
+  std::vector<WgmmaRead> wgmmaOpen;
+  std::deque<std::vector<WgmmaRead>> wgmmaGroups;
   uint32_t exists = 0, exited = 0, blocked = 0;
   uint32_t pc[32] = {};
   uint64_t *regs = nullptr;
@@ -151,6 +159,10 @@ private:
   void bulkCopy(const Instr &in, Warp &w, uint32_t pc, uint32_t em);
   void elect(const Instr &in, Warp &w, uint32_t em);
   void wgmma(const Instr &in, Warp &w, uint32_t pc, uint32_t em);
+  void wgmmaGroupOp(const Instr &in, Warp &w);
+  /// Reports a write of shared [begin, end) that an in-flight wgmma reads.
+  bool checkWgmmaReads(Warp &w, unsigned lane, uint32_t pc, uint64_t begin,
+                       uint64_t end, const char *what);
 
   // Warp-level.
   bool arrive(Warp &w, uint32_t pc, uint32_t &mask, uint32_t required);
@@ -205,6 +217,7 @@ private:
   uint32_t epoch = 0, blockSerial = 0;
   uint32_t arrived[16] = {};
   std::map<uint32_t, MBarrier> mbarriers; // by shared address
+  unsigned wgmmaInFlight = 0; // wgmma reads of all warps not yet retired
   Buffer *lastBuffer = nullptr;
   /// Set when the launch is profiled.
   std::unique_ptr<ProfileRecorder> prof;

@@ -4,19 +4,23 @@
 // the kaio dialect has warpgroup tiles (issue 12): C (f32, row-major, ldc)
 // = A (M x K, row-major) * B (K x N, row-major), f16 or bf16 inputs.
 //
-// A block of three warpgroups computes a BM x BN tile of C:
+// A persistent block of three warpgroups walks the BM x BN tiles of C
+// (tile = blockIdx.x, + gridDim.x, ...; N fastest):
 //  - warpgroup 0 is the producer: it gives registers back (setmaxnreg.dec)
 //    and one thread streams K tiles of A (BM x BK) and B (BK x BN, as BN/64
 //    boxes of 64 columns) with TMA into a ring of `stages` shared buffers,
 //    each guarded by a `full` mbarrier (arrival + transaction bytes) and an
-//    `empty` one (one arrival per consumer warpgroup);
+//    `empty` one (one arrival per consumer warpgroup). It runs ahead into
+//    the next tile while the consumers store the last one;
 //  - warpgroups 1 and 2 are consumers (setmaxnreg.inc): each owns 64 rows of
-//    the tile, waits for a stage, runs BK/16 wgmma m64nBNk16 reading A
+//    the tile, waits for a stage, issues BK/16 wgmma m64nBNk16 reading A
 //    K-major and B N-major from 128-byte-swizzled shared memory through
-//    descriptors, then frees the stage;
+//    descriptors, keeps that group in flight while it waits for the
+//    previous one (wgmma.wait_group 1) and frees the previous stage;
 //  - the epilogue stores each consumer's f32 accumulators with bounds checks.
-// TMA zero-fills rows and columns past M, N and K, so any shape works as
-// long as A's and B's rows are 16-byte multiples (K, N multiples of 8).
+// The ring position (stage, phase parity) runs on across tiles. TMA
+// zero-fills rows and columns past M, N and K, so any shape works as long
+// as A's and B's rows are 16-byte multiples (K, N multiples of 8).
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,7 +119,7 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   std::string c7 = w.i32(7);
   std::string wg = w.let("ptx.shr u32 " + tid + ", " + c7 + " : (i32, i32) -> i32");
   std::string bx = w.let("ptx.sreg ctaid.x : i32");
-  std::string by = w.let("ptx.sreg ctaid.y : i32");
+  std::string nbx = w.let("ptx.sreg nctaid.x : i32");
   std::string tiles = w.let("ptx.addressof @" + name + "_tiles : i32");
   std::string bars = w.let("ptx.addressof @" + name + "_bars : i32");
   std::string zero = w.i32(0), one = w.i32(1), two = w.i32(2);
@@ -125,8 +129,13 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   std::string kTiles =
       w.let("ptx.shr u32 " + kEnd + ", " + kShift + " : (i32, i32) -> i32");
   std::string first = w.setp("eq", tid, zero);
-  std::string row0 = w.mul32(by, w.i32(c.blockM));
-  std::string col0 = w.mul32(bx, w.i32(c.blockN));
+  std::string tilesM = w.let(
+      "ptx.shr u32 " + w.add32("%m", w.i32(c.blockM - 1)) + ", " +
+      w.i32(llvm::Log2_32(c.blockM)) + " : (i32, i32) -> i32");
+  std::string tilesN = w.let(
+      "ptx.shr u32 " + w.add32("%n", w.i32(c.blockN - 1)) + ", " +
+      w.i32(llvm::Log2_32(c.blockN)) + " : (i32, i32) -> i32");
+  std::string numTiles = w.mul32(tilesM, tilesN);
   std::vector<std::string> full(c.stages), empty(c.stages);
   for (unsigned s = 0; s < c.stages; ++s) {
     full[s] = w.add32(bars, w.i32(8 * s));
@@ -161,13 +170,32 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
     return s;
   };
 
+  // The first row and column of tile `tile` (N fastest).
+  auto tileOrigin = [&](const std::string &tile) {
+    std::string tm = w.let("ptx.div u32 " + tile + ", " + tilesN + " : i32");
+    std::string tn = w.let("ptx.rem u32 " + tile + ", " + tilesN + " : i32");
+    return std::make_pair(w.mul32(tm, w.i32(c.blockM)),
+                          w.mul32(tn, w.i32(c.blockN)));
+  };
+  // Tiles left: `tile` < numTiles.
+  auto tileLoop = [&](llvm::StringRef name, llvm::StringRef body) {
+    w.label("^" + name + "(%" + name + "_tile: i32, %" + name + "_it: i32):");
+    std::string more = w.setp("lt", "%" + name.str() + "_tile", numTiles);
+    w.op("ptx.cond_bra " + more + ", ^" + body + ", ^done");
+    w.label("^" + body + ":");
+  };
+
   // Producer: thread 0 of warpgroup 0 issues the copies of every k tile
   // once its stage is free (parity ^ 1: the first round passes at once).
   w.label("^producer:");
   w.op("ptx.setmaxnreg dec 40");
-  w.op("ptx.cond_bra " + first + ", ^produce(" + zero + " : i32), ^done");
-  w.label("^produce(%pkt: i32):");
-  Stage ps = stageOf("%pkt");
+  w.op("ptx.cond_bra " + first + ", ^ptile(" + bx + ", " + zero +
+       " : i32, i32), ^done");
+  tileLoop("ptile", "ptile_body");
+  auto [row0, col0] = tileOrigin("%ptile_tile");
+  w.op("ptx.bra ^produce(" + zero + ", %ptile_it : i32, i32)");
+  w.label("^produce(%pkt: i32, %pit: i32):");
+  Stage ps = stageOf("%pit");
   std::string freeParity = w.let("ptx.xor b32 " + ps.parity + ", " + one + " : i32");
   w.waitParity(ps.empty, freeParity, "producer_wait", "producer_issue");
   std::string bytes = w.i32(stageBytes);
@@ -183,8 +211,11 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
          kx + "}], [" + ps.full + "] : i32, i32");
   }
   std::string pnext = w.add32("%pkt", one);
+  std::string pitNext = w.add32("%pit", one);
   std::string pmore = w.setp("lt", pnext, kTiles);
-  w.op("ptx.cond_bra " + pmore + ", ^produce(" + pnext + " : i32), ^done");
+  std::string pnextTile = w.add32("%ptile_tile", nbx);
+  w.op("ptx.cond_bra " + pmore + ", ^produce(" + pnext + ", " + pitNext +
+       " : i32, i32), ^ptile(" + pnextTile + ", " + pitNext + " : i32, i32)");
 
   // Consumers: warpgroup 1 + g owns rows [64 g, 64 g + 64) of the tile.
   w.label("^consumer:");
@@ -205,10 +236,15 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   std::string accArgs;
   for (unsigned i = 0; i < accs; ++i)
     accArgs += llvm::formatv("{0}%acc{1}: f32", i ? ", " : "", i).str();
-  w.op("ptx.bra ^consume(" + zero + ", " + joined(zeros) + " : i32, " +
-       accTypes + ")");
-  w.label("^consume(%ckt: i32, " + accArgs + "):");
-  Stage cs = stageOf("%ckt");
+  std::string lane128 = w.let("ptx.and b32 " + tid + ", " + w.i32(127) + " : i32");
+  std::string wgLeader = w.setp("eq", lane128, zero);
+  w.op("ptx.bra ^ctile(" + bx + ", " + zero + " : i32, i32)");
+  tileLoop("ctile", "ctile_body");
+  auto [crow0, ccol0] = tileOrigin("%ctile_tile");
+  w.op("ptx.bra ^consume(" + zero + ", %ctile_it, " + joined(zeros) +
+       " : i32, i32, " + accTypes + ")");
+  w.label("^consume(%ckt: i32, %cit: i32, " + accArgs + "):");
+  Stage cs = stageOf("%cit");
   w.waitParity(cs.full, cs.parity, "consumer_wait", "consumer_mma");
   auto descOf = [&](const std::string &addr, const std::string &high) {
     std::string a64 = w.let("ptx.cvt u64 u32 " + addr + " : i32 -> i64");
@@ -236,22 +272,30 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
     for (unsigned i = 0; i < accs; ++i)
       acc[i] = d + "#" + std::to_string(i);
   }
+  // Keep this group in flight; once the previous one is done its stage is
+  // free (the first k tile of a tile has no previous group).
   w.op("ptx.wgmma_commit_group");
-  w.op("ptx.wgmma_wait_group 0");
-  std::string lane128 = w.let("ptx.and b32 " + tid + ", " + w.i32(127) + " : i32");
-  std::string wgLeader = w.setp("eq", lane128, zero);
-  w.op("ptx.mbarrier_arrive if " + wgLeader + " shared [" + cs.empty + "] : i32");
+  w.op("ptx.wgmma_wait_group 1");
+  std::string notFirst = w.setp("ne", "%ckt", zero);
+  std::string release = w.let("ptx.and pred " + wgLeader + ", " + notFirst + " : i1");
+  std::string prevIt = w.add32("%cit", w.i32(-1));
+  Stage prev = stageOf(prevIt);
+  w.op("ptx.mbarrier_arrive if " + release + " shared [" + prev.empty + "] : i32");
   std::string cnext = w.add32("%ckt", one);
+  std::string citNext = w.add32("%cit", one);
   std::string cmore = w.setp("lt", cnext, kTiles);
-  w.op("ptx.cond_bra " + cmore + ", ^consume(" + cnext + ", " + joined(acc) +
-       " : i32, " + accTypes + "), ^epilogue(" + joined(acc) + " : " + accTypes +
-       ")");
+  w.op("ptx.cond_bra " + cmore + ", ^consume(" + cnext + ", " + citNext + ", " +
+       joined(acc) + " : i32, i32, " + accTypes + "), ^epilogue(" +
+       joined(acc) + " : " + accTypes + ")");
 
   // Epilogue: the m16n8 accumulator layout, once per 8 columns.
   std::string resArgs;
   for (unsigned i = 0; i < accs; ++i)
     resArgs += llvm::formatv("{0}%res{1}: f32", i ? ", " : "", i).str();
   w.label("^epilogue(" + resArgs + "):");
+  // The last group: wait for it and free its stage.
+  w.op("ptx.wgmma_wait_group 0");
+  w.op("ptx.mbarrier_arrive if " + wgLeader + " shared [" + cs.empty + "] : i32");
   std::string lane = w.let("ptx.and b32 " + tid + ", " + w.i32(31) + " : i32");
   std::string warp = w.let("ptx.shr u32 " + lane128 + ", " + w.i32(5) +
                            " : (i32, i32) -> i32");
@@ -259,9 +303,9 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
                            " : (i32, i32) -> i32");
   std::string pair = w.let("ptx.and b32 " + lane + ", " + w.i32(3) + " : i32");
   std::string rowBase = w.add32(
-      w.add32(row0, w.mul32(g, w.i32(64))),
+      w.add32(crow0, w.mul32(g, w.i32(64))),
       w.add32(w.mul32(warp, w.i32(16)), quad));
-  std::string colBase = w.add32(col0, w.mul32(pair, two));
+  std::string colBase = w.add32(ccol0, w.mul32(pair, two));
   for (unsigned h = 0; h < 2; ++h) {
     std::string row = w.add32(rowBase, w.i32(8 * h));
     std::string rowOk = w.setp("lt", row, "%m");
@@ -282,7 +326,8 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
            std::to_string(e) + " : i64, f32");
     }
   }
-  w.op("ptx.bra ^done");
+  std::string nextTile = w.add32("%ctile_tile", nbx);
+  w.op("ptx.bra ^ctile(" + nextTile + ", " + citNext + " : i32, i32)");
   w.label("^done:");
   w.op("ptx.ret");
   out += w.text;

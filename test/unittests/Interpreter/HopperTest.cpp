@@ -363,6 +363,24 @@ TEST_F(HopperTest, WgmmaNeedsWholeWarpgroups) {
   EXPECT_HAS(r, "wgmma.mma_async needs whole warpgroups");
 }
 
+TEST_F(HopperTest, OverwritingTilesAnInFlightWgmmaReadsIsReported) {
+  // Thread 0 stores into A's tile after committing the wgmmas but before
+  // waiting for them.
+  std::string body = replace(wgmmaKernel(64, false),
+                             "  ptx.wgmma_commit_group\n",
+                             "  ptx.wgmma_commit_group\n"
+                             "  ptx.st if %first shared b32 [%ta], %zero : i32, i32\n");
+  Interpreter &in = load(body, "sm_90a");
+  uint64_t g = in.allocGlobal(64 * 64 * 2);
+  uint64_t ma = makeMap(in, g, 64, 64, 64, 64, rt::TensorMapSwizzle::B128);
+  LaunchResult r =
+      in.launch("wgmma", {1}, {128}, {ma, ma, in.allocGlobal(128 * 128)});
+  ASSERT_FALSE(r.success);
+  EXPECT_HAS(r, "store overwrites shared memory [");
+  EXPECT_HAS(r, "still reads: wait for its group (wgmma.wait_group)");
+  EXPECT_HAS(r, where(body, "ptx.st if %first shared"));
+}
+
 TEST_F(HopperTest, ElectSyncPicksTheLowestParticipatingLane) {
   // Lanes 0-2 are predicated off: lane 3 leads, and everyone who ran
   // learns its id.
