@@ -336,8 +336,13 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
 }
 
 std::vector<HopperGemmConfig> kaio::ops::kernels::getHopperGemmConfigs() {
-  return {HopperGemmConfig{false, 128, 128, 64, 4},
-          HopperGemmConfig{true, 128, 128, 64, 4}};
+  // 128 x 128 and 128 x 256 tiles (m64n128 / m64n256 wgmma per consumer);
+  // the tuner picks on the device.
+  std::vector<HopperGemmConfig> configs;
+  for (bool bf16 : {false, true})
+    for (unsigned blockN : {128u, 256u})
+      configs.push_back(HopperGemmConfig{bf16, 128, blockN, 64, 4});
+  return configs;
 }
 
 std::string kaio::ops::kernels::hopperGemmModule() {

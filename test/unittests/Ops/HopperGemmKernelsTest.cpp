@@ -28,8 +28,10 @@ using namespace kaio::ops::kernels;
 
 namespace {
 
-class HopperGemmTest : public ::testing::TestWithParam<
-                           std::tuple<bool, unsigned, unsigned, unsigned>> {
+/// (bf16, block N, M, N, K).
+class HopperGemmTest
+    : public ::testing::TestWithParam<
+          std::tuple<bool, unsigned, unsigned, unsigned, unsigned>> {
 protected:
   static void SetUpTestSuite() {
     context = new mlir::MLIRContext();
@@ -71,9 +73,10 @@ mlir::OwningOpRef<mlir::ModuleOp> *HopperGemmTest::module;
 
 TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
   ASSERT_TRUE(*module) << "the generated module does not parse";
-  const auto [bf16, m, n, k] = GetParam();
+  const auto [bf16, blockN, m, n, k] = GetParam();
   HopperGemmConfig config;
   config.bf16 = bf16;
+  config.blockN = blockN;
   const interp::FloatFormat fmt = bf16 ? interp::kBF16 : interp::kF16;
   std::mt19937 rng(m * 131 + n * 7 + k);
   std::uniform_real_distribution<double> dist(-1, 1);
@@ -148,11 +151,13 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, HopperGemmTest,
-    ::testing::Values(std::make_tuple(false, 1u, 8u, 8u),
-                      std::make_tuple(false, 130u, 136u, 72u),
-                      std::make_tuple(true, 17u, 40u, 200u),
-                      std::make_tuple(false, 256u, 256u, 256u),
-                      std::make_tuple(false, 520u, 264u, 136u),
-                      std::make_tuple(true, 64u, 64u, 64u)));
+    ::testing::Values(std::make_tuple(false, 128u, 1u, 8u, 8u),
+                      std::make_tuple(false, 128u, 130u, 136u, 72u),
+                      std::make_tuple(true, 128u, 17u, 40u, 200u),
+                      std::make_tuple(false, 128u, 256u, 256u, 256u),
+                      std::make_tuple(false, 128u, 520u, 264u, 136u),
+                      std::make_tuple(true, 128u, 64u, 64u, 64u),
+                      std::make_tuple(false, 256u, 130u, 264u, 72u),
+                      std::make_tuple(true, 256u, 300u, 520u, 64u)));
 
 } // namespace
