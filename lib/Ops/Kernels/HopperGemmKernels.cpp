@@ -109,7 +109,8 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
       "%mb: i64 {{ptx.tensor_map, ptx.name = \"b_map\"}, "
       "%c: i64 {{ptx.ptr = f32, ptx.name = \"c\"}, %m: i32 {{ptx.name = \"m\"}, "
       "%n: i32 {{ptx.name = \"n\"}, %k: i32 {{ptx.name = \"k\"}, "
-      "%ldc: i32 {{ptx.name = \"ldc\"}) attributes {{reqntid = array<i32: 384>, "
+      "%ldc: i32 {{ptx.name = \"ldc\"}, %alpha: f32 {{ptx.name = \"alpha\"}, "
+      "%beta: f32 {{ptx.name = \"beta\"}) attributes {{reqntid = array<i32: 384>, "
       "dynamic_smem = {1} : i64} {{\n",
       name, smem);
 
@@ -306,28 +307,45 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
       w.add32(crow0, w.mul32(g, w.i32(64))),
       w.add32(w.mul32(warp, w.i32(16)), quad));
   std::string colBase = w.add32(ccol0, w.mul32(pair, two));
-  for (unsigned h = 0; h < 2; ++h) {
-    std::string row = w.add32(rowBase, w.i32(8 * h));
-    std::string rowOk = w.setp("lt", row, "%m");
-    std::string rowOff =
-        w.let("ptx.mul wide u32 " + row + ", %ldc : (i32, i32) -> i64");
-    for (unsigned e = 0; e < accs; ++e) {
-      if ((e / 2) % 2 != h)
-        continue;
-      std::string col = w.add32(colBase, w.i32(8 * (e / 4) + e % 2));
-      std::string colOk = w.setp("lt", col, "%n");
-      std::string ok = w.let("ptx.and pred " + rowOk + ", " + colOk + " : i1");
-      std::string idx = w.add64(rowOff, w.let("ptx.cvt u64 u32 " + col +
-                                              " : i32 -> i64"));
-      std::string byteOff =
-          w.let("ptx.shl b64 " + idx + ", " + w.i32(2) + " : (i64, i32) -> i64");
-      std::string addr = w.add64("%c", byteOff);
-      w.op("ptx.st if " + ok + " global f32 [" + addr + "], %res" +
-           std::to_string(e) + " : i64, f32");
-    }
-  }
+  // C = alpha * acc + beta * C; beta 0 never reads C (its own path). Each
+  // row half has one base address; the elements are immediate offsets.
+  std::string fzero = w.let("ptx.constant 0.000000e+00 : f32");
+  std::string readC = w.let("ptx.setp ne f32 %beta, " + fzero + " : f32");
+  std::string colBytes =
+      w.let("ptx.mul wide u32 " + colBase + ", " + c4 + " : (i32, i32) -> i64");
+  std::string cBase = w.add64("%c", colBytes);
   std::string nextTile = w.add32("%ctile_tile", nbx);
-  w.op("ptx.bra ^ctile(" + nextTile + ", " + citNext + " : i32, i32)");
+  w.op("ptx.cond_bra " + readC + ", ^store_beta, ^store");
+  for (bool withBeta : {true, false}) {
+    w.label(withBeta ? "^store_beta:" : "^store:");
+    for (unsigned h = 0; h < 2; ++h) {
+      std::string row = w.add32(rowBase, w.i32(8 * h));
+      std::string rowOk = w.setp("lt", row, "%m");
+      std::string rowBytes = w.let("ptx.mul wide u32 " + row + ", %ldc : (i32, i32) -> i64");
+      std::string rowAddr = w.add64(
+          cBase, w.let("ptx.shl b64 " + rowBytes + ", " + w.i32(2) +
+                       " : (i64, i32) -> i64"));
+      for (unsigned e = 0; e < accs; ++e) {
+        if ((e / 2) % 2 != h)
+          continue;
+        const unsigned offset = 8 * (e / 4) + e % 2;
+        std::string col = w.add32(colBase, w.i32(offset));
+        std::string colOk = w.setp("lt", col, "%n");
+        std::string ok = w.let("ptx.and pred " + rowOk + ", " + colOk + " : i1");
+        std::string at = "[" + rowAddr + " + " + std::to_string(4 * offset) + "]";
+        std::string value = w.let("ptx.mul rn f32 %res" + std::to_string(e) +
+                                  ", %alpha : f32");
+        if (withBeta) {
+          std::string old =
+              w.let("ptx.ld if " + ok + " global f32 " + at + " : i64 -> f32");
+          value = w.let("ptx.fma rn f32 " + old + ", %beta, " + value + " : f32");
+        }
+        w.op("ptx.st if " + ok + " global f32 " + at + ", " + value +
+             " : i64, f32");
+      }
+    }
+    w.op("ptx.bra ^ctile(" + nextTile + ", " + citNext + " : i32, i32)");
+  }
   w.label("^done:");
   w.op("ptx.ret");
   out += w.text;

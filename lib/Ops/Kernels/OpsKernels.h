@@ -219,8 +219,10 @@ struct HopperGemmConfig {
   unsigned blockM = 128, blockN = 128, blockK = 64, stages = 4;
 };
 /// Its kernel: `hopper_gemm_f16_f32_128x128x64_s4(a_map, b_map, c, m, n, k,
-/// ldc)`; a_map is a tensor map over A (box BK x BM), b_map over B (box
-/// 64 x BK), both 128-byte swizzled; grid (ceil(N/BN), ceil(M/BM)).
+/// ldc, alpha, beta)` computing C = alpha * A * B + beta * C (beta 0 never
+/// reads C); a_map is a tensor map over A (box BK x BM), b_map over B (box
+/// 64 x BK), both 128-byte swizzled; persistent: any 1-D grid (up to the
+/// number of BM x BN tiles) covers C.
 std::string hopperGemmName(const HopperGemmConfig &config);
 /// Its ptx-dialect text (a ptx.var pair and a ptx.entry).
 std::string hopperGemmSource(const HopperGemmConfig &config);

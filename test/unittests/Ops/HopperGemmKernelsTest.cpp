@@ -101,8 +101,13 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
   uint64_t gc = in.allocGlobal(size_t(m) * ldc * 4);
   in.write(ga, aBits);
   in.write(gb, bBits);
-  std::vector<float> sentinel(size_t(m) * ldc, -7.0f);
-  in.write(gc, sentinel);
+  // C starts as a known pattern: C = 1.5 A B - 0.5 C (and beta = 0 below
+  // must not read it).
+  std::vector<float> c0(size_t(m) * ldc);
+  for (size_t i = 0; i < c0.size(); ++i)
+    c0[i] = float(i % 13) - 6.0f;
+  in.write(gc, c0);
+  const float alpha = 1.5f, beta = (m + n) % 2 ? 0.0f : -0.5f;
   uint64_t mapA = tensorMap(in, ga, m, k, config.blockM, config.blockK, bf16);
   uint64_t mapB = tensorMap(in, gb, k, n, config.blockK, 64, bf16);
   interp::LaunchOptions options;
@@ -116,19 +121,23 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
   interp::Dim3 grid(unsigned(std::min<uint64_t>(tiles, 3)));
   interp::LaunchResult r =
       in.launch(hopperGemmName(config), grid, {384},
-                {mapA, mapB, gc, m, n, k, ldc}, options);
+                {mapA, mapB, gc, m, n, k, ldc, interp::Interpreter::argF32(alpha),
+                 interp::Interpreter::argF32(beta)},
+                options);
   ASSERT_TRUE(r.success) << r.message();
   std::vector<float> c(size_t(m) * ldc);
   in.read(gc, c);
   for (unsigned i = 0; i < m; ++i)
     for (unsigned j = 0; j < ldc; ++j) {
       if (j >= n) {
-        ASSERT_EQ(c[i * ldc + j], -7.0f) << "padding written at " << i << ", " << j;
+        ASSERT_EQ(c[i * ldc + j], c0[i * ldc + j])
+            << "padding written at " << i << ", " << j;
         continue;
       }
       double want = 0;
       for (unsigned p = 0; p < k; ++p)
         want += a[size_t(i) * k + p] * b[size_t(p) * n + j];
+      want = alpha * want + (beta != 0 ? beta * c0[i * ldc + j] : 0.0);
       ASSERT_NEAR(c[i * ldc + j], want, 1e-3 * std::sqrt(double(k)))
           << "C(" << i << ", " << j << ")";
     }
