@@ -25,65 +25,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "OpsKernels.h"
+#include "PtxWriter.h"
 
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <string>
 
 using namespace kaio::ops::kernels;
 
-namespace {
-
-/// Writes ptx-dialect text one op per line with fresh value names.
-class PtxWriter {
-public:
-  std::string text;
-
-  /// Emits `%vN = <op>` and returns "%vN".
-  std::string let(const llvm::Twine &op) {
-    std::string name = "%v" + std::to_string(next++);
-    text += "    " + name + " = " + op.str() + "\n";
-    return name;
-  }
-  void op(const llvm::Twine &line) { text += "    " + line.str() + "\n"; }
-  void label(const llvm::Twine &line) { text += "  " + line.str() + "\n"; }
-  std::string i32(int64_t v) { return let("ptx.constant " + llvm::Twine(v) + " : i32"); }
-  std::string i64(int64_t v) { return let("ptx.constant " + llvm::Twine(v) + " : i64"); }
-  std::string add32(const std::string &a, const std::string &b) {
-    return let("ptx.add s32 " + a + ", " + b + " : i32");
-  }
-  std::string add64(const std::string &a, const std::string &b) {
-    return let("ptx.add s64 " + a + ", " + b + " : i64");
-  }
-  std::string mul32(const std::string &a, const std::string &b) {
-    return let("ptx.mul lo s32 " + a + ", " + b + " : i32");
-  }
-  std::string setp(llvm::StringRef cmp, const std::string &a,
-                   const std::string &b) {
-    return let("ptx.setp " + cmp + " u32 " + a + ", " + b + " : i32");
-  }
-  /// A wait loop on mbarrier `bar` for the phase of parity `parity`,
-  /// continuing at `next`.
-  void waitParity(const std::string &bar, const std::string &parity,
-                  llvm::StringRef loop, llvm::StringRef next) {
-    op("ptx.bra ^" + loop);
-    label("^" + loop + ":");
-    std::string ready =
-        let("ptx.mbarrier_try_wait parity [" + bar + "], " + parity + " : i32, i32");
-    op("ptx.cond_bra " + ready + ", ^" + next + ", ^" + loop);
-    label("^" + next + ":");
-  }
-
-private:
-  unsigned next = 0;
-};
-
-std::string joined(llvm::ArrayRef<std::string> values) {
-  return llvm::join(values, ", ");
-}
-
-} // namespace
 
 std::string kaio::ops::kernels::hopperGemmName(const HopperGemmConfig &c) {
   return llvm::formatv("hopper_gemm_{0}_f32_{1}x{2}x{3}_s{4}", c.bf16 ? "bf16" : "f16",
@@ -223,11 +172,10 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   w.op("ptx.setmaxnreg inc 232");
   std::string g = w.add32(wg, w.i32(-1));
   std::string aRows = w.mul32(g, w.i32(64 * c.blockK * 2));
-  // Descriptor high bits: 128-byte swizzle, SBO = 8 rows of 128 bytes;
-  // B's 64-column atoms are BK rows of 128 bytes apart (LBO).
-  std::string descA = w.i64((1ll << 62) | (int64_t(1024 >> 4) << 32));
-  std::string descB = w.i64((1ll << 62) | (int64_t(1024 >> 4) << 32) |
-                            (int64_t((c.blockK * 128) >> 4) << 16));
+  // Descriptor high bits: B's 64-column atoms are BK rows of 128 bytes
+  // apart (LBO).
+  std::string descA = w.i64(swizzle128DescriptorHigh());
+  std::string descB = w.i64(swizzle128DescriptorHigh(c.blockK * 128));
   std::string fz = w.let("ptx.constant 0.000000e+00 : f32");
   std::string c4 = w.i32(4);
   std::vector<std::string> zeros(accs, fz);
@@ -247,14 +195,8 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   w.label("^consume(%ckt: i32, %cit: i32, " + accArgs + "):");
   Stage cs = stageOf("%cit");
   w.waitParity(cs.full, cs.parity, "consumer_wait", "consumer_mma");
-  auto descOf = [&](const std::string &addr, const std::string &high) {
-    std::string a64 = w.let("ptx.cvt u64 u32 " + addr + " : i32 -> i64");
-    std::string field =
-        w.let("ptx.shr u64 " + a64 + ", " + c4 + " : (i64, i32) -> i64");
-    return w.let("ptx.or b64 " + field + ", " + high + " : i64");
-  };
-  std::string da = descOf(w.add32(cs.buffer, aRows), descA);
-  std::string db = descOf(w.add32(cs.buffer, w.i32(aBytes)), descB);
+  std::string da = w.descriptor(w.add32(cs.buffer, aRows), descA);
+  std::string db = w.descriptor(w.add32(cs.buffer, w.i32(aBytes)), descB);
   std::vector<std::string> acc;
   for (unsigned i = 0; i < accs; ++i)
     acc.push_back("%acc" + std::to_string(i));
@@ -263,13 +205,11 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
     // A steps 32 bytes along its 128-byte rows, B 16 rows of 128 bytes.
     std::string dak = kk ? w.add64(da, w.i64(32 * kk / 16)) : da;
     std::string dbk = kk ? w.add64(db, w.i64(16 * 128 * kk / 16)) : db;
-    std::string d = w.let(llvm::formatv("ptx.wgmma_mma_async m64n{0}k16 f32 {1} "
-                                        "{1} {{{2}}, {3}, {4} trans_b : f32",
-                                        c.blockN, type, joined(acc), dak, dbk)
-                              .str());
-    // The op has `accs` results: name them d#i.
-    w.text.replace(w.text.rfind(d + " = "), d.size(),
-                   d + ":" + std::to_string(accs));
+    std::string d =
+        w.letMany(accs, llvm::formatv("ptx.wgmma_mma_async m64n{0}k16 f32 {1} "
+                                      "{1} {{{2}}, {3}, {4} trans_b : f32",
+                                      c.blockN, type, joined(acc), dak, dbk)
+                            .str());
     for (unsigned i = 0; i < accs; ++i)
       acc[i] = d + "#" + std::to_string(i);
   }

@@ -1,0 +1,104 @@
+//===- PtxWriter.h - ptx-dialect text for the sm_90a kernels ----*- C++ -*-===//
+//
+// The library's sm_90a kernels are written at the ptx-dialect level (until
+// the kaio dialect has warpgroup tiles): generators build their text one op
+// per line with fresh value names, and the parser and verifiers check it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KAIO_LIB_OPS_KERNELS_PTXWRITER_H
+#define KAIO_LIB_OPS_KERNELS_PTXWRITER_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
+
+#include <string>
+
+namespace kaio::ops::kernels {
+
+class PtxWriter {
+public:
+  std::string text;
+
+  /// Emits `%vN = <op>` and returns "%vN".
+  std::string let(const llvm::Twine &op) {
+    std::string name = "%v" + std::to_string(next++);
+    text += "    " + name + " = " + op.str() + "\n";
+    return name;
+  }
+  /// Emits `%vN:count = <op>` (an op with `count` results) and returns
+  /// "%vN"; its results are "%vN#i".
+  std::string letMany(unsigned count, const llvm::Twine &op) {
+    std::string name = "%v" + std::to_string(next++);
+    text += "    " + name + ":" + std::to_string(count) + " = " + op.str() +
+            "\n";
+    return name;
+  }
+  void op(const llvm::Twine &line) { text += "    " + line.str() + "\n"; }
+  void label(const llvm::Twine &line) { text += "  " + line.str() + "\n"; }
+  std::string i32(int64_t v) {
+    return let("ptx.constant " + llvm::Twine(v) + " : i32");
+  }
+  std::string i64(int64_t v) {
+    return let("ptx.constant " + llvm::Twine(v) + " : i64");
+  }
+  std::string f32(const char *v) {
+    return let("ptx.constant " + llvm::Twine(v) + " : f32");
+  }
+  std::string add32(const std::string &a, const std::string &b) {
+    return let("ptx.add s32 " + a + ", " + b + " : i32");
+  }
+  std::string add64(const std::string &a, const std::string &b) {
+    return let("ptx.add s64 " + a + ", " + b + " : i64");
+  }
+  std::string mul32(const std::string &a, const std::string &b) {
+    return let("ptx.mul lo s32 " + a + ", " + b + " : i32");
+  }
+  /// An unsigned (u32) or signed (s32) comparison.
+  std::string setp(llvm::StringRef cmp, const std::string &a,
+                   const std::string &b, llvm::StringRef type = "u32") {
+    return let("ptx.setp " + cmp + " " + type + " " + a + ", " + b + " : i32");
+  }
+  std::string shr(const std::string &a, unsigned bits) {
+    return let("ptx.shr u32 " + a + ", " + i32(bits) + " : (i32, i32) -> i32");
+  }
+  /// A wait loop on mbarrier `bar` for the phase of parity `parity`,
+  /// continuing at `next`.
+  void waitParity(const std::string &bar, const std::string &parity,
+                  llvm::StringRef loop, llvm::StringRef next) {
+    op("ptx.bra ^" + loop);
+    label("^" + loop + ":");
+    std::string ready = let("ptx.mbarrier_try_wait parity [" + bar + "], " +
+                            parity + " : i32, i32");
+    op("ptx.cond_bra " + ready + ", ^" + next + ", ^" + loop);
+    label("^" + next + ":");
+  }
+  /// The 64-bit wgmma descriptor of the shared address `addr` (i32) with
+  /// the fields above the address in `high` (i64).
+  std::string descriptor(const std::string &addr, const std::string &high) {
+    std::string a64 = let("ptx.cvt u64 u32 " + addr + " : i32 -> i64");
+    std::string field =
+        let("ptx.shr u64 " + a64 + ", " + i32(4) + " : (i64, i32) -> i64");
+    return let("ptx.or b64 " + field + ", " + high + " : i64");
+  }
+
+private:
+  unsigned next = 0;
+};
+
+inline std::string joined(llvm::ArrayRef<std::string> values) {
+  return llvm::join(values, ", ");
+}
+
+/// The high bits of a 128-byte-swizzled wgmma descriptor: SBO = 8 rows of
+/// 128 bytes, LBO = `lbo` bytes (MN-major operands: between 64-element
+/// atoms; unused K-major).
+inline int64_t swizzle128DescriptorHigh(unsigned lbo = 0) {
+  return (int64_t(1) << 62) | (int64_t(1024 >> 4) << 32) |
+         (int64_t(lbo >> 4) << 16);
+}
+
+} // namespace kaio::ops::kernels
+
+#endif // KAIO_LIB_OPS_KERNELS_PTXWRITER_H
