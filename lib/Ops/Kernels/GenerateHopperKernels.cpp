@@ -11,7 +11,7 @@
 #include <fstream>
 
 int main(int argc, char **argv) {
-  std::string text = kaio::ops::kernels::hopperGemmModule();
+  std::string text = kaio::ops::kernels::hopperKernelsModule();
   if (argc < 2) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;

@@ -303,9 +303,11 @@ std::vector<HopperGemmConfig> kaio::ops::kernels::getHopperGemmConfigs() {
   return configs;
 }
 
-std::string kaio::ops::kernels::hopperGemmModule() {
+std::string kaio::ops::kernels::hopperKernelsModule() {
   std::string text = "module attributes {ptx.target = \"sm_90a\"} {\n";
   for (const HopperGemmConfig &c : getHopperGemmConfigs())
     text += hopperGemmSource(c);
+  for (const HopperAttentionConfig &c : getHopperAttentionConfigs())
+    text += hopperAttentionSource(c);
   return text + "}\n";
 }

@@ -227,8 +227,28 @@ std::string hopperGemmName(const HopperGemmConfig &config);
 /// Its ptx-dialect text (a ptx.var pair and a ptx.entry).
 std::string hopperGemmSource(const HopperGemmConfig &config);
 std::vector<HopperGemmConfig> getHopperGemmConfigs();
-/// A module (ptx.target sm_90a) with every configuration's kernel.
-std::string hopperGemmModule();
+/// A FlashAttention forward configuration for sm_90a
+/// (HopperAttentionKernels.cpp): f16 or bf16 Q, K, V, O; head dim 64 or
+/// 128; 128 query rows per block (two consumer warpgroups), 64-key blocks
+/// in a `stages`-deep K/V ring.
+struct HopperAttentionConfig {
+  bool bf16 = false;
+  unsigned headDim = 64, stages = 2;
+};
+/// `hopper_flash_fwd_f16_d64(q_map, k_map, v_map, o, o_batch, o_seq,
+/// o_head, seq_q, seq_k, group, scale_log2, causal, causal_offset)`: the
+/// maps are 4-d tensor maps over [batch][seq][heads][dim] (innermost first:
+/// dim, heads, seq, batch) with box (64, 1, rows, 1), 128-byte swizzled
+/// (rows 128 for Q, 64 for K and V); O's strides are in elements (even);
+/// grid (ceil(seq_q / 128), heads, batch); scale_log2 = softmax scale *
+/// log2(e); causal_offset = seq_k - seq_q for bottom-right alignment.
+std::string hopperAttentionName(const HopperAttentionConfig &config);
+std::string hopperAttentionSource(const HopperAttentionConfig &config);
+std::vector<HopperAttentionConfig> getHopperAttentionConfigs();
+
+/// A module (ptx.target sm_90a) with every sm_90a kernel: the GEMM and
+/// attention configurations.
+std::string hopperKernelsModule();
 
 } // namespace kaio::ops::kernels
 

@@ -35,6 +35,14 @@ public:
             "\n";
     return name;
   }
+  /// A butterfly shuffle of the f32 `value` across `xorLane` (all lanes).
+  std::string shflXor(const std::string &value, unsigned xorLane) {
+    std::string name = "%v" + std::to_string(next++);
+    std::string lanes = i32(xorLane), clamp = i32(31), all = i32(-1);
+    text += "    " + name + ", " + name + "_ok = ptx.shfl_sync bfly " + value +
+            ", " + lanes + ", " + clamp + ", " + all + " : f32 -> f32\n";
+    return name;
+  }
   void op(const llvm::Twine &line) { text += "    " + line.str() + "\n"; }
   void label(const llvm::Twine &line) { text += "  " + line.str() + "\n"; }
   std::string i32(int64_t v) {

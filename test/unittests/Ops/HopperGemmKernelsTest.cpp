@@ -37,7 +37,7 @@ protected:
     context = new mlir::MLIRContext();
     context->loadDialect<ptx::PTXDialect>();
     module = new mlir::OwningOpRef<mlir::ModuleOp>(
-        mlir::parseSourceString<mlir::ModuleOp>(hopperGemmModule(),
+        mlir::parseSourceString<mlir::ModuleOp>(hopperKernelsModule(),
                                                 mlir::ParserConfig(context)));
   }
   static void TearDownTestSuite() {

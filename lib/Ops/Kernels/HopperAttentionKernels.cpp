@@ -1,0 +1,395 @@
+//===- HopperAttentionKernels.cpp - FlashAttention forward for sm_90a ------===//
+//
+// The attention forward of the sm_90a path, FlashAttention-3's structure at
+// the ptx-dialect level: O = softmax(scale * Q K^T [+ causal mask]) V per
+// (batch, head), f16 or bf16, head dim 64 or 128.
+//
+// A block of three warpgroups owns 128 query rows of one (batch, head):
+//  - warpgroup 0 is the producer (setmaxnreg.dec): one thread loads the Q
+//    tile once and streams 64-key blocks of K and V by TMA (4-d tensor maps
+//    over [batch][seq][heads][dim] with any strides: bshd and bhsd alike)
+//    into a ring of `stages` buffers guarded by full/empty mbarriers;
+//  - warpgroups 1 and 2 are consumers (setmaxnreg.inc), 64 query rows each:
+//    S = Q K^T by wgmma (both operands K-major from 128-byte-swizzled
+//    shared memory), the online softmax on the accumulators in registers
+//    (exp2 with the scale folded in; a row's 64 scores live in one quad,
+//    reduced with two shuffles), P converted in registers to the A operand
+//    of O += P V (wgmma with A from registers, V N-major), O rescaled when
+//    the running maximum grows;
+//  - the epilogue divides by the row sums and stores O (rows that see no
+//    key get 0).
+// Causal masking aligns the last query with the last key when
+// `causal_offset` = seq_k - seq_q (bottom-right) or the first with the
+// first when it is 0 (top-left); key blocks past the last visible key are
+// not loaded. GQA: head h reads K/V head h / group.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpsKernels.h"
+#include "PtxWriter.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace kaio::ops::kernels;
+
+std::string
+kaio::ops::kernels::hopperAttentionName(const HopperAttentionConfig &c) {
+  return llvm::formatv("hopper_flash_fwd_{0}_d{1}", c.bf16 ? "bf16" : "f16",
+                       c.headDim)
+      .str();
+}
+
+std::string
+kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
+  const unsigned d = c.headDim, atoms = d / 64;
+  const unsigned rowsQ = 128, keys = 64;
+  const unsigned qBytes = rowsQ * d * 2, kvBytes = keys * d * 2;
+  const unsigned stageBytes = 2 * kvBytes;
+  const unsigned smem = qBytes + c.stages * stageBytes;
+  const unsigned sAccs = keys / 2, oAccs = d / 2;
+  const char *type = c.bf16 ? "bf16" : "f16";
+  const std::string name = hopperAttentionName(c);
+  PtxWriter w;
+  std::string out;
+  out += llvm::formatv("  ptx.var shared @{0}_tiles : b8 extern align 1024\n"
+                       "  ptx.var shared @{0}_bars : b64 [{1}] align 8\n",
+                       name, 1 + 2 * c.stages);
+  out += llvm::formatv(
+      "  ptx.entry @{0}(%mq: i64 {{ptx.tensor_map, ptx.name = \"q_map\"}, "
+      "%mk: i64 {{ptx.tensor_map, ptx.name = \"k_map\"}, "
+      "%mv: i64 {{ptx.tensor_map, ptx.name = \"v_map\"}, "
+      "%o: i64 {{ptx.ptr = {1}, ptx.name = \"o\"}, "
+      "%o_batch: i32 {{ptx.name = \"o_batch\"}, %o_seq: i32 {{ptx.name = "
+      "\"o_seq\"}, %o_head: i32 {{ptx.name = \"o_head\"}, "
+      "%seq_q: i32 {{ptx.name = \"seq_q\"}, %seq_k: i32 {{ptx.name = \"seq_k\"}, "
+      "%group: i32 {{ptx.name = \"group\"}, %scale_log2: f32 {{ptx.name = "
+      "\"scale_log2\"}, %causal: i32 {{ptx.name = \"causal\"}, "
+      "%causal_offset: i32 {{ptx.name = \"causal_offset\", ptx.signed}) "
+      "attributes {{reqntid = array<i32: 384>, dynamic_smem = {2} : i64} {{\n",
+      name, type, smem);
+
+  // Block coordinates, barriers, the number of key blocks.
+  std::string tid = w.let("ptx.sreg tid.x : i32");
+  std::string wg = w.shr(tid, 7);
+  std::string qBlock = w.let("ptx.sreg ctaid.x : i32");
+  std::string head = w.let("ptx.sreg ctaid.y : i32");
+  std::string batch = w.let("ptx.sreg ctaid.z : i32");
+  std::string kvHead = w.let("ptx.div u32 " + head + ", %group : i32");
+  std::string q0 = w.mul32(qBlock, w.i32(rowsQ));
+  std::string tiles = w.let("ptx.addressof @" + name + "_tiles : i32");
+  std::string bars = w.let("ptx.addressof @" + name + "_bars : i32");
+  std::string zero = w.i32(0), one = w.i32(1), two = w.i32(2);
+  std::string first = w.setp("eq", tid, zero);
+  std::string qBar = bars;
+  std::string full0 = w.add32(bars, w.i32(8));
+  std::string empty0 = w.add32(bars, w.i32(8 * (1 + c.stages)));
+  w.op("ptx.mbarrier_init if " + first + " [" + qBar + "], " + one + " : i32");
+  for (unsigned s = 0; s < c.stages; ++s) {
+    w.op("ptx.mbarrier_init if " + first + " [" + w.add32(full0, w.i32(8 * s)) +
+         "], " + one + " : i32");
+    w.op("ptx.mbarrier_init if " + first + " [" +
+         w.add32(empty0, w.i32(8 * s)) + "], " + two + " : i32");
+  }
+  w.op("ptx.fence_mbarrier_init");
+  w.op("ptx.bar_sync 0");
+  // Key blocks: all of seq_k, or (causal) up to the last key the block's
+  // last row sees: min(ceil(seq_k / 64), (q0 + 127 + offset) / 64 + 1),
+  // none when that is negative.
+  std::string allBlocks = w.shr(w.add32("%seq_k", w.i32(keys - 1)), 6);
+  std::string lastKey =
+      w.add32(w.add32(q0, w.i32(rowsQ - 1)), "%causal_offset");
+  std::string seesNone = w.setp("lt", lastKey, zero, "s32");
+  std::string causalBlocks0 = w.add32(
+      w.let("ptx.shr s32 " + lastKey + ", " + w.i32(6) + " : (i32, i32) -> i32"),
+      one);
+  std::string causalBlocks1 =
+      w.let("ptx.selp b32 " + zero + ", " + causalBlocks0 + ", " + seesNone +
+            " : i32");
+  std::string causalBlocks =
+      w.let("ptx.min u32 " + causalBlocks1 + ", " + allBlocks + " : i32");
+  std::string isCausal = w.setp("ne", "%causal", zero);
+  std::string numBlocks = w.let("ptx.selp b32 " + causalBlocks + ", " +
+                                allBlocks + ", " + isCausal + " : i32");
+  std::string stageMask = w.i32(c.stages - 1);
+  std::string stageShift = w.i32(llvm::Log2_32(c.stages));
+  std::string eight = w.i32(8);
+  std::string qTiles = w.add32(tiles, zero);
+  std::string kvTiles = w.add32(tiles, w.i32(qBytes));
+  std::string isProducer = w.setp("eq", wg, zero);
+  w.op("ptx.cond_bra " + isProducer + ", ^producer, ^consumer");
+
+  struct Stage {
+    std::string parity, full, empty, k, v;
+  };
+  auto stageOf = [&](const std::string &it) {
+    Stage s;
+    std::string index = w.let("ptx.and b32 " + it + ", " + stageMask + " : i32");
+    std::string round =
+        w.let("ptx.shr u32 " + it + ", " + stageShift + " : (i32, i32) -> i32");
+    s.parity = w.let("ptx.and b32 " + round + ", " + one + " : i32");
+    std::string barOff = w.mul32(index, eight);
+    s.full = w.add32(full0, barOff);
+    s.empty = w.add32(empty0, barOff);
+    s.k = w.add32(kvTiles, w.mul32(index, w.i32(stageBytes)));
+    s.v = w.add32(s.k, w.i32(kvBytes));
+    return s;
+  };
+  // The TMA boxes of a [rows x d] tile at (row0, head): one per 64 columns.
+  auto loadTile = [&](const std::string &dst, const std::string &map,
+                      const std::string &row0, const std::string &h,
+                      unsigned rows, const std::string &bar) {
+    for (unsigned a = 0; a < atoms; ++a) {
+      std::string to = w.add32(dst, w.i32(a * rows * 128));
+      w.op("ptx.cp_async_bulk_tensor_load 4d [" + to + "], [" + map + ", {" +
+           w.i32(64 * a) + ", " + h + ", " + row0 + ", " + batch + "}], [" +
+           bar + "] : i32, i32");
+    }
+  };
+
+  // Producer: Q once, then K and V of each key block into the ring.
+  w.label("^producer:");
+  w.op("ptx.setmaxnreg dec 40");
+  w.op("ptx.cond_bra " + first + ", ^load_q, ^done");
+  w.label("^load_q:");
+  w.op("ptx.mbarrier_arrive expect_tx shared [" + qBar + "], " + w.i32(qBytes) +
+       " : i32");
+  loadTile(qTiles, "%mq", q0, head, rowsQ, qBar);
+  std::string anyBlocks = w.setp("ne", numBlocks, zero);
+  w.op("ptx.cond_bra " + anyBlocks + ", ^produce(" + zero + " : i32), ^done");
+  w.label("^produce(%pj: i32):");
+  Stage ps = stageOf("%pj");
+  std::string freeParity =
+      w.let("ptx.xor b32 " + ps.parity + ", " + one + " : i32");
+  w.waitParity(ps.empty, freeParity, "producer_wait", "producer_issue");
+  w.op("ptx.mbarrier_arrive expect_tx shared [" + ps.full + "], " +
+       w.i32(stageBytes) + " : i32");
+  std::string k0 = w.mul32("%pj", w.i32(keys));
+  loadTile(ps.k, "%mk", k0, kvHead, keys, ps.full);
+  loadTile(ps.v, "%mv", k0, kvHead, keys, ps.full);
+  std::string pnext = w.add32("%pj", one);
+  std::string pmore = w.setp("lt", pnext, numBlocks);
+  w.op("ptx.cond_bra " + pmore + ", ^produce(" + pnext + " : i32), ^done");
+
+  // Consumers: warpgroup 1 + g owns query rows q0 + 64 g ... + 63; a thread
+  // holds rows r0 and r0 + 8 (h = 0, 1) of its warp's 16.
+  w.label("^consumer:");
+  w.op("ptx.setmaxnreg inc 232");
+  std::string g = w.add32(wg, w.i32(-1));
+  std::string lane = w.let("ptx.and b32 " + tid + ", " + w.i32(31) + " : i32");
+  std::string lane128 = w.let("ptx.and b32 " + tid + ", " + w.i32(127) + " : i32");
+  std::string warp = w.shr(lane128, 5);
+  std::string quad = w.shr(lane, 2);
+  std::string pairCol = w.mul32(w.let("ptx.and b32 " + lane + ", " + w.i32(3) +
+                                      " : i32"),
+                                two);
+  std::string row0 = w.add32(w.add32(q0, w.mul32(g, w.i32(64))),
+                             w.add32(w.mul32(warp, w.i32(16)), quad));
+  std::string rows[2] = {row0, w.add32(row0, eight)};
+  std::string wgLeader = w.setp("eq", lane128, zero);
+  std::string descHigh = w.i64(swizzle128DescriptorHigh());
+  std::string descV = w.i64(swizzle128DescriptorHigh(keys * 128));
+  std::string qDesc =
+      w.descriptor(w.add32(qTiles, w.mul32(g, w.i32(64 * 128))), descHigh);
+  std::string fz = w.f32("0.000000e+00");
+  std::string negInf = w.f32("0xFF800000");
+  w.waitParity(qBar, zero, "q_wait", "q_ready");
+
+  auto typesOf = [](unsigned n, const char *t) {
+    std::string s;
+    for (unsigned i = 0; i < n; ++i)
+      s += std::string(i ? ", " : "") + t;
+    return s;
+  };
+  auto args = [](const char *prefix, unsigned n) {
+    std::string s;
+    for (unsigned i = 0; i < n; ++i)
+      s += llvm::formatv("{0}%{1}{2}: f32", i ? ", " : "", prefix, i).str();
+    return s;
+  };
+  auto names = [](const char *prefix, unsigned n) {
+    std::vector<std::string> v;
+    for (unsigned i = 0; i < n; ++i)
+      v.push_back("%" + std::string(prefix) + std::to_string(i));
+    return v;
+  };
+  const std::string oTypes = typesOf(oAccs, "f32");
+  std::vector<std::string> oZero(oAccs, fz);
+  std::string anyKeys = w.setp("ne", numBlocks, zero);
+  w.op("ptx.cond_bra " + anyKeys + ", ^block(" + zero + ", " + negInf + ", " +
+       negInf + ", " + fz + ", " + fz + ", " + joined(oZero) +
+       " : i32, f32, f32, f32, f32, " + oTypes + "), ^finish(" + fz + ", " +
+       fz + ", " + joined(oZero) + " : f32, f32, " + oTypes + ")");
+
+  // One key block: running maxima m0/m1 and partial sums l0/l1 of the two
+  // rows, and O.
+  w.label("^block(%j: i32, %m0: f32, %m1: f32, %l0: f32, %l1: f32, " +
+          args("o", oAccs) + "):");
+  Stage cs = stageOf("%j");
+  w.waitParity(cs.full, cs.parity, "kv_wait", "kv_ready");
+  // S = Q K^T over d / 16 k-steps (32 bytes each along a 128-byte row,
+  // then the next 64-column atom).
+  std::string kDesc = w.descriptor(cs.k, descHigh);
+  std::vector<std::string> s(sAccs, fz);
+  w.op("ptx.wgmma_fence");
+  for (unsigned kk = 0; kk < d / 16; ++kk) {
+    unsigned atom = kk / 4, step = kk % 4;
+    std::string qa = w.add64(qDesc, w.i64((atom * rowsQ * 128 + step * 32) / 16));
+    std::string kb = w.add64(kDesc, w.i64((atom * keys * 128 + step * 32) / 16));
+    std::string r = w.letMany(
+        sAccs, llvm::formatv("ptx.wgmma_mma_async m64n{0}k16 f32 {1} {1} "
+                             "{{{2}}, {3}, {4}{5} : f32",
+                             keys, type, joined(s), qa, kb,
+                             kk ? "" : " scale_d_imm 0")
+                   .str());
+    for (unsigned i = 0; i < sAccs; ++i)
+      s[i] = r + "#" + std::to_string(i);
+  }
+  w.op("ptx.wgmma_commit_group");
+  w.op("ptx.wgmma_wait_group 0");
+
+  // Mask and scale: element e is row rows[(e/2)%2], key 64 j + 8 (e/4) +
+  // pairCol + e%2.
+  std::string kBase = w.add32(w.mul32("%j", w.i32(keys)), pairCol);
+  std::string m[2] = {"%m0", "%m1"}, l[2] = {"%l0", "%l1"};
+  std::string limit[2];
+  for (unsigned h = 0; h < 2; ++h) {
+    // Keys up to row + offset are visible (causal), all below seq_k.
+    std::string causalLimit = w.add32(w.add32(rows[h], "%causal_offset"), one);
+    std::string below = w.setp("lt", causalLimit, "%seq_k", "s32");
+    std::string clamped = w.let("ptx.selp b32 " + causalLimit + ", %seq_k, " +
+                                below + " : i32");
+    std::string neg = w.setp("lt", clamped, zero, "s32");
+    std::string causalEnd =
+        w.let("ptx.selp b32 " + zero + ", " + clamped + ", " + neg + " : i32");
+    limit[h] = w.let("ptx.selp b32 " + causalEnd + ", %seq_k, " + isCausal +
+                     " : i32");
+  }
+  std::vector<std::string> x(sAccs);
+  std::string newMax[2] = {m[0], m[1]};
+  for (unsigned e = 0; e < sAccs; ++e) {
+    unsigned h = (e / 2) % 2;
+    std::string key = w.add32(kBase, w.i32(8 * (e / 4) + e % 2));
+    std::string visible = w.setp("lt", key, limit[h], "s32");
+    std::string scaled = w.let("ptx.mul rn f32 " + s[e] + ", %scale_log2 : f32");
+    x[e] = w.let("ptx.selp f32 " + scaled + ", " + negInf + ", " + visible +
+                 " : f32");
+    newMax[h] = w.let("ptx.max f32 " + newMax[h] + ", " + x[e] + " : f32");
+  }
+  std::string base[2], alpha[2];
+  for (unsigned h = 0; h < 2; ++h) {
+    for (unsigned xorLane : {1u, 2u}) {
+      std::string other = w.shflXor(newMax[h], xorLane);
+      newMax[h] = w.let("ptx.max f32 " + newMax[h] + ", " + other + " : f32");
+    }
+    // Nothing visible yet: subtract 0 so that exp2 gives 0, not NaN.
+    std::string none = w.let("ptx.setp equ f32 " + newMax[h] + ", " + negInf +
+                             " : f32");
+    base[h] = w.let("ptx.selp f32 " + fz + ", " + newMax[h] + ", " + none +
+                    " : f32");
+    alpha[h] = w.let("ptx.ex2 approx f32 " +
+                     w.let("ptx.sub rn f32 " + m[h] + ", " + base[h] + " : f32") +
+                     " : f32");
+  }
+  std::vector<std::string> p(sAccs);
+  std::string rowSum[2] = {fz, fz};
+  for (unsigned e = 0; e < sAccs; ++e) {
+    unsigned h = (e / 2) % 2;
+    p[e] = w.let("ptx.ex2 approx f32 " +
+                 w.let("ptx.sub rn f32 " + x[e] + ", " + base[h] + " : f32") +
+                 " : f32");
+    rowSum[h] = w.let("ptx.add rn f32 " + rowSum[h] + ", " + p[e] + " : f32");
+  }
+  std::string lNew[2];
+  for (unsigned h = 0; h < 2; ++h)
+    lNew[h] = w.let("ptx.fma rn f32 " + l[h] + ", " + alpha[h] + ", " +
+                    rowSum[h] + " : f32");
+  std::vector<std::string> o = names("o", oAccs);
+  for (unsigned e = 0; e < oAccs; ++e)
+    o[e] = w.let("ptx.mul rn f32 " + o[e] + ", " + alpha[(e / 2) % 2] + " : f32");
+
+  // O += P V: P's k16 chunk t is S columns 16 t .. 16 t + 15, which in the
+  // accumulator layout are exactly A's fragment (pairs packed to 16 bits).
+  std::string vDesc = w.descriptor(cs.v, descV);
+  w.op("ptx.wgmma_fence");
+  for (unsigned t = 0; t < keys / 16; ++t) {
+    std::vector<std::string> a;
+    for (unsigned r = 0; r < 4; ++r) {
+      unsigned e = 4 * (2 * t + r / 2) + 2 * (r % 2);
+      a.push_back(w.let(std::string("ptx.cvt_pack rn ") + type + "x2 " +
+                        p[e + 1] + ", " + p[e] + " : i32"));
+    }
+    std::string vb = w.add64(vDesc, w.i64(t * 16 * 128 / 16));
+    std::string r = w.letMany(
+        oAccs, llvm::formatv("ptx.wgmma_mma_async m64n{0}k16 f32 {1} {1} "
+                             "{{{2}}, {{{3}}, {4} trans_b : f32, i32",
+                             d, type, joined(o), joined(a), vb)
+                   .str());
+    for (unsigned i = 0; i < oAccs; ++i)
+      o[i] = r + "#" + std::to_string(i);
+  }
+  w.op("ptx.wgmma_commit_group");
+  w.op("ptx.wgmma_wait_group 0");
+  w.op("ptx.mbarrier_arrive if " + wgLeader + " shared [" + cs.empty + "] : i32");
+  std::string jNext = w.add32("%j", one);
+  std::string more = w.setp("lt", jNext, numBlocks);
+  w.op("ptx.cond_bra " + more + ", ^block(" + jNext + ", " + newMax[0] + ", " +
+       newMax[1] + ", " + lNew[0] + ", " + lNew[1] + ", " + joined(o) +
+       " : i32, f32, f32, f32, f32, " + oTypes + "), ^finish(" + lNew[0] +
+       ", " + lNew[1] + ", " + joined(o) + " : f32, f32, " + oTypes + ")");
+
+  // O / l (0 where no key was visible), stored as 16-bit pairs.
+  w.label("^finish(%fl0: f32, %fl1: f32, " + args("fo", oAccs) + "):");
+  std::string inv[2];
+  std::string fl[2] = {"%fl0", "%fl1"};
+  for (unsigned h = 0; h < 2; ++h) {
+    std::string sum = fl[h];
+    for (unsigned xorLane : {1u, 2u}) {
+      std::string other = w.shflXor(sum, xorLane);
+      sum = w.let("ptx.add rn f32 " + sum + ", " + other + " : f32");
+    }
+    std::string empty = w.let("ptx.setp eq f32 " + sum + ", " + fz + " : f32");
+    std::string r = w.let("ptx.rcp rn f32 " + sum + " : f32");
+    inv[h] = w.let("ptx.selp f32 " + fz + ", " + r + ", " + empty + " : f32");
+  }
+  std::string oBatch =
+      w.let("ptx.mul wide u32 " + batch + ", %o_batch : (i32, i32) -> i64");
+  std::string oHead =
+      w.let("ptx.mul wide u32 " + head + ", %o_head : (i32, i32) -> i64");
+  std::string colOff =
+      w.let("ptx.cvt u64 u32 " + pairCol + " : i32 -> i64");
+  std::string base64 = w.add64(w.add64(oBatch, oHead), colOff);
+  for (unsigned h = 0; h < 2; ++h) {
+    std::string rowOk = w.setp("lt", rows[h], "%seq_q");
+    std::string rowElems =
+        w.let("ptx.mul wide u32 " + rows[h] + ", %o_seq : (i32, i32) -> i64");
+    std::string elems = w.add64(base64, rowElems);
+    std::string addr = w.add64(
+        "%o", w.let("ptx.shl b64 " + elems + ", " + one + " : (i64, i32) -> i64"));
+    for (unsigned e = 0; e < oAccs; e += 2) {
+      if ((e / 2) % 2 != h)
+        continue;
+      std::string lo = w.let("ptx.mul rn f32 %fo" + std::to_string(e) + ", " +
+                             inv[h] + " : f32");
+      std::string hi = w.let("ptx.mul rn f32 %fo" + std::to_string(e + 1) +
+                             ", " + inv[h] + " : f32");
+      std::string packed = w.let(std::string("ptx.cvt_pack rn ") + type +
+                                 "x2 " + hi + ", " + lo + " : i32");
+      w.op("ptx.st if " + rowOk + " global b32 [" + addr + " + " +
+           std::to_string(2 * 8 * (e / 4)) + "], " + packed + " : i64, i32");
+    }
+  }
+  w.op("ptx.bra ^done");
+  w.label("^done:");
+  w.op("ptx.ret");
+  out += w.text;
+  out += "  }\n";
+  return out;
+}
+
+std::vector<HopperAttentionConfig> kaio::ops::kernels::getHopperAttentionConfigs() {
+  std::vector<HopperAttentionConfig> configs;
+  for (bool bf16 : {false, true})
+    for (unsigned dim : {64u, 128u})
+      configs.push_back(HopperAttentionConfig{bf16, dim, 2});
+  return configs;
+}
