@@ -17,7 +17,8 @@
 //    of O += P V (wgmma with A from registers, V N-major), O rescaled when
 //    the running maximum grows;
 //  - the epilogue divides by the row sums and stores O (rows that see no
-//    key get 0).
+//    key get 0) and, when `lse` is not null, each row's natural logsumexp
+//    (f32 [batch][heads][seq_q]; -inf for a row that sees no key).
 // Causal masking aligns the last query with the last key when
 // `causal_offset` = seq_k - seq_q (bottom-right) or the first with the
 // first when it is 0 (top-left); key blocks past the last visible key are
@@ -64,7 +65,8 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
       "%seq_q: i32 {{ptx.name = \"seq_q\"}, %seq_k: i32 {{ptx.name = \"seq_k\"}, "
       "%group: i32 {{ptx.name = \"group\"}, %scale_log2: f32 {{ptx.name = "
       "\"scale_log2\"}, %causal: i32 {{ptx.name = \"causal\"}, "
-      "%causal_offset: i32 {{ptx.name = \"causal_offset\", ptx.signed}) "
+      "%causal_offset: i32 {{ptx.name = \"causal_offset\", ptx.signed}, "
+      "%lse: i64 {{ptx.ptr = f32, ptx.name = \"lse\"}) "
       "attributes {{reqntid = array<i32: 384>, dynamic_smem = {2} : i64} {{\n",
       name, type, smem);
 
@@ -217,8 +219,9 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   std::string anyKeys = w.setp("ne", numBlocks, zero);
   w.op("ptx.cond_bra " + anyKeys + ", ^block(" + zero + ", " + negInf + ", " +
        negInf + ", " + fz + ", " + fz + ", " + joined(oZero) +
-       " : i32, f32, f32, f32, f32, " + oTypes + "), ^finish(" + fz + ", " +
-       fz + ", " + joined(oZero) + " : f32, f32, " + oTypes + ")");
+       " : i32, f32, f32, f32, f32, " + oTypes + "), ^finish(" + negInf +
+       ", " + negInf + ", " + fz + ", " + fz + ", " + joined(oZero) +
+       " : f32, f32, f32, f32, " + oTypes + ")");
 
   // One key block: running maxima m0/m1 and partial sums l0/l1 of the two
   // rows, and O.
@@ -334,13 +337,16 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   std::string more = w.setp("lt", jNext, numBlocks);
   w.op("ptx.cond_bra " + more + ", ^block(" + jNext + ", " + newMax[0] + ", " +
        newMax[1] + ", " + lNew[0] + ", " + lNew[1] + ", " + joined(o) +
-       " : i32, f32, f32, f32, f32, " + oTypes + "), ^finish(" + lNew[0] +
-       ", " + lNew[1] + ", " + joined(o) + " : f32, f32, " + oTypes + ")");
+       " : i32, f32, f32, f32, f32, " + oTypes + "), ^finish(" + newMax[0] +
+       ", " + newMax[1] + ", " + lNew[0] + ", " + lNew[1] + ", " + joined(o) +
+       " : f32, f32, f32, f32, " + oTypes + ")");
 
   // O / l (0 where no key was visible), stored as 16-bit pairs.
-  w.label("^finish(%fl0: f32, %fl1: f32, " + args("fo", oAccs) + "):");
-  std::string inv[2];
-  std::string fl[2] = {"%fl0", "%fl1"};
+  w.label("^finish(%fm0: f32, %fm1: f32, %fl0: f32, %fl1: f32, " +
+          args("fo", oAccs) + "):");
+  std::string inv[2], lse[2];
+  std::string fl[2] = {"%fl0", "%fl1"}, fm[2] = {"%fm0", "%fm1"};
+  std::string ln2 = w.f32("0.693147182");
   for (unsigned h = 0; h < 2; ++h) {
     std::string sum = fl[h];
     for (unsigned xorLane : {1u, 2u}) {
@@ -350,7 +356,19 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
     std::string empty = w.let("ptx.setp eq f32 " + sum + ", " + fz + " : f32");
     std::string r = w.let("ptx.rcp rn f32 " + sum + " : f32");
     inv[h] = w.let("ptx.selp f32 " + fz + ", " + r + ", " + empty + " : f32");
+    // Natural logsumexp: (m + log2 l) ln 2 (-inf when no key was seen:
+    // m is -inf then).
+    std::string log2l = w.let("ptx.lg2 approx f32 " + sum + " : f32");
+    std::string full = w.let("ptx.add rn f32 " + fm[h] + ", " + log2l + " : f32");
+    std::string natural = w.let("ptx.mul rn f32 " + full + ", " + ln2 + " : f32");
+    lse[h] = w.let("ptx.selp f32 " + negInf + ", " + natural + ", " + empty +
+                   " : f32");
   }
+  // lse[(batch * heads + head) * seq_q + row], by the quad's first lane.
+  std::string wantLse = w.let("ptx.setp ne u64 %lse, " + w.i64(0) + " : i64");
+  std::string quadLead = w.setp("eq", pairCol, zero);
+  std::string heads = w.let("ptx.sreg nctaid.y : i32");
+  std::string lseRow0 = w.mul32(w.add32(w.mul32(batch, heads), head), "%seq_q");
   std::string oBatch =
       w.let("ptx.mul wide u32 " + batch + ", %o_batch : (i32, i32) -> i64");
   std::string oHead =
@@ -360,6 +378,14 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   std::string base64 = w.add64(w.add64(oBatch, oHead), colOff);
   for (unsigned h = 0; h < 2; ++h) {
     std::string rowOk = w.setp("lt", rows[h], "%seq_q");
+    std::string lseOk = w.let("ptx.and pred " + rowOk + ", " + quadLead + " : i1");
+    lseOk = w.let("ptx.and pred " + lseOk + ", " + wantLse + " : i1");
+    std::string lseIndex = w.add32(lseRow0, rows[h]);
+    std::string lseAddr = w.add64(
+        "%lse", w.let("ptx.mul wide u32 " + lseIndex + ", " + w.i32(4) +
+                      " : (i32, i32) -> i64"));
+    w.op("ptx.st if " + lseOk + " global f32 [" + lseAddr + "], " + lse[h] +
+         " : i64, f32");
     std::string rowElems =
         w.let("ptx.mul wide u32 " + rows[h] + ", %o_seq : (i32, i32) -> i64");
     std::string elems = w.add64(base64, rowElems);

@@ -236,7 +236,7 @@ struct HopperAttentionConfig {
   unsigned headDim = 64, stages = 2;
 };
 /// `hopper_flash_fwd_f16_d64(q_map, k_map, v_map, o, o_batch, o_seq,
-/// o_head, seq_q, seq_k, group, scale_log2, causal, causal_offset)`: the
+/// o_head, seq_q, seq_k, group, scale_log2, causal, causal_offset, lse)`: the
 /// maps are 4-d tensor maps over [batch][seq][heads][dim] (innermost first:
 /// dim, heads, seq, batch) with box (64, 1, rows, 1), 128-byte swizzled
 /// (rows 128 for Q, 64 for K and V); O's strides are in elements (even);

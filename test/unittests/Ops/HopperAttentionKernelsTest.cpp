@@ -100,6 +100,8 @@ TEST_P(HopperAttentionTest, MatchesF64Softmax) {
   };
   uint64_t gq = upload(qBits), gk = upload(kBits), gv = upload(vBits);
   uint64_t go = in.allocGlobal(qElems * 2);
+  const size_t rowsTotal = size_t(c.batch) * c.heads * c.seqQ;
+  uint64_t glse = in.allocGlobal(rowsTotal * 4);
   auto strideQ = stridesOf(c, c.heads, c.seqQ);
   auto strideKV = stridesOf(c, c.kvHeads, c.seqK);
   auto map = [&](uint64_t address, unsigned heads, unsigned seq,
@@ -135,11 +137,13 @@ TEST_P(HopperAttentionTest, MatchesF64Softmax) {
       {384},
       {mq, mk, mv, go, strideQ[3], strideQ[2], strideQ[1], c.seqQ, c.seqK,
        group, interp::Interpreter::argF32(float(scale * M_LOG2E)),
-       uint64_t(c.causal != 0), uint64_t(uint32_t(offset))},
+       uint64_t(c.causal != 0), uint64_t(uint32_t(offset)), glse},
       options);
   ASSERT_TRUE(r.success) << r.message();
   std::vector<uint16_t> oBits(qElems);
   in.read(go, oBits);
+  std::vector<float> lse(rowsTotal);
+  in.read(glse, lse);
   auto at = [&](const std::array<uint64_t, 4> &s, unsigned b, unsigned t,
                 unsigned h, unsigned x) {
     return b * s[3] + t * s[2] + h * s[1] + x * s[0];
@@ -164,6 +168,12 @@ TEST_P(HopperAttentionTest, MatchesF64Softmax) {
           w[j] = seen ? std::exp(w[j] - mx) : 0;
           sum += w[j];
         }
+        const double wantLse = sum > 0 ? mx + std::log(sum) : -INFINITY;
+        const float gotLse = lse[(size_t(b) * c.heads + h) * c.seqQ + i];
+        if (std::isinf(wantLse))
+          ASSERT_TRUE(std::isinf(gotLse) && gotLse < 0) << "lse row " << i;
+        else
+          ASSERT_NEAR(gotLse, wantLse, 1e-3) << "lse row " << i;
         for (unsigned x = 0; x < c.dim; ++x) {
           double want = 0;
           for (unsigned j = 0; j < c.seqK; ++j)
