@@ -74,6 +74,7 @@ void Runner::runBlock(uint32_t bx, uint32_t by, uint32_t bz) {
   std::fill(std::begin(arrived), std::end(arrived), 0);
   mbarriers.clear();
   wgmmaInFlight = 0;
+  phaseCompleted = false;
   for (Warp &w : warps) {
     w.wgmmaOpen.clear();
     w.wgmmaGroups.clear();
@@ -96,9 +97,20 @@ void Runner::runBlock(uint32_t bx, uint32_t by, uint32_t bz) {
       if (aborted)
         return;
     }
-    bool allExited = true;
-    for (Warp &w : warps)
+    bool allExited = true, anyRunnable = false;
+    for (Warp &w : warps) {
       allExited &= (w.exited == w.exists);
+      anyRunnable |= w.runnable() != 0;
+    }
+    if (anyRunnable) {
+      // A warp stopped after completing an mbarrier phase: wake its
+      // waiters, then run everyone again.
+      landAllBulk();
+      releaseMBarrierWaiters();
+      if (aborted)
+        return;
+      continue;
+    }
     if (allExited) {
       // Bulk copies nobody waited for still land.
       landAllBulk();
@@ -114,6 +126,11 @@ void Runner::runWarp(Warp &w) {
     uint32_t runnable = w.runnable();
     if (!runnable)
       return;
+    if (phaseCompleted) {
+      // Let the waiters of the completed phase run first.
+      phaseCompleted = false;
+      return;
+    }
     if (opts.maxInstructions && threadInstrs > opts.maxInstructions) {
       report(w.pc[__builtin_ctz(runnable)], int(tidOf(w, __builtin_ctz(runnable))),
              "instruction limit of " + llvm::Twine(opts.maxInstructions) +
@@ -720,6 +737,10 @@ void Runner::execute(Warp &w, uint32_t pc, uint32_t mask) {
       mbarrierArrive(in, w, pc, em);
       if (aborted)
         return;
+      if (phaseCompleted) {
+        forLanes(mask, [&](unsigned l) { w.pc[l] = pc + 1; });
+        return;
+      }
       break;
     case Opc::MbarExpectTx:
       mbarrierExpectTx(in, w, pc, em);

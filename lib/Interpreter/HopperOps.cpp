@@ -96,6 +96,7 @@ void Runner::completeTx(MBarrier &mb, int64_t bytes) {
   if (mb.pending == 0 && mb.tx == 0) {
     ++mb.phase;
     mb.pending = mb.expected;
+    phaseCompleted = true;
     // A completed phase orders the arrivals before it against the waits
     // after it, like a barrier release.
     ++epoch;
@@ -536,11 +537,12 @@ void Runner::wgmma(const Instr &in, Warp &w, uint32_t pc, uint32_t em) {
   const uint32_t *acc = d + info.accRegs, *aRegs = acc + info.accRegs;
   const unsigned esz = operandBytes(v.aType);
 
-  // The shared bytes this wgmma reads, held until its group retires.
-  WgmmaRead reads{UINT32_MAX, 0, pc};
-  // Reads element (mn, k) of a descriptor operand.
-  auto readOperand = [&](uint64_t descBits, bool mnMajor, unsigned mn,
-                         unsigned k, PTXType type, double &out) {
+  // The shared bytes this wgmma reads (A's, B's), held until its group
+  // retires.
+  WgmmaRead reads[2] = {{UINT32_MAX, 0, pc}, {UINT32_MAX, 0, pc}};
+  // Reads element (mn, k) of a descriptor operand (0: A, 1: B).
+  auto readOperand = [&](unsigned operand, uint64_t descBits, bool mnMajor,
+                         unsigned mn, unsigned k, PTXType type, double &out) {
     WgmmaDescriptor desc = WgmmaDescriptor::decode(descBits);
     if (desc.baseOffset != 0) {
       report(pc, tid0,
@@ -559,8 +561,9 @@ void Runner::wgmma(const Instr &in, Warp &w, uint32_t pc, uint32_t em) {
                                     "wgmma operand read");
     if (!p)
       return false;
-    reads.begin = std::min(reads.begin, uint32_t(addr));
-    reads.end = std::max(reads.end, uint32_t(addr + esz));
+    WgmmaRead &range = reads[operand];
+    range.begin = std::min(range.begin, uint32_t(addr));
+    range.end = std::max(range.end, uint32_t(addr + esz));
     uint64_t bits = 0;
     std::memcpy(&bits, p, esz);
     out = operandValue(bits, type);
@@ -571,7 +574,7 @@ void Runner::wgmma(const Instr &in, Warp &w, uint32_t pc, uint32_t em) {
   if (in.a != kNoSlot) {
     for (unsigned r = 0; r < 16; ++r)
       for (unsigned k = 0; k < kk; ++k)
-        if (!readOperand(R[in.a], info.transA, row0 + r, k, v.aType,
+        if (!readOperand(0, R[in.a], info.transA, row0 + r, k, v.aType,
                          A[r * kk + k]))
           return;
   } else {
@@ -600,7 +603,7 @@ void Runner::wgmma(const Instr &in, Warp &w, uint32_t pc, uint32_t em) {
   for (unsigned k = 0; k < kk; ++k)
     for (unsigned c = 0; c < n; ++c) {
       double value;
-      if (!readOperand(R[in.b], info.transB, c, k, v.bType, value))
+      if (!readOperand(1, R[in.b], info.transB, c, k, v.bType, value))
         return;
       B[k * n + c] = value;
     }
@@ -638,8 +641,11 @@ void Runner::wgmma(const Instr &in, Warp &w, uint32_t pc, uint32_t em) {
     for (unsigned i = 0; i < info.accRegs; ++i)
       R[d[i] + l] = out[i];
   }
-  w.wgmmaOpen.push_back(reads);
-  ++wgmmaInFlight;
+  for (const WgmmaRead &range : reads)
+    if (range.begin < range.end) {
+      w.wgmmaOpen.push_back(range);
+      ++wgmmaInFlight;
+    }
 }
 
 void Runner::wgmmaGroupOp(const Instr &in, Warp &w) {

@@ -218,6 +218,10 @@ private:
   uint32_t arrived[16] = {};
   std::map<uint32_t, MBarrier> mbarriers; // by shared address
   unsigned wgmmaInFlight = 0; // wgmma reads of all warps not yet retired
+  /// Set when an mbarrier phase completes: the running warp stops so that
+  /// the threads waiting for that phase run before it goes on (the most
+  /// eager schedule the hardware allows, to expose early buffer reuse).
+  bool phaseCompleted = false;
   Buffer *lastBuffer = nullptr;
   /// Set when the launch is profiled.
   std::unique_ptr<ProfileRecorder> prof;

@@ -15,7 +15,9 @@
 //    (exp2 with the scale folded in; a row's 64 scores live in one quad,
 //    reduced with two shuffles), P converted in registers to the A operand
 //    of O += P V (wgmma with A from registers, V N-major), O rescaled when
-//    the running maximum grows;
+//    the running maximum grows. The softmax of block j runs while the
+//    tensor cores compute P_{j-1} V_{j-1} (FlashAttention-3's
+//    intra-warpgroup overlap: two wgmma groups in flight);
 //  - the epilogue divides by the row sums and stores O (rows that see no
 //    key get 0) and, when `lse` is not null, each row's natural logsumexp
 //    (f32 [batch][heads][seq_q]; -inf for a row that sees no key).
@@ -202,10 +204,10 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
       s += std::string(i ? ", " : "") + t;
     return s;
   };
-  auto args = [](const char *prefix, unsigned n) {
+  auto args = [](const char *prefix, unsigned n, const char *t) {
     std::string s;
     for (unsigned i = 0; i < n; ++i)
-      s += llvm::formatv("{0}%{1}{2}: f32", i ? ", " : "", prefix, i).str();
+      s += llvm::formatv("{0}%{1}{2}: {3}", i ? ", " : "", prefix, i, t).str();
     return s;
   };
   auto names = [](const char *prefix, unsigned n) {
@@ -214,136 +216,195 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
       v.push_back("%" + std::string(prefix) + std::to_string(i));
     return v;
   };
+  const unsigned pRegs = keys / 16 * 4; // P as A fragments, 16-bit pairs
   const std::string oTypes = typesOf(oAccs, "f32");
+  const std::string pTypes = typesOf(pRegs, "i32");
   std::vector<std::string> oZero(oAccs, fz);
-  std::string anyKeys = w.setp("ne", numBlocks, zero);
-  w.op("ptx.cond_bra " + anyKeys + ", ^block(" + zero + ", " + negInf + ", " +
-       negInf + ", " + fz + ", " + fz + ", " + joined(oZero) +
-       " : i32, f32, f32, f32, f32, " + oTypes + "), ^finish(" + negInf +
-       ", " + negInf + ", " + fz + ", " + fz + ", " + joined(oZero) +
-       " : f32, f32, f32, f32, " + oTypes + ")");
 
-  // One key block: running maxima m0/m1 and partial sums l0/l1 of the two
-  // rows, and O.
+  // S = Q K^T of the K tile at `kTile`, issued (not waited for): d / 16
+  // k-steps, 32 bytes each along a 128-byte row, then the next atom.
+  auto issueQK = [&](const std::string &kTile) {
+    std::string kDesc = w.descriptor(kTile, descHigh);
+    std::vector<std::string> s(sAccs, fz);
+    for (unsigned kk = 0; kk < d / 16; ++kk) {
+      unsigned atom = kk / 4, step = kk % 4;
+      std::string qa =
+          w.add64(qDesc, w.i64((atom * rowsQ * 128 + step * 32) / 16));
+      std::string kb =
+          w.add64(kDesc, w.i64((atom * keys * 128 + step * 32) / 16));
+      std::string r = w.letMany(
+          sAccs, llvm::formatv("ptx.wgmma_mma_async m64n{0}k16 f32 {1} {1} "
+                               "{{{2}}, {3}, {4}{5} : f32",
+                               keys, type, joined(s), qa, kb,
+                               kk ? "" : " scale_d_imm 0")
+                     .str());
+      for (unsigned i = 0; i < sAccs; ++i)
+        s[i] = r + "#" + std::to_string(i);
+    }
+    w.op("ptx.wgmma_commit_group");
+    return s;
+  };
+  // O += P V of the V tile at `vTile`, issued: P's k16 chunk t is S columns
+  // 16 t .. 16 t + 15, which in the accumulator layout are A's fragment.
+  auto issuePV = [&](std::vector<std::string> o,
+                     const std::vector<std::string> &pA,
+                     const std::string &vTile) {
+    std::string vDesc = w.descriptor(vTile, descV);
+    for (unsigned t = 0; t < keys / 16; ++t) {
+      std::vector<std::string> a(pA.begin() + 4 * t, pA.begin() + 4 * t + 4);
+      std::string vb = w.add64(vDesc, w.i64(t * 16 * 128 / 16));
+      std::string r = w.letMany(
+          oAccs, llvm::formatv("ptx.wgmma_mma_async m64n{0}k16 f32 {1} {1} "
+                               "{{{2}}, {{{3}}, {4} trans_b : f32, i32",
+                               d, type, joined(o), joined(a), vb)
+                     .str());
+      for (unsigned i = 0; i < oAccs; ++i)
+        o[i] = r + "#" + std::to_string(i);
+    }
+    w.op("ptx.wgmma_commit_group");
+    return o;
+  };
+  // The online softmax of block `j`'s scores: masked, scaled (log2 units),
+  // the rows' new maxima and sums, P packed as A fragments, and the factor
+  // (alpha) the older O must be scaled by.
+  struct Softmax {
+    std::string max[2], sum[2], alpha[2];
+    std::vector<std::string> pA;
+  };
+  auto softmax = [&](const std::vector<std::string> &s, const std::string &j,
+                     const std::string m[2], const std::string l[2]) {
+    Softmax out;
+    // Element e is row rows[(e/2)%2], key 64 j + 8 (e/4) + pairCol + e%2.
+    std::string kBase = w.add32(w.mul32(j, w.i32(keys)), pairCol);
+    std::string limit[2];
+    for (unsigned h = 0; h < 2; ++h) {
+      // Keys up to row + offset are visible (causal), all below seq_k.
+      std::string causalLimit =
+          w.add32(w.add32(rows[h], "%causal_offset"), one);
+      std::string below = w.setp("lt", causalLimit, "%seq_k", "s32");
+      std::string clamped = w.let("ptx.selp b32 " + causalLimit +
+                                  ", %seq_k, " + below + " : i32");
+      std::string neg = w.setp("lt", clamped, zero, "s32");
+      std::string causalEnd = w.let("ptx.selp b32 " + zero + ", " + clamped +
+                                    ", " + neg + " : i32");
+      limit[h] = w.let("ptx.selp b32 " + causalEnd + ", %seq_k, " +
+                       isCausal + " : i32");
+    }
+    std::vector<std::string> x(sAccs);
+    out.max[0] = m[0];
+    out.max[1] = m[1];
+    for (unsigned e = 0; e < sAccs; ++e) {
+      unsigned h = (e / 2) % 2;
+      std::string key = w.add32(kBase, w.i32(8 * (e / 4) + e % 2));
+      std::string visible = w.setp("lt", key, limit[h], "s32");
+      std::string scaled =
+          w.let("ptx.mul rn f32 " + s[e] + ", %scale_log2 : f32");
+      x[e] = w.let("ptx.selp f32 " + scaled + ", " + negInf + ", " + visible +
+                   " : f32");
+      out.max[h] = w.let("ptx.max f32 " + out.max[h] + ", " + x[e] + " : f32");
+    }
+    std::string base[2];
+    for (unsigned h = 0; h < 2; ++h) {
+      for (unsigned xorLane : {1u, 2u})
+        out.max[h] = w.let("ptx.max f32 " + out.max[h] + ", " +
+                           w.shflXor(out.max[h], xorLane) + " : f32");
+      // Nothing visible yet: subtract 0 so that exp2 gives 0, not NaN.
+      std::string none = w.let("ptx.setp equ f32 " + out.max[h] + ", " +
+                               negInf + " : f32");
+      base[h] = w.let("ptx.selp f32 " + fz + ", " + out.max[h] + ", " + none +
+                      " : f32");
+      out.alpha[h] = w.let(
+          "ptx.ex2 approx f32 " +
+          w.let("ptx.sub rn f32 " + m[h] + ", " + base[h] + " : f32") +
+          " : f32");
+    }
+    std::vector<std::string> p(sAccs);
+    std::string rowSum[2] = {fz, fz};
+    for (unsigned e = 0; e < sAccs; ++e) {
+      unsigned h = (e / 2) % 2;
+      p[e] = w.let("ptx.ex2 approx f32 " +
+                   w.let("ptx.sub rn f32 " + x[e] + ", " + base[h] + " : f32") +
+                   " : f32");
+      rowSum[h] = w.let("ptx.add rn f32 " + rowSum[h] + ", " + p[e] + " : f32");
+    }
+    for (unsigned h = 0; h < 2; ++h)
+      out.sum[h] = w.let("ptx.fma rn f32 " + l[h] + ", " + out.alpha[h] +
+                         ", " + rowSum[h] + " : f32");
+    for (unsigned t = 0; t < keys / 16; ++t)
+      for (unsigned r = 0; r < 4; ++r) {
+        unsigned e = 4 * (2 * t + r / 2) + 2 * (r % 2);
+        out.pA.push_back(w.let(std::string("ptx.cvt_pack rn ") + type +
+                               "x2 " + p[e + 1] + ", " + p[e] + " : i32"));
+      }
+    return out;
+  };
+  auto releaseStage = [&](const Stage &st) {
+    w.op("ptx.mbarrier_arrive if " + wgLeader + " shared [" + st.empty +
+         "] : i32");
+  };
+  auto loopArgs = [&](const std::string &j, const Softmax &sm,
+                      const std::vector<std::string> &o) {
+    return "^block(" + j + ", " + sm.max[0] + ", " + sm.max[1] + ", " +
+           sm.sum[0] + ", " + sm.sum[1] + ", " + joined(o) + ", " +
+           joined(sm.pA) + " : i32, f32, f32, f32, f32, " + oTypes + ", " +
+           pTypes + ")";
+  };
+
+  // Block 0 alone: its scores and P.
+  std::string anyKeys = w.setp("ne", numBlocks, zero);
+  w.op("ptx.cond_bra " + anyKeys + ", ^first_block, ^finish(" + negInf + ", " +
+       negInf + ", " + fz + ", " + fz + ", " + joined(oZero) +
+       " : f32, f32, f32, f32, " + oTypes + ")");
+  w.label("^first_block:");
+  Stage s0 = stageOf(zero);
+  w.waitParity(s0.full, s0.parity, "kv0_wait", "kv0_ready");
+  w.op("ptx.wgmma_fence");
+  std::vector<std::string> s0Scores = issueQK(s0.k);
+  w.op("ptx.wgmma_wait_group 0");
+  std::string mInit[2] = {negInf, negInf}, lInit[2] = {fz, fz};
+  Softmax sm0 = softmax(s0Scores, zero, mInit, lInit);
+  w.op("ptx.bra " + loopArgs(one, sm0, oZero));
+
+  // Block j >= 1 with P of block j - 1 in hand: S_j = Q K_j^T and O +=
+  // P_{j-1} V_{j-1} run on the tensor cores while the softmax of S_j runs
+  // (FlashAttention-3's intra-warpgroup overlap); O is rescaled once P V
+  // is done.
   w.label("^block(%j: i32, %m0: f32, %m1: f32, %l0: f32, %l1: f32, " +
-          args("o", oAccs) + "):");
+          args("o", oAccs, "f32") + ", " + args("p", pRegs, "i32") + "):");
+  std::string jPrev = w.add32("%j", w.i32(-1));
+  Stage prev = stageOf(jPrev);
+  std::string more = w.setp("lt", "%j", numBlocks);
+  w.op("ptx.cond_bra " + more + ", ^step, ^last");
+  w.label("^step:");
   Stage cs = stageOf("%j");
   w.waitParity(cs.full, cs.parity, "kv_wait", "kv_ready");
-  // S = Q K^T over d / 16 k-steps (32 bytes each along a 128-byte row,
-  // then the next 64-column atom).
-  std::string kDesc = w.descriptor(cs.k, descHigh);
-  std::vector<std::string> s(sAccs, fz);
   w.op("ptx.wgmma_fence");
-  for (unsigned kk = 0; kk < d / 16; ++kk) {
-    unsigned atom = kk / 4, step = kk % 4;
-    std::string qa = w.add64(qDesc, w.i64((atom * rowsQ * 128 + step * 32) / 16));
-    std::string kb = w.add64(kDesc, w.i64((atom * keys * 128 + step * 32) / 16));
-    std::string r = w.letMany(
-        sAccs, llvm::formatv("ptx.wgmma_mma_async m64n{0}k16 f32 {1} {1} "
-                             "{{{2}}, {3}, {4}{5} : f32",
-                             keys, type, joined(s), qa, kb,
-                             kk ? "" : " scale_d_imm 0")
-                   .str());
-    for (unsigned i = 0; i < sAccs; ++i)
-      s[i] = r + "#" + std::to_string(i);
-  }
-  w.op("ptx.wgmma_commit_group");
-  w.op("ptx.wgmma_wait_group 0");
-
-  // Mask and scale: element e is row rows[(e/2)%2], key 64 j + 8 (e/4) +
-  // pairCol + e%2.
-  std::string kBase = w.add32(w.mul32("%j", w.i32(keys)), pairCol);
+  std::vector<std::string> scores = issueQK(cs.k);
+  std::vector<std::string> o =
+      issuePV(names("o", oAccs), names("p", pRegs), prev.v);
+  w.op("ptx.wgmma_wait_group 1");
   std::string m[2] = {"%m0", "%m1"}, l[2] = {"%l0", "%l1"};
-  std::string limit[2];
-  for (unsigned h = 0; h < 2; ++h) {
-    // Keys up to row + offset are visible (causal), all below seq_k.
-    std::string causalLimit = w.add32(w.add32(rows[h], "%causal_offset"), one);
-    std::string below = w.setp("lt", causalLimit, "%seq_k", "s32");
-    std::string clamped = w.let("ptx.selp b32 " + causalLimit + ", %seq_k, " +
-                                below + " : i32");
-    std::string neg = w.setp("lt", clamped, zero, "s32");
-    std::string causalEnd =
-        w.let("ptx.selp b32 " + zero + ", " + clamped + ", " + neg + " : i32");
-    limit[h] = w.let("ptx.selp b32 " + causalEnd + ", %seq_k, " + isCausal +
-                     " : i32");
-  }
-  std::vector<std::string> x(sAccs);
-  std::string newMax[2] = {m[0], m[1]};
-  for (unsigned e = 0; e < sAccs; ++e) {
-    unsigned h = (e / 2) % 2;
-    std::string key = w.add32(kBase, w.i32(8 * (e / 4) + e % 2));
-    std::string visible = w.setp("lt", key, limit[h], "s32");
-    std::string scaled = w.let("ptx.mul rn f32 " + s[e] + ", %scale_log2 : f32");
-    x[e] = w.let("ptx.selp f32 " + scaled + ", " + negInf + ", " + visible +
-                 " : f32");
-    newMax[h] = w.let("ptx.max f32 " + newMax[h] + ", " + x[e] + " : f32");
-  }
-  std::string base[2], alpha[2];
-  for (unsigned h = 0; h < 2; ++h) {
-    for (unsigned xorLane : {1u, 2u}) {
-      std::string other = w.shflXor(newMax[h], xorLane);
-      newMax[h] = w.let("ptx.max f32 " + newMax[h] + ", " + other + " : f32");
-    }
-    // Nothing visible yet: subtract 0 so that exp2 gives 0, not NaN.
-    std::string none = w.let("ptx.setp equ f32 " + newMax[h] + ", " + negInf +
-                             " : f32");
-    base[h] = w.let("ptx.selp f32 " + fz + ", " + newMax[h] + ", " + none +
-                    " : f32");
-    alpha[h] = w.let("ptx.ex2 approx f32 " +
-                     w.let("ptx.sub rn f32 " + m[h] + ", " + base[h] + " : f32") +
-                     " : f32");
-  }
-  std::vector<std::string> p(sAccs);
-  std::string rowSum[2] = {fz, fz};
-  for (unsigned e = 0; e < sAccs; ++e) {
-    unsigned h = (e / 2) % 2;
-    p[e] = w.let("ptx.ex2 approx f32 " +
-                 w.let("ptx.sub rn f32 " + x[e] + ", " + base[h] + " : f32") +
-                 " : f32");
-    rowSum[h] = w.let("ptx.add rn f32 " + rowSum[h] + ", " + p[e] + " : f32");
-  }
-  std::string lNew[2];
-  for (unsigned h = 0; h < 2; ++h)
-    lNew[h] = w.let("ptx.fma rn f32 " + l[h] + ", " + alpha[h] + ", " +
-                    rowSum[h] + " : f32");
-  std::vector<std::string> o = names("o", oAccs);
-  for (unsigned e = 0; e < oAccs; ++e)
-    o[e] = w.let("ptx.mul rn f32 " + o[e] + ", " + alpha[(e / 2) % 2] + " : f32");
-
-  // O += P V: P's k16 chunk t is S columns 16 t .. 16 t + 15, which in the
-  // accumulator layout are exactly A's fragment (pairs packed to 16 bits).
-  std::string vDesc = w.descriptor(cs.v, descV);
-  w.op("ptx.wgmma_fence");
-  for (unsigned t = 0; t < keys / 16; ++t) {
-    std::vector<std::string> a;
-    for (unsigned r = 0; r < 4; ++r) {
-      unsigned e = 4 * (2 * t + r / 2) + 2 * (r % 2);
-      a.push_back(w.let(std::string("ptx.cvt_pack rn ") + type + "x2 " +
-                        p[e + 1] + ", " + p[e] + " : i32"));
-    }
-    std::string vb = w.add64(vDesc, w.i64(t * 16 * 128 / 16));
-    std::string r = w.letMany(
-        oAccs, llvm::formatv("ptx.wgmma_mma_async m64n{0}k16 f32 {1} {1} "
-                             "{{{2}}, {{{3}}, {4} trans_b : f32, i32",
-                             d, type, joined(o), joined(a), vb)
-                   .str());
-    for (unsigned i = 0; i < oAccs; ++i)
-      o[i] = r + "#" + std::to_string(i);
-  }
-  w.op("ptx.wgmma_commit_group");
+  Softmax sm = softmax(scores, "%j", m, l);
   w.op("ptx.wgmma_wait_group 0");
-  w.op("ptx.mbarrier_arrive if " + wgLeader + " shared [" + cs.empty + "] : i32");
-  std::string jNext = w.add32("%j", one);
-  std::string more = w.setp("lt", jNext, numBlocks);
-  w.op("ptx.cond_bra " + more + ", ^block(" + jNext + ", " + newMax[0] + ", " +
-       newMax[1] + ", " + lNew[0] + ", " + lNew[1] + ", " + joined(o) +
-       " : i32, f32, f32, f32, f32, " + oTypes + "), ^finish(" + newMax[0] +
-       ", " + newMax[1] + ", " + lNew[0] + ", " + lNew[1] + ", " + joined(o) +
+  releaseStage(prev);
+  for (unsigned e = 0; e < oAccs; ++e)
+    o[e] = w.let("ptx.mul rn f32 " + o[e] + ", " + sm.alpha[(e / 2) % 2] +
+                 " : f32");
+  w.op("ptx.bra " + loopArgs(w.add32("%j", one), sm, o));
+
+  // The last block's P V.
+  w.label("^last:");
+  w.op("ptx.wgmma_fence");
+  std::vector<std::string> oLast =
+      issuePV(names("o", oAccs), names("p", pRegs), prev.v);
+  w.op("ptx.wgmma_wait_group 0");
+  releaseStage(prev);
+  w.op("ptx.bra ^finish(%m0, %m1, %l0, %l1, " + joined(oLast) +
        " : f32, f32, f32, f32, " + oTypes + ")");
 
   // O / l (0 where no key was visible), stored as 16-bit pairs.
   w.label("^finish(%fm0: f32, %fm1: f32, %fl0: f32, %fl1: f32, " +
-          args("fo", oAccs) + "):");
+          args("fo", oAccs, "f32") + "):");
   std::string inv[2], lse[2];
   std::string fl[2] = {"%fl0", "%fl1"}, fm[2] = {"%fm0", "%fm1"};
   std::string ln2 = w.f32("0.693147182");
