@@ -651,7 +651,8 @@ void Runner::execute(Warp &w, uint32_t pc, uint32_t mask) {
     case Opc::Shfl:
     case Opc::Vote:
     case Opc::Match:
-    case Opc::Redux: {
+    case Opc::Redux:
+    case Opc::Elect: {
       uint32_t required = 0;
       forLanes(mask, [&](unsigned l) { required |= uint32_t(R[in.d + l]); });
       if (!arrive(w, pc, mask, required))
@@ -667,8 +668,10 @@ void Runner::execute(Warp &w, uint32_t pc, uint32_t mask) {
         vote(in, w, em);
       else if (in.op == Opc::Match)
         match(in, w, em);
-      else
+      else if (in.op == Opc::Redux)
         redux(in, w, em);
+      else
+        elect(in, w, em);
       break;
     }
     case Opc::ActiveMask:
@@ -677,91 +680,40 @@ void Runner::execute(Warp &w, uint32_t pc, uint32_t mask) {
     case Opc::Mma:
     case Opc::LdMatrix:
     case Opc::StMatrix:
+    case Opc::Wgmma:
+    case Opc::WarpSync:
       // .aligned: every lane of the warp executes the same instruction.
       if (!arrive(w, pc, mask, w.exists))
         return;
       em = guardMask(in, R, mask);
       if (prof) {
         prof->issue(pc, mask, em);
-        if (in.op != Opc::Mma && em)
+        if ((in.op == Opc::LdMatrix || in.op == Opc::StMatrix) && em)
           prof->memory(pc, in, R, em);
       }
       if (in.op == Opc::Mma)
         mma(in, w, pc, em);
       else if (in.op == Opc::LdMatrix)
         ldmatrix(in, w, pc, em);
-      else
+      else if (in.op == Opc::StMatrix)
         stmatrix(in, w, pc, em);
-      if (aborted)
-        return;
-      break;
-    case Opc::Elect:
-    case Opc::Wgmma:
-    case Opc::WarpSync: {
-      // .sync.aligned: the warp (elect.sync: the lanes of its mask) arrive
-      // together.
-      uint32_t required = w.exists;
-      if (in.op == Opc::Elect) {
-        required = 0;
-        forLanes(mask, [&](unsigned l) { required |= uint32_t(R[in.d + l]); });
-      }
-      if (!arrive(w, pc, mask, required))
-        return;
-      em = guardMask(in, R, mask);
-      if (prof)
-        prof->issue(pc, mask, em);
-      if (in.op == Opc::Elect)
-        elect(in, w, em);
       else if (in.op == Opc::Wgmma && em)
         wgmma(in, w, pc, em);
-      else if (in.op == Opc::WarpSync && em)
+      else if (em)
         wgmmaGroupOp(in, w);
       if (aborted)
         return;
       break;
-    }
     case Opc::MbarInit:
-      mbarrierInit(in, w, pc, em);
-      if (aborted)
-        return;
-      break;
     case Opc::MbarInval:
-      forLanes(em, [&](unsigned l) {
-        if (!aborted && mbarrierAt(w, l, pc, R[in.a + l], "mbarrier.inval"))
-          mbarriers.erase(uint32_t(R[in.a + l]));
-      });
-      if (aborted)
-        return;
-      break;
     case Opc::MbarArrive:
-      mbarrierArrive(in, w, pc, em);
-      if (aborted)
-        return;
-      if (phaseCompleted) {
-        forLanes(mask, [&](unsigned l) { w.pc[l] = pc + 1; });
-        return;
-      }
-      break;
     case Opc::MbarExpectTx:
-      mbarrierExpectTx(in, w, pc, em);
-      if (aborted)
-        return;
-      break;
     case Opc::MbarTryWait:
-      mbarrierTryWait(in, w, pc, mask, em);
-      if (aborted || !mask)
-        return;
-      break;
     case Opc::BulkTensorLoad:
     case Opc::BulkTensorStore:
-      bulkTensorCopy(in, w, pc, em);
-      if (aborted)
-        return;
-      break;
     case Opc::BulkLoad:
     case Opc::BulkStore:
-      bulkCopy(in, w, pc, em);
-      if (aborted)
+      if (!asyncOp(in, w, pc, mask, em))
         return;
       break;
     case Opc::CpAsync:

@@ -32,6 +32,46 @@ using namespace kaio::ptx;
 using namespace kaio::interp;
 using namespace kaio::interp::detail;
 
+bool Runner::asyncOp(const Instr &in, Warp &w, uint32_t pc, uint32_t &mask,
+                     uint32_t em) {
+  const uint64_t *R = w.regs;
+  switch (in.op) {
+  case Opc::MbarInit:
+    mbarrierInit(in, w, pc, em);
+    break;
+  case Opc::MbarInval:
+    forLanes(em, [&](unsigned l) {
+      if (!aborted && mbarrierAt(w, l, pc, R[in.a + l], "mbarrier.inval"))
+        mbarriers.erase(uint32_t(R[in.a + l]));
+    });
+    break;
+  case Opc::MbarArrive:
+    mbarrierArrive(in, w, pc, em);
+    if (!aborted && phaseCompleted) {
+      forLanes(mask, [&](unsigned l) { w.pc[l] = pc + 1; });
+      return false;
+    }
+    break;
+  case Opc::MbarExpectTx:
+    mbarrierExpectTx(in, w, pc, em);
+    break;
+  case Opc::MbarTryWait:
+    mbarrierTryWait(in, w, pc, mask, em);
+    return !aborted && mask;
+  case Opc::BulkTensorLoad:
+  case Opc::BulkTensorStore:
+    bulkTensorCopy(in, w, pc, em);
+    break;
+  case Opc::BulkLoad:
+  case Opc::BulkStore:
+    bulkCopy(in, w, pc, em);
+    break;
+  default:
+    break;
+  }
+  return !aborted;
+}
+
 //===----------------------------------------------------------------------===//
 // mbarrier
 //===----------------------------------------------------------------------===//

@@ -67,6 +67,14 @@ bool Interpreter::freeGlobal(uint64_t address) {
   return impl->buffers.erase(address) != 0;
 }
 
+uint64_t Interpreter::allocTensorMap(const kaio::rt::TensorMapDesc &desc) {
+  unsigned char bytes[kaio::rt::kTensorMapBytes];
+  kaio::rt::encodeKaioTensorMap(desc, bytes);
+  uint64_t address = allocGlobal(sizeof(bytes), 64);
+  write(address, bytes, sizeof(bytes));
+  return address;
+}
+
 bool Interpreter::write(uint64_t address, const void *data, uint64_t bytes) {
   Buffer *b = impl->findBuffer(address);
   if (!b || address - b->base + bytes > b->size)

@@ -141,12 +141,18 @@ private:
   void landAll(Warp &w, unsigned lane);
 
   // Hopper (HopperOps.cpp).
+  /// Runs an mbarrier or bulk-copy op; false when the lanes in `mask`
+  /// stop here (an error, a wait, or a completed phase whose waiters go
+  /// first), their pcs saved.
+  bool asyncOp(const Instr &in, Warp &w, uint32_t pc, uint32_t &mask,
+               uint32_t em);
   MBarrier *mbarrierAt(Warp &w, unsigned lane, uint32_t pc, uint64_t addr,
                        const char *what);
   void mbarrierInit(const Instr &in, Warp &w, uint32_t pc, uint32_t em);
   void mbarrierArrive(const Instr &in, Warp &w, uint32_t pc, uint32_t em);
   void mbarrierExpectTx(const Instr &in, Warp &w, uint32_t pc, uint32_t em);
-  /// Blocks the lanes whose phase has not completed; false on an error.
+  /// Blocks the lanes whose phase has not completed (and takes them out of
+  /// `mask`).
   void mbarrierTryWait(const Instr &in, Warp &w, uint32_t pc, uint32_t &mask,
                        uint32_t em);
   bool mbarrierReady(const Instr &in, const Warp &w, unsigned lane);

@@ -19,6 +19,7 @@
 #ifndef KAIO_INTERPRETER_INTERPRETER_H
 #define KAIO_INTERPRETER_INTERPRETER_H
 
+#include "Kaio/Runtime/TensorMapDesc.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -100,6 +101,11 @@ public:
   bool read(uint64_t address, std::vector<T> &data) const {
     return read(address, data.data(), data.size() * sizeof(T));
   }
+  /// A tensor map for `ptx.tensor_map` parameters: 128 bytes of global
+  /// memory holding KAIO's encoding of `desc` (Kaio/Runtime/TensorMapDesc.h;
+  /// the interpreter does not read the driver's opaque format). Pass the
+  /// returned address as the parameter's value.
+  uint64_t allocTensorMap(const kaio::rt::TensorMapDesc &desc);
   /// Device address of a module-scope `.global` / `.const` variable.
   std::optional<uint64_t> getVariableAddress(llvm::StringRef symbol) const;
 

@@ -41,11 +41,7 @@ protected:
     d.box[0] = boxCols;
     d.box[1] = boxRows;
     d.swizzle = swizzle;
-    unsigned char bytes[rt::kTensorMapBytes];
-    rt::encodeKaioTensorMap(d, bytes);
-    uint64_t map = in.allocGlobal(rt::kTensorMapBytes, 64);
-    in.write(map, bytes, sizeof(bytes));
-    return map;
+    return in.allocTensorMap(d);
   }
 };
 
@@ -157,7 +153,7 @@ TEST_F(HopperTest, APhaseThatCanNeverCompleteIsADeadlock) {
 TEST_F(HopperTest, TensorMapOperandMustBeATensorMap) {
   std::string body = replace(replace(kTmaLoad, "WAIT", kWaitLoop), "INIT", "1");
   Interpreter &in = load(body);
-  uint64_t junk = in.allocGlobal(128, 64);
+  uint64_t junk = in.allocGlobal(rt::kTensorMapBytes, 64);
   LaunchResult r =
       in.launch("tma_load", {1}, {128}, {junk, in.allocGlobal(2048), 0, 0});
   ASSERT_FALSE(r.success);

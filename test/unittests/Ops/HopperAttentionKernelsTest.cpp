@@ -8,21 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OpsKernels.h"
-
-#include "Kaio/Dialect/PTX/IR/PTXDialect.h"
-#include "Kaio/Interpreter/FloatSemantics.h"
-#include "Kaio/Interpreter/Interpreter.h"
-#include "Kaio/Runtime/TensorMapDesc.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "gtest/gtest.h"
+#include "HopperTestSupport.h"
 
 #include <cmath>
-#include <random>
 
 using namespace kaio;
 using namespace kaio::ops::kernels;
+using namespace kaio::test;
 
 namespace {
 
@@ -42,24 +34,7 @@ void PrintTo(const Case &c, std::ostream *os) {
       << (c.bhsd ? " bhsd" : " bshd");
 }
 
-class HopperAttentionTest : public ::testing::TestWithParam<Case> {
-protected:
-  static void SetUpTestSuite() {
-    context = new mlir::MLIRContext();
-    context->loadDialect<ptx::PTXDialect>();
-    module = new mlir::OwningOpRef<mlir::ModuleOp>(
-        mlir::parseSourceString<mlir::ModuleOp>(hopperKernelsModule(),
-                                                mlir::ParserConfig(context)));
-  }
-  static void TearDownTestSuite() {
-    delete module;
-    delete context;
-  }
-  static mlir::MLIRContext *context;
-  static mlir::OwningOpRef<mlir::ModuleOp> *module;
-};
-mlir::MLIRContext *HopperAttentionTest::context;
-mlir::OwningOpRef<mlir::ModuleOp> *HopperAttentionTest::module;
+using HopperAttentionTest = HopperKernelsTest<Case>;
 
 /// Element strides of a [batch][seq][heads][dim] tensor stored bshd or
 /// bhsd: {dim, head, seq, batch}.
@@ -76,22 +51,13 @@ TEST_P(HopperAttentionTest, MatchesF64Softmax) {
   HopperAttentionConfig config{c.bf16, c.dim, 2};
   const interp::FloatFormat fmt = c.bf16 ? interp::kBF16 : interp::kF16;
   std::mt19937 rng(c.seqQ * 31 + c.seqK + c.dim + c.causal);
-  std::uniform_real_distribution<double> dist(-1, 1);
-  auto sample = [&](size_t n, std::vector<double> &values) {
-    std::vector<uint16_t> bits(n);
-    values.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-      bits[i] = uint16_t(interp::fromDouble(dist(rng), fmt,
-                                            interp::RoundMode::NearestEven));
-      values[i] = interp::toDouble(bits[i], fmt);
-    }
-    return bits;
-  };
+
   const size_t qElems = size_t(c.batch) * c.seqQ * c.heads * c.dim;
   const size_t kvElems = size_t(c.batch) * c.seqK * c.kvHeads * c.dim;
   std::vector<double> q, k, v;
-  std::vector<uint16_t> qBits = sample(qElems, q), kBits = sample(kvElems, k),
-                        vBits = sample(kvElems, v);
+  std::vector<uint16_t> qBits = sample16(rng, qElems, c.bf16, q),
+                        kBits = sample16(rng, kvElems, c.bf16, k),
+                        vBits = sample16(rng, kvElems, c.bf16, v);
   interp::Interpreter in(**module);
   auto upload = [&](const std::vector<uint16_t> &bits) {
     uint64_t a = in.allocGlobal(bits.size() * 2);
@@ -105,24 +71,9 @@ TEST_P(HopperAttentionTest, MatchesF64Softmax) {
   auto strideQ = stridesOf(c, c.heads, c.seqQ);
   auto strideKV = stridesOf(c, c.kvHeads, c.seqK);
   auto map = [&](uint64_t address, unsigned heads, unsigned seq,
-                 const std::array<uint64_t, 4> &stride, unsigned rows) {
-    rt::TensorMapDesc d;
-    d.elem = c.bf16 ? rt::ScalarType::BF16 : rt::ScalarType::F16;
-    d.rank = 4;
-    d.address = address;
-    uint64_t dims[4] = {c.dim, heads, seq, c.batch};
-    uint32_t box[4] = {64, 1, rows, 1};
-    for (unsigned i = 0; i < 4; ++i) {
-      d.dims[i] = dims[i];
-      d.strides[i] = stride[i] * 2;
-      d.box[i] = box[i];
-    }
-    d.swizzle = rt::TensorMapSwizzle::B128;
-    unsigned char bytes[rt::kTensorMapBytes];
-    rt::encodeKaioTensorMap(d, bytes);
-    uint64_t m = in.allocGlobal(rt::kTensorMapBytes, 64);
-    in.write(m, bytes, sizeof(bytes));
-    return m;
+                 const std::array<uint64_t, 4> &stride, uint32_t rows) {
+    return tensorMap16(in, address, c.bf16, {c.dim, heads, seq, c.batch},
+                       stride, {64, 1, rows, 1});
   };
   uint64_t mq = map(gq, c.heads, c.seqQ, strideQ, 128);
   uint64_t mk = map(gk, c.kvHeads, c.seqK, strideKV, 64);

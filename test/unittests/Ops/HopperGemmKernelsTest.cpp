@@ -7,69 +7,21 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OpsKernels.h"
+#include "HopperTestSupport.h"
 
-#include "Kaio/Dialect/PTX/IR/PTXDialect.h"
-#include "Kaio/Interpreter/FloatSemantics.h"
-#include "Kaio/Interpreter/Interpreter.h"
 #include "Kaio/Interpreter/Profile.h"
-#include "Kaio/Runtime/TensorMapDesc.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "gtest/gtest.h"
-
-#include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
-#include <random>
 
 using namespace kaio;
 using namespace kaio::ops::kernels;
+using namespace kaio::test;
 
 namespace {
 
 /// (bf16, block N, M, N, K).
-class HopperGemmTest
-    : public ::testing::TestWithParam<
-          std::tuple<bool, unsigned, unsigned, unsigned, unsigned>> {
-protected:
-  static void SetUpTestSuite() {
-    context = new mlir::MLIRContext();
-    context->loadDialect<ptx::PTXDialect>();
-    module = new mlir::OwningOpRef<mlir::ModuleOp>(
-        mlir::parseSourceString<mlir::ModuleOp>(hopperKernelsModule(),
-                                                mlir::ParserConfig(context)));
-  }
-  static void TearDownTestSuite() {
-    delete module;
-    delete context;
-  }
-
-  static uint64_t tensorMap(interp::Interpreter &in, uint64_t address,
-                            uint64_t rows, uint64_t cols, uint32_t boxRows,
-                            uint32_t boxCols, bool bf16) {
-    rt::TensorMapDesc d;
-    d.elem = bf16 ? rt::ScalarType::BF16 : rt::ScalarType::F16;
-    d.address = address;
-    d.dims[0] = cols;
-    d.dims[1] = rows;
-    d.strides[0] = 2;
-    d.strides[1] = cols * 2;
-    d.box[0] = boxCols;
-    d.box[1] = boxRows;
-    d.swizzle = rt::TensorMapSwizzle::B128;
-    unsigned char bytes[rt::kTensorMapBytes];
-    rt::encodeKaioTensorMap(d, bytes);
-    uint64_t map = in.allocGlobal(rt::kTensorMapBytes, 64);
-    in.write(map, bytes, sizeof(bytes));
-    return map;
-  }
-
-  static mlir::MLIRContext *context;
-  static mlir::OwningOpRef<mlir::ModuleOp> *module;
-};
-mlir::MLIRContext *HopperGemmTest::context;
-mlir::OwningOpRef<mlir::ModuleOp> *HopperGemmTest::module;
+using HopperGemmTest =
+    HopperKernelsTest<std::tuple<bool, unsigned, unsigned, unsigned, unsigned>>;
 
 TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
   ASSERT_TRUE(*module) << "the generated module does not parse";
@@ -77,22 +29,10 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
   HopperGemmConfig config;
   config.bf16 = bf16;
   config.blockN = blockN;
-  const interp::FloatFormat fmt = bf16 ? interp::kBF16 : interp::kF16;
   std::mt19937 rng(m * 131 + n * 7 + k);
-  std::uniform_real_distribution<double> dist(-1, 1);
-  auto sample = [&](size_t count, std::vector<double> &values) {
-    std::vector<uint16_t> bits(count);
-    values.resize(count);
-    for (size_t i = 0; i < count; ++i) {
-      bits[i] = uint16_t(interp::fromDouble(dist(rng), fmt,
-                                            interp::RoundMode::NearestEven));
-      values[i] = interp::toDouble(bits[i], fmt);
-    }
-    return bits;
-  };
   std::vector<double> a, b;
-  std::vector<uint16_t> aBits = sample(size_t(m) * k, a);
-  std::vector<uint16_t> bBits = sample(size_t(k) * n, b);
+  std::vector<uint16_t> aBits = sample16(rng, size_t(m) * k, bf16, a);
+  std::vector<uint16_t> bBits = sample16(rng, size_t(k) * n, bf16, b);
 
   interp::Interpreter in(**module);
   uint64_t ga = in.allocGlobal(aBits.size() * 2);
@@ -108,8 +48,10 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
     c0[i] = float(i % 13) - 6.0f;
   in.write(gc, c0);
   const float alpha = 1.5f, beta = (m + n) % 2 ? 0.0f : -0.5f;
-  uint64_t mapA = tensorMap(in, ga, m, k, config.blockM, config.blockK, bf16);
-  uint64_t mapB = tensorMap(in, gb, k, n, config.blockK, 64, bf16);
+  uint64_t mapA = tensorMap16(in, ga, bf16, {k, m}, {1, k},
+                              {config.blockK, config.blockM});
+  uint64_t mapB =
+      tensorMap16(in, gb, bf16, {n, k}, {1, n}, {64, config.blockK});
   interp::LaunchOptions options;
   options.dynamicSharedBytes =
       config.stages * (config.blockM + config.blockN) * config.blockK * 2;

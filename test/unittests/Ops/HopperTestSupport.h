@@ -1,0 +1,80 @@
+//===- HopperTestSupport.h - the sm_90a kernels in the interpreter -*- C++ -*-===//
+//
+// The library's sm_90a module parsed once per test suite, and tensor maps
+// over row-major 16-bit tensors in interpreter memory.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KAIO_TEST_UNITTESTS_OPS_HOPPERTESTSUPPORT_H
+#define KAIO_TEST_UNITTESTS_OPS_HOPPERTESTSUPPORT_H
+
+#include "OpsKernels.h"
+
+#include "Kaio/Dialect/PTX/IR/PTXDialect.h"
+#include "Kaio/Interpreter/FloatSemantics.h"
+#include "Kaio/Interpreter/Interpreter.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "gtest/gtest.h"
+
+#include <random>
+
+namespace kaio::test {
+
+/// Parses ops::kernels::hopperKernelsModule() once for the suite.
+template <class Param>
+class HopperKernelsTest : public ::testing::TestWithParam<Param> {
+protected:
+  static void SetUpTestSuite() {
+    context = new mlir::MLIRContext();
+    context->loadDialect<ptx::PTXDialect>();
+    module = new mlir::OwningOpRef<mlir::ModuleOp>(
+        mlir::parseSourceString<mlir::ModuleOp>(
+            ops::kernels::hopperKernelsModule(), mlir::ParserConfig(context)));
+  }
+  static void TearDownTestSuite() {
+    delete module;
+    delete context;
+  }
+  static inline mlir::MLIRContext *context = nullptr;
+  static inline mlir::OwningOpRef<mlir::ModuleOp> *module = nullptr;
+};
+
+/// `count` values uniform in [-1, 1) rounded to f16 or bf16: their bits
+/// (to upload) and their exact values (for the f64 reference).
+inline std::vector<uint16_t> sample16(std::mt19937 &rng, size_t count,
+                                      bool bf16, std::vector<double> &values) {
+  const interp::FloatFormat fmt = bf16 ? interp::kBF16 : interp::kF16;
+  std::uniform_real_distribution<double> dist(-1, 1);
+  std::vector<uint16_t> bits(count);
+  values.resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    bits[i] = uint16_t(
+        interp::fromDouble(dist(rng), fmt, interp::RoundMode::NearestEven));
+    values[i] = interp::toDouble(bits[i], fmt);
+  }
+  return bits;
+}
+
+/// A 128-byte-swizzled tensor map over a 16-bit tensor with `dims` and
+/// element strides `strides` (innermost first) and box `box`.
+inline uint64_t tensorMap16(interp::Interpreter &in, uint64_t address,
+                            bool bf16, llvm::ArrayRef<uint64_t> dims,
+                            llvm::ArrayRef<uint64_t> strides,
+                            llvm::ArrayRef<uint32_t> box) {
+  rt::TensorMapDesc d;
+  d.elem = bf16 ? rt::ScalarType::BF16 : rt::ScalarType::F16;
+  d.rank = uint32_t(dims.size());
+  d.address = address;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    d.dims[i] = dims[i];
+    d.strides[i] = strides[i] * 2;
+    d.box[i] = box[i];
+  }
+  d.swizzle = rt::TensorMapSwizzle::B128;
+  return in.allocTensorMap(d);
+}
+
+} // namespace kaio::test
+
+#endif // KAIO_TEST_UNITTESTS_OPS_HOPPERTESTSUPPORT_H
