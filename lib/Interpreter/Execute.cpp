@@ -75,6 +75,7 @@ void Runner::runBlock(uint32_t bx, uint32_t by, uint32_t bz) {
   mbarriers.clear();
   wgmmaInFlight = 0;
   phaseCompleted = false;
+  warpgroupWaiting.clear();
   for (Warp &w : warps) {
     w.wgmmaOpen.clear();
     w.wgmmaGroups.clear();
@@ -684,6 +685,9 @@ void Runner::execute(Warp &w, uint32_t pc, uint32_t mask) {
     case Opc::WarpSync:
       // .aligned: every lane of the warp executes the same instruction.
       if (!arrive(w, pc, mask, w.exists))
+        return;
+      if (in.op == Opc::WarpSync && in.aux == kWgmmaWait &&
+          !warpgroupWait(in, w, pc, mask))
         return;
       em = guardMask(in, R, mask);
       if (prof) {

@@ -700,6 +700,39 @@ void Runner::wgmmaGroupOp(const Instr &in, Warp &w) {
   }
 }
 
+bool Runner::warpgroupWait(const Instr &in, Warp &w, uint32_t pc,
+                           uint32_t mask) {
+  const unsigned group = w.index / 4;
+  const unsigned end = std::min<unsigned>(4 * group + 4, warps.size());
+  unsigned live = 0;
+  for (unsigned i = 4 * group; i < end; ++i)
+    live += (warps[i].exists & ~warps[i].exited) != 0;
+  if (warpgroupWaiting.size() <= group)
+    warpgroupWaiting.resize(group + 1, 0);
+  if (++warpgroupWaiting[group] < live) {
+    forLanes(mask, [&](unsigned l) { w.pc[l] = pc; });
+    w.blocked |= mask;
+    return false;
+  }
+  warpgroupWaiting[group] = 0;
+  for (unsigned i = 4 * group; i < end; ++i) {
+    Warp &other = warps[i];
+    if (&other == &w)
+      continue;
+    uint32_t waiting = 0;
+    forLanes(other.blocked & ~other.exited, [&](unsigned l) {
+      if (other.pc[l] == pc)
+        waiting |= 1u << l;
+    });
+    if (!waiting)
+      continue;
+    wgmmaGroupOp(in, other);
+    other.blocked &= ~waiting;
+    forLanes(waiting, [&](unsigned l) { other.pc[l] = pc + 1; });
+  }
+  return true;
+}
+
 bool Runner::checkWgmmaReads(Warp &w, unsigned lane, uint32_t pc,
                              uint64_t begin, uint64_t end, const char *what) {
   if (!wgmmaInFlight)

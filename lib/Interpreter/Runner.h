@@ -166,6 +166,11 @@ private:
   void elect(const Instr &in, Warp &w, uint32_t em);
   void wgmma(const Instr &in, Warp &w, uint32_t pc, uint32_t em);
   void wgmmaGroupOp(const Instr &in, Warp &w);
+  /// wgmma.wait_group is warpgroup-wide: a warp waits until every live warp
+  /// of its warpgroup is there (so the group's wgmmas were issued by all
+  /// four), then the last one retires everyone's groups and releases them.
+  /// False when the warp waits.
+  bool warpgroupWait(const Instr &in, Warp &w, uint32_t pc, uint32_t mask);
   /// Reports a write of shared [begin, end) that an in-flight wgmma reads.
   bool checkWgmmaReads(Warp &w, unsigned lane, uint32_t pc, uint64_t begin,
                        uint64_t end, const char *what);
@@ -224,6 +229,7 @@ private:
   uint32_t arrived[16] = {};
   std::map<uint32_t, MBarrier> mbarriers; // by shared address
   unsigned wgmmaInFlight = 0; // wgmma reads of all warps not yet retired
+  std::vector<unsigned> warpgroupWaiting; // warps at a wgmma.wait_group
   /// Set when an mbarrier phase completes: the running warp stops so that
   /// the threads waiting for that phase run before it goes on (the most
   /// eager schedule the hardware allows, to expose early buffer reuse).

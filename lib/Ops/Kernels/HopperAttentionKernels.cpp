@@ -21,10 +21,12 @@
 //  - the epilogue divides by the row sums and stores O (rows that see no
 //    key get 0) and, when `lse` is not null, each row's natural logsumexp
 //    (f32 [batch][heads][seq_q]; -inf for a row that sees no key).
-// Causal masking aligns the last query with the last key when
-// `causal_offset` = seq_k - seq_q (bottom-right) or the first with the
-// first when it is 0 (top-left); key blocks past the last visible key are
-// not loaded. GQA: head h reads K/V head h / group.
+// Masks: row i sees keys [i + offset - window_left, i + offset +
+// window_right] (negative: unbounded; causal is window_right 0), offset
+// seq_k - seq_q when bottom-right aligned, 0 when top-left; key blocks
+// outside every row's window are not loaded. GQA: head h reads K/V head
+// h / group. Packed variable-length batches: cu_q / cu_k (s32, batch + 1
+// offsets into batch-1 tensors) or null.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,9 +68,13 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
       "\"o_seq\"}, %o_head: i32 {{ptx.name = \"o_head\"}, "
       "%seq_q: i32 {{ptx.name = \"seq_q\"}, %seq_k: i32 {{ptx.name = \"seq_k\"}, "
       "%group: i32 {{ptx.name = \"group\"}, %scale_log2: f32 {{ptx.name = "
-      "\"scale_log2\"}, %causal: i32 {{ptx.name = \"causal\"}, "
-      "%causal_offset: i32 {{ptx.name = \"causal_offset\", ptx.signed}, "
-      "%lse: i64 {{ptx.ptr = f32, ptx.name = \"lse\"}) "
+      "\"scale_log2\"}, %window_left: i32 {{ptx.name = \"window_left\", "
+      "ptx.signed}, %window_right: i32 {{ptx.name = \"window_right\", "
+      "ptx.signed}, %bottom_right: i32 {{ptx.name = \"bottom_right\"}, "
+      "%lse: i64 {{ptx.ptr = f32, ptx.name = \"lse\"}, "
+      "%lse_stride: i32 {{ptx.name = \"lse_stride\"}, "
+      "%cu_q: i64 {{ptx.ptr = si32, ptx.readonly, ptx.name = \"cu_q\"}, "
+      "%cu_k: i64 {{ptx.ptr = si32, ptx.readonly, ptx.name = \"cu_k\"}) "
       "attributes {{reqntid = array<i32: 384>, dynamic_smem = {2} : i64} {{\n",
       name, type, smem);
 
@@ -80,9 +86,35 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   std::string batch = w.let("ptx.sreg ctaid.z : i32");
   std::string kvHead = w.let("ptx.div u32 " + head + ", %group : i32");
   std::string q0 = w.mul32(qBlock, w.i32(rowsQ));
+  std::string zero = w.i32(0), one = w.i32(1), two = w.i32(2);
+  // Packed sequences: batch b's rows are [cu[b], cu[b+1]) of a batch-1
+  // tensor.
+  std::string packed = w.let("ptx.setp ne u64 %cu_q, " + w.i64(0) + " : i64");
+  auto bounds = [&](const std::string &cu, const std::string &seq,
+                    std::string &start, std::string &length) {
+    std::string at = w.add64(cu, w.let("ptx.mul wide u32 " + batch + ", " +
+                                       w.i32(4) + " : (i32, i32) -> i64"));
+    std::string begin =
+        w.let("ptx.ld if " + packed + " global s32 [" + at + "] : i64 -> i32");
+    std::string end = w.let("ptx.ld if " + packed + " global s32 [" + at +
+                            " + 4] : i64 -> i32");
+    start = w.let("ptx.selp b32 " + begin + ", " + zero + ", " + packed +
+                  " : i32");
+    length = w.let("ptx.selp b32 " + w.let("ptx.sub s32 " + end + ", " +
+                                           begin + " : i32") +
+                   ", " + seq + ", " + packed + " : i32");
+  };
+  std::string qStart, seqQ, kStart, seqK;
+  bounds("%cu_q", "%seq_q", qStart, seqQ);
+  bounds("%cu_k", "%seq_k", kStart, seqK);
+  std::string tmaBatch =
+      w.let("ptx.selp b32 " + zero + ", " + batch + ", " + packed + " : i32");
+  // Query blocks past this sequence's end have nothing to do.
+  std::string idle = w.setp("ge", q0, seqQ);
+  w.op("ptx.cond_bra " + idle + ", ^done, ^start");
+  w.label("^start:");
   std::string tiles = w.let("ptx.addressof @" + name + "_tiles : i32");
   std::string bars = w.let("ptx.addressof @" + name + "_bars : i32");
-  std::string zero = w.i32(0), one = w.i32(1), two = w.i32(2);
   std::string first = w.setp("eq", tid, zero);
   std::string qBar = bars;
   std::string full0 = w.add32(bars, w.i32(8));
@@ -96,24 +128,41 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   }
   w.op("ptx.fence_mbarrier_init");
   w.op("ptx.bar_sync 0");
-  // Key blocks: all of seq_k, or (causal) up to the last key the block's
-  // last row sees: min(ceil(seq_k / 64), (q0 + 127 + offset) / 64 + 1),
-  // none when that is negative.
-  std::string allBlocks = w.shr(w.add32("%seq_k", w.i32(keys - 1)), 6);
-  std::string lastKey =
-      w.add32(w.add32(q0, w.i32(rowsQ - 1)), "%causal_offset");
+  // Row i sees keys [i + offset - window_left, i + offset + window_right]
+  // (a negative window: unbounded on that side) below seq_k; offset is
+  // seq_k - seq_q when bottom-right aligned. Key blocks [jBegin, jEnd)
+  // hold every key a row of this block sees.
+  std::string bottomRight = w.setp("ne", "%bottom_right", zero);
+  std::string offset = w.let("ptx.selp b32 " +
+                             w.let("ptx.sub s32 " + seqK + ", " + seqQ +
+                                   " : i32") +
+                             ", " + zero + ", " + bottomRight + " : i32");
+  std::string hasRight = w.setp("ge", "%window_right", zero, "s32");
+  std::string hasLeft = w.setp("ge", "%window_left", zero, "s32");
+  std::string allBlocks = w.shr(w.add32(seqK, w.i32(keys - 1)), 6);
+  std::string lastKey = w.add32(
+      w.add32(w.add32(q0, w.i32(rowsQ - 1)), offset), "%window_right");
   std::string seesNone = w.setp("lt", lastKey, zero, "s32");
-  std::string causalBlocks0 = w.add32(
-      w.let("ptx.shr s32 " + lastKey + ", " + w.i32(6) + " : (i32, i32) -> i32"),
-      one);
-  std::string causalBlocks1 =
-      w.let("ptx.selp b32 " + zero + ", " + causalBlocks0 + ", " + seesNone +
-            " : i32");
-  std::string causalBlocks =
-      w.let("ptx.min u32 " + causalBlocks1 + ", " + allBlocks + " : i32");
-  std::string isCausal = w.setp("ne", "%causal", zero);
-  std::string numBlocks = w.let("ptx.selp b32 " + causalBlocks + ", " +
-                                allBlocks + ", " + isCausal + " : i32");
+  std::string rightBlocks = w.let(
+      "ptx.min u32 " +
+      w.add32(w.let("ptx.shr s32 " + lastKey + ", " + w.i32(6) +
+                    " : (i32, i32) -> i32"),
+              one) +
+      ", " + allBlocks + " : i32");
+  rightBlocks = w.let("ptx.selp b32 " + zero + ", " + rightBlocks + ", " +
+                      seesNone + " : i32");
+  std::string jEnd = w.let("ptx.selp b32 " + rightBlocks + ", " + allBlocks +
+                           ", " + hasRight + " : i32");
+  std::string firstKey = w.let("ptx.sub s32 " + w.add32(q0, offset) +
+                               ", %window_left : i32");
+  std::string positive = w.setp("gt", firstKey, zero, "s32");
+  std::string leftBlock = w.let("ptx.selp b32 " + w.shr(firstKey, 6) + ", " +
+                                zero + ", " + positive + " : i32");
+  std::string jBegin = w.let("ptx.selp b32 " + leftBlock + ", " + zero + ", " +
+                             hasLeft + " : i32");
+  std::string numBlocks = w.let(
+      "ptx.max s32 " + w.let("ptx.sub s32 " + jEnd + ", " + jBegin + " : i32") +
+      ", " + zero + " : i32");
   std::string stageMask = w.i32(c.stages - 1);
   std::string stageShift = w.i32(llvm::Log2_32(c.stages));
   std::string eight = w.i32(8);
@@ -145,7 +194,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
     for (unsigned a = 0; a < atoms; ++a) {
       std::string to = w.add32(dst, w.i32(a * rows * 128));
       w.op("ptx.cp_async_bulk_tensor_load 4d [" + to + "], [" + map + ", {" +
-           w.i32(64 * a) + ", " + h + ", " + row0 + ", " + batch + "}], [" +
+           w.i32(64 * a) + ", " + h + ", " + row0 + ", " + tmaBatch + "}], [" +
            bar + "] : i32, i32");
     }
   };
@@ -157,7 +206,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   w.label("^load_q:");
   w.op("ptx.mbarrier_arrive expect_tx shared [" + qBar + "], " + w.i32(qBytes) +
        " : i32");
-  loadTile(qTiles, "%mq", q0, head, rowsQ, qBar);
+  loadTile(qTiles, "%mq", w.add32(qStart, q0), head, rowsQ, qBar);
   std::string anyBlocks = w.setp("ne", numBlocks, zero);
   w.op("ptx.cond_bra " + anyBlocks + ", ^produce(" + zero + " : i32), ^done");
   w.label("^produce(%pj: i32):");
@@ -167,7 +216,9 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   w.waitParity(ps.empty, freeParity, "producer_wait", "producer_issue");
   w.op("ptx.mbarrier_arrive expect_tx shared [" + ps.full + "], " +
        w.i32(stageBytes) + " : i32");
-  std::string k0 = w.mul32("%pj", w.i32(keys));
+  // Ring position pj holds key block jBegin + pj.
+  std::string k0 = w.add32(
+      kStart, w.mul32(w.add32(jBegin, "%pj"), w.i32(keys)));
   loadTile(ps.k, "%mk", k0, kvHead, keys, ps.full);
   loadTile(ps.v, "%mv", k0, kvHead, keys, ps.full);
   std::string pnext = w.add32("%pj", one);
@@ -276,19 +327,18 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
     Softmax out;
     // Element e is row rows[(e/2)%2], key 64 j + 8 (e/4) + pairCol + e%2.
     std::string kBase = w.add32(w.mul32(j, w.i32(keys)), pairCol);
-    std::string limit[2];
+    std::string lo[2], hi[2];
     for (unsigned h = 0; h < 2; ++h) {
-      // Keys up to row + offset are visible (causal), all below seq_k.
-      std::string causalLimit =
-          w.add32(w.add32(rows[h], "%causal_offset"), one);
-      std::string below = w.setp("lt", causalLimit, "%seq_k", "s32");
-      std::string clamped = w.let("ptx.selp b32 " + causalLimit +
-                                  ", %seq_k, " + below + " : i32");
-      std::string neg = w.setp("lt", clamped, zero, "s32");
-      std::string causalEnd = w.let("ptx.selp b32 " + zero + ", " + clamped +
-                                    ", " + neg + " : i32");
-      limit[h] = w.let("ptx.selp b32 " + causalEnd + ", %seq_k, " +
-                       isCausal + " : i32");
+      std::string diagonal = w.add32(rows[h], offset);
+      std::string right =
+          w.add32(w.add32(diagonal, "%window_right"), one);
+      right = w.let("ptx.min s32 " + right + ", " + seqK + " : i32");
+      hi[h] = w.let("ptx.selp b32 " + right + ", " + seqK + ", " + hasRight +
+                    " : i32");
+      std::string left =
+          w.let("ptx.sub s32 " + diagonal + ", %window_left : i32");
+      lo[h] = w.let("ptx.selp b32 " + left + ", " + zero + ", " + hasLeft +
+                    " : i32");
     }
     std::vector<std::string> x(sAccs);
     out.max[0] = m[0];
@@ -296,7 +346,9 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
     for (unsigned e = 0; e < sAccs; ++e) {
       unsigned h = (e / 2) % 2;
       std::string key = w.add32(kBase, w.i32(8 * (e / 4) + e % 2));
-      std::string visible = w.setp("lt", key, limit[h], "s32");
+      std::string visible = w.let(
+          "ptx.and pred " + w.setp("lt", key, hi[h], "s32") + ", " +
+          w.setp("ge", key, lo[h], "s32") + " : i1");
       std::string scaled =
           w.let("ptx.mul rn f32 " + s[e] + ", %scale_log2 : f32");
       x[e] = w.let("ptx.selp f32 " + scaled + ", " + negInf + ", " + visible +
@@ -362,7 +414,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   std::vector<std::string> s0Scores = issueQK(s0.k);
   w.op("ptx.wgmma_wait_group 0");
   std::string mInit[2] = {negInf, negInf}, lInit[2] = {fz, fz};
-  Softmax sm0 = softmax(s0Scores, zero, mInit, lInit);
+  Softmax sm0 = softmax(s0Scores, jBegin, mInit, lInit);
   w.op("ptx.bra " + loopArgs(one, sm0, oZero));
 
   // Block j >= 1 with P of block j - 1 in hand: S_j = Q K_j^T and O +=
@@ -384,7 +436,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
       issuePV(names("o", oAccs), names("p", pRegs), prev.v);
   w.op("ptx.wgmma_wait_group 1");
   std::string m[2] = {"%m0", "%m1"}, l[2] = {"%l0", "%l1"};
-  Softmax sm = softmax(scores, "%j", m, l);
+  Softmax sm = softmax(scores, w.add32(jBegin, "%j"), m, l);
   w.op("ptx.wgmma_wait_group 0");
   releaseStage(prev);
   for (unsigned e = 0; e < oAccs; ++e)
@@ -425,20 +477,22 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
     lse[h] = w.let("ptx.selp f32 " + negInf + ", " + natural + ", " + empty +
                    " : f32");
   }
-  // lse[(batch * heads + head) * seq_q + row], by the quad's first lane.
+  // lse[(batch * heads + head) * lse_stride + start + row] (packed: batch
+  // 0, lse_stride = total rows), by the quad's first lane.
   std::string wantLse = w.let("ptx.setp ne u64 %lse, " + w.i64(0) + " : i64");
   std::string quadLead = w.setp("eq", pairCol, zero);
   std::string heads = w.let("ptx.sreg nctaid.y : i32");
-  std::string lseRow0 = w.mul32(w.add32(w.mul32(batch, heads), head), "%seq_q");
+  std::string lseRow0 = w.add32(
+      w.mul32(w.add32(w.mul32(tmaBatch, heads), head), "%lse_stride"), qStart);
   std::string oBatch =
-      w.let("ptx.mul wide u32 " + batch + ", %o_batch : (i32, i32) -> i64");
+      w.let("ptx.mul wide u32 " + tmaBatch + ", %o_batch : (i32, i32) -> i64");
   std::string oHead =
       w.let("ptx.mul wide u32 " + head + ", %o_head : (i32, i32) -> i64");
   std::string colOff =
       w.let("ptx.cvt u64 u32 " + pairCol + " : i32 -> i64");
   std::string base64 = w.add64(w.add64(oBatch, oHead), colOff);
   for (unsigned h = 0; h < 2; ++h) {
-    std::string rowOk = w.setp("lt", rows[h], "%seq_q");
+    std::string rowOk = w.setp("lt", rows[h], seqQ);
     std::string lseOk = w.let("ptx.and pred " + rowOk + ", " + quadLead + " : i1");
     lseOk = w.let("ptx.and pred " + lseOk + ", " + wantLse + " : i1");
     std::string lseIndex = w.add32(lseRow0, rows[h]);
@@ -448,7 +502,8 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
     w.op("ptx.st if " + lseOk + " global f32 [" + lseAddr + "], " + lse[h] +
          " : i64, f32");
     std::string rowElems =
-        w.let("ptx.mul wide u32 " + rows[h] + ", %o_seq : (i32, i32) -> i64");
+        w.let("ptx.mul wide u32 " + w.add32(qStart, rows[h]) +
+              ", %o_seq : (i32, i32) -> i64");
     std::string elems = w.add64(base64, rowElems);
     std::string addr = w.add64(
         "%o", w.let("ptx.shl b64 " + elems + ", " + one + " : (i64, i32) -> i64"));

@@ -236,12 +236,18 @@ struct HopperAttentionConfig {
   unsigned headDim = 64, stages = 2;
 };
 /// `hopper_flash_fwd_f16_d64(q_map, k_map, v_map, o, o_batch, o_seq,
-/// o_head, seq_q, seq_k, group, scale_log2, causal, causal_offset, lse)`: the
-/// maps are 4-d tensor maps over [batch][seq][heads][dim] (innermost first:
-/// dim, heads, seq, batch) with box (64, 1, rows, 1), 128-byte swizzled
-/// (rows 128 for Q, 64 for K and V); O's strides are in elements (even);
-/// grid (ceil(seq_q / 128), heads, batch); scale_log2 = softmax scale *
-/// log2(e); causal_offset = seq_k - seq_q for bottom-right alignment.
+/// o_head, seq_q, seq_k, group, scale_log2, window_left, window_right,
+/// bottom_right, lse, lse_stride, cu_q, cu_k)`: the maps are 4-d tensor
+/// maps over [batch][seq][heads][dim] (innermost first: dim, heads, seq,
+/// batch) with box (64, 1, rows, 1), 128-byte swizzled (rows 128 for Q, 64
+/// for K and V); O's strides are in elements (even); grid (ceil(seq_q /
+/// 128), heads, batch); scale_log2 = softmax scale * log2(e). Row i sees
+/// keys [i + offset - window_left, i + offset + window_right] (negative:
+/// unbounded; causal: window_right 0), offset = seq_k - seq_q when
+/// bottom_right. lse (null: none) gets each row's natural logsumexp at
+/// [(batch * heads + head) * lse_stride + row]. cu_q / cu_k (null: not
+/// packed): s32 batch + 1 offsets into batch-1 tensors; seq_q / seq_k are
+/// then unused and the grid's x covers the longest query sequence.
 std::string hopperAttentionName(const HopperAttentionConfig &config);
 std::string hopperAttentionSource(const HopperAttentionConfig &config);
 std::vector<HopperAttentionConfig> getHopperAttentionConfigs();

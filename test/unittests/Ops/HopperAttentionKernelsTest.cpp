@@ -3,7 +3,8 @@
 // The warp-specialised TMA + wgmma attention forward in the interpreter
 // against an f64 softmax reference: ragged sequence lengths (TMA zero-fills,
 // the mask hides the padding), causal top-left and bottom-right (rows that
-// see no key give 0), GQA, bshd and bhsd layouts through the tensor maps'
+// see no key give O = 0 and lse = -inf), sliding windows, GQA, packed
+// variable-length batches, bshd and bhsd layouts through the tensor maps'
 // strides, f16 and bf16, head dims 64 and 128.
 //
 //===----------------------------------------------------------------------===//
@@ -11,6 +12,7 @@
 #include "HopperTestSupport.h"
 
 #include <cmath>
+#include <numeric>
 
 using namespace kaio;
 using namespace kaio::ops::kernels;
@@ -20,130 +22,199 @@ namespace {
 
 struct Case {
   bool bf16;
-  unsigned dim, batch, heads, kvHeads, seqQ, seqK;
-  int causal; // 0 none, 1 top-left, 2 bottom-right
-  bool bhsd;
+  unsigned dim, heads, kvHeads;
+  /// One entry per sequence of the batch; packed (cu_seqlens) when
+  /// `packed`, else every sequence has the first entries' lengths.
+  std::vector<unsigned> seqQ, seqK;
+  int windowLeft = -1, windowRight = -1;
+  bool bottomRight = false, bhsd = false, packed = false;
 };
 
 void PrintTo(const Case &c, std::ostream *os) {
-  *os << (c.bf16 ? "bf16" : "f16") << " d" << c.dim << " b" << c.batch
-      << " h" << c.heads << "/" << c.kvHeads << " sq" << c.seqQ << " sk"
-      << c.seqK << (c.causal == 1   ? " causal-tl"
-                    : c.causal == 2 ? " causal-br"
-                                    : "")
-      << (c.bhsd ? " bhsd" : " bshd");
+  *os << (c.bf16 ? "bf16" : "f16") << " d" << c.dim << " h" << c.heads << "/"
+      << c.kvHeads << " b" << c.seqQ.size() << " sq" << c.seqQ[0] << " sk"
+      << c.seqK[0] << " window [" << c.windowLeft << ", " << c.windowRight
+      << "]" << (c.bottomRight ? " br" : "") << (c.bhsd ? " bhsd" : " bshd")
+      << (c.packed ? " packed" : "");
 }
 
 using HopperAttentionTest = HopperKernelsTest<Case>;
-
-/// Element strides of a [batch][seq][heads][dim] tensor stored bshd or
-/// bhsd: {dim, head, seq, batch}.
-std::array<uint64_t, 4> stridesOf(const Case &c, unsigned heads,
-                                  unsigned seq) {
-  if (c.bhsd)
-    return {1, uint64_t(seq) * c.dim, c.dim, uint64_t(heads) * seq * c.dim};
-  return {1, c.dim, uint64_t(heads) * c.dim, uint64_t(seq) * heads * c.dim};
-}
 
 TEST_P(HopperAttentionTest, MatchesF64Softmax) {
   ASSERT_TRUE(*module) << "the generated module does not parse";
   const Case c = GetParam();
   HopperAttentionConfig config{c.bf16, c.dim, 2};
   const interp::FloatFormat fmt = c.bf16 ? interp::kBF16 : interp::kF16;
-  std::mt19937 rng(c.seqQ * 31 + c.seqK + c.dim + c.causal);
-
-  const size_t qElems = size_t(c.batch) * c.seqQ * c.heads * c.dim;
-  const size_t kvElems = size_t(c.batch) * c.seqK * c.kvHeads * c.dim;
+  const unsigned batch = unsigned(c.seqQ.size());
+  // Storage: [batch][seq][heads][dim] (or bhsd), or [1][total][heads][dim]
+  // packed; rows of sequence b start at startQ[b] / startK[b].
+  std::vector<unsigned> startQ(batch), startK(batch);
+  unsigned seqQ = c.seqQ[0], seqK = c.seqK[0], storeB = batch;
+  if (c.packed) {
+    std::exclusive_scan(c.seqQ.begin(), c.seqQ.end(), startQ.begin(), 0u);
+    std::exclusive_scan(c.seqK.begin(), c.seqK.end(), startK.begin(), 0u);
+    seqQ = startQ.back() + c.seqQ.back();
+    seqK = startK.back() + c.seqK.back();
+    storeB = 1;
+  }
+  auto stridesOf = [&](unsigned heads, unsigned seq) {
+    return c.bhsd ? std::array<uint64_t, 4>{1, uint64_t(seq) * c.dim, c.dim,
+                                            uint64_t(heads) * seq * c.dim}
+                  : std::array<uint64_t, 4>{1, c.dim, uint64_t(heads) * c.dim,
+                                            uint64_t(seq) * heads * c.dim};
+  };
+  const auto strideQ = stridesOf(c.heads, seqQ);
+  const auto strideKV = stridesOf(c.kvHeads, seqK);
+  std::mt19937 rng(seqQ * 31 + seqK + c.dim + c.windowRight);
+  const size_t qElems = size_t(storeB) * seqQ * c.heads * c.dim;
+  const size_t kvElems = size_t(storeB) * seqK * c.kvHeads * c.dim;
   std::vector<double> q, k, v;
   std::vector<uint16_t> qBits = sample16(rng, qElems, c.bf16, q),
                         kBits = sample16(rng, kvElems, c.bf16, k),
                         vBits = sample16(rng, kvElems, c.bf16, v);
   interp::Interpreter in(**module);
-  auto upload = [&](const std::vector<uint16_t> &bits) {
-    uint64_t a = in.allocGlobal(bits.size() * 2);
-    in.write(a, bits);
+  auto upload = [&](const auto &data) {
+    uint64_t a = in.allocGlobal(data.size() * sizeof(data[0]));
+    in.write(a, data);
     return a;
   };
   uint64_t gq = upload(qBits), gk = upload(kBits), gv = upload(vBits);
   uint64_t go = in.allocGlobal(qElems * 2);
-  const size_t rowsTotal = size_t(c.batch) * c.heads * c.seqQ;
-  uint64_t glse = in.allocGlobal(rowsTotal * 4);
-  auto strideQ = stridesOf(c, c.heads, c.seqQ);
-  auto strideKV = stridesOf(c, c.kvHeads, c.seqK);
+  const size_t lseRows = size_t(storeB) * c.heads * seqQ;
+  uint64_t glse = in.allocGlobal(lseRows * 4);
+  uint64_t cuQ = 0, cuK = 0;
+  if (c.packed) {
+    std::vector<int32_t> offQ(startQ.begin(), startQ.end()),
+        offK(startK.begin(), startK.end());
+    offQ.push_back(int32_t(seqQ));
+    offK.push_back(int32_t(seqK));
+    cuQ = upload(offQ);
+    cuK = upload(offK);
+  }
   auto map = [&](uint64_t address, unsigned heads, unsigned seq,
                  const std::array<uint64_t, 4> &stride, uint32_t rows) {
-    return tensorMap16(in, address, c.bf16, {c.dim, heads, seq, c.batch},
+    return tensorMap16(in, address, c.bf16, {c.dim, heads, seq, storeB},
                        stride, {64, 1, rows, 1});
   };
-  uint64_t mq = map(gq, c.heads, c.seqQ, strideQ, 128);
-  uint64_t mk = map(gk, c.kvHeads, c.seqK, strideKV, 64);
-  uint64_t mv = map(gv, c.kvHeads, c.seqK, strideKV, 64);
+  uint64_t mq = map(gq, c.heads, seqQ, strideQ, 128);
+  uint64_t mk = map(gk, c.kvHeads, seqK, strideKV, 64);
+  uint64_t mv = map(gv, c.kvHeads, seqK, strideKV, 64);
   const double scale = 1.0 / std::sqrt(double(c.dim));
-  const int offset = c.causal == 2 ? int(c.seqK) - int(c.seqQ) : 0;
   const unsigned group = c.heads / c.kvHeads;
+  const unsigned maxQ = *std::max_element(c.seqQ.begin(), c.seqQ.end());
   interp::LaunchOptions options;
   options.dynamicSharedBytes = 128 * c.dim * 2 + 2 * 2 * 64 * c.dim * 2;
   interp::LaunchResult r = in.launch(
-      hopperAttentionName(config), {(c.seqQ + 127) / 128, c.heads, c.batch},
+      hopperAttentionName(config), {(maxQ + 127) / 128, c.heads, batch},
       {384},
-      {mq, mk, mv, go, strideQ[3], strideQ[2], strideQ[1], c.seqQ, c.seqK,
-       group, interp::Interpreter::argF32(float(scale * M_LOG2E)),
-       uint64_t(c.causal != 0), uint64_t(uint32_t(offset)), glse},
+      {mq, mk, mv, go, strideQ[3], strideQ[2], strideQ[1], c.seqQ[0],
+       c.seqK[0], group, interp::Interpreter::argF32(float(scale * M_LOG2E)),
+       uint64_t(uint32_t(c.windowLeft)), uint64_t(uint32_t(c.windowRight)),
+       uint64_t(c.bottomRight), glse, seqQ, cuQ, cuK},
       options);
   ASSERT_TRUE(r.success) << r.message();
   std::vector<uint16_t> oBits(qElems);
   in.read(go, oBits);
-  std::vector<float> lse(rowsTotal);
+  std::vector<float> lse(lseRows);
   in.read(glse, lse);
   auto at = [&](const std::array<uint64_t, 4> &s, unsigned b, unsigned t,
                 unsigned h, unsigned x) {
     return b * s[3] + t * s[2] + h * s[1] + x * s[0];
   };
-  for (unsigned b = 0; b < c.batch; ++b)
+  for (unsigned b = 0; b < batch; ++b) {
+    const unsigned sq = c.packed ? c.seqQ[b] : seqQ;
+    const unsigned sk = c.packed ? c.seqK[b] : seqK;
+    const unsigned sb = c.packed ? 0 : b, q0 = startQ[b], k0 = startK[b];
+    const int offset = c.bottomRight ? int(sk) - int(sq) : 0;
     for (unsigned h = 0; h < c.heads; ++h)
-      for (unsigned i = 0; i < c.seqQ; ++i) {
-        std::vector<double> w(c.seqK, 0);
+      for (unsigned i = 0; i < sq; ++i) {
+        auto visible = [&](unsigned j) {
+          int diagonal = int(i) + offset;
+          return (c.windowLeft < 0 || int(j) >= diagonal - c.windowLeft) &&
+                 (c.windowRight < 0 || int(j) <= diagonal + c.windowRight);
+        };
+        std::vector<double> w(sk, 0);
         double mx = -INFINITY, sum = 0;
-        for (unsigned j = 0; j < c.seqK; ++j) {
-          if (c.causal && int(j) > int(i) + offset)
+        for (unsigned j = 0; j < sk; ++j) {
+          if (!visible(j))
             continue;
           double dot = 0;
           for (unsigned x = 0; x < c.dim; ++x)
-            dot += q[at(strideQ, b, i, h, x)] *
-                   k[at(strideKV, b, j, h / group, x)];
+            dot += q[at(strideQ, sb, q0 + i, h, x)] *
+                   k[at(strideKV, sb, k0 + j, h / group, x)];
           w[j] = dot * scale;
           mx = std::max(mx, w[j]);
         }
-        for (unsigned j = 0; j < c.seqK; ++j) {
-          bool seen = !c.causal || int(j) <= int(i) + offset;
-          w[j] = seen ? std::exp(w[j] - mx) : 0;
+        for (unsigned j = 0; j < sk; ++j) {
+          w[j] = visible(j) ? std::exp(w[j] - mx) : 0;
           sum += w[j];
         }
         const double wantLse = sum > 0 ? mx + std::log(sum) : -INFINITY;
-        const float gotLse = lse[(size_t(b) * c.heads + h) * c.seqQ + i];
+        const float gotLse = lse[(size_t(sb) * c.heads + h) * seqQ + q0 + i];
         if (std::isinf(wantLse))
           ASSERT_TRUE(std::isinf(gotLse) && gotLse < 0) << "lse row " << i;
         else
           ASSERT_NEAR(gotLse, wantLse, 1e-3) << "lse row " << i;
         for (unsigned x = 0; x < c.dim; ++x) {
           double want = 0;
-          for (unsigned j = 0; j < c.seqK; ++j)
-            want += w[j] * v[at(strideKV, b, j, h / group, x)];
+          for (unsigned j = 0; j < sk; ++j)
+            want += w[j] * v[at(strideKV, sb, k0 + j, h / group, x)];
           want = sum > 0 ? want / sum : 0;
-          double got = interp::toDouble(oBits[at(strideQ, b, i, h, x)], fmt);
+          double got =
+              interp::toDouble(oBits[at(strideQ, sb, q0 + i, h, x)], fmt);
           ASSERT_NEAR(got, want, c.bf16 ? 2e-2 : 5e-3)
               << "O[b=" << b << "][t=" << i << "][h=" << h << "][" << x << "]";
         }
       }
+  }
+}
+
+Case dense(bool bf16, unsigned dim, unsigned batch, unsigned heads,
+           unsigned kvHeads, unsigned sq, unsigned sk) {
+  Case c;
+  c.bf16 = bf16;
+  c.dim = dim;
+  c.heads = heads;
+  c.kvHeads = kvHeads;
+  c.seqQ.assign(batch, sq);
+  c.seqK.assign(batch, sk);
+  return c;
+}
+Case causal(Case c, bool bottomRight) {
+  c.windowRight = 0;
+  c.bottomRight = bottomRight;
+  return c;
+}
+Case window(Case c, int left, int right) {
+  c.windowLeft = left;
+  c.windowRight = right;
+  return c;
+}
+Case bhsd(Case c) {
+  c.bhsd = true;
+  return c;
+}
+Case packed(bool bf16, unsigned dim, std::vector<unsigned> sq,
+            std::vector<unsigned> sk) {
+  Case c = dense(bf16, dim, 1, 2, 1, 1, 1);
+  c.seqQ = std::move(sq);
+  c.seqK = std::move(sk);
+  c.packed = true;
+  return c;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, HopperAttentionTest,
-    ::testing::Values(Case{false, 64, 1, 1, 1, 1, 1, 0, false},
-                      Case{false, 64, 2, 2, 2, 130, 77, 0, false},
-                      Case{true, 64, 1, 4, 2, 70, 150, 1, false},
-                      Case{false, 64, 1, 2, 1, 150, 70, 2, true},
-                      Case{false, 128, 1, 2, 2, 65, 129, 2, false},
-                      Case{true, 128, 2, 1, 1, 33, 64, 0, true}));
+    ::testing::Values(dense(false, 64, 1, 1, 1, 1, 1),
+                      dense(false, 64, 2, 2, 2, 130, 77),
+                      causal(dense(true, 64, 1, 4, 2, 70, 150), false),
+                      bhsd(causal(dense(false, 64, 1, 2, 1, 150, 70), true)),
+                      causal(dense(false, 128, 1, 2, 2, 65, 129), true),
+                      bhsd(dense(true, 128, 2, 1, 1, 33, 64)),
+                      window(dense(false, 64, 1, 2, 2, 200, 260), 70, 5),
+                      window(dense(true, 128, 1, 1, 1, 140, 140), -1, 100),
+                      causal(packed(false, 64, {5, 130, 64}, {70, 1, 129}),
+                             true),
+                      packed(true, 128, {129, 3}, {64, 200})));
 
 } // namespace
