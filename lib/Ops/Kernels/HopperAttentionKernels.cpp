@@ -2,7 +2,7 @@
 //
 // The attention forward of the sm_90a path, FlashAttention-3's structure at
 // the ptx-dialect level: O = softmax(scale * Q K^T [+ causal mask]) V per
-// (batch, head), f16 or bf16, head dim 64 or 128.
+// (batch, head), f16 or bf16, head dim 64, 128 or 256.
 //
 // A block of three warpgroups owns 128 query rows of one (batch, head):
 //  - warpgroup 0 is the producer (setmaxnreg.dec): one thread loads the Q
@@ -531,7 +531,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
 std::vector<HopperAttentionConfig> kaio::ops::kernels::getHopperAttentionConfigs() {
   std::vector<HopperAttentionConfig> configs;
   for (bool bf16 : {false, true})
-    for (unsigned dim : {64u, 128u})
+    for (unsigned dim : {64u, 128u, 256u})
       configs.push_back(HopperAttentionConfig{bf16, dim, 2});
   return configs;
 }

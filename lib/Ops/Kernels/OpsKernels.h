@@ -228,8 +228,8 @@ std::string hopperGemmName(const HopperGemmConfig &config);
 std::string hopperGemmSource(const HopperGemmConfig &config);
 std::vector<HopperGemmConfig> getHopperGemmConfigs();
 /// A FlashAttention forward configuration for sm_90a
-/// (HopperAttentionKernels.cpp): f16 or bf16 Q, K, V, O; head dim 64 or
-/// 128; 128 query rows per block (two consumer warpgroups), 64-key blocks
+/// (HopperAttentionKernels.cpp): f16 or bf16 Q, K, V, O; head dim 64, 128
+/// or 256; 128 query rows per block (two consumer warpgroups), 64-key blocks
 /// in a `stages`-deep K/V ring.
 struct HopperAttentionConfig {
   bool bf16 = false;

@@ -104,6 +104,7 @@ TEST_P(HopperAttentionTest, MatchesF64Softmax) {
   const unsigned maxQ = *std::max_element(c.seqQ.begin(), c.seqQ.end());
   interp::LaunchOptions options;
   options.dynamicSharedBytes = 128 * c.dim * 2 + 2 * 2 * 64 * c.dim * 2;
+  ASSERT_LE(options.dynamicSharedBytes, 227u * 1024);
   interp::LaunchResult r = in.launch(
       hopperAttentionName(config), {(maxQ + 127) / 128, c.heads, batch},
       {384},
@@ -215,6 +216,8 @@ INSTANTIATE_TEST_SUITE_P(
                       window(dense(true, 128, 1, 1, 1, 140, 140), -1, 100),
                       causal(packed(false, 64, {5, 130, 64}, {70, 1, 129}),
                              true),
-                      packed(true, 128, {129, 3}, {64, 200})));
+                      packed(true, 128, {129, 3}, {64, 200}),
+                      causal(dense(false, 256, 1, 1, 1, 70, 130), true),
+                      dense(true, 256, 1, 2, 1, 129, 65)));
 
 } // namespace
