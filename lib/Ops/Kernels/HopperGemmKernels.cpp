@@ -5,7 +5,8 @@
 // = A (M x K, row-major) * B (K x N, row-major), f16 or bf16 inputs.
 //
 // A persistent block of three warpgroups walks the BM x BN tiles of C
-// (tile = blockIdx.x, + gridDim.x, ...; N fastest):
+// (tile = blockIdx.x, + gridDim.x, ...; in groups of 8 tile rows, M
+// fastest within a group, for L2 reuse):
 //  - warpgroup 0 is the producer: it gives registers back (setmaxnreg.dec)
 //    and one thread streams K tiles of A (BM x BK) and B (BK x BN, as BN/64
 //    boxes of 64 columns) with TMA into a ring of `stages` shared buffers,
@@ -86,6 +87,8 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
       "ptx.shr u32 " + w.add32("%n", w.i32(c.blockN - 1)) + ", " +
       w.i32(llvm::Log2_32(c.blockN)) + " : (i32, i32) -> i32");
   std::string numTiles = w.mul32(tilesM, tilesN);
+  constexpr unsigned kGroupM = 8; // tile rows per rasterization group
+  std::string groupSize = w.mul32(tilesN, w.i32(kGroupM));
   std::vector<std::string> full(c.stages), empty(c.stages);
   for (unsigned s = 0; s < c.stages; ++s) {
     full[s] = w.add32(bars, w.i32(8 * s));
@@ -121,9 +124,19 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   };
 
   // The first row and column of tile `tile` (N fastest).
+  // Grouped rasterization: tiles go down groups of kGroupM tile rows
+  // before moving right, so the blocks running at once share A's rows and
+  // B's columns in L2.
   auto tileOrigin = [&](const std::string &tile) {
-    std::string tm = w.let("ptx.div u32 " + tile + ", " + tilesN + " : i32");
-    std::string tn = w.let("ptx.rem u32 " + tile + ", " + tilesN + " : i32");
+    std::string group = w.let("ptx.div u32 " + tile + ", " + groupSize + " : i32");
+    std::string firstM = w.mul32(group, w.i32(kGroupM));
+    std::string rowsLeft = w.let("ptx.sub s32 " + tilesM + ", " + firstM + " : i32");
+    std::string groupM =
+        w.let("ptx.min u32 " + rowsLeft + ", " + w.i32(kGroupM) + " : i32");
+    std::string inGroup = w.let("ptx.rem u32 " + tile + ", " + groupSize + " : i32");
+    std::string tm = w.add32(
+        firstM, w.let("ptx.rem u32 " + inGroup + ", " + groupM + " : i32"));
+    std::string tn = w.let("ptx.div u32 " + inGroup + ", " + groupM + " : i32");
     return std::make_pair(w.mul32(tm, w.i32(c.blockM)),
                           w.mul32(tn, w.i32(c.blockN)));
   };

@@ -109,6 +109,8 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_tuple(false, 128u, 520u, 264u, 136u),
                       std::make_tuple(true, 128u, 64u, 64u, 64u),
                       std::make_tuple(false, 256u, 130u, 264u, 72u),
+                      // Two rasterization groups of 8 tile rows.
+                      std::make_tuple(false, 128u, 1100u, 136u, 8u),
                       std::make_tuple(true, 256u, 300u, 520u, 64u)));
 
 } // namespace
