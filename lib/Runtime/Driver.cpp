@@ -63,6 +63,9 @@ std::unique_ptr<LoadedDriver> loadDriver(const std::string &path) {
         reinterpret_cast<ElapsedFn *>(dlsym(handle, "cuEventElapsedTime"));
   if (!api.cuEventElapsedTime)
     missing += std::string(missing.empty() ? "" : ", ") + "cuEventElapsedTime";
+  api.cuTensorMapEncodeTiled =
+      reinterpret_cast<decltype(api.cuTensorMapEncodeTiled)>(
+          dlsym(handle, "cuTensorMapEncodeTiled"));
   if (!missing.empty()) {
     loaded->loadError = Error::make(
         ErrorCode::NoDriver, "no usable CUDA driver found (" + path +

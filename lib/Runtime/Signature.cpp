@@ -2,6 +2,8 @@
 
 #include "Kaio/Runtime/Signature.h"
 
+#include "Kaio/Runtime/TensorMap.h"
+
 #include <cctype>
 
 using namespace kaio::rt;
@@ -21,6 +23,8 @@ static bool isIdentifierChar(char c) {
 }
 
 std::string ParamType::str() const {
+  if (isTensorMap)
+    return "tmap";
   if (!isPointer)
     return getScalarTypeName(elem);
   return std::string("ptr<") + (isConst ? "const " : "") +
@@ -39,6 +43,8 @@ std::string KernelSignature::str() const {
 
 Expected<ParamType> kaio::rt::parseParamType(std::string_view text) {
   std::string_view t = trim(text);
+  if (t == "tmap")
+    return ParamType::tensorMap();
   if (t.substr(0, 4) == "ptr<") {
     if (t.back() != '>')
       return Error::make(ErrorCode::Parse, "expected '>' to close '" +
@@ -197,8 +203,19 @@ KernelArg KernelArg::untypedPointer(CUdeviceptr ptr) {
   return arg;
 }
 
+KernelArg KernelArg::tensorMap(const TensorMap &map) {
+  KernelArg arg;
+  arg.kind = Kind::TensorMap;
+  arg.size = sizeof(void *);
+  const void *bytes = map.data();
+  std::memcpy(arg.storage, &bytes, sizeof(bytes));
+  return arg;
+}
+
 std::string KernelArg::typeStr() const {
   switch (kind) {
+  case Kind::TensorMap:
+    return "tmap";
   case Kind::Scalar:
     return getScalarTypeName(type);
   case Kind::Pointer:
@@ -227,6 +244,12 @@ Error kaio::rt::checkKernelArgs(const KernelSignature &sig,
                              sig.name + ": expected " + param.str() +
                              ", got " + arg.typeStr() + hint);
     };
+    if (param.isTensorMap != (arg.kind == KernelArg::Kind::TensorMap))
+      return mismatch(param.isTensorMap
+                          ? " (build it with rt::makeTensorMap)"
+                          : "");
+    if (param.isTensorMap)
+      continue;
     if (!param.isPointer) {
       if (arg.kind != KernelArg::Kind::Scalar)
         return mismatch("");

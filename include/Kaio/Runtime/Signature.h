@@ -2,7 +2,8 @@
 //
 // The KAIO PTX printer emits, for every .entry, a comment line
 //   // kaio.kernel NAME(T1,T2,...)
-// with Ti a scalar type name or ptr<ELEM> / ptr<const ELEM>. PTX itself only
+// with Ti a scalar type name, ptr<ELEM> / ptr<const ELEM>, or tmap (a TMA
+// tensor map passed by value, `.param .align 64 .b8 name[128]`). PTX itself only
 // knows .u64 for pointers and has no signedness on params, so these comments
 // are what lets the runtime reject a float passed where a u32 is expected.
 //
@@ -27,14 +28,19 @@ struct ParamType {
   bool isPointer = false;
   bool isConst = false; ///< Pointee is const (pointers only).
   ScalarType elem = ScalarType::U8;
+  bool isTensorMap = false; ///< "tmap": a CUtensorMap by value.
 
   static ParamType scalar(ScalarType type) { return {false, false, type}; }
   static ParamType pointer(ScalarType elem, bool isConst = false) {
     return {true, isConst, elem};
   }
+  static ParamType tensorMap() {
+    return {false, false, ScalarType::B8, true};
+  }
   std::string str() const;
   bool operator==(const ParamType &o) const {
-    return isPointer == o.isPointer && isConst == o.isConst && elem == o.elem;
+    return isPointer == o.isPointer && isConst == o.isConst &&
+           elem == o.elem && isTensorMap == o.isTensorMap;
   }
   bool operator!=(const ParamType &o) const { return !(*this == o); }
 };
@@ -51,7 +57,7 @@ struct KernelSignature {
   std::string str() const;
 };
 
-/// Parses "u32", "ptr<f32>", "ptr<const b8>".
+/// Parses "u32", "ptr<f32>", "ptr<const b8>", "tmap".
 Expected<ParamType> parseParamType(std::string_view text);
 /// Parses the text after "kaio.kernel": "NAME(T1,...)" optionally followed
 /// by " smem=N".
@@ -65,8 +71,12 @@ const KernelSignature *findSignature(const std::vector<KernelSignature> &sigs,
 
 /// A marshalled kernel argument: its value bytes plus what type it claims to
 /// be, so it can be checked against a signature.
+class TensorMap;
+
 struct KernelArg {
-  enum class Kind : std::uint8_t { Scalar, Pointer, UntypedPointer };
+  /// TensorMap: `storage` holds the address of the map's 128 bytes, which
+  /// must stay alive until the launch call returns (the driver copies them).
+  enum class Kind : std::uint8_t { Scalar, Pointer, UntypedPointer, TensorMap };
   Kind kind = Kind::Scalar;
   ScalarType type = ScalarType::U8; ///< Scalar type or pointee type.
   bool isConst = false;             ///< Pointee is const.
@@ -87,9 +97,18 @@ struct KernelArg {
   static KernelArg pointer(CUdeviceptr ptr, ScalarType elem, bool isConst);
   /// A device pointer of unknown element type; matches any ptr<...>.
   static KernelArg untypedPointer(CUdeviceptr ptr);
+  /// A tensor map argument (see Kind::TensorMap).
+  static KernelArg tensorMap(const TensorMap &map);
 
-  void *data() { return storage; }
-  /// "f32", "ptr<const f32>", "ptr<?>".
+  /// What cuLaunchKernel's kernelParams entry points to.
+  void *data() {
+    if (kind != Kind::TensorMap)
+      return storage;
+    void *bytes;
+    std::memcpy(&bytes, storage, sizeof(bytes));
+    return bytes;
+  }
+  /// "f32", "ptr<const f32>", "ptr<?>", "tmap".
   std::string typeStr() const;
 };
 

@@ -28,6 +28,10 @@ typedef struct FakeCudaCounters {
   char lastKernel[64]; /* Name of the last launched kernel. */
   int faultsInjected;  /* Calls failed by fakeCudaInjectFault. */
   char lastFault[64];  /* The driver call that failed last. */
+  int tensorMapsEncoded; /* cuTensorMapEncodeTiled calls that succeeded. */
+  /* The 128-byte first parameter of the last launch of a kernel named
+     "tmap_probe" (a tensor map passed by value). */
+  unsigned char lastTensorMapParam[128];
 } FakeCudaCounters;
 
 #ifdef __cplusplus

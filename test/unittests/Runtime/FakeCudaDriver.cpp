@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FakeCudaCounters.h"
+#include "Kaio/Runtime/TensorMapDesc.h"
 
 #include <atomic>
 #include <cctype>
@@ -488,6 +489,51 @@ API CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) { FAULT_POINT("
   *ms = std::chrono::duration<float, std::milli>(b->when - a->when).count();
   return Success;
 }
+// Tensor maps: checked roughly as the driver does, written in KAIO's own
+// encoding (what the interpreter reads) so tests can decode them.
+API CUresult cuTensorMapEncodeTiled(void *map, int dataType, unsigned rank,
+                                    void *address, const uint64_t *dims,
+                                    const uint64_t *globalStrides,
+                                    const uint32_t *box,
+                                    const uint32_t *elementStrides,
+                                    int interleave, int swizzle, int l2,
+                                    int oobFill) { FAULT_POINT("cuTensorMapEncodeTiled");
+  using kaio::rt::ScalarType;
+  static const ScalarType types[] = {
+      ScalarType::U8,  ScalarType::U16, ScalarType::U32,
+      ScalarType::S32, ScalarType::U64, ScalarType::S64,
+      ScalarType::F16, ScalarType::F32, ScalarType::F64,
+      ScalarType::BF16};
+  static const unsigned sizes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2};
+  if (!map || dataType < 0 || dataType > 9 || rank < 1 || rank > 5 ||
+      !address || reinterpret_cast<uintptr_t>(address) % 16 ||
+      interleave != 0 || swizzle < 0 || swizzle > 3 || l2 < 0 || l2 > 3 ||
+      oobFill < 0 || oobFill > 1)
+    return InvalidValue;
+  kaio::rt::TensorMapDesc d;
+  d.elem = types[dataType];
+  d.rank = rank;
+  d.address = reinterpret_cast<uintptr_t>(address);
+  d.strides[0] = sizes[dataType];
+  for (unsigned i = 0; i < rank; ++i) {
+    d.dims[i] = dims[i];
+    if (i > 0 && globalStrides[i - 1] % 16)
+      return InvalidValue;
+    if (i > 0)
+      d.strides[i] = globalStrides[i - 1];
+    if (box[i] < 1 || box[i] > 256 || elementStrides[i] < 1 ||
+        elementStrides[i] > 8)
+      return InvalidValue;
+    d.box[i] = box[i];
+    d.elementStrides[i] = elementStrides[i];
+  }
+  d.swizzle = static_cast<kaio::rt::TensorMapSwizzle>(swizzle);
+  d.oobNaN = oobFill == 1;
+  kaio::rt::encodeKaioTensorMap(d, map);
+  ++counters.tensorMapsEncoded;
+  return Success;
+}
+
 API CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
                             unsigned gz, unsigned bx, unsigned by, unsigned bz,
                             unsigned smem, CUstream, void **params, void **) { FAULT_POINT("cuLaunchKernel");
@@ -503,7 +549,9 @@ API CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
   counters.lastLaunchDevice = current()->device;
   std::snprintf(counters.lastKernel, sizeof(counters.lastKernel), "%s",
                 f->name.c_str());
-  if (f->name == "vector_add") {
+  if (f->name == "tmap_probe") {
+    std::memcpy(counters.lastTensorMapParam, params[0], 128);
+  } else if (f->name == "vector_add") {
     auto *a = *static_cast<float **>(params[0]);
     auto *b = *static_cast<float **>(params[1]);
     auto *c = *static_cast<float **>(params[2]);
