@@ -2,8 +2,11 @@
 
 #include "Kaio/Ops/Library.h"
 
+#include "Kernels/OpsKernels.h"
 #include "LibraryImpl.h"
 #include "Validate.h"
+
+#include "Kaio/Runtime/TensorMap.h"
 
 #include <cmath>
 #include <limits>
@@ -43,6 +46,63 @@ rt::Error checkSupported(const char *name, const Matrix &m, DType want) {
                                  " columns: padded matrices are not "
                                  "supported yet");
   return rt::Error::success();
+}
+
+/// The sm_90a GEMM reads A and B through tensor maps: their rows must be
+/// 16-byte aligned (and K > 0: with no k tile its consumers would wait
+/// forever).
+bool hopperGemmFits(const Matrix &a, const Matrix &b) {
+  return a.cols > 0 && a.data % 16 == 0 && b.data % 16 == 0 &&
+         a.ld % 8 == 0 && b.ld % 8 == 0;
+}
+
+/// A 128-byte-swizzled tensor map over a row-major f16 matrix, `boxCols` x
+/// `boxRows` boxes.
+rt::Expected<rt::TensorMap> matrixMap(const Matrix &m, std::uint32_t boxCols,
+                                      std::uint32_t boxRows) {
+  rt::TensorMapDesc d;
+  d.elem = rt::ScalarType::F16;
+  d.rank = 2;
+  d.address = m.data;
+  d.dims[0] = std::uint64_t(m.cols);
+  d.dims[1] = std::uint64_t(m.rows);
+  d.strides[0] = 2;
+  d.strides[1] = std::uint64_t(m.ld) * 2;
+  d.box[0] = boxCols;
+  d.box[1] = boxRows;
+  d.swizzle = rt::TensorMapSwizzle::B128;
+  return rt::makeTensorMap(d);
+}
+
+/// The persistent warp-specialised TMA + wgmma kernel: 128 x 256 tiles
+/// when C is wide and not read (beta 0: that epilogue has no spills), else
+/// 128 x 128; one block per SM walks the tiles.
+rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
+                           const Matrix &b, const Matrix &c,
+                           const GemmOptions &options) {
+  kernels::HopperGemmConfig config;
+  config.blockN = options.beta == 0 && c.cols >= 256 ? 256 : 128;
+  rt::Expected<rt::Kernel *> kernel =
+      impl.kernel(kernels::hopperGemmName(config), /*hopperSet=*/true);
+  if (!kernel)
+    return kernel.takeError();
+  rt::Expected<rt::TensorMap> mapA = matrixMap(a, config.blockK, config.blockM);
+  if (!mapA)
+    return mapA.takeError().addContext("the tensor map of a");
+  rt::Expected<rt::TensorMap> mapB =
+      matrixMap(b, kernels::kHopperGemmBoxBCols, config.blockK);
+  if (!mapB)
+    return mapB.takeError().addContext("the tensor map of b");
+  const std::int64_t tiles = ((c.rows + config.blockM - 1) / config.blockM) *
+                             ((c.cols + config.blockN - 1) / config.blockN);
+  rt::LaunchConfig launch;
+  launch.block = rt::Dim3(384);
+  launch.grid = rt::Dim3(unsigned(std::min<std::int64_t>(tiles, impl.smCount)));
+  launch.stream = options.stream;
+  rt::DeviceView<float> cv(c.data, std::size_t(c.rows * c.ld));
+  return (*kernel)->launch(launch, *mapA, *mapB, cv, std::uint32_t(c.rows),
+                           std::uint32_t(c.cols), std::uint32_t(a.cols),
+                           std::uint32_t(c.ld), options.alpha, options.beta);
 }
 
 } // namespace
@@ -85,6 +145,11 @@ rt::Error Library::gemm(const Matrix &a, const Matrix &b, const Matrix &c,
     return e;
   if (c.rows == 0 || c.cols == 0)
     return rt::Error::success();
+  if (impl_->hopper && hopperGemmFits(a, b)) {
+    if (rt::Error e = launchHopperGemm(*impl_, a, b, c, options))
+      return e.addContext("gemm");
+    return rt::Error::success();
+  }
   rt::LaunchConfig config;
   config.block = rt::Dim3(kGemmThreads);
   config.grid = rt::Dim3(unsigned((c.cols + kBlockTile - 1) / kBlockTile),

@@ -4,7 +4,10 @@
 
 #include "LibraryImpl.h"
 #include "Kernels/OpsKernels.h"
+#include "ops_hopper_kernels.h"
 #include "ops_kernels.h"
+
+#include <algorithm>
 
 using namespace kaio;
 using namespace kaio::ops;
@@ -25,14 +28,33 @@ rt::Expected<Library> Library::load(const rt::Device &device) {
       ops_kernels::Kernels::load(device, options);
   if (!kernels)
     return kernels.takeError().addContext("loading the KAIO op library");
-  return Library(std::make_unique<Impl>(
-      std::make_unique<ops_kernels::Kernels>(std::move(*kernels))));
+  auto impl = std::make_unique<Impl>(
+      std::make_unique<ops_kernels::Kernels>(std::move(*kernels)));
+  impl->smCount = std::max(1, device.properties().smCount);
+  // The TMA + wgmma kernels are arch-specific: sm_90a code runs on 9.0
+  // only. Without them the portable kernels serve every op.
+  if (device.properties().computeCapability() == 90) {
+    options.name = "kaio::ops (sm_90a)";
+    rt::Expected<ops_hopper_kernels::Kernels> hopper =
+        ops_hopper_kernels::Kernels::load(device, options);
+    if (!hopper)
+      return hopper.takeError().addContext("loading the KAIO op library's "
+                                           "sm_90a kernels");
+    impl->hopper =
+        std::make_unique<ops_hopper_kernels::Kernels>(std::move(*hopper));
+  }
+  return Library(std::move(impl));
 }
 
-rt::Expected<rt::Kernel *> Library::Impl::kernel(const std::string &name) {
+rt::Expected<rt::Kernel *> Library::Impl::kernel(const std::string &name,
+                                                 bool hopperSet) {
   auto it = byName.find(name);
   if (it == byName.end()) {
-    rt::Expected<rt::Kernel> k = kernels->module().getKernel(name);
+    if (hopperSet && !hopper)
+      return rt::Error::make(rt::ErrorCode::Unsupported,
+                             "kernel '" + name + "' needs an sm_90 GPU");
+    rt::Expected<rt::Kernel> k = hopperSet ? hopper->module().getKernel(name)
+                                           : kernels->module().getKernel(name);
     if (!k)
       return k.takeError();
     it = byName.emplace(name, std::move(*k)).first;

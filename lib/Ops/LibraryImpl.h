@@ -15,6 +15,9 @@
 namespace ops_kernels {
 class Kernels;
 } // namespace ops_kernels
+namespace ops_hopper_kernels {
+class Kernels;
+} // namespace ops_hopper_kernels
 
 namespace kaio::ops {
 
@@ -25,9 +28,16 @@ struct Library::Impl {
   explicit Impl(std::unique_ptr<ops_kernels::Kernels> kernels);
   ~Impl();
   std::unique_ptr<ops_kernels::Kernels> kernels;
+  /// The sm_90a kernels (TMA + wgmma) when the GPU is a 9.0 one, else null.
+  std::unique_ptr<ops_hopper_kernels::Kernels> hopper;
+  /// The GPU's streaming multiprocessors (persistent kernels' grids).
+  int smCount = 1;
   std::unordered_map<std::string, rt::Kernel> byName;
 
-  rt::Expected<rt::Kernel *> kernel(const std::string &name);
+  /// The kernel `name` of the portable set, or of the sm_90a set when
+  /// `hopperSet`.
+  rt::Expected<rt::Kernel *> kernel(const std::string &name,
+                                    bool hopperSet = false);
   /// Launches the column kernel `name` (gemv_t, reduce_cols) with
   /// kGemvBlock threads a block over `across` threads' worth of columns
   /// and `slices` row slices (grid y); errors say `op`.

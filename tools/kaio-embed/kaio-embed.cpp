@@ -108,6 +108,8 @@ std::optional<std::string> cppScalar(StringRef type) {
 
 /// The argument type of a parameter in a launch function.
 std::optional<std::string> cppParam(StringRef param) {
+  if (param == "tmap")
+    return std::string("const ::kaio::rt::TensorMap &");
   if (param.consume_front("ptr<") && param.consume_back(">")) {
     bool isConst = param.consume_front("const ");
     std::optional<std::string> elem = cppScalar(param);
@@ -344,7 +346,10 @@ int emitHeader(raw_ostream &os, ArrayRef<EmbeddedChip> embedded) {
     }
     os << ") {\n    return " << fn << "_.launch(config";
     for (auto [i, p] : llvm::enumerate(k.params))
-      os << ", a" << i << (StringRef(p).starts_with("ptr<") ? ".arg" : ".value");
+      os << ", a" << i
+         << (p == "tmap"                        ? ""
+             : StringRef(p).starts_with("ptr<") ? ".arg"
+                                                : ".value");
     os << ");\n  }\n"
        << "  ::kaio::rt::Kernel &" << fn << "_kernel() { return " << fn
        << "_; }\n";

@@ -10,6 +10,7 @@
 #include "Kaio/Runtime/Module.h"
 #include "Kaio/Runtime/Signature.h"
 #include "Kaio/Runtime/Stream.h"
+#include "Kaio/Runtime/TensorMap.h"
 #include "Kaio/Runtime/Types.h"
 
 #endif // KAIO_RUNTIME_RUNTIME_H

@@ -38,13 +38,6 @@
 using namespace kaio::ops::kernels;
 
 std::string
-kaio::ops::kernels::hopperAttentionName(const HopperAttentionConfig &c) {
-  return llvm::formatv("hopper_flash_fwd_{0}_d{1}", c.bf16 ? "bf16" : "f16",
-                       c.headDim)
-      .str();
-}
-
-std::string
 kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   const unsigned d = c.headDim, atoms = d / 64;
   const unsigned rowsQ = 128, keys = 64;

@@ -35,12 +35,6 @@
 using namespace kaio::ops::kernels;
 
 
-std::string kaio::ops::kernels::hopperGemmName(const HopperGemmConfig &c) {
-  return llvm::formatv("hopper_gemm_{0}_f32_{1}x{2}x{3}_s{4}", c.bf16 ? "bf16" : "f16",
-                       c.blockM, c.blockN, c.blockK, c.stages)
-      .str();
-}
-
 std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   const unsigned accs = c.blockN / 2; // f32 accumulators per thread
   const unsigned aBytes = c.blockM * c.blockK * 2;

@@ -218,12 +218,20 @@ struct HopperGemmConfig {
   bool bf16 = false;
   unsigned blockM = 128, blockN = 128, blockK = 64, stages = 4;
 };
-/// Its kernel: `hopper_gemm_f16_f32_128x128x64_s4(a_map, b_map, c, m, n, k,
+/// Its kernel (the name is what the host launches, so it is defined here):
+/// `hopper_gemm_f16_f32_128x128x64_s4(a_map, b_map, c, m, n, k,
 /// ldc, alpha, beta)` computing C = alpha * A * B + beta * C (beta 0 never
 /// reads C); a_map is a tensor map over A (box BK x BM), b_map over B (box
 /// 64 x BK), both 128-byte swizzled; persistent: any 1-D grid (up to the
 /// number of BM x BN tiles) covers C.
-std::string hopperGemmName(const HopperGemmConfig &config);
+inline std::string hopperGemmName(const HopperGemmConfig &c) {
+  return std::string("hopper_gemm_") + (c.bf16 ? "bf16" : "f16") + "_f32_" +
+         std::to_string(c.blockM) + "x" + std::to_string(c.blockN) + "x" +
+         std::to_string(c.blockK) + "_s" + std::to_string(c.stages);
+}
+/// The tensor-map boxes the kernel expects: A's (BK x BM) and B's (64 x BK),
+/// innermost first.
+constexpr unsigned kHopperGemmBoxBCols = 64;
 /// Its ptx-dialect text (a ptx.var pair and a ptx.entry).
 std::string hopperGemmSource(const HopperGemmConfig &config);
 std::vector<HopperGemmConfig> getHopperGemmConfigs();
@@ -248,7 +256,10 @@ struct HopperAttentionConfig {
 /// [(batch * heads + head) * lse_stride + row]. cu_q / cu_k (null: not
 /// packed): s32 batch + 1 offsets into batch-1 tensors; seq_q / seq_k are
 /// then unused and the grid's x covers the longest query sequence.
-std::string hopperAttentionName(const HopperAttentionConfig &config);
+inline std::string hopperAttentionName(const HopperAttentionConfig &c) {
+  return std::string("hopper_flash_fwd_") + (c.bf16 ? "bf16" : "f16") + "_d" +
+         std::to_string(c.headDim);
+}
 std::string hopperAttentionSource(const HopperAttentionConfig &config);
 std::vector<HopperAttentionConfig> getHopperAttentionConfigs();
 

@@ -153,6 +153,49 @@ TEST_P(GemmTest, LaunchesOneBlockPerOutputTileAndNothingOnBadInput) {
   EXPECT_EQ(counters->launches, launches + 1);
 }
 
+TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
+  if (!isFake())
+    GTEST_SKIP() << "checks the launch through the fake driver";
+  // The fake's device 1 is a 9.0 GPU with 132 SMs.
+  rt::Expected<rt::Device> h100 = rt::Device::open(1);
+  ASSERT_TRUE(h100) << h100.error().message();
+  rt::Expected<Library> lib = Library::load(*h100);
+  ASSERT_TRUE(lib) << lib.error().message();
+  const std::int64_t m = 4096, n = 4096, k = 64;
+  auto a = rt::DeviceBuffer<rt::Half>::allocate(*h100, m * k);
+  auto b = rt::DeviceBuffer<rt::Half>::allocate(*h100, k * n);
+  auto c = rt::DeviceBuffer<float>::allocate(*h100, m * n);
+  ASSERT_TRUE(a && b && c);
+  FakeCudaCounters *counters = getFakeCounters();
+  int maps = counters->tensorMapsEncoded;
+  // beta 0, wide C: 128 x 256 tiles, one persistent block per SM.
+  rt::Error e = lib->gemm(Matrix::rowMajor(a->view(), m, k),
+                          Matrix::rowMajor(b->view(), k, n),
+                          Matrix::rowMajor(c->view(), m, n));
+  ASSERT_FALSE(e) << e.message();
+  EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f32_128x256x64_s4");
+  EXPECT_EQ(counters->lastGrid[0], 132u);
+  EXPECT_EQ(counters->lastGrid[1], 1u);
+  EXPECT_EQ(counters->lastBlock[0], 384u);
+  EXPECT_EQ(counters->lastSharedBytes, 196608u);
+  EXPECT_EQ(counters->tensorMapsEncoded, maps + 2);
+  // beta != 0 and a small C: 128 x 128 tiles, fewer tiles than SMs.
+  GemmOptions blend;
+  blend.beta = 0.5f;
+  ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a->view(), 300, k),
+                         Matrix::rowMajor(b->view(), k, 256),
+                         Matrix::rowMajor(c->view(), 300, 256), blend));
+  EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f32_128x128x64_s4");
+  EXPECT_EQ(counters->lastGrid[0], 6u); // 3 x 2 tiles
+  EXPECT_EQ(counters->lastSharedBytes, 131072u);
+  // Rows that are not 16-byte multiples cannot be tensor-mapped: the
+  // portable kernel.
+  ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a->view(), 300, k),
+                         Matrix::rowMajor(b->view(), k, 130),
+                         Matrix::rowMajor(c->view(), 300, 130)));
+  EXPECT_STREQ(counters->lastKernel, "tensor_core_matmul_tiled");
+}
+
 float halfToFloat(rt::Half h) { return rt::toFloat(h); }
 
 TEST_P(GemmTest, MatchesAnF64ReferenceOnTheGpu) {

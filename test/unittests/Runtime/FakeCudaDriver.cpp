@@ -78,6 +78,9 @@ enum {
   Unknown = 999,
 };
 constexpr int kOptinShared = 166912;
+/// Opt-in shared memory per block: device 0 is A100-like, device 1
+/// H100-like.
+int optinShared(int device) { return device == 0 ? kOptinShared : 232448; }
 
 FakeCudaCounters counters;
 CUctx_st contexts[2] = {{0}, {1}};
@@ -267,15 +270,15 @@ API CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) { FAULT_POINT("c
   case 10: *v = 32; break;
   case 12: case 82: *v = 65536; break;
   case 13: *v = 1410000; break;
-  case 16: *v = 108; break;
+  case 16: *v = d == 0 ? 108 : 132; break; // A100-like, H100-like
   case 36: *v = 1215000; break;
   case 37: *v = 5120; break;
   case 38: *v = 40 * 1024 * 1024; break;
   case 39: *v = 2048; break;
   case 75: *v = d == 0 ? 8 : 9; break;
   case 76: *v = 0; break;
-  case 81: *v = 167936; break;
-  case 97: *v = kOptinShared; break;
+  case 81: *v = d == 0 ? 167936 : 233472; break;
+  case 97: *v = optinShared(d); break;
   default: return InvalidValue;
   }
   return Success;
@@ -347,7 +350,8 @@ API CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f) { FAULT_POINT("c
   return Success;
 }
 API CUresult cuFuncSetAttribute(CUfunction f, int attr, int v) { FAULT_POINT("cuFuncSetAttribute");
-  if (attr != 8 || v < 0 || v + f->staticShared > kOptinShared)
+  if (attr != 8 || v < 0 || !current() ||
+      v + f->staticShared > optinShared(current()->device))
     return InvalidValue;
   f->maxDynamicShared = v;
   return Success;
