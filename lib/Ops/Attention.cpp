@@ -7,6 +7,8 @@
 #include "AttentionCheck.h"
 #include "Validate.h"
 
+#include "Kaio/Runtime/TensorMap.h"
+
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -379,7 +381,107 @@ std::string kernelName(const char *base, const AttentionTensor &q) {
          std::to_string(q.dim);
 }
 
+/// The 4-d tensor map of an attention tensor ([batch][seq][heads][dim] with
+/// its strides; innermost first: dim, heads, seq, batch), boxes of 64
+/// columns of `rows` rows of one head, 128-byte swizzled.
+rt::Expected<rt::TensorMap> attentionMap(const AttentionTensor &t,
+                                         std::uint32_t rows) {
+  rt::TensorMapDesc d;
+  d.elem = detail::scalarTypeOf(t.dtype);
+  d.rank = 4;
+  d.address = t.data;
+  const std::int64_t dims[4] = {t.dim, t.heads, t.seq, t.batch};
+  const std::int64_t strides[4] = {1, t.headStride, t.seqStride,
+                                   t.batchStride};
+  const std::uint32_t box[4] = {64, 1, rows, 1};
+  for (unsigned i = 0; i < 4; ++i) {
+    d.dims[i] = std::uint64_t(dims[i]);
+    d.strides[i] = std::uint64_t(strides[i]) * 2;
+    d.box[i] = box[i];
+  }
+  d.swizzle = rt::TensorMapSwizzle::B128;
+  return rt::makeTensorMap(d);
+}
+
+/// Whether the sm_90a forward can read `t` through a tensor map (16-byte
+/// aligned base and strides) or, for O, store its 16-bit pairs.
+bool tmaReadable(const AttentionTensor &t) {
+  return t.data % 16 == 0 && t.headStride % 8 == 0 && t.seqStride % 8 == 0 &&
+         t.batchStride % 8 == 0;
+}
+bool pairWritable(const AttentionTensor &t) {
+  return t.data % 4 == 0 && t.headStride % 2 == 0 && t.seqStride % 2 == 0 &&
+         t.batchStride % 2 == 0;
+}
+
 } // namespace
+
+/// The FlashAttention-3-style forward on a 9.0 GPU (TMA + wgmma, warp
+/// specialised). Returns false, launching nothing, when it does not apply
+/// (no sm_90a kernels, a head dim it lacks, tensors a tensor map cannot
+/// describe); the portable kernel runs then.
+static bool launchHopperAttention(Library::Impl &impl,
+                                  const AttentionTensor &q,
+                                  const AttentionTensor &k,
+                                  const AttentionTensor &v,
+                                  const AttentionTensor &o,
+                                  const AttentionOptions &opt,
+                                  std::int64_t batch, std::int64_t maxQ,
+                                  rt::Error &error) {
+  if (!impl.hopper || (q.dim != 64 && q.dim != 128 && q.dim != 256) ||
+      !tmaReadable(q) || !tmaReadable(k) || !tmaReadable(v) ||
+      !pairWritable(o))
+    return false;
+  HopperAttentionConfig config;
+  config.bf16 = q.dtype == DType::BF16;
+  config.headDim = unsigned(q.dim);
+  rt::Expected<rt::TensorMap> mq = attentionMap(q, 128);
+  rt::Expected<rt::TensorMap> mk = attentionMap(k, 64);
+  rt::Expected<rt::TensorMap> mv = attentionMap(v, 64);
+  if (!mq || !mk || !mv) {
+    // The driver refused a layout (e.g. strides it does not take): the
+    // portable kernel handles any strides.
+    (void)mq.takeError(), (void)mk.takeError(), (void)mv.takeError();
+    return false;
+  }
+  rt::Expected<rt::Kernel *> kernel =
+      impl.kernel(hopperAttentionName(config), /*hopperSet=*/true);
+  if (!kernel) {
+    error = kernel.takeError();
+    return true;
+  }
+  const bool varlen = isVarlen(opt);
+  const float scale =
+      opt.scale ? opt.scale : float(1.0 / std::sqrt(double(q.dim)));
+  rt::ScalarType s32 = detail::scalarTypeOf(DType::S32);
+  std::vector<rt::KernelArg> args = {
+      rt::toKernelArg(*mq),
+      rt::toKernelArg(*mk),
+      rt::toKernelArg(*mv),
+      rt::KernelArg::pointer(o.data, detail::scalarTypeOf(o.dtype), false),
+      rt::KernelArg::scalar(std::uint32_t(o.batchStride)),
+      rt::KernelArg::scalar(std::uint32_t(o.seqStride)),
+      rt::KernelArg::scalar(std::uint32_t(o.headStride)),
+      rt::KernelArg::scalar(std::uint32_t(q.seq)),
+      rt::KernelArg::scalar(std::uint32_t(k.seq)),
+      rt::KernelArg::scalar(std::uint32_t(q.heads / k.heads)),
+      rt::KernelArg::scalar(float(scale * M_LOG2E)),
+      rt::KernelArg::scalar(std::int32_t(opt.windowLeft)),
+      rt::KernelArg::scalar(std::int32_t(opt.causal ? 0 : opt.windowRight)),
+      rt::KernelArg::scalar(std::uint32_t(opt.bottomRight)),
+      rt::KernelArg::pointer(opt.lse.isAbsent() ? 0 : opt.lse.data,
+                             rt::ScalarType::F32, false),
+      rt::KernelArg::scalar(std::uint32_t(q.seq)),
+      rt::KernelArg::pointer(varlen ? opt.cuSeqlensQ.data : 0, s32, true),
+      rt::KernelArg::pointer(varlen ? opt.cuSeqlensK.data : 0, s32, true)};
+  rt::LaunchConfig launch;
+  launch.grid = rt::Dim3(unsigned((maxQ + 127) / 128), unsigned(q.heads),
+                         unsigned(batch));
+  launch.block = rt::Dim3(384);
+  launch.stream = opt.stream;
+  error = (*kernel)->launchArgs(launch, args);
+  return true;
+}
 
 rt::Error Library::flashAttention(const AttentionTensor &q,
                                   const AttentionTensor &k,
@@ -392,6 +494,13 @@ rt::Error Library::flashAttention(const AttentionTensor &q,
   std::int64_t batch = x.batch, maxQ = x.maxQ;
   if (!batch || !maxQ)
     return rt::Error::success();
+  rt::Error hopperError = rt::Error::success();
+  if (launchHopperAttention(*impl_, q, k, v, o, opt, batch, maxQ,
+                            hopperError)) {
+    if (hopperError)
+      return hopperError.addContext(kOp);
+    return rt::Error::success();
+  }
   rt::Expected<rt::Kernel *> kernel =
       impl_->kernel(kernelName("flash_fwd", q));
   if (!kernel)

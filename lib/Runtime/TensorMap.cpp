@@ -79,13 +79,6 @@ Error kaio::rt::validateTensorMap(const TensorMapDesc &d) {
         return invalid(indexed("strides", i),
                        std::to_string(d.strides[i]) +
                            " bytes is not a multiple of 16 below 2^40");
-      if (d.strides[i] < d.dims[i - 1] * d.strides[i - 1])
-        return invalid(indexed("strides", i),
-                       std::to_string(d.strides[i]) +
-                           " bytes overlaps dimension " +
-                           std::to_string(i - 1) + " (" +
-                           std::to_string(d.dims[i - 1] * d.strides[i - 1]) +
-                           " bytes)");
     }
     if (d.box[i] < 1 || d.box[i] > 256)
       return invalid(indexed("box", i),

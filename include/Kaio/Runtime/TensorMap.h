@@ -48,8 +48,8 @@ KernelArg toKernelArg(const TensorMap &map);
 
 /// Checks `desc` against cuTensorMapEncodeTiled's rules: rank 1-5; a
 /// non-null, 16-byte aligned address; extents in [1, 2^32]; strides[0] the
-/// element size, the others multiples of 16 below 2^40 that do not overlap
-/// the dimension inside; boxes of 1-256 elements, within the extent, whose
+/// element size, the others multiples of 16 below 2^40 (the driver may
+/// refuse other combinations: an error from makeTensorMap); boxes of 1-256 elements, within the extent, whose
 /// inner row is a multiple of 16 bytes and fits the swizzle span; element
 /// strides 1-8; an element type the TMA moves; NaN fill for floats only.
 /// InvalidValue errors name the field ("box[0]").

@@ -66,8 +66,8 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
       "ptx.signed}, %bottom_right: i32 {{ptx.name = \"bottom_right\"}, "
       "%lse: i64 {{ptx.ptr = f32, ptx.name = \"lse\"}, "
       "%lse_stride: i32 {{ptx.name = \"lse_stride\"}, "
-      "%cu_q: i64 {{ptx.ptr = si32, ptx.readonly, ptx.name = \"cu_q\"}, "
-      "%cu_k: i64 {{ptx.ptr = si32, ptx.readonly, ptx.name = \"cu_k\"}) "
+      "%cu_q: i64 {{ptx.ptr = i32, ptx.readonly, ptx.name = \"cu_q\"}, "
+      "%cu_k: i64 {{ptx.ptr = i32, ptx.readonly, ptx.name = \"cu_k\"}) "
       "attributes {{reqntid = array<i32: 384>, dynamic_smem = {2} : i64} {{\n",
       name, type, smem);
 

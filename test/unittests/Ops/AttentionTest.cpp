@@ -453,6 +453,60 @@ TEST_P(FlashAttentionTest, LaunchesABlockPer64RowsHeadAndBatch) {
   EXPECT_EQ(counters->launches, launches);
 }
 
+TEST_P(FlashAttentionTest, UsesTheTmaWgmmaForwardOnA90Gpu) {
+  if (!isFake())
+    GTEST_SKIP() << "checks the launch through the fake driver";
+  // The fake's device 1 is a 9.0 GPU.
+  rt::Expected<rt::Device> h100 = rt::Device::open(1);
+  ASSERT_TRUE(h100) << h100.error().message();
+  rt::Expected<Library> lib = Library::load(*h100);
+  ASSERT_TRUE(lib) << lib.error().message();
+  FakeCudaCounters *counters = getFakeCounters();
+  auto buf = rt::DeviceBuffer<rt::Half>::allocate(*h100, 1 << 22);
+  ASSERT_TRUE(buf);
+  auto view = buf->view();
+  std::int64_t qn = 2 * 300 * 8 * 128, kn = 2 * 200 * 2 * 128;
+  AttentionTensor q = AttentionTensor::bshd(view.subview(0, qn), 2, 300, 8, 128);
+  AttentionTensor k =
+      AttentionTensor::bshd(view.subview(qn, kn), 2, 200, 2, 128);
+  AttentionTensor v =
+      AttentionTensor::bshd(view.subview(qn + kn, kn), 2, 200, 2, 128);
+  AttentionTensor o =
+      AttentionTensor::bshd(view.subview(qn + 2 * kn, qn), 2, 300, 8, 128);
+  AttentionOptions opt;
+  opt.causal = true;
+  int maps = counters->tensorMapsEncoded;
+  rt::Error e = lib->flashAttention(q, k, v, o, opt);
+  ASSERT_FALSE(e) << e.message();
+  EXPECT_STREQ(counters->lastKernel, "hopper_flash_fwd_f16_d128");
+  EXPECT_EQ(counters->lastGrid[0], 3u); // ceil(300 / 128)
+  EXPECT_EQ(counters->lastGrid[1], 8u);
+  EXPECT_EQ(counters->lastGrid[2], 2u);
+  EXPECT_EQ(counters->lastBlock[0], 384u);
+  EXPECT_EQ(counters->lastSharedBytes, 98304u);
+  EXPECT_EQ(counters->tensorMapsEncoded, maps + 3);
+  // Packed sequences go the same way (batch-1 maps, offsets passed on).
+  auto offsets = rt::DeviceBuffer<std::int32_t>::allocate(*h100, 3);
+  ASSERT_TRUE(offsets);
+  AttentionTensor pq = AttentionTensor::bshd(view.subview(0, qn), 1, 600, 8, 128);
+  AttentionTensor pk =
+      AttentionTensor::bshd(view.subview(qn, kn), 1, 400, 2, 128);
+  AttentionTensor pv =
+      AttentionTensor::bshd(view.subview(qn + kn, kn), 1, 400, 2, 128);
+  AttentionTensor po =
+      AttentionTensor::bshd(view.subview(qn + 2 * kn, qn), 1, 600, 8, 128);
+  AttentionOptions packed;
+  packed.cuSeqlensQ = Matrix::vector(offsets->view(), 3);
+  packed.cuSeqlensK = Matrix::vector(offsets->view(), 3);
+  packed.maxSeqlenQ = 300;
+  packed.maxSeqlenK = 300;
+  e = lib->flashAttention(pq, pk, pv, po, packed);
+  ASSERT_FALSE(e) << e.message();
+  EXPECT_STREQ(counters->lastKernel, "hopper_flash_fwd_f16_d128");
+  EXPECT_EQ(counters->lastGrid[0], 3u); // ceil(300 / 128)
+  EXPECT_EQ(counters->lastGrid[2], 2u); // sequences
+}
+
 TEST_P(FlashAttentionTest, MatchesAnF64ReferenceOnTheGpu) {
   if (isFake())
     GTEST_SKIP() << "the fake driver computes nothing";
