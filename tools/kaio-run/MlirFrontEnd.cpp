@@ -96,6 +96,15 @@ Error interpret(const RunOptions &opts, std::vector<HostArg> &args) {
   std::vector<uint64_t> values;
   std::vector<uint64_t> addresses(args.size(), 0);
   for (auto [i, arg] : llvm::enumerate(args)) {
+    if (arg.spec.isTensorMap) {
+      // KAIO's encoding in interpreter memory, over the (earlier) buffer.
+      std::size_t b = 0;
+      while (!(args[b].spec.isBuffer && args[b].spec.name == arg.spec.mapBuffer))
+        ++b;
+      values.push_back(interp.allocTensorMap(
+          tensorMapDesc(arg.spec, args[b].spec.type, addresses[b])));
+      continue;
+    }
     if (!arg.spec.isBuffer) {
       values.push_back(arg.spec.bits);
       continue;
@@ -105,7 +114,8 @@ Error interpret(const RunOptions &opts, std::vector<HostArg> &args) {
     if (!interp.write(addresses[i], arg.data.bytes.data(), bytes))
       return Error::make(ErrorCode::InvalidValue,
                          "cannot stage buffer '" + arg.spec.name + "'");
-    values.push_back(addresses[i]);
+    if (arg.spec.passed)
+      values.push_back(addresses[i]);
   }
   kaio::interp::LaunchOptions launch;
   launch.dynamicSharedBytes = opts.sharedBytes;

@@ -2,6 +2,8 @@
 
 #include "RunSupport.h"
 
+#include "Kaio/Runtime/TensorMap.h"
+
 #include <cerrno>
 #include <cinttypes>
 #include <cmath>
@@ -103,6 +105,97 @@ Expected<Dim3> kaio::run::parseDim3(std::string_view text) {
   return Dim3(v[0], v[1], v[2]);
 }
 
+/// "AxBxC" (each >= 1).
+template <typename T>
+static Expected<std::vector<T>> parseExtents(std::string_view text,
+                                             const std::string &where,
+                                             const char *what) {
+  std::vector<T> out;
+  while (true) {
+    std::size_t x = text.find('x');
+    std::string part(text.substr(0, x));
+    char *end = nullptr;
+    errno = 0;
+    unsigned long long v = std::strtoull(part.c_str(), &end, 10);
+    if (part.empty() || *end || errno == ERANGE || part[0] == '-' || v == 0 ||
+        v > std::numeric_limits<T>::max())
+      return parseError(where + ": bad " + what + " '" + std::string(text) +
+                        "' (extents like 128x64)");
+    out.push_back(T(v));
+    if (x == std::string_view::npos)
+      return out;
+    text = text.substr(x + 1);
+  }
+}
+
+static Expected<ArgSpec> parseTensorMapSpec(ArgSpec spec,
+                                            std::string_view value,
+                                            const std::string &where) {
+  spec.isTensorMap = true;
+  std::vector<std::string_view> parts;
+  while (true) {
+    std::size_t colon = value.find(':');
+    parts.push_back(value.substr(0, colon));
+    if (colon == std::string_view::npos)
+      break;
+    value = value.substr(colon + 1);
+  }
+  if (parts.size() < 3)
+    return parseError(where + ": expected tmap:BUFFER:DIMS:BOX[:swizzle128]"
+                              "[:oobnan]");
+  spec.mapBuffer = std::string(parts[0]);
+  if (spec.mapBuffer.empty())
+    return parseError(where + ": missing the buffer the tensor map describes");
+  Expected<std::vector<std::uint64_t>> dims =
+      parseExtents<std::uint64_t>(parts[1], where, "shape");
+  if (!dims)
+    return dims.takeError();
+  Expected<std::vector<std::uint32_t>> box =
+      parseExtents<std::uint32_t>(parts[2], where, "box");
+  if (!box)
+    return box.takeError();
+  if (dims->size() > rt::TensorMapDesc::kMaxRank || box->size() != dims->size())
+    return parseError(where + ": the shape and the box need the same rank, "
+                              "1 to 5");
+  spec.mapDims = std::move(*dims);
+  spec.mapBox = std::move(*box);
+  for (std::size_t i = 3; i < parts.size(); ++i) {
+    if (parts[i] == "swizzle32")
+      spec.swizzle = rt::TensorMapSwizzle::B32;
+    else if (parts[i] == "swizzle64")
+      spec.swizzle = rt::TensorMapSwizzle::B64;
+    else if (parts[i] == "swizzle128")
+      spec.swizzle = rt::TensorMapSwizzle::B128;
+    else if (parts[i] == "oobnan")
+      spec.oobNaN = true;
+    else
+      return parseError(where + ": unknown tensor map option '" +
+                        std::string(parts[i]) +
+                        "' (swizzle32, swizzle64, swizzle128, oobnan)");
+  }
+  return spec;
+}
+
+rt::TensorMapDesc kaio::run::tensorMapDesc(const ArgSpec &spec,
+                                           ScalarType elem,
+                                           std::uint64_t address) {
+  rt::TensorMapDesc d;
+  d.elem = elem;
+  d.rank = std::uint32_t(spec.mapDims.size());
+  d.address = address;
+  std::uint64_t stride = rt::getScalarTypeSize(elem);
+  for (std::uint32_t i = 0; i < d.rank; ++i) {
+    // Written outermost first; the map lists the innermost first.
+    d.dims[i] = spec.mapDims[d.rank - 1 - i];
+    d.box[i] = spec.mapBox[d.rank - 1 - i];
+    d.strides[i] = stride;
+    stride *= d.dims[i];
+  }
+  d.swizzle = spec.swizzle;
+  d.oobNaN = spec.oobNaN;
+  return d;
+}
+
 Expected<ArgSpec> kaio::run::parseArgSpec(std::string_view text) {
   ArgSpec spec;
   spec.text = std::string(text);
@@ -121,6 +214,8 @@ Expected<ArgSpec> kaio::run::parseArgSpec(std::string_view text) {
     return parseError(where + ": missing ':' before the value");
   std::string_view typePart = rest.substr(0, colon);
   std::string_view value = rest.substr(colon + 1);
+  if (typePart == "tmap")
+    return parseTensorMapSpec(std::move(spec), value, where);
   std::size_t bracket = typePart.find('[');
   std::string_view typeName = typePart.substr(0, bracket);
   std::optional<ScalarType> type =
@@ -419,11 +514,22 @@ Error kaio::run::writeRaw(const std::string &path, const HostArray &array) {
 
 std::vector<rt::KernelArg>
 kaio::run::toKernelArgs(const std::vector<HostArg> &args,
-                        const std::vector<std::uint64_t> &addresses) {
+                        const std::vector<std::uint64_t> &addresses,
+                        const std::vector<const rt::TensorMap *> &maps) {
   std::vector<rt::KernelArg> out;
   out.reserve(args.size());
   for (std::size_t i = 0; i < args.size(); ++i) {
     const ArgSpec &spec = args[i].spec;
+    if (!spec.passed)
+      continue;
+    if (spec.isTensorMap) {
+      rt::KernelArg placeholder;
+      placeholder.kind = rt::KernelArg::Kind::TensorMap;
+      out.push_back(i < maps.size() && maps[i]
+                        ? rt::KernelArg::tensorMap(*maps[i])
+                        : placeholder);
+      continue;
+    }
     out.push_back(spec.isBuffer
                       ? rt::KernelArg::pointer(addresses[i], spec.type, false)
                       : rt::KernelArg::scalarBits(spec.type, spec.bits));

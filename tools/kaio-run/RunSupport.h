@@ -12,6 +12,7 @@
 
 #include "Kaio/Runtime/Error.h"
 #include "Kaio/Runtime/Module.h"
+#include "Kaio/Runtime/TensorMapDesc.h"
 #include "Kaio/Runtime/Types.h"
 
 #include <cstdint>
@@ -29,7 +30,10 @@ using rt::ErrorCode;
 using rt::Expected;
 using rt::ScalarType;
 
-/// One --arg: `name=type:value` (scalar) or `name=type[count]:init` (buffer).
+/// One --arg: `name=type:value` (scalar), `name=type[count]:init` (buffer)
+/// or `name=tmap:BUF:DIMS:BOX[:swizzle32|swizzle64|swizzle128][:oobnan]`
+/// (a TMA tensor map over the row-major tensor of DIMS, e.g. 100x72, in
+/// the earlier buffer BUF, copying BOX boxes, e.g. 16x64; outermost first).
 struct ArgSpec {
   enum class Init { Rand, Zeros, Ones, Iota, Constant, File };
   std::string name;
@@ -41,7 +45,22 @@ struct ArgSpec {
   std::string file;         ///< Init::File.
   std::uint64_t bits = 0;   ///< Scalars: the value's bit pattern.
   std::string text;         ///< The spec as written, for messages.
+  /// Tensor maps: the buffer they describe, its shape and the box
+  /// (outermost first, as written), swizzle and NaN fill.
+  bool isTensorMap = false;
+  /// False for --buffer: prepared (and printable) but not a kernel argument.
+  bool passed = true;
+  std::string mapBuffer;
+  std::vector<std::uint64_t> mapDims;
+  std::vector<std::uint32_t> mapBox;
+  rt::TensorMapSwizzle swizzle = rt::TensorMapSwizzle::None;
+  bool oobNaN = false;
 };
+
+/// The description of a tensor-map --arg over its buffer (element type
+/// `elem`) at `address`: contiguous row-major strides, innermost first.
+rt::TensorMapDesc tensorMapDesc(const ArgSpec &spec, ScalarType elem,
+                                std::uint64_t address);
 
 /// The most bytes one --arg buffer may hold (its host copy is allocated).
 constexpr std::uint64_t kMaxBufferBytes = std::uint64_t(1) << 37;
@@ -120,12 +139,15 @@ struct HostArg {
   HostArray data; ///< Buffers only.
 };
 
-/// The launch arguments of `args` in --arg order: scalars with their bits,
+/// The launch arguments of `args` in --arg order (--buffer ones left out):
+/// scalars with their bits,
 /// buffers as pointers of their element type at `addresses[i]` (the device
-/// or interpreter address of buffer i; unused for scalars).
+/// or interpreter address of buffer i; unused for scalars), tensor maps as
+/// `maps[i]` (null: a placeholder of the right kind, for checking).
 std::vector<rt::KernelArg>
 toKernelArgs(const std::vector<HostArg> &args,
-             const std::vector<std::uint64_t> &addresses);
+             const std::vector<std::uint64_t> &addresses,
+             const std::vector<const rt::TensorMap *> &maps = {});
 
 /// The one argument contract of both runners (the GPU and --interpret):
 /// `args` checked against the kernel's `// kaio.kernel` signature by

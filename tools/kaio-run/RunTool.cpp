@@ -27,6 +27,12 @@ device's chip; builds with the compiler only.
 
   --arg name=type:value        a scalar, e.g. n=u32:1024, alpha=f32:0.5
   --arg name=type[count]:init  a device buffer, e.g. a=f32[1024]:rand
+  --arg name=tmap:BUF:DIMS:BOX[:swizzle32|swizzle64|swizzle128][:oobnan]
+                               a TMA tensor map (for `tmap` parameters) over
+      the row-major tensor of shape DIMS held by the earlier buffer BUF,
+      copying BOX boxes; outermost first, e.g. ma=tmap:a:100x72:16x64:swizzle128
+  --buffer name=type[count]:init  a buffer that is not a kernel argument
+      (e.g. what a tensor map describes); --print and --out take it
       init: rand (uniform [-1,1) for floats, small ints for ints; --seed),
             zeros, ones, iota (0,1,2,...), a number, or @file (raw binary)
       types: f32 f64 f16 bf16 s8 u8 s16 u16 s32 u32 s64 u64 (i8..i64 are
@@ -85,7 +91,7 @@ Expected<RunOptions> kaio::run::parseCommandLine(int argc,
       std::string name = arg.substr(0, eq);
       // --arg a=... and --out c=... contain '=' in their value: only split
       // options whose value never does.
-      if (name != "--arg" && name != "--out") {
+      if (name != "--arg" && name != "--buffer" && name != "--out") {
         value = arg.substr(eq + 1);
         arg = name;
         hasInlineValue = true;
@@ -121,7 +127,8 @@ Expected<RunOptions> kaio::run::parseCommandLine(int argc,
     } else if (arg == "--verbose" || arg == "-v") {
       opts.verbose = true;
     } else if (arg == "--kernel" || arg == "--grid" || arg == "--block" ||
-               arg == "--smem" || arg == "--arg" || arg == "--print" ||
+               arg == "--smem" || arg == "--arg" || arg == "--buffer" ||
+               arg == "--print" ||
                arg == "--out" || arg == "--reps" || arg == "--warmup" ||
                arg == "--seed" || arg == "--device" || arg == "--profile-top") {
       Expected<std::string> v = needValue();
@@ -135,14 +142,20 @@ Expected<RunOptions> kaio::run::parseCommandLine(int argc,
           return d.takeError().addContext(arg);
         (arg == "--grid" ? opts.grid : opts.block) = *d;
         (arg == "--grid" ? haveGrid : haveBlock) = true;
-      } else if (arg == "--arg") {
+      } else if (arg == "--arg" || arg == "--buffer") {
         Expected<ArgSpec> spec = parseArgSpec(*v);
         if (!spec)
           return spec.takeError();
         for (const ArgSpec &other : opts.args)
           if (other.name == spec->name)
-            return usageError("--arg: duplicate argument name '" +
+            return usageError(arg + ": duplicate argument name '" +
                               spec->name + "'");
+        if (arg == "--buffer") {
+          if (!spec->isBuffer)
+            return usageError("--buffer " + spec->text +
+                              ": expected name=type[count]:init");
+          spec->passed = false;
+        }
         opts.args.push_back(std::move(*spec));
       } else if (arg == "--print") {
         opts.prints.push_back(*v);
@@ -197,6 +210,25 @@ Expected<RunOptions> kaio::run::parseCommandLine(int argc,
         return a.isBuffer;
     return false;
   };
+  // A tensor map describes an earlier buffer, within its elements.
+  for (auto it = opts.args.begin(); it != opts.args.end(); ++it) {
+    if (!it->isTensorMap)
+      continue;
+    auto buffer = std::find_if(opts.args.begin(), it, [&](const ArgSpec &a) {
+      return a.isBuffer && a.name == it->mapBuffer;
+    });
+    if (buffer == it)
+      return usageError("--arg " + it->text + ": no earlier buffer argument "
+                        "named '" + it->mapBuffer + "'");
+    std::uint64_t elements = 1;
+    for (std::uint64_t d : it->mapDims)
+      elements *= d;
+    if (elements > buffer->count)
+      return usageError("--arg " + it->text + ": the shape has " +
+                        std::to_string(elements) + " elements but '" +
+                        buffer->name + "' holds " +
+                        std::to_string(buffer->count));
+  }
   for (const std::string &name : opts.prints)
     if (!isBuffer(name))
       return usageError("--print " + name + ": no buffer argument named '" +
@@ -295,7 +327,23 @@ public:
       buffers[i] = std::move(*buf);
       addresses[i] = buffers[i].ptr();
     }
-    std::vector<rt::KernelArg> kernelArgs = toKernelArgs(args_, addresses);
+    // Tensor maps over the uploaded buffers.
+    std::vector<std::optional<rt::TensorMap>> maps(args_.size());
+    std::vector<const rt::TensorMap *> mapPtrs(args_.size(), nullptr);
+    for (std::size_t i = 0; i < args_.size(); ++i) {
+      const ArgSpec &spec = args_[i].spec;
+      if (!spec.isTensorMap)
+        continue;
+      std::size_t b = bufferIndex(spec.mapBuffer);
+      Expected<rt::TensorMap> map = rt::makeTensorMap(
+          tensorMapDesc(spec, args_[b].spec.type, addresses[b]));
+      if (!map)
+        return map.takeError().addContext("--arg " + spec.name);
+      maps[i] = std::move(*map);
+      mapPtrs[i] = &*maps[i];
+    }
+    std::vector<rt::KernelArg> kernelArgs =
+        toKernelArgs(args_, addresses, mapPtrs);
 
     rt::LaunchConfig cfg;
     cfg.grid = opts_.grid;
@@ -323,6 +371,13 @@ public:
   }
 
 private:
+  std::size_t bufferIndex(const std::string &name) const {
+    for (std::size_t i = 0; i < args_.size(); ++i)
+      if (args_[i].spec.isBuffer && args_[i].spec.name == name)
+        return i;
+    return 0; // parseCommandLine checked it exists
+  }
+
   void printKernelInfo(const rt::Module &mod, const rt::Kernel &kernel) {
     const rt::FunctionAttributes &a = kernel.attributes();
     out_ << "module " << mod.name() << ": cache "
