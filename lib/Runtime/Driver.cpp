@@ -63,6 +63,8 @@ std::unique_ptr<LoadedDriver> loadDriver(const std::string &path) {
         reinterpret_cast<ElapsedFn *>(dlsym(handle, "cuEventElapsedTime"));
   if (!api.cuEventElapsedTime)
     missing += std::string(missing.empty() ? "" : ", ") + "cuEventElapsedTime";
+  api.cuLaunchKernelEx = reinterpret_cast<decltype(api.cuLaunchKernelEx)>(
+      dlsym(handle, "cuLaunchKernelEx"));
   api.cuTensorMapEncodeTiled =
       reinterpret_cast<decltype(api.cuTensorMapEncodeTiled)>(
           dlsym(handle, "cuTensorMapEncodeTiled"));

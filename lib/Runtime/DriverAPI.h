@@ -183,6 +183,10 @@ struct DriverApi {
 #undef KAIO_DECLARE_MEMBER
   /// cuEventElapsedTime_v2 (CUDA >= 12.8) or the original, same signature.
   CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent) = nullptr;
+  /// Optional (CUDA >= 12): null when the driver lacks it. The
+  /// configuration is a CUlaunchConfig (see LaunchExConfig in Module.cpp).
+  CUresult (*cuLaunchKernelEx)(const void *, CUfunction, void **,
+                               void **) = nullptr;
   /// Optional (CUDA >= 12): null when the driver lacks it. The enums
   /// (data type, interleave, swizzle, L2 promotion, OOB fill) are ints.
   CUresult (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *,

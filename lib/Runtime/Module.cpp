@@ -389,6 +389,27 @@ Error kaio::rt::validateLaunchConfig(const LaunchConfig &config,
     if (grid[i] == 0)
       return fail(std::string("grid dimension ") + axes[i] + " is 0");
   }
+  const unsigned cluster[3] = {config.cluster.x, config.cluster.y,
+                               config.cluster.z};
+  for (int i = 0; i < 3; ++i)
+    if (cluster[i] == 0 || grid[i] % cluster[i] != 0)
+      return fail(std::string("cluster dimension ") + axes[i] + " " +
+                  std::to_string(cluster[i]) +
+                  " does not divide grid dimension " + axes[i] + " " +
+                  std::to_string(grid[i]));
+  if (std::uint64_t blocks = config.cluster.count(); blocks > 1) {
+    if (props.computeCapability() < 90)
+      return fail("thread block clusters need sm_90 or newer (the device is "
+                  "sm_" + std::to_string(props.computeCapability()) + ")");
+    unsigned limit = config.nonPortableCluster ? 16 : 8;
+    if (blocks > limit)
+      return fail("cluster of " + std::to_string(blocks) +
+                  " blocks exceeds " + std::to_string(limit) +
+                  (config.nonPortableCluster
+                       ? ""
+                       : " (the portable size; set nonPortableCluster for "
+                         "up to 16)"));
+  }
   std::uint64_t threads = config.block.count();
   if (threads > std::uint64_t(props.maxThreadsPerBlock))
     return fail("block size " + std::to_string(threads) +
@@ -518,11 +539,72 @@ Error Kernel::launchRaw(const LaunchConfig &requested, void **params) {
   ScopedContext scope(*module_->device);
   if (Error e = scope.enter(doing))
     return e;
+  if (config.cluster.count() > 1)
+    return launchCluster(config, params, doing);
   if (CUresult r = api.cuLaunchKernel(
           kernel_->function, config.grid.x, config.grid.y, config.grid.z,
           config.block.x, config.block.y, config.block.z,
           config.dynamicSharedBytes,
           config.stream ? config.stream->raw() : nullptr, params, nullptr))
     return makeCudaError(api, r, "cuLaunchKernel", doing);
+  return Error::success();
+}
+
+namespace {
+// cuda.h's CUlaunchAttribute / CUlaunchConfig, for the one attribute KAIO
+// sets (CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION).
+struct LaunchExAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
+  } value;
+};
+static_assert(sizeof(LaunchExAttribute) == 72, "CUlaunchAttribute layout");
+struct LaunchExConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  LaunchExAttribute *attrs;
+  unsigned numAttrs;
+};
+constexpr int kClusterDimensionAttribute = 4;
+constexpr int kNonPortableClusterSizeAllowed = 14; // CUfunction_attribute
+} // namespace
+
+Error Kernel::launchCluster(const LaunchConfig &config, void **params,
+                            const std::string &doing) {
+  const DriverApi &api = *module_->device->api;
+  if (!api.cuLaunchKernelEx)
+    return Error::make(ErrorCode::Unsupported,
+                       "the CUDA driver has no cuLaunchKernelEx (cluster "
+                       "launches need CUDA 12)")
+        .addContext(doing);
+  if (config.nonPortableCluster)
+    if (CUresult r = api.cuFuncSetAttribute(
+            kernel_->function, kNonPortableClusterSizeAllowed, 1))
+      return makeCudaError(api, r, "cuFuncSetAttribute", doing,
+                           "allowing a non-portable cluster size");
+  LaunchExAttribute attr{};
+  attr.id = kClusterDimensionAttribute;
+  attr.value.clusterDim = {config.cluster.x, config.cluster.y,
+                           config.cluster.z};
+  LaunchExConfig ex{config.grid.x,
+                    config.grid.y,
+                    config.grid.z,
+                    config.block.x,
+                    config.block.y,
+                    config.block.z,
+                    config.dynamicSharedBytes,
+                    config.stream ? config.stream->raw() : nullptr,
+                    &attr,
+                    1};
+  if (CUresult r = api.cuLaunchKernelEx(&ex, kernel_->function, params,
+                                        nullptr))
+    return makeCudaError(api, r, "cuLaunchKernelEx", doing);
   return Error::success();
 }

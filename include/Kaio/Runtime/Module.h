@@ -38,6 +38,12 @@ struct LaunchConfig {
   Dim3 grid, block;
   unsigned dynamicSharedBytes = 0;
   const Stream *stream = nullptr; ///< Null: the legacy default stream.
+  /// Thread block clusters (sm_90): blocks per cluster along each axis, each
+  /// a divisor of the grid's; 1 x 1 x 1 is an ordinary launch. Up to 8
+  /// blocks (the portable size), 16 with `nonPortableCluster`. Launched
+  /// with cuLaunchKernelEx.
+  Dim3 cluster;
+  bool nonPortableCluster = false;
 };
 
 /// cuFuncGetAttribute values for one kernel.
@@ -146,6 +152,9 @@ public:
 
 private:
   friend class Module;
+  /// A launch with cluster dimensions, through cuLaunchKernelEx.
+  Error launchCluster(const LaunchConfig &config, void **params,
+                      const std::string &doing);
   Kernel(std::shared_ptr<detail::ModuleState> module,
          detail::KernelState *kernel)
       : module_(std::move(module)), kernel_(kernel) {}

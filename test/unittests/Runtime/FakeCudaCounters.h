@@ -24,6 +24,7 @@ typedef struct FakeCudaCounters {
   int linkCompiles; /* PTX compiled by cuLinkAddData. */
   int launches;
   unsigned lastGrid[3], lastBlock[3], lastSharedBytes;
+  unsigned lastCluster[3]; /* Blocks per cluster (cuLaunchKernelEx). */
   int lastLaunchDevice;
   char lastKernel[64]; /* Name of the last launched kernel. */
   int faultsInjected;  /* Calls failed by fakeCudaInjectFault. */

@@ -350,6 +350,8 @@ API CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f) { FAULT_POINT("c
   return Success;
 }
 API CUresult cuFuncSetAttribute(CUfunction f, int attr, int v) { FAULT_POINT("cuFuncSetAttribute");
+  if (attr == 14) // CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED
+    return v == 0 || v == 1 ? Success : InvalidValue;
   if (attr != 8 || v < 0 || !current() ||
       v + f->staticShared > optinShared(current()->device))
     return InvalidValue;
@@ -540,6 +542,44 @@ API CUresult cuTensorMapEncodeTiled(void *map, int dataType, unsigned rank,
 
 API CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
                             unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                            unsigned smem, CUstream, void **params, void **);
+
+// cuda.h's CUlaunchConfig with its attributes (72 bytes each: id, pad,
+// a 64-byte value); records the cluster dimension attribute (id 4).
+struct FakeLaunchAttribute {
+  int id;
+  char pad[4];
+  unsigned value[16];
+};
+struct FakeLaunchConfig {
+  unsigned grid[3], block[3], sharedMemBytes;
+  CUstream stream;
+  FakeLaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+API CUresult cuLaunchKernelEx(const FakeLaunchConfig *config, CUfunction f,
+                              void **params, void **extra) { FAULT_POINT("cuLaunchKernelEx");
+  unsigned cluster[3] = {1, 1, 1};
+  for (unsigned i = 0; i < config->numAttrs; ++i)
+    if (config->attrs[i].id == 4)
+      for (int d = 0; d < 3; ++d)
+        cluster[d] = config->attrs[i].value[d];
+  for (int d = 0; d < 3; ++d)
+    if (!cluster[d] || config->grid[d] % cluster[d])
+      return InvalidValue;
+  CUresult r = cuLaunchKernel(f, config->grid[0], config->grid[1],
+                              config->grid[2], config->block[0],
+                              config->block[1], config->block[2],
+                              config->sharedMemBytes, config->stream, params,
+                              extra);
+  if (r == Success)
+    for (int d = 0; d < 3; ++d)
+      counters.lastCluster[d] = cluster[d];
+  return r;
+}
+
+API CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
+                            unsigned gz, unsigned bx, unsigned by, unsigned bz,
                             unsigned smem, CUstream, void **params, void **) { FAULT_POINT("cuLaunchKernel");
   if (!current())
     return InvalidContext;
@@ -550,6 +590,7 @@ API CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
   counters.lastBlock[0] = bx, counters.lastBlock[1] = by,
   counters.lastBlock[2] = bz;
   counters.lastSharedBytes = smem;
+  counters.lastCluster[0] = counters.lastCluster[1] = counters.lastCluster[2] = 1;
   counters.lastLaunchDevice = current()->device;
   std::snprintf(counters.lastKernel, sizeof(counters.lastKernel), "%s",
                 f->name.c_str());

@@ -154,6 +154,49 @@ TEST_F(TensorMapFakeDriverTest, TmapParametersReceiveTheMapByValue) {
   EXPECT_EQ(counters->launches, launches);
 }
 
+TEST_F(TensorMapFakeDriverTest, ClusterLaunchesGoThroughCuLaunchKernelEx) {
+  // Device 1 of the fake is a 9.0 GPU; device 0 (8.0) has no clusters.
+  Device h100 = *Device::open(1);
+  Module mod = *Module::loadPtx(h100, kProbePtx);
+  Kernel kernel = *mod.getKernel("tmap_probe");
+  TensorMap map = *makeTensorMap(matrixMap());
+  LaunchConfig config;
+  config.grid = Dim3(8, 2);
+  config.cluster = Dim3(2, 2);
+  ASSERT_FALSE(kernel.launch(config, map, std::uint32_t(1)));
+  EXPECT_EQ(counters->lastCluster[0], 2u);
+  EXPECT_EQ(counters->lastCluster[1], 2u);
+  EXPECT_EQ(counters->lastGrid[0], 8u);
+  // An ordinary launch reports clusters of one.
+  ASSERT_FALSE(kernel.launch(LaunchConfig{Dim3(8, 2), Dim3(1)}, map,
+                             std::uint32_t(1)));
+  EXPECT_EQ(counters->lastCluster[0], 1u);
+  int launches = counters->launches;
+  config.cluster = Dim3(3);
+  EXPECT_NE(messageOf(kernel.launch(config, map, std::uint32_t(1)))
+                .find("cluster dimension x 3 does not divide grid dimension "
+                      "x 8"),
+            std::string::npos);
+  config.grid = Dim3(16);
+  config.cluster = Dim3(16);
+  EXPECT_NE(messageOf(kernel.launch(config, map, std::uint32_t(1)))
+                .find("cluster of 16 blocks exceeds 8 (the portable size; "
+                      "set nonPortableCluster for up to 16)"),
+            std::string::npos);
+  EXPECT_EQ(counters->launches, launches);
+  config.nonPortableCluster = true;
+  EXPECT_FALSE(kernel.launch(config, map, std::uint32_t(1)));
+  EXPECT_EQ(counters->lastCluster[0], 16u);
+  Device a100 = *Device::open(0);
+  Module old = *Module::loadPtx(a100, kProbePtx);
+  Kernel oldKernel = *old.getKernel("tmap_probe");
+  config.cluster = Dim3(2);
+  config.nonPortableCluster = false;
+  EXPECT_NE(messageOf(oldKernel.launch(config, map, std::uint32_t(1)))
+                .find("thread block clusters need sm_90 or newer"),
+            std::string::npos);
+}
+
 TEST(TensorMapSignatureTest, ParsesAndPrintsTmap) {
   Expected<KernelSignature> sig =
       parseKernelSignature("k(tmap,ptr<const f16>,u32) smem=1024");
