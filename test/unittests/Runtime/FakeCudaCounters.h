@@ -13,6 +13,8 @@
 extern "C" {
 #endif
 
+/* test/Python/test_kaio.py mirrors this layout with ctypes: add fields at
+   the end. */
 typedef struct FakeCudaCounters {
   int liveAllocations;
   int liveHostAllocations;
@@ -24,7 +26,6 @@ typedef struct FakeCudaCounters {
   int linkCompiles; /* PTX compiled by cuLinkAddData. */
   int launches;
   unsigned lastGrid[3], lastBlock[3], lastSharedBytes;
-  unsigned lastCluster[3]; /* Blocks per cluster (cuLaunchKernelEx). */
   int lastLaunchDevice;
   char lastKernel[64]; /* Name of the last launched kernel. */
   int faultsInjected;  /* Calls failed by fakeCudaInjectFault. */
@@ -33,6 +34,7 @@ typedef struct FakeCudaCounters {
   /* The 128-byte first parameter of the last launch of a kernel named
      "tmap_probe" (a tensor map passed by value). */
   unsigned char lastTensorMapParam[128];
+  unsigned lastCluster[3]; /* Blocks per cluster of the last launch. */
 } FakeCudaCounters;
 
 #ifdef __cplusplus
