@@ -157,10 +157,10 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
   if (!isFake())
     GTEST_SKIP() << "checks the launch through the fake driver";
   // The fake's device 1 is a 9.0 GPU with 132 SMs.
-  rt::Expected<rt::Device> h100 = rt::Device::open(1);
-  ASSERT_TRUE(h100) << h100.error().message();
-  rt::Expected<Library> lib = Library::load(*h100);
-  ASSERT_TRUE(lib) << lib.error().message();
+  rt::Expected<kaio::test::FakeHopper> fake = kaio::test::loadOnFakeHopper();
+  ASSERT_TRUE(fake) << fake.error().message();
+  rt::Device *h100 = &fake->device;
+  Library *lib = &fake->lib;
   const std::int64_t m = 4096, n = 4096, k = 64;
   auto a = rt::DeviceBuffer<rt::Half>::allocate(*h100, m * k);
   auto b = rt::DeviceBuffer<rt::Half>::allocate(*h100, k * n);

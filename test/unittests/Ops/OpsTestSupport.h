@@ -25,6 +25,22 @@ inline ops::Matrix fakeMatrix(ops::DType type, std::int64_t rows,
 }
 
 /// The error's message, or "" for success.
+/// The fake driver's device 1 (a 9.0 GPU, so the sm_90a kernels load) and
+/// the library on it.
+struct FakeHopper {
+  rt::Device device;
+  ops::Library lib;
+};
+inline rt::Expected<FakeHopper> loadOnFakeHopper() {
+  rt::Expected<rt::Device> device = rt::Device::open(1);
+  if (!device)
+    return device.takeError();
+  rt::Expected<ops::Library> lib = ops::Library::load(*device);
+  if (!lib)
+    return lib.takeError();
+  return FakeHopper{std::move(*device), std::move(*lib)};
+}
+
 inline std::string messageOf(const rt::Error &e) {
   return e ? e.message() : std::string();
 }
