@@ -32,11 +32,14 @@ rt::Error unsupported(const char *name, const std::string &what) {
 }
 using detail::shape;
 
-/// What the kernel that gemm() launches today supports.
-rt::Error checkSupported(const char *name, const Matrix &m, DType want) {
-  if (m.dtype != want)
+/// What the kernels gemm() launches support: A and B f16 (or bf16, on the
+/// sm_90 kernel), C f32.
+rt::Error checkSupported(const char *name, const Matrix &m, DType want,
+                         bool orBF16 = false) {
+  if (m.dtype != want && !(orBF16 && m.dtype == DType::BF16))
     return unsupported(name, std::string("dtype ") + getDTypeName(m.dtype) +
-                                 " is not supported yet (A and B f16, C f32)");
+                                 " is not supported yet (A and B f16 or "
+                                 "bf16, C f32)");
   if (m.layout != Layout::RowMajor)
     return unsupported(name, "column-major matrices are not supported yet "
                              "(row-major only)");
@@ -56,12 +59,12 @@ bool hopperGemmFits(const Matrix &a, const Matrix &b) {
          a.ld % 8 == 0 && b.ld % 8 == 0;
 }
 
-/// A 128-byte-swizzled tensor map over a row-major f16 matrix, `boxCols` x
+/// A 128-byte-swizzled tensor map over a row-major 16-bit matrix, `boxCols` x
 /// `boxRows` boxes.
 rt::Expected<rt::TensorMap> matrixMap(const Matrix &m, std::uint32_t boxCols,
                                       std::uint32_t boxRows) {
   rt::TensorMapDesc d;
-  d.elem = rt::ScalarType::F16;
+  d.elem = detail::scalarTypeOf(m.dtype);
   d.rank = 2;
   d.address = m.data;
   d.dims[0] = std::uint64_t(m.cols);
@@ -81,6 +84,7 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
                            const Matrix &b, const Matrix &c,
                            const GemmOptions &options) {
   kernels::HopperGemmConfig config;
+  config.bf16 = a.dtype == DType::BF16;
   config.blockN = options.beta == 0 && c.cols >= 256 ? 256 : 128;
   rt::Expected<rt::Kernel *> kernel =
       impl.kernel(kernels::hopperGemmName(config), /*hopperSet=*/true);
@@ -120,10 +124,13 @@ rt::Error kaio::ops::validateGemm(const Matrix &a, const Matrix &b,
     return invalid("c", "is " + shape(c) + " but a x b is " +
                             std::to_string(a.rows) + "x" +
                             std::to_string(b.cols));
-  if (rt::Error e = checkSupported("a", a, DType::F16))
+  if (rt::Error e = checkSupported("a", a, DType::F16, /*orBF16=*/true))
     return e;
-  if (rt::Error e = checkSupported("b", b, DType::F16))
+  if (rt::Error e = checkSupported("b", b, DType::F16, /*orBF16=*/true))
     return e;
+  if (a.dtype != b.dtype)
+    return invalid("b", std::string("dtype ") + getDTypeName(b.dtype) +
+                            " differs from a's " + getDTypeName(a.dtype));
   if (rt::Error e = checkSupported("c", c, DType::F32))
     return e;
   if (!std::isfinite(options.alpha))
@@ -150,6 +157,10 @@ rt::Error Library::gemm(const Matrix &a, const Matrix &b, const Matrix &c,
       return e.addContext("gemm");
     return rt::Error::success();
   }
+  if (a.dtype == DType::BF16)
+    return unsupported("a", "bf16 runs on the sm_90 kernel only: it needs a "
+                            "9.0 GPU and 16-byte aligned rows of A and B (K "
+                            "and N multiples of 8)");
   rt::LaunchConfig config;
   config.block = rt::Dim3(kGemmThreads);
   config.grid = rt::Dim3(unsigned((c.cols + kBlockTile - 1) / kBlockTile),

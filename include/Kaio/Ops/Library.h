@@ -40,11 +40,13 @@ public:
   Library &operator=(Library &&) noexcept;
   ~Library();
 
-  /// C = alpha * A B + beta * C. Today: f16 A and B, f32 C, all row-major
-  /// and contiguous (ld = cols), any finite alpha and beta (beta 0 never
-  /// reads C, so C may start as garbage), any M, N, K (edges zero filled):
-  /// 128 x 128 block tiles of 4 x 4 warp tiles, two cp.async stages
-  /// (examples/tensor_core_matmul_tiled.mlir).
+  /// C = alpha * A B + beta * C. Today: f16 A and B (bf16 on a 9.0 GPU),
+  /// f32 C, all row-major and contiguous (ld = cols), any finite alpha and
+  /// beta (beta 0 never reads C, so C may start as garbage), any M, N, K
+  /// (edges zero filled). On a 9.0 GPU with 16-byte aligned rows of A and B
+  /// (K and N multiples of 8): the persistent warp-specialised TMA + wgmma
+  /// kernel; elsewhere 128 x 128 block tiles of 4 x 4 warp tiles, two
+  /// cp.async stages (examples/tensor_core_matmul_tiled.mlir, f16 only).
   rt::Error gemm(const Matrix &a, const Matrix &b, const Matrix &c,
                  const GemmOptions &options = {});
 

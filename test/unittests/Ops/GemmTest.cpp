@@ -77,11 +77,13 @@ TEST(GemmValidation, NamesTheArgument) {
 TEST(GemmValidation, SaysWhatIsNotSupportedYet) {
   Matrix a = fakeMatrix(DType::F16, 64, 32), b = fakeMatrix(DType::F16, 32, 16),
          c = fakeMatrix(DType::F32, 64, 16);
-  rt::Error e = validateGemm(fakeMatrix(DType::BF16, 64, 32), b, c);
+  rt::Error e = validateGemm(fakeMatrix(DType::F32, 64, 32), b, c);
   ASSERT_TRUE(e);
   EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
-  EXPECT_EQ(e.message(), "gemm: a: dtype bf16 is not supported yet (A and B "
-                         "f16, C f32)");
+  EXPECT_EQ(e.message(), "gemm: a: dtype f32 is not supported yet (A and B "
+                         "f16 or bf16, C f32)");
+  EXPECT_EQ(errorOf(fakeMatrix(DType::BF16, 64, 32), b, c),
+            "gemm: b: dtype f16 differs from a's bf16");
   Matrix colMajor = b;
   colMajor.layout = Layout::ColMajor;
   colMajor.ld = 32;
@@ -194,6 +196,19 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
                          Matrix::rowMajor(b->view(), k, 130),
                          Matrix::rowMajor(c->view(), 300, 130)));
   EXPECT_STREQ(counters->lastKernel, "tensor_core_matmul_tiled");
+  // bf16 runs on the sm_90 kernel (and only there).
+  Matrix a16 = Matrix::rowMajor(a->view(), m, k),
+         b16 = Matrix::rowMajor(b->view(), k, n);
+  a16.dtype = b16.dtype = DType::BF16;
+  ASSERT_FALSE(lib->gemm(a16, b16, Matrix::rowMajor(c->view(), m, n)));
+  EXPECT_STREQ(counters->lastKernel, "hopper_gemm_bf16_f32_128x256x64_s4");
+  b16.cols = b16.ld = 130;
+  rt::Error unaligned =
+      lib->gemm(a16, b16, Matrix::rowMajor(c->view(), m, 130));
+  ASSERT_TRUE(unaligned);
+  EXPECT_EQ(unaligned.code(), rt::ErrorCode::Unsupported);
+  EXPECT_NE(kaio::test::messageOf(unaligned).find("bf16 runs on the sm_90 kernel only"),
+            std::string::npos);
 }
 
 float halfToFloat(rt::Half h) { return rt::toFloat(h); }
