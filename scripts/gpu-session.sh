@@ -4,12 +4,19 @@
 # LLVM/MLIR): run it from the repository root with the runtime-side
 # binaries carried from the build machine:
 #
-#   carry: build/bin/kaio-bench build/test/unittests/KaioOpsTests
-#          build/test/unittests/Runtime build/lib shared/libbenchmark
-#   (mkdir -p shared/libbenchmark; cp /usr/lib/x86_64-linux-gnu/libbenchmark.so.1* shared/libbenchmark)
+#   scripts/gpu-carry.sh    (here: stripped copies into build-gpu/, under
+#                            64 MiB, and shared/libbenchmark)
+#   carry ["build-gpu"]; on the GPU host:
+#   ln -sf libkaio.so.0 build-gpu/lib/libkaio.so
+#   PATH=/usr/local/cuda/bin:$PATH KAIO_BUILD_DIR=$PWD/build-gpu scripts/gpu-session.sh quick
+#   (the device tool returns 8 files at most: tar $OUT's logs into one)
 #
 #   scripts/gpu-session.sh [STEP...]   STEP: info tests python bench torch
 #                                      sanitize (default: all, in that order)
+#   scripts/gpu-session.sh quick       the sm_90a kernels first, for a short
+#                                      lease (about 7 minutes): info hopper
+#                                      gemm-bench attention-bench ncu-gemm
+#                                      sanitize-hopper tests
 #
 # Logs and JSON go to $OUT (the device tool's folder) or ./gpu-session/.
 # Each step has a time limit so the whole fits one 10-minute call; the last
@@ -24,6 +31,9 @@ export KAIO_CACHE_DIR=$out/kaio-cache
 unset KAIO_CUDA_DRIVER  # the real driver
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=(info tests python bench torch sanitize)
+[ "${steps[*]}" = quick ] &&
+  steps=(info hopper gemm-bench attention-bench ncu-gemm sanitize-hopper tests)
+ops_tests=$build/test/unittests/KaioOpsTests/KaioOpsTests
 py=$(command -v python3)
 
 step() { # NAME SECONDS COMMAND...
@@ -46,6 +56,30 @@ for s in "${steps[@]}"; do
   tests)
     step gpu-tests-runtime 120 "$build/test/unittests/Runtime/KaioRuntimeTests" --gtest_filter='*RealGpu*'
     step gpu-tests-ops 180 "$build/test/unittests/KaioOpsTests/KaioOpsTests" --gtest_filter='*RealGpu*' ;;
+  hopper) # the TMA/wgmma kernels behind gemm and flashAttention, each in
+          # its own process with a short limit (a hung kernel costs little)
+    step hopper-gemm 60 "$ops_tests" --gtest_filter='*GemmTest*RealGpu*'
+    step hopper-attention 60 "$ops_tests" \
+      --gtest_filter='*FlashAttentionTest.MatchesAnF64*RealGpu*' ;;
+  gemm-bench)
+    step gemm-bench-4096 40 "$build/bin/kaio-bench" --filter 'OpsGemm.*M:4096/N:4096/K:4096/'
+    step gemm-bench 150 "$build/bin/kaio-bench" --filter 'OpsGemm' \
+      --json "$out/gemm-bench.json" ;;
+  attention-bench)
+    step torch-attention 150 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
+      "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 \
+      --json "$out/torch-attention.json" ;;
+  ncu-gemm) # the sm_90a GEMM at 4096^3: tensor pipe, stalls, memory
+    step ncu-gemm 90 ncu --kernel-name regex:hopper_gemm --launch-skip 3 \
+      --launch-count 1 --section SpeedOfLight --section ComputeWorkloadAnalysis \
+      --section WarpStateStats --section MemoryWorkloadAnalysis --section Occupancy \
+      "$build/bin/kaio-bench" --filter 'OpsGemm.*M:4096/N:4096/K:4096/' ;;
+  sanitize-hopper)
+    for tool in memcheck racecheck synccheck; do
+      step "sanitize-hopper-$tool" 90 compute-sanitizer --tool "$tool" \
+        --error-exitcode 99 "$ops_tests" \
+        --gtest_filter='*GemmTest.Aligned*RealGpu*:*FlashAttentionTest.MatchesAnF64*RealGpu*'
+    done ;;
   python)
     step python 180 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       KAIO_EXAMPLES_DIR="$root/examples" "$py" "$root/test/Python/test_kaio.py" \
@@ -65,3 +99,5 @@ for s in "${steps[@]}"; do
     echo "gpu-session: unknown step '$s'" >&2; exit 2 ;;
   esac
 done
+# One archive of every log (the device tool returns a few files only).
+tar czf "$out/logs.tgz" -C "$out" --exclude=logs.tgz --exclude=kaio-cache --exclude=sanitize . 2>/dev/null || true

@@ -384,7 +384,8 @@ std::string kernelName(const char *base, const AttentionTensor &q) {
 /// The 4-d tensor map of an attention tensor ([batch][seq][heads][dim] with
 /// its strides; innermost first: dim, heads, seq, batch), boxes of 64
 /// columns of `rows` rows of one head, 128-byte swizzled.
-rt::Expected<rt::TensorMap> attentionMap(const AttentionTensor &t,
+rt::Expected<rt::TensorMap> attentionMap(const rt::Kernel &kernel,
+                                         const AttentionTensor &t,
                                          std::uint32_t rows) {
   rt::TensorMapDesc d;
   d.elem = detail::scalarTypeOf(t.dtype);
@@ -400,7 +401,7 @@ rt::Expected<rt::TensorMap> attentionMap(const AttentionTensor &t,
     d.box[i] = box[i];
   }
   d.swizzle = rt::TensorMapSwizzle::B128;
-  return rt::makeTensorMap(d);
+  return rt::makeTensorMap(kernel, d);
 }
 
 /// Whether the sm_90a forward can read `t` through a tensor map (16-byte
@@ -435,20 +436,20 @@ static bool launchHopperAttention(Library::Impl &impl,
   HopperAttentionConfig config;
   config.bf16 = q.dtype == DType::BF16;
   config.headDim = unsigned(q.dim);
-  rt::Expected<rt::TensorMap> mq = attentionMap(q, 128);
-  rt::Expected<rt::TensorMap> mk = attentionMap(k, 64);
-  rt::Expected<rt::TensorMap> mv = attentionMap(v, 64);
-  if (!mq || !mk || !mv) {
-    // The driver refused a layout (e.g. strides it does not take): the
-    // portable kernel handles any strides.
-    (void)mq.takeError(), (void)mk.takeError(), (void)mv.takeError();
-    return false;
-  }
   rt::Expected<rt::Kernel *> kernel =
       impl.kernel(hopperAttentionName(config), /*hopperSet=*/true);
   if (!kernel) {
     error = kernel.takeError();
     return true;
+  }
+  rt::Expected<rt::TensorMap> mq = attentionMap(**kernel, q, 128);
+  rt::Expected<rt::TensorMap> mk = attentionMap(**kernel, k, 64);
+  rt::Expected<rt::TensorMap> mv = attentionMap(**kernel, v, 64);
+  if (!mq || !mk || !mv) {
+    // The driver refused a layout (e.g. strides it does not take): the
+    // portable kernel handles any strides.
+    (void)mq.takeError(), (void)mk.takeError(), (void)mv.takeError();
+    return false;
   }
   const bool varlen = isVarlen(opt);
   const float scale =

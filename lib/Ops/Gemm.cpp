@@ -61,7 +61,8 @@ bool hopperGemmFits(const Matrix &a, const Matrix &b) {
 
 /// A 128-byte-swizzled tensor map over a row-major 16-bit matrix, `boxCols` x
 /// `boxRows` boxes.
-rt::Expected<rt::TensorMap> matrixMap(const Matrix &m, std::uint32_t boxCols,
+rt::Expected<rt::TensorMap> matrixMap(const rt::Kernel &kernel, const Matrix &m,
+                                      std::uint32_t boxCols,
                                       std::uint32_t boxRows) {
   rt::TensorMapDesc d;
   d.elem = detail::scalarTypeOf(m.dtype);
@@ -74,7 +75,7 @@ rt::Expected<rt::TensorMap> matrixMap(const Matrix &m, std::uint32_t boxCols,
   d.box[0] = boxCols;
   d.box[1] = boxRows;
   d.swizzle = rt::TensorMapSwizzle::B128;
-  return rt::makeTensorMap(d);
+  return rt::makeTensorMap(kernel, d);
 }
 
 /// The persistent warp-specialised TMA + wgmma kernel: 128 x 256 tiles
@@ -90,11 +91,11 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
       impl.kernel(kernels::hopperGemmName(config), /*hopperSet=*/true);
   if (!kernel)
     return kernel.takeError();
-  rt::Expected<rt::TensorMap> mapA = matrixMap(a, config.blockK, config.blockM);
+  rt::Expected<rt::TensorMap> mapA = matrixMap(**kernel, a, config.blockK, config.blockM);
   if (!mapA)
     return mapA.takeError().addContext("the tensor map of a");
   rt::Expected<rt::TensorMap> mapB =
-      matrixMap(b, kernels::kHopperGemmBoxBCols, config.blockK);
+      matrixMap(**kernel, b, kernels::kHopperGemmBoxBCols, config.blockK);
   if (!mapB)
     return mapB.takeError().addContext("the tensor map of b");
   const std::int64_t tiles = ((c.rows + config.blockM - 1) / config.blockM) *

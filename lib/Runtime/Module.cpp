@@ -459,6 +459,9 @@ const std::string &Kernel::name() const { return kernel_->name; }
 const KernelSignature *Kernel::signature() const { return kernel_->signature; }
 const FunctionAttributes &Kernel::attributes() const { return kernel_->attrs; }
 CUfunction Kernel::raw() const { return kernel_->function; }
+const std::shared_ptr<detail::DeviceState> &Kernel::deviceState() const {
+  return module_->device;
+}
 
 Error Kernel::setMaxDynamicSharedMemory(unsigned bytes) {
   const DeviceProperties &props = module_->device->props;

@@ -3,6 +3,9 @@
 #include "Kaio/Runtime/TensorMap.h"
 
 #include "DriverAPI.h"
+#include "Internal.h"
+
+#include "Kaio/Runtime/Device.h"
 
 #include <cstdint>
 #include <string>
@@ -103,13 +106,14 @@ Error kaio::rt::validateTensorMap(const TensorMapDesc &d) {
   return Error::success();
 }
 
-Expected<TensorMap> kaio::rt::makeTensorMap(const TensorMapDesc &desc) {
+namespace kaio::rt {
+/// Validates and encodes `desc` in `device`'s context.
+Expected<TensorMap> encodeTensorMap(detail::DeviceState &device,
+                                    const TensorMapDesc &desc) {
   if (Error e = validateTensorMap(desc))
     return e;
-  Expected<const DriverApi *> api = getDriver();
-  if (!api)
-    return api.takeError();
-  if (!(*api)->cuTensorMapEncodeTiled)
+  const DriverApi *api = device.api;
+  if (!api->cuTensorMapEncodeTiled)
     return Error::make(ErrorCode::Unsupported,
                        "the CUDA driver has no cuTensorMapEncodeTiled (tensor "
                        "maps need CUDA 12 and an sm_90 GPU)");
@@ -119,14 +123,28 @@ Expected<TensorMap> kaio::rt::makeTensorMap(const TensorMapDesc &desc) {
   for (unsigned i = 1; i < desc.rank; ++i)
     globalStrides[i - 1] = desc.strides[i];
   const int kInterleaveNone = 0, kL2Promotion128B = 2;
-  CUresult r = (*api)->cuTensorMapEncodeTiled(
+  const char *doing = "encoding a tensor map";
+  ScopedContext scope(device);
+  if (Error e = scope.enter(doing))
+    return e;
+  CUresult r = api->cuTensorMapEncodeTiled(
       map.bytes_, *tmaDataType(desc.elem), desc.rank,
       reinterpret_cast<void *>(static_cast<std::uintptr_t>(desc.address)),
       desc.dims, globalStrides, desc.box, desc.elementStrides,
       kInterleaveNone, static_cast<int>(desc.swizzle), kL2Promotion128B,
       desc.oobNaN ? 1 : 0);
   if (r != CUDA_SUCCESS)
-    return makeCudaError(**api, r, "cuTensorMapEncodeTiled",
-                         "encoding a tensor map");
+    return makeCudaError(*api, r, "cuTensorMapEncodeTiled", doing);
   return map;
+}
+} // namespace kaio::rt
+
+Expected<TensorMap> kaio::rt::makeTensorMap(const Device &device,
+                                            const TensorMapDesc &desc) {
+  return encodeTensorMap(*device.state(), desc);
+}
+
+Expected<TensorMap> kaio::rt::makeTensorMap(const Kernel &kernel,
+                                            const TensorMapDesc &desc) {
+  return encodeTensorMap(*kernel.deviceState(), desc);
 }

@@ -336,7 +336,7 @@ public:
         continue;
       std::size_t b = bufferIndex(spec.mapBuffer);
       Expected<rt::TensorMap> map = rt::makeTensorMap(
-          tensorMapDesc(spec, args_[b].spec.type, addresses[b]));
+          device, tensorMapDesc(spec, args_[b].spec.type, addresses[b]));
       if (!map)
         return map.takeError().addContext("--arg " + spec.name);
       maps[i] = std::move(*map);

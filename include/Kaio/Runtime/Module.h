@@ -21,6 +21,7 @@ class Device;
 class Stream;
 struct DeviceProperties;
 namespace detail {
+struct DeviceState;
 struct ModuleState;
 struct KernelState;
 } // namespace detail
@@ -149,6 +150,8 @@ public:
   Error launchRaw(const LaunchConfig &config, void **params);
 
   CUfunction raw() const;
+  /// For runtime internals: the device the kernel was loaded on.
+  const std::shared_ptr<detail::DeviceState> &deviceState() const;
 
 private:
   friend class Module;

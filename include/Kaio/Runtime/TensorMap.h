@@ -15,7 +15,7 @@
 //   d.strides[0] = 2;  d.strides[1] = K * 2;
 //   d.box[0] = 64;  d.box[1] = 128;
 //   d.swizzle = rt::TensorMapSwizzle::B128;
-//   rt::Expected<rt::TensorMap> map = rt::makeTensorMap(d);
+//   rt::Expected<rt::TensorMap> map = rt::makeTensorMap(device, d);
 //   kernel.launch(config, *map, ...);   // or KernelArg::tensorMap(*map)
 //
 //===----------------------------------------------------------------------===//
@@ -29,6 +29,12 @@
 
 namespace kaio::rt {
 
+class Device;
+class Kernel;
+namespace detail {
+struct DeviceState;
+}
+
 /// An encoded tensor map (the driver's 128 opaque bytes) and what it
 /// describes.
 class TensorMap {
@@ -38,7 +44,8 @@ public:
   const void *data() const { return bytes_; }
 
 private:
-  friend Expected<TensorMap> makeTensorMap(const TensorMapDesc &desc);
+  friend Expected<TensorMap> encodeTensorMap(detail::DeviceState &device,
+                                             const TensorMapDesc &desc);
   alignas(64) unsigned char bytes_[kTensorMapBytes] = {};
   TensorMapDesc desc_;
 };
@@ -55,9 +62,16 @@ KernelArg toKernelArg(const TensorMap &map);
 /// InvalidValue errors name the field ("box[0]").
 Error validateTensorMap(const TensorMapDesc &desc);
 
-/// Validates `desc` and encodes it through the driver (Unsupported when the
-/// driver has no cuTensorMapEncodeTiled, CUDA < 12).
-Expected<TensorMap> makeTensorMap(const TensorMapDesc &desc);
+/// Validates `desc` and encodes it through the driver in `device`'s context
+/// (the driver checks the address against the current context and answers
+/// CUDA_ERROR_INVALID_CONTEXT without one); Unsupported when the driver has
+/// no cuTensorMapEncodeTiled (CUDA < 12).
+Expected<TensorMap> makeTensorMap(const Device &device,
+                                  const TensorMapDesc &desc);
+/// The same in the context of the device `kernel` was loaded on: for code
+/// that holds the kernel that takes the map but not the Device.
+Expected<TensorMap> makeTensorMap(const Kernel &kernel,
+                                  const TensorMapDesc &desc);
 
 } // namespace kaio::rt
 

@@ -504,6 +504,9 @@ API CUresult cuTensorMapEncodeTiled(void *map, int dataType, unsigned rank,
                                     const uint32_t *elementStrides,
                                     int interleave, int swizzle, int l2,
                                     int oobFill) { FAULT_POINT("cuTensorMapEncodeTiled");
+  // The real driver checks the address against the current context.
+  if (!current())
+    return InvalidContext;
   using kaio::rt::ScalarType;
   static const ScalarType types[] = {
       ScalarType::U8,  ScalarType::U16, ScalarType::U32,

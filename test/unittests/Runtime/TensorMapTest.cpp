@@ -14,6 +14,9 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <thread>
+
 using namespace kaio::rt;
 using namespace kaio::rt::test;
 
@@ -90,10 +93,15 @@ TEST(TensorMapValidationTest, NamesTheOffendingField) {
 class TensorMapFakeDriverTest : public FakeDriverFixture {};
 
 TEST_F(TensorMapFakeDriverTest, EncodesThroughTheDriver) {
+  Device dev = *Device::open(1);
   int before = counters->tensorMapsEncoded;
   TensorMapDesc d = matrixMap();
   d.oobNaN = true;
-  Expected<TensorMap> map = makeTensorMap(d);
+  // On a thread with no current context (the driver answers
+  // CUDA_ERROR_INVALID_CONTEXT there): makeTensorMap enters the device's.
+  std::optional<Expected<TensorMap>> encoded;
+  std::thread([&] { encoded.emplace(makeTensorMap(dev, d)); }).join();
+  Expected<TensorMap> map = std::move(*encoded);
   ASSERT_TRUE(map) << map.takeError().message();
   EXPECT_EQ(counters->tensorMapsEncoded, before + 1);
   std::optional<TensorMapDesc> back = decodeKaioTensorMap(map->data());
@@ -111,7 +119,7 @@ TEST_F(TensorMapFakeDriverTest, EncodesThroughTheDriver) {
   EXPECT_EQ(map->desc().dims[1], 100u);
   // Invalid descriptions never reach the driver.
   d.rank = 0;
-  EXPECT_FALSE(makeTensorMap(d));
+  EXPECT_FALSE(makeTensorMap(dev, d));
   EXPECT_EQ(counters->tensorMapsEncoded, before + 1);
 }
 
@@ -133,7 +141,7 @@ TEST_F(TensorMapFakeDriverTest, TmapParametersReceiveTheMapByValue) {
   Device dev = *Device::open(0);
   Module mod = *Module::loadPtx(dev, kProbePtx);
   Kernel kernel = *mod.getKernel("tmap_probe");
-  TensorMap map = *makeTensorMap(matrixMap());
+  TensorMap map = *makeTensorMap(dev, matrixMap());
   LaunchConfig config;
   ASSERT_FALSE(kernel.launch(config, map, std::uint32_t(7)));
   EXPECT_EQ(std::memcmp(counters->lastTensorMapParam, map.data(),
@@ -159,7 +167,7 @@ TEST_F(TensorMapFakeDriverTest, ClusterLaunchesGoThroughCuLaunchKernelEx) {
   Device h100 = *Device::open(1);
   Module mod = *Module::loadPtx(h100, kProbePtx);
   Kernel kernel = *mod.getKernel("tmap_probe");
-  TensorMap map = *makeTensorMap(matrixMap());
+  TensorMap map = *makeTensorMap(h100, matrixMap());
   LaunchConfig config;
   config.grid = Dim3(8, 2);
   config.cluster = Dim3(2, 2);

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Gathers what a GPU host needs into build-gpu/ (stripped copies, under the
+# device tool's 64 MiB carry limit; the GPU host has no LLVM/MLIR) and
+# libbenchmark into shared/libbenchmark:
+#
+#   scripts/gpu-carry.sh [BUILD_DIR]
+#   then run, with carry ["build-gpu"]:
+#   ln -sf libkaio.so.0 build-gpu/lib/libkaio.so; PATH=/usr/local/cuda/bin:$PATH \
+#     KAIO_BUILD_DIR=$PWD/build-gpu scripts/gpu-session.sh quick
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+dst=$root/build-gpu
+rm -rf "$dst"
+mkdir -p "$dst/bin" "$dst/lib" "$dst/test/unittests/KaioOpsTests" \
+  "$dst/test/unittests/Runtime" "$root/shared/libbenchmark"
+cp "$build/bin/kaio-bench" "$dst/bin/"
+cp "$build/test/unittests/KaioOpsTests/KaioOpsTests" "$dst/test/unittests/KaioOpsTests/"
+cp "$build/test/unittests/Runtime/KaioRuntimeTests" \
+  "$build/test/unittests/Runtime/libKaioFakeCudaDriver.so" "$dst/test/unittests/Runtime/"
+# The soname only (links do not travel); gpu-session.sh's caller links
+# libkaio.so to it for the Python package.
+cp -L "$build/lib/libkaio.so.0" "$dst/lib/libkaio.so.0"
+strip "$dst/bin/"* "$dst/test/unittests/"*/* "$dst/lib/"*
+for f in /usr/lib/x86_64-linux-gnu/libbenchmark.so.1*; do
+  cp -L "$f" "$root/shared/libbenchmark/$(basename "$f")"
+done
+du -sh "$dst"
