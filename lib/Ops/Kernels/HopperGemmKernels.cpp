@@ -19,6 +19,9 @@
 //    descriptors, keeps that group in flight while it waits for the
 //    previous one (wgmma.wait_group 1) and frees the previous stage;
 //  - the epilogue stores each consumer's f32 accumulators with bounds checks.
+//    Only 128-column tiles read C (beta != 0): at 128 x 256 ptxas batches
+//    the loads of C next to 128 live accumulators and spills, so the wide
+//    variant traps on beta != 0 (the library picks it for beta == 0 only).
 // The ring position (stage, phase parity) runs on across tiles. TMA
 // zero-fills rows and columns past M, N and K, so any shape works as long
 // as A's and B's rows are 16-byte multiples (K, N multiples of 8).
@@ -263,8 +266,14 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   std::string cBase = w.add64("%c", colBytes);
   std::string nextTile = w.add32("%ctile_tile", nbx);
   w.op("ptx.cond_bra " + readC + ", ^store_beta, ^store");
+  const bool readsC = c.blockN <= 128;
   for (bool withBeta : {true, false}) {
     w.label(withBeta ? "^store_beta:" : "^store:");
+    if (withBeta && !readsC) {
+      w.op("ptx.trap");
+      w.op("ptx.ret");
+      continue;
+    }
     for (unsigned h = 0; h < 2; ++h) {
       std::string row = w.add32(rowBase, w.i32(8 * h));
       std::string rowOk = w.setp("lt", row, "%m");

@@ -221,7 +221,7 @@ struct HopperGemmConfig {
 /// Its kernel (the name is what the host launches, so it is defined here):
 /// `hopper_gemm_f16_f32_128x128x64_s4(a_map, b_map, c, m, n, k,
 /// ldc, alpha, beta)` computing C = alpha * A * B + beta * C (beta 0 never
-/// reads C); a_map is a tensor map over A (box BK x BM), b_map over B (box
+/// reads C; 256-column tiles take beta 0 only and trap otherwise); a_map is a tensor map over A (box BK x BM), b_map over B (box
 /// 64 x BK), both 128-byte swizzled; persistent: any 1-D grid (up to the
 /// number of BM x BN tiles) covers C.
 inline std::string hopperGemmName(const HopperGemmConfig &c) {

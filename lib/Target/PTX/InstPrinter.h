@@ -21,10 +21,6 @@ public:
   virtual ~InstPrinter() = default;
   /// The register holding `v`, named on first use.
   virtual const std::string &reg(mlir::Value v) = 0;
-  /// Names `result` with `source`'s register when it has none yet, so that
-  /// an instruction reading and writing one register (wgmma's accumulator)
-  /// can print as one operand. False when `result` is already named.
-  virtual bool tieRegister(mlir::Value result, mlir::Value source) = 0;
   /// `[%r1]`, `[%r1+8]`.
   virtual std::string address(mlir::Value addr, int64_t offset = 0) = 0;
   /// `{%r1, %r2}`.

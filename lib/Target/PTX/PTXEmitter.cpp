@@ -9,6 +9,7 @@
 #include "Kaio/Target/PTX/PTXEmitter.h"
 
 #include "InstPrinter.h"
+#include "RegisterCoalescing.h"
 
 #include "Kaio/Dialect/PTX/IR/PTXOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -164,18 +165,13 @@ public:
   LogicalResult emit(raw_ostream &out);
 
   /// InstPrinter.
+  /// One register per group of coalesced values.
   const std::string &reg(Value v) override {
-    auto it = names.find(v);
+    Value group = coalescing.leader(v);
+    auto it = names.find(group);
     if (it == names.end())
-      it = names.try_emplace(v, namer.create(v.getType())).first;
+      it = names.try_emplace(group, namer.create(group.getType())).first;
     return it->second;
-  }
-  bool tieRegister(Value result, Value source) override {
-    if (names.count(result))
-      return false;
-    std::string name = reg(source); // a copy: inserting may rehash
-    names[result] = std::move(name);
-    return true;
   }
   std::string address(Value addr, int64_t offset = 0) override {
     std::string s = "[" + reg(addr);
@@ -208,6 +204,8 @@ private:
   void emitSimple(Operation *op, StringRef opcode,
                   ArrayRef<std::string> extra = {});
   void emitMoves(Block *dest, ValueRange operands);
+  /// Whether passing `operands` to `dest` needs any register move.
+  bool needsMoves(Block *dest, ValueRange operands);
   void emitBranch(Block *dest, ValueRange operands, bool uni, Block *next);
   LogicalResult emitCondBranch(CondBraOp op, Block *next);
 
@@ -218,6 +216,7 @@ private:
   std::string body;
   llvm::raw_string_ostream os;
   RegisterNamer namer;
+  RegisterCoalescing coalescing{entry};
   DenseMap<Value, std::string> names;
   DenseMap<Block *, unsigned> blockIds;
   unsigned tempLabels = 0;
@@ -320,6 +319,13 @@ void KernelEmitter::emitMoves(Block *dest, ValueRange operands) {
        << ";\n";
 }
 
+bool KernelEmitter::needsMoves(Block *dest, ValueRange operands) {
+  for (auto [arg, v] : llvm::zip(dest->getArguments(), operands))
+    if (reg(arg) != reg(v))
+      return true;
+  return false;
+}
+
 void KernelEmitter::emitBranch(Block *dest, ValueRange operands, bool uni,
                                Block *next) {
   emitMoves(dest, operands);
@@ -332,12 +338,12 @@ LogicalResult KernelEmitter::emitCondBranch(CondBraOp op, Block *next) {
   std::string bra = op.getUni() ? "bra.uni " : "bra ";
   Block *t = op.getTrueDest(), *f = op.getFalseDest();
   // Falling through to the true block: branch on the negated predicate.
-  if (t == next && op.getTrueOperands().empty() &&
-      op.getFalseOperands().empty() && f != next) {
+  if (t == next && !needsMoves(t, op.getTrueOperands()) &&
+      !needsMoves(f, op.getFalseOperands()) && f != next) {
     os << "\t@!" << p << " " << bra << label(f) << ";\n";
     return success();
   }
-  if (op.getTrueOperands().empty()) {
+  if (!needsMoves(t, op.getTrueOperands())) {
     os << "\t@" << p << " " << bra << label(t) << ";\n";
     emitBranch(f, op.getFalseOperands(), op.getUni(), next);
     return success();

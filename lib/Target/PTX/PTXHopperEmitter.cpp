@@ -46,16 +46,18 @@ static std::string dimMod(uint32_t dim) {
   return "." + std::to_string(dim) + "d";
 }
 
-/// Names wgmma's new accumulators. Each takes its old accumulator's register
-/// when nothing else reads the old value: this operand is its only use and
-/// it is defined in the same block (a value from outside a loop would be
-/// read again by the next iteration). Otherwise the old value is copied into
-/// a fresh register first. A guarded-off wgmma then leaves the new
+/// wgmma accumulates in place. Register coalescing (RegisterCoalescing.h)
+/// gives each new accumulator its old one's register when nothing else
+/// reads the old value later; otherwise the old value is copied into the new
+/// register first (unless scale-d is 0 and nothing guards the wgmma: then
+/// the old values do not matter). A guarded-off wgmma then leaves the new
 /// accumulators equal to the old ones.
 static void tieAccumulators(WgmmaMmaAsyncOp op, InstPrinter &p) {
+  // scale-d 0 without a guard: the old values are never read.
+  if (op.getScaleDImm() == 0u && !op.getGuard())
+    return;
   for (auto [acc, d] : llvm::zip_equal(op.getAcc(), op.getD())) {
-    if (acc.hasOneUse() && acc.getParentBlock() == op->getBlock() &&
-        p.tieRegister(d, acc))
+    if (p.reg(d) == p.reg(acc))
       continue;
     std::optional<RegisterClass> rc = getRegisterClass(d.getType());
     p.stream() << "\t" << (rc && rc->declType == ".f32" ? "mov.f32 " : "mov.b32 ")

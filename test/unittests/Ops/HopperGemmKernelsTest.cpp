@@ -47,7 +47,9 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
   for (size_t i = 0; i < c0.size(); ++i)
     c0[i] = float(i % 13) - 6.0f;
   in.write(gc, c0);
-  const float alpha = 1.5f, beta = (m + n) % 2 ? 0.0f : -0.5f;
+  // 256-column tiles take beta 0 only (WideTilesTrapOnNonZeroBeta).
+  const float alpha = 1.5f,
+              beta = (m + n) % 2 || blockN == 256 ? 0.0f : -0.5f;
   uint64_t mapA = tensorMap16(in, ga, bf16, {k, m}, {1, k},
                               {config.blockK, config.blockM});
   uint64_t mapB =
@@ -98,6 +100,34 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
   EXPECT_EQ(kp->mmaFlops.at(bf16 ? "bf16" : "f16"),
             tiles * kTiles * (config.blockK / 16) * 8 * 2ull * 16 *
                 config.blockN * 16);
+}
+
+using HopperGemmTrapTest = HopperKernelsTest<int>;
+
+/// The 128 x 256 variant never reads C: beta != 0 is a trap, not a wrong
+/// result.
+TEST_F(HopperGemmTrapTest, WideTilesTrapOnNonZeroBeta) {
+  ASSERT_TRUE(*module) << "the generated module does not parse";
+  HopperGemmConfig config;
+  config.blockN = 256;
+  interp::Interpreter in(**module);
+  const unsigned m = 64, n = 256, k = 64;
+  uint64_t ga = in.allocGlobal(size_t(m) * k * 2);
+  uint64_t gb = in.allocGlobal(size_t(k) * n * 2);
+  uint64_t gc = in.allocGlobal(size_t(m) * n * 4);
+  uint64_t mapA = tensorMap16(in, ga, false, {k, m}, {1, k},
+                              {config.blockK, config.blockM});
+  uint64_t mapB = tensorMap16(in, gb, false, {n, k}, {1, n}, {64, config.blockK});
+  interp::LaunchOptions options;
+  options.dynamicSharedBytes =
+      config.stages * (config.blockM + config.blockN) * config.blockK * 2;
+  interp::LaunchResult r = in.launch(
+      hopperGemmName(config), {1}, {384},
+      {mapA, mapB, gc, m, n, k, n, interp::Interpreter::argF32(1.0f),
+       interp::Interpreter::argF32(0.5f)},
+      options);
+  ASSERT_FALSE(r.success);
+  EXPECT_NE(r.message().find("trap executed"), std::string::npos) << r.message();
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -259,9 +259,10 @@ TEST_F(PTXEmitterTest, ParallelBlockArgumentMoves) {
     %c = ptx.setp lt s32 %x, %n : i32
     ptx.cond_bra %c, ^loop(%y, %x : i32, i32), ^done
   ^done:)");
-  // %x = %r4, %y = %r5; the back edge swaps them through %r6, %r7.
-  EXPECT_NE(out.find("mov.b32 %r6, %r5;\n\tmov.b32 %r7, %r4;\n"
-                     "\tmov.b32 %r4, %r6;\n\tmov.b32 %r5, %r7;"),
+  // %x shares %a's register (%r2), %y %b's (%r3): the back edge swaps them
+  // through %r4, %r5.
+  EXPECT_NE(out.find("mov.b32 %r4, %r3;\n\tmov.b32 %r5, %r2;\n"
+                     "\tmov.b32 %r2, %r4;\n\tmov.b32 %r3, %r5;"),
             std::string::npos)
       << out;
 }
