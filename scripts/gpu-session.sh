@@ -9,7 +9,8 @@
 #   carry ["build-gpu"]; on the GPU host:
 #   ln -sf libkaio.so.0 build-gpu/lib/libkaio.so
 #   PATH=/usr/local/cuda/bin:$PATH KAIO_BUILD_DIR=$PWD/build-gpu scripts/gpu-session.sh quick
-#   (the device tool returns 8 files at most: tar $OUT's logs into one)
+#   (under the device tool only $OUT/logs.tgz comes back: it returns 8
+#   files at most)
 #
 #   scripts/gpu-session.sh [STEP...]   STEP: info tests python bench torch
 #                                      sanitize (default: all, in that order)
@@ -23,7 +24,16 @@
 # line of each step's log says pass/fail.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/gpu-session}
+# Under the device tool ($OUT set) the logs go to a scratch folder and only
+# their archive, logs.tgz, lands in $OUT (the tool returns 8 files at most).
+final=${OUT:-}
+if [ -n "$final" ]; then out=$(mktemp -d); else out=$root/gpu-session; fi
+archive() { # also when a time limit ends the session early
+  [ -n "$final" ] && tar czf "$final/logs.tgz" -C "$out" --exclude=kaio-cache . 2>/dev/null
+  return 0
+}
+trap archive EXIT
+trap 'exit 143' TERM INT
 build=${KAIO_BUILD_DIR:-$root/build}
 mkdir -p "$out"
 export LD_LIBRARY_PATH=$root/shared/libbenchmark:$build/lib:${LD_LIBRARY_PATH:-}
@@ -99,5 +109,3 @@ for s in "${steps[@]}"; do
     echo "gpu-session: unknown step '$s'" >&2; exit 2 ;;
   esac
 done
-# One archive of every log (the device tool returns a few files only).
-tar czf "$out/logs.tgz" -C "$out" --exclude=logs.tgz --exclude=kaio-cache --exclude=sanitize . 2>/dev/null || true
