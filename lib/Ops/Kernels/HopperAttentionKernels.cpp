@@ -68,7 +68,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
       "%lse_stride: i32 {{ptx.name = \"lse_stride\"}, "
       "%cu_q: i64 {{ptx.ptr = i32, ptx.readonly, ptx.name = \"cu_q\"}, "
       "%cu_k: i64 {{ptx.ptr = i32, ptx.readonly, ptx.name = \"cu_k\"}) "
-      "attributes {{reqntid = array<i32: 384>, minnctapersm = 1 : i32, dynamic_smem = {2} : i64} {{\n",
+      "attributes {{reqntid = array<i32: 384>, dynamic_smem = {2} : i64} {{\n",
       name, type, smem);
 
   // Block coordinates, barriers, the number of key blocks.
@@ -395,20 +395,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
            pTypes + ")";
   };
 
-  // The softmax runs in one place, ^soft, for block 0 (entered from
-  // ^first_block) and for every later block (from ^step): P's registers then
-  // have one definition, the move on the edge ^soft -> ^block. (Defined on
-  // two paths into the loop, the A fragments make ptxas serialise the
-  // kernel's wgmmas, note C7513.)
-  const std::string sTypes = typesOf(sAccs, "f32");
-  auto softArgs = [&](const std::string &j, const std::string m[2],
-                      const std::string l[2],
-                      const std::vector<std::string> &scores,
-                      const std::vector<std::string> &o) {
-    return "^soft(" + j + ", " + m[0] + ", " + m[1] + ", " + l[0] + ", " +
-           l[1] + ", " + joined(scores) + ", " + joined(o) +
-           " : i32, f32, f32, f32, f32, " + sTypes + ", " + oTypes + ")";
-  };
+  // Block 0 alone: its scores and P.
   std::string anyKeys = w.setp("ne", numBlocks, zero);
   w.op("ptx.cond_bra " + anyKeys + ", ^first_block, ^finish(" + negInf + ", " +
        negInf + ", " + fz + ", " + fz + ", " + joined(oZero) +
@@ -420,32 +407,13 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   std::vector<std::string> s0Scores = issueQK(s0.k);
   w.op("ptx.wgmma_wait_group 0");
   std::string mInit[2] = {negInf, negInf}, lInit[2] = {fz, fz};
-  w.op("ptx.bra " + softArgs(zero, mInit, lInit, s0Scores, oZero));
-
-  // Block j's softmax, while P_{j-1} V_{j-1} (issued by ^step) may still run
-  // on the tensor cores (FlashAttention-3's intra-warpgroup overlap); then O
-  // is rescaled once that is done and stage j - 1 is freed. For block 0, O
-  // is 0 and nothing is in flight.
-  w.label("^soft(%sj: i32, %sm0: f32, %sm1: f32, %sl0: f32, %sl1: f32, " +
-          args("s", sAccs, "f32") + ", " + args("so", oAccs, "f32") + "):");
-  std::string m[2] = {"%sm0", "%sm1"}, l[2] = {"%sl0", "%sl1"};
-  Softmax sm = softmax(names("s", sAccs), w.add32(jBegin, "%sj"), m, l);
-  w.op("ptx.wgmma_wait_group 0");
-  std::string notFirst = w.setp("ne", "%sj", zero);
-  std::string freePrev =
-      w.let("ptx.and pred " + wgLeader + ", " + notFirst + " : i1");
-  Stage prevSoft = stageOf(w.add32("%sj", w.i32(-1)));
-  w.op("ptx.mbarrier_arrive if " + freePrev + " shared [" + prevSoft.empty +
-       "] : i32");
-  std::vector<std::string> o(oAccs);
-  for (unsigned e = 0; e < oAccs; ++e)
-    o[e] = w.let("ptx.mul rn f32 %so" + std::to_string(e) + ", " +
-                 sm.alpha[(e / 2) % 2] + " : f32");
-  w.op("ptx.bra " + loopArgs(w.add32("%sj", one), sm, o));
+  Softmax sm0 = softmax(s0Scores, jBegin, mInit, lInit);
+  w.op("ptx.bra " + loopArgs(one, sm0, oZero));
 
   // Block j >= 1 with P of block j - 1 in hand: S_j = Q K_j^T and O +=
-  // P_{j-1} V_{j-1} go to the tensor cores; the softmax of S_j waits only
-  // for S_j.
+  // P_{j-1} V_{j-1} run on the tensor cores while the softmax of S_j runs
+  // (FlashAttention-3's intra-warpgroup overlap); O is rescaled once P V
+  // is done.
   w.label("^block(%j: i32, %m0: f32, %m1: f32, %l0: f32, %l1: f32, " +
           args("o", oAccs, "f32") + ", " + args("p", pRegs, "i32") + "):");
   std::string jPrev = w.add32("%j", w.i32(-1));
@@ -457,11 +425,17 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   w.waitParity(cs.full, cs.parity, "kv_wait", "kv_ready");
   w.op("ptx.wgmma_fence");
   std::vector<std::string> scores = issueQK(cs.k);
-  std::vector<std::string> oNext =
+  std::vector<std::string> o =
       issuePV(names("o", oAccs), names("p", pRegs), prev.v);
   w.op("ptx.wgmma_wait_group 1");
-  std::string mj[2] = {"%m0", "%m1"}, lj[2] = {"%l0", "%l1"};
-  w.op("ptx.bra " + softArgs("%j", mj, lj, scores, oNext));
+  std::string m[2] = {"%m0", "%m1"}, l[2] = {"%l0", "%l1"};
+  Softmax sm = softmax(scores, w.add32(jBegin, "%j"), m, l);
+  w.op("ptx.wgmma_wait_group 0");
+  releaseStage(prev);
+  for (unsigned e = 0; e < oAccs; ++e)
+    o[e] = w.let("ptx.mul rn f32 " + o[e] + ", " + sm.alpha[(e / 2) % 2] +
+                 " : f32");
+  w.op("ptx.bra " + loopArgs(w.add32("%j", one), sm, o));
 
   // The last block's P V.
   w.label("^last:");

@@ -57,7 +57,7 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
       "%c: i64 {{ptx.ptr = f32, ptx.name = \"c\"}, %m: i32 {{ptx.name = \"m\"}, "
       "%n: i32 {{ptx.name = \"n\"}, %k: i32 {{ptx.name = \"k\"}, "
       "%ldc: i32 {{ptx.name = \"ldc\"}, %alpha: f32 {{ptx.name = \"alpha\"}, "
-      "%beta: f32 {{ptx.name = \"beta\"}) attributes {{reqntid = array<i32: 384>, minnctapersm = 1 : i32, "
+      "%beta: f32 {{ptx.name = \"beta\"}) attributes {{reqntid = array<i32: 384>, "
       "dynamic_smem = {1} : i64} {{\n",
       name, smem);
 
