@@ -78,15 +78,25 @@ rt::Expected<rt::TensorMap> matrixMap(const rt::Kernel &kernel, const Matrix &m,
   return rt::makeTensorMap(kernel, d);
 }
 
+/// Tiles of `blockM` x `blockN` covering C.
+std::int64_t tileCount(const Matrix &c, unsigned blockM, unsigned blockN) {
+  return ((c.rows + blockM - 1) / blockM) * ((c.cols + blockN - 1) / blockN);
+}
+
 /// The persistent warp-specialised TMA + wgmma kernel: 128 x 256 tiles
-/// when C is wide and not read (beta 0: that epilogue has no spills), else
-/// 128 x 128; one block per SM walks the tiles.
+/// when C is wide and not read (beta 0: the wide kernel has no beta path)
+/// and its 128 x 128 tiles would not all fit in one wave (with no more
+/// tiles than SMs, halving each block's work halves the time); else
+/// 128 x 128. One block per SM walks the tiles.
 rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
                            const Matrix &b, const Matrix &c,
                            const GemmOptions &options) {
   kernels::HopperGemmConfig config;
   config.bf16 = a.dtype == DType::BF16;
-  config.blockN = options.beta == 0 && c.cols >= 256 ? 256 : 128;
+  config.blockN = options.beta == 0 && c.cols >= 256 &&
+                          tileCount(c, config.blockM, 128) > impl.smCount
+                      ? 256
+                      : 128;
   rt::Expected<rt::Kernel *> kernel =
       impl.kernel(kernels::hopperGemmName(config), /*hopperSet=*/true);
   if (!kernel)
@@ -98,8 +108,7 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
       matrixMap(**kernel, b, kernels::kHopperGemmBoxBCols, config.blockK);
   if (!mapB)
     return mapB.takeError().addContext("the tensor map of b");
-  const std::int64_t tiles = ((c.rows + config.blockM - 1) / config.blockM) *
-                             ((c.cols + config.blockN - 1) / config.blockN);
+  const std::int64_t tiles = tileCount(c, config.blockM, config.blockN);
   rt::LaunchConfig launch;
   launch.block = rt::Dim3(384);
   launch.grid = rt::Dim3(unsigned(std::min<std::int64_t>(tiles, impl.smCount)));

@@ -185,6 +185,13 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
   EXPECT_EQ(counters->lastBlock[0], 384u);
   EXPECT_EQ(counters->lastSharedBytes, 196608u);
   EXPECT_EQ(counters->tensorMapsEncoded, maps + 2);
+  // beta 0 but 128 x 128 tiles fit in one wave (64 <= 132 SMs): the
+  // narrower tile halves each block's work.
+  ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a->view(), 1024, k),
+                         Matrix::rowMajor(b->view(), k, 1024),
+                         Matrix::rowMajor(c->view(), 1024, 1024)));
+  EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f32_128x128x64_s4");
+  EXPECT_EQ(counters->lastGrid[0], 64u);
   // beta != 0 and a small C: 128 x 128 tiles, fewer tiles than SMs.
   GemmOptions blend;
   blend.beta = 0.5f;
