@@ -64,6 +64,7 @@ tools = [
     ToolSubst("kaio-run", unresolved="fatal"),
     ToolSubst("kaio-prof", unresolved="fatal"),
     ToolSubst("kaio-ops-hopper-gen", unresolved="fatal"),
+    ToolSubst("kaio-ops-kernels-gen", unresolved="fatal"),
     # Built with Google Benchmark, which scripts/install-deps.sh installs.
     ToolSubst("kaio-bench", unresolved="ignore"),
 ]

@@ -157,10 +157,12 @@ std::string dotType(PTXType t) { return dot(stringifyPTXType(t)); }
 
 class KernelEmitter : public InstPrinter {
 public:
-  KernelEmitter(EntryOp entry, unsigned kernelIndex, bool lineInfo,
+  KernelEmitter(EntryOp entry, unsigned kernelIndex,
+                const PTXEmitOptions &options,
                 llvm::MapVector<StringRef, unsigned> &files)
-      : entry(entry), kernelIndex(kernelIndex), lineInfo(lineInfo),
-        files(files), os(body) {}
+      : entry(entry), kernelIndex(kernelIndex), lineInfo(options.lineInfo),
+        verifyCoalescing(options.verifyCoalescing), files(files), os(body),
+        coalescing(entry, options.coalesceRegisters) {}
 
   LogicalResult emit(raw_ostream &out);
 
@@ -212,11 +214,12 @@ private:
   EntryOp entry;
   unsigned kernelIndex;
   bool lineInfo;
+  bool verifyCoalescing;
   llvm::MapVector<StringRef, unsigned> &files;
   std::string body;
   llvm::raw_string_ostream os;
   RegisterNamer namer;
-  RegisterCoalescing coalescing{entry};
+  RegisterCoalescing coalescing;
   DenseMap<Value, std::string> names;
   DenseMap<Block *, unsigned> blockIds;
   unsigned tempLabels = 0;
@@ -763,6 +766,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
 }
 
 LogicalResult KernelEmitter::emit(raw_ostream &out) {
+  if (verifyCoalescing && failed(coalescing.verify(entry)))
+    return failure();
   Region &region = entry.getBody();
   unsigned id = 0;
   for (Block &block : region)
@@ -908,7 +913,7 @@ LogicalResult kaio::ptx::translateModuleToPTX(ModuleOp module, raw_ostream &os,
       continue;
     }
     if (auto entry = dyn_cast<EntryOp>(op)) {
-      KernelEmitter emitter(entry, kernelIndex++, options.lineInfo, files);
+      KernelEmitter emitter(entry, kernelIndex++, options, files);
       if (failed(emitter.emit(kos)))
         return failure();
       kos << "\n";

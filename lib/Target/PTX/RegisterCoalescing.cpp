@@ -22,7 +22,10 @@ static bool ignoresAccumulators(WgmmaMmaAsyncOp op) {
   return op.getScaleDImm() == 0u && !op.getGuard();
 }
 
-RegisterCoalescing::RegisterCoalescing(EntryOp entry) : liveness(entry) {
+RegisterCoalescing::RegisterCoalescing(EntryOp entry, bool enabled)
+    : liveness(entry) {
+  if (!enabled)
+    return;
   computeInFlight(entry);
   // wgmma reads and writes its accumulators in place: tie them first.
   entry.walk([&](WgmmaMmaAsyncOp op) {
@@ -32,6 +35,7 @@ RegisterCoalescing::RegisterCoalescing(EntryOp entry) : liveness(entry) {
       tryMerge(acc, d);
   });
   // Block arguments and the values their incoming edges pass.
+
   entry.walk([&](Operation *op) {
     auto branch = dyn_cast<BranchOpInterface>(op);
     if (!branch)
@@ -222,4 +226,74 @@ void RegisterCoalescing::tryMerge(Value a, Value b) {
   ga.append(gb.begin(), gb.end());
   members[ra] = std::move(ga);
   members.erase(rb);
+}
+
+/// Live-in sets by a plain backward dataflow over the blocks (independent of
+/// mlir::Liveness, which the grouping uses).
+static llvm::DenseMap<Block *, llvm::DenseSet<Value>> liveInSets(Region &region) {
+  llvm::DenseMap<Block *, llvm::DenseSet<Value>> liveIn;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (Block &b : llvm::reverse(region)) {
+      llvm::DenseSet<Value> live;
+      for (Block *succ : b.getSuccessors())
+        live.insert(liveIn[succ].begin(), liveIn[succ].end());
+      for (Operation &op : llvm::reverse(b)) {
+        for (Value r : op.getResults())
+          live.erase(r);
+        live.insert(op.operand_begin(), op.operand_end());
+      }
+      for (Value a : b.getArguments())
+        live.erase(a);
+      if (live.size() != liveIn[&b].size()) { // sets only grow
+        liveIn[&b] = std::move(live);
+        changed = true;
+      }
+    }
+  }
+  return liveIn;
+}
+
+LogicalResult RegisterCoalescing::verify(EntryOp entry) const {
+  Region &region = entry.getBody();
+  llvm::DenseMap<Block *, llvm::DenseSet<Value>> liveIn = liveInSets(region);
+  auto conflict = [&](Value x, Value y) {
+    InFlightDiagnostic d = entry.emitError()
+                           << "register coalescing gave one register to two "
+                              "values live at once: ";
+    d << x << " and " << y;
+    return failure();
+  };
+  for (Block &b : region) {
+    // A block's arguments are written together on its incoming edges, where
+    // its live-in values must survive.
+    for (Value a : b.getArguments()) {
+      for (Value v : liveIn[&b])
+        if (leader(v) == leader(a))
+          return conflict(a, v);
+      for (Value other : b.getArguments())
+        if (other != a && leader(other) == leader(a))
+          return conflict(a, other);
+    }
+    // An instruction's results are written where everything live after it
+    // must survive.
+    llvm::DenseSet<Value> live;
+    for (Block *succ : b.getSuccessors())
+      live.insert(liveIn[succ].begin(), liveIn[succ].end());
+    for (Operation &op : llvm::reverse(b)) {
+      for (Value r : op.getResults())
+        for (Value v : live)
+          if (v != r && leader(v) == leader(r))
+            return conflict(r, v);
+      for (Value r : op.getResults())
+        for (Value r2 : op.getResults())
+          if (r != r2 && leader(r) == leader(r2))
+            return conflict(r, r2);
+      for (Value r : op.getResults())
+        live.erase(r);
+      live.insert(op.operand_begin(), op.operand_end());
+    }
+  }
+  return success();
 }

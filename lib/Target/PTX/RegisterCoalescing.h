@@ -38,10 +38,16 @@ class EntryOp;
 /// Groups of an entry's values that may share one PTX register.
 class RegisterCoalescing {
 public:
-  explicit RegisterCoalescing(EntryOp entry);
+  /// Groups `entry`'s values; with `enabled` false every value stays alone
+  /// (one register each: for debugging the printer).
+  RegisterCoalescing(EntryOp entry, bool enabled = true);
 
   /// The value standing for `v`'s group (`v` itself when it has none).
   mlir::Value leader(mlir::Value v) const;
+
+  /// Checks the grouping against a plain liveness dataflow of its own: an
+  /// error on `entry` names two values of one group that are live at once.
+  mlir::LogicalResult verify(EntryOp entry) const;
 
 private:
   /// Finds the wgmmas possibly in flight before each instruction.

@@ -24,6 +24,16 @@ void kaio::registerToPTXTranslation() {
       "ptx-line-info",
       llvm::cl::desc("Emit .file/.loc from the MLIR source locations"),
       llvm::cl::init(false));
+  static llvm::cl::opt<bool> noCoalesce(
+      "ptx-no-coalesce",
+      llvm::cl::desc("One register per SSA value: no register coalescing "
+                     "(for debugging the printer)"),
+      llvm::cl::init(false));
+  static llvm::cl::opt<bool> verifyCoalescing(
+      "ptx-verify-coalescing",
+      llvm::cl::desc("Check register coalescing against an independent "
+                     "liveness analysis"),
+      llvm::cl::init(false));
 
   TranslateFromMLIRRegistration registration(
       "mlir-to-ptx", "print a module of ptx-dialect kernels as PTX text",
@@ -34,6 +44,8 @@ void kaio::registerToPTXTranslation() {
         ptx::PTXEmitOptions options;
         options.defaultChip = chip;
         options.lineInfo = lineInfo;
+        options.coalesceRegisters = !noCoalesce;
+        options.verifyCoalescing = verifyCoalescing;
         if (!version.empty()) {
           options.isaVersion = ptx::parseISA(version);
           if (!options.isaVersion)

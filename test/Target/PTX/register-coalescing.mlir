@@ -3,7 +3,8 @@
 // nothing interferes -- including registers a wgmma still reads or writes
 // after its issue, until a wgmma.wait_group retires it.
 // REQUIRES: ptxas
-// RUN: kaio-translate --mlir-to-ptx --ptx-chip=sm_90a %s | FileCheck %s
+// RUN: kaio-translate --mlir-to-ptx --ptx-chip=sm_90a --ptx-verify-coalescing %s | FileCheck %s
+// RUN: kaio-translate --mlir-to-ptx --ptx-chip=sm_90a --ptx-no-coalesce %s | FileCheck %s --check-prefix=NOCO
 // RUN: %ptx-check %s sm_90a
 
 module attributes {ptx.target = "sm_90a"} {
@@ -24,6 +25,14 @@ module attributes {ptx.target = "sm_90a"} {
 // CHECK-NEXT: $L__BB0_2:
 // CHECK-NEXT: wgmma.wait_group.sync.aligned 0;
 // CHECK-NEXT: st.global.v4.f32 [%rd{{[0-9]+}}], {[[ACC]]};
+// Without coalescing (--ptx-no-coalesce) every value has its own register:
+// the wgmma copies its accumulators in and the back edge moves them back.
+// NOCO-LABEL: .visible .entry in_flight_accumulators(
+// NOCO:       wgmma.fence.sync.aligned;
+// NOCO-NEXT:  mov.f32
+// NOCO:       @!%p1 bra
+// NOCO-NEXT:  mov.b32
+// NOCO-NEXT:  mov.f32
 ptx.entry @in_flight_accumulators(%adesc: i64, %bdesc: i64, %n: i32,
                                   %out: i64 {ptx.ptr = f32, ptx.align = 16})
     attributes {reqntid = array<i32: 128>} {

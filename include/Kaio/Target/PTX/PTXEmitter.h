@@ -26,6 +26,13 @@ struct PTXEmitOptions {
   std::optional<unsigned> isaVersion;
   /// Emit `.file`/`.loc` from FileLineColLoc locations.
   bool lineInfo = false;
+  /// Let block arguments and wgmma accumulators share registers with the
+  /// values they take (lib/Target/PTX/RegisterCoalescing.h); off: one
+  /// register per SSA value, for debugging the printer.
+  bool coalesceRegisters = true;
+  /// Check the shared registers against a liveness dataflow of their own
+  /// before printing; a conflict is an error on the kernel.
+  bool verifyCoalescing = false;
 };
 
 /// Prints `module`, a module of ptx-dialect kernels, as PTX text.
