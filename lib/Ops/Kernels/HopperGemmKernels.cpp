@@ -265,10 +265,27 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
       w.let("ptx.mul wide u32 " + colBase + ", " + c4 + " : (i32, i32) -> i64");
   std::string cBase = w.add64("%c", colBytes);
   std::string nextTile = w.add32("%ctile_tile", nbx);
-  w.op("ptx.cond_bra " + readC + ", ^store_beta, ^store");
+  // Without beta, pairs of neighbouring columns (even, the next; N is a
+  // multiple of 8, so both are in bounds or neither) go out as one 8-byte
+  // st.v2 when C's rows allow it (C 8-byte aligned, ldc even); else one
+  // float at a time.
+  std::string cLow = w.let("ptx.cvt u32 u64 %c : i64 -> i32");
+  std::string misaligned = w.let(
+      "ptx.and b32 " + w.let("ptx.or b32 " + cLow + ", " +
+                             w.let("ptx.shl b32 %ldc, " + two + " : (i32, i32) -> i32") +
+                             " : i32") +
+      ", " + w.i32(7) + " : i32");
+  std::string pairs = w.setp("eq", misaligned, zero);
+  w.op("ptx.cond_bra " + readC + ", ^store_beta, ^store_check");
+  w.label("^store_check:");
+  w.op("ptx.cond_bra " + pairs + ", ^store_pairs, ^store");
   const bool readsC = c.blockN <= 128;
-  for (bool withBeta : {true, false}) {
-    w.label(withBeta ? "^store_beta:" : "^store:");
+  enum class Epilogue { Beta, Scalar, Pairs };
+  for (Epilogue kind : {Epilogue::Beta, Epilogue::Scalar, Epilogue::Pairs}) {
+    const bool withBeta = kind == Epilogue::Beta;
+    w.label(withBeta                     ? "^store_beta:"
+            : kind == Epilogue::Scalar ? "^store:"
+                                         : "^store_pairs:");
     if (withBeta && !readsC) {
       w.op("ptx.trap");
       w.op("ptx.ret");
@@ -284,6 +301,8 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
       for (unsigned e = 0; e < accs; ++e) {
         if ((e / 2) % 2 != h)
           continue;
+        if (kind == Epilogue::Pairs && e % 2)
+          continue; // stored with its even neighbour
         const unsigned offset = 8 * (e / 4) + e % 2;
         std::string col = w.add32(colBase, w.i32(offset));
         std::string colOk = w.setp("lt", col, "%n");
@@ -291,6 +310,13 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
         std::string at = "[" + rowAddr + " + " + std::to_string(4 * offset) + "]";
         std::string value = w.let("ptx.mul rn f32 %res" + std::to_string(e) +
                                   ", %alpha : f32");
+        if (kind == Epilogue::Pairs) {
+          std::string next = w.let("ptx.mul rn f32 %res" +
+                                   std::to_string(e + 1) + ", %alpha : f32");
+          w.op("ptx.st if " + ok + " global f32 " + at + ", " + value + ", " +
+               next + " : i64, f32, f32");
+          continue;
+        }
         if (withBeta) {
           std::string old =
               w.let("ptx.ld if " + ok + " global f32 " + at + " : i64 -> f32");

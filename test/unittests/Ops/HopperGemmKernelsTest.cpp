@@ -34,10 +34,14 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
   std::vector<uint16_t> aBits = sample16(rng, size_t(m) * k, bf16, a);
   std::vector<uint16_t> bBits = sample16(rng, size_t(k) * n, bf16, b);
 
+  // C padded to an odd ldc (scalar stores), then to an even one (8-byte
+  // pair stores where beta is 0): the epilogue honours ldc either way.
+  for (unsigned pad : {3u, 4u}) {
+  SCOPED_TRACE("ldc = n + " + std::to_string(pad));
   interp::Interpreter in(**module);
   uint64_t ga = in.allocGlobal(aBits.size() * 2);
   uint64_t gb = in.allocGlobal(bBits.size() * 2);
-  const unsigned ldc = n + 3; // a padded C: the epilogue honours ldc
+  const unsigned ldc = n + pad;
   uint64_t gc = in.allocGlobal(size_t(m) * ldc * 4);
   in.write(ga, aBits);
   in.write(gb, bBits);
@@ -49,7 +53,7 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
   in.write(gc, c0);
   // 256-column tiles take beta 0 only (WideTilesTrapOnNonZeroBeta).
   const float alpha = 1.5f,
-              beta = (m + n) % 2 || blockN == 256 ? 0.0f : -0.5f;
+              beta = (m + n) % 2 || blockN == 256 || pad == 4 ? 0.0f : -0.5f;
   uint64_t mapA = tensorMap16(in, ga, bf16, {k, m}, {1, k},
                               {config.blockK, config.blockM});
   uint64_t mapB =
@@ -100,6 +104,10 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
   EXPECT_EQ(kp->mmaFlops.at(bf16 ? "bf16" : "f16"),
             tiles * kTiles * (config.blockK / 16) * 8 * 2ull * 16 *
                 config.blockN * 16);
+  // Pair stores: 8-byte st.global where C's rows are 8-byte aligned.
+  const bool pairs = pad == 4 && beta == 0;
+  EXPECT_EQ(kp->mix.count("st.global.8B") != 0, pairs);
+  }
 }
 
 using HopperGemmTrapTest = HopperKernelsTest<int>;
