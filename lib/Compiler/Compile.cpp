@@ -103,6 +103,7 @@ void compileInPlace(ModuleOp module, const CompileOptions &options,
   emit.defaultChip = chip;
   emit.isaVersion = options.ptxVersion;
   emit.lineInfo = options.lineInfo;
+  emit.verifyCoalescing = options.verifyRegisterCoalescing;
   std::string ptx;
   llvm::raw_string_ostream os(ptx);
   if (failed(ptx::translateModuleToPTX(module, os, emit)))

@@ -39,6 +39,9 @@ struct CompileOptions {
   bool lineInfo = false;
   /// Approximate f32 division and contraction.
   bool fastMath = false;
+  /// Check the printer's register coalescing against an independent
+  /// liveness analysis (a conflict is an error; for tests and fuzzing).
+  bool verifyRegisterCoalescing = false;
 };
 
 /// What a typed launch needs to know about one kernel.

@@ -81,6 +81,20 @@ TEST(Compile, Options) {
   EXPECT_EQ(exact.chip, "sm_80"); // the default
 }
 
+TEST(Compile, VerifiesRegisterCoalescingOnRequest) {
+  // Every example (loops carrying tiles, pipelines, reductions) prints with
+  // its shared registers confirmed by the independent liveness check.
+  for (const char *name :
+       {"tensor_core_matmul_staged.mlir", "tensor_core_matmul_tiled.mlir",
+        "row_softmax.mlir", "tiled_matmul.mlir", "block_reduce_sum.mlir"}) {
+    CompileOptions options;
+    options.chip = "sm_90";
+    options.verifyRegisterCoalescing = true;
+    PTXResult r = compileSourceToPTX(readExample(name), options, name);
+    EXPECT_TRUE(r) << name << ": " << r.diagnostics;
+  }
+}
+
 TEST(Compile, ModuleTargetIsTheDefaultChip) {
   std::string source = readExample("vector_add.mlir");
   source.replace(source.find("module {"), 8,
