@@ -12,6 +12,7 @@
 #include "RegisterCoalescing.h"
 
 #include "Kaio/Dialect/PTX/IR/PTXOps.h"
+#include "Kaio/Dialect/PTX/IR/WgmmaHazards.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallString.h"
@@ -766,6 +767,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
 }
 
 LogicalResult KernelEmitter::emit(raw_ostream &out) {
+  if (failed(checkWgmmaResultReads(entry)))
+    return failure();
   if (verifyCoalescing && failed(coalescing.verify(entry)))
     return failure();
   Region &region = entry.getBody();

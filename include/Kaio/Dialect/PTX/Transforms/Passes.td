@@ -28,4 +28,17 @@ def PTXFoldAddressOffsets : Pass<"ptx-fold-address-offsets",
   }];
 }
 
+def PTXCheckWgmmaReads : Pass<"ptx-check-wgmma-reads", "::mlir::ModuleOp"> {
+  let summary = "report reads of wgmma results before a wait_group retires them";
+  let description = [{
+    A wgmma's results are written when its group completes; reading them
+    (or a block argument they were passed to) before a wgmma.wait_group
+    that retires the group is undefined in PTX, and invisible in SSA: the
+    CPU interpreter computes the results at issue. A forward dataflow over
+    each kernel (Kaio/Dialect/PTX/IR/WgmmaHazards.h) reports every such read
+    as an error at the reading instruction; a wgmma accumulating into the
+    value is fine. The PTX printer runs the same check before printing.
+  }];
+}
+
 #endif // KAIO_DIALECT_PTX_TRANSFORMS_PASSES_TD
