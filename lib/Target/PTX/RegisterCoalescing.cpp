@@ -4,10 +4,8 @@
 
 #include "Kaio/Dialect/PTX/IR/PTXInfo.h"
 #include "Kaio/Dialect/PTX/IR/PTXOps.h"
+#include "Kaio/Dialect/PTX/IR/WgmmaHazards.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/MapVector.h"
-#include "mlir/IR/RegionGraphTraits.h"
-#include "llvm/ADT/PostOrderIterator.h"
 
 using namespace mlir;
 using namespace kaio::ptx;
@@ -50,58 +48,24 @@ RegisterCoalescing::RegisterCoalescing(EntryOp entry, bool enabled)
   });
 }
 
-/// Pending wgmmas and how many groups were committed after each (-1: its
-/// group is still open). wait_group N retires those with N or more newer
-/// groups; where paths join, the smaller count (the later retirement) wins.
-using InFlight = llvm::MapVector<Operation *, int>;
-
-static void transfer(Operation &op, InFlight &state) {
-  constexpr int kMaxAge = 64;
-  if (isa<WgmmaMmaAsyncOp>(op)) {
-    state[&op] = -1;
-  } else if (isa<WgmmaCommitGroupOp>(op)) {
-    for (auto &entry : state)
-      entry.second = std::min(entry.second + 1, kMaxAge);
-  } else if (auto wait = dyn_cast<WgmmaWaitGroupOp>(op)) {
-    int n = int(wait.getN());
-    state.remove_if([&](const auto &entry) { return entry.second >= n; });
-  }
-}
-
-static bool join(InFlight &into, const InFlight &from) {
-  bool changed = false;
-  for (const auto &[op, age] : from) {
-    auto [it, inserted] = into.insert({op, age});
-    if (inserted) {
-      changed = true;
-    } else if (age < it->second) {
-      it->second = age;
-      changed = true;
-    }
-  }
-  return changed;
-}
-
 void RegisterCoalescing::computeInFlight(EntryOp entry) {
   bool any = false;
   entry.walk([&](WgmmaMmaAsyncOp) { any = true; });
   if (!any)
     return;
+  // The wgmmas themselves in flight (their operands and results matter).
+  using InFlight = WgmmaPending<Operation *>;
+  auto transfer = [](Operation &op, InFlight &state) {
+    if (isa<WgmmaMmaAsyncOp>(op))
+      state[&op] = -1;
+    applyWgmmaSync(op, state);
+  };
+  auto edge = [](Operation *, unsigned, const InFlight &state) {
+    return state;
+  };
   Region &region = entry.getBody();
-  llvm::DenseMap<Block *, InFlight> atEntry;
-  llvm::ReversePostOrderTraversal<Region *> rpo(&region);
-  // Ages only grow to kMaxAge and sets only grow: a few rounds converge.
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (Block *block : rpo) {
-      InFlight state = atEntry[block];
-      for (Operation &op : *block)
-        transfer(op, state);
-      for (Block *succ : block->getSuccessors())
-        changed |= join(atEntry[succ], state);
-    }
-  }
+  llvm::DenseMap<Block *, InFlight> atEntry =
+      solveWgmmaPending<Operation *>(region, transfer, edge);
   for (Block &block : region) {
     InFlight state = atEntry[&block];
     for (Operation &op : block) {

@@ -2,34 +2,21 @@
 
 #include "Kaio/Dialect/PTX/IR/WgmmaHazards.h"
 
-#include "Kaio/Dialect/PTX/IR/PTXOps.h"
-#include "mlir/IR/RegionGraphTraits.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
-#include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/PostOrderIterator.h"
 
 using namespace mlir;
 using namespace kaio::ptx;
 
 namespace {
 
-/// Values in flight and the groups committed after theirs (-1: their group
-/// is still open).
-using InFlight = llvm::MapVector<Value, int>;
-
-constexpr int kMaxAge = 64;
+/// Values in flight: a wgmma's results from its issue on.
+using InFlight = WgmmaPending<Value>;
 
 void transfer(Operation &op, InFlight &state) {
-  if (auto wgmma = dyn_cast<WgmmaMmaAsyncOp>(op)) {
+  if (auto wgmma = dyn_cast<WgmmaMmaAsyncOp>(op))
     for (Value r : wgmma.getD())
       state[r] = -1;
-  } else if (isa<WgmmaCommitGroupOp>(op)) {
-    for (auto &entry : state)
-      entry.second = std::min(entry.second + 1, kMaxAge);
-  } else if (auto wait = dyn_cast<WgmmaWaitGroupOp>(op)) {
-    int n = int(wait.getN());
-    state.remove_if([&](const auto &entry) { return entry.second >= n; });
-  }
+  applyWgmmaSync(op, state);
 }
 
 /// The state entering `succ` along the edge from `term`: block arguments take
@@ -48,20 +35,6 @@ InFlight edgeState(Operation *term, unsigned succIndex, const InFlight &state) {
   return out;
 }
 
-bool join(InFlight &into, const InFlight &from) {
-  bool changed = false;
-  for (const auto &[v, age] : from) {
-    auto [it, inserted] = into.insert({v, age});
-    if (inserted) {
-      changed = true;
-    } else if (age < it->second) {
-      it->second = age;
-      changed = true;
-    }
-  }
-  return changed;
-}
-
 } // namespace
 
 LogicalResult kaio::ptx::checkWgmmaResultReads(EntryOp entry) {
@@ -70,22 +43,8 @@ LogicalResult kaio::ptx::checkWgmmaResultReads(EntryOp entry) {
   if (!any)
     return success();
   Region &region = entry.getBody();
-  llvm::DenseMap<Block *, InFlight> atEntry;
-  llvm::ReversePostOrderTraversal<Region *> rpo(&region);
-  // Sets only grow and ages only fall at joins: this converges.
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (Block *block : rpo) {
-      InFlight state = atEntry[block];
-      for (Operation &op : *block)
-        transfer(op, state);
-      Operation *term = block->getTerminator();
-      for (unsigned s = 0, e = term->getNumSuccessors(); s < e; ++s)
-        changed |= join(atEntry[term->getSuccessor(s)],
-                        edgeState(term, s, state));
-    }
-  }
+  llvm::DenseMap<Block *, InFlight> atEntry =
+      solveWgmmaPending<Value>(region, transfer, edgeState);
   bool failed = false;
   for (Block &block : region) {
     InFlight state = atEntry[&block];
