@@ -55,8 +55,8 @@ struct Cublas {
   using GemmExFn = int (*)(Handle, int, int, int, int, int, const void *,
                            const void *, int, int, const void *, int, int,
                            const void *, void *, int, int, int, int);
-  static constexpr int kOpN = 0, kR16F = 2, kR32F = 0, kCompute32F = 68,
-                       kGemmDefault = -1;
+  static constexpr int kOpN = 0, kR16F = 2, kR16BF = 14, kR32F = 0,
+                       kCompute32F = 68, kGemmDefault = -1;
 
   void *lib = nullptr;
   Handle handle = nullptr;
@@ -75,14 +75,15 @@ struct Cublas {
     gemmEx = reinterpret_cast<GemmExFn>(dlsym(lib, "cublasGemmEx"));
     return create && destroy && gemmEx && create(&handle) == 0;
   }
-  /// Row-major C (f32, m x n) = A (f16, m x k) B (f16, k x n) with FP32
+  /// Row-major C (f32, m x n) = A (f16 or bf16, m x k) B (k x n) with FP32
   /// compute: column-major C^T = B^T A^T. True when cuBLAS accepted it.
-  bool gemmF16F32(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int m, int n,
-                  int k) const {
+  bool gemm16F32(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int m, int n,
+                 int k, bool bf16) const {
     float one = 1.0f, zero = 0.0f;
+    const int in = bf16 ? kR16BF : kR16F;
     return gemmEx(handle, kOpN, kOpN, n, m, k, &one,
-                  reinterpret_cast<void *>(b), kR16F, n,
-                  reinterpret_cast<void *>(a), kR16F, k, &zero,
+                  reinterpret_cast<void *>(b), in, n,
+                  reinterpret_cast<void *>(a), in, k, &zero,
                   reinterpret_cast<void *>(c), kR32F, n, kCompute32F,
                   kGemmDefault) == 0;
   }
@@ -229,7 +230,7 @@ void BM_TensorCoreMatmulVsCublas(benchmark::State &state) {
                                               uint32_t(k));
   };
   auto peer = [&] {
-    return gpu.cublas.gemmF16F32(a->ptr(), b->ptr(), c->ptr(), m, n, k);
+    return gpu.cublas.gemm16F32(a->ptr(), b->ptr(), c->ptr(), m, n, k, false);
   };
   for (auto _ : state) {
     double kaioMs = medianMs(gpu, kaio), peerMs = medianMs(gpu, peer);
@@ -262,10 +263,11 @@ BENCHMARK(BM_TensorCoreMatmulVsCublas<MatmulVariant::Staged>)
     ->Name("BM_TensorCoreMatmulStagedVsCublas")
     ->Apply(matmulShapes);
 
-/// kaio::ops::gemm against cuBLAS GemmEx at the same precision. Each timed
-/// run uses the next of enough A, B, C copies to exceed twice the L2 cache,
-/// so neither side reads its inputs from L2 left by the previous run.
-void BM_OpsGemmVsCublas(benchmark::State &state) {
+/// kaio::ops::gemm against cuBLAS GemmEx at the same precision (f16 or
+/// bf16 inputs, f32 out). Each timed run uses the next of enough A, B, C
+/// copies to exceed twice the L2 cache, so neither side reads its inputs
+/// from L2 left by the previous run.
+template <bool BF16> void BM_OpsGemmVsCublas(benchmark::State &state) {
   Gpu &gpu = Gpu::get();
   if (skipWithoutGpu(state, gpu))
     return;
@@ -298,15 +300,19 @@ void BM_OpsGemmVsCublas(benchmark::State &state) {
   int next = 0;
   auto kaio = [&] {
     int i = next++ % sets;
-    return !gpu.library->gemm(
-        kaio::ops::Matrix::rowMajor(std::as_const(as[i]).view(), m, k),
-        kaio::ops::Matrix::rowMajor(std::as_const(bs[i]).view(), k, n),
-        kaio::ops::Matrix::rowMajor(cs[i].view(), m, n));
+    kaio::ops::Matrix a =
+        kaio::ops::Matrix::rowMajor(std::as_const(as[i]).view(), m, k);
+    kaio::ops::Matrix b =
+        kaio::ops::Matrix::rowMajor(std::as_const(bs[i]).view(), k, n);
+    if (BF16) // the same 16-bit buffers read as bf16 (0x3c3c: 0.0115)
+      a.dtype = b.dtype = kaio::ops::DType::BF16;
+    return !gpu.library->gemm(a, b,
+                              kaio::ops::Matrix::rowMajor(cs[i].view(), m, n));
   };
   auto peer = [&] {
     int i = next++ % sets;
-    return gpu.cublas.gemmF16F32(as[i].ptr(), bs[i].ptr(), cs[i].ptr(), int(m),
-                                 int(n), int(k));
+    return gpu.cublas.gemm16F32(as[i].ptr(), bs[i].ptr(), cs[i].ptr(), int(m),
+                                int(n), int(k), BF16);
   };
   for (auto _ : state) {
     double kaioMs = medianMs(gpu, kaio), peerMs = medianMs(gpu, peer);
@@ -319,7 +325,7 @@ void BM_OpsGemmVsCublas(benchmark::State &state) {
     state.counters["l2_rotation_sets"] = sets;
   }
 }
-BENCHMARK(BM_OpsGemmVsCublas)
+BENCHMARK(BM_OpsGemmVsCublas<false>)
     ->Name("BM_OpsGemmF16F32VsCublas")
     ->ArgNames({"M", "N", "K"})
     // Squares.
@@ -333,6 +339,19 @@ BENCHMARK(BM_OpsGemmVsCublas)
     ->Args({4096, 11008, 4096})
     ->Args({4096, 4096, 11008})
     ->Args({16, 4096, 4096})
+    ->Args({128, 4096, 4096})
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+// bf16 runs on the sm_90a kernel only (elsewhere gemm says Unsupported and
+// the benchmark reports "a launch failed").
+BENCHMARK(BM_OpsGemmVsCublas<true>)
+    ->Name("BM_OpsGemmBF16F32VsCublas")
+    ->ArgNames({"M", "N", "K"})
+    ->Args({2048, 2048, 2048})
+    ->Args({4096, 4096, 4096})
+    ->Args({8192, 8192, 8192})
+    ->Args({4096, 11008, 4096})
     ->Args({128, 4096, 4096})
     ->UseManualTime()
     ->Iterations(1)
