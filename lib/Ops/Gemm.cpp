@@ -39,7 +39,7 @@ rt::Error checkSupported(const char *name, const Matrix &m, DType want,
   if (m.dtype != want && !(orBF16 && m.dtype == DType::BF16))
     return unsupported(name, std::string("dtype ") + getDTypeName(m.dtype) +
                                  " is not supported yet (A and B f16 or "
-                                 "bf16, C f32)");
+                                 "bf16, C f32 or A's type)");
   if (m.layout != Layout::RowMajor)
     return unsupported(name, "column-major matrices are not supported yet "
                              "(row-major only)");
@@ -93,6 +93,7 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
                            const GemmOptions &options) {
   kernels::HopperGemmConfig config;
   config.bf16 = a.dtype == DType::BF16;
+  config.out16 = c.dtype != DType::F32;
   config.blockN = options.beta == 0 && c.cols >= 256 &&
                           tileCount(c, config.blockM, 128) > impl.smCount
                       ? 256
@@ -113,7 +114,8 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
   launch.block = rt::Dim3(384);
   launch.grid = rt::Dim3(unsigned(std::min<std::int64_t>(tiles, impl.smCount)));
   launch.stream = options.stream;
-  rt::DeviceView<float> cv(c.data, std::size_t(c.rows * c.ld));
+  rt::KernelArg cv = rt::KernelArg::pointer(
+      c.data, detail::scalarTypeOf(c.dtype), /*readOnly=*/false);
   return (*kernel)->launch(launch, *mapA, *mapB, cv, std::uint32_t(c.rows),
                            std::uint32_t(c.cols), std::uint32_t(a.cols),
                            std::uint32_t(c.ld), options.alpha, options.beta);
@@ -141,7 +143,9 @@ rt::Error kaio::ops::validateGemm(const Matrix &a, const Matrix &b,
   if (a.dtype != b.dtype)
     return invalid("b", std::string("dtype ") + getDTypeName(b.dtype) +
                             " differs from a's " + getDTypeName(a.dtype));
-  if (rt::Error e = checkSupported("c", c, DType::F32))
+  // C is f32, or (on the sm_90a kernel) A's 16-bit type.
+  if (rt::Error e =
+          checkSupported("c", c, c.dtype == a.dtype ? a.dtype : DType::F32))
     return e;
   if (!std::isfinite(options.alpha))
     return invalid("alpha", "must be finite, got " +
@@ -171,6 +175,10 @@ rt::Error Library::gemm(const Matrix &a, const Matrix &b, const Matrix &c,
     return unsupported("a", "bf16 runs on the sm_90 kernel only: it needs a "
                             "9.0 GPU and 16-byte aligned rows of A and B (K "
                             "and N multiples of 8)");
+  if (c.dtype != DType::F32)
+    return unsupported("c", "a 16-bit C runs on the sm_90 kernel only: it "
+                            "needs a 9.0 GPU and 16-byte aligned rows of A "
+                            "and B (K and N multiples of 8)");
   rt::LaunchConfig config;
   config.block = rt::Dim3(kGemmThreads);
   config.grid = rt::Dim3(unsigned((c.cols + kBlockTile - 1) / kBlockTile),

@@ -41,7 +41,9 @@ public:
   ~Library();
 
   /// C = alpha * A B + beta * C. Today: f16 A and B (bf16 on a 9.0 GPU),
-  /// f32 C, all row-major and contiguous (ld = cols), any finite alpha and
+  /// f32 C (or, on a 9.0 GPU, C in A's 16-bit type: f32 accumulation and
+  /// scaling, one rounding), all row-major and contiguous (ld = cols), any
+  /// finite alpha and
   /// beta (beta 0 never reads C, so C may start as garbage), any M, N, K
   /// (edges zero filled). On a 9.0 GPU with 16-byte aligned rows of A and B
   /// (K and N multiples of 8): the persistent warp-specialised TMA + wgmma

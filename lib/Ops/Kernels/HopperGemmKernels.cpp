@@ -45,6 +45,8 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   const unsigned stageBytes = aBytes + bBytes;
   const unsigned smem = stageBytes * c.stages;
   const char *type = c.bf16 ? "bf16" : "f16";
+  const char *outType = c.out16 ? type : "f32";
+  const unsigned outBytes = c.out16 ? 2 : 4;
   const std::string name = hopperGemmName(c);
   PtxWriter w;
   std::string out;
@@ -54,12 +56,12 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   out += llvm::formatv(
       "  ptx.entry @{0}(%ma: i64 {{ptx.tensor_map, ptx.name = \"a_map\"}, "
       "%mb: i64 {{ptx.tensor_map, ptx.name = \"b_map\"}, "
-      "%c: i64 {{ptx.ptr = f32, ptx.name = \"c\"}, %m: i32 {{ptx.name = \"m\"}, "
+      "%c: i64 {{ptx.ptr = {2}, ptx.name = \"c\"}, %m: i32 {{ptx.name = \"m\"}, "
       "%n: i32 {{ptx.name = \"n\"}, %k: i32 {{ptx.name = \"k\"}, "
       "%ldc: i32 {{ptx.name = \"ldc\"}, %alpha: f32 {{ptx.name = \"alpha\"}, "
       "%beta: f32 {{ptx.name = \"beta\"}) attributes {{reqntid = array<i32: 384>, "
       "dynamic_smem = {1} : i64} {{\n",
-      name, smem);
+      name, smem, outType);
 
   // Common values; thread 0 initialises the barriers: full[s] waits for the
   // producer's arrival and the stage's bytes, empty[s] for both consumers.
@@ -187,7 +189,6 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   std::string descA = w.i64(swizzle128DescriptorHigh());
   std::string descB = w.i64(swizzle128DescriptorHigh(c.blockK * 128));
   std::string fz = w.let("ptx.constant 0.000000e+00 : f32");
-  std::string c4 = w.i32(4);
   std::vector<std::string> zeros(accs, fz);
   std::string accTypes;
   for (unsigned i = 0; i < accs; ++i)
@@ -261,20 +262,22 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   // row half has one base address; the elements are immediate offsets.
   std::string fzero = w.let("ptx.constant 0.000000e+00 : f32");
   std::string readC = w.let("ptx.setp ne f32 %beta, " + fzero + " : f32");
-  std::string colBytes =
-      w.let("ptx.mul wide u32 " + colBase + ", " + c4 + " : (i32, i32) -> i64");
+  std::string colBytes = w.let("ptx.mul wide u32 " + colBase + ", " +
+                               w.i32(outBytes) + " : (i32, i32) -> i64");
   std::string cBase = w.add64("%c", colBytes);
   std::string nextTile = w.add32("%ctile_tile", nbx);
   // Without beta, pairs of neighbouring columns (even, the next; N is a
-  // multiple of 8, so both are in bounds or neither) go out as one 8-byte
-  // st.v2 when C's rows allow it (C 8-byte aligned, ldc even); else one
-  // float at a time.
+  // multiple of 8, so both are in bounds or neither) go out as one store
+  // (f32: an 8-byte st.v2; 16-bit: the pair packed into one 4-byte word)
+  // when C's rows allow it (C aligned to the pair, ldc even); else one
+  // element at a time.
+  const unsigned pairBytes = 2 * outBytes;
   std::string cLow = w.let("ptx.cvt u32 u64 %c : i64 -> i32");
+  std::string rowStride =
+      w.let("ptx.mul lo u32 %ldc, " + w.i32(outBytes) + " : i32");
   std::string misaligned = w.let(
-      "ptx.and b32 " + w.let("ptx.or b32 " + cLow + ", " +
-                             w.let("ptx.shl b32 %ldc, " + two + " : (i32, i32) -> i32") +
-                             " : i32") +
-      ", " + w.i32(7) + " : i32");
+      "ptx.and b32 " + w.let("ptx.or b32 " + cLow + ", " + rowStride + " : i32") +
+      ", " + w.i32(pairBytes - 1) + " : i32");
   std::string pairs = w.setp("eq", misaligned, zero);
   w.op("ptx.cond_bra " + readC + ", ^store_beta, ^store_check");
   w.label("^store_check:");
@@ -296,8 +299,8 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
       std::string rowOk = w.setp("lt", row, "%m");
       std::string rowBytes = w.let("ptx.mul wide u32 " + row + ", %ldc : (i32, i32) -> i64");
       std::string rowAddr = w.add64(
-          cBase, w.let("ptx.shl b64 " + rowBytes + ", " + w.i32(2) +
-                       " : (i64, i32) -> i64"));
+          cBase, w.let("ptx.shl b64 " + rowBytes + ", " +
+                       w.i32(c.out16 ? 1 : 2) + " : (i64, i32) -> i64"));
       for (unsigned e = 0; e < accs; ++e) {
         if ((e / 2) % 2 != h)
           continue;
@@ -307,23 +310,46 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
         std::string col = w.add32(colBase, w.i32(offset));
         std::string colOk = w.setp("lt", col, "%n");
         std::string ok = w.let("ptx.and pred " + rowOk + ", " + colOk + " : i1");
-        std::string at = "[" + rowAddr + " + " + std::to_string(4 * offset) + "]";
+        std::string at = "[" + rowAddr + " + " +
+                         std::to_string(outBytes * offset) + "]";
         std::string value = w.let("ptx.mul rn f32 %res" + std::to_string(e) +
                                   ", %alpha : f32");
         if (kind == Epilogue::Pairs) {
           std::string next = w.let("ptx.mul rn f32 %res" +
                                    std::to_string(e + 1) + ", %alpha : f32");
-          w.op("ptx.st if " + ok + " global f32 " + at + ", " + value + ", " +
-               next + " : i64, f32, f32");
+          if (c.out16) {
+            // Little-endian: the even column in the low half.
+            std::string packed = w.let(std::string("ptx.cvt_pack rn ") + type +
+                                       "x2 " + next + ", " + value + " : i32");
+            w.op("ptx.st if " + ok + " global b32 " + at + ", " + packed +
+                 " : i64, i32");
+          } else {
+            w.op("ptx.st if " + ok + " global f32 " + at + ", " + value +
+                 ", " + next + " : i64, f32, f32");
+          }
           continue;
         }
         if (withBeta) {
-          std::string old =
-              w.let("ptx.ld if " + ok + " global f32 " + at + " : i64 -> f32");
+          std::string old;
+          if (c.out16) {
+            std::string raw = w.let("ptx.ld if " + ok + " global b16 " + at +
+                                    " : i64 -> " + type);
+            old = w.let(std::string("ptx.cvt f32 ") + type + " " + raw + " : " +
+                        type + " -> f32");
+          } else {
+            old = w.let("ptx.ld if " + ok + " global f32 " + at + " : i64 -> f32");
+          }
           value = w.let("ptx.fma rn f32 " + old + ", %beta, " + value + " : f32");
         }
-        w.op("ptx.st if " + ok + " global f32 " + at + ", " + value +
-             " : i64, f32");
+        if (c.out16) {
+          std::string rounded = w.let(std::string("ptx.cvt rn ") + type +
+                                      " f32 " + value + " : f32 -> " + type);
+          w.op("ptx.st if " + ok + " global b16 " + at + ", " + rounded +
+               " : i64, " + type);
+        } else {
+          w.op("ptx.st if " + ok + " global f32 " + at + ", " + value +
+               " : i64, f32");
+        }
       }
     }
     w.op("ptx.bra ^ctile(" + nextTile + ", " + citNext + " : i32, i32)");
@@ -340,8 +366,9 @@ std::vector<HopperGemmConfig> kaio::ops::kernels::getHopperGemmConfigs() {
   // the tuner picks on the device.
   std::vector<HopperGemmConfig> configs;
   for (bool bf16 : {false, true})
-    for (unsigned blockN : {128u, 256u})
-      configs.push_back(HopperGemmConfig{bf16, 128, blockN, 64, 4});
+    for (bool out16 : {false, true})
+      for (unsigned blockN : {128u, 256u})
+        configs.push_back(HopperGemmConfig{bf16, out16, 128, blockN, 64, 4});
   return configs;
 }
 

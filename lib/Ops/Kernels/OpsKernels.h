@@ -211,11 +211,13 @@ enum DecodeFlags : std::uint32_t {
 void buildAttentionDecodeKernels(builder::ModuleBuilder &mb);
 
 /// A configuration of the warp-specialised TMA + wgmma GEMM for sm_90a
-/// (HopperGemmKernels.cpp): C (f32) = A * B, f16 or bf16 row-major A and B,
+/// (HopperGemmKernels.cpp): C = A * B, f16 or bf16 row-major A and B, C in
+/// f32 or (`out16`) in A's and B's 16-bit type, rounded once from f32;
 /// 384 threads (a producer and two consumer warpgroups), a `stages`-deep
 /// ring of BM x BK and BK x BN shared tiles in 128-byte-swizzled layout.
 struct HopperGemmConfig {
   bool bf16 = false;
+  bool out16 = false;
   unsigned blockM = 128, blockN = 128, blockK = 64, stages = 4;
 };
 /// Its kernel (the name is what the host launches, so it is defined here):
@@ -225,7 +227,8 @@ struct HopperGemmConfig {
 /// 64 x BK), both 128-byte swizzled; persistent: any 1-D grid (up to the
 /// number of BM x BN tiles) covers C.
 inline std::string hopperGemmName(const HopperGemmConfig &c) {
-  return std::string("hopper_gemm_") + (c.bf16 ? "bf16" : "f16") + "_f32_" +
+  const char *in = c.bf16 ? "bf16" : "f16";
+  return std::string("hopper_gemm_") + in + "_" + (c.out16 ? in : "f32") + "_" +
          std::to_string(c.blockM) + "x" + std::to_string(c.blockN) + "x" +
          std::to_string(c.blockK) + "_s" + std::to_string(c.stages);
 }

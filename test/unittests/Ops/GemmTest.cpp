@@ -85,7 +85,13 @@ TEST(GemmValidation, SaysWhatIsNotSupportedYet) {
   ASSERT_TRUE(e);
   EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
   EXPECT_EQ(e.message(), "gemm: a: dtype f32 is not supported yet (A and B "
-                         "f16 or bf16, C f32)");
+                         "f16 or bf16, C f32 or A's type)");
+  // C in A's 16-bit type passes the check (the sm_90a kernel writes it);
+  // another 16-bit type does not.
+  EXPECT_EQ(errorOf(a, b, fakeMatrix(DType::F16, 64, 16)), "");
+  EXPECT_EQ(errorOf(a, b, fakeMatrix(DType::BF16, 64, 16)),
+            "gemm: c: dtype bf16 is not supported yet (A and B f16 or bf16, "
+            "C f32 or A's type)");
   EXPECT_EQ(errorOf(fakeMatrix(DType::BF16, 64, 32), b, c),
             "gemm: b: dtype f16 differs from a's bf16");
   Matrix colMajor = b;
@@ -157,6 +163,19 @@ TEST_P(GemmTest, LaunchesOneBlockPerOutputTileAndNothingOnBadInput) {
   ASSERT_TRUE(e);
   EXPECT_EQ(e.code(), rt::ErrorCode::InvalidValue);
   EXPECT_EQ(counters->launches, launches + 1);
+  // A 16-bit C needs the sm_90a kernel: Unsupported here (an 8.0 GPU),
+  // naming c; nothing launched.
+  auto c16 = rt::DeviceBuffer<rt::Half>::allocate(*device, m * 128);
+  ASSERT_TRUE(c16);
+  rt::Error half = lib->gemm(Matrix::rowMajor(a->view(), m, k),
+                             Matrix::rowMajor(b->view(), k, 128),
+                             Matrix::rowMajor(c16->view(), m, 128));
+  ASSERT_TRUE(half);
+  EXPECT_EQ(half.code(), rt::ErrorCode::Unsupported);
+  EXPECT_NE(kaio::test::messageOf(half).find("gemm: c: a 16-bit C runs on the sm_90 kernel only"),
+            std::string::npos)
+      << kaio::test::messageOf(half);
+  EXPECT_EQ(counters->launches, launches + 1);
 }
 
 TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
@@ -207,6 +226,13 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
                          Matrix::rowMajor(b->view(), k, 130),
                          Matrix::rowMajor(c->view(), 300, 130)));
   EXPECT_STREQ(counters->lastKernel, "tensor_core_matmul_tiled");
+  // C in A's 16-bit type: the kernel that rounds once in its epilogue.
+  auto c16 = rt::DeviceBuffer<rt::Half>::allocate(*h100, m * n);
+  ASSERT_TRUE(c16);
+  ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a->view(), m, k),
+                         Matrix::rowMajor(b->view(), k, n),
+                         Matrix::rowMajor(c16->view(), m, n)));
+  EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f16_128x256x64_s4");
   // bf16 runs on the sm_90 kernel (and only there).
   Matrix a16 = Matrix::rowMajor(a->view(), m, k),
          b16 = Matrix::rowMajor(b->view(), k, n);
@@ -228,8 +254,9 @@ struct GemmCase {
 };
 
 /// Runs each case through Library::gemm with T (Half or BFloat16) inputs
-/// drawn from [-1, 1] and compares C with an f64 reference.
-template <class T>
+/// drawn from [-1, 1] and C of type CT (float, or T: one rounding of the
+/// f32 result) and compares C with an f64 reference.
+template <class T, class CT = float>
 void expectGemmMatchesReference(rt::Device &device, Library &lib,
                                 std::initializer_list<GemmCase> cases) {
   std::mt19937 rng(7);
@@ -254,7 +281,16 @@ void expectGemmMatchesReference(rt::Device &device, Library &lib,
     if (beta != 0)
       for (float &x : c0)
         x = dist(rng);
-    auto c = rt::DeviceBuffer<float>::fromHost(device, c0);
+    std::vector<CT> cInit(c0.size());
+    for (std::size_t i = 0; i < c0.size(); ++i) {
+      if constexpr (std::is_same_v<CT, float>) {
+        cInit[i] = c0[i];
+      } else {
+        cInit[i] = round(c0[i]);
+        c0[i] = rt::toFloat(cInit[i]); // the reference reads what C holds
+      }
+    }
+    auto c = rt::DeviceBuffer<CT>::fromHost(device, cInit);
     ASSERT_TRUE(a && b && c);
     GemmOptions options;
     options.alpha = alpha;
@@ -263,8 +299,12 @@ void expectGemmMatchesReference(rt::Device &device, Library &lib,
                            Matrix::rowMajor(b->view(), k, n),
                            Matrix::rowMajor(c->view(), m, n), options);
     ASSERT_FALSE(e) << e.message();
-    std::vector<float> hc(std::size_t(m) * n);
+    std::vector<CT> hc(std::size_t(m) * n);
     ASSERT_FALSE(c->copyToHost(hc.data(), hc.size()));
+    // A 16-bit C adds one rounding: half an ulp of the value.
+    const double rel = std::is_same_v<CT, float>         ? 1e-4
+                       : std::is_same_v<CT, rt::BFloat16> ? 1.0 / 256
+                                                         : 1.0 / 2048;
     std::vector<double> fa(ha.size()), fb(hb.size());
     for (std::size_t i = 0; i < ha.size(); ++i)
       fa[i] = rt::toFloat(ha[i]);
@@ -286,8 +326,12 @@ void expectGemmMatchesReference(rt::Device &device, Library &lib,
         double w = alpha * want[std::size_t(i) * n + j];
         if (beta != 0)
           w += double(beta) * c0[std::size_t(i) * n + j];
-        double got = hc[std::size_t(i) * n + j];
-        if (std::fabs(got - w) <= 1e-4 + 1e-4 * std::fabs(w))
+        double got;
+        if constexpr (std::is_same_v<CT, float>)
+          got = hc[std::size_t(i) * n + j];
+        else
+          got = rt::toFloat(hc[std::size_t(i) * n + j]);
+        if (std::fabs(got - w) <= 1e-4 + rel * std::fabs(w))
           continue;
         if (wrong++ < 8)
           examples += " (" + std::to_string(i) + ", " + std::to_string(j) +
@@ -330,6 +374,12 @@ TEST_P(GemmTest, AlignedShapesMatchAnF64ReferenceOnTheGpu) {
   if (device->properties().computeCapability() != 90)
     return;
   expectGemmMatchesReference<rt::BFloat16>(
+      *device, *lib, {{300, 264, 72, 1, 0}, {1100, 1040, 200, 0.5f, 1.0f}});
+  // C in A's 16-bit type (the sm_90a kernel only).
+  expectGemmMatchesReference<rt::Half, rt::Half>(
+      *device, *lib,
+      {{300, 264, 72, 1, 0}, {129, 136, 520, -0.5f, 2.0f}, {2048, 2304, 64, 1, 0}});
+  expectGemmMatchesReference<rt::BFloat16, rt::BFloat16>(
       *device, *lib, {{300, 264, 72, 1, 0}, {1100, 1040, 200, 0.5f, 1.0f}});
 }
 

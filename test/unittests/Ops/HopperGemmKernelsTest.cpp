@@ -34,23 +34,36 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
   std::vector<uint16_t> aBits = sample16(rng, size_t(m) * k, bf16, a);
   std::vector<uint16_t> bBits = sample16(rng, size_t(k) * n, bf16, b);
 
-  // C padded to an odd ldc (scalar stores), then to an even one (8-byte
-  // pair stores where beta is 0): the epilogue honours ldc either way.
+  // C in f32, then in A's 16-bit type; padded to an odd ldc (scalar
+  // stores), then to an even one (pair stores where beta is 0): the
+  // epilogue honours ldc either way.
+  const interp::FloatFormat fmt16 = bf16 ? interp::kBF16 : interp::kF16;
+  for (bool out16 : {false, true})
   for (unsigned pad : {3u, 4u}) {
-  SCOPED_TRACE("ldc = n + " + std::to_string(pad));
+  SCOPED_TRACE(std::string(out16 ? "16-bit" : "f32") + " C, ldc = n + " +
+               std::to_string(pad));
+  config.out16 = out16;
   interp::Interpreter in(**module);
   uint64_t ga = in.allocGlobal(aBits.size() * 2);
   uint64_t gb = in.allocGlobal(bBits.size() * 2);
   const unsigned ldc = n + pad;
-  uint64_t gc = in.allocGlobal(size_t(m) * ldc * 4);
+  const unsigned cBytes = out16 ? 2 : 4;
+  uint64_t gc = in.allocGlobal(size_t(m) * ldc * cBytes);
   in.write(ga, aBits);
   in.write(gb, bBits);
-  // C starts as a known pattern: C = 1.5 A B - 0.5 C (and beta = 0 below
-  // must not read it).
+  // C starts as a known pattern (exact in 16 bits too): C = 1.5 A B -
+  // 0.5 C (and beta = 0 below must not read it).
   std::vector<float> c0(size_t(m) * ldc);
   for (size_t i = 0; i < c0.size(); ++i)
     c0[i] = float(i % 13) - 6.0f;
-  in.write(gc, c0);
+  std::vector<uint16_t> c0Bits(c0.size());
+  for (size_t i = 0; i < c0.size(); ++i)
+    c0Bits[i] = uint16_t(interp::fromDouble(c0[i], fmt16,
+                                            interp::RoundMode::NearestEven));
+  if (out16)
+    in.write(gc, c0Bits);
+  else
+    in.write(gc, c0);
   // 256-column tiles take beta 0 only (WideTilesTrapOnNonZeroBeta).
   const float alpha = 1.5f,
               beta = (m + n) % 2 || blockN == 256 || pad == 4 ? 0.0f : -0.5f;
@@ -73,8 +86,20 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
                  interp::Interpreter::argF32(beta)},
                 options);
   ASSERT_TRUE(r.success) << r.message();
-  std::vector<float> c(size_t(m) * ldc);
-  in.read(gc, c);
+  std::vector<double> c(size_t(m) * ldc);
+  if (out16) {
+    std::vector<uint16_t> bits(c.size());
+    in.read(gc, bits);
+    for (size_t i = 0; i < c.size(); ++i)
+      c[i] = interp::toDouble(bits[i], fmt16);
+  } else {
+    std::vector<float> f(c.size());
+    in.read(gc, f);
+    c.assign(f.begin(), f.end());
+  }
+  // One rounding to the 16-bit type: half an ulp (2^-8 of the value for
+  // bf16, 2^-11 for f16) on top of the f32 accumulation's error.
+  const double rel = !out16 ? 0.0 : bf16 ? 1.0 / 256 : 1.0 / 2048;
   for (unsigned i = 0; i < m; ++i)
     for (unsigned j = 0; j < ldc; ++j) {
       if (j >= n) {
@@ -86,7 +111,8 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
       for (unsigned p = 0; p < k; ++p)
         want += a[size_t(i) * k + p] * b[size_t(p) * n + j];
       want = alpha * want + (beta != 0 ? beta * c0[i * ldc + j] : 0.0);
-      ASSERT_NEAR(c[i * ldc + j], want, 1e-3 * std::sqrt(double(k)))
+      ASSERT_NEAR(c[i * ldc + j], want,
+                  1e-3 * std::sqrt(double(k)) + rel * std::fabs(want))
           << "C(" << i << ", " << j << ")";
     }
   // Data reaches shared memory only through TMA; every consumer warp issues
@@ -104,9 +130,11 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
   EXPECT_EQ(kp->mmaFlops.at(bf16 ? "bf16" : "f16"),
             tiles * kTiles * (config.blockK / 16) * 8 * 2ull * 16 *
                 config.blockN * 16);
-  // Pair stores: 8-byte st.global where C's rows are 8-byte aligned.
+  // Pair stores (8 bytes of f32, or two 16-bit values packed in 4) where
+  // C's rows are aligned to a pair.
   const bool pairs = pad == 4 && beta == 0;
-  EXPECT_EQ(kp->mix.count("st.global.8B") != 0, pairs);
+  EXPECT_EQ(kp->mix.count(out16 ? "st.global.4B" : "st.global.8B") != 0,
+            pairs);
   }
 }
 
