@@ -162,6 +162,13 @@ class OpsTest(unittest.TestCase):
         with self.assertRaises(ValueError) as e:
             ops.gemm(f16, f16)  # inner dimensions 32 vs 64
         self.assertIn("gemm", str(e.exception))
+        # A 16-bit C needs the sm_90a kernel: the fake device 0 is an 8.0 GPU.
+        c16 = kaio.DeviceArray.empty((64, 64), "float16")
+        with self.assertRaises(Exception) as e:
+            ops.gemm(f16, kaio.DeviceArray.empty((32, 64), "float16"),
+                     out=c16)
+        self.assertIn("16-bit C runs on the sm_90 kernel only",
+                      str(e.exception))
         strided = CudaArrayInterface(self.x, (5, 16), (132, 8))
         with self.assertRaises(ValueError) as e:
             ops.softmax(strided, out=self.x)
