@@ -6,6 +6,8 @@
 
 #include "InstPrinter.h"
 
+#include "Kaio/Dialect/PTX/IR/WgmmaHazards.h"
+
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -53,8 +55,7 @@ static std::string dimMod(uint32_t dim) {
 /// the old values do not matter). A guarded-off wgmma then leaves the new
 /// accumulators equal to the old ones.
 static void tieAccumulators(WgmmaMmaAsyncOp op, InstPrinter &p) {
-  // scale-d 0 without a guard: the old values are never read.
-  if (op.getScaleDImm() == 0u && !op.getGuard())
+  if (wgmmaIgnoresAccumulators(op))
     return;
   for (auto [acc, d] : llvm::zip_equal(op.getAcc(), op.getD())) {
     if (p.reg(d) == p.reg(acc))

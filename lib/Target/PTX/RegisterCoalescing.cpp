@@ -14,12 +14,6 @@ using namespace kaio::ptx;
 /// checked pairwise; real groups are a loop's worth of values).
 static constexpr size_t kMaxPairs = 4096;
 
-/// Whether a wgmma ignores its old accumulators (scale-d an immediate 0 and
-/// no guard: a guarded-off wgmma must leave the old values).
-static bool ignoresAccumulators(WgmmaMmaAsyncOp op) {
-  return op.getScaleDImm() == 0u && !op.getGuard();
-}
-
 RegisterCoalescing::RegisterCoalescing(EntryOp entry, bool enabled)
     : liveness(entry) {
   if (!enabled)
@@ -27,7 +21,7 @@ RegisterCoalescing::RegisterCoalescing(EntryOp entry, bool enabled)
   computeInFlight(entry);
   // wgmma reads and writes its accumulators in place: tie them first.
   entry.walk([&](WgmmaMmaAsyncOp op) {
-    if (ignoresAccumulators(op))
+    if (wgmmaIgnoresAccumulators(op))
       return;
     for (auto [acc, d] : llvm::zip_equal(op.getAcc(), op.getD()))
       tryMerge(acc, d);

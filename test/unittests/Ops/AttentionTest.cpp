@@ -525,16 +525,10 @@ void expectAttentionMatchesReference(rt::Device &device, Library &lib,
   const auto [B, S, H, Hk, D, causal] = c;
   std::mt19937 rng(13);
   std::uniform_real_distribution<float> dist(-1, 1);
-  auto round = [](float x) {
-    if constexpr (std::is_same_v<T, rt::Half>)
-      return rt::toHalf(x);
-    else
-      return rt::toBFloat16(x);
-  };
   std::vector<T> hq(B * S * H * D), hk(B * S * Hk * D), hv(B * S * Hk * D);
   for (auto *vec : {&hq, &hk, &hv})
     for (T &x : *vec)
-      x = round(dist(rng));
+      x = kaio::test::roundTo16<T>(dist(rng));
   auto dq = rt::DeviceBuffer<T>::fromHost(device, hq);
   auto dk = rt::DeviceBuffer<T>::fromHost(device, hk);
   auto dv = rt::DeviceBuffer<T>::fromHost(device, hv);

@@ -261,18 +261,12 @@ void expectGemmMatchesReference(rt::Device &device, Library &lib,
                                 std::initializer_list<GemmCase> cases) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> dist(-1, 1);
-  auto round = [](float x) {
-    if constexpr (std::is_same_v<T, rt::Half>)
-      return rt::toHalf(x);
-    else
-      return rt::toBFloat16(x);
-  };
   for (auto [m, n, k, alpha, beta] : cases) {
     std::vector<T> ha(std::size_t(m) * k), hb(std::size_t(k) * n);
     for (T &x : ha)
-      x = round(dist(rng));
+      x = kaio::test::roundTo16<T>(dist(rng));
     for (T &x : hb)
-      x = round(dist(rng));
+      x = kaio::test::roundTo16<T>(dist(rng));
     auto a = rt::DeviceBuffer<T>::fromHost(device, ha);
     auto b = rt::DeviceBuffer<T>::fromHost(device, hb);
     // C starts as NaN where beta is 0 (it must not be read) and random
@@ -286,7 +280,7 @@ void expectGemmMatchesReference(rt::Device &device, Library &lib,
       if constexpr (std::is_same_v<CT, float>) {
         cInit[i] = c0[i];
       } else {
-        cInit[i] = round(c0[i]);
+        cInit[i] = kaio::test::roundTo16<CT>(c0[i]);
         c0[i] = rt::toFloat(cInit[i]); // the reference reads what C holds
       }
     }

@@ -7,8 +7,17 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 namespace kaio::test {
+
+/// `x` rounded to T (rt::Half or rt::BFloat16).
+template <class T> T roundTo16(float x) {
+  if constexpr (std::is_same_v<T, rt::Half>)
+    return rt::toHalf(x);
+  else
+    return rt::toBFloat16(x);
+}
 
 /// A row-major matrix at a device address nothing dereferences (validation
 /// and the fake driver only); ld 0: cols (at least 1).

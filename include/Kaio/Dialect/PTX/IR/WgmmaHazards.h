@@ -86,6 +86,13 @@ solveWgmmaPending(mlir::Region &region, Transfer transfer, Edge edge) {
   return atEntry;
 }
 
+/// Whether `op` ignores its old accumulators: scale-d an immediate 0 and no
+/// guard (a guarded-off wgmma must leave the old values). Such a wgmma
+/// needs neither the old values copied in nor its accumulators tied to them.
+inline bool wgmmaIgnoresAccumulators(WgmmaMmaAsyncOp op) {
+  return op.getScaleDImm() == 0u && !op.getGuard();
+}
+
 /// Emits an error at every instruction of `entry` that reads a wgmma result
 /// before a wgmma.wait_group retires it; failure if there is one.
 mlir::LogicalResult checkWgmmaResultReads(EntryOp entry);
