@@ -94,6 +94,8 @@ struct KernelLowering : OpConversionPattern<KernelOp> {
       NamedAttrList attrs;
       if (op.getArgAttr(i, KaioDialect::kSignedAttrName))
         attrs.append(PTXDialect::kSignedAttrName, rewriter.getUnitAttr());
+      if (isa<TensorMapType>(type))
+        attrs.append(PTXDialect::kTensorMapAttrName, rewriter.getUnitAttr());
       if (auto ptr = dyn_cast<PtrType>(type)) {
         attrs.append(PTXDialect::kPtrElementAttrName,
                      TypeAttr::get(ptr.getElementType()));
@@ -573,6 +575,31 @@ struct SharedStoreLowering : OpConversionPattern<SharedStoreOp> {
   }
 };
 
+/// The calling thread's cp.async.bulk.tensor of the box at the coordinates
+/// (innermost first in PTX) into the tile rows from `row`, completing on
+/// the mbarrier.
+struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmaLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PTXBuilder p(rewriter, op.getLoc());
+    SmemType dst = op.getDst().getType();
+    int64_t rowBytes = dst.getShape()[1] * elementBytes(dst.getElementType());
+    Value dstAddr =
+        p.add(PTXType::u32, adaptor.getDst(),
+              p.mulLo(PTXType::u32, adaptor.getRow(), p.i32(rowBytes)));
+    Value barAddr = p.add(PTXType::u32, adaptor.getBars(),
+                          p.mulLo(PTXType::u32, adaptor.getIndex(), p.i32(8)));
+    SmallVector<Value> coords(llvm::reverse(adaptor.getCoords()));
+    CpAsyncBulkTensorLoadOp::create(rewriter, op.getLoc(), coords.size(),
+                                    dstAddr, adaptor.getMap(), coords, barAddr,
+                                    Value(), Value(), false);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct BarrierLowering : OpConversionPattern<BarrierOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -772,7 +799,9 @@ struct ConvertKaioToPTXPass
     WalkResult leftovers = getOperation().walk([](Operation *op) {
       if (isa<AsyncCopyOp, AsyncWaitOp, LoadFragmentOp, MmaOp, FragFillOp,
               FragMapOp, FragReduceRowsOp, FragSliceOp, FragToOperandOp,
-              StoreFragmentOp>(op)) {
+              StoreFragmentOp, kaio::MBarrierInitOp, kaio::MBarrierArriveOp,
+              MBarrierWaitOp, WarpgroupMmaOp, WarpgroupWaitOp,
+              kaio::SetMaxNRegOp>(op)) {
         op->emitOpError("must be lowered by kaio-lower-tiles before "
                         "convert-kaio-to-ptx");
         return WalkResult::interrupt();
@@ -796,7 +825,7 @@ struct ConvertKaioToPTXPass
                  WarpIdLowering, PtrAddLowering, PtrToIntLowering, StoreLowering,
                  AtomicLowering, SharedAddressLowering, TileOffsetLowering,
                  SharedLoadLowering, SharedStoreLowering, BarrierLowering,
-                 ShuffleLowering>(converter, ctx);
+                 ShuffleLowering, TmaLoadLowering>(converter, ctx);
     patterns.add<WarpReduceLowering, BlockReduceLowering>(converter, ctx,
                                                           useRedux);
     DenseSet<Operation *> readOnlyLoads;

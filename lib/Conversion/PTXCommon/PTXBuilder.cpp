@@ -24,6 +24,9 @@ PTXTypeConverter::PTXTypeConverter() {
   addConversion([](IndexType type) -> Type {
     return IntegerType::get(type.getContext(), 64);
   });
+  addConversion([](kaio::TensorMapType type) -> Type {
+    return IntegerType::get(type.getContext(), 64);
+  });
   addConversion([](kaio::SmemType type) -> Type {
     return IntegerType::get(type.getContext(), 32);
   });

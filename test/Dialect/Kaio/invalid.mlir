@@ -118,7 +118,7 @@ kaio.kernel @returns_value() -> i32 attributes {block_size = array<i32: 32>} {
 
 // -----
 
-// expected-error @+1 {{'kaio.kernel' op parameter #1 has type 'index'; kernels take !kaio.ptr and scalars}}
+// expected-error @+1 {{'kaio.kernel' op parameter #1 has type 'index'; kernels take !kaio.ptr, !kaio.tensor_map and scalars}}
 kaio.kernel @index_param(%a: i32, %b: index) attributes {block_size = array<i32: 32>} {
   kaio.return
 }

@@ -188,6 +188,67 @@ LogicalResult SmemType::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult
+TensorMapType::verify(function_ref<InFlightDiagnostic()> emitError,
+                      ArrayRef<int64_t> box, Type elementType, int64_t swizzle) {
+  if (box.empty() || box.size() > 5)
+    return emitError() << "a tensor map box has 1 to 5 dimensions";
+  for (int64_t d : box)
+    if (d < 1 || d > 256)
+      return emitError() << "tensor map box dimensions are 1 to 256, got "
+                         << d;
+  if (!isScalarElement(elementType) || elementType.isInteger(4))
+    return emitError() << "tensor map element must be a scalar, got "
+                       << elementType;
+  if (!llvm::is_contained({0, 32, 64, 128}, swizzle))
+    return emitError() << "tensor map swizzle is 0, 32, 64 or 128 bytes, got "
+                       << swizzle;
+  int64_t inner = box.back() * elementBytes(elementType);
+  if (inner % 16)
+    return emitError() << "the box's inner dimension is " << inner
+                       << " bytes; TMA needs a multiple of 16";
+  if (swizzle && inner > swizzle)
+    return emitError() << "the box's inner dimension is " << inner
+                       << " bytes, wider than its " << swizzle
+                       << "-byte swizzle";
+  return success();
+}
+
+int64_t TensorMapType::getBoxBytes() const {
+  int64_t n = elementBytes(getElementType());
+  for (int64_t d : getBox())
+    n *= d;
+  return n;
+}
+
+Type TensorMapType::parse(AsmParser &parser) {
+  SmallVector<int64_t> box;
+  Type elementType;
+  int64_t swizzle = 0;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(box, /*allowDynamic=*/false) ||
+      parser.parseType(elementType))
+    return {};
+  if (succeeded(parser.parseOptionalComma()) &&
+      (parser.parseKeyword("swizzle") || parser.parseEqual() ||
+       parser.parseInteger(swizzle)))
+    return {};
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<TensorMapType>(parser.getContext(), box,
+                                          elementType, swizzle);
+}
+
+void TensorMapType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t d : getBox())
+    printer << d << "x";
+  printer << getElementType();
+  if (getSwizzle())
+    printer << ", swizzle = " << getSwizzle();
+  printer << ">";
+}
+
 Type SmemType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elementType;

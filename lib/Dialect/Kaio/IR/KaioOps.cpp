@@ -116,9 +116,10 @@ LogicalResult KernelOp::verify() {
   if (!getFunctionType().getResults().empty())
     return emitOpError("kernels return no values");
   for (auto [i, type] : llvm::enumerate(getArgumentTypes())) {
-    if (!isa<PtrType>(type) && !isScalar(type))
+    if (!isa<PtrType, TensorMapType>(type) && !isScalar(type))
       return emitOpError() << "parameter #" << i << " has type " << type
-                           << "; kernels take !kaio.ptr and scalars";
+                           << "; kernels take !kaio.ptr, !kaio.tensor_map "
+                              "and scalars";
     if (getArgAttr(i, KaioDialect::kSignedAttrName) &&
         (!isa<IntegerType>(type) || type.isInteger(8)))
       return emitOpError() << "'" << KaioDialect::kSignedAttrName
@@ -255,6 +256,8 @@ LogicalResult KernelOp::verifyRegions() {
         return WalkResult::interrupt();
       }
     }
+    if (chip && failed(verifyHopperOpTarget(op, *chip)))
+      return WalkResult::interrupt();
     if (isa<AsyncCopyOp>(op) && chip && chip->sm < 80) {
       op->emitOpError() << "needs cp.async (sm_80), but the module targets "
                         << chip->name;

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kaio/Dialect/Kaio/Transforms/Passes.h"
+#include "WarpgroupTilePatterns.h"
 
 #include "Kaio/Dialect/Kaio/IR/KaioOps.h"
 #include "Kaio/Dialect/PTX/IR/PTXOps.h"
@@ -1150,6 +1151,7 @@ struct LowerTilesPass : kaio::impl::LowerTilesBase<LowerTilesPass> {
                         MmaOp, FragMapOp, FragReduceRowsOp, FragSliceOp,
                         FragToOperandOp, StoreFragmentOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    populateWarpgroupTilePatterns(converter, patterns, target);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     if (failed(applyPartialConversion(getOperation(), target,

@@ -199,6 +199,27 @@ def Kaio_TokenType : Kaio_Type<"Token", "token"> {
   let summary = "completion of a group of async copies";
 }
 
+def Kaio_TensorMapType : Kaio_Type<"TensorMap", "tensor_map"> {
+  let summary = "a TMA tensor map (kernel parameter)";
+  let description = [{
+    `!kaio.tensor_map<128x64xf16, swizzle = 128>`: a kernel parameter
+    holding a CUtensorMap (the host builds it: rt::makeTensorMap, kaio-run's
+    `tmap:` arguments) whose box is 128 x 64 f16 elements, outermost first,
+    and whose shared-memory swizzle is 128 bytes (0, 32, 64 or 128). The
+    box and swizzle are the host's promise; `kaio.tma_load` checks its
+    destination tile against them. Lowers to a `.param .align 64 .b8[128]`.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$box,
+                        "::mlir::Type":$elementType,
+                        DefaultValuedParameter<"int64_t", "0">:$swizzle);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Bytes one box copy lands in shared memory (what its mbarrier expects).
+    int64_t getBoxBytes() const;
+  }];
+}
+
 def Kaio_AnyIndex : AnyTypeOf<[I32, I64], "i32 or i64 index">;
 
 #endif // KAIO_DIALECT_KAIO_IR_KAIOBASE_TD

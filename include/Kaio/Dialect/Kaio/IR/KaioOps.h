@@ -11,9 +11,18 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #define GET_OP_CLASSES
 #include "Kaio/Dialect/Kaio/IR/KaioOps.h.inc"
+
+namespace kaio {
+/// Whether `chip` runs the sm_90 tile op `op` (TMA, mbarrier waits:
+/// sm_90; warpgroup MMA and setmaxnreg: sm_90a); a located error if not.
+/// Other ops succeed.
+mlir::LogicalResult verifyHopperOpTarget(mlir::Operation *op,
+                                         const ptx::ChipInfo &chip);
+} // namespace kaio
 
 #endif // KAIO_DIALECT_KAIO_IR_KAIOOPS_H

@@ -6,6 +6,7 @@
 include "Kaio/Dialect/Kaio/IR/KaioBase.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/RegionKindInterface.td"
@@ -484,5 +485,7 @@ def Kaio_StoreFragmentOp : Kaio_Op<"store_fragment"> {
   }];
   let hasVerifier = 1;
 }
+
+include "Kaio/Dialect/Kaio/IR/KaioHopperOps.td"
 
 #endif // KAIO_DIALECT_KAIO_IR_KAIOOPS_TD

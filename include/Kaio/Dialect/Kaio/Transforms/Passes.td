@@ -63,6 +63,9 @@ def LowerTiles : Pass<"kaio-lower-tiles", "::mlir::ModuleOp"> {
     the registers the PTX fragment layouts give each lane; frag_map is
     applied per element; store_fragment becomes vector stores of row
     neighbours inside the matrix and masked per-element stores at the edge.
+    On sm_90a: warpgroup_mma becomes wgmma.mma_async through shared memory
+    descriptors (one per 16 of K, one commit group), warpgroup_wait
+    wgmma.wait_group, mbarrier_wait a try_wait.parity loop.
   }];
   let dependentDialects = ["::kaio::ptx::PTXDialect",
                            "::mlir::arith::ArithDialect",

@@ -1,0 +1,167 @@
+//===- KaioHopperOps.td - TMA, mbarriers, warpgroup MMA ----*- tablegen -*-===//
+//
+// The sm_90a tile ops: tensor-map (TMA) tile copies completing on
+// mbarriers, mbarrier rings for producer/consumer pipelines, warpgroup MMA
+// (wgmma) on swizzled shared tiles, and register reallocation for warp
+// specialisation. Included by KaioOps.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KAIO_DIALECT_KAIO_IR_KAIOHOPPEROPS_TD
+#define KAIO_DIALECT_KAIO_IR_KAIOHOPPEROPS_TD
+
+def Kaio_RegisterAction : Kaio_I32Enum<"RegisterAction",
+    "setmaxnreg direction", [
+  I32EnumAttrCase<"inc", 0>, I32EnumAttrCase<"dec", 1>]>;
+
+def Kaio_MBarrierInitOp : Kaio_Op<"mbarrier_init"> {
+  let summary = "initialise one mbarrier of a shared array of them";
+  let description = [{
+    `kaio.mbarrier_init %bars[%i], %count : !kaio.smem<8xi64>` makes
+    barrier `i` expect `count` arrivals per phase, in phase 0. The calling
+    thread initialises it (guard it to one thread) and a `kaio.barrier`
+    must follow before other threads use it. The array is a 1-D tile of
+    i64, one barrier per element.
+  }];
+  let arguments = (ins Kaio_SmemType:$bars, I32:$index, I32:$count);
+  let assemblyFormat = [{
+    $bars `[` $index `]` `,` $count attr-dict `:` type($bars)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kaio_MBarrierArriveOp : Kaio_Op<"mbarrier_arrive"> {
+  let summary = "arrive on an mbarrier (each calling thread arrives once)";
+  let description = [{
+    With `expect_tx %bytes` the arrival also raises the transaction bytes
+    the current phase waits for: the bytes of the `kaio.tma_load`s that
+    complete on the barrier (`!kaio.tensor_map` box bytes each). A phase
+    completes when all arrivals and all expected bytes are in.
+  }];
+  let arguments = (ins Kaio_SmemType:$bars, I32:$index,
+                       Optional<I32>:$tx_bytes);
+  let assemblyFormat = [{
+    $bars `[` $index `]` (`expect_tx` $tx_bytes^)? attr-dict `:` type($bars)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kaio_MBarrierWaitOp : Kaio_Op<"mbarrier_wait"> {
+  let summary = "wait until the mbarrier phase of this parity has completed";
+  let description = [{
+    `kaio.mbarrier_wait %bars[%i], %parity` returns once the phase whose
+    parity (0 or 1, i32) is `%parity` has completed: phase n has parity
+    n % 2, so a ring of stages flips its parity each time it wraps. Shared
+    memory a `kaio.tma_load` wrote is visible to the waiting threads.
+  }];
+  let arguments = (ins Kaio_SmemType:$bars, I32:$index, I32:$parity);
+  let assemblyFormat = [{
+    $bars `[` $index `]` `,` $parity attr-dict `:` type($bars)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kaio_TmaLoadOp : Kaio_Op<"tma_load"> {
+  let summary = "copy a tensor-map box into a shared tile (TMA), completing "
+                "on an mbarrier";
+  let description = [{
+    ```mlir
+    kaio.tma_load %map[%row0, %k0] to %tile[%r], %bars[%s]
+        : !kaio.tensor_map<128x64xf16, swizzle = 128>,
+          !kaio.smem<512x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>,
+          !kaio.smem<8xi64>
+    ```
+    The calling thread (guard it to one) copies the box of the map whose
+    first element is at the coordinates (outermost first) into rows `%r`..
+    of the tile: the box's rows, flattened, land one after another, so the
+    box's inner dimension must be the tile's row. Elements outside the
+    tensor read as zero. The bytes complete on barrier `%s`, which must
+    expect them (`kaio.mbarrier_arrive ... expect_tx`); read the tile only
+    after `kaio.mbarrier_wait` on that barrier's phase.
+
+    The tile must be laid out as the map swizzles it: no padding, and the
+    128/64/32-byte maps need `swizzle = <3|2|1, 4, 3>` with rows of exactly
+    that many bytes.
+  }];
+  let arguments = (ins Kaio_TensorMapType:$map, Variadic<I32>:$coords,
+                       Kaio_SmemType:$dst, I32:$row, Kaio_SmemType:$bars,
+                       I32:$index);
+  let assemblyFormat = [{
+    $map `[` $coords `]` `to` $dst `[` $row `]` `,` $bars `[` $index `]`
+    attr-dict `:` type($map) `,` type($dst) `,` type($bars)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kaio_WarpgroupMmaOp : Kaio_Op<"warpgroup_mma",
+    [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "D += A * B on a warpgroup, operands in shared tiles (wgmma)";
+  let description = [{
+    ```mlir
+    %d = kaio.warpgroup_mma %a[%ar], %b[%br], %acc
+        : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>,
+          !kaio.smem<512x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>,
+          !kaio.frag<acc, m16n8k16, f32, 1x16>
+    ```
+    The 128 threads of a warpgroup (warps 4g..4g+3, all of them executing
+    the op) multiply A, the 64 x K tile rows `%ar`.. of `%a` (K = the
+    tile's columns), by B, K x N, and add the product to their accumulator
+    (64 x N). Each warp holds 16 rows of it, warp w % 4 rows 16 (w % 4)..,
+    as a 1 x N/8 tile of m16n8 accumulator atoms: `kaio.frag_map`,
+    `kaio.frag_reduce_rows` and `kaio.store_fragment` work on it as on any
+    accumulator.
+
+    B is stored by rows of K (N-major, as a row-major K x N matrix is): in
+    blocks of the tile's width W, block j (columns jW..) being the K tile
+    rows `%br + j K`.. (the way TMA boxes of W columns land).
+
+    Both tiles are f16 or bf16, swizzled the way wgmma reads them
+    (`swizzle = <3|2|1, 4, 3>` with rows of 128/64/32 bytes), and the
+    operand rows start on a multiple of 8 rows. The lowering computes the
+    descriptors and issues one wgmma.mma_async per 16 of K as one wgmma
+    group: the result is in flight until `kaio.warpgroup_wait`, and reading
+    it before then (except as the accumulator of the next warpgroup_mma) is
+    an error.
+  }];
+  let arguments = (ins Kaio_SmemType:$a, I32:$a_row, Kaio_SmemType:$b,
+                       I32:$b_row, Kaio_FragType:$acc);
+  let results = (outs Kaio_FragType:$result);
+  let assemblyFormat = [{
+    $a `[` $a_row `]` `,` $b `[` $b_row `]` `,` $acc attr-dict `:`
+    type($a) `,` type($b) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kaio_WarpgroupWaitOp : Kaio_Op<"warpgroup_wait",
+    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "wait for warpgroup MMA groups (wgmma.wait_group)";
+  let description = [{
+    `%r = kaio.warpgroup_wait %d pending 0 : !kaio.frag<...>` waits until
+    every warpgroup_mma of this warpgroup has completed and returns its
+    accumulators, now readable. Without operands, `pending N` waits until
+    at most the N newest warpgroup_mma are in flight: a pipeline frees the
+    shared stage an older one read while the newest still runs.
+  }];
+  let arguments = (ins Variadic<Kaio_FragType>:$accs, I32Attr:$pending);
+  let results = (outs Variadic<Kaio_FragType>:$results);
+  let assemblyFormat = [{
+    ($accs^)? `pending` $pending attr-dict (`:` type($accs)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Kaio_SetMaxNRegOp : Kaio_Op<"setmaxnreg"> {
+  let summary = "re-allocate registers between warpgroups (setmaxnreg)";
+  let description = [{
+    `kaio.setmaxnreg dec 40` gives registers back (a producer that only
+    issues TMA), `kaio.setmaxnreg inc 232` takes them (consumers holding
+    large accumulators). Every warp of the warpgroup executes it; the
+    count is a multiple of 8 in [24, 256].
+  }];
+  let arguments = (ins Kaio_RegisterAction:$action, I32Attr:$count);
+  let assemblyFormat = "$action $count attr-dict";
+  let hasVerifier = 1;
+}
+
+#endif // KAIO_DIALECT_KAIO_IR_KAIOHOPPEROPS_TD

@@ -1,0 +1,338 @@
+//===- KaioHopperOps.cpp - TMA, mbarrier and warpgroup MMA ops ------------===//
+//
+// Verifiers of the sm_90a tile ops. Besides shapes and types they check
+// what a wrong kernel would otherwise only show as garbage on the GPU:
+// TMA destinations and wgmma operands in the swizzled layout the hardware
+// writes and reads, a TMA destination read before its mbarrier wait (in
+// straight-line code), and a warpgroup_mma result read before
+// kaio.warpgroup_wait (through scf.for and scf.if).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Kaio/Dialect/Kaio/IR/KaioOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace kaio;
+
+static std::optional<int64_t> constantOf(Value v) {
+  APInt c;
+  if (matchPattern(v, m_ConstantInt(&c)))
+    return c.getSExtValue();
+  return std::nullopt;
+}
+
+static int64_t bytesOf(Type type) {
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+/// A 1-D tile of i64, one mbarrier per element, and an index into it.
+static LogicalResult verifyBarrier(Operation *op, SmemType bars, Value index) {
+  if (bars.getShape().size() != 1 || !bars.getElementType().isInteger(64))
+    return op->emitOpError() << "mbarriers live in a 1-D tile of i64, got "
+                             << bars;
+  if (std::optional<int64_t> i = constantOf(index);
+      i && (*i < 0 || *i >= bars.getShape()[0]))
+    return op->emitOpError() << "mbarrier " << *i << " is outside the "
+                             << bars.getShape()[0] << " of " << bars;
+  return success();
+}
+
+/// The bytes of a row of a 2-D tile that wgmma and TMA address as swizzled
+/// rows: the tile must state a row-major layout without padding whose
+/// swizzle is the identity or one of the hardware's 32/64/128-byte modes
+/// (Swizzle<1|2|3, 4, 3>) with rows of exactly that many bytes. Returns the
+/// swizzle's bytes (0: not swizzled).
+static FailureOr<int64_t> verifyHardwareLayout(Operation *op, SmemType tile,
+                                               StringRef what) {
+  if (tile.getShape().size() != 2)
+    return op->emitOpError() << what << " must be a 2-D tile, got " << tile;
+  LayoutAttr layout = tile.getLayout();
+  if (!layout)
+    return op->emitOpError()
+           << what << " needs an explicit layout (the hardware fixes it), e.g. "
+                      "#kaio.layout<row_major, swizzle = <3, 4, 3>>";
+  if (layout.getPad() || tile.isColumnMajor())
+    return op->emitOpError() << what
+                             << " must be row-major without padding, got "
+                             << tile;
+  if (!layout.isSwizzled())
+    return int64_t(0);
+  ptx::Swizzle swizzle = layout.getSwizzle();
+  std::optional<ptx::WgmmaSwizzle> mode = ptx::getWgmmaSwizzle(swizzle);
+  if (!mode || *mode == ptx::WgmmaSwizzle::None)
+    return op->emitOpError()
+           << what << " has swizzle <" << swizzle.bits << ", " << swizzle.base
+           << ", " << swizzle.shift
+           << ">, which is not a hardware mode: use <1|2|3, 4, 3> "
+              "(32/64/128 bytes)";
+  int64_t span = int64_t(16) << swizzle.bits;
+  int64_t rowBytes = tile.getShape()[1] * bytesOf(tile.getElementType());
+  if (rowBytes != span)
+    return op->emitOpError() << what << " rows are " << rowBytes
+                             << " bytes; its " << span
+                             << "-byte swizzle needs rows of exactly " << span;
+  return span;
+}
+
+//===----------------------------------------------------------------------===//
+// mbarriers
+//===----------------------------------------------------------------------===//
+
+LogicalResult MBarrierInitOp::verify() {
+  if (failed(verifyBarrier(*this, getBars().getType(), getIndex())))
+    return failure();
+  if (std::optional<int64_t> n = constantOf(getCount());
+      n && (*n < 1 || *n >= (1 << 20)))
+    return emitOpError() << "arrival count must be in [1, 2^20), got " << *n;
+  return success();
+}
+
+LogicalResult MBarrierArriveOp::verify() {
+  if (failed(verifyBarrier(*this, getBars().getType(), getIndex())))
+    return failure();
+  if (getTxBytes())
+    if (std::optional<int64_t> n = constantOf(getTxBytes());
+        n && (*n < 0 || *n >= (1 << 20)))
+      return emitOpError() << "transaction bytes must be in [0, 2^20), got "
+                           << *n;
+  return success();
+}
+
+LogicalResult MBarrierWaitOp::verify() {
+  if (failed(verifyBarrier(*this, getBars().getType(), getIndex())))
+    return failure();
+  if (std::optional<int64_t> p = constantOf(getParity()); p && *p != 0 && *p != 1)
+    return emitOpError() << "phase parity must be 0 or 1, got " << *p;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TMA
+//===----------------------------------------------------------------------===//
+
+/// Whether `op` (or an op nested in it) reads `tile` through a kaio op.
+static Operation *findTileRead(Operation *op, Value tile) {
+  Operation *found = nullptr;
+  op->walk([&](Operation *nested) {
+    if (!isa<SharedLoadOp, SharedAddressOp, LoadFragmentOp, WarpgroupMmaOp>(
+            nested))
+      return WalkResult::advance();
+    if (!llvm::is_contained(nested->getOperands(), tile))
+      return WalkResult::advance();
+    found = nested;
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
+LogicalResult TmaLoadOp::verify() {
+  TensorMapType map = getMap().getType();
+  SmemType dst = getDst().getType();
+  if (getCoords().size() != map.getBox().size())
+    return emitOpError() << "expected " << map.getBox().size()
+                         << " coordinates for " << map;
+  if (dst.getElementType() != map.getElementType())
+    return emitOpError() << "copies " << map.getElementType()
+                         << " elements into a tile of "
+                         << dst.getElementType();
+  FailureOr<int64_t> span = verifyHardwareLayout(*this, dst, "the destination");
+  if (failed(span))
+    return failure();
+  if (*span != map.getSwizzle())
+    return emitOpError() << "the map swizzles " << map.getSwizzle()
+                         << " bytes but the destination tile "
+                         << (*span ? "swizzles " + std::to_string(*span) +
+                                         " bytes"
+                                   : std::string("is not swizzled"))
+                         << ": TMA writes the map's layout";
+  ArrayRef<int64_t> box = map.getBox();
+  if (box.back() != dst.getShape()[1])
+    return emitOpError() << "the box's rows are " << box.back()
+                         << " elements but the tile's are "
+                         << dst.getShape()[1]
+                         << ": TMA lands box rows one after another";
+  int64_t rows = 1;
+  for (int64_t d : box.drop_back())
+    rows *= d;
+  std::optional<int64_t> row = constantOf(getRow());
+  if (rows > dst.getShape()[0] ||
+      (row && (*row < 0 || *row + rows > dst.getShape()[0])))
+    return emitOpError() << "the box's " << rows << " rows "
+                         << (row ? "at row " + std::to_string(*row) + " " : "")
+                         << "do not fit the tile's " << dst.getShape()[0];
+  if (failed(verifyBarrier(*this, getBars().getType(), getIndex())))
+    return failure();
+
+  // Straight-line code after the copy must wait on the barrier before it
+  // reads the tile.
+  for (Operation *op = (*this)->getNextNode(); op; op = op->getNextNode()) {
+    if (auto wait = dyn_cast<MBarrierWaitOp>(op);
+        wait && wait.getBars() == getBars())
+      break;
+    if (Operation *read = findTileRead(op, getDst())) {
+      InFlightDiagnostic diag =
+          emitOpError() << "destination is read before a kaio.mbarrier_wait "
+                           "on its barrier: the copy may not have landed";
+      diag.attachNote(read->getLoc()) << "read here";
+      return diag;
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Warpgroup MMA
+//===----------------------------------------------------------------------===//
+
+/// Uses of an in-flight accumulator that do not read it: the accumulator of
+/// another warpgroup_mma, a wait, and scf.for/scf.if carrying it on (whose
+/// block arguments and results are then in flight too).
+static LogicalResult checkInFlightUses(WarpgroupMmaOp mma) {
+  SmallVector<Value> work{mma.getResult()};
+  llvm::DenseSet<Value> seen;
+  auto follow = [&](scf::ForOp loop, unsigned i) {
+    work.push_back(loop.getRegionIterArgs()[i]);
+    work.push_back(loop.getResult(i));
+  };
+  while (!work.empty()) {
+    Value value = work.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto next = dyn_cast<WarpgroupMmaOp>(user);
+          next && &use == &next.getAccMutable())
+        continue;
+      if (isa<WarpgroupWaitOp>(user))
+        continue;
+      if (auto loop = dyn_cast<scf::ForOp>(user)) {
+        if (use.getOperandNumber() >= loop.getNumControlOperands())
+          follow(loop, use.getOperandNumber() - loop.getNumControlOperands());
+        continue;
+      }
+      if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+        Operation *parent = yield->getParentOp();
+        if (auto loop = dyn_cast<scf::ForOp>(parent))
+          follow(loop, use.getOperandNumber());
+        else if (isa<scf::IfOp>(parent))
+          work.push_back(parent->getResult(use.getOperandNumber()));
+        continue;
+      }
+      InFlightDiagnostic diag =
+          mma.emitOpError()
+          << "result is read before kaio.warpgroup_wait: wgmma writes it "
+             "asynchronously";
+      diag.attachNote(user->getLoc()) << "read here";
+      return diag;
+    }
+  }
+  return success();
+}
+
+LogicalResult WarpgroupMmaOp::verify() {
+  SmemType a = getA().getType(), b = getB().getType();
+  FailureOr<int64_t> aSpan = verifyHardwareLayout(*this, a, "A");
+  if (failed(aSpan))
+    return failure();
+  FailureOr<int64_t> bSpan = verifyHardwareLayout(*this, b, "B");
+  if (failed(bSpan))
+    return failure();
+  if (!*aSpan || !*bSpan)
+    return emitOpError("A and B must be swizzled (32, 64 or 128 bytes): "
+                       "wgmma reads KAIO's tiles through swizzled descriptors");
+  Type elem = a.getElementType();
+  if (!(elem.isF16() || elem.isBF16()) || b.getElementType() != elem)
+    return emitOpError() << "multiplies f16 or bf16 tiles of one type, got "
+                         << a.getElementType() << " and "
+                         << b.getElementType();
+  auto acc = cast<FragType>(getAcc().getType());
+  if (acc.getRole() != FragRole::acc ||
+      acc.getShape() != ptx::MMAShape::m16n8k16 ||
+      !acc.getElementType().isF32() || acc.getTileRows() != 1)
+    return emitOpError() << "the accumulator is a warp's 16 rows, "
+                            "!kaio.frag<acc, m16n8k16, f32, 1xN/8>; got "
+                         << acc;
+  int64_t n = int64_t(acc.getTileCols()) * 8;
+  const ptx::WgmmaVariant *variant = ptx::lookupWgmma(
+      ptx::PTXType::f32, elem.isF16() ? ptx::PTXType::f16 : ptx::PTXType::bf16,
+      elem.isF16() ? ptx::PTXType::f16 : ptx::PTXType::bf16);
+  if (!variant || !variant->isLegalN(n))
+    return emitOpError() << "no wgmma m64n" << n << "k16 (N is 8 to 256 in "
+                         << "steps of 8)";
+  int64_t k = a.getShape()[1], w = b.getShape()[1];
+  if (a.getShape()[0] < 64)
+    return emitOpError() << "A has " << a.getShape()[0]
+                         << " rows; a warpgroup multiplies 64";
+  if (n % w)
+    return emitOpError() << "N = " << n << " is not a multiple of B's "
+                         << w << "-column blocks";
+  int64_t bRows = n / w * k;
+  if (bRows > b.getShape()[0])
+    return emitOpError() << "B needs " << n / w << " blocks of K = " << k
+                         << " rows (" << bRows << "), the tile has "
+                         << b.getShape()[0];
+  for (auto [value, rows, tile, name] :
+       {std::tuple{getARow(), int64_t(64), a, "A"},
+        std::tuple{getBRow(), bRows, b, "B"}}) {
+    std::optional<int64_t> row = constantOf(value);
+    if (!row)
+      continue;
+    if (*row % 8 || *row < 0 || *row + rows > tile.getShape()[0])
+      return emitOpError() << name << " starts at row " << *row
+                           << ": it needs a multiple of 8 with " << rows
+                           << " rows inside the tile's " << tile.getShape()[0];
+  }
+  return checkInFlightUses(*this);
+}
+
+LogicalResult WarpgroupWaitOp::verify() {
+  if (getPending() < 0 || getPending() > 7)
+    return emitOpError() << "pending must be in [0, 7], got " << getPending();
+  if (!getAccs().empty() && getPending() != 0)
+    return emitOpError("returns accumulators only with pending 0: which "
+                       "group an older one belongs to is not tracked");
+  return success();
+}
+
+LogicalResult WarpgroupWaitOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  for (Value v : operands)
+    inferred.push_back(v.getType());
+  return success();
+}
+
+LogicalResult SetMaxNRegOp::verify() {
+  int64_t n = getCount();
+  if (n < 24 || n > 256 || n % 8)
+    return emitOpError() << "count must be a multiple of 8 in [24, 256], got "
+                         << n;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Target
+//===----------------------------------------------------------------------===//
+
+LogicalResult kaio::verifyHopperOpTarget(Operation *op,
+                                         const ptx::ChipInfo &chip) {
+  unsigned sm = 0;
+  bool archSpecific = false;
+  if (isa<WarpgroupMmaOp, WarpgroupWaitOp, SetMaxNRegOp>(op))
+    sm = 90, archSpecific = true;
+  else if (isa<TmaLoadOp, MBarrierWaitOp>(op))
+    sm = 90; // cp.async.bulk.tensor, mbarrier.try_wait.parity
+  else if (auto arrive = dyn_cast<MBarrierArriveOp>(op))
+    sm = arrive.getTxBytes() ? 90 : 80;
+  else if (isa<MBarrierInitOp>(op))
+    sm = 80;
+  if (!sm || (chip.sm >= sm && (!archSpecific || chip.archSpecific)))
+    return success();
+  return op->emitOpError() << "needs sm_" << sm << (archSpecific ? "a" : "")
+                           << ", but the module targets " << chip.name;
+}

@@ -1,0 +1,205 @@
+//===- WarpgroupTilePatterns.cpp - sm_90a tile ops to ptx -----------------===//
+//
+// mbarrier ops become mbarrier.init/arrive and a try_wait.parity loop;
+// kaio.warpgroup_mma becomes wgmma.fence, one wgmma.mma_async per 16 of K
+// reading both operands through shared memory descriptors, and
+// wgmma.commit_group; kaio.warpgroup_wait becomes wgmma.wait_group and
+// hands the accumulator registers on. The descriptors come from the
+// operands' layouts (PTXInfo's makeWgmmaDescriptor): A K-major, rows of the
+// swizzle's span, 8-row groups `8 * span` bytes apart; B N-major (trans-b),
+// its blocks of columns `K * span` bytes apart.
+//
+//===----------------------------------------------------------------------===//
+
+#include "WarpgroupTilePatterns.h"
+
+#include "Kaio/Dialect/Kaio/IR/KaioOps.h"
+#include "Kaio/Dialect/PTX/IR/PTXOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace kaio;
+
+namespace {
+
+/// The shared address of mbarrier `index` of `bars`.
+Value barrierAddress(OpBuilder &b, Location loc, Value bars, Value index) {
+  return SharedAddressOp::create(b, loc, b.getI32Type(), bars,
+                                 ValueRange{index});
+}
+
+struct MBarrierInitLowering : OpConversionPattern<MBarrierInitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MBarrierInitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value addr = barrierAddress(rewriter, op.getLoc(), op.getBars(),
+                                adaptor.getIndex());
+    ptx::MBarrierInitOp::create(rewriter, op.getLoc(), addr,
+                                adaptor.getCount(), Value(), false);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MBarrierArriveLowering : OpConversionPattern<MBarrierArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MBarrierArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value addr = barrierAddress(rewriter, op.getLoc(), op.getBars(),
+                                adaptor.getIndex());
+    ptx::MBarrierArriveOp::create(
+        rewriter, op.getLoc(), Type(), bool(adaptor.getTxBytes()),
+        ptx::MemOrderAttr(), ptx::MemScopeAttr(), ptx::StateSpace::shared,
+        addr, adaptor.getTxBytes(), Value(), false);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// `while (!mbarrier.try_wait.parity(addr, parity)) {}`: try_wait suspends
+/// the thread for a while inside the instruction, so the loop spins little.
+struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MBarrierWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value addr = barrierAddress(rewriter, loc, op.getBars(), adaptor.getIndex());
+    Value parity = adaptor.getParity();
+    scf::WhileOp::create(
+        rewriter, loc, TypeRange{}, ValueRange{},
+        [&](OpBuilder &b, Location l, ValueRange) {
+          Value ready = ptx::MBarrierTryWaitOp::create(
+              b, l, b.getI1Type(), /*parity=*/true, ptx::MemOrderAttr(),
+              ptx::MemScopeAttr(), addr, parity, Value(), Value(), false);
+          Value yes = arith::ConstantIntOp::create(b, l, 1, 1);
+          Value pending = arith::XOrIOp::create(b, l, ready, yes);
+          scf::ConditionOp::create(b, l, pending, ValueRange{});
+        },
+        [](OpBuilder &b, Location l, ValueRange) {
+          scf::YieldOp::create(b, l);
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Bytes of a row of a hardware-swizzled tile: the swizzle's span.
+int64_t swizzleSpan(SmemType tile) {
+  return int64_t(16) << tile.getLayout().getSwizzleBits();
+}
+
+/// The i64 descriptor of the matrix at shared address `addr` (i32) whose
+/// other fields are `high` (makeWgmmaDescriptor at address 0).
+Value descriptor(OpBuilder &b, Location loc, Value addr, uint64_t high) {
+  Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), addr);
+  Value field = arith::ShRUIOp::create(
+      b, loc, wide, arith::ConstantIntOp::create(b, loc, 4, 64));
+  return arith::OrIOp::create(
+      b, loc, field, arith::ConstantIntOp::create(b, loc, int64_t(high), 64));
+}
+
+Value addConstant(OpBuilder &b, Location loc, Value x, int64_t c) {
+  if (!c)
+    return x;
+  return arith::AddIOp::create(
+      b, loc, x, arith::ConstantIntOp::create(b, loc, x.getType(), c));
+}
+
+struct WarpgroupMmaLowering : OpConversionPattern<WarpgroupMmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WarpgroupMmaOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmemType a = op.getA().getType(), b = op.getB().getType();
+    auto acc = cast<FragType>(op.getAcc().getType());
+    int64_t k = a.getShape()[1], aSpan = swizzleSpan(a), bSpan = swizzleSpan(b);
+    unsigned n = acc.getTileCols() * 8;
+    std::optional<uint64_t> aHigh = ptx::makeWgmmaDescriptor(
+        0, 0, 8 * aSpan, a.getLayout().getSwizzle());
+    std::optional<uint64_t> bHigh = ptx::makeWgmmaDescriptor(
+        0, k * bSpan, 8 * bSpan, b.getLayout().getSwizzle());
+    if (!aHigh || !bHigh)
+      return rewriter.notifyMatchFailure(op, "no descriptor for the layouts");
+    ptx::PTXType type =
+        a.getElementType().isF16() ? ptx::PTXType::f16 : ptx::PTXType::bf16;
+
+    // Rows start on whole swizzle patterns, so element (row, 0) is at the
+    // row's unswizzled offset.
+    Value zero = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
+    Value aAddr = SharedAddressOp::create(
+        rewriter, loc, rewriter.getI32Type(), op.getA(),
+        ValueRange{adaptor.getARow().front(), zero});
+    Value bAddr = SharedAddressOp::create(
+        rewriter, loc, rewriter.getI32Type(), op.getB(),
+        ValueRange{adaptor.getBRow().front(), zero});
+    Value aDesc = descriptor(rewriter, loc, aAddr, *aHigh);
+    Value bDesc = descriptor(rewriter, loc, bAddr, *bHigh);
+
+    SmallVector<Value> regs(adaptor.getAcc().begin(), adaptor.getAcc().end());
+    SmallVector<Type> types(regs.size(), rewriter.getF32Type());
+    ptx::WgmmaFenceOp::create(rewriter, loc, Value(), false);
+    for (int64_t kk = 0; kk < k / 16; ++kk) {
+      // A steps 32 bytes along its rows, B 16 rows of its blocks: the start
+      // address field counts 16 bytes.
+      auto mma = ptx::WgmmaMmaAsyncOp::create(
+          rewriter, loc, types, n, 16, ptx::PTXType::f32, type, type,
+          /*satfinite=*/false, regs, ValueRange{},
+          addConstant(rewriter, loc, aDesc, kk * 2),
+          addConstant(rewriter, loc, bDesc, kk * bSpan), Value(),
+          IntegerAttr(), IntegerAttr(), IntegerAttr(), /*trans_a=*/false,
+          /*trans_b=*/true, Value(), false);
+      regs.assign(mma.getD().begin(), mma.getD().end());
+    }
+    ptx::WgmmaCommitGroupOp::create(rewriter, loc, Value(), false);
+    rewriter.replaceOpWithMultiple(op, {regs});
+    return success();
+  }
+};
+
+struct WarpgroupWaitLowering : OpConversionPattern<WarpgroupWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WarpgroupWaitOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ptx::WgmmaWaitGroupOp::create(rewriter, op.getLoc(), op.getPending(),
+                                  Value(), false);
+    SmallVector<SmallVector<Value>> results;
+    for (ValueRange regs : adaptor.getAccs())
+      results.emplace_back(regs.begin(), regs.end());
+    rewriter.replaceOpWithMultiple(op, results);
+    return success();
+  }
+};
+
+struct SetMaxNRegLowering : OpConversionPattern<SetMaxNRegOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SetMaxNRegOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ptx::SetMaxNRegOp::create(rewriter, op.getLoc(),
+                              op.getAction() == RegisterAction::inc
+                                  ? ptx::SetMaxNRegAction::inc
+                                  : ptx::SetMaxNRegAction::dec,
+                              op.getCount(), Value(), false);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void kaio::populateWarpgroupTilePatterns(const TypeConverter &converter,
+                                         RewritePatternSet &patterns,
+                                         ConversionTarget &target) {
+  patterns.add<MBarrierInitLowering, MBarrierArriveLowering,
+               MBarrierWaitLowering, WarpgroupMmaLowering,
+               WarpgroupWaitLowering, SetMaxNRegLowering>(
+      converter, patterns.getContext());
+  target.addIllegalOp<MBarrierInitOp, MBarrierArriveOp, MBarrierWaitOp,
+                      WarpgroupMmaOp, WarpgroupWaitOp, SetMaxNRegOp>();
+}
