@@ -14,8 +14,8 @@
 // any M, N, K >= 1 work, with K and N multiples of 8 (16-byte rows for the
 // tensor maps). The host builds the maps (rt::makeTensorMap; kaio-run
 // `ma=tmap:a:MxK:128x64:swizzle128 mb=tmap:b:KxN:64x64:swizzle128`) and
-// launches any grid with 384 threads and 131328 bytes of dynamic shared
-// memory.
+// launches any grid with 384 threads and the 131136 bytes of dynamic shared
+// memory the entry declares (kaio-run and the runtime opt in by themselves).
 !A = !kaio.smem<512x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
 !B = !kaio.smem<512x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
 !Bars = !kaio.smem<4xi64>

@@ -1,0 +1,30 @@
+// RUN: kaio-opt %s --convert-kaio-to-ptx | FileCheck %s
+
+// A !kaio.tensor_map parameter becomes an i64 {ptx.tensor_map} (printed as
+// `.param .align 64 .b8 [128]`); kaio.tma_load one cp.async.bulk.tensor with
+// the coordinates innermost first, into the tile's row `row` (128-byte rows)
+// and completing on mbarrier `s` (8 bytes each).
+
+// CHECK-LABEL: ptx.entry @tma(%arg0: i64 {ptx.tensor_map}
+// CHECK: %[[T:.*]] = ptx.addressof @__kaio_smem_0 : i32
+// CHECK: %[[BARS:.*]] = ptx.addressof @__kaio_smem_1 : i32
+// CHECK: %[[C128:.*]] = ptx.constant 128 : i32
+// CHECK: %[[OFF:.*]] = ptx.mul lo u32 %arg4, %[[C128]] : i32
+// CHECK: %[[DST:.*]] = ptx.add u32 %[[T]], %[[OFF]] : i32
+// CHECK: %[[C8:.*]] = ptx.constant 8 : i32
+// CHECK: %[[BOFF:.*]] = ptx.mul lo u32 %arg5, %[[C8]] : i32
+// CHECK: %[[BAR:.*]] = ptx.add u32 %[[BARS]], %[[BOFF]] : i32
+// CHECK: ptx.cp_async_bulk_tensor_load 3d [%[[DST]]], [%arg0, {%arg1, %arg2, %arg3}], [%[[BAR]]] : i32, i32
+!T = !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+!Bars = !kaio.smem<4xi64>
+module attributes {kaio.target = "sm_90a"} {
+  kaio.kernel @tma(%map: !kaio.tensor_map<2x64x64xf16, swizzle = 128>,
+                   %x: i32, %y: i32, %z: i32, %row: i32, %s: i32)
+      attributes {block_size = array<i32: 128>} {
+    %t = kaio.shared_alloc : !T
+    %bars = kaio.shared_alloc : !Bars
+    kaio.tma_load %map[%z, %y, %x] to %t[%row], %bars[%s]
+        : !kaio.tensor_map<2x64x64xf16, swizzle = 128>, !T, !Bars
+    kaio.return
+  }
+}

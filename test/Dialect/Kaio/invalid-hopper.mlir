@@ -1,0 +1,308 @@
+// Every verifier rule of the sm_90a tile ops and !kaio.tensor_map, one case
+// each (the generic ones of invalid.mlir apply too).
+// RUN: kaio-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{a tensor map box has 1 to 5 dimensions}}
+func.func @tensor_map(%m: !kaio.tensor_map<1x1x1x1x1x16xf16>)
+
+// -----
+
+// expected-error @+1 {{tensor map box dimensions are 1 to 256, got 512}}
+func.func @tensor_map(%m: !kaio.tensor_map<512x16xf16>)
+
+// -----
+
+// expected-error @+1 {{tensor map element must be a scalar, got 'index'}}
+func.func @tensor_map(%m: !kaio.tensor_map<16x16xindex>)
+
+// -----
+
+// expected-error @+1 {{tensor map swizzle is 0, 32, 64 or 128 bytes, got 16}}
+func.func @tensor_map(%m: !kaio.tensor_map<16x64xf16, swizzle = 16>)
+
+// -----
+
+// expected-error @+1 {{the box's inner dimension is 8 bytes; TMA needs a multiple of 16}}
+func.func @tensor_map(%m: !kaio.tensor_map<16x4xf16>)
+
+// -----
+
+// expected-error @+1 {{the box's inner dimension is 128 bytes, wider than its 64-byte swizzle}}
+func.func @tensor_map(%m: !kaio.tensor_map<16x64xf16, swizzle = 64>)
+
+// -----
+
+func.func @bars_f32(%b: !kaio.smem<4xf32>, %i: i32) {
+  // expected-error @+1 {{'kaio.mbarrier_init' op mbarriers live in a 1-D tile of i64, got '!kaio.smem<4xf32>'}}
+  kaio.mbarrier_init %b[%i], %i : !kaio.smem<4xf32>
+  return
+}
+
+// -----
+
+func.func @bars_index(%b: !kaio.smem<4xi64>, %p: i32) {
+  %c4 = arith.constant 4 : i32
+  // expected-error @+1 {{'kaio.mbarrier_wait' op mbarrier 4 is outside the 4 of '!kaio.smem<4xi64>'}}
+  kaio.mbarrier_wait %b[%c4], %p : !kaio.smem<4xi64>
+  return
+}
+
+// -----
+
+func.func @bars_count(%b: !kaio.smem<4xi64>, %i: i32) {
+  %c0 = arith.constant 0 : i32
+  // expected-error @+1 {{'kaio.mbarrier_init' op arrival count must be in [1, 2^20), got 0}}
+  kaio.mbarrier_init %b[%i], %c0 : !kaio.smem<4xi64>
+  return
+}
+
+// -----
+
+func.func @bars_tx(%b: !kaio.smem<4xi64>, %i: i32) {
+  %big = arith.constant 1048576 : i32
+  // expected-error @+1 {{'kaio.mbarrier_arrive' op transaction bytes must be in [0, 2^20), got 1048576}}
+  kaio.mbarrier_arrive %b[%i] expect_tx %big : !kaio.smem<4xi64>
+  return
+}
+
+// -----
+
+func.func @bars_parity(%b: !kaio.smem<4xi64>, %i: i32) {
+  %c2 = arith.constant 2 : i32
+  // expected-error @+1 {{'kaio.mbarrier_wait' op phase parity must be 0 or 1, got 2}}
+  kaio.mbarrier_wait %b[%i], %c2 : !kaio.smem<4xi64>
+  return
+}
+
+// -----
+
+func.func @tma_coords(%m: !kaio.tensor_map<128x64xf16, swizzle = 128>, %t: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<4xi64>, %i: i32) {
+  // expected-error @+1 {{'kaio.tma_load' op expected 2 coordinates for}}
+  kaio.tma_load %m[%i] to %t[%i], %b[%i] : !kaio.tensor_map<128x64xf16, swizzle = 128>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<4xi64>
+  return
+}
+
+// -----
+
+func.func @tma_element(%m: !kaio.tensor_map<128x64xf16, swizzle = 128>, %t: !kaio.smem<256x64xbf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<4xi64>, %i: i32) {
+  // expected-error @+1 {{'kaio.tma_load' op copies 'f16' elements into a tile of 'bf16'}}
+  kaio.tma_load %m[%i, %i] to %t[%i], %b[%i] : !kaio.tensor_map<128x64xf16, swizzle = 128>, !kaio.smem<256x64xbf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<4xi64>
+  return
+}
+
+// -----
+
+func.func @tma_no_layout(%m: !kaio.tensor_map<128x64xf16, swizzle = 128>, %t: !kaio.smem<256x64xf16>, %b: !kaio.smem<4xi64>, %i: i32) {
+  // expected-error @+1 {{'kaio.tma_load' op the destination needs an explicit layout}}
+  kaio.tma_load %m[%i, %i] to %t[%i], %b[%i] : !kaio.tensor_map<128x64xf16, swizzle = 128>, !kaio.smem<256x64xf16>, !kaio.smem<4xi64>
+  return
+}
+
+// -----
+
+func.func @tma_padded(%m: !kaio.tensor_map<128x64xf16>, %t: !kaio.smem<256x64xf16, #kaio.layout<row_major, pad = 8>>, %b: !kaio.smem<4xi64>, %i: i32) {
+  // expected-error @+1 {{'kaio.tma_load' op the destination must be row-major without padding}}
+  kaio.tma_load %m[%i, %i] to %t[%i], %b[%i] : !kaio.tensor_map<128x64xf16>, !kaio.smem<256x64xf16, #kaio.layout<row_major, pad = 8>>, !kaio.smem<4xi64>
+  return
+}
+
+// -----
+
+func.func @tma_swizzle_mode(%m: !kaio.tensor_map<128x64xf16, swizzle = 128>, %t: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 3, 4>>>, %b: !kaio.smem<4xi64>, %i: i32) {
+  // expected-error @+1 {{'kaio.tma_load' op the destination has swizzle <3, 3, 4>, which is not a hardware mode}}
+  kaio.tma_load %m[%i, %i] to %t[%i], %b[%i] : !kaio.tensor_map<128x64xf16, swizzle = 128>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 3, 4>>>, !kaio.smem<4xi64>
+  return
+}
+
+// -----
+
+func.func @tma_swizzle_mismatch(%m: !kaio.tensor_map<128x64xf16, swizzle = 128>, %t: !kaio.smem<256x64xf16, #kaio.layout<row_major>>, %b: !kaio.smem<4xi64>, %i: i32) {
+  // expected-error @+1 {{'kaio.tma_load' op the map swizzles 128 bytes but the destination tile is not swizzled: TMA writes the map}}
+  kaio.tma_load %m[%i, %i] to %t[%i], %b[%i] : !kaio.tensor_map<128x64xf16, swizzle = 128>, !kaio.smem<256x64xf16, #kaio.layout<row_major>>, !kaio.smem<4xi64>
+  return
+}
+
+// -----
+
+func.func @tma_row_bytes(%m: !kaio.tensor_map<64x128xf16>, %t: !kaio.smem<64x128xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<4xi64>, %i: i32) {
+  // expected-error @+1 {{'kaio.tma_load' op the destination rows are 256 bytes; its 128-byte swizzle needs rows of exactly 128}}
+  kaio.tma_load %m[%i, %i] to %t[%i], %b[%i] : !kaio.tensor_map<64x128xf16>, !kaio.smem<64x128xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<4xi64>
+  return
+}
+
+// -----
+
+func.func @tma_box_rows(%m: !kaio.tensor_map<16x32xf16>, %t: !kaio.smem<64x64xf16, #kaio.layout<row_major>>, %b: !kaio.smem<4xi64>, %i: i32) {
+  // expected-error @+1 {{'kaio.tma_load' op the box's rows are 32 elements but the tile's are 64}}
+  kaio.tma_load %m[%i, %i] to %t[%i], %b[%i] : !kaio.tensor_map<16x32xf16>, !kaio.smem<64x64xf16, #kaio.layout<row_major>>, !kaio.smem<4xi64>
+  return
+}
+
+// -----
+
+func.func @tma_fit(%m: !kaio.tensor_map<128x64xf16, swizzle = 128>, %t: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<4xi64>, %i: i32) {
+  %r = arith.constant 192 : i32
+  // expected-error @+1 {{'kaio.tma_load' op the box's 128 rows at row 192 do not fit the tile's 256}}
+  kaio.tma_load %m[%i, %i] to %t[%r], %b[%i] : !kaio.tensor_map<128x64xf16, swizzle = 128>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<4xi64>
+  return
+}
+
+// -----
+
+func.func @tma_read_early(%m: !kaio.tensor_map<128x64xf16, swizzle = 128>, %t: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<4xi64>, %i: i32) -> f16 {
+  // expected-error @+1 {{'kaio.tma_load' op destination is read before a kaio.mbarrier_wait on its barrier: the copy may not have landed}}
+  kaio.tma_load %m[%i, %i] to %t[%i], %b[%i] : !kaio.tensor_map<128x64xf16, swizzle = 128>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<4xi64>
+  // expected-note @+1 {{read here}}
+  %x = kaio.shared_load %t[%i, %i] : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>> -> f16
+  kaio.mbarrier_wait %b[%i], %i : !kaio.smem<4xi64>
+  return %x : f16
+}
+
+// -----
+
+// Reading after the wait is fine.
+func.func @tma_read_after_wait(%m: !kaio.tensor_map<128x64xf16, swizzle = 128>, %t: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<4xi64>, %i: i32) -> f16 {
+  kaio.tma_load %m[%i, %i] to %t[%i], %b[%i] : !kaio.tensor_map<128x64xf16, swizzle = 128>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<4xi64>
+  kaio.mbarrier_wait %b[%i], %i : !kaio.smem<4xi64>
+  %x = kaio.shared_load %t[%i, %i] : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>> -> f16
+  return %x : f16
+}
+
+// -----
+
+func.func @mma_unswizzled(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major>>, %b: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op A and B must be swizzled (32, 64 or 128 bytes)}}
+  %d = kaio.warpgroup_mma %a[%i], %b[%i], %c : !kaio.smem<256x64xf16, #kaio.layout<row_major>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @mma_f32(%a: !kaio.smem<256x32xf32, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<256x32xf32, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op multiplies f16 or bf16 tiles of one type, got 'f32' and 'f32'}}
+  %d = kaio.warpgroup_mma %a[%i], %b[%i], %c : !kaio.smem<256x32xf32, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x32xf32, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @mma_acc(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 2x8>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op the accumulator is a warp}}
+  %d = kaio.warpgroup_mma %a[%i], %b[%i], %c : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 2x8>
+  return
+}
+
+// -----
+
+func.func @mma_n(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<4096x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x33>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op no wgmma m64n264k16}}
+  %d = kaio.warpgroup_mma %a[%i], %b[%i], %c : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<4096x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x33>
+  return
+}
+
+// -----
+
+func.func @mma_a_rows(%a: !kaio.smem<32x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op A has 32 rows; a warpgroup multiplies 64}}
+  %d = kaio.warpgroup_mma %a[%i], %b[%i], %c : !kaio.smem<32x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @mma_blocks(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x12>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op N = 96 is not a multiple of B's 64-column blocks}}
+  %d = kaio.warpgroup_mma %a[%i], %b[%i], %c : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x12>
+  return
+}
+
+// -----
+
+func.func @mma_b_rows(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x16>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op B needs 2 blocks of K = 64 rows (128), the tile has 64}}
+  %d = kaio.warpgroup_mma %a[%i], %b[%i], %c : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x16>
+  return
+}
+
+// -----
+
+func.func @mma_row(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  %r = arith.constant 4 : i32
+  // expected-error @+1 {{'kaio.warpgroup_mma' op A starts at row 4: it needs a multiple of 8 with 64 rows inside the tile's 256}}
+  %d = kaio.warpgroup_mma %a[%r], %b[%i], %c : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @mma_read_in_flight(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32, %p: !kaio.ptr<f32>) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op result is read before kaio.warpgroup_wait: wgmma writes it asynchronously}}
+  %d = kaio.warpgroup_mma %a[%i], %a[%i], %c : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  // expected-note @+1 {{read here}}
+  kaio.store_fragment %d, %p[%i, %i] bounds [%i, %i] ld %i : !kaio.frag<acc, m16n8k16, f32, 1x8>, !kaio.ptr<f32>
+  return
+}
+
+// -----
+
+func.func @mma_read_in_flight_loop(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32, %p: !kaio.ptr<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %c) -> (!kaio.frag<acc, m16n8k16, f32, 1x8>) {
+    // expected-note @+1 {{read here}}
+    kaio.store_fragment %acc, %p[%i, %i] bounds [%i, %i] ld %i : !kaio.frag<acc, m16n8k16, f32, 1x8>, !kaio.ptr<f32>
+    // expected-error @+1 {{'kaio.warpgroup_mma' op result is read before kaio.warpgroup_wait}}
+    %d = kaio.warpgroup_mma %a[%i], %a[%i], %acc : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+    scf.yield %d : !kaio.frag<acc, m16n8k16, f32, 1x8>
+  }
+  %w = kaio.warpgroup_wait %r pending 0 : !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @wait_pending(%c: !kaio.frag<acc, m16n8k16, f32, 1x8>) {
+  // expected-error @+1 {{'kaio.warpgroup_wait' op pending must be in [0, 7], got 8}}
+  kaio.warpgroup_wait pending 8
+  return
+}
+
+// -----
+
+func.func @wait_acc_pending(%c: !kaio.frag<acc, m16n8k16, f32, 1x8>) {
+  // expected-error @+1 {{'kaio.warpgroup_wait' op returns accumulators only with pending 0}}
+  %w = kaio.warpgroup_wait %c pending 1 : !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @setmaxnreg() {
+  // expected-error @+1 {{'kaio.setmaxnreg' op count must be a multiple of 8 in [24, 256], got 20}}
+  kaio.setmaxnreg inc 20
+  return
+}
+
+// -----
+
+module attributes {kaio.target = "sm_80"} {
+  kaio.kernel @tma_sm80(%m: !kaio.tensor_map<128x64xf16, swizzle = 128>) attributes {block_size = array<i32: 128>} {
+    %c0 = arith.constant 0 : i32
+    %t = kaio.shared_alloc : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+    %b = kaio.shared_alloc : !kaio.smem<4xi64>
+    // expected-error @+1 {{'kaio.tma_load' op needs sm_90, but the module targets sm_80}}
+    kaio.tma_load %m[%c0, %c0] to %t[%c0], %b[%c0] : !kaio.tensor_map<128x64xf16, swizzle = 128>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<4xi64>
+    kaio.return
+  }
+}
+
+// -----
+
+module attributes {kaio.target = "sm_90"} {
+  kaio.kernel @wgmma_sm90() attributes {block_size = array<i32: 128>} {
+    // expected-error @+1 {{'kaio.setmaxnreg' op needs sm_90a, but the module targets sm_90}}
+    kaio.setmaxnreg dec 40
+    kaio.return
+  }
+}

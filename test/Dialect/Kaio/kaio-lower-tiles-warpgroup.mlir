@@ -1,0 +1,67 @@
+// RUN: kaio-opt %s --kaio-lower-tiles | FileCheck %s
+
+// The sm_90a tile ops: mbarrier ops at the barrier's shared address, the
+// wait a try_wait.parity loop; warpgroup_mma one wgmma.mma_async per 16 of K
+// between a fence and a commit, reading A (K-major) and B (N-major,
+// trans-b) through descriptors: 128-byte swizzle (mode 1 << 62), 8-row
+// groups 1024 bytes apart (SBO 64 << 32), B's 64-column blocks K * 128 =
+// 8192 bytes apart (LBO 512 << 16); each k16 step moves A 32 bytes (+2) and
+// B 16 rows (+128). The accumulators go from wgmma to wgmma and, after the
+// wait, to the store as the same 64 registers.
+
+// CHECK-LABEL: kaio.kernel @wg
+// CHECK: %[[BARS:.*]] = kaio.shared_alloc : <4xi64>
+// CHECK: %[[B0:.*]] = kaio.shared_address %[[BARS]][%[[S:.*]]] : <4xi64>
+// CHECK: ptx.mbarrier_init [%[[B0]]], %{{.*}} : i32
+// CHECK: ptx.mbarrier_arrive expect_tx shared [%{{.*}}], %arg4 : i32
+// CHECK: ptx.mbarrier_arrive shared [%{{.*}}] : i32
+// CHECK: %[[B3:.*]] = kaio.shared_address %[[BARS]][%[[S]]] : <4xi64>
+// CHECK: scf.while : () -> () {
+// CHECK:   %[[READY:.*]] = ptx.mbarrier_try_wait parity [%[[B3]]], %arg4 : i32, i32
+// CHECK:   %[[PENDING:.*]] = arith.xori %[[READY]], %true : i1
+// CHECK:   scf.condition(%[[PENDING]])
+// CHECK: } do {
+// CHECK: ptx.setmaxnreg inc 232
+// CHECK: %[[A:.*]] = kaio.shared_address %{{.*}}[%arg1, %{{.*}}]
+// CHECK: %[[B:.*]] = kaio.shared_address %{{.*}}[%arg2, %{{.*}}]
+// CHECK: %[[A64:.*]] = arith.extui %[[A]] : i32 to i64
+// CHECK: %[[A4:.*]] = arith.shrui %[[A64]], %c4_i64 : i64
+// CHECK: %[[DA:.*]] = arith.ori %[[A4]], %c4611686293305294848_i64 : i64
+// CHECK: %[[DB:.*]] = arith.ori %{{.*}}, %c4611686293338849280_i64 : i64
+// CHECK: ptx.wgmma_fence
+// CHECK: %[[D0:.*]]:64 = ptx.wgmma_mma_async m64n128k16 f32 f16 f16 {%cst, {{.*}}}, %[[DA]], %[[DB]] trans_b : f32
+// CHECK: %[[DB1:.*]] = arith.addi %[[DB]], %c128_i64 : i64
+// CHECK: %[[DA1:.*]] = arith.addi %[[DA]], %c2_i64 : i64
+// CHECK: %[[D1:.*]]:64 = ptx.wgmma_mma_async m64n128k16 f32 f16 f16 {%[[D0]]#0, {{.*}}, %[[D0]]#63}, %[[DA1]], %[[DB1]] trans_b : f32
+// CHECK: arith.addi %[[DB]], %c256_i64 : i64
+// CHECK: arith.addi %[[DB]], %c384_i64 : i64
+// CHECK: %[[D3:.*]]:64 = ptx.wgmma_mma_async
+// CHECK-NEXT: ptx.wgmma_commit_group
+// CHECK-NEXT: ptx.wgmma_wait_group 1
+// CHECK-NEXT: ptx.wgmma_wait_group 0
+// CHECK: kaio.store_vector %[[D3]]#0, %[[D3]]#1 to
+// CHECK-NOT: kaio.warpgroup
+// CHECK-NOT: kaio.mbarrier
+!T = !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+!B32 = !kaio.smem<256x16xbf16, #kaio.layout<row_major, swizzle = <1, 4, 3>>>
+!Bars = !kaio.smem<4xi64>
+!Acc = !kaio.frag<acc, m16n8k16, f32, 1x16>
+kaio.kernel @wg(%out: !kaio.ptr<f32>, %ar: i32, %br: i32, %s: i32, %p: i32)
+    attributes {block_size = array<i32: 128>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant 0.0 : f32
+  %t = kaio.shared_alloc : !T
+  %bars = kaio.shared_alloc : !Bars
+  kaio.mbarrier_init %bars[%s], %c1 : !Bars
+  kaio.mbarrier_arrive %bars[%s] expect_tx %p : !Bars
+  kaio.mbarrier_arrive %bars[%s] : !Bars
+  kaio.mbarrier_wait %bars[%s], %p : !Bars
+  kaio.setmaxnreg inc 232
+  %init = kaio.frag_fill %zero : f32 -> !Acc
+  %d = kaio.warpgroup_mma %t[%ar], %t[%br], %init : !T, !T, !Acc
+  kaio.warpgroup_wait pending 1
+  %r = kaio.warpgroup_wait %d pending 0 : !Acc
+  kaio.store_fragment %r, %out[%c0, %c0] bounds [%p, %p] ld %p : !Acc, !kaio.ptr<f32>
+  kaio.return
+}

@@ -1,0 +1,50 @@
+// The sm_90a tile ops and !kaio.tensor_map print in a form that parses back
+// to the same IR, in the custom and in the generic form.
+// RUN: kaio-opt %s | kaio-opt | FileCheck %s
+// RUN: kaio-opt %s --mlir-print-op-generic | kaio-opt | FileCheck %s
+
+!T = !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+!B = !kaio.smem<4xi64>
+!Acc = !kaio.frag<acc, m16n8k16, f32, 1x8>
+module attributes {kaio.target = "sm_90a"} {
+  // CHECK-LABEL: kaio.kernel @hopper
+  // CHECK-SAME: %{{.*}}: !kaio.tensor_map<128x64xf16, swizzle = 128>
+  // CHECK-SAME: %{{.*}}: !kaio.tensor_map<8x16x32xbf16>
+  kaio.kernel @hopper(%map: !kaio.tensor_map<128x64xf16, swizzle = 128>,
+                      %plain: !kaio.tensor_map<8x16x32xbf16>,
+                      %out: !kaio.ptr<f32>)
+      attributes {block_size = array<i32: 256>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %bytes = arith.constant 16384 : i32
+    %zero = arith.constant 0.0 : f32
+    %t = kaio.shared_alloc : !T
+    %bars = kaio.shared_alloc : !B
+    // CHECK: kaio.mbarrier_init %{{.*}}[%{{.*}}], %{{.*}} : <4xi64>
+    // CHECK: kaio.mbarrier_arrive %{{.*}}[%{{.*}}] expect_tx %{{.*}} : <4xi64>
+    // CHECK: kaio.mbarrier_arrive %{{.*}}[%{{.*}}] : <4xi64>
+    // CHECK: kaio.tma_load %{{.*}}[%{{.*}}, %{{.*}}] to %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] : <128x64xf16, swizzle = 128>, <256x64xf16, <row_major, swizzle = <3, 4, 3>>>, <4xi64>
+    // CHECK: kaio.mbarrier_wait %{{.*}}[%{{.*}}], %{{.*}} : <4xi64>
+    kaio.mbarrier_init %bars[%c0], %c1 : !B
+    kaio.mbarrier_arrive %bars[%c0] expect_tx %bytes : !B
+    kaio.mbarrier_arrive %bars[%c1] : !B
+    kaio.tma_load %map[%c0, %c64] to %t[%c0], %bars[%c0]
+        : !kaio.tensor_map<128x64xf16, swizzle = 128>, !T, !B
+    kaio.mbarrier_wait %bars[%c0], %c0 : !B
+    // CHECK: kaio.setmaxnreg inc 232
+    // CHECK: kaio.setmaxnreg dec 40
+    kaio.setmaxnreg inc 232
+    kaio.setmaxnreg dec 40
+    // CHECK: %[[D:.*]] = kaio.warpgroup_mma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} : <256x64xf16, <row_major, swizzle = <3, 4, 3>>>, <256x64xf16, <row_major, swizzle = <3, 4, 3>>>, <acc, m16n8k16, f32, 1x8>
+    // CHECK: kaio.warpgroup_wait pending 1
+    // CHECK: kaio.warpgroup_wait %[[D]] pending 0 : !kaio.frag<acc, m16n8k16, f32, 1x8>
+    %init = kaio.frag_fill %zero : f32 -> !Acc
+    %d = kaio.warpgroup_mma %t[%c0], %t[%c64], %init : !T, !T, !Acc
+    kaio.warpgroup_wait pending 1
+    %r = kaio.warpgroup_wait %d pending 0 : !Acc
+    kaio.store_fragment %r, %out[%c0, %c0] bounds [%c64, %c64] ld %c64
+        : !Acc, !kaio.ptr<f32>
+    kaio.return
+  }
+}

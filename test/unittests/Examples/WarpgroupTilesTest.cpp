@@ -1,0 +1,184 @@
+//===- WarpgroupTilesTest.cpp - kaio.warpgroup_mma against a reference ----===//
+//
+// One warpgroup loads A (64 x K) and B (K x N, in blocks of W columns) with
+// TMA and multiplies them with kaio.warpgroup_mma, for each hardware
+// swizzle (32/64/128-byte rows: K = W = 16/32/64 of f16 or bf16) and for
+// several N: the descriptors kaio-lower-tiles computes from the tiles'
+// layouts must read what TMA wrote. The interpreter's wgmma reads shared
+// memory through the descriptor fields as the PTX ISA defines them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+#include "Kaio/Interpreter/Interpreter.h"
+#include "Kaio/Runtime/TensorMapDesc.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <random>
+
+using namespace mlir;
+using kaio::interp::Interpreter;
+using kaio::interp::LaunchResult;
+
+namespace {
+
+struct Case {
+  unsigned swizzle; // bytes: 32, 64, 128
+  unsigned n;
+  bool bf16;
+};
+
+std::string caseName(const ::testing::TestParamInfo<Case> &info) {
+  return llvm::formatv("swizzle{0}_n{1}_{2}", info.param.swizzle,
+                       info.param.n, info.param.bf16 ? "bf16" : "f16")
+      .str();
+}
+
+/// The kernel: TMA boxes (A: 64 x K; B: K x W per block), one barrier for
+/// all of them, one warpgroup_mma, the warps' 16 rows stored.
+std::string kernelSource(const Case &c) {
+  unsigned k = c.swizzle / 2, w = k, blocks = c.n / w;
+  unsigned bits = c.swizzle == 128 ? 3 : c.swizzle == 64 ? 2 : 1;
+  const char *t = c.bf16 ? "bf16" : "f16";
+  std::string layout =
+      llvm::formatv("#kaio.layout<row_major, swizzle = <{0}, 4, 3>>", bits);
+  std::string loadsB;
+  for (unsigned j = 0; j < blocks; ++j)
+    loadsB += llvm::formatv(
+        "      %col{0} = arith.constant {1} : i32\n"
+        "      %row{0} = arith.constant {2} : i32\n"
+        "      kaio.tma_load %mb[%c0, %col{0}] to %bs[%row{0}], %bar[%c0]\n"
+        "          : !MB, !B, !kaio.smem<1xi64>\n",
+        j, j * w, j * k);
+  return llvm::formatv(R"(
+!A = !kaio.smem<64x{0}x{1}, {2}>
+!B = !kaio.smem<{3}x{4}x{1}, {2}>
+!MA = !kaio.tensor_map<64x{0}x{1}, swizzle = {5}>
+!MB = !kaio.tensor_map<{0}x{4}x{1}, swizzle = {5}>
+!Acc = !kaio.frag<acc, m16n8k16, f32, 1x{6}>
+module attributes {{kaio.target = "sm_90a"} {{
+  kaio.kernel @wgmma_tile(%ma: !MA, %mb: !MB, %out: !kaio.ptr<f32>)
+      attributes {{block_size = array<i32: 128>} {{
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c16 = arith.constant 16 : i32
+    %c64 = arith.constant 64 : i32
+    %n = arith.constant {7} : i32
+    %bytes = arith.constant {8} : i32
+    %zero = arith.constant 0.0 : f32
+    %as = kaio.shared_alloc : !A
+    %bs = kaio.shared_alloc : !B
+    %bar = kaio.shared_alloc : !kaio.smem<1xi64>
+    %tid = kaio.thread_id x : i32
+    %first = arith.cmpi eq, %tid, %c0 : i32
+    scf.if %first {{
+      kaio.mbarrier_init %bar[%c0], %c1 : !kaio.smem<1xi64>
+    }
+    kaio.barrier
+    scf.if %first {{
+      kaio.mbarrier_arrive %bar[%c0] expect_tx %bytes : !kaio.smem<1xi64>
+      kaio.tma_load %ma[%c0, %c0] to %as[%c0], %bar[%c0] : !MA, !A, !kaio.smem<1xi64>
+{9}    }
+    kaio.mbarrier_wait %bar[%c0], %c0 : !kaio.smem<1xi64>
+    %init = kaio.frag_fill %zero : f32 -> !Acc
+    %d = kaio.warpgroup_mma %as[%c0], %bs[%c0], %init : !A, !B, !Acc
+    %r = kaio.warpgroup_wait %d pending 0 : !Acc
+    %warp = kaio.warp_id : i32
+    %row = arith.muli %warp, %c16 : i32
+    kaio.store_fragment %r, %out[%row, %c0] bounds [%c64, %n] ld %n
+        : !Acc, !kaio.ptr<f32>
+    kaio.return
+  }
+}
+)",
+                       k, t, layout, blocks * k, w, c.swizzle, c.n / 8, c.n,
+                       (64 * k + k * c.n) * 2, loadsB)
+      .str();
+}
+
+uint16_t toBits(float f, bool bf16) {
+  bool lost;
+  llvm::APFloat v(f);
+  v.convert(bf16 ? llvm::APFloat::BFloat() : llvm::APFloat::IEEEhalf(),
+            llvm::APFloat::rmNearestTiesToEven, &lost);
+  return static_cast<uint16_t>(v.bitcastToAPInt().getZExtValue());
+}
+
+float fromBits(uint16_t h, bool bf16) {
+  bool lost;
+  llvm::APFloat v(bf16 ? llvm::APFloat::BFloat() : llvm::APFloat::IEEEhalf(),
+                  llvm::APInt(16, h));
+  v.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
+            &lost);
+  return v.convertToFloat();
+}
+
+uint64_t makeMap(Interpreter &interp, uint64_t address, uint64_t rows,
+                 uint64_t cols, uint32_t boxRows, uint32_t boxCols, bool bf16,
+                 unsigned swizzle) {
+  kaio::rt::TensorMapDesc d;
+  d.elem = bf16 ? kaio::rt::ScalarType::BF16 : kaio::rt::ScalarType::F16;
+  d.rank = 2;
+  d.address = address;
+  d.dims[0] = cols;
+  d.dims[1] = rows;
+  d.strides[0] = 2;
+  d.strides[1] = cols * 2;
+  d.box[0] = boxCols;
+  d.box[1] = boxRows;
+  d.swizzle = swizzle == 128  ? kaio::rt::TensorMapSwizzle::B128
+              : swizzle == 64 ? kaio::rt::TensorMapSwizzle::B64
+                              : kaio::rt::TensorMapSwizzle::B32;
+  return interp.allocTensorMap(d);
+}
+
+class WarpgroupTilesTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(WarpgroupTilesTest, MatchesAReference) {
+  const Case c = GetParam();
+  const unsigned k = c.swizzle / 2;
+  MLIRContext context;
+  auto module = kaio::test::lowerSource(context, kernelSource(c));
+  ASSERT_TRUE(module) << kernelSource(c);
+  Interpreter interp(*module);
+  std::mt19937 rng(c.swizzle * 1000 + c.n);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<uint16_t> a(64 * k), b(k * c.n);
+  std::vector<float> af(a.size()), bf(b.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    af[i] = fromBits(a[i] = toBits(dist(rng), c.bf16), c.bf16);
+  for (size_t i = 0; i < b.size(); ++i)
+    bf[i] = fromBits(b[i] = toBits(dist(rng), c.bf16), c.bf16);
+  uint64_t da = interp.allocGlobal(a.size() * 2);
+  uint64_t db = interp.allocGlobal(b.size() * 2);
+  uint64_t dout = interp.allocGlobal(64 * c.n * 4);
+  ASSERT_TRUE(interp.write(da, a));
+  ASSERT_TRUE(interp.write(db, b));
+  uint64_t ma = makeMap(interp, da, 64, k, 64, k, c.bf16, c.swizzle);
+  uint64_t mb = makeMap(interp, db, k, c.n, k, k, c.bf16, c.swizzle);
+  LaunchResult r = interp.launch("wgmma_tile", {1}, {128}, {ma, mb, dout});
+  ASSERT_TRUE(r.success) << r.message();
+  std::vector<float> out(64 * c.n);
+  ASSERT_TRUE(interp.read(dout, out));
+  for (unsigned i = 0; i < 64; ++i)
+    for (unsigned j = 0; j < c.n; ++j) {
+      double want = 0;
+      for (unsigned kk = 0; kk < k; ++kk)
+        want += double(af[i * k + kk]) * bf[kk * c.n + j];
+      ASSERT_NEAR(out[i * c.n + j], want, 1e-5 + 1e-5 * std::fabs(want))
+          << "row " << i << ", column " << j;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Swizzles, WarpgroupTilesTest,
+    ::testing::Values(Case{128, 64, false}, Case{128, 128, true},
+                      Case{128, 256, false}, Case{64, 32, false},
+                      Case{64, 96, true}, Case{32, 16, false},
+                      Case{32, 48, true}),
+    caseName);
+
+} // namespace
