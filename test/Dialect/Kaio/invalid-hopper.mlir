@@ -171,7 +171,7 @@ func.func @tma_read_after_wait(%m: !kaio.tensor_map<128x64xf16, swizzle = 128>, 
 // -----
 
 func.func @mma_unswizzled(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major>>, %b: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
-  // expected-error @+1 {{'kaio.warpgroup_mma' op A and B must be swizzled (32, 64 or 128 bytes)}}
+  // expected-error @+1 {{'kaio.warpgroup_mma' op A must be swizzled (32, 64 or 128 bytes)}}
   %d = kaio.warpgroup_mma %a[%i], %b[%i], %c : !kaio.smem<256x64xf16, #kaio.layout<row_major>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
   return
 }
@@ -179,7 +179,7 @@ func.func @mma_unswizzled(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major>>, %
 // -----
 
 func.func @mma_f32(%a: !kaio.smem<256x32xf32, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<256x32xf32, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
-  // expected-error @+1 {{'kaio.warpgroup_mma' op multiplies f16 or bf16 tiles of one type, got 'f32' and 'f32'}}
+  // expected-error @+1 {{'kaio.warpgroup_mma' op multiplies f16 or bf16 operands of one type, got 'f32' and 'f32'}}
   %d = kaio.warpgroup_mma %a[%i], %b[%i], %c : !kaio.smem<256x32xf32, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x32xf32, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
   return
 }
@@ -219,7 +219,7 @@ func.func @mma_blocks(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle
 // -----
 
 func.func @mma_b_rows(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x16>, %i: i32) {
-  // expected-error @+1 {{'kaio.warpgroup_mma' op B needs 2 blocks of K = 64 rows (128), the tile has 64}}
+  // expected-error @+1 {{'kaio.warpgroup_mma' op B needs 128 rows (N = 128, K = 64), the tile has 64}}
   %d = kaio.warpgroup_mma %a[%i], %b[%i], %c : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x16>
   return
 }
@@ -305,4 +305,52 @@ module attributes {kaio.target = "sm_90"} {
     kaio.setmaxnreg dec 40
     kaio.return
   }
+}
+
+// -----
+
+func.func @mma_b_unswizzled(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<256x64xf16, #kaio.layout<row_major>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op B must be swizzled (32, 64 or 128 bytes)}}
+  %d = kaio.warpgroup_mma %a[%i], %b[%i], %c : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @mma_a_no_row(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op A from a shared tile needs its first row: %a[%row]}}
+  %d = kaio.warpgroup_mma %a, %a[%i], %c : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @mma_a_regs_row(%a: !kaio.frag<a, m16n8k16, f16, 1x4>, %b: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op A in registers takes no row}}
+  %d = kaio.warpgroup_mma %a[%i], %b[%i], %c : !kaio.frag<a, m16n8k16, f16, 1x4>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @mma_a_regs_tile(%a: !kaio.frag<a, m16n8k16, f16, 2x4>, %b: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op A in registers is a warp's 16 rows, !kaio.frag<a, m16n8k16, f16|bf16, 1xK/16>; got '!kaio.frag<a, m16n8k16, f16, 2x4>'}}
+  %d = kaio.warpgroup_mma %a, %b[%i], %c : !kaio.frag<a, m16n8k16, f16, 2x4>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @mma_transpose_width(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<256x32xf16, #kaio.layout<row_major, swizzle = <2, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op a transposed B holds rows of K = 64, the tile's are 32}}
+  %d = kaio.warpgroup_mma %a[%i], %b[%i] transpose, %c : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x32xf16, #kaio.layout<row_major, swizzle = <2, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @mma_transpose_rows(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x16>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op B needs 128 rows (N = 128, K = 64), the tile has 64}}
+  %d = kaio.warpgroup_mma %a[%i], %b[%i] transpose, %c : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x16>
+  return
 }

@@ -23,15 +23,16 @@
 // CHECK: } do {
 // CHECK: ptx.setmaxnreg inc 232
 // CHECK: %[[A:.*]] = kaio.shared_address %{{.*}}[%arg1, %{{.*}}]
-// CHECK: %[[B:.*]] = kaio.shared_address %{{.*}}[%arg2, %{{.*}}]
 // CHECK: %[[A64:.*]] = arith.extui %[[A]] : i32 to i64
 // CHECK: %[[A4:.*]] = arith.shrui %[[A64]], %c4_i64 : i64
 // CHECK: %[[DA:.*]] = arith.ori %[[A4]], %c4611686293305294848_i64 : i64
+// CHECK: %[[B:.*]] = kaio.shared_address %{{.*}}[%arg2, %{{.*}}]
+// CHECK: %[[B64:.*]] = arith.extui %[[B]] : i32 to i64
 // CHECK: %[[DB:.*]] = arith.ori %{{.*}}, %c4611686293338849280_i64 : i64
 // CHECK: ptx.wgmma_fence
 // CHECK: %[[D0:.*]]:64 = ptx.wgmma_mma_async m64n128k16 f32 f16 f16 {%cst, {{.*}}}, %[[DA]], %[[DB]] trans_b : f32
-// CHECK: %[[DB1:.*]] = arith.addi %[[DB]], %c128_i64 : i64
-// CHECK: %[[DA1:.*]] = arith.addi %[[DA]], %c2_i64 : i64
+// CHECK-DAG: %[[DB1:.*]] = arith.addi %[[DB]], %c128_i64 : i64
+// CHECK-DAG: %[[DA1:.*]] = arith.addi %[[DA]], %c2_i64 : i64
 // CHECK: %[[D1:.*]]:64 = ptx.wgmma_mma_async m64n128k16 f32 f16 f16 {%[[D0]]#0, {{.*}}, %[[D0]]#63}, %[[DA1]], %[[DB1]] trans_b : f32
 // CHECK: arith.addi %[[DB]], %c256_i64 : i64
 // CHECK: arith.addi %[[DB]], %c384_i64 : i64
@@ -63,5 +64,35 @@ kaio.kernel @wg(%out: !kaio.ptr<f32>, %ar: i32, %br: i32, %s: i32, %p: i32)
   kaio.warpgroup_wait pending 1
   %r = kaio.warpgroup_wait %d pending 0 : !Acc
   kaio.store_fragment %r, %out[%c0, %c0] bounds [%p, %p] ld %p : !Acc, !kaio.ptr<f32>
+  kaio.return
+}
+
+// A from registers (one A atom of 4 registers per k16 step, no A
+// descriptor) and a K-major B (`transpose`: no trans-b, no LBO, its start
+// steps 32 bytes like A's would).
+// CHECK-LABEL: kaio.kernel @wg_regs
+// CHECK: %[[L0:.*]]:4 = ptx.ldmatrix
+// CHECK: %[[L1:.*]]:4 = ptx.ldmatrix
+// CHECK: %[[DBT:.*]] = arith.ori %{{.*}}, %c4611686293305294848_i64 : i64
+// CHECK: ptx.wgmma_fence
+// CHECK: %[[E0:.*]]:32 = ptx.wgmma_mma_async m64n64k16 f32 bf16 bf16 {%cst, {{.*}}}, {%[[L0]]#0, %[[L0]]#1, %[[L0]]#2, %[[L0]]#3}, %[[DBT]] : f32, i32
+// CHECK: %[[DBT1:.*]] = arith.addi %[[DBT]], %c2_i64 : i64
+// CHECK: ptx.wgmma_mma_async m64n64k16 f32 bf16 bf16 {%[[E0]]#0, {{.*}}}, {%[[L1]]#0, %[[L1]]#1, %[[L1]]#2, %[[L1]]#3}, %[[DBT1]] : f32, i32
+// CHECK: ptx.wgmma_mma_async
+// CHECK: ptx.wgmma_mma_async
+// CHECK-NEXT: ptx.wgmma_commit_group
+!TB = !kaio.smem<128x64xbf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+!AccB = !kaio.frag<acc, m16n8k16, f32, 1x8>
+kaio.kernel @wg_regs(%out: !kaio.ptr<f32>, %br: i32, %p: i32)
+    attributes {block_size = array<i32: 128>} {
+  %c0 = arith.constant 0 : i32
+  %zero = arith.constant 0.0 : f32
+  %t = kaio.shared_alloc : !TB
+  %a = kaio.load_fragment %t[%c0, %c0] : !TB -> !kaio.frag<a, m16n8k16, bf16, 1x4>
+  %init = kaio.frag_fill %zero : f32 -> !AccB
+  %d = kaio.warpgroup_mma %a, %t[%br] transpose, %init
+      : !kaio.frag<a, m16n8k16, bf16, 1x4>, !TB, !AccB
+  %r = kaio.warpgroup_wait %d pending 0 : !AccB
+  kaio.store_fragment %r, %out[%c0, %c0] bounds [%p, %p] ld %p : !AccB, !kaio.ptr<f32>
   kaio.return
 }

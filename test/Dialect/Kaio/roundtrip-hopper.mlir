@@ -36,13 +36,17 @@ module attributes {kaio.target = "sm_90a"} {
     // CHECK: kaio.setmaxnreg dec 40
     kaio.setmaxnreg inc 232
     kaio.setmaxnreg dec 40
-    // CHECK: %[[D:.*]] = kaio.warpgroup_mma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} : <256x64xf16, <row_major, swizzle = <3, 4, 3>>>, <256x64xf16, <row_major, swizzle = <3, 4, 3>>>, <acc, m16n8k16, f32, 1x8>
+    // CHECK: %[[D:.*]] = kaio.warpgroup_mma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} : !kaio.smem<256x64xf16, <row_major, swizzle = <3, 4, 3>>>, <256x64xf16, <row_major, swizzle = <3, 4, 3>>>, <acc, m16n8k16, f32, 1x8>
+    // CHECK: %[[E:.*]] = kaio.warpgroup_mma %{{.*}}, %{{.*}}[%{{.*}}] transpose, %{{.*}} : !kaio.frag<a, m16n8k16, f16, 1x4>, <256x64xf16, <row_major, swizzle = <3, 4, 3>>>, <acc, m16n8k16, f32, 1x8>
     // CHECK: kaio.warpgroup_wait pending 1
-    // CHECK: kaio.warpgroup_wait %[[D]] pending 0 : !kaio.frag<acc, m16n8k16, f32, 1x8>
+    // CHECK: kaio.warpgroup_wait %[[E]] pending 0 : !kaio.frag<acc, m16n8k16, f32, 1x8>
     %init = kaio.frag_fill %zero : f32 -> !Acc
     %d = kaio.warpgroup_mma %t[%c0], %t[%c64], %init : !T, !T, !Acc
+    %af = kaio.load_fragment %t[%c0, %c0] : !T -> !kaio.frag<a, m16n8k16, f16, 1x4>
+    %e = kaio.warpgroup_mma %af, %t[%c64] transpose, %d
+        : !kaio.frag<a, m16n8k16, f16, 1x4>, !T, !Acc
     kaio.warpgroup_wait pending 1
-    %r = kaio.warpgroup_wait %d pending 0 : !Acc
+    %r = kaio.warpgroup_wait %e pending 0 : !Acc
     kaio.store_fragment %r, %out[%c0, %c0] bounds [%c64, %c64] ld %c64
         : !Acc, !kaio.ptr<f32>
     kaio.return

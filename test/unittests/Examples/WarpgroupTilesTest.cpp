@@ -1,10 +1,11 @@
 //===- WarpgroupTilesTest.cpp - kaio.warpgroup_mma against a reference ----===//
 //
-// One warpgroup loads A (64 x K) and B (K x N, in blocks of W columns) with
-// TMA and multiplies them with kaio.warpgroup_mma, for each hardware
-// swizzle (32/64/128-byte rows: K = W = 16/32/64 of f16 or bf16) and for
-// several N: the descriptors kaio-lower-tiles computes from the tiles'
-// layouts must read what TMA wrote. The interpreter's wgmma reads shared
+// One warpgroup loads A (64 x K) and B (K x N, in blocks of W columns, or
+// B^T: N x K) with TMA and multiplies them with kaio.warpgroup_mma, for
+// each hardware swizzle (32/64/128-byte rows: K = W = 16/32/64 of f16 or
+// bf16), several N, A from shared memory or from registers
+// (kaio.load_fragment): the descriptors kaio-lower-tiles computes from the
+// tiles' layouts must read what TMA wrote. The interpreter's wgmma reads shared
 // memory through the descriptor fields as the PTX ISA defines them.
 //
 //===----------------------------------------------------------------------===//
@@ -29,35 +30,56 @@ struct Case {
   unsigned swizzle; // bytes: 32, 64, 128
   unsigned n;
   bool bf16;
+  bool transB = false; // B^T (N x K) in shared memory: K-major
+  bool aRegs = false;  // A through kaio.load_fragment, in registers
 };
 
 std::string caseName(const ::testing::TestParamInfo<Case> &info) {
-  return llvm::formatv("swizzle{0}_n{1}_{2}", info.param.swizzle,
-                       info.param.n, info.param.bf16 ? "bf16" : "f16")
+  return llvm::formatv("swizzle{0}_n{1}_{2}{3}{4}", info.param.swizzle,
+                       info.param.n, info.param.bf16 ? "bf16" : "f16",
+                       info.param.transB ? "_transB" : "",
+                       info.param.aRegs ? "_aRegs" : "")
       .str();
 }
 
-/// The kernel: TMA boxes (A: 64 x K; B: K x W per block), one barrier for
-/// all of them, one warpgroup_mma, the warps' 16 rows stored.
+/// The kernel: TMA boxes (A: 64 x K; B: K x W per block, or B^T: N x K),
+/// one barrier for all of them, one warpgroup_mma, the warps' 16 rows
+/// stored.
 std::string kernelSource(const Case &c) {
-  unsigned k = c.swizzle / 2, w = k, blocks = c.n / w;
+  unsigned k = c.swizzle / 2, w = k, blocks = c.transB ? 1 : c.n / w;
   unsigned bits = c.swizzle == 128 ? 3 : c.swizzle == 64 ? 2 : 1;
   const char *t = c.bf16 ? "bf16" : "f16";
   std::string layout =
       llvm::formatv("#kaio.layout<row_major, swizzle = <{0}, 4, 3>>", bits);
   std::string loadsB;
-  for (unsigned j = 0; j < blocks; ++j)
+  if (c.transB)
+    loadsB = "      kaio.tma_load %mb[%c0, %c0] to %bs[%c0], %bar[%c0]\n"
+             "          : !MB, !B, !kaio.smem<1xi64>\n";
+  for (unsigned j = 0; !c.transB && j < blocks; ++j)
     loadsB += llvm::formatv(
         "      %col{0} = arith.constant {1} : i32\n"
         "      %row{0} = arith.constant {2} : i32\n"
         "      kaio.tma_load %mb[%c0, %col{0}] to %bs[%row{0}], %bar[%c0]\n"
         "          : !MB, !B, !kaio.smem<1xi64>\n",
         j, j * w, j * k);
+  std::string aType =
+      llvm::formatv("!kaio.frag<a, m16n8k16, {0}, 1x{1}>", t, k / 16);
+  std::string transpose = c.transB ? " transpose" : "";
+  std::string mma =
+      c.aRegs
+          ? llvm::formatv(
+                "    %af = kaio.load_fragment %as[%row, %c0] : !A -> {0}\n"
+                "    %d = kaio.warpgroup_mma %af, %bs[%c0]{1}, %init"
+                " : {0}, !B, !Acc",
+                aType, transpose)
+                .str()
+          : "    %d = kaio.warpgroup_mma %as[%c0], %bs[%c0]" + transpose +
+                ", %init : !A, !B, !Acc";
   return llvm::formatv(R"(
 !A = !kaio.smem<64x{0}x{1}, {2}>
 !B = !kaio.smem<{3}x{4}x{1}, {2}>
 !MA = !kaio.tensor_map<64x{0}x{1}, swizzle = {5}>
-!MB = !kaio.tensor_map<{0}x{4}x{1}, swizzle = {5}>
+!MB = !kaio.tensor_map<{10}x{4}x{1}, swizzle = {5}>
 !Acc = !kaio.frag<acc, m16n8k16, f32, 1x{6}>
 module attributes {{kaio.target = "sm_90a"} {{
   kaio.kernel @wgmma_tile(%ma: !MA, %mb: !MB, %out: !kaio.ptr<f32>)
@@ -84,18 +106,19 @@ module attributes {{kaio.target = "sm_90a"} {{
 {9}    }
     kaio.mbarrier_wait %bar[%c0], %c0 : !kaio.smem<1xi64>
     %init = kaio.frag_fill %zero : f32 -> !Acc
-    %d = kaio.warpgroup_mma %as[%c0], %bs[%c0], %init : !A, !B, !Acc
-    %r = kaio.warpgroup_wait %d pending 0 : !Acc
     %warp = kaio.warp_id : i32
     %row = arith.muli %warp, %c16 : i32
+{11}
+    %r = kaio.warpgroup_wait %d pending 0 : !Acc
     kaio.store_fragment %r, %out[%row, %c0] bounds [%c64, %n] ld %n
         : !Acc, !kaio.ptr<f32>
     kaio.return
   }
 }
 )",
-                       k, t, layout, blocks * k, w, c.swizzle, c.n / 8, c.n,
-                       (64 * k + k * c.n) * 2, loadsB)
+                       k, t, layout, c.transB ? c.n : blocks * k, w,
+                       c.swizzle, c.n / 8, c.n, (64 * k + k * c.n) * 2, loadsB,
+                       c.transB ? c.n : k, mma)
       .str();
 }
 
@@ -158,7 +181,17 @@ TEST_P(WarpgroupTilesTest, MatchesAReference) {
   ASSERT_TRUE(interp.write(da, a));
   ASSERT_TRUE(interp.write(db, b));
   uint64_t ma = makeMap(interp, da, 64, k, 64, k, c.bf16, c.swizzle);
-  uint64_t mb = makeMap(interp, db, k, c.n, k, k, c.bf16, c.swizzle);
+  // B^T: the N x K matrix of B's columns.
+  if (c.transB) {
+    std::vector<uint16_t> bt(b.size());
+    for (unsigned kk = 0; kk < k; ++kk)
+      for (unsigned j = 0; j < c.n; ++j)
+        bt[j * k + kk] = b[kk * c.n + j];
+    ASSERT_TRUE(interp.write(db, bt));
+  }
+  uint64_t mb = c.transB
+                    ? makeMap(interp, db, c.n, k, c.n, k, c.bf16, c.swizzle)
+                    : makeMap(interp, db, k, c.n, k, k, c.bf16, c.swizzle);
   LaunchResult r = interp.launch("wgmma_tile", {1}, {128}, {ma, mb, dout});
   ASSERT_TRUE(r.success) << r.message();
   std::vector<float> out(64 * c.n);
@@ -178,7 +211,11 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{128, 64, false}, Case{128, 128, true},
                       Case{128, 256, false}, Case{64, 32, false},
                       Case{64, 96, true}, Case{32, 16, false},
-                      Case{32, 48, true}),
+                      Case{32, 48, true}, Case{128, 64, false, true},
+                      Case{64, 128, true, true}, Case{32, 24, false, true},
+                      Case{128, 64, false, false, true},
+                      Case{128, 128, true, true, true},
+                      Case{32, 16, false, false, true}),
     caseName);
 
 } // namespace

@@ -234,21 +234,44 @@ static LogicalResult checkInFlightUses(WarpgroupMmaOp mma) {
 }
 
 LogicalResult WarpgroupMmaOp::verify() {
-  SmemType a = getA().getType(), b = getB().getType();
-  FailureOr<int64_t> aSpan = verifyHardwareLayout(*this, a, "A");
-  if (failed(aSpan))
-    return failure();
+  SmemType b = getB().getType();
+  auto aTile = dyn_cast<SmemType>(getA().getType());
+  auto aFrag = dyn_cast<FragType>(getA().getType());
+  Type elem = aTile ? aTile.getElementType() : aFrag.getElementType();
+  int64_t k = 0;
+  if (aTile) {
+    FailureOr<int64_t> span = verifyHardwareLayout(*this, aTile, "A");
+    if (failed(span))
+      return failure();
+    if (!*span)
+      return emitOpError("A must be swizzled (32, 64 or 128 bytes): wgmma "
+                         "reads KAIO's tiles through swizzled descriptors");
+    if (!getARow())
+      return emitOpError("A from a shared tile needs its first row: %a[%row]");
+    if (aTile.getShape()[0] < 64)
+      return emitOpError() << "A has " << aTile.getShape()[0]
+                           << " rows; a warpgroup multiplies 64";
+    k = aTile.getShape()[1];
+  } else {
+    if (aFrag.getRole() != FragRole::a ||
+        aFrag.getShape() != ptx::MMAShape::m16n8k16 ||
+        aFrag.getTileRows() != 1)
+      return emitOpError() << "A in registers is a warp's 16 rows, "
+                              "!kaio.frag<a, m16n8k16, f16|bf16, 1xK/16>; got "
+                           << aFrag;
+    if (getARow())
+      return emitOpError("A in registers takes no row");
+    k = int64_t(aFrag.getTileCols()) * 16;
+  }
   FailureOr<int64_t> bSpan = verifyHardwareLayout(*this, b, "B");
   if (failed(bSpan))
     return failure();
-  if (!*aSpan || !*bSpan)
-    return emitOpError("A and B must be swizzled (32, 64 or 128 bytes): "
-                       "wgmma reads KAIO's tiles through swizzled descriptors");
-  Type elem = a.getElementType();
+  if (!*bSpan)
+    return emitOpError("B must be swizzled (32, 64 or 128 bytes): wgmma "
+                       "reads KAIO's tiles through swizzled descriptors");
   if (!(elem.isF16() || elem.isBF16()) || b.getElementType() != elem)
-    return emitOpError() << "multiplies f16 or bf16 tiles of one type, got "
-                         << a.getElementType() << " and "
-                         << b.getElementType();
+    return emitOpError() << "multiplies f16 or bf16 operands of one type, got "
+                         << elem << " and " << b.getElementType();
   auto acc = cast<FragType>(getAcc().getType());
   if (acc.getRole() != FragRole::acc ||
       acc.getShape() != ptx::MMAShape::m16n8k16 ||
@@ -257,36 +280,54 @@ LogicalResult WarpgroupMmaOp::verify() {
                             "!kaio.frag<acc, m16n8k16, f32, 1xN/8>; got "
                          << acc;
   int64_t n = int64_t(acc.getTileCols()) * 8;
-  const ptx::WgmmaVariant *variant = ptx::lookupWgmma(
-      ptx::PTXType::f32, elem.isF16() ? ptx::PTXType::f16 : ptx::PTXType::bf16,
-      elem.isF16() ? ptx::PTXType::f16 : ptx::PTXType::bf16);
+  ptx::PTXType type = elem.isF16() ? ptx::PTXType::f16 : ptx::PTXType::bf16;
+  const ptx::WgmmaVariant *variant =
+      ptx::lookupWgmma(ptx::PTXType::f32, type, type);
   if (!variant || !variant->isLegalN(n))
     return emitOpError() << "no wgmma m64n" << n << "k16 (N is 8 to 256 in "
                          << "steps of 8)";
-  int64_t k = a.getShape()[1], w = b.getShape()[1];
-  if (a.getShape()[0] < 64)
-    return emitOpError() << "A has " << a.getShape()[0]
-                         << " rows; a warpgroup multiplies 64";
-  if (n % w)
-    return emitOpError() << "N = " << n << " is not a multiple of B's "
-                         << w << "-column blocks";
-  int64_t bRows = n / w * k;
+  int64_t w = b.getShape()[1], bRows = 0;
+  if (getTranspose()) {
+    // K-major: N rows of K.
+    if (w != k)
+      return emitOpError() << "a transposed B holds rows of K = " << k
+                           << ", the tile's are " << w;
+    bRows = n;
+  } else {
+    if (n % w)
+      return emitOpError() << "N = " << n << " is not a multiple of B's "
+                           << w << "-column blocks";
+    bRows = n / w * k;
+  }
   if (bRows > b.getShape()[0])
-    return emitOpError() << "B needs " << n / w << " blocks of K = " << k
-                         << " rows (" << bRows << "), the tile has "
+    return emitOpError() << "B needs " << bRows << " rows (N = " << n
+                         << ", K = " << k << "), the tile has "
                          << b.getShape()[0];
-  for (auto [value, rows, tile, name] :
-       {std::tuple{getARow(), int64_t(64), a, "A"},
-        std::tuple{getBRow(), bRows, b, "B"}}) {
+  SmallVector<std::tuple<Value, int64_t, SmemType, StringRef>> rows = {
+      {getBRow(), bRows, b, "B"}};
+  if (aTile)
+    rows.push_back({getARow(), 64, aTile, "A"});
+  for (auto [value, count, tile, name] : rows) {
     std::optional<int64_t> row = constantOf(value);
     if (!row)
       continue;
-    if (*row % 8 || *row < 0 || *row + rows > tile.getShape()[0])
+    if (*row % 8 || *row < 0 || *row + count > tile.getShape()[0])
       return emitOpError() << name << " starts at row " << *row
-                           << ": it needs a multiple of 8 with " << rows
+                           << ": it needs a multiple of 8 with " << count
                            << " rows inside the tile's " << tile.getShape()[0];
   }
   return checkInFlightUses(*this);
+}
+
+/// The result has the accumulator's type (the last operand).
+LogicalResult WarpgroupMmaOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  if (operands.empty())
+    return failure();
+  inferred.push_back(operands.back().getType());
+  return success();
 }
 
 LogicalResult WarpgroupWaitOp::verify() {

@@ -2,12 +2,13 @@
 //
 // mbarrier ops become mbarrier.init/arrive and a try_wait.parity loop;
 // kaio.warpgroup_mma becomes wgmma.fence, one wgmma.mma_async per 16 of K
-// reading both operands through shared memory descriptors, and
-// wgmma.commit_group; kaio.warpgroup_wait becomes wgmma.wait_group and
+// reading A (or taking it from registers) and B through shared memory
+// descriptors, and wgmma.commit_group; kaio.warpgroup_wait becomes
+// wgmma.wait_group and
 // hands the accumulator registers on. The descriptors come from the
 // operands' layouts (PTXInfo's makeWgmmaDescriptor): A K-major, rows of the
 // swizzle's span, 8-row groups `8 * span` bytes apart; B N-major (trans-b),
-// its blocks of columns `K * span` bytes apart.
+// its blocks of columns `K * span` bytes apart, or K-major like A.
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,44 +116,58 @@ struct WarpgroupMmaLowering : OpConversionPattern<WarpgroupMmaOp> {
   matchAndRewrite(WarpgroupMmaOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    SmemType a = op.getA().getType(), b = op.getB().getType();
+    auto aTile = dyn_cast<SmemType>(op.getA().getType());
+    SmemType b = op.getB().getType();
     auto acc = cast<FragType>(op.getAcc().getType());
-    int64_t k = a.getShape()[1], aSpan = swizzleSpan(a), bSpan = swizzleSpan(b);
+    int64_t k = aTile ? aTile.getShape()[1]
+                      : int64_t(cast<FragType>(op.getA().getType())
+                                    .getTileCols()) * 16;
+    int64_t bSpan = swizzleSpan(b);
     unsigned n = acc.getTileCols() * 8;
-    std::optional<uint64_t> aHigh = ptx::makeWgmmaDescriptor(
-        0, 0, 8 * aSpan, a.getLayout().getSwizzle());
+    bool transB = !op.getTranspose(); // wgmma's trans-b reads N-major B
     std::optional<uint64_t> bHigh = ptx::makeWgmmaDescriptor(
-        0, k * bSpan, 8 * bSpan, b.getLayout().getSwizzle());
-    if (!aHigh || !bHigh)
-      return rewriter.notifyMatchFailure(op, "no descriptor for the layouts");
+        0, transB ? k * bSpan : 0, 8 * bSpan, b.getLayout().getSwizzle());
+    if (!bHigh)
+      return rewriter.notifyMatchFailure(op, "no descriptor for B's layout");
     ptx::PTXType type =
-        a.getElementType().isF16() ? ptx::PTXType::f16 : ptx::PTXType::bf16;
+        b.getElementType().isF16() ? ptx::PTXType::f16 : ptx::PTXType::bf16;
 
     // Rows start on whole swizzle patterns, so element (row, 0) is at the
     // row's unswizzled offset.
     Value zero = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
-    Value aAddr = SharedAddressOp::create(
-        rewriter, loc, rewriter.getI32Type(), op.getA(),
-        ValueRange{adaptor.getARow().front(), zero});
+    Value aDesc;
+    if (aTile) {
+      std::optional<uint64_t> aHigh = ptx::makeWgmmaDescriptor(
+          0, 0, 8 * swizzleSpan(aTile), aTile.getLayout().getSwizzle());
+      if (!aHigh)
+        return rewriter.notifyMatchFailure(op, "no descriptor for A's layout");
+      Value aAddr = SharedAddressOp::create(
+          rewriter, loc, rewriter.getI32Type(), op.getA(),
+          ValueRange{adaptor.getARow().front(), zero});
+      aDesc = descriptor(rewriter, loc, aAddr, *aHigh);
+    }
     Value bAddr = SharedAddressOp::create(
         rewriter, loc, rewriter.getI32Type(), op.getB(),
         ValueRange{adaptor.getBRow().front(), zero});
-    Value aDesc = descriptor(rewriter, loc, aAddr, *aHigh);
     Value bDesc = descriptor(rewriter, loc, bAddr, *bHigh);
 
+    ValueRange aRegs = adaptor.getA();
+    unsigned aPerStep = aTile ? 0 : aRegs.size() / (k / 16);
     SmallVector<Value> regs(adaptor.getAcc().begin(), adaptor.getAcc().end());
     SmallVector<Type> types(regs.size(), rewriter.getF32Type());
     ptx::WgmmaFenceOp::create(rewriter, loc, Value(), false);
     for (int64_t kk = 0; kk < k / 16; ++kk) {
-      // A steps 32 bytes along its rows, B 16 rows of its blocks: the start
-      // address field counts 16 bytes.
+      // A steps 32 bytes along its rows (or to its next register atom); B
+      // 16 rows of its blocks (N-major) or 32 bytes along its rows
+      // (K-major). The start address field counts 16 bytes.
+      Value a = aTile ? addConstant(rewriter, loc, aDesc, kk * 2) : Value();
       auto mma = ptx::WgmmaMmaAsyncOp::create(
           rewriter, loc, types, n, 16, ptx::PTXType::f32, type, type,
-          /*satfinite=*/false, regs, ValueRange{},
-          addConstant(rewriter, loc, aDesc, kk * 2),
-          addConstant(rewriter, loc, bDesc, kk * bSpan), Value(),
-          IntegerAttr(), IntegerAttr(), IntegerAttr(), /*trans_a=*/false,
-          /*trans_b=*/true, Value(), false);
+          /*satfinite=*/false, regs,
+          aTile ? ValueRange{} : aRegs.slice(kk * aPerStep, aPerStep), a,
+          addConstant(rewriter, loc, bDesc, kk * (transB ? bSpan : 2)),
+          Value(), IntegerAttr(), IntegerAttr(), IntegerAttr(),
+          /*trans_a=*/false, transB, Value(), false);
       regs.assign(mma.getD().begin(), mma.getD().end());
     }
     ptx::WgmmaCommitGroupOp::create(rewriter, loc, Value(), false);

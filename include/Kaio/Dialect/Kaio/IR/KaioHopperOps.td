@@ -94,7 +94,7 @@ def Kaio_TmaLoadOp : Kaio_Op<"tma_load"> {
 }
 
 def Kaio_WarpgroupMmaOp : Kaio_Op<"warpgroup_mma",
-    [AllTypesMatch<["acc", "result"]>]> {
+    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "D += A * B on a warpgroup, operands in shared tiles (wgmma)";
   let description = [{
     ```mlir
@@ -104,18 +104,24 @@ def Kaio_WarpgroupMmaOp : Kaio_Op<"warpgroup_mma",
           !kaio.frag<acc, m16n8k16, f32, 1x16>
     ```
     The 128 threads of a warpgroup (warps 4g..4g+3, all of them executing
-    the op) multiply A, the 64 x K tile rows `%ar`.. of `%a` (K = the
-    tile's columns), by B, K x N, and add the product to their accumulator
-    (64 x N). Each warp holds 16 rows of it, warp w % 4 rows 16 (w % 4)..,
-    as a 1 x N/8 tile of m16n8 accumulator atoms: `kaio.frag_map`,
-    `kaio.frag_reduce_rows` and `kaio.store_fragment` work on it as on any
-    accumulator.
+    the op) multiply A (64 x K) by B (K x N) and add the product to their
+    accumulator (64 x N). Each warp holds 16 rows of it, warp w % 4 rows
+    16 (w % 4).., as a 1 x N/8 tile of m16n8 accumulator atoms:
+    `kaio.frag_map`, `kaio.frag_reduce_rows` and `kaio.store_fragment` work
+    on it as on any accumulator.
+
+    A is the 64 tile rows `%ar`.. of a shared tile (K = the tile's columns),
+    or registers: each warp's 16 rows as a `!kaio.frag<a, m16n8k16, f16,
+    1xK/16>` (from `kaio.load_fragment` or `kaio.frag_to_operand`, whose
+    layout is wgmma's).
 
     B is stored by rows of K (N-major, as a row-major K x N matrix is): in
     blocks of the tile's width W, block j (columns jW..) being the K tile
-    rows `%br + j K`.. (the way TMA boxes of W columns land).
+    rows `%br + j K`.. (the way TMA boxes of W columns land). With
+    `transpose` the tile holds B's transpose (K-major: N x K, the keys of
+    attention's S = Q K^T): the N tile rows `%br`.., K = the tile's columns.
 
-    Both tiles are f16 or bf16, swizzled the way wgmma reads them
+    The tiles are f16 or bf16, swizzled the way wgmma reads them
     (`swizzle = <3|2|1, 4, 3>` with rows of 128/64/32 bytes), and the
     operand rows start on a multiple of 8 rows. The lowering computes the
     descriptors and issues one wgmma.mma_async per 16 of K as one wgmma
@@ -123,12 +129,13 @@ def Kaio_WarpgroupMmaOp : Kaio_Op<"warpgroup_mma",
     it before then (except as the accumulator of the next warpgroup_mma) is
     an error.
   }];
-  let arguments = (ins Kaio_SmemType:$a, I32:$a_row, Kaio_SmemType:$b,
-                       I32:$b_row, Kaio_FragType:$acc);
+  let arguments = (ins AnyTypeOf<[Kaio_SmemType, Kaio_FragType]>:$a,
+                       Optional<I32>:$a_row, Kaio_SmemType:$b, I32:$b_row,
+                       UnitAttr:$transpose, Kaio_FragType:$acc);
   let results = (outs Kaio_FragType:$result);
   let assemblyFormat = [{
-    $a `[` $a_row `]` `,` $b `[` $b_row `]` `,` $acc attr-dict `:`
-    type($a) `,` type($b) `,` type($acc)
+    $a (`[` $a_row^ `]`)? `,` $b `[` $b_row `]` (`transpose` $transpose^)?
+    `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc)
   }];
   let hasVerifier = 1;
 }
