@@ -6,7 +6,8 @@
 // trans-b) through descriptors: 128-byte swizzle (mode 1 << 62), 8-row
 // groups 1024 bytes apart (SBO 64 << 32), B's 64-column blocks K * 128 =
 // 8192 bytes apart (LBO 512 << 16); each k16 step moves A 32 bytes (+2) and
-// B 16 rows (+128). The accumulators go from wgmma to wgmma and, after the
+// B 16 rows (+128). A zero-filled accumulator is not read: the first wgmma
+// takes scale-d 0. The accumulators go from wgmma to wgmma and, after the
 // wait, to the store as the same 64 registers.
 
 // CHECK-LABEL: kaio.kernel @wg
@@ -30,7 +31,7 @@
 // CHECK: %[[B64:.*]] = arith.extui %[[B]] : i32 to i64
 // CHECK: %[[DB:.*]] = arith.ori %{{.*}}, %c4611686293338849280_i64 : i64
 // CHECK: ptx.wgmma_fence
-// CHECK: %[[D0:.*]]:64 = ptx.wgmma_mma_async m64n128k16 f32 f16 f16 {%cst, {{.*}}}, %[[DA]], %[[DB]] trans_b : f32
+// CHECK: %[[D0:.*]]:64 = ptx.wgmma_mma_async m64n128k16 f32 f16 f16 {%cst, {{.*}}}, %[[DA]], %[[DB]] scale_d_imm 0 trans_b : f32
 // CHECK-DAG: %[[DB1:.*]] = arith.addi %[[DB]], %c128_i64 : i64
 // CHECK-DAG: %[[DA1:.*]] = arith.addi %[[DA]], %c2_i64 : i64
 // CHECK: %[[D1:.*]]:64 = ptx.wgmma_mma_async m64n128k16 f32 f16 f16 {%[[D0]]#0, {{.*}}, %[[D0]]#63}, %[[DA1]], %[[DB1]] trans_b : f32
@@ -75,7 +76,7 @@ kaio.kernel @wg(%out: !kaio.ptr<f32>, %ar: i32, %br: i32, %s: i32, %p: i32)
 // CHECK: %[[L1:.*]]:4 = ptx.ldmatrix
 // CHECK: %[[DBT:.*]] = arith.ori %{{.*}}, %c4611686293305294848_i64 : i64
 // CHECK: ptx.wgmma_fence
-// CHECK: %[[E0:.*]]:32 = ptx.wgmma_mma_async m64n64k16 f32 bf16 bf16 {%cst, {{.*}}}, {%[[L0]]#0, %[[L0]]#1, %[[L0]]#2, %[[L0]]#3}, %[[DBT]] : f32, i32
+// CHECK: %[[E0:.*]]:32 = ptx.wgmma_mma_async m64n64k16 f32 bf16 bf16 {%cst, {{.*}}}, {%[[L0]]#0, %[[L0]]#1, %[[L0]]#2, %[[L0]]#3}, %[[DBT]] scale_d_imm 0 : f32, i32
 // CHECK: %[[DBT1:.*]] = arith.addi %[[DBT]], %c2_i64 : i64
 // CHECK: ptx.wgmma_mma_async m64n64k16 f32 bf16 bf16 {%[[E0]]#0, {{.*}}}, {%[[L1]]#0, %[[L1]]#1, %[[L1]]#2, %[[L1]]#3}, %[[DBT1]] : f32, i32
 // CHECK: ptx.wgmma_mma_async

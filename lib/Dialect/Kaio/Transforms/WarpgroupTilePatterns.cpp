@@ -18,6 +18,7 @@
 #include "Kaio/Dialect/PTX/IR/PTXOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace kaio;
@@ -151,6 +152,12 @@ struct WarpgroupMmaLowering : OpConversionPattern<WarpgroupMmaOp> {
         ValueRange{adaptor.getBRow().front(), zero});
     Value bDesc = descriptor(rewriter, loc, bAddr, *bHigh);
 
+    // A zero accumulator (a fresh S = Q K^T) is not read: the first wgmma
+    // takes scale-d 0 and the zeros never reach a register.
+    bool zeroAcc = false;
+    if (auto fill = op.getAcc().getDefiningOp<FragFillOp>())
+      zeroAcc = matchPattern(fill.getValue(), m_AnyZeroFloat());
+
     ValueRange aRegs = adaptor.getA();
     unsigned aPerStep = aTile ? 0 : aRegs.size() / (k / 16);
     SmallVector<Value> regs(adaptor.getAcc().begin(), adaptor.getAcc().end());
@@ -166,7 +173,9 @@ struct WarpgroupMmaLowering : OpConversionPattern<WarpgroupMmaOp> {
           /*satfinite=*/false, regs,
           aTile ? ValueRange{} : aRegs.slice(kk * aPerStep, aPerStep), a,
           addConstant(rewriter, loc, bDesc, kk * (transB ? bSpan : 2)),
-          Value(), IntegerAttr(), IntegerAttr(), IntegerAttr(),
+          Value(),
+          zeroAcc && kk == 0 ? rewriter.getI32IntegerAttr(0) : IntegerAttr(),
+          IntegerAttr(), IntegerAttr(),
           /*trans_a=*/false, transB, Value(), false);
       regs.assign(mma.getD().begin(), mma.getD().end());
     }
