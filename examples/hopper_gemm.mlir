@@ -49,7 +49,7 @@ module attributes {kaio.target = "sm_90a"} {
     // full[s]: the producer's arrival and the stage's bytes; empty[s]: one
     // arrival per consumer warpgroup.
     scf.if %first {
-      scf.for %s = %c0 to %c4 step %c1 : i32 {
+      scf.for unsigned %s = %c0 to %c4 step %c1 : i32 {
         kaio.mbarrier_init %full[%s], %c1 : !Bars
         kaio.mbarrier_init %empty[%s], %c2 : !Bars
       }
@@ -68,13 +68,13 @@ module attributes {kaio.target = "sm_90a"} {
     scf.if %producer {
       kaio.setmaxnreg dec 40
       scf.if %first {
-        %r = scf.for %t = %bx to %tiles step %nbx iter_args(%it = %c0) -> (i32) : i32 {
+        %r = scf.for unsigned %t = %bx to %tiles step %nbx iter_args(%it = %c0) -> (i32) : i32 {
           %tm = arith.remui %t, %tiles_m : i32
           %tn = arith.divui %t, %tiles_m : i32
           %row0 = arith.muli %tm, %c128 : i32
           %col0 = arith.muli %tn, %c128 : i32
           %col1 = arith.addi %col0, %c64 : i32
-          %next = scf.for %kt = %c0 to %k_tiles step %c1 iter_args(%i = %it) -> (i32) : i32 {
+          %next = scf.for unsigned %kt = %c0 to %k_tiles step %c1 iter_args(%i = %it) -> (i32) : i32 {
             %s = arith.remui %i, %c4 : i32
             %round = arith.divui %i, %c4 : i32
             %phase = arith.remui %round, %c2 : i32
@@ -107,8 +107,8 @@ module attributes {kaio.target = "sm_90a"} {
       %w_rows = arith.muli %wq, %c16 : i32
       %rows = arith.addi %g_rows, %w_rows : i32
       %init = kaio.frag_fill %zero : f32 -> !Acc
-      %r = scf.for %t = %bx to %tiles step %nbx iter_args(%it = %c0) -> (i32) : i32 {
-        %acc:2 = scf.for %kt = %c0 to %k_tiles step %c1
+      %r = scf.for unsigned %t = %bx to %tiles step %nbx iter_args(%it = %c0) -> (i32) : i32 {
+        %acc:2 = scf.for unsigned %kt = %c0 to %k_tiles step %c1
             iter_args(%d = %init, %i = %it) -> (!Acc, i32) : i32 {
           %s = arith.remui %i, %c4 : i32
           %round = arith.divui %i, %c4 : i32

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kaio/Builder/Builder.h"
+#include "KernelState.h"
 
 #include "Kaio/Support/Diagnostics.h"
 
@@ -41,53 +42,6 @@ using kbd::UnOp;
 // State
 //===----------------------------------------------------------------------===//
 
-struct kb::ModuleBuilder::Impl {
-  std::unique_ptr<MLIRContext> ownedContext;
-  MLIRContext *context;
-  OwningOpRef<ModuleOp> module;
-  std::string diagnostics;
-  bool hasErrors = false;
-  std::unique_ptr<KernelState> kernel;
-
-  explicit Impl(MLIRContext *context) : context(context) {
-    context->loadDialect<KaioDialect, arith::ArithDialect, math::MathDialect,
-                         scf::SCFDialect>();
-    module = ModuleOp::create(UnknownLoc::get(context));
-  }
-};
-
-namespace kaio::builder::detail {
-class KernelState {
-public:
-  KernelState(kb::ModuleBuilder::Impl &owner, KernelOp kernel)
-      : owner(owner), b(kernel.getContext()), kernel(kernel) {}
-
-  MLIRContext *ctx() { return b.getContext(); }
-  /// The MLIR location of a C++ call site (and the fallback for unlocated
-  /// operators from then on).
-  Location loc(SrcLoc where) {
-    if (where.line == 0)
-      where = last;
-    else
-      last = where;
-    return FileLineColLoc::get(ctx(), where.file, where.line, where.column);
-  }
-  void error(SrcLoc where, const Twine &message) {
-    owner.hasErrors = true;
-    llvm::raw_string_ostream os(owner.diagnostics);
-    os << where.file << ":" << where.line << ":" << where.column
-       << ": error: " << message << "\n";
-  }
-
-  kb::ModuleBuilder::Impl &owner;
-  OpBuilder b;
-  KernelOp kernel;
-  SmallVector<Type> argTypes;
-  SmallVector<bool> readOnly;
-  SmallVector<bool> isSigned;
-  SrcLoc last;
-};
-} // namespace kaio::builder::detail
 
 namespace {
 /// A value of `type` to keep building with after an error.

@@ -37,7 +37,9 @@ std::string canonicalText(ModuleOp module) {
   return text;
 }
 
-void expectSameAsExample(void (*build)(ModuleBuilder &), const char *file) {
+void expectSameAsExample(void (*build)(ModuleBuilder &), const char *file,
+                         std::initializer_list<const char *> chips = {
+                             "sm_80", "sm_90"}) {
   MLIRContext context;
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -55,7 +57,7 @@ void expectSameAsExample(void (*build)(ModuleBuilder &), const char *file) {
 
   EXPECT_EQ(canonicalText(*built), canonicalText(*parsed)) << file;
 
-  for (const char *chip : {"sm_80", "sm_90"}) {
+  for (const char *chip : chips) {
     CompileOptions options;
     options.chip = chip;
     PTXResult fromBuilder = compileToPTX(*built, options);
@@ -79,6 +81,11 @@ TEST(BuilderExamples, FusedSiluGate) {
 
 TEST(BuilderExamples, TiledMatmul) {
   expectSameAsExample(examples::buildTiledMatmul, "tiled_matmul.mlir");
+}
+
+TEST(BuilderExamples, HopperGemm) {
+  expectSameAsExample(examples::buildHopperGemm, "hopper_gemm.mlir",
+                      {"sm_90a"});
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 //===- BuilderTest.cpp - each builder construct yields the expected IR ----===//
 
 #include "Kaio/Builder/Builder.h"
+#include "Kaio/Builder/Hopper.h"
 
 #include "Kaio/Compiler/Compile.h"
 #include "llvm/Support/raw_ostream.h"
@@ -391,6 +392,62 @@ TEST(Builder, BuilderErrorsPointAtTheCall) {
   EXPECT_THAT(diag, HasSubstr(at(line)));
   EXPECT_THAT(diag, HasSubstr("invalid fragment tile: a fragment tile has 1 "
                               "to 256 atoms, not 0x4"));
+}
+
+TEST(Builder, HopperOps) {
+  std::string ir = build(
+      [](KernelBuilder &k) {
+        auto map = tensorMapParam<f16>(k, {64, 64}, 128, "map");
+        auto out = k.param<Ptr<float>>("out");
+        auto tile = k.shared<f16>({128, 64}, swizzle128());
+        MBarriers bars = mbarriers(k, 2);
+        bars.init(0, 1);
+        bars.arriveExpectTx(0, 8192);
+        tmaLoad(map, {0, 64}, tile, 64, bars, 0);
+        bars.wait(0, 0);
+        setMaxNReg(k, RegisterAction::inc, 232);
+        Frag acc = k.fragFill<float>(FragRole::acc, ptx::MMAShape::m16n8k16,
+                                     0.0f, {1, 8});
+        Frag d = warpgroupMma(tile, 0, tile, 64, acc, BMajor::K);
+        warpgroupWait(k, 1);
+        warpgroupWait(d).store(out, 0, 0, 64, 64, 64);
+      },
+      "sm_90a");
+  EXPECT_THAT(ir, HasSubstr("%arg0: !kaio.tensor_map<64x64xf16, swizzle = "
+                            "128>, %arg1: !kaio.ptr<f32>"));
+  EXPECT_THAT(ir, HasSubstr("kaio.shared_alloc : <2xi64>"));
+  EXPECT_THAT(ir, HasSubstr("] expect_tx %c8192_i32 : <2xi64>"));
+  EXPECT_THAT(ir, HasSubstr("kaio.tma_load %arg0[%c0_i32"));
+  EXPECT_THAT(ir, HasSubstr("kaio.mbarrier_wait %1["));
+  EXPECT_THAT(ir, HasSubstr("kaio.setmaxnreg inc 232"));
+  EXPECT_THAT(ir, HasSubstr("transpose, %"));
+  EXPECT_THAT(ir, HasSubstr("kaio.warpgroup_wait pending 1"));
+  EXPECT_THAT(ir, HasSubstr("pending 0 : !kaio.frag<acc, m16n8k16, f32, 1x8>"));
+}
+
+TEST(Builder, HopperErrorsPointAtTheCall) {
+  int line = 0;
+  std::string diag = diagnostics([&](KernelBuilder &k) {
+    line = __LINE__ + 1;
+    tensorMapParam<f16>(k, {64, 64}, 16, "map");
+  });
+  EXPECT_THAT(diag, HasSubstr(at(line)));
+  EXPECT_THAT(diag, HasSubstr("invalid tensor map type: tensor map swizzle "
+                              "is 0, 32, 64 or 128 bytes, got 16"));
+
+  // A verifier rule, at the call that broke it: the accumulator is read
+  // before warpgroupWait.
+  diag = diagnostics([&](KernelBuilder &k) {
+    auto out = k.param<Ptr<float>>("out");
+    auto tile = k.shared<f16>({128, 64}, swizzle128());
+    Frag acc = k.fragFill<float>(FragRole::acc, ptx::MMAShape::m16n8k16, 0.0f,
+                                 {1, 8});
+    line = __LINE__ + 1;
+    Frag d = warpgroupMma(tile, 0, tile, 64, acc);
+    d.store(out, 0, 0, 64, 64, 64);
+  });
+  EXPECT_THAT(diag, HasSubstr(at(line)));
+  EXPECT_THAT(diag, HasSubstr("result is read before kaio.warpgroup_wait"));
 }
 
 /// A warp tile in the builder: a 32 x 32 accumulator (2 x 4 atoms) from a

@@ -7,6 +7,8 @@
 
 #include "ExampleKernels.h"
 
+#include "Kaio/Builder/Hopper.h"
+
 using namespace kaio;
 using namespace kaio::builder;
 
@@ -85,5 +87,99 @@ void examples::buildTiledMatmul(ModuleBuilder &mb) {
       return inner;
     });
     k.if_(rowOk && colOk, [&] { C[row * N + col] = acc; });
+  });
+}
+
+void examples::buildHopperGemm(ModuleBuilder &mb) {
+  mb.setTarget("sm_90a");
+  mb.kernel("hopper_gemm", {384}, [](KernelBuilder &k) {
+    auto ma = tensorMapParam<f16>(k, {128, 64}, 128, "ma");
+    auto mbm = tensorMapParam<f16>(k, {64, 64}, 128, "mb");
+    auto C = k.param<Ptr<float>>("C");
+    auto M = k.param<uint32_t>("M");
+    auto N = k.param<uint32_t>("N");
+    auto K = k.param<uint32_t>("K");
+    // The .mlir's constants, in its order.
+    for (uint32_t c : {0u, 1u, 2u, 3u, 4u, 16u, 63u, 64u, 127u, 128u, 32768u})
+      k.constant(c);
+    k.constant(0.0f);
+    auto As = k.shared<f16>({512, 64}, swizzle128());
+    auto Bs = k.shared<f16>({512, 64}, swizzle128());
+    MBarriers full = mbarriers(k, 4), empty = mbarriers(k, 4);
+    U32 tid = k.threadId();
+    U32 wg = tid / 128u;
+    U32 wgLane = tid % 128u;
+    Pred first = tid == 0u;
+    Pred wgLeader = wgLane == 0u;
+    // full[s]: the producer's arrival and the stage's bytes; empty[s]: one
+    // arrival per consumer warpgroup.
+    k.if_(first, [&] {
+      k.for_(0u, 4u, 1u, [&](U32 s) {
+        full.init(s, 1u);
+        empty.init(s, 2u);
+      });
+    });
+    k.barrier();
+    U32 tilesM = (M + 127u) / 128u, tilesN = (N + 127u) / 128u;
+    U32 tiles = tilesM * tilesN;
+    U32 kTiles = (K + 63u) / 64u;
+    U32 bx = k.blockId(), nbx = k.gridDim();
+    k.if_(
+        wg == 0u,
+        [&] {
+          setMaxNReg(k, RegisterAction::dec, 40);
+          k.if_(first, [&] {
+            k.for_(bx, tiles, nbx, k.constant(0u), [&](U32 t, U32 it) {
+              U32 tm = t % tilesM, tn = t / tilesM;
+              U32 row0 = tm * 128u, col0 = tn * 128u;
+              U32 col1 = col0 + 64u;
+              return k.for_(0u, kTiles, 1u, it, [&](U32 kt, U32 i) {
+                U32 s = i % 4u;
+                U32 phase = i / 4u % 2u;
+                // Round r waits for the consumers' release of round r - 1.
+                empty.wait(s, phase ^ 1u);
+                full.arriveExpectTx(s, 32768u);
+                U32 k0 = kt * 64u;
+                U32 arow = s * 128u;
+                U32 brow1 = arow + 64u;
+                tmaLoad(ma, {row0, k0}, As, arow, full, s);
+                tmaLoad(mbm, {k0, col0}, Bs, arow, full, s);
+                tmaLoad(mbm, {k0, col1}, Bs, brow1, full, s);
+                return i + 1u;
+              });
+            });
+          });
+        },
+        [&] {
+          setMaxNReg(k, RegisterAction::inc, 232);
+          U32 g = wg - 1u;
+          U32 gRows = g * 64u;
+          U32 rows = gRows + k.warpId() % 4u * 16u;
+          Frag init = k.fragFill<float>(FragRole::acc, ptx::MMAShape::m16n8k16,
+                                        0.0f, FragTile{1, 16});
+          k.for_(bx, tiles, nbx, k.constant(0u), [&](U32 t, U32 it) {
+            auto [d, next] = k.forCarrying(
+                0u, kTiles, 1u, std::tuple<Frag, U32>(init, it),
+                [&](U32 kt, Frag acc, U32 i) {
+                  U32 s = i % 4u;
+                  U32 phase = i / 4u % 2u;
+                  full.wait(s, phase);
+                  U32 stage = s * 128u;
+                  Frag d1 = warpgroupMma(As, stage + gRows, Bs, stage, acc);
+                  // The previous group is done: its stage is free.
+                  warpgroupWait(k, 1);
+                  k.if_(wgLeader && kt != 0u,
+                        [&] { empty.arrive((i + 3u) % 4u); });
+                  return std::tuple<Frag, U32>(d1, i + 1u);
+                });
+            Frag res = warpgroupWait(d);
+            k.if_(wgLeader && kTiles != 0u,
+                  [&] { empty.arrive((next + 3u) % 4u); });
+            U32 tm = t % tilesM, tn = t / tilesM;
+            U32 row0 = tm * 128u, col0 = tn * 128u;
+            res.store(C, row0 + rows, col0, M, N, N);
+            return next;
+          });
+        });
   });
 }

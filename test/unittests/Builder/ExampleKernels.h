@@ -12,6 +12,8 @@ void buildVectorAdd(ModuleBuilder &mb);
 void buildFusedSiluGate(ModuleBuilder &mb);
 /// examples/tiled_matmul.mlir
 void buildTiledMatmul(ModuleBuilder &mb);
+/// examples/hopper_gemm.mlir (sm_90a: Kaio/Builder/Hopper.h)
+void buildHopperGemm(ModuleBuilder &mb);
 } // namespace kaio::builder::examples
 
 #endif // KAIO_TEST_UNITTESTS_BUILDER_EXAMPLEKERNELS_H
