@@ -600,11 +600,41 @@ struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
   }
 };
 
+/// The calling thread's cp.async.bulk.tensor store of the tile rows from
+/// `row` to the box at the coordinates (innermost first in PTX), as one
+/// bulk async-group.
+struct TmaStoreLowering : OpConversionPattern<TmaStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmaStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PTXBuilder p(rewriter, op.getLoc());
+    SmemType src = op.getSrc().getType();
+    int64_t rowBytes = src.getShape()[1] * elementBytes(src.getElementType());
+    Value srcAddr =
+        p.add(PTXType::u32, adaptor.getSrc(),
+              p.mulLo(PTXType::u32, adaptor.getRow(), p.i32(rowBytes)));
+    SmallVector<Value> coords(llvm::reverse(adaptor.getCoords()));
+    CpAsyncBulkTensorStoreOp::create(rewriter, op.getLoc(), coords.size(),
+                                     adaptor.getMap(), coords, srcAddr,
+                                     Value(), false);
+    CpAsyncBulkCommitGroupOp::create(rewriter, op.getLoc(), Value(), false);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct BarrierLowering : OpConversionPattern<BarrierOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(BarrierOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (op.getId()) {
+      BarSyncOp::create(rewriter, op.getLoc(), *op.getId(),
+                        op.getThreadsAttr(), Value(), false);
+      rewriter.eraseOp(op);
+      return success();
+    }
     PTXBuilder p(rewriter, op.getLoc());
     p.barSync();
     rewriter.eraseOp(op);
@@ -801,7 +831,8 @@ struct ConvertKaioToPTXPass
               FragMapOp, FragReduceRowsOp, FragSliceOp, FragToOperandOp,
               StoreFragmentOp, kaio::MBarrierInitOp, kaio::MBarrierArriveOp,
               MBarrierWaitOp, WarpgroupMmaOp, WarpgroupWaitOp,
-              kaio::SetMaxNRegOp>(op)) {
+              kaio::SetMaxNRegOp, kaio::FenceProxyAsyncOp, TmaStoreWaitOp,
+              SharedStoreFragmentOp>(op)) {
         op->emitOpError("must be lowered by kaio-lower-tiles before "
                         "convert-kaio-to-ptx");
         return WalkResult::interrupt();
@@ -825,7 +856,8 @@ struct ConvertKaioToPTXPass
                  WarpIdLowering, PtrAddLowering, PtrToIntLowering, StoreLowering,
                  AtomicLowering, SharedAddressLowering, TileOffsetLowering,
                  SharedLoadLowering, SharedStoreLowering, BarrierLowering,
-                 ShuffleLowering, TmaLoadLowering>(converter, ctx);
+                 ShuffleLowering, TmaLoadLowering, TmaStoreLowering>(
+        converter, ctx);
     patterns.add<WarpReduceLowering, BlockReduceLowering>(converter, ctx,
                                                           useRedux);
     DenseSet<Operation *> readOnlyLoads;

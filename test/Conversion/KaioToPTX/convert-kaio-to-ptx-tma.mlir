@@ -1,4 +1,4 @@
-// RUN: kaio-opt %s --convert-kaio-to-ptx | FileCheck %s
+// RUN: kaio-opt %s --convert-kaio-to-ptx --split-input-file | FileCheck %s
 
 // A !kaio.tensor_map parameter becomes an i64 {ptx.tensor_map} (printed as
 // `.param .align 64 .b8 [128]`); kaio.tma_load one cp.async.bulk.tensor with
@@ -25,6 +25,30 @@ module attributes {kaio.target = "sm_90a"} {
     %bars = kaio.shared_alloc : !Bars
     kaio.tma_load %map[%z, %y, %x] to %t[%row], %bars[%s]
         : !kaio.tensor_map<2x64x64xf16, swizzle = 128>, !T, !Bars
+    kaio.return
+  }
+}
+
+// -----
+
+// kaio.tma_store: the tile rows from `row` to the box, one bulk async-group;
+// a named barrier is bar.sync with its thread count.
+// CHECK-LABEL: ptx.entry @tma_store(%arg0: i64 {ptx.tensor_map}
+// CHECK: %[[T:.*]] = ptx.addressof @__kaio_smem_{{.*}} : i32
+// CHECK: ptx.bar_sync 1, 256
+// CHECK: %[[OFF:.*]] = ptx.mul lo u32 %arg3, %{{.*}} : i32
+// CHECK: %[[SRC:.*]] = ptx.add u32 %[[T]], %[[OFF]] : i32
+// CHECK: ptx.cp_async_bulk_tensor_store 2d [%arg0, {%arg2, %arg1}], [%[[SRC]]] : i32
+// CHECK-NEXT: ptx.cp_async_bulk_commit_group
+!S = !kaio.smem<128x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+module attributes {kaio.target = "sm_90a"} {
+  kaio.kernel @tma_store(%map: !kaio.tensor_map<64x64xf16, swizzle = 128>,
+                         %y: i32, %x: i32, %row: i32)
+      attributes {block_size = array<i32: 256>} {
+    %t = kaio.shared_alloc : !S
+    kaio.barrier 1, 256
+    kaio.tma_store %t[%row] to %map[%y, %x]
+        : !S, !kaio.tensor_map<64x64xf16, swizzle = 128>
     kaio.return
   }
 }

@@ -117,7 +117,7 @@ func.func @tma_swizzle_mode(%m: !kaio.tensor_map<128x64xf16, swizzle = 128>, %t:
 // -----
 
 func.func @tma_swizzle_mismatch(%m: !kaio.tensor_map<128x64xf16, swizzle = 128>, %t: !kaio.smem<256x64xf16, #kaio.layout<row_major>>, %b: !kaio.smem<4xi64>, %i: i32) {
-  // expected-error @+1 {{'kaio.tma_load' op the map swizzles 128 bytes but the destination tile is not swizzled: TMA writes the map}}
+  // expected-error @+1 {{'kaio.tma_load' op the map swizzles 128 bytes but the destination tile is not swizzled: TMA uses the map}}
   kaio.tma_load %m[%i, %i] to %t[%i], %b[%i] : !kaio.tensor_map<128x64xf16, swizzle = 128>, !kaio.smem<256x64xf16, #kaio.layout<row_major>>, !kaio.smem<4xi64>
   return
 }
@@ -353,4 +353,95 @@ func.func @mma_transpose_rows(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major,
   // expected-error @+1 {{'kaio.warpgroup_mma' op B needs 128 rows (N = 128, K = 64), the tile has 64}}
   %d = kaio.warpgroup_mma %a[%i], %b[%i] transpose, %c : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x16>
   return
+}
+
+// -----
+
+func.func @named_barrier_id() {
+  // expected-error @+1 {{'kaio.barrier' op named barrier ids are 1 to 15 (0 is the block's), got 0}}
+  kaio.barrier 0, 128
+  return
+}
+
+// -----
+
+func.func @named_barrier_warps() {
+  // expected-error @+1 {{'kaio.barrier' op a named barrier waits for whole warps: 32 to 1024 threads in steps of 32, got 48}}
+  kaio.barrier 1, 48
+  return
+}
+
+// -----
+
+// A named barrier of the consumer warps may sit under thread-dependent
+// control flow (the block barrier may not: invalid.mlir).
+kaio.kernel @named_barrier_in_branch() attributes {block_size = array<i32: 256>} {
+  %c128 = arith.constant 128 : i32
+  %tid = kaio.thread_id x : i32
+  %consumer = arith.cmpi uge, %tid, %c128 : i32
+  scf.if %consumer {
+    kaio.barrier 1, 128
+  }
+  kaio.return
+}
+
+// -----
+
+func.func @tma_store_element(%t: !kaio.smem<64x64xbf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %m: !kaio.tensor_map<64x64xf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'kaio.tma_store' op copies 'f16' elements from a tile of 'bf16'}}
+  kaio.tma_store %t[%i] to %m[%i, %i] : !kaio.smem<64x64xbf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.tensor_map<64x64xf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @tma_store_swizzle(%t: !kaio.smem<64x64xf16, #kaio.layout<row_major>>, %m: !kaio.tensor_map<64x64xf16, swizzle = 128>, %i: i32) {
+  // expected-error @+1 {{'kaio.tma_store' op the map swizzles 128 bytes but the source tile is not swizzled: TMA uses the map's layout}}
+  kaio.tma_store %t[%i] to %m[%i, %i] : !kaio.smem<64x64xf16, #kaio.layout<row_major>>, !kaio.tensor_map<64x64xf16, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @tma_store_wait() {
+  // expected-error @+1 {{'kaio.tma_store_wait' op pending must be in [0, 255], got 300}}
+  kaio.tma_store_wait pending 300
+  return
+}
+
+// -----
+
+func.func @stage_a_fragment(%a: !kaio.frag<a, m16n8k16, f16>, %t: !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %i: i32) {
+  // expected-error @+1 {{'kaio.shared_store_fragment' op stores accumulator fragments, got '!kaio.frag<a, m16n8k16, f16>'}}
+  kaio.shared_store_fragment %a, %t[%i, %i] : !kaio.frag<a, m16n8k16, f16>, !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+  return
+}
+
+// -----
+
+func.func @stage_into_i32(%c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %t: !kaio.smem<64x64xi32>, %i: i32) {
+  // expected-error @+1 {{'kaio.shared_store_fragment' op stores into f32, f16 or bf16 tiles, got 'i32'}}
+  kaio.shared_store_fragment %c, %t[%i, %i] : !kaio.frag<acc, m16n8k16, f32, 1x8>, !kaio.smem<64x64xi32>
+  return
+}
+
+// -----
+
+func.func @stage_fit(%c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %t: !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %i: i32) {
+  %c56 = arith.constant 56 : i32
+  // expected-error @+1 {{'kaio.shared_store_fragment' op the 16 x 64 accumulator does not fit the '!kaio.smem<64x64xf16, <row_major, swizzle = <3, 4, 3>>>' there}}
+  kaio.shared_store_fragment %c, %t[%c56, %i] : !kaio.frag<acc, m16n8k16, f32, 1x8>, !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+  return
+}
+
+// -----
+
+module attributes {kaio.target = "sm_80"} {
+  kaio.kernel @tma_store_sm80(%m: !kaio.tensor_map<64x64xf16, swizzle = 128>) attributes {block_size = array<i32: 128>} {
+    %c0 = arith.constant 0 : i32
+    %t = kaio.shared_alloc : !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+    // expected-error @+1 {{'kaio.tma_store' op needs sm_90, but the module targets sm_80}}
+    kaio.tma_store %t[%c0] to %m[%c0, %c0] : !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.tensor_map<64x64xf16, swizzle = 128>
+    kaio.return
+  }
 }

@@ -49,6 +49,19 @@ module attributes {kaio.target = "sm_90a"} {
     %r = kaio.warpgroup_wait %e pending 0 : !Acc
     kaio.store_fragment %r, %out[%c0, %c0] bounds [%c64, %c64] ld %c64
         : !Acc, !kaio.ptr<f32>
+    // CHECK: kaio.shared_store_fragment %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : <acc, m16n8k16, f32, 1x8>, <256x64xf16, <row_major, swizzle = <3, 4, 3>>>
+    // CHECK: kaio.fence_proxy_async
+    // CHECK: kaio.barrier 1, 256
+    // CHECK: kaio.barrier{{$}}
+    // CHECK: kaio.tma_store %{{.*}}[%{{.*}}] to %{{.*}}[%{{.*}}, %{{.*}}] : <256x64xf16, <row_major, swizzle = <3, 4, 3>>>, <128x64xf16, swizzle = 128>
+    // CHECK: kaio.tma_store_wait pending 0
+    kaio.shared_store_fragment %r, %t[%c0, %c0] : !Acc, !T
+    kaio.fence_proxy_async
+    kaio.barrier 1, 256
+    kaio.barrier
+    kaio.tma_store %t[%c64] to %map[%c0, %c64]
+        : !T, !kaio.tensor_map<128x64xf16, swizzle = 128>
+    kaio.tma_store_wait pending 0
     kaio.return
   }
 }

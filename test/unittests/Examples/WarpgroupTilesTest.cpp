@@ -219,3 +219,102 @@ INSTANTIATE_TEST_SUITE_P(
     caseName);
 
 } // namespace
+
+namespace {
+
+// The epilogue through shared memory: the warpgroup's 64 x 64 product goes
+// into a 128-byte-swizzled f16 tile (kaio.shared_store_fragment), each
+// thread fences its writes for the async proxy, the warps meet at a named
+// barrier, and one thread stores the tile with TMA at (row0, col0) of a
+// 100 x 72 C: the box hangs over the edge (rows 64.. and columns 64..
+// are 36 x 8 inside), and TMA writes only what is inside.
+const char *kStagedEpilogue = R"(
+!T = !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+!M = !kaio.tensor_map<64x64xf16, swizzle = 128>
+!Acc = !kaio.frag<acc, m16n8k16, f32, 1x8>
+module attributes {kaio.target = "sm_90a"} {
+  kaio.kernel @staged(%ma: !M, %mb: !M, %mc: !M, %row0: i32, %col0: i32)
+      attributes {block_size = array<i32: 128>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c16 = arith.constant 16 : i32
+    %bytes = arith.constant 16384 : i32
+    %zero = arith.constant 0.0 : f32
+    %as = kaio.shared_alloc : !T
+    %bs = kaio.shared_alloc : !T
+    %cs = kaio.shared_alloc : !T
+    %bar = kaio.shared_alloc : !kaio.smem<1xi64>
+    %tid = kaio.thread_id x : i32
+    %first = arith.cmpi eq, %tid, %c0 : i32
+    scf.if %first {
+      kaio.mbarrier_init %bar[%c0], %c1 : !kaio.smem<1xi64>
+    }
+    kaio.barrier
+    scf.if %first {
+      kaio.mbarrier_arrive %bar[%c0] expect_tx %bytes : !kaio.smem<1xi64>
+      kaio.tma_load %ma[%c0, %c0] to %as[%c0], %bar[%c0] : !M, !T, !kaio.smem<1xi64>
+      kaio.tma_load %mb[%c0, %c0] to %bs[%c0], %bar[%c0] : !M, !T, !kaio.smem<1xi64>
+    }
+    kaio.mbarrier_wait %bar[%c0], %c0 : !kaio.smem<1xi64>
+    %init = kaio.frag_fill %zero : f32 -> !Acc
+    %d = kaio.warpgroup_mma %as[%c0], %bs[%c0], %init : !T, !T, !Acc
+    %r = kaio.warpgroup_wait %d pending 0 : !Acc
+    %warp = kaio.warp_id : i32
+    %row = arith.muli %warp, %c16 : i32
+    kaio.shared_store_fragment %r, %cs[%row, %c0] : !Acc, !T
+    kaio.fence_proxy_async
+    kaio.barrier 1, 128
+    scf.if %first {
+      kaio.tma_store %cs[%c0] to %mc[%row0, %col0] : !T, !M
+      kaio.tma_store_wait pending 0
+    }
+    kaio.return
+  }
+}
+)";
+
+TEST(WarpgroupTiles, StagedTmaStoreEpilogue) {
+  MLIRContext context;
+  auto module = kaio::test::lowerSource(context, kStagedEpilogue);
+  ASSERT_TRUE(module);
+  Interpreter interp(*module);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<uint16_t> a(64 * 64), b(64 * 64);
+  std::vector<float> af(a.size()), bf(b.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    af[i] = fromBits(a[i] = toBits(dist(rng), false), false);
+  for (size_t i = 0; i < b.size(); ++i)
+    bf[i] = fromBits(b[i] = toBits(dist(rng), false), false);
+  const uint32_t m = 100, n = 72, row0 = 64, col0 = 64;
+  const uint16_t sentinel = 0x7e00; // a NaN no product makes
+  std::vector<uint16_t> c(m * n, sentinel);
+  uint64_t da = interp.allocGlobal(a.size() * 2);
+  uint64_t db = interp.allocGlobal(b.size() * 2);
+  uint64_t dc = interp.allocGlobal(c.size() * 2);
+  ASSERT_TRUE(interp.write(da, a));
+  ASSERT_TRUE(interp.write(db, b));
+  ASSERT_TRUE(interp.write(dc, c));
+  uint64_t ma = makeMap(interp, da, 64, 64, 64, 64, false, 128);
+  uint64_t mb = makeMap(interp, db, 64, 64, 64, 64, false, 128);
+  uint64_t mc = makeMap(interp, dc, m, n, 64, 64, false, 128);
+  LaunchResult r =
+      interp.launch("staged", {1}, {128}, {ma, mb, mc, row0, col0});
+  ASSERT_TRUE(r.success) << r.message();
+  ASSERT_TRUE(interp.read(dc, c));
+  for (uint32_t i = 0; i < m; ++i)
+    for (uint32_t j = 0; j < n; ++j) {
+      if (i < row0 || j < col0) {
+        ASSERT_EQ(c[i * n + j], sentinel) << "row " << i << ", column " << j;
+        continue;
+      }
+      double want = 0;
+      for (unsigned kk = 0; kk < 64; ++kk)
+        want += double(af[(i - row0) * 64 + kk]) * bf[kk * 64 + (j - col0)];
+      ASSERT_NEAR(fromBits(c[i * n + j], false), want,
+                  2e-3 + 2e-3 * std::fabs(want))
+          << "row " << i << ", column " << j;
+    }
+}
+
+} // namespace

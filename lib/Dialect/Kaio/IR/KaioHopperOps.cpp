@@ -129,41 +129,51 @@ static Operation *findTileRead(Operation *op, Value tile) {
   return found;
 }
 
-LogicalResult TmaLoadOp::verify() {
-  TensorMapType map = getMap().getType();
-  SmemType dst = getDst().getType();
-  if (getCoords().size() != map.getBox().size())
-    return emitOpError() << "expected " << map.getBox().size()
-                         << " coordinates for " << map;
-  if (dst.getElementType() != map.getElementType())
-    return emitOpError() << "copies " << map.getElementType()
-                         << " elements into a tile of "
-                         << dst.getElementType();
-  FailureOr<int64_t> span = verifyHardwareLayout(*this, dst, "the destination");
+/// A TMA box and the tile rows from `row` it lands in (or is read from):
+/// the same element type, the map's swizzle as the tile's hardware layout,
+/// box rows the tile's rows, inside the tile.
+static LogicalResult verifyTmaTile(Operation *op, TensorMapType map,
+                                   size_t coords, SmemType tile, Value rowValue,
+                                   StringRef what) {
+  if (coords != map.getBox().size())
+    return op->emitOpError() << "expected " << map.getBox().size()
+                             << " coordinates for " << map;
+  if (tile.getElementType() != map.getElementType())
+    return op->emitOpError() << "copies " << map.getElementType()
+                             << " elements " << (what == "destination" ? "into" : "from")
+                             << " a tile of " << tile.getElementType();
+  FailureOr<int64_t> span = verifyHardwareLayout(op, tile, ("the " + what).str());
   if (failed(span))
     return failure();
   if (*span != map.getSwizzle())
-    return emitOpError() << "the map swizzles " << map.getSwizzle()
-                         << " bytes but the destination tile "
-                         << (*span ? "swizzles " + std::to_string(*span) +
-                                         " bytes"
-                                   : std::string("is not swizzled"))
-                         << ": TMA writes the map's layout";
+    return op->emitOpError()
+           << "the map swizzles " << map.getSwizzle() << " bytes but the "
+           << what << " tile "
+           << (*span ? "swizzles " + std::to_string(*span) + " bytes"
+                     : std::string("is not swizzled"))
+           << ": TMA uses the map's layout";
   ArrayRef<int64_t> box = map.getBox();
-  if (box.back() != dst.getShape()[1])
-    return emitOpError() << "the box's rows are " << box.back()
-                         << " elements but the tile's are "
-                         << dst.getShape()[1]
-                         << ": TMA lands box rows one after another";
+  if (box.back() != tile.getShape()[1])
+    return op->emitOpError() << "the box's rows are " << box.back()
+                             << " elements but the tile's are "
+                             << tile.getShape()[1]
+                             << ": TMA moves box rows one after another";
   int64_t rows = 1;
   for (int64_t d : box.drop_back())
     rows *= d;
-  std::optional<int64_t> row = constantOf(getRow());
-  if (rows > dst.getShape()[0] ||
-      (row && (*row < 0 || *row + rows > dst.getShape()[0])))
-    return emitOpError() << "the box's " << rows << " rows "
-                         << (row ? "at row " + std::to_string(*row) + " " : "")
-                         << "do not fit the tile's " << dst.getShape()[0];
+  std::optional<int64_t> row = constantOf(rowValue);
+  if (rows > tile.getShape()[0] ||
+      (row && (*row < 0 || *row + rows > tile.getShape()[0])))
+    return op->emitOpError() << "the box's " << rows << " rows "
+                             << (row ? "at row " + std::to_string(*row) + " " : "")
+                             << "do not fit the tile's " << tile.getShape()[0];
+  return success();
+}
+
+LogicalResult TmaLoadOp::verify() {
+  if (failed(verifyTmaTile(*this, getMap().getType(), getCoords().size(),
+                           getDst().getType(), getRow(), "destination")))
+    return failure();
   if (failed(verifyBarrier(*this, getBars().getType(), getIndex())))
     return failure();
 
@@ -181,6 +191,50 @@ LogicalResult TmaLoadOp::verify() {
       return diag;
     }
   }
+  return success();
+}
+
+LogicalResult TmaStoreOp::verify() {
+  return verifyTmaTile(*this, getMap().getType(), getCoords().size(),
+                       getSrc().getType(), getRow(), "source");
+}
+
+LogicalResult TmaStoreWaitOp::verify() {
+  if (getPending() < 0 || getPending() > 255)
+    return emitOpError() << "pending must be in [0, 255], got "
+                         << getPending();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Fragments through shared memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult SharedStoreFragmentOp::verify() {
+  auto frag = cast<FragType>(getFrag().getType());
+  SmemType tile = getTile().getType();
+  if (frag.getRole() != FragRole::acc)
+    return emitOpError() << "stores accumulator fragments, got " << frag;
+  if (!kaio::lookupMmaFor(frag))
+    return emitOpError() << "no mma takes " << frag;
+  Type elem = tile.getElementType();
+  if (!frag.getElementType().isF32() && !frag.getElementType().isF16())
+    return emitOpError() << "stores f32 or f16 accumulators, got "
+                         << frag.getElementType();
+  if (!(elem.isF32() || elem.isF16() || elem.isBF16()))
+    return emitOpError() << "stores into f32, f16 or bf16 tiles, got " << elem;
+  if (tile.getShape().size() != 2)
+    return emitOpError() << "stores into a 2-D tile, got " << tile;
+  auto [atomRows, atomCols] = frag.getAtomExtent();
+  int64_t rows = int64_t(atomRows) * frag.getTileRows(),
+          cols = int64_t(atomCols) * frag.getTileCols();
+  std::optional<int64_t> row = constantOf(getRow()), col = constantOf(getCol());
+  if (rows > tile.getShape()[0] || cols > tile.getShape()[1] ||
+      (row && (*row < 0 || *row + rows > tile.getShape()[0])) ||
+      (col && (*col < 0 || *col + cols > tile.getShape()[1])))
+    return emitOpError() << "the " << rows << " x " << cols
+                         << " accumulator does not fit the " << tile
+                         << " there";
   return success();
 }
 
@@ -366,8 +420,9 @@ LogicalResult kaio::verifyHopperOpTarget(Operation *op,
   bool archSpecific = false;
   if (isa<WarpgroupMmaOp, WarpgroupWaitOp, SetMaxNRegOp>(op))
     sm = 90, archSpecific = true;
-  else if (isa<TmaLoadOp, MBarrierWaitOp>(op))
-    sm = 90; // cp.async.bulk.tensor, mbarrier.try_wait.parity
+  else if (isa<TmaLoadOp, TmaStoreOp, TmaStoreWaitOp, FenceProxyAsyncOp,
+               MBarrierWaitOp>(op))
+    sm = 90; // cp.async.bulk(.tensor), fence.proxy.async, try_wait.parity
   else if (auto arrive = dyn_cast<MBarrierArriveOp>(op))
     sm = arrive.getTxBytes() ? 90 : 80;
   else if (isa<MBarrierInitOp>(op))

@@ -220,6 +220,9 @@ LogicalResult KernelOp::verifyRegions() {
   WalkResult barriers = walk([&](Operation *op) {
     if (!isa<BarrierOp, BlockReduceOp, AsyncCopyOp>(op))
       return WalkResult::advance();
+    // A named barrier of some warps expects only those.
+    if (auto barrier = dyn_cast<BarrierOp>(op); barrier && barrier.getThreads())
+      return WalkResult::advance();
     if (Operation *guard = findDivergentGuard(op, *this, dep)) {
       InFlightDiagnostic diag =
           op->emitOpError()
@@ -377,6 +380,22 @@ LogicalResult AtomicOp::verify() {
     if (!type.isInteger(32) && !type.isInteger(64))
       return emitOpError("bitwise and exchange atomics take i32 or i64");
   }
+  return success();
+}
+
+LogicalResult BarrierOp::verify() {
+  if (bool(getId()) != bool(getThreads()))
+    return emitOpError("a named barrier takes an id and a thread count");
+  if (!getId())
+    return success();
+  if (*getId() < 1 || *getId() > 15)
+    return emitOpError() << "named barrier ids are 1 to 15 (0 is the "
+                            "block's), got "
+                         << *getId();
+  if (*getThreads() < 32 || *getThreads() > 1024 || *getThreads() % 32)
+    return emitOpError() << "a named barrier waits for whole warps: 32 to "
+                            "1024 threads in steps of 32, got "
+                         << *getThreads();
   return success();
 }
 

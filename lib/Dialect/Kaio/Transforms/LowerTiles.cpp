@@ -870,6 +870,84 @@ struct StoreFragmentLowering : OpConversionPattern<StoreFragmentOp> {
 /// Copies needing more rounds of the whole block than this keep a loop.
 constexpr int64_t kMaxUnrolledCopyRounds = 16;
 
+/// Each lane's accumulator elements at their tile positions (the layout
+/// applied by the tile address): pairs of row neighbours as one 4-byte
+/// (16-bit) or 8-byte (f32) st.shared where the layout keeps a pair
+/// contiguous and aligned, single elements otherwise.
+struct SharedStoreFragmentLowering
+    : OpConversionPattern<SharedStoreFragmentOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SharedStoreFragmentOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<FragType>(op.getFrag().getType());
+    SmemType tile = op.getTile().getType();
+    const ptx::MmaVariant *v = lookupMmaFor(type);
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    SmallVector<Value> elems =
+        unpackElements(rewriter, loc, type, adaptor.getFrag());
+    Value row = adaptor.getRow().front(), col = adaptor.getCol().front();
+    Value lane = e.lane();
+    Value g = arith::DivUIOp::create(rewriter, loc, lane, e.i32(4));
+    Value t = arith::RemUIOp::create(rewriter, loc, lane, e.i32(4));
+    Type target = tile.getElementType();
+    unsigned bytes = target.getIntOrFloatBitWidth() / 8;
+    auto position = [&](unsigned idx) -> std::pair<Value, Value> {
+      AffineCoord c = tileCoord(type, *v, idx);
+      Value r = e.add(row, e.add(e.i32(c.row0), e.add(e.mul(g, e.i32(c.rowG)),
+                                                      e.mul(t, e.i32(c.rowT)))));
+      Value cc = e.add(col, e.add(e.i32(c.col0), e.add(e.mul(g, e.i32(c.colG)),
+                                                       e.mul(t, e.i32(c.colT)))));
+      return {r, cc};
+    };
+    // A pair (c, c + 1), c even, stays contiguous under padding when rows
+    // keep pairs aligned, and under a swizzle of 16-byte (or larger) chunks.
+    LayoutAttr layout = tile.getLayout();
+    bool pairsStay =
+        !tile.isColumnMajor() &&
+        (tile.getRowStride() * bytes) % (2 * bytes) == 0 &&
+        (!layout || !layout.isSwizzled() ||
+         (int64_t(1) << layout.getSwizzleBase()) >= 2 * bytes);
+    for (unsigned idx = 0; idx < elems.size(); ++idx) {
+      AffineCoord a = tileCoord(type, *v, idx);
+      bool pair = pairsStay && idx + 1 < elems.size();
+      if (pair) {
+        AffineCoord b = tileCoord(type, *v, idx + 1);
+        pair = a.row0 == b.row0 && a.rowG == b.rowG && a.rowT == b.rowT &&
+               a.col0 + 1 == b.col0 && a.colG == b.colG && a.colT == b.colT &&
+               a.col0 % 2 == 0 && a.colG % 2 == 0 && a.colT % 2 == 0;
+      }
+      auto [r, c] = position(idx);
+      Value addr = e.tileAddress(op.getTile(), r, c);
+      Value first = convertFloat(rewriter, loc, elems[idx], target);
+      if (!pair) {
+        ptx::StoreOp::create(rewriter, loc, ptx::StateSpace::shared, false,
+                             ptx::CacheOpAttr(),
+                             bytes == 4 ? ptx::PTXType::f32 : ptx::PTXType::b16,
+                             addr, 0, ValueRange{first}, Value(), false);
+        continue;
+      }
+      Value second = convertFloat(rewriter, loc, elems[++idx], target);
+      if (bytes == 4) {
+        ptx::StoreOp::create(rewriter, loc, ptx::StateSpace::shared, false,
+                             ptx::CacheOpAttr(), ptx::PTXType::f32, addr, 0,
+                             ValueRange{first, second}, Value(), false);
+        continue;
+      }
+      Value packed = ptx::PackOp::create(rewriter, loc, rewriter.getI32Type(),
+                                         ptx::PTXType::b32,
+                                         ValueRange{first, second}, Value(),
+                                         false);
+      ptx::StoreOp::create(rewriter, loc, ptx::StateSpace::shared, false,
+                           ptx::CacheOpAttr(), ptx::PTXType::b32, addr, 0,
+                           ValueRange{packed}, Value(), false);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -1145,11 +1223,13 @@ struct LowerTilesPass : kaio::impl::LowerTilesBase<LowerTilesPass> {
     patterns.add<FragFillLowering, LoadFragmentLowering, MmaLowering,
                  FragMapLowering, FragReduceRowsLowering, FragSliceLowering,
                  FragToOperandLowering, StoreFragmentLowering,
-                 AsyncCopyLowering, AsyncWaitLowering>(converter, ctx);
+                 SharedStoreFragmentLowering, AsyncCopyLowering,
+                 AsyncWaitLowering>(converter, ctx);
     ConversionTarget target(*ctx);
     target.addIllegalOp<AsyncCopyOp, AsyncWaitOp, FragFillOp, LoadFragmentOp,
                         MmaOp, FragMapOp, FragReduceRowsOp, FragSliceOp,
-                        FragToOperandOp, StoreFragmentOp>();
+                        FragToOperandOp, StoreFragmentOp,
+                        SharedStoreFragmentOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     populateWarpgroupTilePatterns(converter, patterns, target);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

@@ -215,6 +215,33 @@ struct SetMaxNRegLowering : OpConversionPattern<SetMaxNRegOp> {
   }
 };
 
+struct FenceProxyAsyncLowering : OpConversionPattern<FenceProxyAsyncOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FenceProxyAsyncOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ptx::FenceProxyAsyncOp::create(
+        rewriter, op.getLoc(),
+        ptx::StateSpaceAttr::get(rewriter.getContext(),
+                                 ptx::StateSpace::shared),
+        Value(), false);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TmaStoreWaitLowering : OpConversionPattern<TmaStoreWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmaStoreWaitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ptx::CpAsyncBulkWaitGroupOp::create(rewriter, op.getLoc(), /*read=*/true,
+                                        op.getPending(), Value(), false);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void kaio::populateWarpgroupTilePatterns(const TypeConverter &converter,
@@ -222,8 +249,10 @@ void kaio::populateWarpgroupTilePatterns(const TypeConverter &converter,
                                          ConversionTarget &target) {
   patterns.add<MBarrierInitLowering, MBarrierArriveLowering,
                MBarrierWaitLowering, WarpgroupMmaLowering,
-               WarpgroupWaitLowering, SetMaxNRegLowering>(
+               WarpgroupWaitLowering, SetMaxNRegLowering,
+               FenceProxyAsyncLowering, TmaStoreWaitLowering>(
       converter, patterns.getContext());
   target.addIllegalOp<MBarrierInitOp, MBarrierArriveOp, MBarrierWaitOp,
-                      WarpgroupMmaOp, WarpgroupWaitOp, SetMaxNRegOp>();
+                      WarpgroupMmaOp, WarpgroupWaitOp, SetMaxNRegOp,
+                      FenceProxyAsyncOp, TmaStoreWaitOp>();
 }

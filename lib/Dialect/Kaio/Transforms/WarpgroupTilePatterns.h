@@ -12,7 +12,8 @@
 
 namespace kaio {
 /// Adds the lowering of kaio.mbarrier_{init,arrive,wait},
-/// kaio.warpgroup_{mma,wait} and kaio.setmaxnreg to ptx ops (shared
+/// kaio.warpgroup_{mma,wait}, kaio.setmaxnreg, kaio.fence_proxy_async and
+/// kaio.tma_store_wait to ptx ops (shared
 /// addresses stay kaio.shared_address for convert-kaio-to-ptx) and marks
 /// those ops illegal. `converter` turns fragments into their registers.
 void populateWarpgroupTilePatterns(const mlir::TypeConverter &converter,

@@ -93,6 +93,73 @@ def Kaio_TmaLoadOp : Kaio_Op<"tma_load"> {
   let hasVerifier = 1;
 }
 
+def Kaio_TmaStoreOp : Kaio_Op<"tma_store"> {
+  let summary = "copy rows of a shared tile to a tensor-map box (TMA store)";
+  let description = [{
+    ```mlir
+    kaio.tma_store %tile[%r] to %map[%row0, %col0]
+        : !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>,
+          !kaio.tensor_map<64x64xf16, swizzle = 128>
+    ```
+    The calling thread (guard it to one) copies the tile rows `%r`.., laid
+    out as the map swizzles them, into the box of the map whose first
+    element is at the coordinates (outermost first); elements outside the
+    tensor are not written. The copy is one bulk async-group: the tile may
+    be written again after `kaio.tma_store_wait`. The threads that wrote
+    the tile must make their writes visible to TMA first
+    (`kaio.fence_proxy_async`) and then synchronise with the issuing thread
+    (`kaio.barrier`, or a named barrier of the writing warps).
+  }];
+  let arguments = (ins Kaio_SmemType:$src, I32:$row, Kaio_TensorMapType:$map,
+                       Variadic<I32>:$coords);
+  let assemblyFormat = [{
+    $src `[` $row `]` `to` $map `[` $coords `]` attr-dict `:` type($src) `,`
+    type($map)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kaio_TmaStoreWaitOp : Kaio_Op<"tma_store_wait"> {
+  let summary = "wait until TMA stores have read their shared tiles";
+  let description = [{
+    `kaio.tma_store_wait pending 0`: the calling thread's TMA stores, but
+    the newest `pending` ones, have finished reading shared memory
+    (cp.async.bulk.wait_group.read): their tiles may be written again.
+  }];
+  let arguments = (ins I32Attr:$pending);
+  let assemblyFormat = "`pending` $pending attr-dict";
+  let hasVerifier = 1;
+}
+
+def Kaio_FenceProxyAsyncOp : Kaio_Op<"fence_proxy_async"> {
+  let summary = "make this thread's shared-memory writes visible to TMA";
+  let description = [{
+    fence.proxy.async.shared::cta: orders the thread's earlier shared
+    memory accesses (the generic proxy) before later async-proxy ones
+    (`kaio.tma_store` reading the tile, after a barrier).
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Kaio_SharedStoreFragmentOp : Kaio_Op<"shared_store_fragment"> {
+  let summary = "store an accumulator tile into a shared tile";
+  let description = [{
+    `kaio.shared_store_fragment %acc, %tile[%r, %c] : !kaio.frag<acc, ...>,
+    !kaio.smem<...>` writes the warp's accumulator (one atom or a tile of
+    them) at (`%r`, `%c`) of the tile, converted to the tile's element type
+    (f32, f16 or bf16), with the tile's layout (padding or swizzle): an
+    epilogue staged through shared memory, e.g. for `kaio.tma_store` (after
+    `kaio.fence_proxy_async` and a barrier).
+  }];
+  let arguments = (ins Kaio_FragType:$frag, Kaio_SmemType:$tile, I32:$row,
+                       I32:$col);
+  let assemblyFormat = [{
+    $frag `,` $tile `[` $row `,` $col `]` attr-dict `:` type($frag) `,`
+    type($tile)
+  }];
+  let hasVerifier = 1;
+}
+
 def Kaio_WarpgroupMmaOp : Kaio_Op<"warpgroup_mma",
     [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "D += A * B on a warpgroup, operands in shared tiles (wgmma)";

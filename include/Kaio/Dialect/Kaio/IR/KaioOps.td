@@ -249,8 +249,19 @@ def Kaio_SharedAddressOp : Kaio_Op<"shared_address", [Pure]> {
 }
 
 def Kaio_BarrierOp : Kaio_Op<"barrier"> {
-  let summary = "block-wide barrier (all threads must reach it)";
-  let assemblyFormat = "attr-dict";
+  let summary = "block-wide barrier, or a named barrier of some warps";
+  let description = [{
+    `kaio.barrier` synchronises the whole block: every thread must reach it
+    (the kernel verifier rejects it under thread-dependent control flow).
+    `kaio.barrier 1, 256` is named barrier 1 (of 1..15; 0 is the block's)
+    among 256 threads, whole warps: e.g. the two consumer warpgroups of a
+    warp-specialised kernel before their epilogue, while the producer
+    warpgroup goes on. Exactly that many threads must reach it, so it may
+    sit under thread-dependent control flow.
+  }];
+  let arguments = (ins OptionalAttr<I32Attr>:$id, OptionalAttr<I32Attr>:$threads);
+  let assemblyFormat = "($id^ `,` $threads)? attr-dict";
+  let hasVerifier = 1;
 }
 
 def Kaio_ShuffleOp : Kaio_Op<"shuffle", [AllTypesMatch<["value", "result"]>]> {
