@@ -477,6 +477,11 @@ void kbd::storeFragment(KernelState *st, Value frag, Value dst, Value row,
                           cols, ld, Value());
 }
 
+void kbd::sharedStoreFragment(KernelState *st, Value frag, Value tile,
+                              Value row, Value col, SrcLoc where) {
+  SharedStoreFragmentOp::create(st->b, st->loc(where), frag, tile, row, col);
+}
+
 //===----------------------------------------------------------------------===//
 // Control flow
 //===----------------------------------------------------------------------===//
@@ -578,7 +583,12 @@ kb::U32 kb::KernelBuilder::warpId(SrcLoc where) {
 }
 
 void kb::KernelBuilder::barrier(SrcLoc where) {
-  BarrierOp::create(st_->b, st_->loc(where));
+  BarrierOp::create(st_->b, st_->loc(where), IntegerAttr(), IntegerAttr());
+}
+
+void kb::KernelBuilder::barrier(int32_t id, int32_t threads, SrcLoc where) {
+  BarrierOp::create(st_->b, st_->loc(where), st_->b.getI32IntegerAttr(id),
+                    st_->b.getI32IntegerAttr(threads));
 }
 
 Value kb::KernelBuilder::sharedAlloc(ArrayRef<int64_t> shape, Type elem,

@@ -107,3 +107,18 @@ void kb::setMaxNReg(KernelBuilder &k, RegisterAction action, unsigned count,
   KernelState *st = k.state();
   SetMaxNRegOp::create(st->b, st->loc(where), action, count);
 }
+
+void kbd::tmaStore(KernelState *st, Value src, Value row, Value map,
+                   ArrayRef<Value> coords, SrcLoc where) {
+  TmaStoreOp::create(st->b, st->loc(where), src, row, map, coords);
+}
+
+void kb::tmaStoreWait(KernelBuilder &k, unsigned pending, SrcLoc where) {
+  KernelState *st = k.state();
+  TmaStoreWaitOp::create(st->b, st->loc(where), pending);
+}
+
+void kb::fenceProxyAsync(KernelBuilder &k, SrcLoc where) {
+  KernelState *st = k.state();
+  FenceProxyAsyncOp::create(st->b, st->loc(where));
+}

@@ -199,6 +199,8 @@ mlir::Value fragToOperand(KernelState *st, mlir::Value frag, mlir::Type elem,
 void storeFragment(KernelState *st, mlir::Value frag, mlir::Value dst,
                    mlir::Value row, mlir::Value col, mlir::Value rows,
                    mlir::Value cols, mlir::Value ld, SrcLoc loc);
+void sharedStoreFragment(KernelState *st, mlir::Value frag, mlir::Value tile,
+                         mlir::Value row, mlir::Value col, SrcLoc loc);
 using BodyFn = llvm::function_ref<llvm::SmallVector<mlir::Value>()>;
 llvm::SmallVector<mlir::Value> buildIf(KernelState *st, mlir::Value cond,
                                        mlir::TypeRange resultTypes,
@@ -831,6 +833,16 @@ public:
     detail::storeFragment(st_, value_, dst.raw(), r, c, nr, nc, l, loc);
   }
 
+  /// Stores the accumulator tile at (row, col) of the shared tile,
+  /// converted to its element type, with its layout
+  /// (kaio.shared_store_fragment): an epilogue staged for a TMA store.
+  template <class T>
+  void store(const Shared<T> &tile, Index row, Index col,
+             SrcLoc loc = SrcLoc::current()) const {
+    detail::sharedStoreFragment(st_, value_, tile.raw(), row.materialize(st_),
+                                col.materialize(st_), loc);
+  }
+
 private:
   /// A frag_map extra operand as the body sees it: a Frag's elements as F32.
   template <class X, class V>
@@ -1172,6 +1184,9 @@ public:
 
   /// A block-wide barrier.
   void barrier(SrcLoc loc = SrcLoc::current());
+  /// Named barrier `id` (1..15) among `threads` threads, whole warps: e.g.
+  /// the consumer warpgroups of a warp-specialised kernel.
+  void barrier(int32_t id, int32_t threads, SrcLoc loc = SrcLoc::current());
 
   /// A shared-memory array or tile: `shared<float>({16, 16})`.
   template <class T>

@@ -66,6 +66,8 @@ mlir::Value warpgroupMma(KernelState *st, mlir::Value a, mlir::Value aRow,
                          mlir::Value acc, SrcLoc loc);
 mlir::Value warpgroupWait(KernelState *st, mlir::Value acc, unsigned pending,
                           SrcLoc loc);
+void tmaStore(KernelState *st, mlir::Value src, mlir::Value row,
+              mlir::Value map, llvm::ArrayRef<mlir::Value> coords, SrcLoc loc);
 } // namespace detail
 
 /// The 128-byte hardware swizzle (Swizzle<3, 4, 3>) of TMA boxes and wgmma
@@ -142,6 +144,27 @@ inline Frag warpgroupWait(const Frag &acc, SrcLoc loc = SrcLoc::current()) {
 /// Waits until at most `pending` warpgroupMma groups are in flight.
 void warpgroupWait(KernelBuilder &k, unsigned pending,
                    SrcLoc loc = SrcLoc::current());
+
+/// The calling thread copies the rows of `src` from `row` to the map's box
+/// at `coords` (kaio.tma_store), one bulk async-group. The writers of the
+/// tile first fenceProxyAsync and synchronise with this thread.
+template <class T>
+void tmaStore(const Shared<T> &src, Index row, const TensorMap &map,
+              std::initializer_list<Index> coords,
+              SrcLoc loc = SrcLoc::current()) {
+  detail::KernelState *st = map.state();
+  llvm::SmallVector<mlir::Value, 5> values;
+  for (const Index &c : coords)
+    values.push_back(c.materialize(st));
+  detail::tmaStore(st, src.raw(), row.materialize(st), map.raw(), values, loc);
+}
+/// Waits until at most `pending` of this thread's TMA stores still read
+/// their tiles (kaio.tma_store_wait).
+void tmaStoreWait(KernelBuilder &k, unsigned pending,
+                  SrcLoc loc = SrcLoc::current());
+/// Makes this thread's shared-memory writes visible to TMA
+/// (kaio.fence_proxy_async).
+void fenceProxyAsync(KernelBuilder &k, SrcLoc loc = SrcLoc::current());
 
 /// setmaxnreg: give registers back (RegisterAction::dec) or take them.
 void setMaxNReg(KernelBuilder &k, RegisterAction action, unsigned count,

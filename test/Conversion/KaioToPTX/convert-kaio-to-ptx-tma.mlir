@@ -46,7 +46,7 @@ module attributes {kaio.target = "sm_90a"} {
                          %y: i32, %x: i32, %row: i32)
       attributes {block_size = array<i32: 256>} {
     %t = kaio.shared_alloc : !S
-    kaio.barrier 1, 256
+    kaio.barrier id 1, threads 256
     kaio.tma_store %t[%row] to %map[%y, %x]
         : !S, !kaio.tensor_map<64x64xf16, swizzle = 128>
     kaio.return

@@ -359,7 +359,7 @@ func.func @mma_transpose_rows(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major,
 
 func.func @named_barrier_id() {
   // expected-error @+1 {{'kaio.barrier' op named barrier ids are 1 to 15 (0 is the block's), got 0}}
-  kaio.barrier 0, 128
+  kaio.barrier id 0, threads 128
   return
 }
 
@@ -367,7 +367,7 @@ func.func @named_barrier_id() {
 
 func.func @named_barrier_warps() {
   // expected-error @+1 {{'kaio.barrier' op a named barrier waits for whole warps: 32 to 1024 threads in steps of 32, got 48}}
-  kaio.barrier 1, 48
+  kaio.barrier id 1, threads 48
   return
 }
 
@@ -380,7 +380,7 @@ kaio.kernel @named_barrier_in_branch() attributes {block_size = array<i32: 256>}
   %tid = kaio.thread_id x : i32
   %consumer = arith.cmpi uge, %tid, %c128 : i32
   scf.if %consumer {
-    kaio.barrier 1, 128
+    kaio.barrier id 1, threads 128
   }
   kaio.return
 }

@@ -2,6 +2,9 @@
 // to the same IR, in the custom and in the generic form.
 // RUN: kaio-opt %s | kaio-opt | FileCheck %s
 // RUN: kaio-opt %s --mlir-print-op-generic | kaio-opt | FileCheck %s
+// With locations (aliases defined after their use: nothing may take a
+// trailing loc(...) for an operand).
+// RUN: kaio-opt %s --mlir-print-debuginfo | kaio-opt | FileCheck %s
 
 !T = !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
 !B = !kaio.smem<4xi64>
@@ -51,13 +54,13 @@ module attributes {kaio.target = "sm_90a"} {
         : !Acc, !kaio.ptr<f32>
     // CHECK: kaio.shared_store_fragment %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : <acc, m16n8k16, f32, 1x8>, <256x64xf16, <row_major, swizzle = <3, 4, 3>>>
     // CHECK: kaio.fence_proxy_async
-    // CHECK: kaio.barrier 1, 256
+    // CHECK: kaio.barrier id 1, threads 256
     // CHECK: kaio.barrier{{$}}
     // CHECK: kaio.tma_store %{{.*}}[%{{.*}}] to %{{.*}}[%{{.*}}, %{{.*}}] : <256x64xf16, <row_major, swizzle = <3, 4, 3>>>, <128x64xf16, swizzle = 128>
     // CHECK: kaio.tma_store_wait pending 0
     kaio.shared_store_fragment %r, %t[%c0, %c0] : !Acc, !T
     kaio.fence_proxy_async
-    kaio.barrier 1, 256
+    kaio.barrier id 1, threads 256
     kaio.barrier
     kaio.tma_store %t[%c64] to %map[%c0, %c64]
         : !T, !kaio.tensor_map<128x64xf16, swizzle = 128>

@@ -410,9 +410,19 @@ TEST(Builder, HopperOps) {
                                      0.0f, {1, 8});
         Frag d = warpgroupMma(tile, 0, tile, 64, acc, BMajor::K);
         warpgroupWait(k, 1);
-        warpgroupWait(d).store(out, 0, 0, 64, 64, 64);
+        Frag r = warpgroupWait(d);
+        r.store(out, 0, 0, 64, 64, 64);
+        r.store(tile, 0, 0);
+        fenceProxyAsync(k);
+        k.barrier(1, 128);
+        tmaStore(tile, 0, map, {0, 0});
+        tmaStoreWait(k, 0);
       },
       "sm_90a");
+  EXPECT_THAT(ir, HasSubstr("kaio.shared_store_fragment %4, %0["));
+  EXPECT_THAT(ir, HasSubstr("kaio.fence_proxy_async\n    kaio.barrier id 1, threads 128"));
+  EXPECT_THAT(ir, HasSubstr("kaio.tma_store %0["));
+  EXPECT_THAT(ir, HasSubstr("kaio.tma_store_wait pending 0"));
   EXPECT_THAT(ir, HasSubstr("%arg0: !kaio.tensor_map<64x64xf16, swizzle = "
                             "128>, %arg1: !kaio.ptr<f32>"));
   EXPECT_THAT(ir, HasSubstr("kaio.shared_alloc : <2xi64>"));

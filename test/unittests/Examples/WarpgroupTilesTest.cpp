@@ -263,7 +263,7 @@ module attributes {kaio.target = "sm_90a"} {
     %row = arith.muli %warp, %c16 : i32
     kaio.shared_store_fragment %r, %cs[%row, %c0] : !Acc, !T
     kaio.fence_proxy_async
-    kaio.barrier 1, 128
+    kaio.barrier id 1, threads 128
     scf.if %first {
       kaio.tma_store %cs[%c0] to %mc[%row0, %col0] : !T, !M
       kaio.tma_store_wait pending 0

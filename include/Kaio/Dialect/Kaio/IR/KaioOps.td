@@ -253,14 +253,15 @@ def Kaio_BarrierOp : Kaio_Op<"barrier"> {
   let description = [{
     `kaio.barrier` synchronises the whole block: every thread must reach it
     (the kernel verifier rejects it under thread-dependent control flow).
-    `kaio.barrier 1, 256` is named barrier 1 (of 1..15; 0 is the block's)
+    `kaio.barrier id 1, threads 256` is named barrier 1 (of 1..15; 0 is the block's)
     among 256 threads, whole warps: e.g. the two consumer warpgroups of a
     warp-specialised kernel before their epilogue, while the producer
     warpgroup goes on. Exactly that many threads must reach it, so it may
     sit under thread-dependent control flow.
   }];
   let arguments = (ins OptionalAttr<I32Attr>:$id, OptionalAttr<I32Attr>:$threads);
-  let assemblyFormat = "($id^ `,` $threads)? attr-dict";
+  // Keyword-led: a bare `loc(...)` after the op would parse as an id.
+  let assemblyFormat = "(`id` $id^ `,` `threads` $threads)? attr-dict";
   let hasVerifier = 1;
 }
 
