@@ -23,11 +23,16 @@
 // CHECK:   scf.condition(%[[PENDING]])
 // CHECK: } do {
 // CHECK: ptx.setmaxnreg inc 232
-// CHECK: %[[A:.*]] = kaio.shared_address %{{.*}}[%arg1, %{{.*}}]
+// Operand rows start on whole swizzle patterns: their address is the
+// tile's plus row * 128 bytes, no swizzle arithmetic.
+// CHECK: %[[TA:.*]] = kaio.shared_address %[[T:.*]][%[[Z:.*]], %[[Z]]]
+// CHECK: %[[AOFF:.*]] = arith.muli %arg1, %c128_i32 : i32
+// CHECK: %[[A:.*]] = arith.addi %[[TA]], %[[AOFF]] : i32
 // CHECK: %[[A64:.*]] = arith.extui %[[A]] : i32 to i64
 // CHECK: %[[A4:.*]] = arith.shrui %[[A64]], %c4_i64 : i64
 // CHECK: %[[DA:.*]] = arith.ori %[[A4]], %c4611686293305294848_i64 : i64
-// CHECK: %[[B:.*]] = kaio.shared_address %{{.*}}[%arg2, %{{.*}}]
+// CHECK: arith.muli %arg2, %{{.*}} : i32
+// CHECK: %[[B:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK: %[[B64:.*]] = arith.extui %[[B]] : i32 to i64
 // CHECK: %[[DB:.*]] = arith.ori %{{.*}}, %c4611686293338849280_i64 : i64
 // CHECK: ptx.wgmma_fence

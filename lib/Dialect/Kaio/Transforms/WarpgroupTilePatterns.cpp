@@ -94,6 +94,22 @@ int64_t swizzleSpan(SmemType tile) {
   return int64_t(16) << tile.getLayout().getSwizzleBits();
 }
 
+/// The shared address of row `row` of a hardware-swizzled tile. Operand
+/// rows start on whole swizzle patterns (multiples of 8), where the swizzle
+/// moves nothing: the tile's base plus `row` rows, no XOR arithmetic (the
+/// descriptor's base offset is 0; the hardware swizzles by address).
+Value rowAddress(OpBuilder &b, Location loc, Value tile, Value row) {
+  auto type = cast<SmemType>(tile.getType());
+  Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
+  Value base =
+      SharedAddressOp::create(b, loc, b.getI32Type(), tile, ValueRange{zero, zero});
+  int64_t rowBytes = type.getShape()[1] *
+                     (type.getElementType().getIntOrFloatBitWidth() / 8);
+  Value offset = arith::MulIOp::create(
+      b, loc, row, arith::ConstantIntOp::create(b, loc, rowBytes, 32));
+  return arith::AddIOp::create(b, loc, base, offset);
+}
+
 /// The i64 descriptor of the matrix at shared address `addr` (i32) whose
 /// other fields are `high` (makeWgmmaDescriptor at address 0).
 Value descriptor(OpBuilder &b, Location loc, Value addr, uint64_t high) {
@@ -133,23 +149,18 @@ struct WarpgroupMmaLowering : OpConversionPattern<WarpgroupMmaOp> {
     ptx::PTXType type =
         b.getElementType().isF16() ? ptx::PTXType::f16 : ptx::PTXType::bf16;
 
-    // Rows start on whole swizzle patterns, so element (row, 0) is at the
-    // row's unswizzled offset.
-    Value zero = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
     Value aDesc;
     if (aTile) {
       std::optional<uint64_t> aHigh = ptx::makeWgmmaDescriptor(
           0, 0, 8 * swizzleSpan(aTile), aTile.getLayout().getSwizzle());
       if (!aHigh)
         return rewriter.notifyMatchFailure(op, "no descriptor for A's layout");
-      Value aAddr = SharedAddressOp::create(
-          rewriter, loc, rewriter.getI32Type(), op.getA(),
-          ValueRange{adaptor.getARow().front(), zero});
+      Value aAddr = rowAddress(rewriter, loc, op.getA(),
+                               adaptor.getARow().front());
       aDesc = descriptor(rewriter, loc, aAddr, *aHigh);
     }
-    Value bAddr = SharedAddressOp::create(
-        rewriter, loc, rewriter.getI32Type(), op.getB(),
-        ValueRange{adaptor.getBRow().front(), zero});
+    Value bAddr =
+        rowAddress(rewriter, loc, op.getB(), adaptor.getBRow().front());
     Value bDesc = descriptor(rewriter, loc, bAddr, *bHigh);
 
     // A zero accumulator (a fresh S = Q K^T) is not read: the first wgmma
