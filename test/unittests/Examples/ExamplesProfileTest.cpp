@@ -138,6 +138,39 @@ TEST_F(ExamplesProfileTest, TensorCoreMatmul) {
   EXPECT_EQ(mix(k, "int.div"), 0u);
 }
 
+// examples/hopper_gemm.mlir at 256^3 (four 128 x 128 tiles, one per block,
+// four K tiles each): 512 m64n128k16 wgmma (4 per K tile per consumer
+// warpgroup), three TMA boxes per K tile, and an epilogue of 8-byte stores
+// whose requests touch exactly the sectors they need. The warp instruction
+// count pins the whole kernel: a lowering that adds work to the loops
+// shows here.
+TEST_F(ExamplesProfileTest, HopperGemm) {
+  std::string path = KAIO_SOURCE_DIR "/examples/hopper_gemm.mlir";
+  module = parseSourceFile<ModuleOp>(path, &context);
+  ASSERT_TRUE(module && succeeded(kaio::lowerToPTXDialect(
+                            *module, kaio::CompileOptions())));
+  interp = std::make_unique<Interpreter>(*module);
+  const uint32_t n = 256;
+  uint64_t a = interp->allocGlobal(n * n * 2), b = interp->allocGlobal(n * n * 2),
+           c = interp->allocGlobal(n * n * 4);
+  uint64_t ma = kaio::test::makeTensorMap2D(*interp, a, n, n, 128, 64,
+                                            kaio::rt::ScalarType::F16, 128);
+  uint64_t mb = kaio::test::makeTensorMap2D(*interp, b, n, n, 64, 64,
+                                            kaio::rt::ScalarType::F16, 128);
+  LaunchOptions opts;
+  opts.profile = &prof;
+  LaunchResult r = interp->launch("hopper_gemm", {4}, {384},
+                                  {ma, mb, c, n, n, n}, opts);
+  ASSERT_TRUE(r.success) << r.message();
+  const KernelProfile &k = *prof.find("hopper_gemm");
+  EXPECT_EQ(mix(k, "wgmma.m64n128k16.f32.f16.f16"), 512u);
+  EXPECT_EQ(mix(k, "cp.async.bulk.tensor.load"), 48u);
+  EXPECT_EQ(mix(k, "st.global.8B"), 1024u);
+  EXPECT_DOUBLE_EQ(k.global.at("st.global").sectorsPerRequest(), 8.0);
+  EXPECT_EQ(k.globalBytesRead, 0u); // A and B only through TMA
+  EXPECT_EQ(k.warpInstructions, 17704u);
+}
+
 TEST_F(ExamplesProfileTest, TensorCoreMatmulPipelined) {
   const KernelProfile &k =
       profile("tensor_core_matmul_pipelined", {4, 4}, {256},

@@ -11,7 +11,6 @@
 #include "Lowering.h"
 #include "Kaio/Interpreter/Interpreter.h"
 #include "Kaio/Pipeline/Pipeline.h"
-#include "Kaio/Runtime/TensorMapDesc.h"
 #include "Kaio/Target/PTX/PTXEmitter.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -560,22 +559,11 @@ TEST_F(ExamplesTest, PTXKernelWarpShuffleSum) {
   }
 }
 
-/// A 2-D f16 tensor map over the row-major rows x cols matrix at `address`
-/// with a boxRows x boxCols box and 128-byte swizzle.
+/// A 2-D f16 tensor map with 128-byte swizzle.
 uint64_t makeTensorMap16(Interpreter &interp, uint64_t address, uint64_t rows,
                          uint64_t cols, uint32_t boxRows, uint32_t boxCols) {
-  kaio::rt::TensorMapDesc d;
-  d.elem = kaio::rt::ScalarType::F16;
-  d.rank = 2;
-  d.address = address;
-  d.dims[0] = cols;
-  d.dims[1] = rows;
-  d.strides[0] = 2;
-  d.strides[1] = cols * 2;
-  d.box[0] = boxCols;
-  d.box[1] = boxRows;
-  d.swizzle = kaio::rt::TensorMapSwizzle::B128;
-  return interp.allocTensorMap(d);
+  return kaio::test::makeTensorMap2D(interp, address, rows, cols, boxRows,
+                                     boxCols, kaio::rt::ScalarType::F16, 128);
 }
 
 // examples/hopper_gemm.mlir: TMA into a 4-stage mbarrier ring, wgmma from

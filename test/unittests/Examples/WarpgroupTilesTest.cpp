@@ -12,7 +12,6 @@
 
 #include "Lowering.h"
 #include "Kaio/Interpreter/Interpreter.h"
-#include "Kaio/Runtime/TensorMapDesc.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "gtest/gtest.h"
@@ -142,20 +141,9 @@ float fromBits(uint16_t h, bool bf16) {
 uint64_t makeMap(Interpreter &interp, uint64_t address, uint64_t rows,
                  uint64_t cols, uint32_t boxRows, uint32_t boxCols, bool bf16,
                  unsigned swizzle) {
-  kaio::rt::TensorMapDesc d;
-  d.elem = bf16 ? kaio::rt::ScalarType::BF16 : kaio::rt::ScalarType::F16;
-  d.rank = 2;
-  d.address = address;
-  d.dims[0] = cols;
-  d.dims[1] = rows;
-  d.strides[0] = 2;
-  d.strides[1] = cols * 2;
-  d.box[0] = boxCols;
-  d.box[1] = boxRows;
-  d.swizzle = swizzle == 128  ? kaio::rt::TensorMapSwizzle::B128
-              : swizzle == 64 ? kaio::rt::TensorMapSwizzle::B64
-                              : kaio::rt::TensorMapSwizzle::B32;
-  return interp.allocTensorMap(d);
+  return kaio::test::makeTensorMap2D(
+      interp, address, rows, cols, boxRows, boxCols,
+      bf16 ? kaio::rt::ScalarType::BF16 : kaio::rt::ScalarType::F16, swizzle);
 }
 
 class WarpgroupTilesTest : public ::testing::TestWithParam<Case> {};
