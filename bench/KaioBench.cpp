@@ -28,6 +28,7 @@
 
 #include "Kaio/Ops/Library.h"
 #include "Kaio/Runtime/Runtime.h"
+#include "bench_hopper_kernels.h"
 #include "bench_kernels.h"
 
 #include <benchmark/benchmark.h>
@@ -262,6 +263,101 @@ BENCHMARK(BM_TensorCoreMatmulVsCublas<MatmulVariant::WarpTiles>)
 BENCHMARK(BM_TensorCoreMatmulVsCublas<MatmulVariant::Staged>)
     ->Name("BM_TensorCoreMatmulStagedVsCublas")
     ->Apply(matmulShapes);
+
+/// examples/hopper_gemm.mlir — the warp-specialised TMA + wgmma GEMM
+/// written in the kaio dialect — against cuBLAS GemmEx (f16 in, f32 out),
+/// and against the op library's generated sm_90a kernel (ops::gemm, 128 x
+/// 128 tiles at these shapes when they fit one wave, else 128 x 256) in the
+/// same run: `library_ms`. Needs a 9.0 GPU (the PTX is sm_90a).
+void BM_HopperGemmExampleVsCublas(benchmark::State &state) {
+  Gpu &gpu = Gpu::get();
+  if (skipWithoutGpu(state, gpu))
+    return;
+  if (!gpu.hasCublas || !gpu.library) {
+    state.SkipWithError(!gpu.library ? "not measured: the op library did "
+                                       "not load"
+                                     : "not measured: cuBLAS not found");
+    return;
+  }
+  static std::optional<Expected<bench_hopper::Kernels>> hopper;
+  if (!hopper)
+    hopper.emplace(bench_hopper::Kernels::load(*gpu.device));
+  if (!*hopper) {
+    state.SkipWithError(("not measured: " + hopper->error().message()).c_str());
+    return;
+  }
+  const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  auto a = DeviceBuffer<Half>::allocate(*gpu.device, size_t(m * k));
+  auto b = DeviceBuffer<Half>::allocate(*gpu.device, size_t(k * n));
+  auto c = DeviceBuffer<float>::allocate(*gpu.device, size_t(m * n));
+  // 0x3c3c is f16 1.0586: finite inputs, sums far from overflow.
+  if (!a || !b || !c || a->fillBytes(0x3c) || b->fillBytes(0x3c)) {
+    state.SkipWithError("device allocation failed");
+    return;
+  }
+  // Row-major 16-bit matrices, 128-byte swizzle: A in 128 x 64 boxes, B in
+  // 64 x 64 (the boxes the example's types declare).
+  auto map = [&](const DeviceBuffer<Half> &buf, int64_t rows, int64_t cols,
+                 uint32_t boxRows) {
+    TensorMapDesc d;
+    d.elem = ScalarType::F16;
+    d.rank = 2;
+    d.address = buf.ptr();
+    d.dims[0] = uint64_t(cols);
+    d.dims[1] = uint64_t(rows);
+    d.strides[0] = 2;
+    d.strides[1] = uint64_t(cols) * 2;
+    d.box[0] = 64;
+    d.box[1] = boxRows;
+    d.swizzle = TensorMapSwizzle::B128;
+    return makeTensorMap((*hopper)->hopper_gemm_kernel(), d);
+  };
+  Expected<TensorMap> ma = map(*a, m, k, 128), mb = map(*b, k, n, 64);
+  if (!ma || !mb) {
+    state.SkipWithError(("tensor map: " + (!ma ? ma.error() : mb.error())
+                                               .message())
+                            .c_str());
+    return;
+  }
+  const int64_t tiles = ((m + 127) / 128) * ((n + 127) / 128);
+  LaunchConfig config;
+  config.block = bench_hopper::Kernels::hopper_gemm_block();
+  config.grid = Dim3(unsigned(
+      std::min<int64_t>(tiles, gpu.device->properties().smCount)));
+  auto kaio = [&] {
+    return !(*hopper)->hopper_gemm(config, *ma, *mb, *c, uint32_t(m),
+                                   uint32_t(n), uint32_t(k));
+  };
+  auto library = [&] {
+    return !gpu.library->gemm(
+        kaio::ops::Matrix::rowMajor(std::as_const(*a).view(), m, k),
+        kaio::ops::Matrix::rowMajor(std::as_const(*b).view(), k, n),
+        kaio::ops::Matrix::rowMajor(c->view(), m, n));
+  };
+  auto peer = [&] {
+    return gpu.cublas.gemm16F32(a->ptr(), b->ptr(), c->ptr(), int(m), int(n),
+                                int(k), false);
+  };
+  for (auto _ : state) {
+    double kaioMs = medianMs(gpu, kaio), peerMs = medianMs(gpu, peer),
+           libraryMs = medianMs(gpu, library);
+    if (kaioMs < 0 || peerMs < 0 || libraryMs < 0) {
+      state.SkipWithError("a launch failed");
+      return;
+    }
+    report(state, kaioMs, peerMs, 2.0 * double(m) * double(n) * double(k),
+           "flop/s");
+    state.counters["library_ms"] = libraryMs;
+  }
+}
+BENCHMARK(BM_HopperGemmExampleVsCublas)
+    ->ArgNames({"M", "N", "K"})
+    ->Args({2048, 2048, 2048})
+    ->Args({4096, 4096, 4096})
+    ->Args({8192, 8192, 8192})
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 
 /// kaio::ops::gemm against cuBLAS GemmEx at the same precision (f16 or
 /// bf16 inputs, f32 out). Each timed run uses the next of enough A, B, C

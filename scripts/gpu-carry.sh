@@ -13,9 +13,12 @@ build=${1:-$root/build}
 dst=$root/build-gpu
 rm -rf "$dst"
 mkdir -p "$dst/bin" "$dst/lib" "$dst/test/unittests/KaioOpsTests" \
-  "$dst/test/unittests/Runtime" "$root/shared/libbenchmark"
+  "$dst/test/unittests/Runtime" "$dst/test/unittests/KaioEmbedTests" \
+  "$root/shared/libbenchmark"
 cp "$build/bin/kaio-bench" "$dst/bin/"
 cp "$build/test/unittests/KaioOpsTests/KaioOpsTests" "$dst/test/unittests/KaioOpsTests/"
+# The embedded examples, the kaio-dialect Hopper GEMM and attention among them.
+cp "$build/test/unittests/KaioEmbedTests/KaioEmbedTests" "$dst/test/unittests/KaioEmbedTests/"
 cp "$build/test/unittests/Runtime/KaioRuntimeTests" \
   "$build/test/unittests/Runtime/libKaioFakeCudaDriver.so" "$dst/test/unittests/Runtime/"
 # The soname only (links do not travel); gpu-session.sh's caller links

@@ -70,11 +70,17 @@ for s in "${steps[@]}"; do
           # its own process with a short limit (a hung kernel costs little)
     step hopper-gemm 60 "$ops_tests" --gtest_filter='*GemmTest*RealGpu*'
     step hopper-attention 60 "$ops_tests" \
-      --gtest_filter='*FlashAttentionTest.MatchesAnF64*RealGpu*' ;;
+      --gtest_filter='*FlashAttentionTest.MatchesAnF64*RealGpu*'
+    # The same designs written in the kaio dialect (examples/hopper_*.mlir).
+    step hopper-kaio-examples 60 \
+      "$build/test/unittests/KaioEmbedTests/KaioEmbedTests" --gtest_filter='*OnTheGpu*' ;;
   gemm-bench)
     step gemm-bench-4096 40 "$build/bin/kaio-bench" --filter 'OpsGemm.*M:4096/N:4096/K:4096/'
     step gemm-bench 150 "$build/bin/kaio-bench" --filter 'OpsGemm' \
-      --json "$out/gemm-bench.json" ;;
+      --json "$out/gemm-bench.json"
+    # examples/hopper_gemm.mlir against cuBLAS and the library's kernel.
+    step gemm-bench-kaio-example 90 "$build/bin/kaio-bench" \
+      --filter 'HopperGemmExample' --json "$out/gemm-bench-kaio-example.json" ;;
   attention-bench)
     step torch-attention 150 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 \

@@ -2,14 +2,19 @@
 //
 // vector_add (from examples/vector_add.mlir) and fused_silu_gate and
 // tiled_matmul (written with the builder, generated at build time) embedded
-// for sm_75, sm_80 and sm_90a. This binary links only KaioRuntime.
+// for sm_75, sm_80 and sm_90a; the kaio-dialect Hopper examples for sm_90a.
+// This binary links only KaioRuntime.
 //
 //===----------------------------------------------------------------------===//
 
 #include "KaioEmbedTests_kernels.h"
+#include "embed_hopper_kernels.h"
+
+#include "Kaio/Runtime/TensorMap.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -155,6 +160,117 @@ TEST(Embed, RunsOnTheGpu) {
         want += double(A[r * K + i]) * B[i * N + col];
       ASSERT_NEAR((*C)[r * N + col], want, 1e-4) << r << "," << col;
     }
+}
+
+/// A 128-byte-swizzled tensor map over a row-major rows x cols f16 matrix.
+Expected<TensorMap> halfMap(const Device &device, const DeviceBuffer<Half> &m,
+                            std::uint64_t rows, std::uint64_t cols,
+                            std::uint32_t boxRows) {
+  TensorMapDesc d;
+  d.elem = ScalarType::F16;
+  d.rank = 2;
+  d.address = m.ptr();
+  d.dims[0] = cols;
+  d.dims[1] = rows;
+  d.strides[0] = 2;
+  d.strides[1] = cols * 2;
+  d.box[0] = 64;
+  d.box[1] = boxRows;
+  d.swizzle = TensorMapSwizzle::B128;
+  return makeTensorMap(device, d);
+}
+
+/// Rounded f16 values of a pattern, and the f32 they stand for.
+std::vector<Half> halves(std::size_t n, unsigned seed, std::vector<float> &f) {
+  std::vector<Half> h(n);
+  f.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    h[i] = toHalf(float(int((i * 7 + seed * 13) % 17) - 8) / 8.0f);
+    f[i] = toFloat(h[i]);
+  }
+  return h;
+}
+
+// examples/hopper_gemm.mlir and hopper_attention.mlir on a 9.0 GPU at ragged
+// shapes against f64 references (the interpreter checks them in CI).
+TEST(Embed, HopperExamplesOnTheGpu) {
+  REQUIRE_GPU(device);
+  if (device->properties().computeCapability() != 90)
+    GTEST_SKIP() << "sm_90a kernels need a 9.0 GPU";
+  Expected<embed_hopper::Kernels> k = embed_hopper::Kernels::load(*device);
+  ASSERT_TRUE(k) << k.error().message();
+
+  // GEMM: 3 x 4 tiles of 128 x 128 over a 132-SM grid clipped to the tiles,
+  // ragged in M and N, K = 200 (a partial K tile).
+  const std::uint32_t M = 300, N = 456, K = 200;
+  std::vector<float> af, bf;
+  std::vector<Half> a = halves(size_t(M) * K, 1, af), b = halves(size_t(K) * N, 2, bf);
+  auto da = DeviceBuffer<Half>::fromHost(*device, a);
+  auto db = DeviceBuffer<Half>::fromHost(*device, b);
+  auto dc = DeviceBuffer<float>::allocate(*device, size_t(M) * N);
+  ASSERT_TRUE(da && db && dc);
+  Expected<TensorMap> ma = halfMap(*device, *da, M, K, 128);
+  Expected<TensorMap> mb = halfMap(*device, *db, K, N, 64);
+  ASSERT_TRUE(ma && mb);
+  LaunchConfig config;
+  config.block = embed_hopper::Kernels::hopper_gemm_block();
+  config.grid = Dim3(12);
+  ASSERT_FALSE(k->hopper_gemm(config, *ma, *mb, *dc, M, N, K));
+  Expected<std::vector<float>> c = dc->toHost();
+  ASSERT_TRUE(c);
+  for (std::uint32_t i = 0; i < M; ++i)
+    for (std::uint32_t j = 0; j < N; ++j) {
+      double want = 0;
+      for (std::uint32_t kk = 0; kk < K; ++kk)
+        want += double(af[i * K + kk]) * bf[kk * N + j];
+      ASSERT_NEAR((*c)[i * N + j], want, 1e-3 + 1e-5 * std::fabs(want))
+          << i << ", " << j;
+    }
+
+  // Attention, d = 64: two blocks of 128 queries (the second partial),
+  // three key blocks of 64 (the last masked).
+  const std::uint32_t sq = 200, sk = 150, d = 64;
+  std::vector<float> qf, kf, vf;
+  std::vector<Half> q = halves(size_t(sq) * d, 3, qf),
+                    kk = halves(size_t(sk) * d, 4, kf),
+                    v = halves(size_t(sk) * d, 5, vf);
+  auto dq = DeviceBuffer<Half>::fromHost(*device, q);
+  auto dk = DeviceBuffer<Half>::fromHost(*device, kk);
+  auto dv = DeviceBuffer<Half>::fromHost(*device, v);
+  auto dout = DeviceBuffer<float>::allocate(*device, size_t(sq) * d);
+  ASSERT_TRUE(dq && dk && dv && dout);
+  Expected<TensorMap> mq = halfMap(*device, *dq, sq, d, 128);
+  Expected<TensorMap> mk = halfMap(*device, *dk, sk, d, 64);
+  Expected<TensorMap> mv = halfMap(*device, *dv, sk, d, 64);
+  ASSERT_TRUE(mq && mk && mv);
+  config.block = embed_hopper::Kernels::hopper_attention_block();
+  config.grid = Dim3((sq + 127) / 128);
+  const float scale = 0.125f;
+  ASSERT_FALSE(
+      k->hopper_attention(config, *mq, *mk, *mv, *dout, sq, sk, scale));
+  Expected<std::vector<float>> o = dout->toHost();
+  ASSERT_TRUE(o);
+  for (std::uint32_t i = 0; i < sq; ++i) {
+    std::vector<double> p(sk);
+    double mx = -INFINITY, sum = 0;
+    for (std::uint32_t j = 0; j < sk; ++j) {
+      double s = 0;
+      for (std::uint32_t e = 0; e < d; ++e)
+        s += double(qf[i * d + e]) * kf[j * d + e];
+      mx = std::max(mx, p[j] = s * scale);
+    }
+    for (double &x : p)
+      sum += (x = std::exp(x - mx));
+    for (std::uint32_t e = 0; e < d; ++e) {
+      double want = 0;
+      for (std::uint32_t j = 0; j < sk; ++j)
+        want += p[j] * vf[j * d + e];
+      want /= sum;
+      // P is rounded to f16 before P V.
+      ASSERT_NEAR((*o)[i * d + e], want, 2e-3 + 1e-2 * std::fabs(want))
+          << i << ", " << e;
+    }
+  }
 }
 
 } // namespace
