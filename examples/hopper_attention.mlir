@@ -4,15 +4,18 @@
 //  - warpgroup 0 produces: one thread loads Q's 128 rows once, then key
 //    blocks of 64 rows of K and V by TMA into a 2-stage ring (`full` /
 //    `empty` mbarriers);
-//  - warpgroups 1 and 2 consume 64 query rows each. Per key block:
+//  - warpgroups 1 and 2 consume 64 query rows each. Per key block j:
 //      S = Q K^T                 (warpgroup_mma, K read K-major: transpose)
 //      m' = max(m, rowmax(S))    (S scaled by scale * log2 e; keys past Sk
 //                                 masked to -inf by an indexed frag_map)
 //      P = exp2(S - m'), l' = l * exp2(m - m') + rowsum(P)
 //      O = O * exp2(m - m') + P V  (P re-used from registers as wgmma's A:
 //                                   frag_to_operand)
-//    then free the stage. Finally O / l, stored with the rows past Sq
-//    masked.
+//    software-pipelined as in FlashAttention-3: S_j = Q K_j^T and
+//    O += P_{j-1} V_{j-1} are issued together, S_j is waited for with the
+//    P V group still pending (warpgroup_wait ... pending 1), and its
+//    softmax runs while the tensor cores finish P V; then block j - 1's
+//    stage is freed. Finally O / l, stored with the rows past Sq masked.
 // Any Sq, Sk >= 1 (TMA zero-fills past them). Launch with grid
 // ceil(Sq / 128) and 384 threads; the host builds the maps with boxes
 // 128 x 64 (Q) and 64 x 64 (K, V), 128-byte swizzle. One block per SM
@@ -93,21 +96,68 @@ module attributes {kaio.target = "sm_90a"} {
       %g = arith.subi %wg, %c1 : i32
       %q_rows = arith.muli %g, %c64 : i32
       %scale_log2 = arith.mulf %scale, %log2e : f32
-      %o0 = kaio.frag_fill %zero : f32 -> !Acc
+      %zeros = kaio.frag_fill %zero : f32 -> !Acc
       %m0 = kaio.frag_fill %ninf : f32 -> !Row
       %l0 = kaio.frag_fill %zero : f32 -> !Row
       kaio.mbarrier_wait %qbar[%c0], %c0 : !kaio.smem<1xi64>
-      %acc:3 = scf.for %j = %c0 to %key_blocks step %c1
-          iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!Acc, !Row, !Row) : i32 {
+      // Key block 0: S and its softmax (O is still zero).
+      kaio.mbarrier_wait %full[%c0], %c0 : !kaio.smem<2xi64>
+      %s0_async = kaio.warpgroup_mma %Qs[%q_rows], %Ks[%c0] transpose, %zeros
+          : !Q, !KV, !Acc
+      %s0 = kaio.warpgroup_wait %s0_async pending 0 : !Acc
+      %k00 = arith.muli %c0, %c64 : i32
+      %limit0 = arith.subi %sk, %k00 : i32
+      %t0 = kaio.frag_map %s0, %limit0, %scale_log2, %ninf indexed
+          : !Acc, i32, f32, f32 -> !Acc {
+      ^bb0(%x: f32, %r: i32, %c: i32, %lim: i32, %sl: f32, %inf: f32):
+        %in = arith.cmpi slt, %c, %lim : i32
+        %y = arith.mulf %x, %sl : f32
+        %z = arith.select %in, %y, %inf : f32
+        kaio.yield %z : f32
+      }
+      %mb0 = kaio.frag_reduce_rows max %t0 : !Acc -> !Row
+      %mn0 = kaio.frag_map %m0, %mb0 : !Row, !Row -> !Row {
+      ^bb0(%x: f32, %y: f32):
+        %z = arith.maximumf %x, %y : f32
+        kaio.yield %z : f32
+      }
+      %p0 = kaio.frag_map %t0, %mn0 : !Acc, !Row -> !Acc {
+      ^bb0(%x: f32, %mx: f32):
+        %d = arith.subf %x, %mx : f32
+        %e = math.exp2 %d : f32
+        kaio.yield %e : f32
+      }
+      %alpha0 = kaio.frag_map %m0, %mn0 : !Row, !Row -> !Row {
+      ^bb0(%x: f32, %mx: f32):
+        %d = arith.subf %x, %mx : f32
+        %e = math.exp2 %d : f32
+        kaio.yield %e : f32
+      }
+      %ps0 = kaio.frag_reduce_rows sum %p0 : !Acc -> !Row
+      %ln0 = kaio.frag_map %l0, %alpha0, %ps0 : !Row, !Row, !Row -> !Row {
+      ^bb0(%x: f32, %a: f32, %y: f32):
+        %z = math.fma %x, %a, %y : f32
+        kaio.yield %z : f32
+      }
+      %pa0 = kaio.frag_to_operand %p0 : !Acc -> !P
+      // Block j: S_j = Q K_j^T and O += P_{j-1} V_{j-1} in flight together;
+      // the softmax of S_j runs while P V does.
+      %acc:4 = scf.for unsigned %j = %c1 to %key_blocks step %c1
+          iter_args(%o = %zeros, %m = %mn0, %l = %ln0, %pa_prev = %pa0)
+          -> (!Acc, !Row, !Row, !P) : i32 {
         %s = arith.remui %j, %c2 : i32
         %round = arith.divui %j, %c2 : i32
         %phase = arith.remui %round, %c2 : i32
+        %j_prev = arith.subi %j, %c1 : i32
+        %s_prev = arith.remui %j_prev, %c2 : i32
         kaio.mbarrier_wait %full[%s], %phase : !kaio.smem<2xi64>
         %row = arith.muli %s, %c64 : i32
-        %s_async = kaio.warpgroup_mma %Qs[%q_rows], %Ks[%row] transpose, %o0
+        %row_prev = arith.muli %s_prev, %c64 : i32
+        %s_async = kaio.warpgroup_mma %Qs[%q_rows], %Ks[%row] transpose, %zeros
             : !Q, !KV, !Acc
-        %S = kaio.warpgroup_wait %s_async pending 0 : !Acc
-        // Keys past Sk (zero-filled by TMA) must not count.
+        %o_async = kaio.warpgroup_mma %pa_prev, %Vs[%row_prev], %o : !P, !KV, !Acc
+        // S's group is the older one: complete with P V still pending.
+        %S = kaio.warpgroup_wait %s_async pending 1 : !Acc
         %k0 = arith.muli %j, %c64 : i32
         %limit = arith.subi %sk, %k0 : i32
         %t = kaio.frag_map %S, %limit, %scale_log2, %ninf indexed
@@ -142,20 +192,32 @@ module attributes {kaio.target = "sm_90a"} {
           %z = math.fma %x, %a, %y : f32
           kaio.yield %z : f32
         }
-        %os = kaio.frag_map %o, %alpha : !Acc, !Row -> !Acc {
+        %on = kaio.warpgroup_wait %o_async pending 0 : !Acc
+        // P becomes wgmma's A operand once no group is in flight: ptxas
+        // serialises wgmma (C7513) when registers a later wgmma reads are
+        // defined while one runs.
+        %pa = kaio.frag_to_operand %p : !Acc -> !P
+        // Block j - 1's K and V are done with.
+        scf.if %wg_leader {
+          kaio.mbarrier_arrive %empty[%s_prev] : !kaio.smem<2xi64>
+        }
+        %os = kaio.frag_map %on, %alpha : !Acc, !Row -> !Acc {
         ^bb0(%x: f32, %a: f32):
           %z = arith.mulf %x, %a : f32
           kaio.yield %z : f32
         }
-        %pa = kaio.frag_to_operand %p : !Acc -> !P
-        %o_async = kaio.warpgroup_mma %pa, %Vs[%row], %os : !P, !KV, !Acc
-        %on = kaio.warpgroup_wait %o_async pending 0 : !Acc
-        scf.if %wg_leader {
-          kaio.mbarrier_arrive %empty[%s] : !kaio.smem<2xi64>
-        }
-        scf.yield %on, %mn, %ln : !Acc, !Row, !Row
+        scf.yield %os, %mn, %ln, %pa : !Acc, !Row, !Row, !P
       }
-      %out = kaio.frag_map %acc#0, %acc#2 : !Acc, !Row -> !Acc {
+      // The last block's P V.
+      %last = arith.subi %key_blocks, %c1 : i32
+      %s_last = arith.remui %last, %c2 : i32
+      %row_last = arith.muli %s_last, %c64 : i32
+      %o_async = kaio.warpgroup_mma %acc#3, %Vs[%row_last], %acc#0 : !P, !KV, !Acc
+      %o_done = kaio.warpgroup_wait %o_async pending 0 : !Acc
+      scf.if %wg_leader {
+        kaio.mbarrier_arrive %empty[%s_last] : !kaio.smem<2xi64>
+      }
+      %out = kaio.frag_map %o_done, %acc#2 : !Acc, !Row -> !Acc {
       ^bb0(%x: f32, %y: f32):
         %z = arith.divf %x, %y : f32
         kaio.yield %z : f32

@@ -271,8 +271,31 @@ func.func @wait_pending(%c: !kaio.frag<acc, m16n8k16, f32, 1x8>) {
 // -----
 
 func.func @wait_acc_pending(%c: !kaio.frag<acc, m16n8k16, f32, 1x8>) {
-  // expected-error @+1 {{'kaio.warpgroup_wait' op returns accumulators only with pending 0}}
+  // expected-error @+1 {{'kaio.warpgroup_wait' op with pending 1, an accumulator must come from a kaio.warpgroup_mma earlier in this block}}
   %w = kaio.warpgroup_wait %c pending 1 : !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @wait_acc_pending_newest(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  %s = kaio.warpgroup_mma %a[%i], %a[%i], %c : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  %o = kaio.warpgroup_mma %a[%i], %a[%i], %c : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  // expected-error @+1 {{'kaio.warpgroup_wait' op with pending 1 the accumulator's group may still be in flight: only 0 warpgroup_mma follow it before the wait}}
+  %r = kaio.warpgroup_wait %o pending 1 : !kaio.frag<acc, m16n8k16, f32, 1x8>
+  %w:2 = kaio.warpgroup_wait %s, %r pending 0 : !kaio.frag<acc, m16n8k16, f32, 1x8>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+// The older of two groups is complete once at most one is pending.
+func.func @wait_acc_pending_older(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32, %p: !kaio.ptr<f32>) {
+  %s = kaio.warpgroup_mma %a[%i], %a[%i], %c : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  %o = kaio.warpgroup_mma %a[%i], %a[%i], %c : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  %r = kaio.warpgroup_wait %s pending 1 : !kaio.frag<acc, m16n8k16, f32, 1x8>
+  kaio.store_fragment %r, %p[%i, %i] bounds [%i, %i] ld %i : !kaio.frag<acc, m16n8k16, f32, 1x8>, !kaio.ptr<f32>
+  %w = kaio.warpgroup_wait %o pending 0 : !kaio.frag<acc, m16n8k16, f32, 1x8>
   return
 }
 

@@ -11,6 +11,28 @@
 // wait, to the store as the same 64 registers.
 
 // CHECK-LABEL: kaio.kernel @wg
+// The descriptors of every k step are computed as soon as their operands
+// exist (here: after the tile), not between the wgmma of a group or after
+// an earlier group was issued (ptxas would serialise the wgmma, C7513).
+// Operand rows start on whole swizzle patterns: their address is the
+// tile's plus row * 128 bytes, no swizzle arithmetic.
+// CHECK: %[[T:.*]] = kaio.shared_alloc : <256x64xf16
+// CHECK: %[[TA:.*]] = kaio.shared_address %[[T]][%[[Z:.*]], %[[Z]]]
+// CHECK: %[[AOFF:.*]] = arith.muli %arg1, %c128_i32 : i32
+// CHECK: %[[A:.*]] = arith.addi %[[TA]], %[[AOFF]] : i32
+// CHECK: %[[A64:.*]] = arith.extui %[[A]] : i32 to i64
+// CHECK: %[[A4:.*]] = arith.shrui %[[A64]], %c4_i64 : i64
+// CHECK: %[[DA:.*]] = arith.ori %[[A4]], %c4611686293305294848_i64 : i64
+// CHECK: arith.muli %arg2, %{{.*}} : i32
+// CHECK: %[[B:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK: %[[B64:.*]] = arith.extui %[[B]] : i32 to i64
+// CHECK: %[[DB:.*]] = arith.ori %{{.*}}, %c4611686293338849280_i64 : i64
+// CHECK: %[[DA1:.*]] = arith.addi %[[DA]], %c2_i64 : i64
+// CHECK: %[[DB1:.*]] = arith.addi %[[DB]], %c128_i64 : i64
+// CHECK: arith.addi %[[DA]], %c4_i64{{.*}} : i64
+// CHECK: arith.addi %[[DB]], %c256_i64 : i64
+// CHECK: arith.addi %[[DA]], %c6_i64 : i64
+// CHECK: arith.addi %[[DB]], %c384_i64 : i64
 // CHECK: %[[BARS:.*]] = kaio.shared_alloc : <4xi64>
 // CHECK: %[[B0:.*]] = kaio.shared_address %[[BARS]][%[[S:.*]]] : <4xi64>
 // CHECK: ptx.mbarrier_init [%[[B0]]], %{{.*}} : i32
@@ -23,26 +45,11 @@
 // CHECK:   scf.condition(%[[PENDING]])
 // CHECK: } do {
 // CHECK: ptx.setmaxnreg inc 232
-// Operand rows start on whole swizzle patterns: their address is the
-// tile's plus row * 128 bytes, no swizzle arithmetic.
-// CHECK: %[[TA:.*]] = kaio.shared_address %[[T:.*]][%[[Z:.*]], %[[Z]]]
-// CHECK: %[[AOFF:.*]] = arith.muli %arg1, %c128_i32 : i32
-// CHECK: %[[A:.*]] = arith.addi %[[TA]], %[[AOFF]] : i32
-// CHECK: %[[A64:.*]] = arith.extui %[[A]] : i32 to i64
-// CHECK: %[[A4:.*]] = arith.shrui %[[A64]], %c4_i64 : i64
-// CHECK: %[[DA:.*]] = arith.ori %[[A4]], %c4611686293305294848_i64 : i64
-// CHECK: arith.muli %arg2, %{{.*}} : i32
-// CHECK: %[[B:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
-// CHECK: %[[B64:.*]] = arith.extui %[[B]] : i32 to i64
-// CHECK: %[[DB:.*]] = arith.ori %{{.*}}, %c4611686293338849280_i64 : i64
-// CHECK: ptx.wgmma_fence
-// CHECK: %[[D0:.*]]:64 = ptx.wgmma_mma_async m64n128k16 f32 f16 f16 {%cst, {{.*}}}, %[[DA]], %[[DB]] scale_d_imm 0 trans_b : f32
-// CHECK-DAG: %[[DB1:.*]] = arith.addi %[[DB]], %c128_i64 : i64
-// CHECK-DAG: %[[DA1:.*]] = arith.addi %[[DA]], %c2_i64 : i64
-// CHECK: %[[D1:.*]]:64 = ptx.wgmma_mma_async m64n128k16 f32 f16 f16 {%[[D0]]#0, {{.*}}, %[[D0]]#63}, %[[DA1]], %[[DB1]] trans_b : f32
-// CHECK: arith.addi %[[DB]], %c256_i64 : i64
-// CHECK: arith.addi %[[DB]], %c384_i64 : i64
-// CHECK: %[[D3:.*]]:64 = ptx.wgmma_mma_async
+// CHECK-NEXT: ptx.wgmma_fence
+// CHECK-NEXT: %[[D0:.*]]:64 = ptx.wgmma_mma_async m64n128k16 f32 f16 f16 {%cst, {{.*}}}, %[[DA]], %[[DB]] scale_d_imm 0 trans_b : f32
+// CHECK-NEXT: %[[D1:.*]]:64 = ptx.wgmma_mma_async m64n128k16 f32 f16 f16 {%[[D0]]#0, {{.*}}, %[[D0]]#63}, %[[DA1]], %[[DB1]] trans_b : f32
+// CHECK-NEXT: ptx.wgmma_mma_async
+// CHECK-NEXT: %[[D3:.*]]:64 = ptx.wgmma_mma_async
 // CHECK-NEXT: ptx.wgmma_commit_group
 // CHECK-NEXT: ptx.wgmma_wait_group 1
 // CHECK-NEXT: ptx.wgmma_wait_group 0
@@ -77,12 +84,12 @@ kaio.kernel @wg(%out: !kaio.ptr<f32>, %ar: i32, %br: i32, %s: i32, %p: i32)
 // descriptor) and a K-major B (`transpose`: no trans-b, no LBO, its start
 // steps 32 bytes like A's would).
 // CHECK-LABEL: kaio.kernel @wg_regs
+// CHECK: %[[DBT:.*]] = arith.ori %{{.*}}, %c4611686293305294848_i64 : i64
+// CHECK: %[[DBT1:.*]] = arith.addi %[[DBT]], %c2_i64 : i64
 // CHECK: %[[L0:.*]]:4 = ptx.ldmatrix
 // CHECK: %[[L1:.*]]:4 = ptx.ldmatrix
-// CHECK: %[[DBT:.*]] = arith.ori %{{.*}}, %c4611686293305294848_i64 : i64
 // CHECK: ptx.wgmma_fence
 // CHECK: %[[E0:.*]]:32 = ptx.wgmma_mma_async m64n64k16 f32 bf16 bf16 {%cst, {{.*}}}, {%[[L0]]#0, %[[L0]]#1, %[[L0]]#2, %[[L0]]#3}, %[[DBT]] scale_d_imm 0 : f32, i32
-// CHECK: %[[DBT1:.*]] = arith.addi %[[DBT]], %c2_i64 : i64
 // CHECK: ptx.wgmma_mma_async m64n64k16 f32 bf16 bf16 {%[[E0]]#0, {{.*}}}, {%[[L1]]#0, %[[L1]]#1, %[[L1]]#2, %[[L1]]#3}, %[[DBT1]] : f32, i32
 // CHECK: ptx.wgmma_mma_async
 // CHECK: ptx.wgmma_mma_async

@@ -387,9 +387,31 @@ LogicalResult WarpgroupMmaOp::inferReturnTypes(
 LogicalResult WarpgroupWaitOp::verify() {
   if (getPending() < 0 || getPending() > 7)
     return emitOpError() << "pending must be in [0, 7], got " << getPending();
-  if (!getAccs().empty() && getPending() != 0)
-    return emitOpError("returns accumulators only with pending 0: which "
-                       "group an older one belongs to is not tracked");
+  if (getPending() == 0)
+    return success();
+  // With N groups left in flight, an accumulator is complete when at least
+  // N newer groups were committed after its own: warpgroup_mma ops between
+  // its definition and the wait in straight-line code of this block (each
+  // is one group; ops inside nested regions may not run, so they do not
+  // count).
+  for (Value acc : getAccs()) {
+    auto mma = acc.getDefiningOp<WarpgroupMmaOp>();
+    if (!mma || mma->getBlock() != (*this)->getBlock())
+      return emitOpError()
+             << "with pending " << getPending()
+             << ", an accumulator must come from a kaio.warpgroup_mma earlier "
+                "in this block (which group it belongs to must be visible)";
+    int64_t newer = 0;
+    for (Operation *op = mma->getNextNode(); op && op != *this;
+         op = op->getNextNode())
+      newer += isa<WarpgroupMmaOp>(op);
+    if (newer < getPending())
+      return emitOpError() << "with pending " << getPending()
+                           << " the accumulator's group may still be in "
+                              "flight: only "
+                           << newer
+                           << " warpgroup_mma follow it before the wait";
+  }
   return success();
 }
 

@@ -149,19 +149,55 @@ struct WarpgroupMmaLowering : OpConversionPattern<WarpgroupMmaOp> {
     ptx::PTXType type =
         b.getElementType().isF16() ? ptx::PTXType::f16 : ptx::PTXType::bf16;
 
-    Value aDesc;
-    if (aTile) {
-      std::optional<uint64_t> aHigh = ptx::makeWgmmaDescriptor(
-          0, 0, 8 * swizzleSpan(aTile), aTile.getLayout().getSwizzle());
-      if (!aHigh)
-        return rewriter.notifyMatchFailure(op, "no descriptor for A's layout");
-      Value aAddr = rowAddress(rewriter, loc, op.getA(),
-                               adaptor.getARow().front());
-      aDesc = descriptor(rewriter, loc, aAddr, *aHigh);
+    // The descriptors of every k step, computed as early as their operands
+    // allow: ptxas serialises wgmma (C7513) when registers they read are
+    // defined while another group is in flight, e.g. this group's
+    // descriptors computed after an earlier warpgroup_mma was issued.
+    SmallVector<Value> aDescs, bDescs;
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      Block *block = op->getBlock();
+      Operation *after = nullptr;
+      SmallVector<Value, 4> used = {adaptor.getBRow().front(), op.getB()};
+      if (aTile)
+        used.append({adaptor.getARow().front(), op.getA()});
+      for (Value value : used) {
+        Operation *def = value.getDefiningOp();
+        if (!def || def->getBlock() != block)
+          continue;
+        if (!after || after->isBeforeInBlock(def))
+          after = def;
+      }
+      if (after)
+        rewriter.setInsertionPointAfter(after);
+      else
+        rewriter.setInsertionPointToStart(block);
+      Value aDesc;
+      if (aTile) {
+        std::optional<uint64_t> aHigh = ptx::makeWgmmaDescriptor(
+            0, 0, 8 * swizzleSpan(aTile), aTile.getLayout().getSwizzle());
+        if (!aHigh)
+          return rewriter.notifyMatchFailure(op,
+                                             "no descriptor for A's layout");
+        aDesc = descriptor(
+            rewriter, loc,
+            rowAddress(rewriter, loc, op.getA(), adaptor.getARow().front()),
+            *aHigh);
+      }
+      Value bDesc = descriptor(
+          rewriter, loc,
+          rowAddress(rewriter, loc, op.getB(), adaptor.getBRow().front()),
+          *bHigh);
+      // A steps 32 bytes along its rows (or to its next register atom); B
+      // 16 rows of its blocks (N-major) or 32 bytes along its rows
+      // (K-major). The start address field counts 16 bytes.
+      for (int64_t kk = 0; kk < k / 16; ++kk) {
+        aDescs.push_back(aTile ? addConstant(rewriter, loc, aDesc, kk * 2)
+                               : Value());
+        bDescs.push_back(
+            addConstant(rewriter, loc, bDesc, kk * (transB ? bSpan : 2)));
+      }
     }
-    Value bAddr =
-        rowAddress(rewriter, loc, op.getB(), adaptor.getBRow().front());
-    Value bDesc = descriptor(rewriter, loc, bAddr, *bHigh);
 
     // A zero accumulator (a fresh S = Q K^T) is not read: the first wgmma
     // takes scale-d 0 and the zeros never reach a register.
@@ -175,16 +211,11 @@ struct WarpgroupMmaLowering : OpConversionPattern<WarpgroupMmaOp> {
     SmallVector<Type> types(regs.size(), rewriter.getF32Type());
     ptx::WgmmaFenceOp::create(rewriter, loc, Value(), false);
     for (int64_t kk = 0; kk < k / 16; ++kk) {
-      // A steps 32 bytes along its rows (or to its next register atom); B
-      // 16 rows of its blocks (N-major) or 32 bytes along its rows
-      // (K-major). The start address field counts 16 bytes.
-      Value a = aTile ? addConstant(rewriter, loc, aDesc, kk * 2) : Value();
       auto mma = ptx::WgmmaMmaAsyncOp::create(
           rewriter, loc, types, n, 16, ptx::PTXType::f32, type, type,
           /*satfinite=*/false, regs,
-          aTile ? ValueRange{} : aRegs.slice(kk * aPerStep, aPerStep), a,
-          addConstant(rewriter, loc, bDesc, kk * (transB ? bSpan : 2)),
-          Value(),
+          aTile ? ValueRange{} : aRegs.slice(kk * aPerStep, aPerStep),
+          aDescs[kk], bDescs[kk], Value(),
           zeroAcc && kk == 0 ? rewriter.getI32IntegerAttr(0) : IntegerAttr(),
           IntegerAttr(), IntegerAttr(),
           /*trans_a=*/false, transB, Value(), false);

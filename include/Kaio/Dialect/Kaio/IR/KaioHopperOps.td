@@ -213,9 +213,13 @@ def Kaio_WarpgroupWaitOp : Kaio_Op<"warpgroup_wait",
   let description = [{
     `%r = kaio.warpgroup_wait %d pending 0 : !kaio.frag<...>` waits until
     every warpgroup_mma of this warpgroup has completed and returns its
-    accumulators, now readable. Without operands, `pending N` waits until
-    at most the N newest warpgroup_mma are in flight: a pipeline frees the
-    shared stage an older one read while the newest still runs.
+    accumulators, now readable. `pending N` waits until at most the N
+    newest warpgroup_mma are in flight: a pipeline frees the shared stage
+    an older one read while the newest still runs, or reads an older
+    result (FlashAttention's softmax of S while P V runs) — accumulators
+    returned with N > 0 must come from a warpgroup_mma followed by at least
+    N others before the wait in the same block, so that their group is
+    provably complete.
   }];
   let arguments = (ins Variadic<Kaio_FragType>:$accs, I32Attr:$pending);
   let results = (outs Variadic<Kaio_FragType>:$results);
