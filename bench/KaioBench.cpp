@@ -170,6 +170,16 @@ bool skipWithoutGpu(benchmark::State &state, Gpu &gpu) {
   return true;
 }
 
+/// Skips (saying why) unless both the op library and cuBLAS loaded.
+bool skipWithoutLibraryOrCublas(benchmark::State &state, Gpu &gpu) {
+  if (gpu.hasCublas && gpu.library)
+    return false;
+  state.SkipWithError(!gpu.library ? "not measured: the op library did not "
+                                     "load"
+                                   : "not measured: cuBLAS not found");
+  return true;
+}
+
 void report(benchmark::State &state, double kaioMs, double peerMs,
             double work, const char *unit) {
   state.SetIterationTime(kaioMs / 1e3);
@@ -273,12 +283,8 @@ void BM_HopperGemmExampleVsCublas(benchmark::State &state) {
   Gpu &gpu = Gpu::get();
   if (skipWithoutGpu(state, gpu))
     return;
-  if (!gpu.hasCublas || !gpu.library) {
-    state.SkipWithError(!gpu.library ? "not measured: the op library did "
-                                       "not load"
-                                     : "not measured: cuBLAS not found");
+  if (skipWithoutLibraryOrCublas(state, gpu))
     return;
-  }
   static std::optional<Expected<bench_hopper::Kernels>> hopper;
   if (!hopper)
     hopper.emplace(bench_hopper::Kernels::load(*gpu.device));
@@ -367,12 +373,8 @@ template <bool BF16> void BM_OpsGemmVsCublas(benchmark::State &state) {
   Gpu &gpu = Gpu::get();
   if (skipWithoutGpu(state, gpu))
     return;
-  if (!gpu.hasCublas || !gpu.library) {
-    state.SkipWithError(!gpu.library ? "not measured: the op library did "
-                                       "not load"
-                                     : "not measured: cuBLAS not found");
+  if (skipWithoutLibraryOrCublas(state, gpu))
     return;
-  }
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   const uint64_t setBytes = uint64_t(m * k + k * n) * 2 + uint64_t(m * n) * 4;
   const uint64_t l2 = std::max<uint64_t>(uint64_t(gpu.device->properties().l2CacheSize),

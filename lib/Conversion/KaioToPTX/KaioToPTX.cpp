@@ -575,6 +575,14 @@ struct SharedStoreLowering : OpConversionPattern<SharedStoreOp> {
   }
 };
 
+/// The shared address of row `row` of a TMA tile (its base `tile`): TMA
+/// moves whole rows, swizzled by address.
+Value tileRowAddress(PTXBuilder &p, SmemType type, Value tile, Value row) {
+  int64_t rowBytes = type.getShape()[1] * elementBytes(type.getElementType());
+  return p.add(PTXType::u32, tile,
+               p.mulLo(PTXType::u32, row, p.i32(rowBytes)));
+}
+
 /// The calling thread's cp.async.bulk.tensor of the box at the coordinates
 /// (innermost first in PTX) into the tile rows from `row`, completing on
 /// the mbarrier.
@@ -584,11 +592,9 @@ struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
   matchAndRewrite(TmaLoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     PTXBuilder p(rewriter, op.getLoc());
-    SmemType dst = op.getDst().getType();
-    int64_t rowBytes = dst.getShape()[1] * elementBytes(dst.getElementType());
     Value dstAddr =
-        p.add(PTXType::u32, adaptor.getDst(),
-              p.mulLo(PTXType::u32, adaptor.getRow(), p.i32(rowBytes)));
+        tileRowAddress(p, op.getDst().getType(), adaptor.getDst(),
+                       adaptor.getRow());
     Value barAddr = p.add(PTXType::u32, adaptor.getBars(),
                           p.mulLo(PTXType::u32, adaptor.getIndex(), p.i32(8)));
     SmallVector<Value> coords(llvm::reverse(adaptor.getCoords()));
@@ -609,11 +615,9 @@ struct TmaStoreLowering : OpConversionPattern<TmaStoreOp> {
   matchAndRewrite(TmaStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     PTXBuilder p(rewriter, op.getLoc());
-    SmemType src = op.getSrc().getType();
-    int64_t rowBytes = src.getShape()[1] * elementBytes(src.getElementType());
     Value srcAddr =
-        p.add(PTXType::u32, adaptor.getSrc(),
-              p.mulLo(PTXType::u32, adaptor.getRow(), p.i32(rowBytes)));
+        tileRowAddress(p, op.getSrc().getType(), adaptor.getSrc(),
+                       adaptor.getRow());
     SmallVector<Value> coords(llvm::reverse(adaptor.getCoords()));
     CpAsyncBulkTensorStoreOp::create(rewriter, op.getLoc(), coords.size(),
                                      adaptor.getMap(), coords, srcAddr,
