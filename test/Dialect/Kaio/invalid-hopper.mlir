@@ -238,7 +238,7 @@ func.func @mma_row(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = 
 func.func @mma_read_in_flight(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32, %p: !kaio.ptr<f32>) {
   // expected-error @+1 {{'kaio.warpgroup_mma' op result is read before kaio.warpgroup_wait: wgmma writes it asynchronously}}
   %d = kaio.warpgroup_mma %a[%i], %a[%i], %c : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
-  // expected-note @+1 {{read here}}
+  // expected-note @+1 {{used here}}
   kaio.store_fragment %d, %p[%i, %i] bounds [%i, %i] ld %i : !kaio.frag<acc, m16n8k16, f32, 1x8>, !kaio.ptr<f32>
   return
 }
@@ -250,7 +250,7 @@ func.func @mma_read_in_flight_loop(%a: !kaio.smem<256x64xf16, #kaio.layout<row_m
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %c) -> (!kaio.frag<acc, m16n8k16, f32, 1x8>) {
-    // expected-note @+1 {{read here}}
+    // expected-note @+1 {{used here}}
     kaio.store_fragment %acc, %p[%i, %i] bounds [%i, %i] ld %i : !kaio.frag<acc, m16n8k16, f32, 1x8>, !kaio.ptr<f32>
     // expected-error @+1 {{'kaio.warpgroup_mma' op result is read before kaio.warpgroup_wait}}
     %d = kaio.warpgroup_mma %a[%i], %a[%i], %acc : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
@@ -465,6 +465,89 @@ module attributes {kaio.target = "sm_80"} {
     %t = kaio.shared_alloc : !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
     // expected-error @+1 {{'kaio.tma_store' op needs sm_90, but the module targets sm_80}}
     kaio.tma_store %t[%c0] to %m[%c0, %c0] : !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.tensor_map<64x64xf16, swizzle = 128>
+    kaio.return
+  }
+}
+
+// -----
+
+func.func @mma_acc_shared(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op result, still in flight, is the accumulator of another kaio.warpgroup_mma and has other uses}}
+  %d1 = kaio.warpgroup_mma %a[%i], %a[%i], %c : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  // expected-note @+1 {{used here}}
+  %d2 = kaio.warpgroup_mma %a[%i], %a[%i], %d1 : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  %r:2 = kaio.warpgroup_wait %d1, %d2 pending 0 : !kaio.frag<acc, m16n8k16, f32, 1x8>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @mma_out_of_execute_region(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op result is read before kaio.warpgroup_wait}}
+  %d = kaio.warpgroup_mma %a[%i], %a[%i], %c : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  %r = scf.execute_region -> !kaio.frag<acc, m16n8k16, f32, 1x8> {
+    // expected-note @+1 {{used here}}
+    scf.yield %d : !kaio.frag<acc, m16n8k16, f32, 1x8>
+  }
+  %w = kaio.warpgroup_wait %r pending 0 : !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @tma_wait_other_barrier(%m: !kaio.tensor_map<128x64xf16, swizzle = 128>, %t: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<4xi64>) -> f16 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error @+1 {{'kaio.tma_load' op destination is read before a kaio.mbarrier_wait on its barrier}}
+  kaio.tma_load %m[%c0, %c0] to %t[%c0], %b[%c0] : !kaio.tensor_map<128x64xf16, swizzle = 128>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<4xi64>
+  kaio.mbarrier_wait %b[%c1], %c0 : !kaio.smem<4xi64>
+  // expected-note @+1 {{read here}}
+  %x = kaio.shared_load %t[%c0, %c0] : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>> -> f16
+  return %x : f16
+}
+
+// -----
+
+func.func @tma_row_alignment(%m: !kaio.tensor_map<8x32xf16, swizzle = 64>, %t: !kaio.smem<64x32xf16, #kaio.layout<row_major, swizzle = <2, 4, 3>>>, %b: !kaio.smem<4xi64>, %i: i32) {
+  %c1 = arith.constant 1 : i32
+  // expected-error @+1 {{'kaio.tma_load' op row 1 starts 64 bytes into the tile; TMA needs 128-byte aligned shared addresses}}
+  kaio.tma_load %m[%i, %i] to %t[%c1], %b[%i] : !kaio.tensor_map<8x32xf16, swizzle = 64>, !kaio.smem<64x32xf16, #kaio.layout<row_major, swizzle = <2, 4, 3>>>, !kaio.smem<4xi64>
+  return
+}
+
+// -----
+
+// A tile written by threads and read by wgmma needs a proxy fence.
+module attributes {kaio.target = "sm_90a"} {
+  kaio.kernel @unfenced(%v: f16) attributes {block_size = array<i32: 128>} {
+    %c0 = arith.constant 0 : i32
+    %zero = arith.constant 0.0 : f32
+    %t = kaio.shared_alloc : !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+    // expected-note @+1 {{written here}}
+    kaio.shared_store %v, %t[%c0, %c0] : f16, !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+    kaio.barrier
+    %acc = kaio.frag_fill %zero : f32 -> !kaio.frag<acc, m16n8k16, f32, 1x8>
+    // expected-error @+1 {{'kaio.warpgroup_mma' op reads a tile through the async proxy that generic stores write, and the kernel never fences them}}
+    %d = kaio.warpgroup_mma %t[%c0], %t[%c0] transpose, %acc : !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+    %r = kaio.warpgroup_wait %d pending 0 : !kaio.frag<acc, m16n8k16, f32, 1x8>
+    kaio.return
+  }
+}
+
+// -----
+
+// The same with the fence.
+module attributes {kaio.target = "sm_90a"} {
+  kaio.kernel @fenced(%v: f16) attributes {block_size = array<i32: 128>} {
+    %c0 = arith.constant 0 : i32
+    %zero = arith.constant 0.0 : f32
+    %t = kaio.shared_alloc : !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+    kaio.shared_store %v, %t[%c0, %c0] : f16, !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+    kaio.fence_proxy_async
+    kaio.barrier
+    %acc = kaio.frag_fill %zero : f32 -> !kaio.frag<acc, m16n8k16, f32, 1x8>
+    %d = kaio.warpgroup_mma %t[%c0], %t[%c0] transpose, %acc : !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+    %r = kaio.warpgroup_wait %d pending 0 : !kaio.frag<acc, m16n8k16, f32, 1x8>
     kaio.return
   }
 }

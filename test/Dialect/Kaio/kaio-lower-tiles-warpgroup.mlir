@@ -113,7 +113,7 @@ kaio.kernel @wg_regs(%out: !kaio.ptr<f32>, %br: i32, %p: i32)
 // The epilogue through shared memory: an f16 tile takes each lane's pairs
 // of row neighbours as one packed 4-byte st.shared at the swizzled address
 // (rows g and g + 8, columns 2t, 2t + 1 of each n8 atom), an f32 tile as
-// st.shared.v2.f32 (two values); then the fence for the async proxy and the wait for
+// st.shared.v2.f32 (two values), when the column is known even; then the fence for the async proxy and the wait for
 // the TMA stores' reads.
 // CHECK-LABEL: kaio.kernel @staging
 // CHECK: %[[P:.*]] = ptx.pack b32 %{{.*}}, %{{.*}} : f16, f16 -> i32
@@ -122,6 +122,9 @@ kaio.kernel @wg_regs(%out: !kaio.ptr<f32>, %br: i32, %p: i32)
 // CHECK-NOT: ptx.st shared b32
 // CHECK: ptx.st shared f32 [%{{.*}}], %{{.*}}, %{{.*}} : i32, f32, f32
 // CHECK-COUNT-15: ptx.st shared f32 [%{{.*}}], %{{.*}}, %{{.*}} : i32, f32, f32
+// A column of unknown parity: one element per store (a pair could be
+// misaligned).
+// CHECK-COUNT-32: ptx.st shared b16 [%{{.*}}], %{{.*}} : i32, f16
 // CHECK: ptx.fence_proxy_async shared
 // CHECK: ptx.cp_async_bulk_wait_group read 1
 !T16 = !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
@@ -133,6 +136,7 @@ kaio.kernel @staging(%v: f32, %r: i32) attributes {block_size = array<i32: 128>}
   %t32 = kaio.shared_alloc : !T32
   kaio.shared_store_fragment %acc, %t16[%r, %c0] : !AccB, !T16
   kaio.shared_store_fragment %acc, %t32[%c0, %c0] : !AccB, !T32
+  kaio.shared_store_fragment %acc, %t16[%c0, %r] : !AccB, !T16
   kaio.fence_proxy_async
   kaio.tma_store_wait pending 1
   kaio.return

@@ -162,12 +162,23 @@ static LogicalResult verifyTmaTile(Operation *op, TensorMapType map,
   for (int64_t d : box.drop_back())
     rows *= d;
   std::optional<int64_t> row = constantOf(rowValue);
+  int64_t rowBytes = tile.getShape()[1] * bytesOf(tile.getElementType());
+  if (row && (*row * rowBytes) % 128)
+    return op->emitOpError() << "row " << *row << " starts " << *row * rowBytes
+                             << " bytes into the tile; TMA needs 128-byte "
+                                "aligned shared addresses";
   if (rows > tile.getShape()[0] ||
       (row && (*row < 0 || *row + rows > tile.getShape()[0])))
     return op->emitOpError() << "the box's " << rows << " rows "
                              << (row ? "at row " + std::to_string(*row) + " " : "")
                              << "do not fit the tile's " << tile.getShape()[0];
   return success();
+}
+
+/// Whether two i32 values are different constants.
+static bool provablyDifferent(Value a, Value b) {
+  std::optional<int64_t> x = constantOf(a), y = constantOf(b);
+  return x && y && *x != *y;
 }
 
 LogicalResult TmaLoadOp::verify() {
@@ -181,7 +192,8 @@ LogicalResult TmaLoadOp::verify() {
   // reads the tile.
   for (Operation *op = (*this)->getNextNode(); op; op = op->getNextNode()) {
     if (auto wait = dyn_cast<MBarrierWaitOp>(op);
-        wait && wait.getBars() == getBars())
+        wait && wait.getBars() == getBars() &&
+        !provablyDifferent(wait.getIndex(), getIndex()))
       break;
     if (Operation *read = findTileRead(op, getDst())) {
       InFlightDiagnostic diag =
@@ -243,46 +255,63 @@ LogicalResult SharedStoreFragmentOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// Uses of an in-flight accumulator that do not read it: the accumulator of
-/// another warpgroup_mma, a wait, and scf.for/scf.if carrying it on (whose
-/// block arguments and results are then in flight too).
+/// another warpgroup_mma (as its only use: wgmma overwrites it in place, so
+/// a second use would need a copy of registers still being written), a
+/// wait, and scf.for/scf.if carrying it on (whose block arguments and
+/// results are then in flight too). Any other use, and a yield to another
+/// parent, counts as a read.
 static LogicalResult checkInFlightUses(WarpgroupMmaOp mma) {
   SmallVector<Value> work{mma.getResult()};
   llvm::DenseSet<Value> seen;
-  auto follow = [&](scf::ForOp loop, unsigned i) {
-    work.push_back(loop.getRegionIterArgs()[i]);
-    work.push_back(loop.getResult(i));
+  auto read = [&](Operation *user, StringRef what) {
+    InFlightDiagnostic diag = mma.emitOpError() << what;
+    diag.attachNote(user->getLoc()) << "used here";
+    return diag;
   };
   while (!work.empty()) {
     Value value = work.pop_back_val();
     if (!seen.insert(value).second)
       continue;
+    Operation *accumulatedBy = nullptr;
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
       if (auto next = dyn_cast<WarpgroupMmaOp>(user);
-          next && &use == &next.getAccMutable())
+          next && &use == &next.getAccMutable()) {
+        accumulatedBy = user;
         continue;
+      }
       if (isa<WarpgroupWaitOp>(user))
         continue;
-      if (auto loop = dyn_cast<scf::ForOp>(user)) {
-        if (use.getOperandNumber() >= loop.getNumControlOperands())
-          follow(loop, use.getOperandNumber() - loop.getNumControlOperands());
+      unsigned n = use.getOperandNumber();
+      if (auto loop = dyn_cast<scf::ForOp>(user);
+          loop && n >= loop.getNumControlOperands() &&
+          n - loop.getNumControlOperands() < loop.getNumRegionIterArgs()) {
+        unsigned i = n - loop.getNumControlOperands();
+        work.push_back(loop.getRegionIterArgs()[i]);
+        work.push_back(loop.getResult(i));
         continue;
       }
-      if (auto yield = dyn_cast<scf::YieldOp>(user)) {
-        Operation *parent = yield->getParentOp();
-        if (auto loop = dyn_cast<scf::ForOp>(parent))
-          follow(loop, use.getOperandNumber());
-        else if (isa<scf::IfOp>(parent))
-          work.push_back(parent->getResult(use.getOperandNumber()));
-        continue;
+      if (isa<scf::YieldOp>(user)) {
+        Operation *parent = user->getParentOp();
+        if (auto loop = dyn_cast<scf::ForOp>(parent);
+            loop && n < loop.getNumRegionIterArgs()) {
+          work.push_back(loop.getRegionIterArgs()[n]);
+          work.push_back(loop.getResult(n));
+          continue;
+        }
+        if (isa<scf::IfOp>(parent) && n < parent->getNumResults()) {
+          work.push_back(parent->getResult(n));
+          continue;
+        }
       }
-      InFlightDiagnostic diag =
-          mma.emitOpError()
-          << "result is read before kaio.warpgroup_wait: wgmma writes it "
-             "asynchronously";
-      diag.attachNote(user->getLoc()) << "read here";
-      return diag;
+      return read(user, "result is read before kaio.warpgroup_wait: wgmma "
+                        "writes it asynchronously");
     }
+    if (accumulatedBy && !value.hasOneUse())
+      return read(accumulatedBy,
+                  "result, still in flight, is the accumulator of another "
+                  "kaio.warpgroup_mma and has other uses: wgmma overwrites "
+                  "its accumulator in place");
   }
   return success();
 }
@@ -453,4 +482,41 @@ LogicalResult kaio::verifyHopperOpTarget(Operation *op,
     return success();
   return op->emitOpError() << "needs sm_" << sm << (archSpecific ? "a" : "")
                            << ", but the module targets " << chip.name;
+}
+
+LogicalResult kaio::verifyProxyFences(KernelOp kernel) {
+  llvm::DenseMap<Value, Operation *> genericWriters;
+  SmallVector<std::pair<Operation *, Value>> asyncReads;
+  bool fenced = false;
+  kernel.walk([&](Operation *op) {
+    if (isa<FenceProxyAsyncOp>(op))
+      fenced = true;
+    else if (auto store = dyn_cast<SharedStoreOp>(op))
+      genericWriters.try_emplace(store.getTile(), op);
+    else if (auto store = dyn_cast<SharedStoreFragmentOp>(op))
+      genericWriters.try_emplace(store.getTile(), op);
+    else if (auto copy = dyn_cast<AsyncCopyOp>(op))
+      genericWriters.try_emplace(copy.getDst(), op);
+    else if (auto mma = dyn_cast<WarpgroupMmaOp>(op)) {
+      if (isa<SmemType>(mma.getA().getType()))
+        asyncReads.push_back({op, mma.getA()});
+      asyncReads.push_back({op, mma.getB()});
+    } else if (auto store = dyn_cast<TmaStoreOp>(op))
+      asyncReads.push_back({op, store.getSrc()});
+  });
+  if (fenced)
+    return success();
+  for (auto [reader, tile] : asyncReads) {
+    auto it = genericWriters.find(tile);
+    if (it == genericWriters.end())
+      continue;
+    InFlightDiagnostic diag =
+        reader->emitOpError()
+        << "reads a tile through the async proxy that generic stores write, "
+           "and the kernel never fences them: put kaio.fence_proxy_async "
+           "after the writes (before the barrier that orders them)";
+    diag.attachNote(it->second->getLoc()) << "written here";
+    return diag;
+  }
+  return success();
 }

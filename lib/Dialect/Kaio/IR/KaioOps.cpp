@@ -215,6 +215,9 @@ LogicalResult KernelOp::verifyRegions() {
   if (entry.getArgumentTypes() != getArgumentTypes())
     return emitOpError("entry block arguments must match the parameters");
 
+  if (failed(verifyProxyFences(*this)))
+    return failure();
+
   // Barriers must be reached by every thread of the block.
   DenseSet<Value> dep = findThreadDependentValues(*this);
   WalkResult barriers = walk([&](Operation *op) {

@@ -870,10 +870,31 @@ struct StoreFragmentLowering : OpConversionPattern<StoreFragmentOp> {
 /// Copies needing more rounds of the whole block than this keep a loop.
 constexpr int64_t kMaxUnrolledCopyRounds = 16;
 
+/// Whether an i32 value is even by construction: an even constant, a
+/// product with an even factor, a sum or difference of even terms, a left
+/// shift by at least one.
+bool isKnownEven(Value v) {
+  APInt c;
+  if (matchPattern(v, m_ConstantInt(&c)))
+    return !c[0];
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<arith::MulIOp>(def))
+    return isKnownEven(def->getOperand(0)) || isKnownEven(def->getOperand(1));
+  if (isa<arith::AddIOp, arith::SubIOp>(def))
+    return isKnownEven(def->getOperand(0)) && isKnownEven(def->getOperand(1));
+  if (isa<arith::ShLIOp>(def) && matchPattern(def->getOperand(1),
+                                              m_ConstantInt(&c)))
+    return !c.isZero();
+  return false;
+}
+
 /// Each lane's accumulator elements at their tile positions (the layout
 /// applied by the tile address): pairs of row neighbours as one 4-byte
-/// (16-bit) or 8-byte (f32) st.shared where the layout keeps a pair
-/// contiguous and aligned, single elements otherwise.
+/// (16-bit) or 8-byte (f32) st.shared where the column is known even and
+/// the layout keeps a pair contiguous and aligned, single elements
+/// otherwise.
 struct SharedStoreFragmentLowering
     : OpConversionPattern<SharedStoreFragmentOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -904,8 +925,10 @@ struct SharedStoreFragmentLowering
     // A pair (c, c + 1), c even, stays contiguous under padding when rows
     // keep pairs aligned, and under a swizzle of 16-byte (or larger) chunks.
     LayoutAttr layout = tile.getLayout();
+    // The pair's first column is col + an even offset: col must be even
+    // (a constant, or a product or sum of even terms) for aligned pairs.
     bool pairsStay =
-        !tile.isColumnMajor() &&
+        isKnownEven(op.getCol()) && !tile.isColumnMajor() &&
         (tile.getRowStride() * bytes) % (2 * bytes) == 0 &&
         (!layout || !layout.isSwizzled() ||
          (int64_t(1) << layout.getSwizzleBase()) >= 2 * bytes);

@@ -40,6 +40,18 @@ struct MBarrierInitLowering : OpConversionPattern<MBarrierInitOp> {
                                 adaptor.getIndex());
     ptx::MBarrierInitOp::create(rewriter, op.getLoc(), addr,
                                 adaptor.getCount(), Value(), false);
+    // TMA completes transactions on the barrier through the async proxy:
+    // make the initialisation visible to it (sm_90, as TMA is).
+    auto kernel = op->getParentOfType<KernelOp>();
+    bool tma = kernel && kernel
+                             .walk([](Operation *o) {
+                               return isa<TmaLoadOp, TmaStoreOp>(o)
+                                          ? WalkResult::interrupt()
+                                          : WalkResult::advance();
+                             })
+                             .wasInterrupted();
+    if (tma)
+      ptx::FenceMBarrierInitOp::create(rewriter, op.getLoc(), Value(), false);
     rewriter.eraseOp(op);
     return success();
   }

@@ -23,6 +23,11 @@ namespace kaio {
 /// Other ops succeed.
 mlir::LogicalResult verifyHopperOpTarget(mlir::Operation *op,
                                          const ptx::ChipInfo &chip);
+/// Tiles that wgmma or a TMA store read (the async proxy) and generic
+/// stores write (shared_store, shared_store_fragment, async_copy) need a
+/// kaio.fence_proxy_async in between: a located error when the kernel has
+/// none at all (where the fence must go is not checked).
+mlir::LogicalResult verifyProxyFences(KernelOp kernel);
 } // namespace kaio
 
 #endif // KAIO_DIALECT_KAIO_IR_KAIOOPS_H
