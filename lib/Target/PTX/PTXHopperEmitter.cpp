@@ -52,18 +52,24 @@ static std::string dimMod(uint32_t dim) {
 /// gives each new accumulator its old one's register when nothing else
 /// reads the old value later; otherwise the old value is copied into the new
 /// register first (unless scale-d is 0 and nothing guards the wgmma: then
-/// the old values do not matter). A guarded-off wgmma then leaves the new
-/// accumulators equal to the old ones.
+/// the old values do not matter), and a wgmma.fence follows the copies: PTX
+/// requires one between a register write and the wgmma that reads it, and
+/// the copies come after the fence the kernel put before its group. A
+/// guarded-off wgmma then leaves the new accumulators equal to the old ones.
 static void tieAccumulators(WgmmaMmaAsyncOp op, InstPrinter &p) {
   if (wgmmaIgnoresAccumulators(op))
     return;
+  bool copied = false;
   for (auto [acc, d] : llvm::zip_equal(op.getAcc(), op.getD())) {
     if (p.reg(d) == p.reg(acc))
       continue;
     std::optional<RegisterClass> rc = getRegisterClass(d.getType());
     p.stream() << "\t" << (rc && rc->declType == ".f32" ? "mov.f32 " : "mov.b32 ")
                << p.reg(d) << ", " << p.reg(acc) << ";\n";
+    copied = true;
   }
+  if (copied)
+    p.stream() << "\twgmma.fence.sync.aligned;\n";
 }
 
 std::optional<LogicalResult> kaio::ptx::emitHopperOp(Operation *op,

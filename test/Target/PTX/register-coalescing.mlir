@@ -112,6 +112,8 @@ ptx.entry @in_flight_fragments(%bdesc: i64, %n: i32,
 // CHECK-NEXT: mov.f32 [[C1:%f[0-9]+]], [[Z:%f[0-9]+]];
 // CHECK-NEXT: mov.f32 [[C2:%f[0-9]+]], [[Z]];
 // CHECK-NEXT: mov.f32 [[C3:%f[0-9]+]], [[Z]];
+// The copies write registers the wgmma reads: another fence after them.
+// CHECK-NEXT: wgmma.fence.sync.aligned;
 // CHECK-NEXT: @%p1 wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {[[Z]], [[C1]], [[C2]], [[C3]]}
 ptx.entry @guarded_scale_d_zero(%adesc: i64, %bdesc: i64, %on: i32,
                                 %out: i64 {ptx.ptr = f32, ptx.align = 16})
