@@ -551,3 +551,11 @@ module attributes {kaio.target = "sm_90a"} {
     kaio.return
   }
 }
+
+// -----
+
+kaio.kernel @named_barrier_too_big() attributes {block_size = array<i32: 128>} {
+  // expected-error @+1 {{'kaio.barrier' op waits for 256 threads but the block has 128: it would never open}}
+  kaio.barrier id 1, threads 256
+  kaio.return
+}

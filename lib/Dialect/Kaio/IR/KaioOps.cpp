@@ -399,6 +399,15 @@ LogicalResult BarrierOp::verify() {
     return emitOpError() << "a named barrier waits for whole warps: 32 to "
                             "1024 threads in steps of 32, got "
                          << *getThreads();
+  if (auto kernel = (*this)->getParentOfType<KernelOp>()) {
+    int64_t block = 1;
+    for (int32_t d : kernel.getBlockSize())
+      block *= d;
+    if (*getThreads() > block)
+      return emitOpError() << "waits for " << *getThreads()
+                           << " threads but the block has " << block
+                           << ": it would never open";
+  }
   return success();
 }
 
