@@ -170,6 +170,25 @@ bool skipWithoutGpu(benchmark::State &state, Gpu &gpu) {
   return true;
 }
 
+/// A and B (f16) and C (f32) of an m x n x k GEMM, A and B filled with
+/// 0x3c3c (f16 1.0586: finite inputs, sums far from overflow); nullopt,
+/// the benchmark skipped, when an allocation fails.
+struct GemmBuffers {
+  DeviceBuffer<Half> a, b;
+  DeviceBuffer<float> c;
+};
+std::optional<GemmBuffers> allocateGemm(benchmark::State &state, Gpu &gpu,
+                                        int64_t m, int64_t n, int64_t k) {
+  auto a = DeviceBuffer<Half>::allocate(*gpu.device, size_t(m) * size_t(k));
+  auto b = DeviceBuffer<Half>::allocate(*gpu.device, size_t(k) * size_t(n));
+  auto c = DeviceBuffer<float>::allocate(*gpu.device, size_t(m) * size_t(n));
+  if (!a || !b || !c || a->fillBytes(0x3c) || b->fillBytes(0x3c)) {
+    state.SkipWithError("device allocation failed");
+    return std::nullopt;
+  }
+  return GemmBuffers{std::move(*a), std::move(*b), std::move(*c)};
+}
+
 /// Skips (saying why) unless both the op library and cuBLAS loaded.
 bool skipWithoutLibraryOrCublas(benchmark::State &state, Gpu &gpu) {
   if (gpu.hasCublas && gpu.library)
@@ -206,14 +225,11 @@ void BM_TensorCoreMatmulVsCublas(benchmark::State &state) {
     return;
   }
   const int32_t m = state.range(0), n = state.range(1), k = state.range(2);
-  auto a = DeviceBuffer<Half>::allocate(*gpu.device, size_t(m) * k);
-  auto b = DeviceBuffer<Half>::allocate(*gpu.device, size_t(k) * n);
-  auto c = DeviceBuffer<float>::allocate(*gpu.device, size_t(m) * n);
-  // 0x3c3c is f16 1.0586: finite inputs, sums far from overflow.
-  if (!a || !b || !c || a->fillBytes(0x3c) || b->fillBytes(0x3c)) {
-    state.SkipWithError("device allocation failed");
+  std::optional<GemmBuffers> bufs = allocateGemm(state, gpu, m, n, k);
+  if (!bufs)
     return;
-  }
+  DeviceBuffer<Half> *a = &bufs->a, *b = &bufs->b;
+  DeviceBuffer<float> *c = &bufs->c;
   LaunchConfig config;
   config.block = bench::Kernels::tensor_core_matmul_block();
   // The warp-tile kernel covers 128 x 128 per block, the others 64 x 64.
@@ -293,14 +309,11 @@ void BM_HopperGemmExampleVsCublas(benchmark::State &state) {
     return;
   }
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
-  auto a = DeviceBuffer<Half>::allocate(*gpu.device, size_t(m * k));
-  auto b = DeviceBuffer<Half>::allocate(*gpu.device, size_t(k * n));
-  auto c = DeviceBuffer<float>::allocate(*gpu.device, size_t(m * n));
-  // 0x3c3c is f16 1.0586: finite inputs, sums far from overflow.
-  if (!a || !b || !c || a->fillBytes(0x3c) || b->fillBytes(0x3c)) {
-    state.SkipWithError("device allocation failed");
+  std::optional<GemmBuffers> bufs = allocateGemm(state, gpu, m, n, k);
+  if (!bufs)
     return;
-  }
+  DeviceBuffer<Half> *a = &bufs->a, *b = &bufs->b;
+  DeviceBuffer<float> *c = &bufs->c;
   // Row-major 16-bit matrices, 128-byte swizzle: A in 128 x 64 boxes, B in
   // 64 x 64 (the boxes the example's types declare).
   auto map = [&](const DeviceBuffer<Half> &buf, int64_t rows, int64_t cols,
@@ -383,17 +396,12 @@ template <bool BF16> void BM_OpsGemmVsCublas(benchmark::State &state) {
   std::vector<DeviceBuffer<Half>> as, bs;
   std::vector<DeviceBuffer<float>> cs;
   for (int i = 0; i < sets; ++i) {
-    auto a = DeviceBuffer<Half>::allocate(*gpu.device, size_t(m * k));
-    auto b = DeviceBuffer<Half>::allocate(*gpu.device, size_t(k * n));
-    auto c = DeviceBuffer<float>::allocate(*gpu.device, size_t(m * n));
-    // 0x3c3c is f16 1.0586: finite inputs, sums far from overflow.
-    if (!a || !b || !c || a->fillBytes(0x3c) || b->fillBytes(0x3c)) {
-      state.SkipWithError("device allocation failed");
+    std::optional<GemmBuffers> bufs = allocateGemm(state, gpu, m, n, k);
+    if (!bufs)
       return;
-    }
-    as.push_back(std::move(*a));
-    bs.push_back(std::move(*b));
-    cs.push_back(std::move(*c));
+    as.push_back(std::move(bufs->a));
+    bs.push_back(std::move(bufs->b));
+    cs.push_back(std::move(bufs->c));
   }
   int next = 0;
   auto kaio = [&] {

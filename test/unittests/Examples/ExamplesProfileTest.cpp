@@ -154,9 +154,9 @@ TEST_F(ExamplesProfileTest, HopperGemm) {
   uint64_t a = interp->allocGlobal(n * n * 2), b = interp->allocGlobal(n * n * 2),
            c = interp->allocGlobal(n * n * 4);
   uint64_t ma = kaio::test::makeTensorMap2D(*interp, a, n, n, 128, 64,
-                                            kaio::rt::ScalarType::F16, 128);
+                                            kaio::rt::TensorMapSwizzle::B128);
   uint64_t mb = kaio::test::makeTensorMap2D(*interp, b, n, n, 64, 64,
-                                            kaio::rt::ScalarType::F16, 128);
+                                            kaio::rt::TensorMapSwizzle::B128);
   LaunchOptions opts;
   opts.profile = &prof;
   LaunchResult r = interp->launch("hopper_gemm", {4}, {384},

@@ -563,7 +563,7 @@ TEST_F(ExamplesTest, PTXKernelWarpShuffleSum) {
 uint64_t makeTensorMap16(Interpreter &interp, uint64_t address, uint64_t rows,
                          uint64_t cols, uint32_t boxRows, uint32_t boxCols) {
   return kaio::test::makeTensorMap2D(interp, address, rows, cols, boxRows,
-                                     boxCols, kaio::rt::ScalarType::F16, 128);
+                                     boxCols, kaio::rt::TensorMapSwizzle::B128);
 }
 
 // examples/hopper_gemm.mlir: TMA into a 4-stage mbarrier ring, wgmma from

@@ -143,7 +143,10 @@ uint64_t makeMap(Interpreter &interp, uint64_t address, uint64_t rows,
                  unsigned swizzle) {
   return kaio::test::makeTensorMap2D(
       interp, address, rows, cols, boxRows, boxCols,
-      bf16 ? kaio::rt::ScalarType::BF16 : kaio::rt::ScalarType::F16, swizzle);
+      swizzle == 128  ? kaio::rt::TensorMapSwizzle::B128
+      : swizzle == 64 ? kaio::rt::TensorMapSwizzle::B64
+                      : kaio::rt::TensorMapSwizzle::B32,
+      bf16 ? kaio::rt::ScalarType::BF16 : kaio::rt::ScalarType::F16);
 }
 
 class WarpgroupTilesTest : public ::testing::TestWithParam<Case> {};

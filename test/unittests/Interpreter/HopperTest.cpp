@@ -25,23 +25,11 @@ namespace {
 
 class HopperTest : public InterpreterTest {
 protected:
-  /// A KAIO-encoded tensor map in interpreter memory over a row-major
-  /// rows x cols f16 matrix at `address`.
+  /// A tensor map over a row-major rows x cols f16 matrix at `address`.
   uint64_t makeMap(Interpreter &in, uint64_t address, uint64_t rows,
                    uint64_t cols, uint32_t boxRows, uint32_t boxCols,
                    rt::TensorMapSwizzle swizzle) {
-    rt::TensorMapDesc d;
-    d.elem = rt::ScalarType::F16;
-    d.rank = 2;
-    d.address = address;
-    d.dims[0] = cols;
-    d.dims[1] = rows;
-    d.strides[0] = 2;
-    d.strides[1] = cols * 2;
-    d.box[0] = boxCols;
-    d.box[1] = boxRows;
-    d.swizzle = swizzle;
-    return in.allocTensorMap(d);
+    return makeTensorMap2D(in, address, rows, cols, boxRows, boxCols, swizzle);
   }
 };
 

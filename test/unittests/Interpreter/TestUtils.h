@@ -6,6 +6,7 @@
 #include "Kaio/Dialect/PTX/IR/PTXDialect.h"
 #include "Kaio/Dialect/PTX/IR/PTXOps.h"
 #include "Kaio/Interpreter/Interpreter.h"
+#include "Kaio/Runtime/TensorMapDesc.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "gtest/gtest.h"
@@ -14,6 +15,27 @@
 #include <memory>
 
 namespace kaio::interp::test {
+
+/// A KAIO-encoded 2-D tensor map in interpreter memory over the row-major
+/// rows x cols matrix of 16-bit `elem` at `address`, with a boxRows x
+/// boxCols box.
+inline uint64_t makeTensorMap2D(Interpreter &in, uint64_t address,
+                                uint64_t rows, uint64_t cols, uint32_t boxRows,
+                                uint32_t boxCols, rt::TensorMapSwizzle swizzle,
+                                rt::ScalarType elem = rt::ScalarType::F16) {
+  rt::TensorMapDesc d;
+  d.elem = elem;
+  d.rank = 2;
+  d.address = address;
+  d.dims[0] = cols;
+  d.dims[1] = rows;
+  d.strides[0] = 2;
+  d.strides[1] = cols * 2;
+  d.box[0] = boxCols;
+  d.box[1] = boxRows;
+  d.swizzle = swizzle;
+  return in.allocTensorMap(d);
+}
 
 class InterpreterTest : public ::testing::Test {
 protected:
