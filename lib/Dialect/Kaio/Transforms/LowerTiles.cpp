@@ -209,6 +209,25 @@ AffineCoord affineCoord(Fn coord, unsigned i) {
           c0.col, int64_t(cg.col) - c0.col, int64_t(ct.col) - c0.col};
 }
 
+/// Whether coordinates `b` are `a`'s right-hand row neighbour in every lane,
+/// `a` at an even column: the two elements make one aligned pair.
+bool isAlignedPair(const AffineCoord &a, const AffineCoord &b) {
+  return a.row0 == b.row0 && a.rowG == b.rowG && a.rowT == b.rowT &&
+         a.col0 + 1 == b.col0 && a.colG == b.colG && a.colT == b.colT &&
+         a.col0 % 2 == 0 && a.colG % 2 == 0 && a.colT % 2 == 0;
+}
+
+/// The row and column of coordinates `c` in this lane (g = lane / 4,
+/// t = lane % 4), offset by (row, col).
+std::pair<Value, Value> lanePosition(Emitter &e, const AffineCoord &c,
+                                     Value row, Value col, Value g, Value t) {
+  Value r = e.add(row, e.add(e.i32(c.row0), e.add(e.mul(g, e.i32(c.rowG)),
+                                                  e.mul(t, e.i32(c.rowT)))));
+  Value cc = e.add(col, e.add(e.i32(c.col0), e.add(e.mul(g, e.i32(c.colG)),
+                                                   e.mul(t, e.i32(c.colT)))));
+  return {r, cc};
+}
+
 //===----------------------------------------------------------------------===//
 // Patterns
 //===----------------------------------------------------------------------===//
@@ -728,24 +747,10 @@ struct StoreFragmentLowering : OpConversionPattern<StoreFragmentOp> {
     Value g = arith::DivUIOp::create(rewriter, loc, lane, e.i32(4));
     Value t = arith::RemUIOp::create(rewriter, loc, lane, e.i32(4));
     Type target = op.getDst().getType().getElementType();
-    // Atom (ai, aj) of a tile covers rows ai * M.., columns aj * N..
-    unsigned perAtom = type.getElementsPerLane();
     auto [atomRows, atomCols] = type.getAtomExtent();
-    auto coordOf = [&](unsigned idx) {
-      AffineCoord c = affineCoord(
-          [&](unsigned l, unsigned k) { return ptx::getMmaAccCoord(*v, l, k); },
-          idx % perAtom);
-      unsigned atom = idx / perAtom;
-      c.row0 += int64_t(atom / type.getTileCols()) * atomRows;
-      c.col0 += int64_t(atom % type.getTileCols()) * atomCols;
-      return c;
-    };
-    auto position = [&](const AffineCoord &c) -> std::pair<Value, Value> {
-      Value r = e.add(row, e.add(e.i32(c.row0), e.add(e.mul(g, e.i32(c.rowG)),
-                                                      e.mul(t, e.i32(c.rowT)))));
-      Value cc = e.add(col, e.add(e.i32(c.col0), e.add(e.mul(g, e.i32(c.colG)),
-                                                       e.mul(t, e.i32(c.colT)))));
-      return {r, cc};
+    auto coordOf = [&](unsigned idx) { return tileCoord(type, *v, idx); };
+    auto position = [&](const AffineCoord &c) {
+      return lanePosition(e, c, row, col, g, t);
     };
     // With beta: value + beta * old, in f32 (integers: no beta).
     // Set while emitting the accumulating stores (see the end).
@@ -783,10 +788,7 @@ struct StoreFragmentLowering : OpConversionPattern<StoreFragmentOp> {
     // stay aligned, one vector store per pair, no bounds arithmetic.
     bool pairs = elems.size() % 2 == 0;
     for (unsigned idx = 0; pairs && idx < elems.size(); idx += 2) {
-      AffineCoord a = coordOf(idx), b = coordOf(idx + 1);
-      pairs = a.row0 == b.row0 && a.rowG == b.rowG && a.rowT == b.rowT &&
-              a.col0 + 1 == b.col0 && a.colG == b.colG && a.colT == b.colT &&
-              a.col0 % 2 == 0 && a.colG % 2 == 0 && a.colT % 2 == 0;
+      pairs = isAlignedPair(coordOf(idx), coordOf(idx + 1));
     }
     auto emitStores = [&] {
       if (!pairs) {
@@ -914,14 +916,6 @@ struct SharedStoreFragmentLowering
     Value t = arith::RemUIOp::create(rewriter, loc, lane, e.i32(4));
     Type target = tile.getElementType();
     unsigned bytes = target.getIntOrFloatBitWidth() / 8;
-    auto position = [&](unsigned idx) -> std::pair<Value, Value> {
-      AffineCoord c = tileCoord(type, *v, idx);
-      Value r = e.add(row, e.add(e.i32(c.row0), e.add(e.mul(g, e.i32(c.rowG)),
-                                                      e.mul(t, e.i32(c.rowT)))));
-      Value cc = e.add(col, e.add(e.i32(c.col0), e.add(e.mul(g, e.i32(c.colG)),
-                                                       e.mul(t, e.i32(c.colT)))));
-      return {r, cc};
-    };
     // A pair (c, c + 1), c even, stays contiguous under padding when rows
     // keep pairs aligned, and under a swizzle of 16-byte (or larger) chunks.
     LayoutAttr layout = tile.getLayout();
@@ -934,14 +928,9 @@ struct SharedStoreFragmentLowering
          (int64_t(1) << layout.getSwizzleBase()) >= 2 * bytes);
     for (unsigned idx = 0; idx < elems.size(); ++idx) {
       AffineCoord a = tileCoord(type, *v, idx);
-      bool pair = pairsStay && idx + 1 < elems.size();
-      if (pair) {
-        AffineCoord b = tileCoord(type, *v, idx + 1);
-        pair = a.row0 == b.row0 && a.rowG == b.rowG && a.rowT == b.rowT &&
-               a.col0 + 1 == b.col0 && a.colG == b.colG && a.colT == b.colT &&
-               a.col0 % 2 == 0 && a.colG % 2 == 0 && a.colT % 2 == 0;
-      }
-      auto [r, c] = position(idx);
+      bool pair = pairsStay && idx + 1 < elems.size() &&
+                  isAlignedPair(a, tileCoord(type, *v, idx + 1));
+      auto [r, c] = lanePosition(e, a, row, col, g, t);
       Value addr = e.tileAddress(op.getTile(), r, c);
       Value first = convertFloat(rewriter, loc, elems[idx], target);
       if (!pair) {
