@@ -48,7 +48,7 @@ def table(data):
         else:
             lines.append(f"| {name} | {scaled(kaio, unit)} | "
                          f"{scaled(peer, unit) if peer else '?'} | "
-                         f"{ratio * 100:.1f} % |")
+                         f"{f'{ratio * 100:.1f} %' if ratio is not None else '—'} |")
     context = data.get("context", {})
     if context:
         lines.append("")

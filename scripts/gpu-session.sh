@@ -17,7 +17,8 @@
 #   scripts/gpu-session.sh quick       the sm_90a kernels first, for a short
 #                                      lease (about 7 minutes): info hopper
 #                                      gemm-bench attention-bench ncu-gemm
-#                                      sanitize-hopper tests
+#                                      (and ncu-kaio-gemm) sanitize-hopper
+#                                      tests
 #
 # Logs and JSON go to $OUT (the device tool's folder) or ./gpu-session/.
 # Each step has a time limit so the whole fits one 10-minute call; the last
@@ -89,12 +90,20 @@ for s in "${steps[@]}"; do
     step ncu-gemm 90 ncu --kernel-name regex:hopper_gemm --launch-skip 3 \
       --launch-count 1 --section SpeedOfLight --section ComputeWorkloadAnalysis \
       --section WarpStateStats --section MemoryWorkloadAnalysis --section Occupancy \
-      "$build/bin/kaio-bench" --filter 'OpsGemm.*M:4096/N:4096/K:4096/' ;;
+      "$build/bin/kaio-bench" --filter 'OpsGemm.*M:4096/N:4096/K:4096/'
+    # The same counters for examples/hopper_gemm.mlir (kaio dialect).
+    step ncu-kaio-gemm 90 ncu --kernel-name 'regex:^hopper_gemm$' --launch-skip 3 \
+      --launch-count 1 --section SpeedOfLight --section ComputeWorkloadAnalysis \
+      --section WarpStateStats --section MemoryWorkloadAnalysis --section Occupancy \
+      "$build/bin/kaio-bench" --filter 'HopperGemmExample.*M:4096/' ;;
   sanitize-hopper)
     for tool in memcheck racecheck synccheck; do
       step "sanitize-hopper-$tool" 90 compute-sanitizer --tool "$tool" \
         --error-exitcode 99 "$ops_tests" \
         --gtest_filter='*GemmTest.Aligned*RealGpu*:*FlashAttentionTest.MatchesAnF64*RealGpu*'
+      step "sanitize-kaio-examples-$tool" 90 compute-sanitizer --tool "$tool" \
+        --error-exitcode 99 "$build/test/unittests/KaioEmbedTests/KaioEmbedTests" \
+        --gtest_filter='*OnTheGpu*'
     done ;;
   python)
     step python 180 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
