@@ -513,6 +513,8 @@ SmallVector<Value> kbd::buildFor(
     function_ref<SmallVector<Value>(Value, ValueRange)> body, bool unsignedCmp,
     SrcLoc where) {
   Location loc = st->loc(where);
+  // Taken before the body is built: a for_ inside it is not marked.
+  unsigned unroll = std::exchange(st->pendingUnroll, 0u);
   auto op = scf::ForOp::create(
       st->b, loc, lo, hi, step, inits,
       [&](OpBuilder &b, Location l, Value iv, ValueRange iters) {
@@ -520,6 +522,9 @@ SmallVector<Value> kbd::buildFor(
         scf::YieldOp::create(b, l, next);
       },
       unsignedCmp);
+  if (unroll > 1)
+    op->setAttr(KaioDialect::kUnrollAttrName,
+                st->b.getI32IntegerAttr(int32_t(unroll)));
   return SmallVector<Value>(op.getResults());
 }
 
@@ -555,6 +560,16 @@ Value kb::KernelBuilder::addParam(Type type, bool isPointer, bool readOnly,
   st_->readOnly.push_back(readOnly);
   st_->isSigned.push_back(isSigned);
   return st_->kernel.getBody().front().addArgument(type, loc);
+}
+
+kb::KernelBuilder &kb::KernelBuilder::unroll(unsigned factor, SrcLoc where) {
+  if (factor < 1 || factor > unsigned(KaioDialect::kMaxUnroll))
+    st_->error(where, "unroll factor " + llvm::Twine(factor) +
+                          " is outside 1 to " +
+                          llvm::Twine(KaioDialect::kMaxUnroll));
+  else
+    st_->pendingUnroll = factor;
+  return *this;
 }
 
 kb::U32 kb::KernelBuilder::threadId(Dim dim, SrcLoc where) {

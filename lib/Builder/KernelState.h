@@ -65,6 +65,8 @@ public:
   llvm::SmallVector<bool> readOnly;
   llvm::SmallVector<bool> isSigned;
   SrcLoc last;
+  /// KernelBuilder::unroll's factor for the next for_ (0: none).
+  unsigned pendingUnroll = 0;
 };
 } // namespace kaio::builder::detail
 

@@ -72,7 +72,7 @@ rt::Error Library::gemv(const Matrix &a, const Matrix &x, const Matrix &y,
 
 std::int64_t kaio::ops::gemvTransposedWorkspaceElements(std::int64_t k,
                                                         std::int64_t n) {
-  return detail::columnSplits(k, n) * std::max<std::int64_t>(n, 1);
+  return detail::maxColumnSplits(k, n) * std::max<std::int64_t>(n, 1);
 }
 
 rt::Error kaio::ops::validateGemvTransposed(const Matrix &a, const Matrix &x,
@@ -115,17 +115,17 @@ rt::Error Library::gemvTransposed(const Matrix &a, const Matrix &x,
   if (a.cols == 0)
     return rt::Error::success();
   std::int64_t k = a.rows, n = a.cols;
-  std::int64_t splits = k > 0 ? detail::columnSplits(k, n) : 0;
   auto u32 = [](std::int64_t v) {
     return rt::KernelArg::scalar(std::uint32_t(v));
   };
+  // Vector chunks when A's rows and the partials' rows stay 16-byte
+  // aligned.
+  unsigned width = detail::vectorWidth(a.dtype, {&a, &o.workspace});
+  if (n % width)
+    width = 1;
+  std::int64_t chunks = (n + width - 1) / width;
+  std::int64_t splits = k > 0 ? detail::columnSplits(k, chunks) : 0;
   if (splits > 0) {
-    // Vector chunks when A's rows and the partials' rows stay 16-byte
-    // aligned.
-    unsigned width = detail::vectorWidth(a.dtype, {&a, &o.workspace});
-    if (n % width)
-      width = 1;
-    std::int64_t chunks = (n + width - 1) / width;
     if (rt::Error e = impl_->launchColumns(
             "gemv_t", detail::kernelName("gemv_t_partial", a.dtype, width),
             chunks, splits, o.stream,

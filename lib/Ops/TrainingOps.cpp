@@ -242,7 +242,7 @@ rt::Error kaio::ops::validateArgmaxAll(const Matrix &x, const Matrix &out,
 
 std::int64_t kaio::ops::reduceColsWorkspaceElements(std::int64_t rows,
                                                     std::int64_t cols) {
-  return detail::columnSplits(rows, cols) * std::max<std::int64_t>(cols, 1);
+  return detail::maxColumnSplits(rows, cols) * std::max<std::int64_t>(cols, 1);
 }
 
 rt::Error kaio::ops::validateReduceCols(const Matrix &x, const Matrix &out,
@@ -382,14 +382,14 @@ rt::Error Library::reduceCols(const Matrix &x, const Matrix &out,
   if (x.cols == 0)
     return rt::Error::success();
   std::int64_t k = x.rows, n = x.cols;
-  std::int64_t splits = k > 0 ? detail::columnSplits(k, n) : 0;
   std::string name = reductionName(reduction);
+  // A thread folds a 16-byte chunk of columns down a slice of rows.
+  unsigned width = detail::vectorWidth(x.dtype, {&x, &o.workspace});
+  if (n % width)
+    width = 1;
+  std::int64_t chunks = (n + width - 1) / width;
+  std::int64_t splits = k > 0 ? detail::columnSplits(k, chunks) : 0;
   if (splits > 0) {
-    // A thread folds a 16-byte chunk of columns down a slice of rows.
-    unsigned width = detail::vectorWidth(x.dtype, {&x, &o.workspace});
-    if (n % width)
-      width = 1;
-    std::int64_t chunks = (n + width - 1) / width;
     if (rt::Error e = impl_->launchColumns(
             op,
             detail::kernelName(("reduce_cols_" + name).c_str(), x.dtype,

@@ -251,9 +251,17 @@ rt::Error kaio::ops::detail::checkWorkspace(const char *op,
   return rt::Error::success();
 }
 
-std::int64_t kaio::ops::detail::columnSplits(std::int64_t k, std::int64_t n) {
+std::int64_t kaio::ops::detail::columnSplits(std::int64_t k,
+                                            std::int64_t threads) {
   std::int64_t columnBlocks = std::max<std::int64_t>(
-      (n + kernels::kGemvBlock - 1) / kernels::kGemvBlock, 1);
-  std::int64_t want = (512 + columnBlocks - 1) / columnBlocks;
-  return std::clamp<std::int64_t>(std::min(want, (k + 15) / 16), 1, 256);
+      (threads + kernels::kGemvBlock - 1) / kernels::kGemvBlock, 1);
+  std::int64_t want = (kColumnBlocksWanted + columnBlocks - 1) / columnBlocks;
+  return std::clamp<std::int64_t>(std::min(want, (k + 15) / 16), 1,
+                                  kMaxColumnSplits);
+}
+
+std::int64_t kaio::ops::detail::maxColumnSplits(std::int64_t k,
+                                               std::int64_t n) {
+  // The fewest threads across: 16-byte chunks of 2-byte elements.
+  return columnSplits(k, (std::max<std::int64_t>(n, 1) + 7) / 8);
 }

@@ -80,10 +80,17 @@ std::string kernelName(const char *base, DType type, unsigned width);
 
 rt::KernelArg pointerArg(const Matrix &m, DType type, bool isConst);
 
-/// Row slices of the column kernels (gemvTransposed, reduceCols) for a
-/// k x n matrix: about two waves of blocks on a large GPU, at least 16 rows
-/// a slice, at most 256 slices.
-std::int64_t columnSplits(std::int64_t k, std::int64_t n);
+/// Row slices of the column kernels (gemvTransposed, reduceCols) for k
+/// rows and `threads` column threads (one per chunk of columns): about
+/// kColumnBlocksWanted blocks in all (several per SM, so that enough loads
+/// are in flight), at least 16 rows a slice, at most kMaxColumnSplits.
+constexpr std::int64_t kColumnBlocksWanted = 1024;
+constexpr std::int64_t kMaxColumnSplits = 256;
+std::int64_t columnSplits(std::int64_t k, std::int64_t threads);
+
+/// The most slices a k x n column kernel may use for any element type and
+/// vector width (the workspace's size): fewer threads across, more slices.
+std::int64_t maxColumnSplits(std::int64_t k, std::int64_t n);
 
 /// One block of the row kernels' kRowBlock threads per row.
 rt::LaunchConfig rowLaunch(std::int64_t rows, const rt::Stream *stream);

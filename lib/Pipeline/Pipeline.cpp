@@ -17,6 +17,8 @@ void kaio::buildKaioToPTXPipeline(OpPassManager &pm,
   // Tile level → per-thread. Loops marked kaio.pipeline_stages become
   // multi-stage cp.async pipelines first, so that their buffers get layouts.
   pm.addPass(createPipelineCopies());
+  // Loops marked kaio.unroll (e.g. a column walk: N loads in flight).
+  pm.addPass(createUnrollLoops());
   pm.addPass(createAssignSharedLayouts());
   pm.addPass(createGroupAsyncCopies());
   pm.addPass(createLowerTiles());

@@ -1058,6 +1058,11 @@ public:
       return detail::fromValues<R>(st_, results);
   }
 
+  /// Marks the next for_ {kaio.unroll = factor} (1 to 32): kaio-unroll-loops
+  /// runs `factor` iterations per trip and the rest after, so that their
+  /// independent loads are in flight together: `k.unroll(4).for_(...)`.
+  KernelBuilder &unroll(unsigned factor, SrcLoc loc = SrcLoc::current());
+
   /// for (i = lo; i < hi; i += step) body(i). The index type is that of
   /// body's parameter (`[&](I32 t) {...}`).
   template <class F>

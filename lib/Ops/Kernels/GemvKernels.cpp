@@ -135,11 +135,11 @@ void buildColumnPartial(ModuleBuilder &mb) {
                 F32 z = foldInit(k, F);
                 Chunk<W> acc;
                 if constexpr (W == 1) {
-                  acc[0] = k.for_(first, last, 1u, z, [&](U32 r, F32 a0) {
+                  acc[0] = k.unroll(kColumnUnroll).for_(first, last, 1u, z, [&](U32 r, F32 a0) {
                     return step(r, {a0})[0];
                   });
                 } else if constexpr (W == 4) {
-                  auto t = k.for_(first, last, 1u, std::make_tuple(z, z, z, z),
+                  auto t = k.unroll(kColumnUnroll).for_(first, last, 1u, std::make_tuple(z, z, z, z),
                                   [&](U32 r, F32 a0, F32 a1, F32 a2, F32 a3) {
                                     Chunk<4> o = step(r, {a0, a1, a2, a3});
                                     return std::make_tuple(o[0], o[1], o[2],
@@ -149,7 +149,7 @@ void buildColumnPartial(ModuleBuilder &mb) {
                          std::get<3>(t)};
                 } else {
                   static_assert(W == 8, "chunks of 1, 4 or 8 elements");
-                  auto t = k.for_(
+                    auto t = k.unroll(kColumnUnroll).for_(
                       first, last, 1u, std::make_tuple(z, z, z, z, z, z, z, z),
                       [&](U32 r, F32 a0, F32 a1, F32 a2, F32 a3, F32 a4,
                           F32 a5, F32 a6, F32 a7) {
@@ -194,7 +194,7 @@ template <class T> void buildGemvTReduce(ModuleBuilder &mb) {
               auto flags = k.param<uint32_t>("flags");
               U32 col = k.blockId() * kGemvBlock + k.threadId();
               k.if_(col < n, [&] {
-                F32 sum = k.for_(0u, splits, 1u, k.constant(0.0f),
+                F32 sum = k.unroll(kColumnUnroll).for_(0u, splits, 1u, k.constant(0.0f),
                                  [&](U32 s, F32 acc) {
                                    return acc + partial.load(
                                                     cast<uint64_t>(s) *
@@ -219,7 +219,7 @@ template <ColumnFold F> void buildColumnFinish(ModuleBuilder &mb) {
               auto splits = k.param<uint32_t>("splits");
               U32 col = k.blockId() * kGemvBlock + k.threadId();
               k.if_(col < n, [&] {
-                F32 acc = k.for_(
+                F32 acc = k.unroll(kColumnUnroll).for_(
                     0u, splits, 1u, foldInit(k, F), [&](U32 s, F32 a) {
                       return foldStep(k, F, a,
                                       partial.load(cast<uint64_t>(s) *

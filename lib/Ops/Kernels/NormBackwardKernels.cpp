@@ -107,7 +107,7 @@ template <class T> void buildParams(ModuleBuilder &mb) {
           U32 first = split * perSplit;
           U32 last = min(first + perSplit, rows);
           F32 zero = k.constant(0.0f);
-          auto [dw, db] = k.for_(
+          auto [dw, db] = k.unroll(kColumnUnroll).for_(
               first, last, 1u, std::make_tuple(zero, zero),
               [&](U32 r, F32 a, F32 b) {
                 U64 r64 = cast<uint64_t>(r);
@@ -139,7 +139,7 @@ template <class T> void buildReduce(ModuleBuilder &mb) {
               U32 col = k.blockId() * kNormParamsBlock + k.threadId();
               k.if_(col < n, [&] {
                 F32 zero = k.constant(0.0f);
-                auto [dw, db] = k.for_(
+                auto [dw, db] = k.unroll(kColumnUnroll).for_(
                     0u, splits, 1u, std::make_tuple(zero, zero),
                     [&](U32 p, F32 a, F32 b) {
                       U64 base = cast<uint64_t>(p) * cast<uint64_t>(n) * 2u +

@@ -109,6 +109,11 @@ enum NormBackwardFlags : std::uint32_t {
 };
 /// Threads per block of the parameter-gradient kernels (a column each).
 constexpr unsigned kNormParamsBlock = 256;
+/// The column kernels (gemv_t, reduce_cols, the norms' dweight/dbias and
+/// their in-order sums of slices) load one chunk per row and fold it: their
+/// row loops are unrolled by this ({kaio.unroll}), so a thread has this
+/// many loads in flight rather than one.
+constexpr unsigned kColumnUnroll = 4;
 
 /// Adds the norm backward kernels (NormBackwardKernels.cpp):
 ///   rms_norm_bwd_<type>[_vN] and layer_norm_bwd_<type>[_vN](x, dy, weight,

@@ -1111,3 +1111,32 @@ func.func @to_operand_tile(%x: !kaio.frag<acc, m16n8k16, f32, 1x4>) {
   %y = kaio.frag_to_operand %x : !kaio.frag<acc, m16n8k16, f32, 1x4> -> !kaio.frag<a, m16n8k16, f16, 1x4>
   return
 }
+
+// -----
+
+func.func @unroll_zero(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error @+1 {{'kaio.unroll' is an integer from 1 to 32 on an scf.for}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  } {kaio.unroll = 0 : i32}
+  return
+}
+
+// -----
+
+func.func @unroll_too_far(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error @+1 {{'kaio.unroll' is an integer from 1 to 32 on an scf.for}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  } {kaio.unroll = 33 : i32}
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'kaio.unroll' is an integer from 1 to 32 on an scf.for}}
+func.func @unroll_not_a_loop() attributes {kaio.unroll = 2 : i32} {
+  return
+}

@@ -3,6 +3,7 @@
 #include "Kaio/Dialect/Kaio/IR/KaioDialect.h"
 #include "Kaio/Dialect/Kaio/IR/KaioOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -49,6 +50,15 @@ LogicalResult KaioDialect::verifyOperationAttribute(Operation *op,
     if (!isa<UnitAttr>(attr.getValue()) || !isa<KernelOp>(op))
       return op->emitError() << "'" << attr.getName().getValue()
                              << "' is a unit attribute of kaio.kernel";
+    return success();
+  }
+  if (attr.getName() == kUnrollAttrName) {
+    auto factor = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<scf::ForOp>(op) || !factor || factor.getInt() < 1 ||
+        factor.getInt() > kMaxUnroll)
+      return op->emitError() << "'" << kUnrollAttrName
+                             << "' is an integer from 1 to " << kMaxUnroll
+                             << " on an scf.for";
     return success();
   }
   if (attr.getName() != kTargetAttrName)

@@ -43,6 +43,10 @@ def Kaio_Dialect : Dialect {
     /// dimensions and columns; e.g. a library variant picked by the host).
     static constexpr llvm::StringLiteral kAlignedCopiesAttrName =
         "kaio.aligned_copies";
+    /// `{kaio.unroll = N}` on an scf.for: kaio-unroll-loops runs N
+    /// iterations per trip (1 <= N <= kMaxUnroll).
+    static constexpr llvm::StringLiteral kUnrollAttrName = "kaio.unroll";
+    static constexpr int64_t kMaxUnroll = 32;
     void registerTypes();
     void registerAttributes();
   }];

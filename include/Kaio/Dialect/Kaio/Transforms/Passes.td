@@ -23,6 +23,29 @@ def PipelineCopies : Pass<"kaio-pipeline-copies", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def UnrollLoops : Pass<"kaio-unroll-loops", "::mlir::ModuleOp"> {
+  let summary = "unroll the scf.for loops marked kaio.unroll";
+  let description = [{
+    A loop marked `{kaio.unroll = N}` runs N iterations per trip of its
+    main loop (MLIR's generateUnrolledLoop: the body cloned N times, the
+    loop-carried values threaded through), and the trip count mod N
+    remaining iterations in a copy of the original loop after it. Bounds may
+    be dynamic, signed or unsigned: the split point is computed with
+    unsigned arithmetic from the trip count (ceil((hi - lo) / step), 0 when
+    hi <= lo), so an empty loop stays empty and no iteration runs past hi.
+    Constant trip counts fold (canonicalize): no remainder loop when N
+    divides them. Inner loops are unrolled before outer ones.
+
+    Why: a thread whose loop body loads and then folds the loaded value
+    (a walk down a column, a reduction) has one memory request in flight;
+    unrolled, the N loads of a trip are independent and ptxas issues them
+    before their first use. Loops with kaio.pipeline_stages are pipelined
+    first (kaio-pipeline-copies runs before this pass).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def AssignSharedLayouts : Pass<"kaio-assign-shared-layouts", "::mlir::ModuleOp"> {
   let summary = "choose a swizzle or padding for shared tiles without a layout";
   let description = [{
