@@ -190,6 +190,29 @@ TEST(Builder, Loops) {
   EXPECT_THAT(ir, HasSubstr("scf.condition"));
 }
 
+TEST(Builder, UnrollMarksOnlyTheNextLoop) {
+  std::string ir = build([](KernelBuilder &k) {
+    auto p = k.param<Ptr<float>>("p");
+    auto n = k.param<uint32_t>("n");
+    F32 sum = k.unroll(4).for_(0u, n, 1u, k.constant(0.0f), [&](U32 i, F32 s) {
+      // A loop in the body is not marked.
+      return k.for_(0u, i, 1u, s, [&](U32 j, F32 t) { return t + p[j]; });
+    });
+    k.for_(0u, n, 1u, [&](U32 i) { p[i] = sum; });
+  });
+  EXPECT_THAT(ir, HasSubstr("{kaio.unroll = 4 : i32}"));
+  std::size_t first = ir.find("kaio.unroll");
+  EXPECT_EQ(ir.find("kaio.unroll", first + 1), std::string::npos) << ir;
+
+  int line = 0;
+  std::string diag = diagnostics([&](KernelBuilder &k) {
+    line = __LINE__ + 1;
+    k.unroll(33);
+  });
+  EXPECT_THAT(diag, HasSubstr(at(line)));
+  EXPECT_THAT(diag, HasSubstr("unroll factor 33 is outside 1 to 32"));
+}
+
 TEST(Builder, GlobalMemory) {
   std::string ir = build([](KernelBuilder &k) {
     auto in = k.param<Ptr<const float>>("in");
