@@ -17,9 +17,10 @@ using detail::invalid;
 namespace {
 
 /// Row slices of the parameter gradients: enough blocks to fill a GPU
-/// (columns / 256 x splits), at least 64 rows a slice.
+/// (the fused kernel: a block per slice; else columns / 256 x splits), at
+/// least 16 rows a slice, at most 512 slices.
 std::int64_t splitsFor(std::int64_t rows) {
-  return std::clamp<std::int64_t>((rows + 63) / 64, 1, 256);
+  return std::clamp<std::int64_t>((rows + 15) / 16, 1, 512);
 }
 
 rt::KernelArg u32(std::int64_t v) {
@@ -98,10 +99,25 @@ rt::Error launchNormBackward(Library::Impl &impl, const char *op, bool layer,
     return impl.kernel(name);
   };
   const Matrix &mean = layer ? o.mean : o.rstd;
+  bool params = !o.dweight.isAbsent() || !o.dbias.isAbsent();
+  // With parameter gradients, 16-byte chunks and rows that fit a block's
+  // registers, one kernel writes dx and the slices' partials (x and dy read
+  // once).
+  unsigned width = detail::vectorWidth(x.dtype, {&x, &dy, &dx, &o.weight});
+  std::int64_t chunks = x.cols / width;
+  unsigned block = 0; // the fused kernel's: the smallest the row fills
+  if (params && x.rows > 0 && width > 1)
+    for (unsigned b : kNormFusedBlocks)
+      if (!block && chunks <= std::int64_t(b) * kNormFusedChunks)
+        block = b;
+  bool fused = block != 0;
+  std::int64_t splits = x.rows > 0 ? splitsFor(x.rows) : 0;
+  std::int64_t perSplit = x.rows > 0 ? (x.rows + splits - 1) / splits : 0;
   if (x.rows > 0) {
-    unsigned width = detail::vectorWidth(x.dtype, {&x, &dy, &dx, &o.weight});
+    std::string base = fused ? std::string(op) + "_fused_b" + std::to_string(block)
+                             : std::string(op);
     rt::Expected<rt::Kernel *> k =
-        kernel(detail::kernelName(op, x.dtype, width));
+        kernel(detail::kernelName(base.c_str(), x.dtype, width));
     if (!k)
       return k.takeError().addContext(op);
     const Matrix &weight = o.weight.isAbsent() ? x : o.weight;
@@ -111,21 +127,29 @@ rt::Error launchNormBackward(Library::Impl &impl, const char *op, bool layer,
         detail::pointerArg(weight, x.dtype, true),
         detail::pointerArg(mean, DType::F32, true),
         detail::pointerArg(o.rstd, DType::F32, true),
-        detail::pointerArg(dx, x.dtype, false),
-        u32(x.cols), u32(x.ld), u32(dy.ld), u32(dx.ld),
-        u32(o.weight.isAbsent() ? 0 : kNormBwdWeight)};
-    if (rt::Error e =
-            (*k)->launchArgs(detail::rowLaunch(x.rows, o.stream), args))
+        detail::pointerArg(dx, x.dtype, false)};
+    rt::LaunchConfig config = detail::rowLaunch(x.rows, o.stream);
+    if (fused) {
+      args.push_back(detail::pointerArg(o.workspace, DType::F32, false));
+      args.insert(args.end(), {u32(x.cols), u32(x.rows), u32(x.ld),
+                               u32(dy.ld), u32(dx.ld), u32(perSplit)});
+      config.grid = rt::Dim3(unsigned(splits));
+      config.block = rt::Dim3(block);
+    } else {
+      args.insert(args.end(),
+                  {u32(x.cols), u32(x.ld), u32(dy.ld), u32(dx.ld)});
+    }
+    args.push_back(u32(o.weight.isAbsent() ? 0 : kNormBwdWeight));
+    if (rt::Error e = (*k)->launchArgs(config, args))
       return e.addContext(op);
   }
-  if (o.dweight.isAbsent() && o.dbias.isAbsent())
+  if (!params)
     return rt::Error::success();
-  // Parameter gradients: row slices into the workspace, then their sum.
-  std::int64_t splits = x.rows > 0 ? splitsFor(x.rows) : 0;
-  std::int64_t perSplit = x.rows > 0 ? (x.rows + splits - 1) / splits : 0;
+  // Parameter gradients: row slices into the workspace (unless the fused
+  // kernel wrote them), then their sum.
   unsigned columnBlocks =
       unsigned((x.cols + kNormParamsBlock - 1) / kNormParamsBlock);
-  if (splits > 0) {
+  if (splits > 0 && !fused) {
     rt::Expected<rt::Kernel *> k = kernel(
         std::string("norm_bwd_params_") + getDTypeName(x.dtype));
     if (!k)

@@ -1121,6 +1121,39 @@ public:
     return detail::fromValues<R>(st_, results);
   }
 
+  /// A loop carrying an array of values of one type (e.g. a thread's
+  /// accumulators for its columns): body(i, std::array<Val<T>, N>) returns
+  /// the next array; for_ returns the last.
+  template <class T, std::size_t N, class F>
+  std::array<Val<T>, N>
+  for_(Operand<detail::LoopIndex<F>> lo, Operand<detail::LoopIndex<F>> hi,
+       Operand<detail::LoopIndex<F>> step, const std::array<Val<T>, N> &init,
+       F body, SrcLoc loc = SrcLoc::current()) {
+    using I = detail::LoopIndex<F>;
+    llvm::SmallVector<mlir::Value> inits;
+    for (const Val<T> &v : init)
+      inits.push_back(v.raw());
+    auto toArray = [&](mlir::ValueRange values) {
+      std::array<Val<T>, N> out;
+      for (std::size_t j = 0; j < N; ++j)
+        out[j] = Val<T>(st_, values[j]);
+      return out;
+    };
+    mlir::Value l = lo.materialize(st_), h = hi.materialize(st_),
+                s = step.materialize(st_);
+    llvm::SmallVector<mlir::Value> results = detail::buildFor(
+        st_, l, h, s, inits,
+        [&](mlir::Value iv, mlir::ValueRange iters) {
+          std::array<Val<T>, N> next = body(Val<I>(st_, iv), toArray(iters));
+          llvm::SmallVector<mlir::Value> out;
+          for (const Val<T> &v : next)
+            out.push_back(v.raw());
+          return out;
+        },
+        detail::ElemTraits<I>::kind == detail::Kind::Unsigned, loc);
+    return toArray(results);
+  }
+
   /// A loop carrying any builder values (Val, Frag, Shared tiles, Tokens):
   /// body(i, xs...) returns the next std::tuple of them; forCarrying
   /// returns the last. Fragment tiles and shared tiles rotate through it.

@@ -14,6 +14,9 @@
 
 #include "KernelSupport.h"
 
+#include <iterator>
+#include <string>
+
 using namespace kaio;
 using namespace kaio::builder;
 using namespace kaio::ops::kernels;
@@ -83,6 +86,143 @@ void buildNormDx(ModuleBuilder &mb) {
           storeChunk<W>(dxr, i, h);
         });
       });
+}
+
+/// dx, and the slice's dweight and dbias partials, in one pass over x and
+/// dy: block s walks rows [s * rows_per_split, ...) one at a time (dx as in
+/// buildNormDx: a fold, the block's sums, then dx from a second read of the
+/// row, which stays in registers); each thread keeps dw and db of its
+/// columns in registers across the rows — chunk slot j is chunk
+/// j * B + tid, plus one scalar slot for the tail of a row
+/// that is not a whole number of chunks — and writes them to
+/// partial[s][0][c] and partial[s][1][c] at the end (norm_bwd_reduce sums
+/// the slices in order). Rows up to B * kNormFusedChunks chunks of V (plus
+/// the tail).
+template <class T, unsigned V, bool Layer, unsigned B>
+void buildNormFused(ModuleBuilder &mb) {
+  static_assert(V > 1, "the fused kernel moves 16-byte chunks");
+  constexpr unsigned S = kNormFusedChunks; // chunk slots per thread
+  constexpr unsigned Tail = 1;             // the scalar tail slot
+  constexpr unsigned A = S * V + Tail;          // columns per thread
+  mb.kernel(
+      kernelName<T, V>(((Layer ? "layer_norm_bwd_fused_b" : "rms_norm_bwd_fused_b") +
+                        std::to_string(B))
+                           .c_str()),
+      {int32_t(B)}, [](KernelBuilder &k) {
+        auto x = k.param<Ptr<const T>>("x");
+        auto dy = k.param<Ptr<const T>>("dy");
+        auto weight = k.param<Ptr<const T>>("weight");
+        auto meanIn = k.param<Ptr<const float>>("mean");
+        auto rstdIn = k.param<Ptr<const float>>("rstd");
+        auto dx = k.param<Ptr<T>>("dx");
+        auto partial = k.param<Ptr<float>>("partial");
+        auto n = k.param<uint32_t>("n");
+        auto rows = k.param<uint32_t>("rows");
+        auto ldx = k.param<uint32_t>("ld_x");
+        auto lddy = k.param<uint32_t>("ld_dy");
+        auto lddx = k.param<uint32_t>("ld_dx");
+        auto perSplit = k.param<uint32_t>("rows_per_split");
+        auto flags = k.param<uint32_t>("flags");
+        Pred hasWeight = (flags & uint32_t(kNormBwdWeight)) != 0u;
+        U32 tid = k.threadId();
+        U32 split = k.blockId();
+        U32 first = split * perSplit;
+        U32 last = min(first + perSplit, rows);
+        // The thread's columns: slot j's chunk starts at col[j] (valid[j]:
+        // the chunk lies in the row); the tail slot holds column col[S].
+        U32 chunks = n / V;
+        std::array<U32, S + Tail> col;
+        std::array<Pred, S + Tail> valid;
+        for (unsigned j = 0; j < S; ++j) {
+          U32 c = tid + j * B;
+          col[j] = c * V;
+          valid[j] = c < chunks;
+        }
+        col[S] = chunks * V + tid;
+        valid[S] = col[S] < n;
+        // Each slot's chunk of a row as f32 (zeros outside the row).
+        auto load = [&](const Ptr<const T> &row, unsigned j) {
+          Chunk<V> out;
+          if (j < S)
+            return loadChunkOr<V>(row, col[j], valid[j], 0.0f);
+          out.fill(toF32(row.load(col[j], valid[j], 0.0f)));
+          return out;
+        };
+        auto loadWeight = [&](unsigned j) {
+          Chunk<V> out;
+          if (j < S)
+            return loadChunkOr<V>(weight, col[j], valid[j] & hasWeight, 1.0f);
+          out.fill(toF32(weight.load(col[j], valid[j] & hasWeight, 1.0f)));
+          return out;
+        };
+        constexpr unsigned Slots = S + Tail;
+        auto width = [](unsigned j) { return j < S ? V : 1u; };
+        F32 zero = k.constant(0.0f);
+        std::array<F32, 2 * A> init;
+        init.fill(zero);
+        std::array<F32, 2 * A> acc = k.for_(
+            first, last, 1u, init, [&](U32 r, std::array<F32, 2 * A> a) {
+              U64 row = cast<uint64_t>(r);
+              auto xr = rowOf(x, row, ldx);
+              auto dyr = rowOf(dy, row, lddy);
+              auto dxr = rowOf(dx, row, lddx);
+              F32 rs = rstdIn.load(r);
+              F32 mu = zero;
+              if constexpr (Layer)
+                mu = meanIn.load(r);
+              // sum(g) (LayerNorm) and sum(g * xhat) over the row.
+              F32 sg = zero, sgx = zero;
+              for (unsigned j = 0; j < Slots; ++j) {
+                Chunk<V> h = load(xr, j), d = load(dyr, j), w = loadWeight(j);
+                for (unsigned e = 0; e < width(j); ++e) {
+                  F32 g = d[e] * w[e];
+                  sg = sg + g;
+                  sgx = fma(g, (h[e] - mu) * rs, sgx);
+                }
+              }
+              F32 count = cast<float>(n);
+              F32 meanG = zero;
+              if constexpr (Layer)
+                meanG = k.blockReduce(ReduceKind::sum, sg) / count;
+              F32 meanGx = k.blockReduce(ReduceKind::sum, sgx) / count;
+              // dx, and dw += dy * xhat, db += dy (zeros outside the row).
+              unsigned at = 0;
+              for (unsigned j = 0; j < Slots; ++j) {
+                Chunk<V> h = load(xr, j), d = load(dyr, j), w = loadWeight(j);
+                Chunk<V> out;
+                for (unsigned e = 0; e < width(j); ++e, ++at) {
+                  F32 xhat = (h[e] - mu) * rs;
+                  out[e] = rs * (d[e] * w[e] - meanG - xhat * meanGx);
+                  a[at] = fma(d[e], xhat, a[at]);
+                  a[A + at] = a[A + at] + d[e];
+                }
+                if (j < S) {
+                  storeChunk<V>(dxr, col[j], out, &valid[j]);
+                } else {
+                  Chunk<1> one = {out[0]};
+                  storeChunk<1>(dxr, col[j], one, &valid[j]);
+                }
+              }
+              return a;
+            });
+        // The slice's partials: dw at [split][0][c], db at [split][1][c].
+        auto dwRow = partial + cast<uint64_t>(split) * cast<uint64_t>(n) * 2u;
+        auto dbRow = dwRow + cast<uint64_t>(n);
+        unsigned at = 0;
+        for (unsigned j = 0; j < Slots; ++j) {
+          for (unsigned e = 0; e < width(j); ++e, ++at) {
+            U32 c = col[j] + e;
+            dwRow.store(c, acc[at], valid[j]);
+            dbRow.store(c, acc[A + at], valid[j]);
+          }
+        }
+      });
+}
+
+template <class T, unsigned V, unsigned... B>
+void buildNormFusedBlocks(ModuleBuilder &mb) {
+  (buildNormFused<T, V, false, B>(mb), ...);
+  (buildNormFused<T, V, true, B>(mb), ...);
 }
 
 template <class T> void buildParams(ModuleBuilder &mb) {
@@ -161,6 +301,9 @@ template <class T> void buildForType(ModuleBuilder &mb) {
   buildNormDx<T, 1, false>(mb);
   buildNormDx<T, V, true>(mb);
   buildNormDx<T, 1, true>(mb);
+  static_assert(std::size(kNormFusedBlocks) == 3, "one build per block");
+  buildNormFusedBlocks<T, V, kNormFusedBlocks[0], kNormFusedBlocks[1],
+                       kNormFusedBlocks[2]>(mb);
   buildParams<T>(mb);
   buildReduce<T>(mb);
 }

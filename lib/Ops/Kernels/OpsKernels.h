@@ -109,6 +109,17 @@ enum NormBackwardFlags : std::uint32_t {
 };
 /// Threads per block of the parameter-gradient kernels (a column each).
 constexpr unsigned kNormParamsBlock = 256;
+/// The fused norm backward (dx with the slices' dweight/dbias partials),
+/// built for 16-byte chunks only, in blocks of 128, 256 or 512 threads:
+/// each thread holds kNormFusedChunks chunks of a row (x, dy, weight and
+/// its dw, db accumulators) in registers (ptxas: about 128, no spills), so
+/// rows of up to 512 * kNormFusedChunks chunks (f32: 4096 elements,
+/// f16/bf16: 8192). The host picks the smallest block whose threads' slots
+/// the row fills (more rows in flight per SM). Other rows and unaligned
+/// tensors take the two-kernel path.
+constexpr unsigned kNormFusedChunks = 2;
+constexpr unsigned kNormFusedBlocks[] = {128, 256, 512};
+constexpr unsigned kNormFusedMaxBlock = 512;
 /// The column kernels (gemv_t, reduce_cols, the norms' dweight/dbias and
 /// their in-order sums of slices) load one chunk per row and fold it: their
 /// row loops are unrolled by this ({kaio.unroll}), so a thread has this
@@ -118,6 +129,11 @@ constexpr unsigned kColumnUnroll = 4;
 /// Adds the norm backward kernels (NormBackwardKernels.cpp):
 ///   rms_norm_bwd_<type>[_vN] and layer_norm_bwd_<type>[_vN](x, dy, weight,
 ///     mean, rstd, dx, n, ld_x, ld_dy, ld_dx, flags): dx, a block per row;
+///   rms_norm_bwd_fused_b<B>_<type>_vN and layer_norm_bwd_fused_b<B>_<type>_vN(x,
+///     dy, weight, mean, rstd, dx, partial, n, rows, ld_x, ld_dy, ld_dx,
+///     rows_per_split, flags): dx and the partials below in one pass, block
+///     p (B threads) over rows [p * rows_per_split, ...) (at most
+///     B * kNormFusedChunks chunks of N);
 ///   norm_bwd_params_<type>(x, dy, mean, rstd, partial, n, rows, ld_x,
 ///     ld_dy, rows_per_split, flags): thread j of block (bx, p) sums
 ///     dy * xhat and dy over rows [p * rows_per_split, ...) of column

@@ -366,8 +366,18 @@ double normLoss(bool layer, const std::vector<double> &x,
 TEST_P(TrainingKernelsTest, NormBackwardIsTheForwardsGradient) {
   const float eps = 1e-5f;
   for (bool layer : {false, true})
-    for (uint32_t n : {7u, 300u}) {
-      const uint32_t rows = 5, ld = leading(n), splits = 2, perSplit = 3;
+    for (uint32_t n : {7u, 300u, 0u}) {
+      // 0: a row that reaches the largest fused kernel's second chunk
+      // slot (chunks 512 and up) and its scalar tail. 7 and 300 take the
+      // 128-thread kernel, 300 in f32 both of its slots.
+      const uint32_t width = elem() == Elem::F32 ? 4 : 8;
+      if (n == 0) {
+        if (!vectorized())
+          continue;
+        n = kNormFusedMaxBlock * width + 3;
+      }
+      const uint32_t rows = n > 1000 ? 2 : 5, ld = leading(n), splits = 2,
+                     perSplit = (rows + splits - 1) / splits;
       std::vector<double> x = random(size_t(rows) * ld, -2, 2);
       std::vector<double> dy = random(size_t(rows) * ld, -1, 1);
       std::vector<double> w = random(n, 0.5, 1.5), b = random(n, -1, 1);
@@ -393,19 +403,38 @@ TEST_P(TrainingKernelsTest, NormBackwardIsTheForwardsGradient) {
                ddb = upload(interp, std::vector<double>(n, 7.0));
       ASSERT_TRUE(interp.write(dmean, mean));
       ASSERT_TRUE(interp.write(drstd, rstd));
-      std::string name = kernel(layer ? "layer_norm_bwd" : "rms_norm_bwd");
-      run(interp, name, rows,
-          {dx, ddy, dw, dmean, drstd, dgrad, n, ld, ld, ld,
-           uint32_t(kNormBwdWeight)});
-      uint32_t flags = layer ? uint32_t(kNormBwdLayer) : 0u;
-      std::string params = std::string("norm_bwd_params_") + elemName(elem());
-      auto r1 = interp.launch(params,
-                              {(n + kNormParamsBlock - 1) / kNormParamsBlock,
-                               splits},
-                              {kNormParamsBlock},
-                              {dx, ddy, dmean, drstd, dpartial, n, rows, ld,
-                               ld, perSplit, flags});
-      ASSERT_TRUE(r1.success) << r1.message();
+      // The vector variants take the fused kernel (dx and the slices'
+      // partials in one pass, as the library does for aligned rows), the
+      // scalar ones the dx kernel and the slices kernel.
+      unsigned block = 0;
+      for (unsigned b : kNormFusedBlocks)
+        if (!block && n / width <= b * kNormFusedChunks)
+          block = b;
+      std::string fusedBase = std::string(layer ? "layer" : "rms") +
+                              "_norm_bwd_fused_b" + std::to_string(block);
+      std::string name =
+          vectorized() ? kernel(fusedBase.c_str())
+                       : kernel(layer ? "layer_norm_bwd" : "rms_norm_bwd");
+      if (vectorized()) {
+        auto r = interp.launch(name, {splits}, {block},
+                               {dx, ddy, dw, dmean, drstd, dgrad, dpartial, n,
+                                rows, ld, ld, ld, perSplit,
+                                uint32_t(kNormBwdWeight)});
+        ASSERT_TRUE(r.success) << name << ": " << r.message();
+      } else {
+        run(interp, name, rows,
+            {dx, ddy, dw, dmean, drstd, dgrad, n, ld, ld, ld,
+             uint32_t(kNormBwdWeight)});
+        uint32_t flags = layer ? uint32_t(kNormBwdLayer) : 0u;
+        std::string params =
+            std::string("norm_bwd_params_") + elemName(elem());
+        auto r1 = interp.launch(
+            params, {(n + kNormParamsBlock - 1) / kNormParamsBlock, splits},
+            {kNormParamsBlock},
+            {dx, ddy, dmean, drstd, dpartial, n, rows, ld, ld, perSplit,
+             flags});
+        ASSERT_TRUE(r1.success) << r1.message();
+      }
       std::string reduce = std::string("norm_bwd_reduce_") + elemName(elem());
       auto r2 = interp.launch(
           reduce, {(n + kNormParamsBlock - 1) / kNormParamsBlock},

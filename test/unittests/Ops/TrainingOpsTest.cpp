@@ -134,12 +134,13 @@ TEST(NormBackwardValidation, NamesTheArgument) {
   EXPECT_EQ(messageOf(validateRmsNormBackward(x, dy, dy, o)),
             "rms_norm_bwd: workspace: leading dimension 0 is less than the 0 "
             "columns of a 0x0 matrix");
-  EXPECT_EQ(normBackwardWorkspaceElements(100, 64), 2 * 2 * 64);
-  o.workspace = fakeMatrix(DType::F32, 1, 255, 0x500000);
+  // 100 rows: 7 slices of at most 16 rows, dw and db each.
+  EXPECT_EQ(normBackwardWorkspaceElements(100, 64), 2 * 7 * 64);
+  o.workspace = fakeMatrix(DType::F32, 1, 895, 0x500000);
   EXPECT_EQ(messageOf(validateRmsNormBackward(x, dy, dy, o)),
             "rms_norm_bwd: workspace: must be a contiguous f32 vector of at "
-            "least 256 elements (normBackwardWorkspaceElements)");
-  o.workspace = fakeMatrix(DType::F32, 1, 256, 0x500000);
+            "least 896 elements (normBackwardWorkspaceElements)");
+  o.workspace = fakeMatrix(DType::F32, 1, 896, 0x500000);
   EXPECT_EQ(messageOf(validateRmsNormBackward(x, dy, dy, o)), "");
   EXPECT_EQ(messageOf(validateRmsNormBackward(x, dy, x, o)),
             "rms_norm_bwd: dx: overlaps x");
@@ -214,8 +215,9 @@ TEST_P(TrainingOpsTest, LaunchesABlockPerRow) {
   EXPECT_EQ(counters->launches, launches + 2 + 4);
   EXPECT_STREQ(counters->lastKernel, "argmax_all_finish");
   launches += 4;
-  // LayerNorm backward with parameter gradients: dx, the row slices (1000
-  // columns: 4 blocks across; 16 rows: one slice), their sum.
+  // LayerNorm backward with parameter gradients: dx and the row slices'
+  // partials in one kernel (1000 f32 columns in 16-byte chunks fit a
+  // block; 16 rows: one slice), then their sum.
   NormBackwardOptions nb;
   nb.mean = Matrix::vector(buf->view().subview(30400, 16), 16);
   nb.rstd = Matrix::vector(buf->view().subview(30500, 16), 16);
@@ -223,9 +225,23 @@ TEST_P(TrainingOpsTest, LaunchesABlockPerRow) {
   nb.dbias = Matrix::vector(buf->view().subview(62000, 1000), 1000);
   nb.workspace = Matrix::vector(buf->view().subview(20000, 2000), 2000);
   ASSERT_FALSE(lib->layerNormBackward(logits, dlogits, dlogits, nb));
-  EXPECT_EQ(counters->launches, launches + 5);
+  EXPECT_EQ(counters->launches, launches + 4);
   EXPECT_STREQ(counters->lastKernel, "norm_bwd_reduce_f32");
   EXPECT_EQ(counters->lastGrid[0], 4u);
+  // Rows wider than a block holds (5000 f32 columns): dx, the slices (20
+  // blocks across), their sum.
+  Matrix wide = Matrix::rowMajor(buf->view().subview(0, 10000), 2, 5000);
+  Matrix dwide = Matrix::rowMajor(buf->view().subview(40000, 10000), 2, 5000);
+  nb.mean = Matrix::vector(buf->view().subview(30400, 2), 2);
+  nb.rstd = Matrix::vector(buf->view().subview(30500, 2), 2);
+  nb.dweight = Matrix::vector(buf->view().subview(50000, 5000), 5000);
+  nb.dbias = Matrix::vector(buf->view().subview(55000, 5000), 5000);
+  nb.workspace = Matrix::vector(buf->view().subview(20000, 10000), 10000);
+  launches = counters->launches;
+  ASSERT_FALSE(lib->layerNormBackward(wide, dwide, dwide, nb));
+  EXPECT_EQ(counters->launches, launches + 3);
+  EXPECT_STREQ(counters->lastKernel, "norm_bwd_reduce_f32");
+  EXPECT_EQ(counters->lastGrid[0], 20u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, TrainingOpsTest,
