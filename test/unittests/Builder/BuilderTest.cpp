@@ -190,6 +190,25 @@ TEST(Builder, Loops) {
   EXPECT_THAT(ir, HasSubstr("scf.condition"));
 }
 
+TEST(Builder, LoopCarryingAnArray) {
+  std::string ir = build([](KernelBuilder &k) {
+    auto p = k.param<Ptr<float>>("p");
+    auto n = k.param<uint32_t>("n");
+    std::array<F32, 3> init = {k.constant(0.0f), k.constant(1.0f),
+                               k.constant(2.0f)};
+    std::array<F32, 3> out =
+        k.for_(0u, n, 1u, init, [&](U32 i, std::array<F32, 3> a) {
+          return std::array<F32, 3>{a[1] + p[i], a[2], a[0]};
+        });
+    p[0u] = out[0] + out[1] + out[2];
+  });
+  EXPECT_THAT(ir, HasSubstr("-> (f32, f32, f32)"));
+  // The body rotates the array: a computed value, then two block arguments.
+  EXPECT_THAT(ir, ::testing::ContainsRegex(
+                      "scf.yield %[0-9]+, %arg[0-9]+, %arg[0-9]+ : f32, f32, f32"))
+      << ir;
+}
+
 TEST(Builder, UnrollMarksOnlyTheNextLoop) {
   std::string ir = build([](KernelBuilder &k) {
     auto p = k.param<Ptr<float>>("p");
