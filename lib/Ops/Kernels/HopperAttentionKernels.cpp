@@ -313,7 +313,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   // (alpha) the older O must be scaled by.
   struct Softmax {
     std::string max[2], sum[2], alpha[2];
-    std::vector<std::string> pA;
+    std::vector<std::string> p, pA; // P in f32, then packed (packP)
   };
   auto softmax = [&](const std::vector<std::string> &s, const std::string &j,
                      const std::string m[2], const std::string l[2]) {
@@ -375,13 +375,20 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
     for (unsigned h = 0; h < 2; ++h)
       out.sum[h] = w.let("ptx.fma rn f32 " + l[h] + ", " + out.alpha[h] +
                          ", " + rowSum[h] + " : f32");
+    out.p = std::move(p);
+    return out;
+  };
+  // P as wgmma A fragments (16-bit pairs). Packed only once no wgmma is in
+  // flight: the packed registers flow into the loop's P registers, which
+  // the previous block's P V reads while it runs; defining them earlier
+  // makes ptxas serialise every wgmma (C7513), and is a hazard.
+  auto packP = [&](Softmax &sm) {
     for (unsigned t = 0; t < keys / 16; ++t)
       for (unsigned r = 0; r < 4; ++r) {
         unsigned e = 4 * (2 * t + r / 2) + 2 * (r % 2);
-        out.pA.push_back(w.let(std::string("ptx.cvt_pack rn ") + type +
-                               "x2 " + p[e + 1] + ", " + p[e] + " : i32"));
+        sm.pA.push_back(w.let(std::string("ptx.cvt_pack rn ") + type + "x2 " +
+                              sm.p[e + 1] + ", " + sm.p[e] + " : i32"));
       }
-    return out;
   };
   auto releaseStage = [&](const Stage &st) {
     w.op("ptx.mbarrier_arrive if " + wgLeader + " shared [" + st.empty +
@@ -408,6 +415,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   w.op("ptx.wgmma_wait_group 0");
   std::string mInit[2] = {negInf, negInf}, lInit[2] = {fz, fz};
   Softmax sm0 = softmax(s0Scores, jBegin, mInit, lInit);
+  packP(sm0);
   w.op("ptx.bra " + loopArgs(one, sm0, oZero));
 
   // Block j >= 1 with P of block j - 1 in hand: S_j = Q K_j^T and O +=
@@ -431,6 +439,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   std::string m[2] = {"%m0", "%m1"}, l[2] = {"%l0", "%l1"};
   Softmax sm = softmax(scores, w.add32(jBegin, "%j"), m, l);
   w.op("ptx.wgmma_wait_group 0");
+  packP(sm);
   releaseStage(prev);
   for (unsigned e = 0; e < oAccs; ++e)
     o[e] = w.let("ptx.mul rn f32 " + o[e] + ", " + sm.alpha[(e / 2) % 2] +
