@@ -199,17 +199,28 @@ rt::Error Library::rope(const Matrix &x, const Matrix &out,
     return e;
   if (x.rows == 0 || x.cols == 0)
     return rt::Error::success();
-  std::string name = std::string(o.layout == RopeLayout::Interleaved
-                                     ? "rope_interleaved_"
-                                     : "rope_half_") +
-                     getDTypeName(x.dtype);
+  // 16-byte accesses (V elements of x, V or V / 2 pairs per thread) when
+  // x, out and the tables are aligned and a head holds whole chunks.
+  bool interleaved = o.layout == RopeLayout::Interleaved;
+  std::int64_t headDim = x.cols / heads;
+  unsigned width = detail::vectorWidth(x.dtype, {&x, &out});
+  if (width > 1 &&
+      ((interleaved ? headDim : headDim / 2) % width != 0 ||
+       detail::vectorWidth(DType::F32, {&cos, &sin}) == 1))
+    width = 1;
+  std::string name = detail::kernelName(
+      interleaved ? "rope_interleaved" : "rope_half", x.dtype, width);
   rt::Expected<rt::Kernel *> kernel = impl_->kernel(name);
   if (!kernel)
     return kernel.takeError().addContext("rope");
+  // Threads per row: one per pair, or per V (half) or V / 2 (interleaved)
+  // pairs.
   std::int64_t pairs = x.cols / 2;
+  std::int64_t perThread = width == 1 ? 1 : interleaved ? width / 2 : width;
+  std::int64_t threads = pairs / perThread;
   rt::LaunchConfig config;
   config.grid =
-      rt::Dim3(unsigned((pairs + kElementwiseBlock - 1) / kElementwiseBlock),
+      rt::Dim3(unsigned((threads + kElementwiseBlock - 1) / kElementwiseBlock),
                unsigned(std::min<std::int64_t>(x.rows, 65535)));
   config.block = rt::Dim3(kElementwiseBlock);
   config.stream = o.stream;
@@ -219,7 +230,7 @@ rt::Error Library::rope(const Matrix &x, const Matrix &out,
       detail::pointerArg(positions, DType::S32, true),
       detail::pointerArg(cos, DType::F32, true),
       detail::pointerArg(sin, DType::F32, true),
-      u32(x.rows), u32(heads), u32(x.cols / heads), u32(x.ld), u32(out.ld),
+      u32(x.rows), u32(heads), u32(headDim), u32(x.ld), u32(out.ld),
       u32(cos.ld), u32(cos.rows)};
   if (rt::Error e = (*kernel)->launchArgs(config, args))
     return e.addContext("rope");

@@ -166,9 +166,85 @@ template <class T> void buildRope(ModuleBuilder &mb, bool interleaved) {
   });
 }
 
+/// The same with 16-byte accesses: thread t of block (bx, by) rotates
+/// group bx * blockDim + t of each of its rows: V consecutive pairs.
+/// Half-split: pairs i0 .. i0 + V - 1 of a head, x[i] and x[i + half] each
+/// one V-element chunk, cos and sin V floats (half a multiple of V).
+/// Interleaved: one V-element chunk of x, V / 2 pairs, V / 2 floats of cos
+/// and sin (head_dim a multiple of V). The host checks the alignment.
+template <class T, unsigned V, bool Interleaved>
+void buildRopeVector(ModuleBuilder &mb) {
+  constexpr unsigned P = Interleaved ? V / 2 : V; // pairs per thread
+  std::string name = kernelName<T, V>(Interleaved ? "rope_interleaved" : "rope_half");
+  mb.kernel(name, {int32_t(kElementwiseBlock)}, [](KernelBuilder &k) {
+    auto x = k.param<Ptr<const T>>("x");
+    auto out = k.param<Ptr<T>>("out");
+    auto positions = k.param<Ptr<const int32_t>>("positions");
+    auto cosTable = k.param<Ptr<const float>>("cos");
+    auto sinTable = k.param<Ptr<const float>>("sin");
+    auto rows = k.param<uint32_t>("rows");
+    auto heads = k.param<uint32_t>("heads");
+    auto headDim = k.param<uint32_t>("head_dim");
+    auto ldx = k.param<uint32_t>("ld_x");
+    auto ldout = k.param<uint32_t>("ld_out");
+    auto ldcs = k.param<uint32_t>("ld_cs");
+    auto maxPos = k.param<uint32_t>("max_pos");
+    U32 half = headDim / 2u;
+    U32 group = k.blockId() * k.blockDim() + k.threadId();
+    U32 groupsPerHead = half / P;
+    k.if_(group < heads * groupsPerHead, [&] {
+      U32 head = group / groupsPerHead;
+      U32 i0 = (group % groupsPerHead) * P; // the first pair
+      U32 first = head * headDim + (Interleaved ? 2u * i0 : i0);
+      k.for_(k.blockId(Dim::y), rows, k.gridDim(Dim::y), [&](U32 row) {
+        U64 r = cast<uint64_t>(row);
+        auto xr = x + r * cast<uint64_t>(ldx);
+        auto outr = out + r * cast<uint64_t>(ldout);
+        I32 pos = positions.load(r);
+        Pred valid = (pos >= 0) && (pos.as<uint32_t>() < maxPos);
+        U64 at = cast<uint64_t>(pos.as<uint32_t>()) * cast<uint64_t>(ldcs) +
+                 cast<uint64_t>(i0);
+        auto cs = cosTable + at;
+        auto sn = sinTable + at;
+        std::array<F32, P> c, s;
+        for (unsigned j = 0; j < P; j += 4) {
+          constexpr unsigned W = P < 4 ? P : 4;
+          Chunk<W> cj = loadChunkOr<W>(cs, k.constant(j), valid, NAN);
+          Chunk<W> sj = loadChunkOr<W>(sn, k.constant(j), valid, NAN);
+          for (unsigned e = 0; e < W; ++e) {
+            c[j + e] = cj[e];
+            s[j + e] = sj[e];
+          }
+        }
+        if constexpr (Interleaved) {
+          Chunk<V> v = loadChunk<V>(xr, first);
+          for (unsigned j = 0; j < P; ++j) {
+            F32 a = v[2 * j], b = v[2 * j + 1];
+            v[2 * j] = a * c[j] - b * s[j];
+            v[2 * j + 1] = fma(a, s[j], b * c[j]);
+          }
+          storeChunk<V>(outr, first, v);
+        } else {
+          U32 second = first + half;
+          Chunk<V> a = loadChunk<V>(xr, first), b = loadChunk<V>(xr, second);
+          Chunk<V> oa, ob;
+          for (unsigned j = 0; j < V; ++j) {
+            oa[j] = a[j] * c[j] - b[j] * s[j];
+            ob[j] = fma(a[j], s[j], b[j] * c[j]);
+          }
+          storeChunk<V>(outr, first, oa);
+          storeChunk<V>(outr, second, ob);
+        }
+      });
+    });
+  });
+}
+
 template <class T> void buildForType(ModuleBuilder &mb) {
   buildRope<T>(mb, true);
   buildRope<T>(mb, false);
+  buildRopeVector<T, vectorWidth<T>(), true>(mb);
+  buildRopeVector<T, vectorWidth<T>(), false>(mb);
   constexpr unsigned V = vectorWidth<T>();
   for (Activation act : {Activation::None, Activation::Relu, Activation::Silu,
                          Activation::GeluTanh, Activation::GeluErf}) {

@@ -97,6 +97,32 @@ TEST_P(ElementwiseOpsTest, LaunchesTheVariantOverRowsAndChunks) {
   int launches = counters->launches;
   EXPECT_TRUE(lib->add(x, Matrix::rowMajor(buf->view(), 4, 29), x));
   EXPECT_EQ(counters->launches, launches);
+  // RoPE: aligned rows and tables, 4 heads of 128 (256 pairs a row): 8
+  // pairs a thread (half-split: 32 threads) or 4 (interleaved: 64).
+  auto table = rt::DeviceBuffer<float>::allocate(*device, 2 * 64 * 64);
+  auto pos = rt::DeviceBuffer<std::int32_t>::allocate(*device, 16);
+  ASSERT_TRUE(table && pos);
+  Matrix q = Matrix::rowMajor(buf->view().subview(0, 16 * 512), 16, 512);
+  Matrix cosT = Matrix::rowMajor(table->view().subview(0, 64 * 64), 64, 64);
+  Matrix sinT =
+      Matrix::rowMajor(table->view().subview(64 * 64, 64 * 64), 64, 64);
+  Matrix positions = Matrix::vector(pos->view(), 16);
+  ASSERT_FALSE(lib->rope(q, q, positions, cosT, sinT, 4));
+  EXPECT_STREQ(counters->lastKernel, "rope_half_f16_v8");
+  EXPECT_EQ(counters->lastGrid[0], 1u);
+  EXPECT_EQ(counters->lastGrid[1], 16u);
+  RopeOptions inter;
+  inter.layout = RopeLayout::Interleaved;
+  ASSERT_FALSE(lib->rope(q, q, positions, cosT, sinT, 4, inter));
+  EXPECT_STREQ(counters->lastKernel, "rope_interleaved_f16_v8");
+  EXPECT_EQ(counters->lastGrid[0], 1u);
+  // Heads of 12 (half 6, not whole chunks): a thread per pair.
+  Matrix q12 = Matrix::rowMajor(buf->view().subview(0, 16 * 48), 16, 48);
+  Matrix cos6 = Matrix::rowMajor(table->view().subview(0, 64 * 6), 64, 6);
+  Matrix sin6 =
+      Matrix::rowMajor(table->view().subview(64 * 64, 64 * 6), 64, 6);
+  ASSERT_FALSE(lib->rope(q12, q12, positions, cos6, sin6, 4));
+  EXPECT_STREQ(counters->lastKernel, "rope_half_f16");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ElementwiseOpsTest,
