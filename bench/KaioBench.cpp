@@ -338,7 +338,7 @@ void BM_HopperGemmExampleVsCublas(benchmark::State &state) {
                             .c_str());
     return;
   }
-  const int64_t tiles = ((m + 127) / 128) * ((n + 127) / 128);
+  const int64_t tiles = ((m + 127) / 128) * ((n + 255) / 256);
   LaunchConfig config;
   config.block = bench_hopper::Kernels::hopper_gemm_block();
   config.grid = Dim3(unsigned(

@@ -2,24 +2,28 @@
 // TMA copies into a 4-stage ring of 128-byte-swizzled shared tiles guarded
 // by mbarriers, warpgroup MMA (wgmma) reading them through descriptors, and
 // warp specialisation. A block of three warpgroups (384 threads) walks the
-// 128 x 128 tiles of C persistently (tile = block, + grid, ...):
+// 128 x 256 tiles of C persistently (tile = block, + grid, ...):
 //  - warpgroup 0 produces: one thread waits until a stage is free (`empty`),
-//    announces its 32 KiB on `full` and issues three TMA boxes into it
-//    (A: 128 x 64, B: two 64 x 64 column blocks);
-//  - warpgroups 1 and 2 consume 64 rows each: wait for `full`, issue the
-//    stage's wgmma group (4 x m64n128k16), wait until only that group is in
-//    flight and free the stage the previous group read.
+//    announces its 48 KiB on `full` and issues five TMA boxes into it
+//    (A: 128 x 64, B: four 64 x 64 column blocks);
+//  - warpgroups 1 and 2 consume 64 rows each (a 64 x 256 f32 accumulator:
+//    128 registers a thread): wait for `full`, issue the stage's wgmma
+//    group (4 x m64n256k16), wait until only that group is in flight and
+//    free the stage the previous group read.
 // The ring position runs on across tiles, so the producer fills the next
 // tile's stages while the consumers store. TMA zero-fills outside A and B:
 // any M, N, K >= 1 work, with K and N multiples of 8 (16-byte rows for the
 // tensor maps). The host builds the maps (rt::makeTensorMap; kaio-run
 // `ma=tmap:a:MxK:128x64:swizzle128 mb=tmap:b:KxN:64x64:swizzle128`) and
-// launches any grid with 384 threads and the 131136 bytes of dynamic shared
+// launches any grid with 384 threads and the 196672 bytes of dynamic shared
 // memory the entry declares (kaio-run and the runtime opt in by themselves).
+// 128 x 256 tiles read each A and B tile half as often as 128 x 128 ones:
+// on an H100 90 % of cuBLAS at 4096^3 where 128 x 128 reached 73 %
+// (docs/perf.md).
 !A = !kaio.smem<512x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
-!B = !kaio.smem<512x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+!B = !kaio.smem<1024x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
 !Bars = !kaio.smem<4xi64>
-!Acc = !kaio.frag<acc, m16n8k16, f32, 1x16>
+!Acc = !kaio.frag<acc, m16n8k16, f32, 1x32>
 module attributes {kaio.target = "sm_90a"} {
   kaio.kernel @hopper_gemm(%ma: !kaio.tensor_map<128x64xf16, swizzle = 128>,
                            %mb: !kaio.tensor_map<64x64xf16, swizzle = 128>,
@@ -35,7 +39,10 @@ module attributes {kaio.target = "sm_90a"} {
     %c64 = arith.constant 64 : i32
     %c127 = arith.constant 127 : i32
     %c128 = arith.constant 128 : i32
-    %stage_bytes = arith.constant 32768 : i32
+    %stage_bytes = arith.constant 49152 : i32
+    %c192 = arith.constant 192 : i32
+    %c255 = arith.constant 255 : i32
+    %c256 = arith.constant 256 : i32
     %zero = arith.constant 0.0 : f32
     %As = kaio.shared_alloc : !A
     %Bs = kaio.shared_alloc : !B
@@ -57,8 +64,8 @@ module attributes {kaio.target = "sm_90a"} {
     kaio.barrier
     %mt_end = arith.addi %M, %c127 : i32
     %tiles_m = arith.divui %mt_end, %c128 : i32
-    %nt_end = arith.addi %N, %c127 : i32
-    %tiles_n = arith.divui %nt_end, %c128 : i32
+    %nt_end = arith.addi %N, %c255 : i32
+    %tiles_n = arith.divui %nt_end, %c256 : i32
     %tiles = arith.muli %tiles_m, %tiles_n : i32
     %kt_end = arith.addi %K, %c63 : i32
     %k_tiles = arith.divui %kt_end, %c64 : i32
@@ -72,8 +79,10 @@ module attributes {kaio.target = "sm_90a"} {
           %tm = arith.remui %t, %tiles_m : i32
           %tn = arith.divui %t, %tiles_m : i32
           %row0 = arith.muli %tm, %c128 : i32
-          %col0 = arith.muli %tn, %c128 : i32
+          %col0 = arith.muli %tn, %c256 : i32
           %col1 = arith.addi %col0, %c64 : i32
+          %col2 = arith.addi %col0, %c128 : i32
+          %col3 = arith.addi %col0, %c192 : i32
           %next = scf.for unsigned %kt = %c0 to %k_tiles step %c1 iter_args(%i = %it) -> (i32) : i32 {
             %s = arith.remui %i, %c4 : i32
             %round = arith.divui %i, %c4 : i32
@@ -85,12 +94,19 @@ module attributes {kaio.target = "sm_90a"} {
             kaio.mbarrier_arrive %full[%s] expect_tx %stage_bytes : !Bars
             %k0 = arith.muli %kt, %c64 : i32
             %arow = arith.muli %s, %c128 : i32
-            %brow1 = arith.addi %arow, %c64 : i32
+            %brow0 = arith.muli %s, %c256 : i32
+            %brow1 = arith.addi %brow0, %c64 : i32
+            %brow2 = arith.addi %brow0, %c128 : i32
+            %brow3 = arith.addi %brow0, %c192 : i32
             kaio.tma_load %ma[%row0, %k0] to %As[%arow], %full[%s]
                 : !kaio.tensor_map<128x64xf16, swizzle = 128>, !A, !Bars
-            kaio.tma_load %mb[%k0, %col0] to %Bs[%arow], %full[%s]
+            kaio.tma_load %mb[%k0, %col0] to %Bs[%brow0], %full[%s]
                 : !kaio.tensor_map<64x64xf16, swizzle = 128>, !B, !Bars
             kaio.tma_load %mb[%k0, %col1] to %Bs[%brow1], %full[%s]
+                : !kaio.tensor_map<64x64xf16, swizzle = 128>, !B, !Bars
+            kaio.tma_load %mb[%k0, %col2] to %Bs[%brow2], %full[%s]
+                : !kaio.tensor_map<64x64xf16, swizzle = 128>, !B, !Bars
+            kaio.tma_load %mb[%k0, %col3] to %Bs[%brow3], %full[%s]
                 : !kaio.tensor_map<64x64xf16, swizzle = 128>, !B, !Bars
             %i1 = arith.addi %i, %c1 : i32
             scf.yield %i1 : i32
@@ -115,8 +131,9 @@ module attributes {kaio.target = "sm_90a"} {
           %phase = arith.remui %round, %c2 : i32
           kaio.mbarrier_wait %full[%s], %phase : !Bars
           %stage = arith.muli %s, %c128 : i32
+          %bstage = arith.muli %s, %c256 : i32
           %arow = arith.addi %stage, %g_rows : i32
-          %d1 = kaio.warpgroup_mma %As[%arow], %Bs[%stage], %d : !A, !B, !Acc
+          %d1 = kaio.warpgroup_mma %As[%arow], %Bs[%bstage], %d : !A, !B, !Acc
           // The previous group is done: its stage is free.
           kaio.warpgroup_wait pending 1
           %not_first = arith.cmpi ne, %kt, %c0 : i32
@@ -140,7 +157,7 @@ module attributes {kaio.target = "sm_90a"} {
         %tm = arith.remui %t, %tiles_m : i32
         %tn = arith.divui %t, %tiles_m : i32
         %row0 = arith.muli %tm, %c128 : i32
-        %col0 = arith.muli %tn, %c128 : i32
+        %col0 = arith.muli %tn, %c256 : i32
         %row = arith.addi %row0, %rows : i32
         kaio.store_fragment %res, %C[%row, %col0] bounds [%M, %N] ld %N
             : !Acc, !kaio.ptr<f32>

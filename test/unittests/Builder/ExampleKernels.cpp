@@ -100,11 +100,12 @@ void examples::buildHopperGemm(ModuleBuilder &mb) {
     auto N = k.param<uint32_t>("N");
     auto K = k.param<uint32_t>("K");
     // The .mlir's constants, in its order.
-    for (uint32_t c : {0u, 1u, 2u, 3u, 4u, 16u, 63u, 64u, 127u, 128u, 32768u})
+    for (uint32_t c : {0u, 1u, 2u, 3u, 4u, 16u, 63u, 64u, 127u, 128u, 49152u,
+                       192u, 255u, 256u})
       k.constant(c);
     k.constant(0.0f);
     auto As = k.shared<f16>({512, 64}, swizzle128());
-    auto Bs = k.shared<f16>({512, 64}, swizzle128());
+    auto Bs = k.shared<f16>({1024, 64}, swizzle128());
     MBarriers full = mbarriers(k, 4), empty = mbarriers(k, 4);
     U32 tid = k.threadId();
     U32 wg = tid / 128u;
@@ -120,7 +121,7 @@ void examples::buildHopperGemm(ModuleBuilder &mb) {
       });
     });
     k.barrier();
-    U32 tilesM = (M + 127u) / 128u, tilesN = (N + 127u) / 128u;
+    U32 tilesM = (M + 127u) / 128u, tilesN = (N + 255u) / 256u;
     U32 tiles = tilesM * tilesN;
     U32 kTiles = (K + 63u) / 64u;
     U32 bx = k.blockId(), nbx = k.gridDim();
@@ -131,20 +132,24 @@ void examples::buildHopperGemm(ModuleBuilder &mb) {
           k.if_(first, [&] {
             k.for_(bx, tiles, nbx, k.constant(0u), [&](U32 t, U32 it) {
               U32 tm = t % tilesM, tn = t / tilesM;
-              U32 row0 = tm * 128u, col0 = tn * 128u;
-              U32 col1 = col0 + 64u;
+              U32 row0 = tm * 128u, col0 = tn * 256u;
+              U32 col1 = col0 + 64u, col2 = col0 + 128u, col3 = col0 + 192u;
               return k.for_(0u, kTiles, 1u, it, [&](U32 kt, U32 i) {
                 U32 s = i % 4u;
                 U32 phase = i / 4u % 2u;
                 // Round r waits for the consumers' release of round r - 1.
                 empty.wait(s, phase ^ 1u);
-                full.arriveExpectTx(s, 32768u);
+                full.arriveExpectTx(s, 49152u);
                 U32 k0 = kt * 64u;
                 U32 arow = s * 128u;
-                U32 brow1 = arow + 64u;
+                U32 brow0 = s * 256u;
+                U32 brow1 = brow0 + 64u, brow2 = brow0 + 128u,
+                    brow3 = brow0 + 192u;
                 tmaLoad(ma, {row0, k0}, As, arow, full, s);
-                tmaLoad(mbm, {k0, col0}, Bs, arow, full, s);
+                tmaLoad(mbm, {k0, col0}, Bs, brow0, full, s);
                 tmaLoad(mbm, {k0, col1}, Bs, brow1, full, s);
+                tmaLoad(mbm, {k0, col2}, Bs, brow2, full, s);
+                tmaLoad(mbm, {k0, col3}, Bs, brow3, full, s);
                 return i + 1u;
               });
             });
@@ -156,7 +161,7 @@ void examples::buildHopperGemm(ModuleBuilder &mb) {
           U32 gRows = g * 64u;
           U32 rows = gRows + k.warpId() % 4u * 16u;
           Frag init = k.fragFill<float>(FragRole::acc, ptx::MMAShape::m16n8k16,
-                                        0.0f, FragTile{1, 16});
+                                        0.0f, FragTile{1, 32});
           k.for_(bx, tiles, nbx, k.constant(0u), [&](U32 t, U32 it) {
             auto [d, next] = k.forCarrying(
                 0u, kTiles, 1u, std::tuple<Frag, U32>(init, it),
@@ -165,7 +170,8 @@ void examples::buildHopperGemm(ModuleBuilder &mb) {
                   U32 phase = i / 4u % 2u;
                   full.wait(s, phase);
                   U32 stage = s * 128u;
-                  Frag d1 = warpgroupMma(As, stage + gRows, Bs, stage, acc);
+                  U32 bstage = s * 256u;
+                  Frag d1 = warpgroupMma(As, stage + gRows, Bs, bstage, acc);
                   // The previous group is done: its stage is free.
                   warpgroupWait(k, 1);
                   k.if_(wgLeader && kt != 0u,
@@ -176,7 +182,7 @@ void examples::buildHopperGemm(ModuleBuilder &mb) {
             k.if_(wgLeader && kTiles != 0u,
                   [&] { empty.arrive((next + 3u) % 4u); });
             U32 tm = t % tilesM, tn = t / tilesM;
-            U32 row0 = tm * 128u, col0 = tn * 128u;
+            U32 row0 = tm * 128u, col0 = tn * 256u;
             res.store(C, row0 + rows, col0, M, N, N);
             return next;
           });

@@ -568,14 +568,14 @@ uint64_t makeTensorMap16(Interpreter &interp, uint64_t address, uint64_t rows,
 
 // examples/hopper_gemm.mlir: TMA into a 4-stage mbarrier ring, wgmma from
 // swizzled tiles, a producer warpgroup and two consumers, persistent over
-// the tiles. 200 x 136 is 2 x 2 tiles of 128 x 128, ragged in M and N, and
+// the tiles. 200 x 296 is 2 x 2 tiles of 128 x 256, ragged in M and N, and
 // K = 200 is 4 K tiles, the last one partial (TMA zero-fills the rest);
 // three blocks leave block 0 two tiles, so the ring runs on across tiles.
 TEST_F(ExamplesTest, HopperGemm) {
   auto module = compile("hopper_gemm", "sm_90a");
   ASSERT_TRUE(module);
   Interpreter interp(*module);
-  const uint32_t m = 200, n = 136, k = 200;
+  const uint32_t m = 200, n = 296, k = 200;
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   std::vector<uint16_t> a(m * k), b(k * n);
   std::vector<float> af(a.size()), bf(b.size());
@@ -588,7 +588,7 @@ TEST_F(ExamplesTest, HopperGemm) {
   uint64_t ma = makeTensorMap16(interp, da, m, k, 128, 64);
   uint64_t mb = makeTensorMap16(interp, db, k, n, 64, 64);
   expectLaunched(
-      interp.launch("hopper_gemm", {3}, {384}, {ma, mb, dc, m, n, k}, 131136));
+      interp.launch("hopper_gemm", {3}, {384}, {ma, mb, dc, m, n, k}, 196672));
   expectClose(download<float>(interp, dc, size_t(m) * n),
               matmulRef(af, bf, m, n, k), 1e-5, 1e-5);
 }
