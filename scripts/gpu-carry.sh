@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Gathers what a GPU host needs into build-gpu/ (stripped copies, under the
-# device tool's 64 MiB carry limit; the GPU host has no LLVM/MLIR) and
-# libbenchmark into shared/libbenchmark:
+# Gathers what a GPU host needs into build-gpu/ (stripped copies; the GPU
+# host has no LLVM/MLIR), packs it as build-pack/build-gpu.tar.gz (the
+# embedded PTX compresses well: the device tool carries 64 MiB at most,
+# which build-gpu/ itself outgrew), and copies libbenchmark into
+# shared/libbenchmark:
 #
 #   scripts/gpu-carry.sh [BUILD_DIR]
-#   then run, with carry ["build-gpu"]:
-#   ln -sf libkaio.so.0 build-gpu/lib/libkaio.so; PATH=/usr/local/cuda/bin:$PATH \
-#     KAIO_BUILD_DIR=$PWD/build-gpu scripts/gpu-session.sh quick
+#   then run, with carry ["build-pack"]:
+#   tar xzf build-pack/build-gpu.tar.gz; ln -sf libkaio.so.0 build-gpu/lib/libkaio.so
+#   PATH=/usr/local/cuda/bin:$PATH KAIO_BUILD_DIR=$PWD/build-gpu scripts/gpu-session.sh quick
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
@@ -28,4 +30,6 @@ strip "$dst/bin/"* "$dst/test/unittests/"*/* "$dst/lib/"*
 for f in /usr/lib/x86_64-linux-gnu/libbenchmark.so.1*; do
   cp -L "$f" "$root/shared/libbenchmark/$(basename "$f")"
 done
-du -sh "$dst"
+mkdir -p "$root/build-pack"
+tar czf "$root/build-pack/build-gpu.tar.gz" -C "$root" build-gpu
+du -sh "$dst" "$root/build-pack/build-gpu.tar.gz"

@@ -4,10 +4,11 @@
 # LLVM/MLIR): run it from the repository root with the runtime-side
 # binaries carried from the build machine:
 #
-#   scripts/gpu-carry.sh    (here: stripped copies into build-gpu/, under
-#                            64 MiB, and shared/libbenchmark)
-#   carry ["build-gpu"]; on the GPU host:
-#   ln -sf libkaio.so.0 build-gpu/lib/libkaio.so
+#   scripts/gpu-carry.sh    (here: stripped copies into build-gpu/, packed
+#                            as build-pack/build-gpu.tar.gz, and
+#                            shared/libbenchmark)
+#   carry ["build-pack"]; on the GPU host:
+#   tar xzf build-pack/build-gpu.tar.gz; ln -sf libkaio.so.0 build-gpu/lib/libkaio.so
 #   PATH=/usr/local/cuda/bin:$PATH KAIO_BUILD_DIR=$PWD/build-gpu scripts/gpu-session.sh quick
 #   (under the device tool only $OUT/logs.tgz comes back: it returns 8
 #   files at most)

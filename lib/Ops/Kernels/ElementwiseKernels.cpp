@@ -33,9 +33,13 @@ F32 activate(Activation act, const F32 &x) {
     // x / (1 + e^-x): 0 (not NaN) where e^-x overflows.
     return x / (1.0f + exp(-x));
   case Activation::GeluTanh: {
-    const float k = 0.7978845608028654f; // sqrt(2 / pi)
-    F32 inner = k * fma(x * x, 0.044715f, 1.0f) * x;
-    return 0.5f * x * (1.0f + tanh(inner));
+    // 0.5 x (1 + tanh(u)) = x / (1 + e^{-2u}), u = sqrt(2 / pi) (x +
+    // 0.044715 x^3): one exp and a division where tanh costs an exp, a
+    // division and a polynomial (the 16-bit kernels were compute-bound).
+    // Saturates like tanh: x for large x, -0 where e^{-2u} overflows.
+    const float k2 = 2.0f * 0.7978845608028654f; // 2 sqrt(2 / pi)
+    F32 twoU = k2 * fma(x * x, 0.044715f, 1.0f) * x;
+    return x / (1.0f + exp(-twoU));
   }
   case Activation::GeluErf:
     return 0.5f * x * (1.0f + erf(x * 0.7071067811865476f));
