@@ -36,6 +36,36 @@ func.func @dynamic_unsigned(%lo: i32, %hi: i32, %x: f32) -> f32 {
 
 // -----
 
+// A step known only at run time (a block-stride walk): no division. The main
+// loop runs while a whole trip fits (iv < hi - 3 step; 0 when hi < 3 step,
+// unsigned) and carries the next induction value, where the remainder
+// starts.
+// CHECK-LABEL: func.func @dynamic_step
+// CHECK-SAME: (%[[LO:.*]]: i32, %[[HI:.*]]: i32, %[[ST:.*]]: i32, %[[X:.*]]: f32)
+// CHECK-NOT: arith.divui
+// CHECK-NOT: arith.remui
+// CHECK: %[[SPAN:.*]] = arith.muli %[[ST]], %{{.*}} : i32
+// CHECK: %[[UB:.*]] = arith.subi %[[HI]], %[[SPAN]]
+// CHECK: %[[FITS:.*]] = arith.cmpi uge, %[[HI]], %[[SPAN]]
+// CHECK: %[[UPPER:.*]] = arith.select %[[FITS]], %[[UB]], %{{.*}}
+// CHECK: %[[ST4:.*]] = arith.muli %[[ST]], %{{.*}} : i32
+// CHECK: %[[MAIN:.*]]:2 = scf.for unsigned %[[IV:.*]] = %[[LO]] to %[[UPPER]] step %[[ST4]] iter_args(%{{.*}} = %[[X]], %{{.*}} = %[[LO]]) -> (f32, i32)
+// CHECK-COUNT-4: arith.uitofp
+// CHECK: %[[NEXT:.*]] = arith.addi %[[IV]], %[[ST4]]
+// CHECK: scf.yield %{{.*}}, %[[NEXT]] : f32, i32
+// CHECK: %[[REST:.*]] = scf.for unsigned %{{.*}} = %[[MAIN]]#1 to %[[HI]] step %[[ST]] iter_args(%{{.*}} = %[[MAIN]]#0)
+// CHECK: return %[[REST]]
+func.func @dynamic_step(%lo: i32, %hi: i32, %st: i32, %x: f32) -> f32 {
+  %r = scf.for unsigned %i = %lo to %hi step %st iter_args(%a = %x) -> (f32) : i32 {
+    %f = arith.uitofp %i : i32 to f32
+    %b = arith.addf %a, %f : f32
+    scf.yield %b : f32
+  } {kaio.unroll = 4 : i32}
+  return %r : f32
+}
+
+// -----
+
 // A signed loop compares with sgt.
 // CHECK-LABEL: func.func @dynamic_signed
 // CHECK: arith.cmpi sgt

@@ -30,11 +30,14 @@ def UnrollLoops : Pass<"kaio-unroll-loops", "::mlir::ModuleOp"> {
     main loop (MLIR's generateUnrolledLoop: the body cloned N times, the
     loop-carried values threaded through), and the trip count mod N
     remaining iterations in a copy of the original loop after it. Bounds may
-    be dynamic, signed or unsigned: the split point is computed with
-    unsigned arithmetic from the trip count (ceil((hi - lo) / step), 0 when
-    hi <= lo), so an empty loop stays empty and no iteration runs past hi.
-    Constant trip counts fold (canonicalize): no remainder loop when N
-    divides them. Inner loops are unrolled before outer ones.
+    be dynamic, signed or unsigned. With a constant step the split point is
+    computed with unsigned arithmetic from the trip count (ceil((hi - lo) /
+    step), 0 when hi <= lo), so an empty loop stays empty and no iteration
+    runs past hi; constant trip counts fold (canonicalize): no remainder
+    loop when N divides them. With a run-time step (a block-stride walk) the
+    main loop runs while iv < hi - (N - 1) step and carries its next
+    induction value to the remainder loop: no run-time division. Inner
+    loops are unrolled before outer ones.
 
     Why: a thread whose loop body loads and then folds the loaded value
     (a walk down a column, a reduction) has one memory request in flight;
