@@ -12,7 +12,10 @@
 
 #include "KernelSupport.h"
 
+#include <array>
 #include <cmath>
+#include <tuple>
+#include <utility>
 
 using namespace kaio;
 using namespace kaio::builder;
@@ -127,59 +130,18 @@ void buildBinary(ModuleBuilder &mb, const std::string &base,
             });
 }
 
-/// Thread t of block (bx, by) rotates pair bx * blockDim + t of rows by,
-/// by + gridDim.y, ...: (a, b) -> (a cos - b sin, a sin + b cos).
-template <class T> void buildRope(ModuleBuilder &mb, bool interleaved) {
-  std::string name = std::string(interleaved ? "rope_interleaved_" : "rope_half_") +
-                     typeName<T>();
-  mb.kernel(name, {int32_t(kElementwiseBlock)}, [interleaved](KernelBuilder &k) {
-    auto x = k.param<Ptr<const T>>("x");
-    auto out = k.param<Ptr<T>>("out");
-    auto positions = k.param<Ptr<const int32_t>>("positions");
-    auto cosTable = k.param<Ptr<const float>>("cos");
-    auto sinTable = k.param<Ptr<const float>>("sin");
-    auto rows = k.param<uint32_t>("rows");
-    auto heads = k.param<uint32_t>("heads");
-    auto headDim = k.param<uint32_t>("head_dim");
-    auto ldx = k.param<uint32_t>("ld_x");
-    auto ldout = k.param<uint32_t>("ld_out");
-    auto ldcs = k.param<uint32_t>("ld_cs");
-    auto maxPos = k.param<uint32_t>("max_pos");
-    U32 half = headDim / 2u;
-    U32 pair = k.blockId() * k.blockDim() + k.threadId();
-    k.if_(pair < heads * half, [&] {
-      U32 head = pair / half, i = pair % half;
-      U32 base = head * headDim;
-      U32 first = interleaved ? base + 2u * i : base + i;
-      U32 second = interleaved ? first + 1u : first + half;
-      k.for_(k.blockId(Dim::y), rows, k.gridDim(Dim::y), [&](U32 row) {
-        U64 r = cast<uint64_t>(row);
-        auto xr = x + r * cast<uint64_t>(ldx);
-        auto outr = out + r * cast<uint64_t>(ldout);
-        I32 pos = positions.load(r);
-        Pred valid = (pos >= 0) && (pos.as<uint32_t>() < maxPos);
-        U64 at = cast<uint64_t>(pos.as<uint32_t>()) * cast<uint64_t>(ldcs) +
-                 cast<uint64_t>(i);
-        F32 c = cosTable.load(at, valid, NAN);
-        F32 s = sinTable.load(at, valid, NAN);
-        F32 a = toF32(xr.load(first)), b = toF32(xr.load(second));
-        outr.store(first, fromF32<T>(a * c - b * s));
-        outr.store(second, fromF32<T>(fma(a, s, b * c)));
-      });
-    });
-  });
-}
-
-/// The same with 16-byte accesses: thread t of block (bx, by) rotates
-/// group bx * blockDim + t of each of its rows: V consecutive pairs.
-/// Half-split: pairs i0 .. i0 + V - 1 of a head, x[i] and x[i + half] each
-/// one V-element chunk, cos and sin V floats (half a multiple of V).
-/// Interleaved: one V-element chunk of x, V / 2 pairs, V / 2 floats of cos
-/// and sin (head_dim a multiple of V). The host checks the alignment.
+/// RoPE: (a, b) -> (a cos - b sin, a sin + b cos) for each pair of every
+/// head of each row. Thread t of block (bx, by) rotates group bx * blockDim
+/// + t of rows by, by + gridDim.y, ...: one pair (V = 1), or with 16-byte
+/// accesses V consecutive pairs (half-split: pairs i0 .. i0 + V - 1, x[i]
+/// and x[i + half] each one V-element chunk, V floats of cos and sin; half
+/// a multiple of V) or V / 2 (interleaved: one V-element chunk of x; head_dim
+/// a multiple of V). The host checks the alignment.
 template <class T, unsigned V, bool Interleaved>
-void buildRopeVector(ModuleBuilder &mb) {
-  constexpr unsigned P = Interleaved ? V / 2 : V; // pairs per thread
-  std::string name = kernelName<T, V>(Interleaved ? "rope_interleaved" : "rope_half");
+void buildRope(ModuleBuilder &mb) {
+  constexpr unsigned P = V == 1 ? 1 : Interleaved ? V / 2 : V; // pairs
+  std::string name =
+      kernelName<T, V>(Interleaved ? "rope_interleaved" : "rope_half");
   mb.kernel(name, {int32_t(kElementwiseBlock)}, [](KernelBuilder &k) {
     auto x = k.param<Ptr<const T>>("x");
     auto out = k.param<Ptr<T>>("out");
@@ -200,6 +162,8 @@ void buildRopeVector(ModuleBuilder &mb) {
       U32 head = group / groupsPerHead;
       U32 i0 = (group % groupsPerHead) * P; // the first pair
       U32 first = head * headDim + (Interleaved ? 2u * i0 : i0);
+      // The partner of element `first` + j: the next one, or half a head on.
+      U32 second = Interleaved ? first + 1u : first + half;
       k.for_(k.blockId(Dim::y), rows, k.gridDim(Dim::y), [&](U32 row) {
         U64 r = cast<uint64_t>(row);
         auto xr = x + r * cast<uint64_t>(ldx);
@@ -208,36 +172,35 @@ void buildRopeVector(ModuleBuilder &mb) {
         Pred valid = (pos >= 0) && (pos.as<uint32_t>() < maxPos);
         U64 at = cast<uint64_t>(pos.as<uint32_t>()) * cast<uint64_t>(ldcs) +
                  cast<uint64_t>(i0);
-        auto cs = cosTable + at;
-        auto sn = sinTable + at;
+        // cos and sin of the P pairs, 4 floats (16 bytes) at a time.
+        constexpr unsigned W = P < 4 ? P : 4;
         std::array<F32, P> c, s;
-        for (unsigned j = 0; j < P; j += 4) {
-          constexpr unsigned W = P < 4 ? P : 4;
-          Chunk<W> cj = loadChunkOr<W>(cs, k.constant(j), valid, NAN);
-          Chunk<W> sj = loadChunkOr<W>(sn, k.constant(j), valid, NAN);
+        for (unsigned j = 0; j < P; j += W) {
+          Chunk<W> cj = loadChunkOr<W>(cosTable + at, k.constant(j), valid, NAN);
+          Chunk<W> sj = loadChunkOr<W>(sinTable + at, k.constant(j), valid, NAN);
           for (unsigned e = 0; e < W; ++e) {
             c[j + e] = cj[e];
             s[j + e] = sj[e];
           }
         }
-        if constexpr (Interleaved) {
+        auto rotate = [&](const F32 &a, const F32 &b, unsigned j) {
+          return std::make_pair(a * c[j] - b * s[j], fma(a, s[j], b * c[j]));
+        };
+        if constexpr (V == 1) {
+          auto [a, b] = rotate(toF32(xr.load(first)), toF32(xr.load(second)), 0);
+          outr.store(first, fromF32<T>(a));
+          outr.store(second, fromF32<T>(b));
+        } else if constexpr (Interleaved) {
           Chunk<V> v = loadChunk<V>(xr, first);
-          for (unsigned j = 0; j < P; ++j) {
-            F32 a = v[2 * j], b = v[2 * j + 1];
-            v[2 * j] = a * c[j] - b * s[j];
-            v[2 * j + 1] = fma(a, s[j], b * c[j]);
-          }
+          for (unsigned j = 0; j < P; ++j)
+            std::tie(v[2 * j], v[2 * j + 1]) = rotate(v[2 * j], v[2 * j + 1], j);
           storeChunk<V>(outr, first, v);
         } else {
-          U32 second = first + half;
           Chunk<V> a = loadChunk<V>(xr, first), b = loadChunk<V>(xr, second);
-          Chunk<V> oa, ob;
-          for (unsigned j = 0; j < V; ++j) {
-            oa[j] = a[j] * c[j] - b[j] * s[j];
-            ob[j] = fma(a[j], s[j], b[j] * c[j]);
-          }
-          storeChunk<V>(outr, first, oa);
-          storeChunk<V>(outr, second, ob);
+          for (unsigned j = 0; j < V; ++j)
+            std::tie(a[j], b[j]) = rotate(a[j], b[j], j);
+          storeChunk<V>(outr, first, a);
+          storeChunk<V>(outr, second, b);
         }
       });
     });
@@ -245,10 +208,10 @@ void buildRopeVector(ModuleBuilder &mb) {
 }
 
 template <class T> void buildForType(ModuleBuilder &mb) {
-  buildRope<T>(mb, true);
-  buildRope<T>(mb, false);
-  buildRopeVector<T, vectorWidth<T>(), true>(mb);
-  buildRopeVector<T, vectorWidth<T>(), false>(mb);
+  buildRope<T, 1, true>(mb);
+  buildRope<T, 1, false>(mb);
+  buildRope<T, vectorWidth<T>(), true>(mb);
+  buildRope<T, vectorWidth<T>(), false>(mb);
   constexpr unsigned V = vectorWidth<T>();
   for (Activation act : {Activation::None, Activation::Relu, Activation::Silu,
                          Activation::GeluTanh, Activation::GeluErf}) {
