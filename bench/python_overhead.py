@@ -9,6 +9,12 @@ wall-clock per call with a synchronize at the end of each sample: kaio.ops
 dispatcher) and the torch op doing the same work.
 
     PYTHONPATH=python python3 bench/python_overhead.py [--json FILE]
+
+With --host (no GPU, no torch needed) it times only KAIO's host side on
+kaio.DeviceArray arguments: run it against the fake driver
+(KAIO_CUDA_DRIVER=build/test/unittests/Runtime/libKaioFakeCudaDriver.so),
+whose launch costs next to nothing, to see what the package and the C API
+add per call.
 """
 
 import argparse
@@ -20,7 +26,7 @@ import time
 try:
     import torch
 except ImportError:  # pragma: no cover - the GPU host has torch
-    sys.exit("python_overhead.py: PyTorch is not installed")
+    torch = None
 
 import kaio
 from kaio import ops
@@ -28,24 +34,44 @@ from kaio import ops
 N, SAMPLES = 2000, 15
 
 
-def per_call_us(fn):
+def per_call_us(fn, sync=lambda: None):
     for _ in range(200):
         fn()
-    torch.cuda.synchronize()
+    sync()
     samples = []
     for _ in range(SAMPLES):
         t = time.perf_counter()
         for _ in range(N):
             fn()
-        torch.cuda.synchronize()
+        sync()
         samples.append((time.perf_counter() - t) / N * 1e6)
     return statistics.median(samples)
+
+
+def host_only():
+    """KAIO's host side alone, on kaio.DeviceArray arguments."""
+    import numpy as np
+    x = kaio.DeviceArray.from_numpy(np.ones((4, 64), dtype=np.float32))
+    w = kaio.DeviceArray.from_numpy(np.ones((64,), dtype=np.float32))
+    out = kaio.DeviceArray.from_numpy(np.ones((4, 64), dtype=np.float32))
+    print("| op | kaio µs/call (host side) |")
+    print("|---|---|")
+    for name, fn in [("add", lambda: ops.add(x, x, out=out)),
+                     ("softmax", lambda: ops.softmax(x, out=out)),
+                     ("rms_norm", lambda: ops.rms_norm(x, w, out=out))]:
+        print("| %s | %.2f |" % (name, per_call_us(fn)))
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json")
+    parser.add_argument("--host", action="store_true",
+                        help="KAIO's host side only (no GPU or torch)")
     args = parser.parse_args()
+    if args.host:
+        return host_only()
+    if torch is None:
+        sys.exit("python_overhead.py: PyTorch is not installed")
     if not torch.cuda.is_available():
         sys.exit("python_overhead.py: no GPU")
     x = torch.randn(4, 64, device="cuda")
@@ -71,7 +97,8 @@ def main():
     print("| op | kaio µs/call | torch µs/call | ratio |")
     print("|---|---|---|---|")
     for name, ours, theirs in cases:
-        k, t = per_call_us(ours), per_call_us(theirs)
+        k = per_call_us(ours, torch.cuda.synchronize)
+        t = per_call_us(theirs, torch.cuda.synchronize)
         rows.append({"op": name, "kaio_us": k, "torch_us": t,
                      "ratio": k / t})
         print("| %s | %.2f | %.2f | %.2f |" % (name, k, t, k / t))

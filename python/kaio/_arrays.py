@@ -171,10 +171,22 @@ def view(fn, name, obj):
 def matrix(fn, name, v):
     """The kaio_matrix of a View: rows of its last dimension (contiguous),
     the leading dimensions folded into rows when they are dense."""
-    if v.dtype not in DTYPES:
+    dtype = DTYPES.get(v.dtype)
+    if dtype is None:
         raise invalid(fn, name, "dtype %s is not supported (float16, "
                       "bfloat16, float32, int8, int32, int64)" % v.dtype)
     shape, strides = v.shape, v.strides
+    capacity = v.capacity if v.capacity > 0 else 0
+    # The common cases first (every op call builds a few of these): a
+    # contiguous vector, a matrix with contiguous rows.
+    if len(shape) == 2 and (strides[1] == 1 or shape[1] <= 1):
+        rows, cols, ld = shape[0], shape[1], strides[0]
+        if rows <= 1:
+            ld = max(ld, cols, 1)
+        return _capi.Matrix(v.ptr, dtype, 0, rows, cols, ld, capacity)
+    if len(shape) == 1 and (strides[0] == 1 or shape[0] <= 1):
+        cols = shape[0]
+        return _capi.Matrix(v.ptr, dtype, 0, 1, cols, max(cols, 1), capacity)
     if len(shape) == 0:
         rows, cols, ld = 1, 1, 1
     else:
@@ -192,8 +204,7 @@ def matrix(fn, name, v):
                               % (list(shape), list(strides)))
         if rows <= 1:
             ld = max(ld, cols, 1)
-    return _capi.Matrix(v.ptr, DTYPES[v.dtype], 0, rows, cols, ld,
-                        max(v.capacity, 0))
+    return _capi.Matrix(v.ptr, dtype, 0, rows, cols, ld, capacity)
 
 
 def empty(like, shape, dtype, fn, name):

@@ -239,6 +239,8 @@ def _declare(lib, prototypes):
 def lib():
     """libkaio.so with its prototypes declared."""
     global _lib
+    if _lib is not None:  # every op call comes here: no lock once loaded
+        return _lib
     with _lock:
         if _lib is None:
             loaded = _load("libkaio.so")
@@ -273,8 +275,22 @@ def check(status):
             l.kaio_last_cuda_error())
 
 
+def function(name):
+    """A libkaio.so function by name (looked up once)."""
+    fn = _functions.get(name)
+    if fn is None:
+        fn = _functions.setdefault(name, getattr(lib(), name))
+    return fn
+
+
+_functions = {}
+
+
 def context(device=0):
     """The process-wide context of a device (created on first use)."""
+    ctx = _contexts.get(device)  # a dict read: atomic, no lock needed
+    if ctx is not None:
+        return ctx
     with _lock:
         ctx = _contexts.get(device)
     if ctx is None:

@@ -66,7 +66,9 @@ class _Call:
                              self.fn, name)
 
     def run(self, cfn, *args):
-        _capi.check(getattr(_capi.lib(), cfn)(self.ctx, *args, self.stream))
+        status = _capi.function(cfn)(self.ctx, *args, self.stream)
+        if status:
+            _capi.check(status)
 
 
 def _enum(table, fn, name, value):
