@@ -41,14 +41,20 @@ public:
   ScopedContext(const ScopedContext &) = delete;
   ScopedContext &operator=(const ScopedContext &) = delete;
   Error enter(const std::string &doing) {
+    return enterLazily([&] { return doing; });
+  }
+  /// The same, with what is being done described only on failure
+  /// (`describe()` returns a std::string): the launch path builds no
+  /// message when all goes well.
+  template <class Describe> Error enterLazily(const Describe &describe) {
     const DriverApi &api = *state_.api;
     CUcontext current = nullptr;
     if (CUresult r = api.cuCtxGetCurrent(&current))
-      return makeCudaError(api, r, "cuCtxGetCurrent", doing);
+      return makeCudaError(api, r, "cuCtxGetCurrent", describe());
     if (current == state_.context)
       return Error::success();
     if (CUresult r = api.cuCtxPushCurrent(state_.context))
-      return makeCudaError(api, r, "cuCtxPushCurrent", doing);
+      return makeCudaError(api, r, "cuCtxPushCurrent", describe());
     pushed_ = true;
     return Error::success();
   }

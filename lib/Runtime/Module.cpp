@@ -534,22 +534,25 @@ Error Kernel::launchRaw(const LaunchConfig &requested, void **params) {
   }
   if (Error e = validate(config))
     return e;
-  std::string doing = "launching kernel '" + kernel_->name + "' (grid " +
-                      config.grid.str() + ", block " + config.block.str() +
-                      ", dynamic shared " +
-                      std::to_string(config.dynamicSharedBytes) + ")";
+  // Described only when something fails: a launch is a hot path.
+  auto doing = [&] {
+    return "launching kernel '" + kernel_->name + "' (grid " +
+           config.grid.str() + ", block " + config.block.str() +
+           ", dynamic shared " + std::to_string(config.dynamicSharedBytes) +
+           ")";
+  };
   const DriverApi &api = *module_->device->api;
   ScopedContext scope(*module_->device);
-  if (Error e = scope.enter(doing))
+  if (Error e = scope.enterLazily(doing))
     return e;
   if (config.cluster.count() > 1)
-    return launchCluster(config, params, doing);
+    return launchCluster(config, params, doing());
   if (CUresult r = api.cuLaunchKernel(
           kernel_->function, config.grid.x, config.grid.y, config.grid.z,
           config.block.x, config.block.y, config.block.z,
           config.dynamicSharedBytes,
           config.stream ? config.stream->raw() : nullptr, params, nullptr))
-    return makeCudaError(api, r, "cuLaunchKernel", doing);
+    return makeCudaError(api, r, "cuLaunchKernel", doing());
   return Error::success();
 }
 
