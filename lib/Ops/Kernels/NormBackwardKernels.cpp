@@ -103,12 +103,11 @@ void buildNormFused(ModuleBuilder &mb) {
   static_assert(V > 1, "the fused kernel moves 16-byte chunks");
   constexpr unsigned S = kNormFusedChunks; // chunk slots per thread
   constexpr unsigned Tail = 1;             // the scalar tail slot
-  constexpr unsigned A = S * V + Tail;          // columns per thread
+  constexpr unsigned A = S * V + Tail;     // columns per thread
+  std::string base = std::string(Layer ? "layer" : "rms") +
+                     "_norm_bwd_fused_b" + std::to_string(B);
   mb.kernel(
-      kernelName<T, V>(((Layer ? "layer_norm_bwd_fused_b" : "rms_norm_bwd_fused_b") +
-                        std::to_string(B))
-                           .c_str()),
-      {int32_t(B)}, [](KernelBuilder &k) {
+      kernelName<T, V>(base.c_str()), {int32_t(B)}, [](KernelBuilder &k) {
         auto x = k.param<Ptr<const T>>("x");
         auto dy = k.param<Ptr<const T>>("dy");
         auto weight = k.param<Ptr<const T>>("weight");
@@ -141,19 +140,20 @@ void buildNormFused(ModuleBuilder &mb) {
         col[S] = chunks * V + tid;
         valid[S] = col[S] < n;
         // Each slot's chunk of a row as f32 (zeros outside the row).
-        auto load = [&](const Ptr<const T> &row, unsigned j) {
-          Chunk<V> out;
+        // (The tail slot's one element fills its chunk; only [0] is used.)
+        auto load = [&](const Ptr<const T> &p, unsigned j, const Pred &mask,
+                        float other) {
           if (j < S)
-            return loadChunkOr<V>(row, col[j], valid[j], 0.0f);
-          out.fill(toF32(row.load(col[j], valid[j], 0.0f)));
+            return loadChunkOr<V>(p, col[j], mask, other);
+          Chunk<V> out;
+          out.fill(toF32(p.load(col[j], mask, other)));
           return out;
         };
+        auto loadRow = [&](const Ptr<const T> &row, unsigned j) {
+          return load(row, j, valid[j], 0.0f);
+        };
         auto loadWeight = [&](unsigned j) {
-          Chunk<V> out;
-          if (j < S)
-            return loadChunkOr<V>(weight, col[j], valid[j] & hasWeight, 1.0f);
-          out.fill(toF32(weight.load(col[j], valid[j] & hasWeight, 1.0f)));
-          return out;
+          return load(weight, j, valid[j] & hasWeight, 1.0f);
         };
         constexpr unsigned Slots = S + Tail;
         auto width = [](unsigned j) { return j < S ? V : 1u; };
@@ -173,7 +173,8 @@ void buildNormFused(ModuleBuilder &mb) {
               // sum(g) (LayerNorm) and sum(g * xhat) over the row.
               F32 sg = zero, sgx = zero;
               for (unsigned j = 0; j < Slots; ++j) {
-                Chunk<V> h = load(xr, j), d = load(dyr, j), w = loadWeight(j);
+                Chunk<V> h = loadRow(xr, j), d = loadRow(dyr, j),
+                         w = loadWeight(j);
                 for (unsigned e = 0; e < width(j); ++e) {
                   F32 g = d[e] * w[e];
                   sg = sg + g;
@@ -188,7 +189,8 @@ void buildNormFused(ModuleBuilder &mb) {
               // dx, and dw += dy * xhat, db += dy (zeros outside the row).
               unsigned at = 0;
               for (unsigned j = 0; j < Slots; ++j) {
-                Chunk<V> h = load(xr, j), d = load(dyr, j), w = loadWeight(j);
+                Chunk<V> h = loadRow(xr, j), d = loadRow(dyr, j),
+                         w = loadWeight(j);
                 Chunk<V> out;
                 for (unsigned e = 0; e < width(j); ++e, ++at) {
                   F32 xhat = (h[e] - mu) * rs;

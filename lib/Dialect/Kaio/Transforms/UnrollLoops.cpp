@@ -51,11 +51,11 @@ Value splitPoint(OpBuilder &b, scf::ForOp loop, uint64_t factor) {
     return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, v));
   };
   Value zero = constant(0);
-  Value nonEmpty = arith::CmpIOp::create(
-      b, loc,
-      loop.getUnsignedCmp() ? arith::CmpIPredicate::ugt
-                            : arith::CmpIPredicate::sgt,
-      hi, lo);
+  Value nonEmpty =
+      arith::CmpIOp::create(b, loc,
+                            loop.getUnsignedCmp() ? arith::CmpIPredicate::ugt
+                                                  : arith::CmpIPredicate::sgt,
+                            hi, lo);
   // hi - lo is the distance as an unsigned number whenever hi > lo (also
   // for a signed loop whose difference overflows the signed range).
   Value distance = arith::SubIOp::create(b, loc, hi, lo);
@@ -68,8 +68,8 @@ Value splitPoint(OpBuilder &b, scf::ForOp loop, uint64_t factor) {
   trips = arith::SelectOp::create(b, loc, nonEmpty, trips, zero);
   Value left = arith::RemUIOp::create(b, loc, trips, constant(factor));
   Value mainTrips = arith::SubIOp::create(b, loc, trips, left);
-  return arith::AddIOp::create(
-      b, loc, lo, arith::MulIOp::create(b, loc, mainTrips, step));
+  return arith::AddIOp::create(b, loc, lo,
+                               arith::MulIOp::create(b, loc, mainTrips, step));
 }
 
 /// The main loop: N iterations per trip up to `upper`, iteration i at
@@ -129,8 +129,8 @@ LogicalResult unroll(scf::ForOp loop, uint64_t factor) {
                                      constant(int64_t(factor) - 1));
   Value upper = arith::SubIOp::create(b, loc, hi, span);
   if (loop.getUnsignedCmp()) {
-    Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, hi,
-                                       span);
+    Value fits =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, hi, span);
     upper = arith::SelectOp::create(b, loc, fits, upper, constant(0));
   }
   scf::ForOp rest = cloneRemainder(b, loop);
