@@ -24,17 +24,28 @@ using namespace kaio::ops::kernels::support;
 
 namespace {
 
+/// The tensor parameters the dx kernels share, declared in their order.
+template <class T> struct NormBwdTensors {
+  Ptr<const T> x, dy, weight;
+  Ptr<const float> mean, rstd;
+  Ptr<T> dx;
+};
+template <class T> NormBwdTensors<T> declareNormBwdTensors(KernelBuilder &k) {
+  auto x = k.param<Ptr<const T>>("x");
+  auto dy = k.param<Ptr<const T>>("dy");
+  auto weight = k.param<Ptr<const T>>("weight");
+  auto mean = k.param<Ptr<const float>>("mean");
+  auto rstd = k.param<Ptr<const float>>("rstd");
+  auto dx = k.param<Ptr<T>>("dx");
+  return {x, dy, weight, mean, rstd, dx};
+}
+
 template <class T, unsigned V, bool Layer>
 void buildNormDx(ModuleBuilder &mb) {
   mb.kernel(
       kernelName<T, V>(Layer ? "layer_norm_bwd" : "rms_norm_bwd"),
       {int32_t(kRowBlock)}, [](KernelBuilder &k) {
-        auto x = k.param<Ptr<const T>>("x");
-        auto dy = k.param<Ptr<const T>>("dy");
-        auto weight = k.param<Ptr<const T>>("weight");
-        auto meanIn = k.param<Ptr<const float>>("mean");
-        auto rstdIn = k.param<Ptr<const float>>("rstd");
-        auto dx = k.param<Ptr<T>>("dx");
+        NormBwdTensors<T> t = declareNormBwdTensors<T>(k);
         auto n = k.param<uint32_t>("n");
         auto ldx = k.param<uint32_t>("ld_x");
         auto lddy = k.param<uint32_t>("ld_dy");
@@ -43,15 +54,13 @@ void buildNormDx(ModuleBuilder &mb) {
         Pred hasWeight = (flags & uint32_t(kNormBwdWeight)) != 0u;
         U32 tid = k.threadId(), bdim = k.blockDim();
         U64 row = cast<uint64_t>(k.blockId());
-        auto xr = rowOf(x, row, ldx);
-        auto dyr = rowOf(dy, row, lddy);
-        auto dxr = rowOf(dx, row, lddx);
-        F32 r = rstdIn.load(row);
+        auto xr = rowOf(t.x, row, ldx);
+        auto dyr = rowOf(t.dy, row, lddy);
+        auto dxr = rowOf(t.dx, row, lddx);
+        F32 r = t.rstd.load(row);
         F32 mu = k.constant(0.0f);
         if constexpr (Layer)
-          mu = meanIn.load(row);
-        else
-          (void)meanIn;
+          mu = t.mean.load(row);
         F32 zero = k.constant(0.0f);
         // sum(g) (LayerNorm) and sum(g * xhat), xhat = (h - mu) r.
         auto [sg, sgx] = rowFold<V>(
@@ -61,7 +70,7 @@ void buildNormDx(ModuleBuilder &mb) {
               auto [a, b] = state;
               Chunk<W> h = loadChunk<W>(xr, i);
               Chunk<W> d = loadChunk<W>(dyr, i);
-              Chunk<W> w = loadChunkOr<W>(weight, i, hasWeight, 1.0f);
+              Chunk<W> w = loadChunkOr<W>(t.weight, i, hasWeight, 1.0f);
               for (unsigned j = 0; j < W; ++j) {
                 F32 g = d[j] * w[j];
                 a = a + g;
@@ -78,7 +87,7 @@ void buildNormDx(ModuleBuilder &mb) {
           constexpr unsigned W = decltype(width)::value;
           Chunk<W> h = loadChunk<W>(xr, i);
           Chunk<W> d = loadChunk<W>(dyr, i);
-          Chunk<W> w = loadChunkOr<W>(weight, i, hasWeight, 1.0f);
+          Chunk<W> w = loadChunkOr<W>(t.weight, i, hasWeight, 1.0f);
           for (unsigned j = 0; j < W; ++j) {
             F32 xhat = (h[j] - mu) * r;
             h[j] = r * (d[j] * w[j] - meanG - xhat * meanGx);
@@ -108,12 +117,7 @@ void buildNormFused(ModuleBuilder &mb) {
                      "_norm_bwd_fused_b" + std::to_string(B);
   mb.kernel(
       kernelName<T, V>(base.c_str()), {int32_t(B)}, [](KernelBuilder &k) {
-        auto x = k.param<Ptr<const T>>("x");
-        auto dy = k.param<Ptr<const T>>("dy");
-        auto weight = k.param<Ptr<const T>>("weight");
-        auto meanIn = k.param<Ptr<const float>>("mean");
-        auto rstdIn = k.param<Ptr<const float>>("rstd");
-        auto dx = k.param<Ptr<T>>("dx");
+        NormBwdTensors<T> t = declareNormBwdTensors<T>(k);
         auto partial = k.param<Ptr<float>>("partial");
         auto n = k.param<uint32_t>("n");
         auto rows = k.param<uint32_t>("rows");
@@ -153,7 +157,7 @@ void buildNormFused(ModuleBuilder &mb) {
           return load(row, j, valid[j], 0.0f);
         };
         auto loadWeight = [&](unsigned j) {
-          return load(weight, j, valid[j] & hasWeight, 1.0f);
+          return load(t.weight, j, valid[j] & hasWeight, 1.0f);
         };
         constexpr unsigned Slots = S + Tail;
         auto width = [](unsigned j) { return j < S ? V : 1u; };
@@ -163,13 +167,13 @@ void buildNormFused(ModuleBuilder &mb) {
         std::array<F32, 2 * A> acc = k.for_(
             first, last, 1u, init, [&](U32 r, std::array<F32, 2 * A> a) {
               U64 row = cast<uint64_t>(r);
-              auto xr = rowOf(x, row, ldx);
-              auto dyr = rowOf(dy, row, lddy);
-              auto dxr = rowOf(dx, row, lddx);
-              F32 rs = rstdIn.load(r);
+              auto xr = rowOf(t.x, row, ldx);
+              auto dyr = rowOf(t.dy, row, lddy);
+              auto dxr = rowOf(t.dx, row, lddx);
+              F32 rs = t.rstd.load(r);
               F32 mu = zero;
               if constexpr (Layer)
-                mu = meanIn.load(r);
+                mu = t.mean.load(r);
               // sum(g) (LayerNorm) and sum(g * xhat) over the row.
               F32 sg = zero, sgx = zero;
               for (unsigned j = 0; j < Slots; ++j) {
