@@ -567,8 +567,10 @@ kb::KernelBuilder &kb::KernelBuilder::unroll(unsigned factor, SrcLoc where) {
     st_->error(where, "unroll factor " + llvm::Twine(factor) +
                           " is outside 1 to " +
                           llvm::Twine(KaioDialect::kMaxUnroll));
-  else
+  else {
     st_->pendingUnroll = factor;
+    st_->unrollAt = where;
+  }
   return *this;
 }
 
@@ -730,6 +732,9 @@ KernelState *kb::ModuleBuilder::beginKernel(StringRef name,
 void kb::ModuleBuilder::endKernel() {
   KernelState *st = impl_->kernel.get();
   KernelOp kernel = st->kernel;
+  if (st->pendingUnroll)
+    st->error(st->unrollAt, "unroll(" + llvm::Twine(st->pendingUnroll) +
+                                ") is not followed by a for_");
   ReturnOp::create(st->b, kernel.getLoc());
   kernel.setFunctionTypeAttr(
       TypeAttr::get(FunctionType::get(impl_->context, st->argTypes, {})));

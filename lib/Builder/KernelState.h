@@ -65,8 +65,10 @@ public:
   llvm::SmallVector<bool> readOnly;
   llvm::SmallVector<bool> isSigned;
   SrcLoc last;
-  /// KernelBuilder::unroll's factor for the next for_ (0: none).
+  /// KernelBuilder::unroll's factor for the next for_ (0: none), and where
+  /// it was asked for.
   unsigned pendingUnroll = 0;
+  SrcLoc unrollAt;
 };
 } // namespace kaio::builder::detail
 

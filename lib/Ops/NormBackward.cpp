@@ -104,12 +104,10 @@ rt::Error launchNormBackward(Library::Impl &impl, const char *op, bool layer,
   // registers, one kernel writes dx and the slices' partials (x and dy read
   // once).
   unsigned width = detail::vectorWidth(x.dtype, {&x, &dy, &dx, &o.weight});
-  std::int64_t chunks = x.cols / width;
-  unsigned block = 0; // the fused kernel's: the smallest the row fills
-  if (params && x.rows > 0 && width > 1)
-    for (unsigned b : kNormFusedBlocks)
-      if (!block && chunks <= std::int64_t(b) * kNormFusedChunks)
-        block = b;
+  // The fused kernel's block, 0 for the two-kernel path.
+  unsigned block = params && x.rows > 0 && width > 1
+                       ? normFusedBlock(x.cols / width)
+                       : 0;
   bool fused = block != 0;
   std::int64_t splits = x.rows > 0 ? splitsFor(x.rows) : 0;
   std::int64_t perSplit = x.rows > 0 ? (x.rows + splits - 1) / splits : 0;

@@ -119,7 +119,14 @@ constexpr unsigned kNormParamsBlock = 256;
 /// tensors take the two-kernel path.
 constexpr unsigned kNormFusedChunks = 2;
 constexpr unsigned kNormFusedBlocks[] = {128, 256, 512};
-constexpr unsigned kNormFusedMaxBlock = 512;
+/// The fused kernel's block for rows of `chunks` 16-byte chunks: the
+/// smallest whose slots hold them, or 0 when none does.
+constexpr unsigned normFusedBlock(long long chunks) {
+  for (unsigned b : kNormFusedBlocks)
+    if (chunks <= static_cast<long long>(b) * kNormFusedChunks)
+      return b;
+  return 0;
+}
 /// The column kernels (gemv_t, reduce_cols, the norms' dweight/dbias and
 /// their in-order sums of slices) load one chunk per row and fold it: their
 /// row loops are unrolled by this ({kaio.unroll}), so a thread has this

@@ -230,6 +230,14 @@ TEST(Builder, UnrollMarksOnlyTheNextLoop) {
   });
   EXPECT_THAT(diag, HasSubstr(at(line)));
   EXPECT_THAT(diag, HasSubstr("unroll factor 33 is outside 1 to 32"));
+
+  // A mark no loop takes is an error, not a mark on some later loop.
+  diag = diagnostics([&](KernelBuilder &k) {
+    line = __LINE__ + 1;
+    k.unroll(4);
+  });
+  EXPECT_THAT(diag, HasSubstr(at(line)));
+  EXPECT_THAT(diag, HasSubstr("unroll(4) is not followed by a for_"));
 }
 
 TEST(Builder, GlobalMemory) {

@@ -366,15 +366,16 @@ double normLoss(bool layer, const std::vector<double> &x,
 TEST_P(TrainingKernelsTest, NormBackwardIsTheForwardsGradient) {
   const float eps = 1e-5f;
   for (bool layer : {false, true})
-    for (uint32_t n : {7u, 300u, 0u}) {
-      // 0: a row that reaches the largest fused kernel's second chunk
-      // slot (chunks 512 and up) and its scalar tail. 7 and 300 take the
-      // 128-thread kernel, 300 in f32 both of its slots.
+    for (uint32_t n : {7u, 300u, 0u, 1u}) {
+      // 7 and 300 take the 128-thread fused kernel (300 in f32 both of its
+      // chunk slots). 0 and 1 stand for rows of 300 and 600 chunks plus a
+      // 3-element tail: the 256- and 512-thread kernels, each with its
+      // second chunk slot (chunks B and up) and the scalar tail slot in use.
       const uint32_t width = elem() == Elem::F32 ? 4 : 8;
-      if (n == 0) {
+      if (n < 2) {
         if (!vectorized())
           continue;
-        n = kNormFusedMaxBlock * width + 3;
+        n = (n == 0 ? 300 : 600) * width + 3;
       }
       const uint32_t rows = n > 1000 ? 2 : 5, ld = leading(n), splits = 2,
                      perSplit = (rows + splits - 1) / splits;
@@ -406,10 +407,9 @@ TEST_P(TrainingKernelsTest, NormBackwardIsTheForwardsGradient) {
       // The vector variants take the fused kernel (dx and the slices'
       // partials in one pass, as the library does for aligned rows), the
       // scalar ones the dx kernel and the slices kernel.
-      unsigned block = 0;
-      for (unsigned b : kNormFusedBlocks)
-        if (!block && n / width <= b * kNormFusedChunks)
-          block = b;
+      unsigned block = normFusedBlock(n / width);
+      if (n / width >= 300)
+        ASSERT_EQ(block, n / width >= 600 ? 512u : 256u);
       std::string fusedBase = std::string(layer ? "layer" : "rms") +
                               "_norm_bwd_fused_b" + std::to_string(block);
       std::string name =
