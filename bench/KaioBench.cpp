@@ -4,8 +4,8 @@
 // run, with CUDA events, after warm-up, and reports both medians and their
 // ratio:
 //   * the op library's gemm (kaio::ops::Library, f16 in, f32 out) at square
-//     shapes from 256 to 8192 and LLM shapes, with inputs rotated through
-//     enough copies to defeat L2;
+//     shapes from 256 to 8192 and LLM shapes, also with column-major A or
+//     B, with inputs rotated through enough copies to defeat L2;
 //   * the tensor-core examples (64 x 64 tiles, its two-stage pipelined
 //     variant, the 128 x 128 warp-tile kernel);
 //   all against cuBLAS GemmEx at the same precision (FP16 inputs, FP32
@@ -56,7 +56,7 @@ struct Cublas {
   using GemmExFn = int (*)(Handle, int, int, int, int, int, const void *,
                            const void *, int, int, const void *, int, int,
                            const void *, void *, int, int, int, int);
-  static constexpr int kOpN = 0, kR16F = 2, kR16BF = 14, kR32F = 0,
+  static constexpr int kOpN = 0, kOpT = 1, kR16F = 2, kR16BF = 14, kR32F = 0,
                        kCompute32F = 68, kGemmDefault = -1;
 
   void *lib = nullptr;
@@ -77,14 +77,17 @@ struct Cublas {
     return create && destroy && gemmEx && create(&handle) == 0;
   }
   /// Row-major C (f32, m x n) = A (f16 or bf16, m x k) B (k x n) with FP32
-  /// compute: column-major C^T = B^T A^T. True when cuBLAS accepted it.
+  /// compute, A and B dense row-major or (aCol, bCol) column-major:
+  /// column-major C^T = B^T A^T, where a row-major operand is its own
+  /// transpose to cuBLAS and a column-major one is transposed (op T). True
+  /// when cuBLAS accepted it.
   bool gemm16F32(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int m, int n,
-                 int k, bool bf16) const {
+                 int k, bool bf16, bool aCol = false, bool bCol = false) const {
     float one = 1.0f, zero = 0.0f;
     const int in = bf16 ? kR16BF : kR16F;
-    return gemmEx(handle, kOpN, kOpN, n, m, k, &one,
-                  reinterpret_cast<void *>(b), in, n,
-                  reinterpret_cast<void *>(a), in, k, &zero,
+    return gemmEx(handle, bCol ? kOpT : kOpN, aCol ? kOpT : kOpN, n, m, k,
+                  &one, reinterpret_cast<void *>(b), in, bCol ? k : n,
+                  reinterpret_cast<void *>(a), in, aCol ? m : k, &zero,
                   reinterpret_cast<void *>(c), kR32F, n, kCompute32F,
                   kGemmDefault) == 0;
   }
@@ -379,10 +382,12 @@ BENCHMARK(BM_HopperGemmExampleVsCublas)
     ->Unit(benchmark::kMillisecond);
 
 /// kaio::ops::gemm against cuBLAS GemmEx at the same precision (f16 or
-/// bf16 inputs, f32 out). Each timed run uses the next of enough A, B, C
-/// copies to exceed twice the L2 cache, so neither side reads its inputs
-/// from L2 left by the previous run.
-template <bool BF16> void BM_OpsGemmVsCublas(benchmark::State &state) {
+/// bf16 inputs, f32 out) and the same layouts (A, B row- or column-major).
+/// Each timed run uses the next of enough A, B, C copies to exceed twice
+/// the L2 cache, so neither side reads its inputs from L2 left by the
+/// previous run.
+void runOpsGemmVsCublas(benchmark::State &state, bool bf16, bool aCol,
+                        bool bCol) {
   Gpu &gpu = Gpu::get();
   if (skipWithoutGpu(state, gpu))
     return;
@@ -406,11 +411,20 @@ template <bool BF16> void BM_OpsGemmVsCublas(benchmark::State &state) {
   int next = 0;
   auto kaio = [&] {
     int i = next++ % sets;
-    kaio::ops::Matrix a =
-        kaio::ops::Matrix::rowMajor(std::as_const(as[i]).view(), m, k);
-    kaio::ops::Matrix b =
-        kaio::ops::Matrix::rowMajor(std::as_const(bs[i]).view(), k, n);
-    if (BF16) // the same 16-bit buffers read as bf16 (0x3c3c: 0.0115)
+    // A column-major operand: the transpose of a row-major one.
+    auto operand = [](const DeviceBuffer<Half> &buf, int64_t rows,
+                      int64_t cols, bool col) {
+      kaio::ops::Matrix x = kaio::ops::Matrix::rowMajor(
+          std::as_const(buf).view(), col ? cols : rows, col ? rows : cols);
+      if (col) {
+        std::swap(x.rows, x.cols);
+        x.layout = kaio::ops::Layout::ColMajor;
+      }
+      return x;
+    };
+    kaio::ops::Matrix a = operand(as[i], m, k, aCol);
+    kaio::ops::Matrix b = operand(bs[i], k, n, bCol);
+    if (bf16) // the same 16-bit buffers read as bf16 (0x3c3c: 0.0115)
       a.dtype = b.dtype = kaio::ops::DType::BF16;
     return !gpu.library->gemm(a, b,
                               kaio::ops::Matrix::rowMajor(cs[i].view(), m, n));
@@ -418,7 +432,7 @@ template <bool BF16> void BM_OpsGemmVsCublas(benchmark::State &state) {
   auto peer = [&] {
     int i = next++ % sets;
     return gpu.cublas.gemm16F32(as[i].ptr(), bs[i].ptr(), cs[i].ptr(), int(m),
-                                int(n), int(k), BF16);
+                                int(n), int(k), bf16, aCol, bCol);
   };
   for (auto _ : state) {
     double kaioMs = medianMs(gpu, kaio), peerMs = medianMs(gpu, peer);
@@ -430,6 +444,14 @@ template <bool BF16> void BM_OpsGemmVsCublas(benchmark::State &state) {
            "flop/s");
     state.counters["l2_rotation_sets"] = sets;
   }
+}
+template <bool BF16> void BM_OpsGemmVsCublas(benchmark::State &state) {
+  runOpsGemmVsCublas(state, BF16, false, false);
+}
+/// Column-major operands (layout: 1 A, 2 B, 3 both; 2 is x W^T with W
+/// row-major, as a Linear layer computes).
+void BM_OpsGemmLayoutsVsCublas(benchmark::State &state) {
+  runOpsGemmVsCublas(state, false, state.range(3) & 1, state.range(3) & 2);
 }
 BENCHMARK(BM_OpsGemmVsCublas<false>)
     ->Name("BM_OpsGemmF16F32VsCublas")
@@ -446,6 +468,18 @@ BENCHMARK(BM_OpsGemmVsCublas<false>)
     ->Args({4096, 4096, 11008})
     ->Args({16, 4096, 4096})
     ->Args({128, 4096, 4096})
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+// Column-major operands run on the sm_90a kernel only (elsewhere gemm says
+// Unsupported and the benchmark reports "a launch failed").
+BENCHMARK(BM_OpsGemmLayoutsVsCublas)
+    ->Name("BM_OpsGemmF16F32LayoutsVsCublas")
+    ->ArgNames({"M", "N", "K", "layout"})
+    ->ArgsProduct({{4096}, {4096}, {4096}, {1, 2, 3}})
+    ->Args({4096, 11008, 4096, 2})
+    ->Args({4096, 4096, 11008, 2})
+    ->Args({8192, 8192, 8192, 2})
     ->UseManualTime()
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);

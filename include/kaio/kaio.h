@@ -215,7 +215,9 @@ enum { KAIO_ROPE_HALF_SPLIT = 0, KAIO_ROPE_INTERLEAVED = 1 };
  * include/Kaio/Ops/Library.h for the semantics, shapes and dtypes). */
 
 /* C = alpha * A B + beta * C (f16 A and B, or bf16 on a 9.0 GPU; f32 C,
-   or on a 9.0 GPU C of A's type; row-major). */
+   or on a 9.0 GPU C of A's type; on a 9.0 GPU any layout and leading
+   dimension with 16-byte aligned lines of A and B, elsewhere dense
+   row-major). */
 KAIO_API kaio_status kaio_gemm(kaio_context ctx, const kaio_matrix *a,
                                const kaio_matrix *b, const kaio_matrix *c,
                                float alpha, float beta, kaio_stream stream);

@@ -33,22 +33,37 @@ rt::Error unsupported(const char *name, const std::string &what) {
 using detail::shape;
 
 /// What the kernels gemm() launches support: A and B f16 (or bf16, on the
-/// sm_90 kernel), C f32.
-rt::Error checkSupported(const char *name, const Matrix &m, DType want,
-                         bool orBF16 = false) {
+/// sm_90 kernel), C f32 or A's type (sm_90).
+rt::Error checkDType(const char *name, const Matrix &m, DType want,
+                     bool orBF16 = false) {
   if (m.dtype != want && !(orBF16 && m.dtype == DType::BF16))
     return unsupported(name, std::string("dtype ") + getDTypeName(m.dtype) +
                                  " is not supported yet (A and B f16 or "
                                  "bf16, C f32 or A's type)");
+  return rt::Error::success();
+}
+
+/// The kernel for other GPUs reads dense row-major matrices only.
+rt::Error checkDenseRowMajor(const char *name, const Matrix &m) {
   if (m.layout != Layout::RowMajor)
-    return unsupported(name, "column-major matrices are not supported yet "
-                             "(row-major only)");
+    return unsupported(name, "a column-major matrix runs on the sm_90 kernel "
+                             "only: it needs a 9.0 GPU and 16-byte aligned "
+                             "rows of A and B");
   if (m.ld != m.cols)
     return unsupported(name, "leading dimension " + std::to_string(m.ld) +
                                  " != " + std::to_string(m.cols) +
-                                 " columns: padded matrices are not "
-                                 "supported yet");
+                                 " columns: padded matrices run on the sm_90 "
+                                 "kernel only (a 9.0 GPU, 16-byte aligned "
+                                 "rows of A and B)");
   return rt::Error::success();
+}
+
+/// The same matrix seen transposed (no data moves): rows and columns and
+/// the layout swap.
+Matrix transposed(Matrix m) {
+  std::swap(m.rows, m.cols);
+  m.layout = m.layout == Layout::RowMajor ? Layout::ColMajor : Layout::RowMajor;
+  return m;
 }
 
 /// The sm_90a GEMM reads A and B through tensor maps: their rows must be
@@ -59,21 +74,23 @@ bool hopperGemmFits(const Matrix &a, const Matrix &b) {
          a.ld % 8 == 0 && b.ld % 8 == 0;
 }
 
-/// A 128-byte-swizzled tensor map over a row-major 16-bit matrix, `boxCols` x
-/// `boxRows` boxes.
+/// A 128-byte-swizzled tensor map over a 16-bit matrix: boxes of `boxInner`
+/// contiguous elements (along a row of a row-major matrix, a column of a
+/// column-major one) x `boxOuter` lines.
 rt::Expected<rt::TensorMap> matrixMap(const rt::Kernel &kernel, const Matrix &m,
-                                      std::uint32_t boxCols,
-                                      std::uint32_t boxRows) {
+                                      std::uint32_t boxInner,
+                                      std::uint32_t boxOuter) {
+  const bool rowMajor = m.layout == Layout::RowMajor;
   rt::TensorMapDesc d;
   d.elem = detail::scalarTypeOf(m.dtype);
   d.rank = 2;
   d.address = m.data;
-  d.dims[0] = std::uint64_t(m.cols);
-  d.dims[1] = std::uint64_t(m.rows);
+  d.dims[0] = std::uint64_t(rowMajor ? m.cols : m.rows);
+  d.dims[1] = std::uint64_t(rowMajor ? m.rows : m.cols);
   d.strides[0] = 2;
   d.strides[1] = std::uint64_t(m.ld) * 2;
-  d.box[0] = boxCols;
-  d.box[1] = boxRows;
+  d.box[0] = boxInner;
+  d.box[1] = boxOuter;
   d.swizzle = rt::TensorMapSwizzle::B128;
   return rt::makeTensorMap(kernel, d);
 }
@@ -94,6 +111,8 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
   kernels::HopperGemmConfig config;
   config.bf16 = a.dtype == DType::BF16;
   config.out16 = c.dtype != DType::F32;
+  config.aColMajor = a.layout == Layout::ColMajor;
+  config.bColMajor = b.layout == Layout::ColMajor;
   config.blockN = options.beta == 0 && c.cols >= 256 &&
                           tileCount(c, config.blockM, 128) > impl.smCount
                       ? 256
@@ -102,11 +121,16 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
       impl.kernel(kernels::hopperGemmName(config), /*hopperSet=*/true);
   if (!kernel)
     return kernel.takeError();
-  rt::Expected<rt::TensorMap> mapA = matrixMap(**kernel, a, config.blockK, config.blockM);
+  // K-major operands (row-major A, column-major B): boxes of BK columns of
+  // K x all the tile's rows; MN-major ones: 64 columns x BK rows of K.
+  rt::Expected<rt::TensorMap> mapA =
+      config.aColMajor ? matrixMap(**kernel, a, 64, config.blockK)
+                       : matrixMap(**kernel, a, config.blockK, config.blockM);
   if (!mapA)
     return mapA.takeError().addContext("the tensor map of a");
   rt::Expected<rt::TensorMap> mapB =
-      matrixMap(**kernel, b, kernels::kHopperGemmBoxBCols, config.blockK);
+      config.bColMajor ? matrixMap(**kernel, b, config.blockK, config.blockN)
+                       : matrixMap(**kernel, b, 64, config.blockK);
   if (!mapB)
     return mapB.takeError().addContext("the tensor map of b");
   const std::int64_t tiles = tileCount(c, config.blockM, config.blockN);
@@ -136,16 +160,16 @@ rt::Error kaio::ops::validateGemm(const Matrix &a, const Matrix &b,
     return invalid("c", "is " + shape(c) + " but a x b is " +
                             std::to_string(a.rows) + "x" +
                             std::to_string(b.cols));
-  if (rt::Error e = checkSupported("a", a, DType::F16, /*orBF16=*/true))
+  if (rt::Error e = checkDType("a", a, DType::F16, /*orBF16=*/true))
     return e;
-  if (rt::Error e = checkSupported("b", b, DType::F16, /*orBF16=*/true))
+  if (rt::Error e = checkDType("b", b, DType::F16, /*orBF16=*/true))
     return e;
   if (a.dtype != b.dtype)
     return invalid("b", std::string("dtype ") + getDTypeName(b.dtype) +
                             " differs from a's " + getDTypeName(a.dtype));
   // C is f32, or (on the sm_90a kernel) A's 16-bit type.
   if (rt::Error e =
-          checkSupported("c", c, c.dtype == a.dtype ? a.dtype : DType::F32))
+          checkDType("c", c, c.dtype == a.dtype ? a.dtype : DType::F32))
     return e;
   if (!std::isfinite(options.alpha))
     return invalid("alpha", "must be finite, got " +
@@ -166,6 +190,9 @@ rt::Error Library::gemm(const Matrix &a, const Matrix &b, const Matrix &c,
     return e;
   if (c.rows == 0 || c.cols == 0)
     return rt::Error::success();
+  // A column-major C is the row-major C^T = B^T A^T.
+  if (c.layout == Layout::ColMajor)
+    return gemm(transposed(b), transposed(a), transposed(c), options);
   if (impl_->hopper && hopperGemmFits(a, b)) {
     if (rt::Error e = launchHopperGemm(*impl_, a, b, c, options))
       return e.addContext("gemm");
@@ -179,6 +206,10 @@ rt::Error Library::gemm(const Matrix &a, const Matrix &b, const Matrix &c,
     return unsupported("c", "a 16-bit C runs on the sm_90 kernel only: it "
                             "needs a 9.0 GPU and 16-byte aligned rows of A "
                             "and B (K and N multiples of 8)");
+  for (auto [name, m] : {std::pair<const char *, const Matrix *>{"a", &a},
+                         {"b", &b}, {"c", &c}})
+    if (rt::Error e = checkDenseRowMajor(name, *m))
+      return e;
   rt::LaunchConfig config;
   config.block = rt::Dim3(kGemmThreads);
   config.grid = rt::Dim3(unsigned((c.cols + kBlockTile - 1) / kBlockTile),

@@ -184,6 +184,11 @@ def matrix(fn, name, v):
         if rows <= 1:
             ld = max(ld, cols, 1)
         return _capi.Matrix(v.ptr, dtype, 0, rows, cols, ld, capacity)
+    # A transposed view (x.t(), x.T): a column-major matrix, for the ops
+    # that take one (gemm); the others name it in their error.
+    if len(shape) == 2 and strides[0] == 1 and shape[0] > 1:
+        rows, cols, ld = shape[0], shape[1], strides[1]
+        return _capi.Matrix(v.ptr, dtype, 1, rows, cols, ld, capacity)
     if len(shape) == 1 and (strides[0] == 1 or shape[0] <= 1):
         cols = shape[0]
         return _capi.Matrix(v.ptr, dtype, 0, 1, cols, max(cols, 1), capacity)

@@ -83,7 +83,9 @@ def _enum(table, fn, name, value):
 def gemm(a, b, out=None, alpha=1.0, beta=0.0, stream=None):
     """out = alpha * a @ b + beta * out: a (M, K) and b (K, N) float16
     (bfloat16 on a 9.0 GPU), out (M, N) float32 (allocated when not given;
-    beta then must be 0) or, on a 9.0 GPU, a's dtype."""
+    beta then must be 0) or, on a 9.0 GPU, a's dtype. Row-major with
+    contiguous rows; on a 9.0 GPU also padded rows and transposed views
+    (x.T: column-major) with 16-byte aligned lines."""
     c = _Call("kaio.ops.gemm", "a", a, stream)
     if out is None:
         if beta != 0:

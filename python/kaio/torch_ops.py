@@ -5,12 +5,14 @@ traces through them) and autograd.
     import kaio.torch_ops as kt
     y = kt.rms_norm(x, weight, 1e-6)        # differentiable in x and weight
 
-Backward: GEMM by reusing the forward kernel (dA = dC Bᵀ, dB = Aᵀ dC);
+Backward: GEMM by reusing the forward kernel (dA = dC Bᵀ, dB = Aᵀ dC; on
+a 9.0 GPU the transposes are read in place, elsewhere copied);
 RMSNorm, LayerNorm, softmax and cross-entropy by KAIO's backward kernels;
 SwiGLU by its closed form in torch. Everything runs on torch's current
 stream, so the ops can be captured in CUDA graphs.
 """
 
+import functools
 from typing import Optional, Tuple
 
 import torch
@@ -31,9 +33,28 @@ def _rows(x):
 
 # --- GEMM -------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=None)
+def _reads_any_layout(device_index):
+    """Whether the library's GEMM reads column-major operands on this
+    device (the sm_90 kernel)."""
+    return torch.cuda.get_device_capability(device_index)[0] == 9
+
+
+def _gemm_operand(t):
+    """t itself when the GEMM reads its layout (row-major; or, on a 9.0 GPU,
+    a transposed view with 16-byte aligned columns), else a dense copy."""
+    if t.is_contiguous():
+        return t
+    if (t.dim() == 2 and t.stride(0) == 1 and t.stride(1) % 8 == 0
+            and t.data_ptr() % 16 == 0 and t.is_cuda
+            and _reads_any_layout(t.device.index or 0)):
+        return t
+    return t.contiguous()
+
+
 @_custom_op("kaio::gemm", mutates_args=())
 def _gemm(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    return ops.gemm(a.contiguous(), b.contiguous())
+    return ops.gemm(_gemm_operand(a), _gemm_operand(b))
 
 
 @_gemm.register_fake
@@ -50,9 +71,9 @@ def _gemm_backward(ctx, dc):
     d = dc.to(torch.float16)
     da = db = None
     if ctx.needs_input_grad[0]:
-        da = _gemm(d, b.t().contiguous()).to(a.dtype)
+        da = _gemm(d, b.t()).to(a.dtype)
     if ctx.needs_input_grad[1]:
-        db = _gemm(a.t().contiguous(), d).to(b.dtype)
+        db = _gemm(a.t(), d).to(b.dtype)
     return da, db
 
 

@@ -169,6 +169,14 @@ class OpsTest(unittest.TestCase):
                      out=c16)
         self.assertIn("16-bit C runs on the sm_90 kernel only",
                       str(e.exception))
+        # A transposed view reaches the library as a column-major matrix:
+        # on this 8.0 GPU the error names it (an sm_90 feature).
+        bt = CudaArrayInterface(kaio.DeviceArray.empty((48, 32), "float16"),
+                                (32, 48), (2, 64), "<f2")
+        with self.assertRaises(Exception) as e:
+            ops.gemm(f16, bt)
+        self.assertIn("gemm: b: a column-major matrix runs on the sm_90 "
+                      "kernel only", str(e.exception))
         strided = CudaArrayInterface(self.x, (5, 16), (132, 8))
         with self.assertRaises(ValueError) as e:
             ops.softmax(strided, out=self.x)
@@ -204,11 +212,21 @@ class OpsTest(unittest.TestCase):
         b = kaio.DeviceArray.empty((32, 48), "float16")
         c = ops.gemm(a, b)
         self.assertEqual((c.shape, c.dtype), ((64, 48), "float32"))
+        # On the fake 9.0 GPU (device 1) a transposed B (x.T of a (48, 32)
+        # array) runs on the kernel that reads B column-major.
+        b1 = kaio.DeviceArray.empty((48, 32), "float16", device=1)
+        bt = CudaArrayInterface(b1, (32, 48), (2, 64), "<f2")
+        bt.device = 1
+        c1 = ops.gemm(kaio.DeviceArray.empty((64, 32), "float16", device=1),
+                      bt)
+        self.assertEqual(c1.shape, (64, 48))
+        self.assertTrue(fake().lastKernel.decode().endswith("_bcol"),
+                        fake().lastKernel)
         yt = ops.gemv(self.x, kaio.DeviceArray.empty((5,)), transposed=True)
         self.assertEqual(yt.shape, (33,))
         self.assertEqual(ops.reduce_cols(self.x, "min").shape, (33,))
         self.assertEqual(ops.argmax_all(self.x).dtype, "int32")
-        self.assertEqual(fake().launches, self.launches + 18)
+        self.assertEqual(fake().launches, self.launches + 19)
         self.assertIn("argmax_all_finish", fake().lastKernel.decode())
 
     def test_flash_attention(self):

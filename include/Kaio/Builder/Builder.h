@@ -303,7 +303,10 @@ public:
       : value_(ref), loc_(loc) {}
   template <class U, std::enable_if_t<std::is_arithmetic_v<U>, int> = 0>
   Operand(U literal, SrcLoc loc = SrcLoc::current())
-      : isLiteral_(true), intValue_(static_cast<int64_t>(literal)),
+      : isLiteral_(true),
+        // A floating-point literal only ever makes a float constant (and
+        // converting one out of int64_t's range, -inf say, is undefined).
+        intValue_(std::is_integral_v<U> ? static_cast<int64_t>(literal) : 0),
         floatValue_(static_cast<double>(literal)), loc_(loc) {
     detail::checkLiteral<T, U>();
   }

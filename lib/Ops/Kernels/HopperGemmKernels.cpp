@@ -2,7 +2,8 @@
 //
 // The warp-specialised Hopper GEMM, written at the ptx-dialect level until
 // the kaio dialect has warpgroup tiles (issue 12): C (f32, row-major, ldc)
-// = A (M x K, row-major) * B (K x N, row-major), f16 or bf16 inputs.
+// = A (M x K) * B (K x N), f16 or bf16 inputs, A and B row- or
+// column-major (any leading dimension with 16-byte rows).
 //
 // A persistent block of three warpgroups walks the BM x BN tiles of C
 // (tile = blockIdx.x, + gridDim.x, ...; in groups of 8 tile rows, M
@@ -15,9 +16,11 @@
 //    the next tile while the consumers store the last one;
 //  - warpgroups 1 and 2 are consumers (setmaxnreg.inc): each owns 64 rows of
 //    the tile, waits for a stage, issues BK/16 wgmma m64nBNk16 reading A
-//    K-major and B N-major from 128-byte-swizzled shared memory through
-//    descriptors, keeps that group in flight while it waits for the
-//    previous one (wgmma.wait_group 1) and frees the previous stage;
+//    and B from 128-byte-swizzled shared memory through descriptors (a
+//    row-major A and a column-major B are K-major: boxes of 64 K columns;
+//    the others MN-major: boxes of 64 M or N columns, read transposed),
+//    keeps that group in flight while it waits for the previous one
+//    (wgmma.wait_group 1) and frees the previous stage;
 //  - the epilogue stores each consumer's f32 accumulators with bounds checks.
 //    Only 128-column tiles read C (beta != 0): at 128 x 256 ptxas batches
 //    the loads of C next to 128 live accumulators and spills, so the wide
@@ -164,14 +167,27 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   w.op("ptx.mbarrier_arrive expect_tx shared [" + ps.full + "], " + bytes +
        " : i32");
   std::string kx = w.mul32("%pkt", w.i32(c.blockK));
-  w.op("ptx.cp_async_bulk_tensor_load 2d [" + ps.buffer + "], [%ma, {" + kx +
-       ", " + row0 + "}], [" + ps.full + "] : i32, i32");
-  for (unsigned j = 0; j < c.blockN / 64; ++j) {
-    std::string dst = w.add32(ps.buffer, w.i32(aBytes + j * 64 * c.blockK * 2));
-    std::string col = w.add32(col0, w.i32(64 * j));
-    w.op("ptx.cp_async_bulk_tensor_load 2d [" + dst + "], [%mb, {" + col + ", " +
-         kx + "}], [" + ps.full + "] : i32, i32");
-  }
+  // A tile of `rows` x BK, K-major: one box of BK columns (128 bytes) x
+  // `rows` rows at `dst`; MN-major: rows/64 boxes of 64 columns x BK rows,
+  // block j (its 64 columns jW..) at dst + j * 64 * BK * 2. The map's
+  // innermost coordinate comes first.
+  auto loadTile = [&](const char *map, const std::string &dst,
+                      const std::string &mn0, unsigned rows, bool mnMajor) {
+    if (!mnMajor) {
+      w.op(std::string("ptx.cp_async_bulk_tensor_load 2d [") + dst + "], [" +
+           map + ", {" + kx + ", " + mn0 + "}], [" + ps.full + "] : i32, i32");
+      return;
+    }
+    for (unsigned j = 0; j < rows / 64; ++j) {
+      std::string at = j ? w.add32(dst, w.i32(j * 64 * c.blockK * 2)) : dst;
+      std::string mn = j ? w.add32(mn0, w.i32(64 * j)) : mn0;
+      w.op(std::string("ptx.cp_async_bulk_tensor_load 2d [") + at + "], [" +
+           map + ", {" + mn + ", " + kx + "}], [" + ps.full + "] : i32, i32");
+    }
+  };
+  loadTile("%ma", ps.buffer, row0, c.blockM, c.aColMajor);
+  loadTile("%mb", w.add32(ps.buffer, w.i32(aBytes)), col0, c.blockN,
+           !c.bColMajor);
   std::string pnext = w.add32("%pkt", one);
   std::string pitNext = w.add32("%pit", one);
   std::string pmore = w.setp("lt", pnext, kTiles);
@@ -184,10 +200,14 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   w.op("ptx.setmaxnreg inc 232");
   std::string g = w.add32(wg, w.i32(-1));
   std::string aRows = w.mul32(g, w.i32(64 * c.blockK * 2));
-  // Descriptor high bits: B's 64-column atoms are BK rows of 128 bytes
-  // apart (LBO).
-  std::string descA = w.i64(swizzle128DescriptorHigh());
-  std::string descB = w.i64(swizzle128DescriptorHigh(c.blockK * 128));
+  // Descriptor high bits: an MN-major operand's 64-column atoms are BK
+  // rows of 128 bytes apart (LBO); K-major ones need none.
+  const bool aMnMajor = c.aColMajor, bMnMajor = !c.bColMajor;
+  auto descHigh = [&](bool mnMajor) {
+    return w.i64(swizzle128DescriptorHigh(mnMajor ? c.blockK * 128 : 0));
+  };
+  std::string descA = descHigh(aMnMajor);
+  std::string descB = descHigh(bMnMajor);
   std::string fz = w.let("ptx.constant 0.000000e+00 : f32");
   std::vector<std::string> zeros(accs, fz);
   std::string accTypes;
@@ -212,14 +232,21 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   for (unsigned i = 0; i < accs; ++i)
     acc.push_back("%acc" + std::to_string(i));
   w.op("ptx.wgmma_fence");
+  // Each 16 of K: a K-major operand steps 32 bytes along its 128-byte
+  // rows, an MN-major one 16 rows of 128 bytes (descriptor units of 16).
+  auto kStep = [](bool mnMajor, unsigned kk) {
+    return int64_t(mnMajor ? 16 * 128 : 32) * kk / 16;
+  };
+  const std::string trans = std::string(aMnMajor ? " trans_a" : "") +
+                            (bMnMajor ? " trans_b" : "");
   for (unsigned kk = 0; kk < c.blockK / 16; ++kk) {
-    // A steps 32 bytes along its 128-byte rows, B 16 rows of 128 bytes.
-    std::string dak = kk ? w.add64(da, w.i64(32 * kk / 16)) : da;
-    std::string dbk = kk ? w.add64(db, w.i64(16 * 128 * kk / 16)) : db;
+    std::string dak = kk ? w.add64(da, w.i64(kStep(aMnMajor, kk))) : da;
+    std::string dbk = kk ? w.add64(db, w.i64(kStep(bMnMajor, kk))) : db;
     std::string d =
         w.letMany(accs, llvm::formatv("ptx.wgmma_mma_async m64n{0}k16 f32 {1} "
-                                      "{1} {{{2}}, {3}, {4} trans_b : f32",
-                                      c.blockN, type, joined(acc), dak, dbk)
+                                      "{1} {{{2}}, {3}, {4}{5} : f32",
+                                      c.blockN, type, joined(acc), dak, dbk,
+                                      trans)
                             .str());
     for (unsigned i = 0; i < accs; ++i)
       acc[i] = d + "#" + std::to_string(i);
@@ -368,7 +395,16 @@ std::vector<HopperGemmConfig> kaio::ops::kernels::getHopperGemmConfigs() {
   for (bool bf16 : {false, true})
     for (bool out16 : {false, true})
       for (unsigned blockN : {128u, 256u})
-        configs.push_back(HopperGemmConfig{bf16, out16, 128, blockN, 64, 4});
+        for (bool aColMajor : {false, true})
+          for (bool bColMajor : {false, true}) {
+            HopperGemmConfig c;
+            c.bf16 = bf16;
+            c.out16 = out16;
+            c.blockN = blockN;
+            c.aColMajor = aColMajor;
+            c.bColMajor = bColMajor;
+            configs.push_back(c);
+          }
   return configs;
 }
 

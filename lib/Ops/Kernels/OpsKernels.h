@@ -239,7 +239,8 @@ enum DecodeFlags : std::uint32_t {
 void buildAttentionDecodeKernels(builder::ModuleBuilder &mb);
 
 /// A configuration of the warp-specialised TMA + wgmma GEMM for sm_90a
-/// (HopperGemmKernels.cpp): C = A * B, f16 or bf16 row-major A and B, C in
+/// (HopperGemmKernels.cpp): C = A * B, f16 or bf16 A and B (row- or
+/// column-major, with any leading dimension of 16-byte rows), row-major C in
 /// f32 or (`out16`) in A's and B's 16-bit type, rounded once from f32;
 /// 384 threads (a producer and two consumer warpgroups), a `stages`-deep
 /// ring of BM x BK and BK x BN shared tiles in 128-byte-swizzled layout.
@@ -247,23 +248,26 @@ struct HopperGemmConfig {
   bool bf16 = false;
   bool out16 = false;
   unsigned blockM = 128, blockN = 128, blockK = 64, stages = 4;
+  /// A column-major A (M contiguous) / B (K contiguous).
+  bool aColMajor = false, bColMajor = false;
 };
 /// Its kernel (the name is what the host launches, so it is defined here):
 /// `hopper_gemm_f16_f32_128x128x64_s4(a_map, b_map, c, m, n, k,
 /// ldc, alpha, beta)` computing C = alpha * A * B + beta * C (beta 0 never
-/// reads C; 256-column tiles take beta 0 only and trap otherwise); a_map is a tensor map over A (box BK x BM), b_map over B (box
-/// 64 x BK), both 128-byte swizzled; persistent: any 1-D grid (up to the
-/// number of BM x BN tiles) covers C.
+/// reads C; 256-column tiles take beta 0 only and trap otherwise), with
+/// `_acol` / `_bcol` appended for a column-major A / B; a_map and b_map
+/// are 128-byte-swizzled tensor maps over A and B (boxes below);
+/// persistent: any 1-D grid (up to the number of BM x BN tiles) covers C.
 inline std::string hopperGemmName(const HopperGemmConfig &c) {
   const char *in = c.bf16 ? "bf16" : "f16";
   return std::string("hopper_gemm_") + in + "_" + (c.out16 ? in : "f32") + "_" +
          std::to_string(c.blockM) + "x" + std::to_string(c.blockN) + "x" +
-         std::to_string(c.blockK) + "_s" + std::to_string(c.stages);
+         std::to_string(c.blockK) + "_s" + std::to_string(c.stages) +
+         (c.aColMajor ? "_acol" : "") + (c.bColMajor ? "_bcol" : "");
 }
-/// The tensor-map boxes the kernel expects: A's (BK x BM) and B's (64 x BK),
-/// innermost first.
-constexpr unsigned kHopperGemmBoxBCols = 64;
-/// Its ptx-dialect text (a ptx.var pair and a ptx.entry).
+/// Its ptx-dialect text (the tensor-map boxes it expects, innermost first:
+/// A's BK x BM, column-major 64 x BK; B's 64 x BK, column-major BK x BN):
+/// a ptx.var pair and a ptx.entry.
 std::string hopperGemmSource(const HopperGemmConfig &config);
 std::vector<HopperGemmConfig> getHopperGemmConfigs();
 /// A FlashAttention forward configuration for sm_90a

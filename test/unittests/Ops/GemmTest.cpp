@@ -94,17 +94,19 @@ TEST(GemmValidation, SaysWhatIsNotSupportedYet) {
             "C f32 or A's type)");
   EXPECT_EQ(errorOf(fakeMatrix(DType::BF16, 64, 32), b, c),
             "gemm: b: dtype f16 differs from a's bf16");
+  // Column-major and padded matrices pass the check (the sm_90a kernel
+  // takes them; elsewhere gemm() says so: LaunchesOneBlockPerOutputTile...).
   Matrix colMajor = b;
   colMajor.layout = Layout::ColMajor;
   colMajor.ld = 32;
+  EXPECT_EQ(errorOf(a, colMajor, c), "");
+  colMajor.ld = 31;
   EXPECT_EQ(errorOf(a, colMajor, c),
-            "gemm: b: column-major matrices are not supported yet (row-major "
-            "only)");
+            "gemm: b: leading dimension 31 is less than the 32 rows of a "
+            "32x16 matrix");
   Matrix padded = c;
   padded.ld = 24;
-  EXPECT_EQ(errorOf(a, b, padded),
-            "gemm: c: leading dimension 24 != 16 columns: padded matrices are "
-            "not supported yet");
+  EXPECT_EQ(errorOf(a, b, padded), "");
 }
 
 TEST(GemmValidation, AlphaAndBetaAreAnyFiniteNumbers) {
@@ -175,7 +177,46 @@ TEST_P(GemmTest, LaunchesOneBlockPerOutputTileAndNothingOnBadInput) {
   EXPECT_NE(kaio::test::messageOf(half).find("gemm: c: a 16-bit C runs on the sm_90 kernel only"),
             std::string::npos)
       << kaio::test::messageOf(half);
-  EXPECT_EQ(counters->launches, launches + 1);
+  // So do column-major and padded matrices, naming the matrix.
+  Matrix colB = Matrix::rowMajor(b->view(), 128, k);
+  colB.layout = Layout::ColMajor;
+  colB.rows = k;
+  colB.cols = 128;
+  colB.ld = k;
+  rt::Error col = lib->gemm(Matrix::rowMajor(a->view(), m, k), colB,
+                            Matrix::rowMajor(c->view(), m, 128));
+  ASSERT_TRUE(col);
+  EXPECT_EQ(col.code(), rt::ErrorCode::Unsupported);
+  EXPECT_NE(kaio::test::messageOf(col).find(
+                "gemm: b: a column-major matrix runs on the sm_90 kernel only"),
+            std::string::npos)
+      << kaio::test::messageOf(col);
+  rt::Error padded = lib->gemm(Matrix::rowMajor(a->view(), m, 32, k),
+                               Matrix::rowMajor(b->view(), 32, 128),
+                               Matrix::rowMajor(c->view(), m, 128));
+  ASSERT_TRUE(padded);
+  EXPECT_NE(kaio::test::messageOf(padded).find(
+                "gemm: a: leading dimension 64 != 32 columns: padded matrices "
+                "run on the sm_90 kernel only"),
+            std::string::npos)
+      << kaio::test::messageOf(padded);
+  // A column-major C with column-major A and B is C^T = B^T A^T, all
+  // row-major and dense: the portable kernel runs it (A^T's 300-element
+  // rows are not 16-byte multiples: the variant that tests alignment).
+  Matrix colA = Matrix::rowMajor(a->view(), k, m);
+  colA.layout = Layout::ColMajor;
+  std::swap(colA.rows, colA.cols);
+  colA.ld = m;
+  Matrix colC = Matrix::rowMajor(c->view(), 128, m);
+  colC.layout = Layout::ColMajor;
+  std::swap(colC.rows, colC.cols);
+  colC.ld = m;
+  colB.ld = k;
+  ASSERT_FALSE(lib->gemm(colA, colB, colC));
+  EXPECT_STREQ(counters->lastKernel, "tensor_core_matmul_tiled");
+  EXPECT_EQ(counters->lastGrid[0], 3u); // ceil(300 / 128) columns of C^T
+  EXPECT_EQ(counters->lastGrid[1], 1u); // 128 rows of C^T
+  EXPECT_EQ(counters->launches, launches + 2);
 }
 
 TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
@@ -246,35 +287,108 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
   EXPECT_EQ(unaligned.code(), rt::ErrorCode::Unsupported);
   EXPECT_NE(kaio::test::messageOf(unaligned).find("bf16 runs on the sm_90 kernel only"),
             std::string::npos);
+  // Column-major operands: the variants reading them transposed, with
+  // boxes of 64 contiguous elements for an MN-major operand and BK for a
+  // K-major one; a column-major C swaps the operands (C^T = B^T A^T).
+  Matrix colA = Matrix::rowMajor(a->view(), k, m);
+  std::swap(colA.rows, colA.cols);
+  colA.layout = Layout::ColMajor;
+  Matrix colB = Matrix::rowMajor(b->view(), n, k);
+  std::swap(colB.rows, colB.cols);
+  colB.layout = Layout::ColMajor;
+  ASSERT_FALSE(lib->gemm(colA, Matrix::rowMajor(b->view(), k, n),
+                         Matrix::rowMajor(c->view(), m, n)));
+  EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f32_128x256x64_s4_acol");
+  ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a->view(), m, k), colB,
+                         Matrix::rowMajor(c->view(), m, n)));
+  EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f32_128x256x64_s4_bcol");
+  Matrix colC = Matrix::rowMajor(c->view(), 1024, 3000, 3008);
+  std::swap(colC.rows, colC.cols);
+  colC.layout = Layout::ColMajor;
+  ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a->view(), 3000, k),
+                         Matrix::rowMajor(b->view(), k, 1024), colC));
+  // C^T (1024 x 3000) = B^T (column-major) A^T (column-major).
+  EXPECT_STREQ(counters->lastKernel,
+               "hopper_gemm_f16_f32_128x256x64_s4_acol_bcol");
+  EXPECT_EQ(counters->lastGrid[0], 96u); // 8 x 12 tiles of 128 x 256
+  EXPECT_EQ(counters->tensorMapsEncoded, maps + 2 * 8); // 8 launches
 }
+
+/// Layout bits of a GEMM case: column-major A, B, C; every matrix padded
+/// (leading dimension 8 past its lines rounded up to 8 elements).
+enum : unsigned { kACol = 1, kBCol = 2, kCCol = 4, kPadded = 8 };
 
 struct GemmCase {
   int m, n, k;
   float alpha, beta;
+  unsigned layout = 0;
 };
+
+double valueOf(float x) { return x; }
+template <class T> double valueOf(T x) { return rt::toFloat(x); }
+
+/// Where a `rows` x `cols` matrix of `layout` with leading dimension `ld`
+/// keeps element (r, c).
+struct Placement {
+  bool colMajor;
+  std::int64_t rows, cols, ld;
+  std::size_t at(std::int64_t r, std::int64_t c) const {
+    return std::size_t(colMajor ? c * ld + r : r * ld + c);
+  }
+  std::size_t size() const { return std::size_t((colMajor ? cols : rows) * ld); }
+  template <class T> Matrix matrix(rt::DeviceView<T> view) const {
+    Matrix m = Matrix::rowMajor(view, rows, cols, ld);
+    m.layout = colMajor ? Layout::ColMajor : Layout::RowMajor;
+    return m;
+  }
+};
+Placement place(std::int64_t rows, std::int64_t cols, bool colMajor,
+                bool padded) {
+  const std::int64_t line = colMajor ? rows : cols;
+  return {colMajor, rows, cols, padded ? (line + 7) / 8 * 8 + 8 : line};
+}
 
 /// Runs each case through Library::gemm with T (Half or BFloat16) inputs
 /// drawn from [-1, 1] and C of type CT (float, or T: one rounding of the
-/// f32 result) and compares C with an f64 reference.
+/// f32 result), each matrix in the case's layout, and compares C (and the
+/// padding, which must be untouched) with an f64 reference.
 template <class T, class CT = float>
 void expectGemmMatchesReference(rt::Device &device, Library &lib,
                                 std::initializer_list<GemmCase> cases) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> dist(-1, 1);
-  for (auto [m, n, k, alpha, beta] : cases) {
-    std::vector<T> ha(std::size_t(m) * k), hb(std::size_t(k) * n);
-    for (T &x : ha)
-      x = kaio::test::roundTo16<T>(dist(rng));
-    for (T &x : hb)
-      x = kaio::test::roundTo16<T>(dist(rng));
+  for (const GemmCase &gc : cases) {
+    const int m = gc.m, n = gc.n, k = gc.k;
+    const float alpha = gc.alpha, beta = gc.beta;
+    const bool padded = gc.layout & kPadded;
+    const Placement pa = place(m, k, gc.layout & kACol, padded),
+                    pb = place(k, n, gc.layout & kBCol, padded),
+                    pc = place(m, n, gc.layout & kCCol, padded);
+    // Logical values (row-major, dense) and their stored images; padding
+    // holds a sentinel.
+    std::vector<double> fa(std::size_t(m) * k), fb(std::size_t(k) * n);
+    std::vector<T> ha(pa.size(), kaio::test::roundTo16<T>(7.0f)),
+        hb(pb.size(), kaio::test::roundTo16<T>(7.0f));
+    for (int i = 0; i < m; ++i)
+      for (int p = 0; p < k; ++p) {
+        T x = kaio::test::roundTo16<T>(dist(rng));
+        ha[pa.at(i, p)] = x;
+        fa[std::size_t(i) * k + p] = valueOf(x);
+      }
+    for (int p = 0; p < k; ++p)
+      for (int j = 0; j < n; ++j) {
+        T x = kaio::test::roundTo16<T>(dist(rng));
+        hb[pb.at(p, j)] = x;
+        fb[std::size_t(p) * n + j] = valueOf(x);
+      }
     auto a = rt::DeviceBuffer<T>::fromHost(device, ha);
     auto b = rt::DeviceBuffer<T>::fromHost(device, hb);
     // C starts as NaN where beta is 0 (it must not be read) and random
-    // otherwise.
-    std::vector<float> c0(std::size_t(m) * n, std::nanf(""));
-    if (beta != 0)
-      for (float &x : c0)
-        x = dist(rng);
+    // otherwise; its padding as 3 (must stay).
+    std::vector<float> c0(pc.size(), 3.0f);
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j)
+        c0[pc.at(i, j)] = beta != 0 ? dist(rng) : std::nanf("");
     std::vector<CT> cInit(c0.size());
     for (std::size_t i = 0; i < c0.size(); ++i) {
       if constexpr (std::is_same_v<CT, float>) {
@@ -289,21 +403,15 @@ void expectGemmMatchesReference(rt::Device &device, Library &lib,
     GemmOptions options;
     options.alpha = alpha;
     options.beta = beta;
-    rt::Error e = lib.gemm(Matrix::rowMajor(a->view(), m, k),
-                           Matrix::rowMajor(b->view(), k, n),
-                           Matrix::rowMajor(c->view(), m, n), options);
+    rt::Error e = lib.gemm(pa.matrix(a->view()), pb.matrix(b->view()),
+                           pc.matrix(c->view()), options);
     ASSERT_FALSE(e) << e.message();
-    std::vector<CT> hc(std::size_t(m) * n);
+    std::vector<CT> hc(c0.size());
     ASSERT_FALSE(c->copyToHost(hc.data(), hc.size()));
     // A 16-bit C adds one rounding: half an ulp of the value.
     const double rel = std::is_same_v<CT, float>         ? 1e-4
                        : std::is_same_v<CT, rt::BFloat16> ? 1.0 / 256
                                                          : 1.0 / 2048;
-    std::vector<double> fa(ha.size()), fb(hb.size());
-    for (std::size_t i = 0; i < ha.size(); ++i)
-      fa[i] = rt::toFloat(ha[i]);
-    for (std::size_t i = 0; i < hb.size(); ++i)
-      fb[i] = rt::toFloat(hb[i]);
     std::vector<double> want(std::size_t(m) * n, 0.0);
     for (int i = 0; i < m; ++i)
       for (int p = 0; p < k; ++p) {
@@ -315,16 +423,14 @@ void expectGemmMatchesReference(rt::Device &device, Library &lib,
     // column, a tile edge) says more than the first bad element alone.
     std::size_t wrong = 0;
     std::string examples;
+    std::vector<bool> inside(c0.size());
     for (int i = 0; i < m; ++i)
       for (int j = 0; j < n; ++j) {
+        inside[pc.at(i, j)] = true;
         double w = alpha * want[std::size_t(i) * n + j];
         if (beta != 0)
-          w += double(beta) * c0[std::size_t(i) * n + j];
-        double got;
-        if constexpr (std::is_same_v<CT, float>)
-          got = hc[std::size_t(i) * n + j];
-        else
-          got = rt::toFloat(hc[std::size_t(i) * n + j]);
+          w += double(beta) * c0[pc.at(i, j)];
+        double got = valueOf(hc[pc.at(i, j)]);
         if (std::fabs(got - w) <= 1e-4 + rel * std::fabs(w))
           continue;
         if (wrong++ < 8)
@@ -332,9 +438,13 @@ void expectGemmMatchesReference(rt::Device &device, Library &lib,
                       "): " + std::to_string(got) + " vs " +
                       std::to_string(w) + ";";
       }
+    for (std::size_t i = 0; i < c0.size(); ++i)
+      if (!inside[i] && valueOf(hc[i]) != c0[i] && wrong++ < 8)
+        examples += " padding at " + std::to_string(i) + " written;";
     ASSERT_EQ(wrong, 0u) << m << "x" << n << "x" << k << " alpha " << alpha
-                         << " beta " << beta << ": " << wrong
-                         << " elements differ, first" << examples;
+                         << " beta " << beta << " layout " << gc.layout
+                         << ": " << wrong << " elements differ, first"
+                         << examples;
   }
 }
 
@@ -375,6 +485,18 @@ TEST_P(GemmTest, AlignedShapesMatchAnF64ReferenceOnTheGpu) {
       {{300, 264, 72, 1, 0}, {129, 136, 520, -0.5f, 2.0f}, {2048, 2304, 64, 1, 0}});
   expectGemmMatchesReference<rt::BFloat16, rt::BFloat16>(
       *device, *lib, {{300, 264, 72, 1, 0}, {1100, 1040, 200, 0.5f, 1.0f}});
+  // Column-major A, B and C and padded leading dimensions (the sm_90a
+  // kernel's transposed shared-memory reads and boxes; C^T = B^T A^T).
+  expectGemmMatchesReference<rt::Half>(
+      *device, *lib,
+      {{296, 264, 72, 1, 0, kACol}, {300, 264, 72, 1, 0, kBCol},
+       {296, 264, 136, -0.5f, 2.0f, kACol | kBCol | kPadded},
+       {1100, 1040, 200, 0.5f, 1.0f, kCCol}, {129, 136, 520, 1, 0, kPadded},
+       {2048, 2304, 64, 1, 0, kACol | kCCol | kPadded}});
+  expectGemmMatchesReference<rt::BFloat16, rt::BFloat16>(
+      *device, *lib,
+      {{300, 264, 72, 1, 0, kBCol | kPadded},
+       {1096, 1040, 200, 0.5f, 1.0f, kACol | kBCol | kCCol}});
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, GemmTest,

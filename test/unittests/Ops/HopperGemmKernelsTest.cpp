@@ -19,20 +19,51 @@ using namespace kaio::test;
 
 namespace {
 
-/// (bf16, block N, M, N, K).
-using HopperGemmTest =
-    HopperKernelsTest<std::tuple<bool, unsigned, unsigned, unsigned, unsigned>>;
+/// Layout bits of a test case: a column-major A, a column-major B, A and B
+/// padded (a leading dimension 8 past their 16-byte-rounded lines).
+enum : unsigned { kACol = 1, kBCol = 2, kPadded = 4 };
+
+/// (bf16, block N, M, N, K, layout bits).
+using HopperGemmTest = HopperKernelsTest<
+    std::tuple<bool, unsigned, unsigned, unsigned, unsigned, unsigned>>;
+
+/// A `rows` x `cols` operand stored row- or column-major with leading
+/// dimension `ld`: its 16-bit elements (the rest zero) and values (row-major,
+/// dense, for the reference).
+struct Operand16 {
+  std::vector<uint16_t> bits;
+  std::vector<double> values;
+  unsigned ld;
+};
+Operand16 sampleOperand(std::mt19937 &rng, unsigned rows, unsigned cols,
+                        bool colMajor, bool padded, bool bf16) {
+  Operand16 op;
+  std::vector<uint16_t> dense = sample16(rng, size_t(rows) * cols, bf16,
+                                         op.values);
+  const unsigned lines = colMajor ? cols : rows, line = colMajor ? rows : cols;
+  op.ld = padded ? (line + 7) / 8 * 8 + 8 : line;
+  op.bits.assign(size_t(lines) * op.ld, 0);
+  for (unsigned r = 0; r < rows; ++r)
+    for (unsigned c = 0; c < cols; ++c)
+      op.bits[colMajor ? size_t(c) * op.ld + r : size_t(r) * op.ld + c] =
+          dense[size_t(r) * cols + c];
+  return op;
+}
 
 TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
   ASSERT_TRUE(*module) << "the generated module does not parse";
-  const auto [bf16, blockN, m, n, k] = GetParam();
+  const auto [bf16, blockN, m, n, k, layout] = GetParam();
   HopperGemmConfig config;
   config.bf16 = bf16;
   config.blockN = blockN;
+  config.aColMajor = layout & kACol;
+  config.bColMajor = layout & kBCol;
   std::mt19937 rng(m * 131 + n * 7 + k);
-  std::vector<double> a, b;
-  std::vector<uint16_t> aBits = sample16(rng, size_t(m) * k, bf16, a);
-  std::vector<uint16_t> bBits = sample16(rng, size_t(k) * n, bf16, b);
+  const bool padded = layout & kPadded;
+  Operand16 opA = sampleOperand(rng, m, k, config.aColMajor, padded, bf16);
+  Operand16 opB = sampleOperand(rng, k, n, config.bColMajor, padded, bf16);
+  const std::vector<double> &a = opA.values, &b = opB.values;
+  const std::vector<uint16_t> &aBits = opA.bits, &bBits = opB.bits;
 
   // C in f32, then in A's 16-bit type; padded to an odd ldc (scalar
   // stores), then to an even one (pair stores where beta is 0): the
@@ -67,10 +98,18 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
   // 256-column tiles take beta 0 only (WideTilesTrapOnNonZeroBeta).
   const float alpha = 1.5f,
               beta = (m + n) % 2 || blockN == 256 || pad == 4 ? 0.0f : -0.5f;
-  uint64_t mapA = tensorMap16(in, ga, bf16, {k, m}, {1, k},
-                              {config.blockK, config.blockM});
+  // The boxes of OpsKernels.h: K-major operands BK x (tile rows),
+  // MN-major ones 64 x BK.
+  uint64_t mapA =
+      config.aColMajor
+          ? tensorMap16(in, ga, bf16, {m, k}, {1, opA.ld}, {64, config.blockK})
+          : tensorMap16(in, ga, bf16, {k, m}, {1, opA.ld},
+                        {config.blockK, config.blockM});
   uint64_t mapB =
-      tensorMap16(in, gb, bf16, {n, k}, {1, n}, {64, config.blockK});
+      config.bColMajor
+          ? tensorMap16(in, gb, bf16, {k, n}, {1, opB.ld},
+                        {config.blockK, config.blockN})
+          : tensorMap16(in, gb, bf16, {n, k}, {1, opB.ld}, {64, config.blockK});
   interp::LaunchOptions options;
   options.dynamicSharedBytes =
       config.stages * (config.blockM + config.blockN) * config.blockK * 2;
@@ -124,9 +163,11 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
                 kind.rfind("cp.async.16B", 0) != 0)
         << kind << ": " << count;
   const uint64_t kTiles = (k + config.blockK - 1) / config.blockK;
-  // One thread issues A's box and B's BN/64 boxes per k tile.
-  EXPECT_EQ(kp->mix.at("cp.async.bulk.tensor.load"),
-            tiles * kTiles * (1 + config.blockN / 64));
+  // One thread issues A's and B's boxes per k tile: one for a K-major
+  // operand, one per 64 rows of the tile for an MN-major one.
+  const uint64_t boxes = (config.aColMajor ? config.blockM / 64 : 1) +
+                         (config.bColMajor ? 1 : config.blockN / 64);
+  EXPECT_EQ(kp->mix.at("cp.async.bulk.tensor.load"), tiles * kTiles * boxes);
   EXPECT_EQ(kp->mmaFlops.at(bf16 ? "bf16" : "f16"),
             tiles * kTiles * (config.blockK / 16) * 8 * 2ull * 16 *
                 config.blockN * 16);
@@ -168,15 +209,34 @@ TEST_F(HopperGemmTrapTest, WideTilesTrapOnNonZeroBeta) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, HopperGemmTest,
-    ::testing::Values(std::make_tuple(false, 128u, 1u, 8u, 8u),
-                      std::make_tuple(false, 128u, 130u, 136u, 72u),
-                      std::make_tuple(true, 128u, 17u, 40u, 200u),
-                      std::make_tuple(false, 128u, 256u, 256u, 256u),
-                      std::make_tuple(false, 128u, 520u, 264u, 136u),
-                      std::make_tuple(true, 128u, 64u, 64u, 64u),
-                      std::make_tuple(false, 256u, 130u, 264u, 72u),
+    ::testing::Values(std::make_tuple(false, 128u, 1u, 8u, 8u, 0u),
+                      std::make_tuple(false, 128u, 130u, 136u, 72u, 0u),
+                      std::make_tuple(true, 128u, 17u, 40u, 200u, 0u),
+                      std::make_tuple(false, 128u, 256u, 256u, 256u, 0u),
+                      std::make_tuple(false, 128u, 520u, 264u, 136u, 0u),
+                      std::make_tuple(true, 128u, 64u, 64u, 64u, 0u),
+                      std::make_tuple(false, 256u, 130u, 264u, 72u, 0u),
                       // Two rasterization groups of 8 tile rows.
-                      std::make_tuple(false, 128u, 1100u, 136u, 8u),
-                      std::make_tuple(true, 256u, 300u, 520u, 64u)));
+                      std::make_tuple(false, 128u, 1100u, 136u, 8u, 0u),
+                      std::make_tuple(true, 256u, 300u, 520u, 64u, 0u)));
+
+// Column-major A and B (transposed reads from shared memory, other boxes)
+// and padded leading dimensions, in every combination and both tile
+// widths; M ragged (a column-major A's rows are its contiguous lines, so
+// they need only be a multiple of 8 with padding).
+INSTANTIATE_TEST_SUITE_P(
+    Layouts, HopperGemmTest,
+    ::testing::Values(std::make_tuple(false, 128u, 130u, 136u, 72u, kPadded),
+                      std::make_tuple(false, 128u, 130u, 136u, 72u,
+                                      kACol | kPadded),
+                      std::make_tuple(true, 128u, 17u, 136u, 200u, kBCol),
+                      std::make_tuple(false, 128u, 72u, 40u, 136u,
+                                      kACol | kBCol),
+                      std::make_tuple(true, 256u, 136u, 264u, 72u,
+                                      kACol | kPadded),
+                      std::make_tuple(false, 256u, 130u, 264u, 136u,
+                                      kBCol | kPadded),
+                      std::make_tuple(true, 256u, 64u, 520u, 64u,
+                                      kACol | kBCol | kPadded)));
 
 } // namespace
