@@ -7,8 +7,9 @@
 #                                                UBSan in build-asan-ubsan/
 #                                                (leaks and any UB are errors)
 #   scripts/test.sh --sanitize=thread            the suite under TSan
-# The plain run also builds the runtime alone with ASan+UBSan and with TSan
-# and runs its tests (KAIO_RUNTIME_SANITIZER_LEGS=0 skips that).
+# The plain run (CI) also runs the whole suite and the fuzz targets under
+# ASan+UBSan, and the runtime alone under TSan (KAIO_SANITIZER_LEGS=0 skips
+# both).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${KAIO_BUILD_DIR:-$root/build}
@@ -28,7 +29,17 @@ if [ -n "$sanitize" ]; then
   build=${KAIO_BUILD_DIR:-$root/build-$(echo "$sanitize" | tr ',' '-' | sed 's/address/asan/;s/undefined/ubsan/;s/thread/tsan/')}
   # Build type "Sanitize": only these flags (no -O2 -g on top of them).
   flags="$flags -DNDEBUG"
-  configure=(-DCMAKE_BUILD_TYPE=Sanitize "-DCMAKE_C_FLAGS=$flags"
+  compilers=()
+  # The ASan build is also the fuzz build: with clang, everything carries
+  # libFuzzer's coverage instrumentation and the five fuzz targets link
+  # against the same libraries (one instrumented build, not three).
+  clangxx=$(command -v clang++-22 || true)
+  if [[ "$sanitize" == *address* ]] && [ -n "$clangxx" ]; then
+    flags="${flags/-fsanitize=$sanitize/-fsanitize=$sanitize,fuzzer-no-link}"
+    compilers=(-DCMAKE_CXX_COMPILER="$clangxx" -DCMAKE_C_COMPILER="${clangxx/++/}"
+               -DKAIO_FUZZ=ON)
+  fi
+  configure=("${compilers[@]}" -DCMAKE_BUILD_TYPE=Sanitize "-DCMAKE_C_FLAGS=$flags"
              "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=$sanitize"
              "-DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=$sanitize"
              "-DCMAKE_MODULE_LINKER_FLAGS=-fsanitize=$sanitize" -DKAIO_SANITIZE="$sanitize")
@@ -73,12 +84,14 @@ if command -v ptxas >/dev/null || [ -x /usr/local/cuda/bin/ptxas ]; then
   fi
 fi
 # The libFuzzer targets, briefly (scripts/fuzz.sh; longer runs are recorded
-# in docs/reliability.md), where clang with libFuzzer is installed.
+# in docs/reliability.md): in the ASan build, which clang built with
+# libFuzzer's coverage instrumentation (above), all five on this build.
 fuzz_seconds=${KAIO_FUZZ_SECONDS:-20}
-if [ -z "$sanitize" ] && [ "$fuzz_seconds" -gt 0 ] &&
-   { command -v clang++-22 || command -v clang++; } >/dev/null; then
-  for target in signature cache-entry run-args; do
-    if "$root/scripts/fuzz.sh" "$target" "$fuzz_seconds" > "$log.fuzz" 2>&1; then
+if [[ "$sanitize" == *address* ]] && [ "$fuzz_seconds" -gt 0 ] &&
+   [ -x "$build/bin/kaio-fuzz-signature" ]; then
+  for target in signature cache-entry run-args mlir-to-ptx interpreter; do
+    if KAIO_FUZZ_BUILD_DIR=$build KAIO_FUZZ_MLIR_BUILD_DIR=$build \
+       "$root/scripts/fuzz.sh" "$target" "$fuzz_seconds" > "$log.fuzz" 2>&1; then
       passed=$((passed + 1))
       echo "fuzz $target: clean ($(grep -a -m1 -o 'Done [0-9]* runs' "$log.fuzz" || echo '?'))"
     else
@@ -88,35 +101,44 @@ if [ -z "$sanitize" ] && [ "$fuzz_seconds" -gt 0 ] &&
   done
   rm -f "$log.fuzz"
 fi
-# The runtime (what GPU hosts and embedders run: driver plumbing, caches,
-# threads, fault injection, kaio-run's parsers) under ASan+UBSan and under
-# TSan: runtime-only builds (no LLVM/MLIR), a minute each. The whole suite
-# under the sanitizers is --sanitize=... above.
-runtime_leg() { # NAME FLAGS
-  local dir=$root/build-rt-$1 flags="-fsanitize=$2 -fno-omit-frame-pointer -fno-sanitize-recover=all -O1 -g1"
+# The runtime alone (no LLVM/MLIR: what GPU hosts and embedders build) under
+# TSan: driver plumbing, caches, threads, fault injection, kaio-run's parsers.
+runtime_tsan_leg() {
+  local dir=$root/build-rt-tsan flags="-fsanitize=thread -fno-omit-frame-pointer -O1 -g1"
   if [ ! -f "$dir/build.ninja" ]; then
     cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Sanitize \
       -DKAIO_ENABLE_COMPILER=OFF "-DCMAKE_CXX_FLAGS=$flags" \
-      "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=$2" \
-      "-DCMAKE_MODULE_LINKER_FLAGS=-fsanitize=$2" > "$log.leg" 2>&1 || return 1
+      "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread" \
+      "-DCMAKE_MODULE_LINKER_FLAGS=-fsanitize=thread" > "$log.leg" 2>&1 || return 1
   fi
   cmake --build "$dir" --target KaioRuntimeTests KaioRunToolTests \
     KaioFakeCudaDriver > "$log.leg" 2>&1 || return 1
   local t
   for t in KaioRuntimeTests KaioRunToolTests; do
-    ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 TSAN_OPTIONS=halt_on_error=1 \
-      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      "$dir/test/unittests/Runtime/$t" > "$log.leg" 2>&1 || return 1
+    TSAN_OPTIONS=halt_on_error=1 "$dir/test/unittests/Runtime/$t" > "$log.leg" 2>&1 || return 1
   done
 }
-if [ -z "$sanitize" ] && [ "${KAIO_RUNTIME_SANITIZER_LEGS:-1}" != 0 ]; then
-  for leg in "asan-ubsan address,undefined" "tsan thread"; do
-    if runtime_leg $leg; then
-      passed=$((passed + 1)); echo "runtime under ${leg%% *}: clean"
-    else
-      failed=$((failed + 1)); echo "FAIL: runtime under ${leg%% *}:"; tail -n 40 "$log.leg"
-    fi
-  done
+# The plain run (what CI runs) adds two legs: the runtime alone under TSan,
+# and the whole suite again under ASan+UBSan (compiler, interpreter, op
+# library, C API, tools), which also runs the five fuzz targets.
+if [ -z "$sanitize" ] && [ "${KAIO_SANITIZER_LEGS:-1}" != 0 ]; then
+  if runtime_tsan_leg; then
+    passed=$((passed + 1)); echo "runtime under tsan: clean"
+  else
+    failed=$((failed + 1)); echo "FAIL: runtime under tsan:"; tail -n 40 "$log.leg"
+  fi
+  rm -f "$log.leg"
+  env -u KAIO_BUILD_DIR "$root/scripts/test.sh" --sanitize=address,undefined > "$log.leg" 2>&1
+  leg_summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log.leg" | tail -n1)
+  leg_passed=$(echo "$leg_summary" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
+  leg_failed=$(echo "$leg_summary" | sed -n 's/.*passed, \([0-9]*\) failed.*/\1/p')
+  if [ -z "$leg_summary" ]; then
+    failed=$((failed + 1)); echo "FAIL: the ASan+UBSan leg gave no summary:"; tail -n 40 "$log.leg"
+  else
+    grep -E '^(FAIL|fuzz |error:)' "$log.leg" | sed 's/^/asan-ubsan: /'
+    echo "the whole suite under ASan+UBSan: $leg_summary"
+    passed=$((passed + leg_passed)); failed=$((failed + leg_failed))
+  fi
   rm -f "$log.leg"
 fi
 if ! grep -q '^Total Discovered Tests' "$log"; then
