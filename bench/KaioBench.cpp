@@ -9,7 +9,7 @@
 //   * the tensor-core examples (64 x 64 tiles, its two-stage pipelined
 //     variant, the 128 x 128 warp-tile kernel);
 //   all against cuBLAS GemmEx at the same precision (FP16 inputs, FP32
-//   compute and output);
+//   compute and output); the FP8 GEMM against cuBLASLt's FP8 matmul;
 //   * vector_add and fused_silu_gate against a device-to-device copy of the
 //     same bytes (the memory-bandwidth ceiling);
 //   * FlashAttention forward in FLOP/s (its peer, torch's SDPA, in
@@ -99,6 +99,87 @@ struct Cublas {
   }
 };
 
+/// cuBLASLt's FP8 matmul (cuBLAS GemmEx has none), loaded with dlopen: the
+/// peer of the library's FP8 GEMM.
+struct CublasLt {
+  using Handle = void *;
+  using Desc = void *;
+  using Layout = void *;
+  int (*create)(Handle *) = nullptr;
+  int (*destroy)(Handle) = nullptr;
+  int (*descCreate)(Desc *, int, int) = nullptr;
+  int (*descDestroy)(Desc) = nullptr;
+  int (*descSet)(Desc, int, const void *, size_t) = nullptr;
+  int (*layoutCreate)(Layout *, int, uint64_t, uint64_t, int64_t) = nullptr;
+  int (*layoutDestroy)(Layout) = nullptr;
+  int (*matmul)(Handle, Desc, const void *, const void *, Layout,
+                const void *, Layout, const void *, const void *, Layout,
+                void *, Layout, const void *, void *, size_t,
+                void *) = nullptr;
+  static constexpr int kCompute32F = 68, kR32F = 0, kR8FE4M3 = 28,
+                       kR8FE5M2 = 29, kTransA = 3, kTransB = 4, kOpN = 0,
+                       kOpT = 1;
+  void *lib = nullptr;
+  Handle handle = nullptr;
+
+  template <class F> bool sym(F &fn, const char *name) {
+    fn = reinterpret_cast<F>(dlsym(lib, name));
+    return fn != nullptr;
+  }
+  bool load() {
+    for (const char *name :
+         {"libcublasLt.so", "libcublasLt.so.13", "libcublasLt.so.12"})
+      if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL)))
+        break;
+    return lib && sym(create, "cublasLtCreate") &&
+           sym(destroy, "cublasLtDestroy") &&
+           sym(descCreate, "cublasLtMatmulDescCreate") &&
+           sym(descDestroy, "cublasLtMatmulDescDestroy") &&
+           sym(descSet, "cublasLtMatmulDescSetAttribute") &&
+           sym(layoutCreate, "cublasLtMatrixLayoutCreate") &&
+           sym(layoutDestroy, "cublasLtMatrixLayoutDestroy") &&
+           sym(matmul, "cublasLtMatmul") && create(&handle) == 0;
+  }
+  /// Row-major C (f32, m x n) = A (FP8, m x k row-major) B (FP8, k x n
+  /// column-major, i.e. n rows of k): column-major C^T = B^T A^T, which is
+  /// the "TN" form cuBLASLt's FP8 matmul requires (op T on the k x n
+  /// first operand, N on the k x m second). Scale `alpha`; the workspace
+  /// lets it pick its fastest kernels. True when cuBLASLt accepted it.
+  bool gemmFp8F32(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int m, int n,
+                  int k, bool e4m3, float alpha, CUdeviceptr workspace,
+                  size_t workspaceBytes) const {
+    const int in = e4m3 ? kR8FE4M3 : kR8FE5M2;
+    Desc desc = nullptr;
+    Layout la = nullptr, lb = nullptr, lc = nullptr;
+    bool ok = descCreate(&desc, kCompute32F, kR32F) == 0;
+    const int t = kOpT, nn = kOpN;
+    ok = ok && descSet(desc, kTransA, &t, sizeof t) == 0 &&
+         descSet(desc, kTransB, &nn, sizeof nn) == 0 &&
+         layoutCreate(&la, in, uint64_t(k), uint64_t(n), k) == 0 &&
+         layoutCreate(&lb, in, uint64_t(k), uint64_t(m), k) == 0 &&
+         layoutCreate(&lc, kR32F, uint64_t(n), uint64_t(m), n) == 0;
+    float zero = 0.0f;
+    ok = ok && matmul(handle, desc, &alpha, reinterpret_cast<void *>(b), la,
+                      reinterpret_cast<void *>(a), lb, &zero,
+                      reinterpret_cast<void *>(c), lc,
+                      reinterpret_cast<void *>(c), lc, nullptr,
+                      reinterpret_cast<void *>(workspace), workspaceBytes,
+                      nullptr) == 0;
+    for (Layout l : {la, lb, lc})
+      if (l)
+        layoutDestroy(l);
+    if (desc)
+      descDestroy(desc);
+    return ok;
+  }
+  ~CublasLt() {
+    if (handle)
+      destroy(handle);
+    if (lib)
+      dlclose(lib);
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Shared state: device, kernels, peers
 //===----------------------------------------------------------------------===//
@@ -110,6 +191,8 @@ struct Gpu {
   std::optional<Event> start, stop;
   Cublas cublas;
   bool hasCublas = false;
+  CublasLt cublasLt;
+  bool hasCublasLt = false;
   std::string why;
 
   static Gpu &get() {
@@ -139,6 +222,7 @@ private:
     start.emplace(std::move(*a));
     stop.emplace(std::move(*b));
     hasCublas = cublas.load();
+    hasCublasLt = cublasLt.load();
   }
 };
 
@@ -480,6 +564,89 @@ BENCHMARK(BM_OpsGemmLayoutsVsCublas)
     ->Args({4096, 11008, 4096, 2})
     ->Args({4096, 4096, 11008, 2})
     ->Args({8192, 8192, 8192, 2})
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+/// The FP8 GEMM (A row-major, B column-major, C f32, alpha the scale)
+/// against cuBLASLt's FP8 matmul in the same form (TN), both reading bytes
+/// of 0x3c (1.5 in e4m3, 1.0 in e5m2), inputs rotated past L2.
+void BM_OpsGemmFp8VsCublasLt(benchmark::State &state) {
+  Gpu &gpu = Gpu::get();
+  if (skipWithoutGpu(state, gpu))
+    return;
+  if (!gpu.library || !gpu.hasCublasLt) {
+    state.SkipWithError(!gpu.library ? "not measured: the op library did not "
+                                       "load"
+                                     : "not measured: cuBLASLt not found");
+    return;
+  }
+  const bool e4m3 = state.range(3) == 0;
+  const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  const uint64_t setBytes = uint64_t(m * k + k * n) + uint64_t(m * n) * 4;
+  const uint64_t l2 = std::max<uint64_t>(
+      uint64_t(gpu.device->properties().l2CacheSize), 1 << 20);
+  const int sets = int(std::clamp<uint64_t>(2 * l2 / setBytes + 1, 1, 16));
+  std::vector<DeviceBuffer<std::int8_t>> as, bs;
+  std::vector<DeviceBuffer<float>> cs;
+  for (int i = 0; i < sets; ++i) {
+    auto a = DeviceBuffer<std::int8_t>::allocate(*gpu.device, size_t(m * k));
+    auto b = DeviceBuffer<std::int8_t>::allocate(*gpu.device, size_t(k * n));
+    auto c = DeviceBuffer<float>::allocate(*gpu.device, size_t(m * n));
+    if (!a || !b || !c || a->fillBytes(0x3c) || b->fillBytes(0x3c)) {
+      state.SkipWithError("device allocation failed");
+      return;
+    }
+    as.push_back(std::move(*a));
+    bs.push_back(std::move(*b));
+    cs.push_back(std::move(*c));
+  }
+  constexpr size_t kWorkspace = size_t(32) << 20;
+  auto workspace = DeviceBuffer<std::int8_t>::allocate(*gpu.device, kWorkspace);
+  if (!workspace) {
+    state.SkipWithError("device allocation failed");
+    return;
+  }
+  const kaio::ops::DType type =
+      e4m3 ? kaio::ops::DType::E4M3 : kaio::ops::DType::E5M2;
+  int next = 0;
+  auto kaio = [&] {
+    int i = next++ % sets;
+    kaio::ops::Matrix a =
+        kaio::ops::Matrix::rowMajor(std::as_const(as[i]).view(), m, k);
+    kaio::ops::Matrix b =
+        kaio::ops::Matrix::rowMajor(std::as_const(bs[i]).view(), n, k);
+    std::swap(b.rows, b.cols);
+    b.layout = kaio::ops::Layout::ColMajor;
+    a.dtype = b.dtype = type;
+    kaio::ops::GemmOptions options;
+    options.alpha = 0.5f;
+    return !gpu.library->gemm(
+        a, b, kaio::ops::Matrix::rowMajor(cs[i].view(), m, n), options);
+  };
+  auto peer = [&] {
+    int i = next++ % sets;
+    return gpu.cublasLt.gemmFp8F32(as[i].ptr(), bs[i].ptr(), cs[i].ptr(),
+                                   int(m), int(n), int(k), e4m3, 0.5f,
+                                   workspace->ptr(), kWorkspace);
+  };
+  for (auto _ : state) {
+    double kaioMs = medianMs(gpu, kaio), peerMs = medianMs(gpu, peer);
+    if (kaioMs < 0 || peerMs < 0) {
+      state.SkipWithError("a launch failed");
+      return;
+    }
+    report(state, kaioMs, peerMs, 2.0 * double(m) * double(n) * double(k),
+           "flop/s");
+    state.counters["l2_rotation_sets"] = sets;
+  }
+}
+BENCHMARK(BM_OpsGemmFp8VsCublasLt)
+    ->Name("BM_OpsGemmFp8F32VsCublasLt")
+    ->ArgNames({"M", "N", "K", "e5m2"})
+    ->ArgsProduct({{4096}, {4096}, {4096}, {0, 1}})
+    ->Args({8192, 8192, 8192, 0})
+    ->Args({4096, 11008, 4096, 0})
+    ->Args({128, 4096, 4096, 0})
     ->UseManualTime()
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);

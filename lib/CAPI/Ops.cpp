@@ -27,8 +27,13 @@ MatrixArg opt(const char *name, const kaio_matrix *m) {
   return {name, m, true};
 }
 
+// kaio_dtype and kaio::ops::DType number the types alike.
+static_assert(KAIO_E5M2 == int(ops::DType::E5M2) &&
+                  KAIO_S64 == int(ops::DType::S64),
+              "kaio_dtype and ops::DType disagree");
+
 kaio_status checkDType(const char *fn, const char *name, kaio_dtype dtype) {
-  if (dtype >= KAIO_F16 && dtype <= KAIO_S64)
+  if (dtype >= KAIO_F16 && dtype <= KAIO_E5M2)
     return KAIO_SUCCESS;
   return fail(KAIO_ERROR_INVALID_VALUE, std::string(fn) + ": " + name +
                                             ": dtype " + std::to_string(dtype) +

@@ -32,14 +32,39 @@ rt::Error unsupported(const char *name, const std::string &what) {
 }
 using detail::shape;
 
-/// What the kernels gemm() launches support: A and B f16 (or bf16, on the
-/// sm_90 kernel), C f32 or A's type (sm_90).
-rt::Error checkDType(const char *name, const Matrix &m, DType want,
-                     bool orBF16 = false) {
-  if (m.dtype != want && !(orBF16 && m.dtype == DType::BF16))
-    return unsupported(name, std::string("dtype ") + getDTypeName(m.dtype) +
-                                 " is not supported yet (A and B f16 or "
-                                 "bf16, C f32 or A's type)");
+bool isFP8(DType type) { return type == DType::E4M3 || type == DType::E5M2; }
+
+/// What the kernels gemm() launches support: A and B f16 (or bf16, e4m3,
+/// e5m2 on the sm_90 kernel) of one type; C f32 or a 16-bit type (sm_90:
+/// A's for 16-bit inputs, f16 or bf16 for FP8).
+rt::Error checkDTypes(const Matrix &a, const Matrix &b, const Matrix &c) {
+  const char *supported = " is not supported yet (A and B f16, bf16, e4m3 "
+                          "or e5m2; C f32 or a 16-bit type)";
+  if (a.dtype != DType::F16 && a.dtype != DType::BF16 && !isFP8(a.dtype))
+    return unsupported("a", std::string("dtype ") + getDTypeName(a.dtype) +
+                                supported);
+  if (a.dtype != b.dtype)
+    return invalid("b", std::string("dtype ") + getDTypeName(b.dtype) +
+                            " differs from a's " + getDTypeName(a.dtype));
+  const bool c16 = c.dtype == DType::F16 || c.dtype == DType::BF16;
+  if (c.dtype != DType::F32 && !(c16 && (isFP8(a.dtype) || c.dtype == a.dtype)))
+    return unsupported("c", std::string("dtype ") + getDTypeName(c.dtype) +
+                                " is not supported with " +
+                                getDTypeName(a.dtype) +
+                                " inputs (C f32, or " +
+                                (isFP8(a.dtype) ? "f16 or bf16" : "A's type") +
+                                ")");
+  // wgmma reads 8-bit floats K-major only. With a column-major C the
+  // operands swap (C^T = B^T A^T), which keeps both K-major.
+  if (isFP8(a.dtype) && a.layout != Layout::RowMajor)
+    return unsupported("a", std::string("an ") + getDTypeName(a.dtype) +
+                                " A must be row-major (K contiguous): FP8 "
+                                "tensor cores read K-major operands only");
+  if (isFP8(b.dtype) && b.layout != Layout::ColMajor)
+    return unsupported("b", std::string("an ") + getDTypeName(b.dtype) +
+                                " B must be column-major (K contiguous, e.g. "
+                                "the transpose of a row-major N x K weight): "
+                                "FP8 tensor cores read K-major operands only");
   return rt::Error::success();
 }
 
@@ -66,15 +91,16 @@ Matrix transposed(Matrix m) {
   return m;
 }
 
-/// The sm_90a GEMM reads A and B through tensor maps: their rows must be
+/// The sm_90a GEMM reads A and B through tensor maps: their lines must be
 /// 16-byte aligned (and K > 0: with no k tile its consumers would wait
 /// forever).
 bool hopperGemmFits(const Matrix &a, const Matrix &b) {
+  const std::int64_t perLine = 16 / getDTypeBytes(a.dtype);
   return a.cols > 0 && a.data % 16 == 0 && b.data % 16 == 0 &&
-         a.ld % 8 == 0 && b.ld % 8 == 0;
+         a.ld % perLine == 0 && b.ld % perLine == 0;
 }
 
-/// A 128-byte-swizzled tensor map over a 16-bit matrix: boxes of `boxInner`
+/// A 128-byte-swizzled tensor map over a matrix: boxes of `boxInner`
 /// contiguous elements (along a row of a row-major matrix, a column of a
 /// column-major one) x `boxOuter` lines.
 rt::Expected<rt::TensorMap> matrixMap(const rt::Kernel &kernel, const Matrix &m,
@@ -87,8 +113,8 @@ rt::Expected<rt::TensorMap> matrixMap(const rt::Kernel &kernel, const Matrix &m,
   d.address = m.data;
   d.dims[0] = std::uint64_t(rowMajor ? m.cols : m.rows);
   d.dims[1] = std::uint64_t(rowMajor ? m.rows : m.cols);
-  d.strides[0] = 2;
-  d.strides[1] = std::uint64_t(m.ld) * 2;
+  d.strides[0] = getDTypeBytes(m.dtype);
+  d.strides[1] = std::uint64_t(m.ld) * getDTypeBytes(m.dtype);
   d.box[0] = boxInner;
   d.box[1] = boxOuter;
   d.swizzle = rt::TensorMapSwizzle::B128;
@@ -108,9 +134,24 @@ std::int64_t tileCount(const Matrix &c, unsigned blockM, unsigned blockN) {
 rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
                            const Matrix &b, const Matrix &c,
                            const GemmOptions &options) {
+  auto elem = [](DType type) {
+    switch (type) {
+    case DType::BF16:
+      return kernels::GemmElem::BF16;
+    case DType::E4M3:
+      return kernels::GemmElem::E4M3;
+    case DType::E5M2:
+      return kernels::GemmElem::E5M2;
+    case DType::F32:
+      return kernels::GemmElem::F32;
+    default:
+      return kernels::GemmElem::F16;
+    }
+  };
   kernels::HopperGemmConfig config;
-  config.bf16 = a.dtype == DType::BF16;
-  config.out16 = c.dtype != DType::F32;
+  config.in = elem(a.dtype);
+  config.out = elem(c.dtype);
+  config.blockK = 128 / getDTypeBytes(a.dtype); // 128-byte rows
   config.aColMajor = a.layout == Layout::ColMajor;
   config.bColMajor = b.layout == Layout::ColMajor;
   config.blockN = options.beta == 0 && c.cols >= 256 &&
@@ -160,16 +201,7 @@ rt::Error kaio::ops::validateGemm(const Matrix &a, const Matrix &b,
     return invalid("c", "is " + shape(c) + " but a x b is " +
                             std::to_string(a.rows) + "x" +
                             std::to_string(b.cols));
-  if (rt::Error e = checkDType("a", a, DType::F16, /*orBF16=*/true))
-    return e;
-  if (rt::Error e = checkDType("b", b, DType::F16, /*orBF16=*/true))
-    return e;
-  if (a.dtype != b.dtype)
-    return invalid("b", std::string("dtype ") + getDTypeName(b.dtype) +
-                            " differs from a's " + getDTypeName(a.dtype));
-  // C is f32, or (on the sm_90a kernel) A's 16-bit type.
-  if (rt::Error e =
-          checkDType("c", c, c.dtype == a.dtype ? a.dtype : DType::F32))
+  if (rt::Error e = checkDTypes(a, b, c))
     return e;
   if (!std::isfinite(options.alpha))
     return invalid("alpha", "must be finite, got " +
@@ -198,10 +230,12 @@ rt::Error Library::gemm(const Matrix &a, const Matrix &b, const Matrix &c,
       return e.addContext("gemm");
     return rt::Error::success();
   }
-  if (a.dtype == DType::BF16)
-    return unsupported("a", "bf16 runs on the sm_90 kernel only: it needs a "
-                            "9.0 GPU and 16-byte aligned rows of A and B (K "
-                            "and N multiples of 8)");
+  if (a.dtype != DType::F16)
+    return unsupported("a", std::string(getDTypeName(a.dtype)) +
+                                " runs on the sm_90 kernel only: it needs a "
+                                "9.0 GPU and 16-byte aligned lines of A and "
+                                "B (pointers 16-byte aligned, leading "
+                                "dimensions of 16 bytes' multiples)");
   if (c.dtype != DType::F32)
     return unsupported("c", "a 16-bit C runs on the sm_90 kernel only: it "
                             "needs a 9.0 GPU and 16-byte aligned rows of A "

@@ -24,6 +24,10 @@ const char *kaio::ops::getDTypeName(DType type) {
     return "s32";
   case DType::S64:
     return "s64";
+  case DType::E4M3:
+    return "e4m3";
+  case DType::E5M2:
+    return "e5m2";
   }
   return "?";
 }
@@ -34,6 +38,8 @@ unsigned kaio::ops::getDTypeBytes(DType type) {
   case DType::BF16:
     return 2;
   case DType::S8:
+  case DType::E4M3:
+  case DType::E5M2:
     return 1;
   case DType::F32:
   case DType::S32:
@@ -140,6 +146,10 @@ rt::ScalarType detail::scalarTypeOf(DType type) {
     return rt::ScalarType::U32;
   case DType::S64:
     return rt::ScalarType::U64;
+  case DType::E4M3:
+  case DType::E5M2:
+    // Bytes to the runtime (tensor maps copy them as such).
+    return rt::ScalarType::U8;
   }
   return rt::ScalarType::B8;
 }

@@ -13,9 +13,10 @@ from .errors import invalid
 # dtype names (torch's spelling without the "torch." prefix) -> kaio_dtype.
 DTYPES = {"float16": _capi.F16, "bfloat16": _capi.BF16,
           "float32": _capi.F32, "int8": _capi.S8, "int32": _capi.S32,
-          "int64": _capi.S64}
+          "int64": _capi.S64, "float8_e4m3fn": _capi.E4M3,
+          "float8_e5m2": _capi.E5M2}
 ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "int8": 1,
-            "int32": 4, "int64": 8}
+            "int32": 4, "int64": 8, "float8_e4m3fn": 1, "float8_e5m2": 1}
 # kaio.h's kaio_scalar_type of each dtype (custom-kernel pointers).
 SCALAR_TYPE = {"float16": 8, "bfloat16": 9, "float32": 10, "int8": 1,
                "int32": 5, "float64": 11, "int64": 7, "uint8": 0,
@@ -174,7 +175,8 @@ def matrix(fn, name, v):
     dtype = DTYPES.get(v.dtype)
     if dtype is None:
         raise invalid(fn, name, "dtype %s is not supported (float16, "
-                      "bfloat16, float32, int8, int32, int64)" % v.dtype)
+                      "bfloat16, float32, int8, int32, int64, "
+                      "float8_e4m3fn, float8_e5m2)" % v.dtype)
     shape, strides = v.shape, v.strides
     capacity = v.capacity if v.capacity > 0 else 0
     # The common cases first (every op call builds a few of these): a

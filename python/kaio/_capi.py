@@ -98,7 +98,7 @@ class DeviceInfo(ctypes.Structure):
 
 
 # kaio.h's enums.
-F16, BF16, F32, S8, S32, S64 = range(6)
+F16, BF16, F32, S8, S32, S64, E4M3, E5M2 = range(8)
 ACT_NONE, ACT_RELU, ACT_SILU, ACT_GELU_TANH, ACT_GELU_ERF = range(5)
 REDUCE_SUM, REDUCE_MAX, REDUCE_MIN = range(3)
 ROPE_HALF_SPLIT, ROPE_INTERLEAVED = range(2)

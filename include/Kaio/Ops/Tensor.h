@@ -18,7 +18,9 @@
 
 namespace kaio::ops {
 
-enum class DType : std::uint8_t { F16, BF16, F32, S8, S32, S64 };
+/// E4M3 and E5M2: the 8-bit floats (OCP FP8, E4M3 without infinities)
+/// the sm_90a GEMM reads.
+enum class DType : std::uint8_t { F16, BF16, F32, S8, S32, S64, E4M3, E5M2 };
 enum class Layout : std::uint8_t { RowMajor, ColMajor };
 
 const char *getDTypeName(DType type);

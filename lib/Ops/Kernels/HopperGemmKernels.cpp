@@ -1,9 +1,12 @@
 //===- HopperGemmKernels.cpp - TMA + wgmma GEMM for sm_90a ----------------===//
 //
 // The warp-specialised Hopper GEMM, written at the ptx-dialect level until
-// the kaio dialect has warpgroup tiles (issue 12): C (f32, row-major, ldc)
-// = A (M x K) * B (K x N), f16 or bf16 inputs, A and B row- or
-// column-major (any leading dimension with 16-byte rows).
+// the kaio dialect has warpgroup tiles (issue 12): C (row-major, ldc; f32
+// or 16-bit) = A (M x K) * B (K x N), f16 or bf16 inputs with A and B row-
+// or column-major, or FP8 (e4m3, e5m2) inputs with A row-major and B
+// column-major (wgmma reads 8-bit operands K-major only); any leading
+// dimension of 16-byte lines. K tiles are 128 bytes deep (64 16-bit or 128
+// 8-bit elements), one wgmma per 32 bytes of K (k16 or k32).
 //
 // A persistent block of three warpgroups walks the BM x BN tiles of C
 // (tile = blockIdx.x, + gridDim.x, ...; in groups of 8 tile rows, M
@@ -43,13 +46,17 @@ using namespace kaio::ops::kernels;
 
 std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   const unsigned accs = c.blockN / 2; // f32 accumulators per thread
-  const unsigned aBytes = c.blockM * c.blockK * 2;
-  const unsigned bBytes = c.blockK * c.blockN * 2;
+  const unsigned inBytes = getGemmElemBytes(c.in);
+  const unsigned aBytes = c.blockM * c.blockK * inBytes;
+  const unsigned bBytes = c.blockK * c.blockN * inBytes;
   const unsigned stageBytes = aBytes + bBytes;
   const unsigned smem = stageBytes * c.stages;
-  const char *type = c.bf16 ? "bf16" : "f16";
-  const char *outType = c.out16 ? type : "f32";
-  const unsigned outBytes = c.out16 ? 2 : 4;
+  // One wgmma covers 32 bytes of K: k16 of 16-bit, k32 of 8-bit elements.
+  const unsigned kInstr = 32 / inBytes;
+  const char *type = getGemmElemName(c.in);
+  const char *outType = getGemmElemName(c.out);
+  const bool out16 = c.out != GemmElem::F32;
+  const unsigned outBytes = getGemmElemBytes(c.out);
   const std::string name = hopperGemmName(c);
   PtxWriter w;
   std::string out;
@@ -179,7 +186,8 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
       return;
     }
     for (unsigned j = 0; j < rows / 64; ++j) {
-      std::string at = j ? w.add32(dst, w.i32(j * 64 * c.blockK * 2)) : dst;
+      std::string at =
+          j ? w.add32(dst, w.i32(j * 64 * c.blockK * inBytes)) : dst;
       std::string mn = j ? w.add32(mn0, w.i32(64 * j)) : mn0;
       w.op(std::string("ptx.cp_async_bulk_tensor_load 2d [") + at + "], [" +
            map + ", {" + mn + ", " + kx + "}], [" + ps.full + "] : i32, i32");
@@ -199,7 +207,7 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   w.label("^consumer:");
   w.op("ptx.setmaxnreg inc 232");
   std::string g = w.add32(wg, w.i32(-1));
-  std::string aRows = w.mul32(g, w.i32(64 * c.blockK * 2));
+  std::string aRows = w.mul32(g, w.i32(64 * c.blockK * inBytes));
   // Descriptor high bits: an MN-major operand's 64-column atoms are BK
   // rows of 128 bytes apart (LBO); K-major ones need none.
   const bool aMnMajor = c.aColMajor, bMnMajor = !c.bColMajor;
@@ -232,22 +240,23 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   for (unsigned i = 0; i < accs; ++i)
     acc.push_back("%acc" + std::to_string(i));
   w.op("ptx.wgmma_fence");
-  // Each 16 of K: a K-major operand steps 32 bytes along its 128-byte
-  // rows, an MN-major one 16 rows of 128 bytes (descriptor units of 16).
+  // Each wgmma's K: a K-major operand steps 32 bytes along its 128-byte
+  // rows, an MN-major one (16-bit only) 16 rows of 128 bytes (descriptor
+  // units of 16 bytes).
   auto kStep = [](bool mnMajor, unsigned kk) {
     return int64_t(mnMajor ? 16 * 128 : 32) * kk / 16;
   };
   const std::string trans = std::string(aMnMajor ? " trans_a" : "") +
                             (bMnMajor ? " trans_b" : "");
-  for (unsigned kk = 0; kk < c.blockK / 16; ++kk) {
+  for (unsigned kk = 0; kk < c.blockK / kInstr; ++kk) {
     std::string dak = kk ? w.add64(da, w.i64(kStep(aMnMajor, kk))) : da;
     std::string dbk = kk ? w.add64(db, w.i64(kStep(bMnMajor, kk))) : db;
-    std::string d =
-        w.letMany(accs, llvm::formatv("ptx.wgmma_mma_async m64n{0}k16 f32 {1} "
-                                      "{1} {{{2}}, {3}, {4}{5} : f32",
-                                      c.blockN, type, joined(acc), dak, dbk,
-                                      trans)
-                            .str());
+    std::string d = w.letMany(
+        accs, llvm::formatv("ptx.wgmma_mma_async m64n{0}k{6} f32 {1} "
+                            "{1} {{{2}}, {3}, {4}{5} : f32",
+                            c.blockN, type, joined(acc), dak, dbk, trans,
+                            kInstr)
+                  .str());
     for (unsigned i = 0; i < accs; ++i)
       acc[i] = d + "#" + std::to_string(i);
   }
@@ -327,7 +336,7 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
       std::string rowBytes = w.let("ptx.mul wide u32 " + row + ", %ldc : (i32, i32) -> i64");
       std::string rowAddr = w.add64(
           cBase, w.let("ptx.shl b64 " + rowBytes + ", " +
-                       w.i32(c.out16 ? 1 : 2) + " : (i64, i32) -> i64"));
+                       w.i32(out16 ? 1 : 2) + " : (i64, i32) -> i64"));
       for (unsigned e = 0; e < accs; ++e) {
         if ((e / 2) % 2 != h)
           continue;
@@ -344,9 +353,9 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
         if (kind == Epilogue::Pairs) {
           std::string next = w.let("ptx.mul rn f32 %res" +
                                    std::to_string(e + 1) + ", %alpha : f32");
-          if (c.out16) {
+          if (out16) {
             // Little-endian: the even column in the low half.
-            std::string packed = w.let(std::string("ptx.cvt_pack rn ") + type +
+            std::string packed = w.let(std::string("ptx.cvt_pack rn ") + outType +
                                        "x2 " + next + ", " + value + " : i32");
             w.op("ptx.st if " + ok + " global b32 " + at + ", " + packed +
                  " : i64, i32");
@@ -358,21 +367,21 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
         }
         if (withBeta) {
           std::string old;
-          if (c.out16) {
+          if (out16) {
             std::string raw = w.let("ptx.ld if " + ok + " global b16 " + at +
-                                    " : i64 -> " + type);
-            old = w.let(std::string("ptx.cvt f32 ") + type + " " + raw + " : " +
-                        type + " -> f32");
+                                    " : i64 -> " + outType);
+            old = w.let(std::string("ptx.cvt f32 ") + outType + " " + raw +
+                        " : " + outType + " -> f32");
           } else {
             old = w.let("ptx.ld if " + ok + " global f32 " + at + " : i64 -> f32");
           }
           value = w.let("ptx.fma rn f32 " + old + ", %beta, " + value + " : f32");
         }
-        if (c.out16) {
-          std::string rounded = w.let(std::string("ptx.cvt rn ") + type +
-                                      " f32 " + value + " : f32 -> " + type);
+        if (out16) {
+          std::string rounded = w.let(std::string("ptx.cvt rn ") + outType +
+                                      " f32 " + value + " : f32 -> " + outType);
           w.op("ptx.st if " + ok + " global b16 " + at + ", " + rounded +
-               " : i64, " + type);
+               " : i64, " + outType);
         } else {
           w.op("ptx.st if " + ok + " global f32 " + at + ", " + value +
                " : i64, f32");
@@ -390,21 +399,29 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
 
 std::vector<HopperGemmConfig> kaio::ops::kernels::getHopperGemmConfigs() {
   // 128 x 128 and 128 x 256 tiles (m64n128 / m64n256 wgmma per consumer);
-  // the tuner picks on the device.
+  // the host picks by shape. 16-bit inputs: C f32 or theirs, A and B in
+  // either layout; FP8: C f32, f16 or bf16, A row-major and B column-major.
   std::vector<HopperGemmConfig> configs;
-  for (bool bf16 : {false, true})
-    for (bool out16 : {false, true})
-      for (unsigned blockN : {128u, 256u})
-        for (bool aColMajor : {false, true})
-          for (bool bColMajor : {false, true}) {
-            HopperGemmConfig c;
-            c.bf16 = bf16;
-            c.out16 = out16;
-            c.blockN = blockN;
-            c.aColMajor = aColMajor;
-            c.bColMajor = bColMajor;
-            configs.push_back(c);
-          }
+  auto add = [&](GemmElem in, GemmElem out, bool aColMajor, bool bColMajor) {
+    for (unsigned blockN : {128u, 256u}) {
+      HopperGemmConfig c;
+      c.in = in;
+      c.out = out;
+      c.blockN = blockN;
+      c.blockK = 128 / getGemmElemBytes(in);
+      c.aColMajor = aColMajor;
+      c.bColMajor = bColMajor;
+      configs.push_back(c);
+    }
+  };
+  for (GemmElem in : {GemmElem::F16, GemmElem::BF16})
+    for (GemmElem out : {GemmElem::F32, in})
+      for (bool aColMajor : {false, true})
+        for (bool bColMajor : {false, true})
+          add(in, out, aColMajor, bColMajor);
+  for (GemmElem in : {GemmElem::E4M3, GemmElem::E5M2})
+    for (GemmElem out : {GemmElem::F32, GemmElem::F16, GemmElem::BF16})
+      add(in, out, false, true);
   return configs;
 }
 

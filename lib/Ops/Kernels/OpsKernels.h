@@ -238,15 +238,32 @@ enum DecodeFlags : std::uint32_t {
 ///     threads.
 void buildAttentionDecodeKernels(builder::ModuleBuilder &mb);
 
+/// The element types of the sm_90a GEMM's operands and result.
+enum class GemmElem : std::uint8_t { F16, BF16, E4M3, E5M2, F32 };
+/// Its PTX spelling ("f16", "e4m3", ...) and size in bytes (inline: the
+/// host names kernels with them).
+inline const char *getGemmElemName(GemmElem type) {
+  static constexpr const char *kNames[] = {"f16", "bf16", "e4m3", "e5m2",
+                                           "f32"};
+  return kNames[unsigned(type)];
+}
+inline unsigned getGemmElemBytes(GemmElem type) {
+  return type == GemmElem::F32                                ? 4
+         : type == GemmElem::E4M3 || type == GemmElem::E5M2 ? 1
+                                                              : 2;
+}
+
 /// A configuration of the warp-specialised TMA + wgmma GEMM for sm_90a
-/// (HopperGemmKernels.cpp): C = A * B, f16 or bf16 A and B (row- or
-/// column-major, with any leading dimension of 16-byte rows), row-major C in
-/// f32 or (`out16`) in A's and B's 16-bit type, rounded once from f32;
-/// 384 threads (a producer and two consumer warpgroups), a `stages`-deep
-/// ring of BM x BK and BK x BN shared tiles in 128-byte-swizzled layout.
+/// (HopperGemmKernels.cpp): C = A * B with A and B f16 or bf16 (row- or
+/// column-major, any leading dimension of 16-byte lines) or e4m3 or e5m2
+/// (FP8: A row-major and B column-major, both K-major as wgmma reads 8-bit
+/// floats), row-major C in f32 or a 16-bit type (for 16-bit inputs, theirs),
+/// rounded once from f32; 384 threads (a producer and two consumer
+/// warpgroups), a `stages`-deep ring of BM x BK and BK x BN shared tiles in
+/// 128-byte-swizzled layout (BK 64 16-bit or 128 8-bit elements: 128-byte
+/// rows).
 struct HopperGemmConfig {
-  bool bf16 = false;
-  bool out16 = false;
+  GemmElem in = GemmElem::F16, out = GemmElem::F32;
   unsigned blockM = 128, blockN = 128, blockK = 64, stages = 4;
   /// A column-major A (M contiguous) / B (K contiguous).
   bool aColMajor = false, bColMajor = false;
@@ -259,11 +276,11 @@ struct HopperGemmConfig {
 /// are 128-byte-swizzled tensor maps over A and B (boxes below);
 /// persistent: any 1-D grid (up to the number of BM x BN tiles) covers C.
 inline std::string hopperGemmName(const HopperGemmConfig &c) {
-  const char *in = c.bf16 ? "bf16" : "f16";
-  return std::string("hopper_gemm_") + in + "_" + (c.out16 ? in : "f32") + "_" +
-         std::to_string(c.blockM) + "x" + std::to_string(c.blockN) + "x" +
-         std::to_string(c.blockK) + "_s" + std::to_string(c.stages) +
-         (c.aColMajor ? "_acol" : "") + (c.bColMajor ? "_bcol" : "");
+  return std::string("hopper_gemm_") + getGemmElemName(c.in) + "_" +
+         getGemmElemName(c.out) + "_" + std::to_string(c.blockM) + "x" +
+         std::to_string(c.blockN) + "x" + std::to_string(c.blockK) + "_s" +
+         std::to_string(c.stages) + (c.aColMajor ? "_acol" : "") +
+         (c.bColMajor ? "_bcol" : "");
 }
 /// Its ptx-dialect text (the tensor-map boxes it expects, innermost first:
 /// A's BK x BM, column-major 64 x BK; B's 64 x BK, column-major BK x BN):

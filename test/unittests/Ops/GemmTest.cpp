@@ -18,6 +18,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 using namespace kaio;
@@ -85,13 +86,13 @@ TEST(GemmValidation, SaysWhatIsNotSupportedYet) {
   ASSERT_TRUE(e);
   EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
   EXPECT_EQ(e.message(), "gemm: a: dtype f32 is not supported yet (A and B "
-                         "f16 or bf16, C f32 or A's type)");
+                         "f16, bf16, e4m3 or e5m2; C f32 or a 16-bit type)");
   // C in A's 16-bit type passes the check (the sm_90a kernel writes it);
   // another 16-bit type does not.
   EXPECT_EQ(errorOf(a, b, fakeMatrix(DType::F16, 64, 16)), "");
   EXPECT_EQ(errorOf(a, b, fakeMatrix(DType::BF16, 64, 16)),
-            "gemm: c: dtype bf16 is not supported yet (A and B f16 or bf16, "
-            "C f32 or A's type)");
+            "gemm: c: dtype bf16 is not supported with f16 inputs (C f32, or "
+            "A's type)");
   EXPECT_EQ(errorOf(fakeMatrix(DType::BF16, 64, 32), b, c),
             "gemm: b: dtype f16 differs from a's bf16");
   // Column-major and padded matrices pass the check (the sm_90a kernel
@@ -107,6 +108,41 @@ TEST(GemmValidation, SaysWhatIsNotSupportedYet) {
   Matrix padded = c;
   padded.ld = 24;
   EXPECT_EQ(errorOf(a, b, padded), "");
+}
+
+TEST(GemmValidation, FP8TakesKMajorOperandsOfOneType) {
+  Matrix a = fakeMatrix(DType::E4M3, 64, 32),
+         b = fakeMatrix(DType::E4M3, 16, 32); // N x K, seen column-major
+  b.layout = Layout::ColMajor;
+  std::swap(b.rows, b.cols);
+  for (DType out : {DType::F32, DType::F16, DType::BF16})
+    EXPECT_EQ(errorOf(a, b, fakeMatrix(out, 64, 16)), "");
+  Matrix c = fakeMatrix(DType::F32, 64, 16);
+  Matrix rowB = fakeMatrix(DType::E4M3, 32, 16);
+  rt::Error e = validateGemm(a, rowB, c);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
+  EXPECT_EQ(e.message(),
+            "gemm: b: an e4m3 B must be column-major (K contiguous, e.g. the "
+            "transpose of a row-major N x K weight): FP8 tensor cores read "
+            "K-major operands only");
+  Matrix colA = fakeMatrix(DType::E4M3, 32, 64);
+  colA.layout = Layout::ColMajor;
+  std::swap(colA.rows, colA.cols);
+  EXPECT_EQ(errorOf(colA, b, c),
+            "gemm: a: an e4m3 A must be row-major (K contiguous): FP8 tensor "
+            "cores read K-major operands only");
+  Matrix mixed = b;
+  mixed.dtype = DType::E5M2;
+  EXPECT_EQ(errorOf(a, mixed, c), "gemm: b: dtype e5m2 differs from a's e4m3");
+  EXPECT_EQ(errorOf(a, b, fakeMatrix(DType::E4M3, 64, 16)),
+            "gemm: c: dtype e4m3 is not supported with e4m3 inputs (C f32, or "
+            "f16 or bf16)");
+  // 16-bit inputs keep C f32 or their own type.
+  EXPECT_EQ(errorOf(fakeMatrix(DType::F16, 64, 32), fakeMatrix(DType::F16, 32, 16),
+                    fakeMatrix(DType::BF16, 64, 16)),
+            "gemm: c: dtype bf16 is not supported with f16 inputs (C f32, or "
+            "A's type)");
 }
 
 TEST(GemmValidation, AlphaAndBetaAreAnyFiniteNumbers) {
@@ -311,7 +347,35 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
   EXPECT_STREQ(counters->lastKernel,
                "hopper_gemm_f16_f32_128x256x64_s4_acol_bcol");
   EXPECT_EQ(counters->lastGrid[0], 96u); // 8 x 12 tiles of 128 x 256
-  EXPECT_EQ(counters->tensorMapsEncoded, maps + 2 * 8); // 8 launches
+  // FP8: A row-major, B column-major (N x K rows), 128-element K tiles;
+  // C f32 or 16-bit.
+  Matrix a8 = Matrix::rowMajor(a->view(), m, k);
+  a8.dtype = DType::E4M3;
+  a8.cols = a8.ld = 2 * k;
+  Matrix b8 = colB;
+  b8.dtype = DType::E4M3;
+  b8.rows = b8.ld = 2 * k;
+  ASSERT_FALSE(lib->gemm(a8, b8, Matrix::rowMajor(c->view(), m, n)));
+  EXPECT_STREQ(counters->lastKernel,
+               "hopper_gemm_e4m3_f32_128x256x128_s4_bcol");
+  EXPECT_EQ(counters->lastSharedBytes, 196608u);
+  a8.dtype = b8.dtype = DType::E5M2;
+  Matrix cb16 = Matrix::rowMajor(c16->view(), m, n);
+  cb16.dtype = DType::BF16;
+  ASSERT_FALSE(lib->gemm(a8, b8, cb16));
+  EXPECT_STREQ(counters->lastKernel,
+               "hopper_gemm_e5m2_bf16_128x256x128_s4_bcol");
+  // K lines that are not 16-byte multiples cannot be tensor-mapped, and
+  // only the sm_90 kernel reads FP8.
+  a8.cols = b8.rows = 72;
+  a8.ld = b8.ld = 72;
+  rt::Error unmapped = lib->gemm(a8, b8, cb16);
+  ASSERT_TRUE(unmapped);
+  EXPECT_NE(kaio::test::messageOf(unmapped).find(
+                "gemm: a: e5m2 runs on the sm_90 kernel only"),
+            std::string::npos)
+      << kaio::test::messageOf(unmapped);
+  EXPECT_EQ(counters->tensorMapsEncoded, maps + 2 * 10); // 10 launches
 }
 
 /// Layout bits of a GEMM case: column-major A, B, C; every matrix padded
@@ -448,6 +512,79 @@ void expectGemmMatchesReference(rt::Device &device, Library &lib,
   }
 }
 
+/// The value of FP8 code `bits` (E4M3: bias 7, no infinities; E5M2: bias
+/// 15), finite codes only.
+double fp8Value(std::uint8_t bits, bool e4m3) {
+  const int mbits = e4m3 ? 3 : 2, bias = e4m3 ? 7 : 15;
+  const int e = (bits & 0x7f) >> mbits, m = bits & ((1 << mbits) - 1);
+  const double sign = bits & 0x80 ? -1.0 : 1.0;
+  return sign * (e ? std::ldexp(1.0 + double(m) / (1 << mbits), e - bias)
+                   : std::ldexp(double(m) / (1 << mbits), 1 - bias));
+}
+
+/// FP8 A (row-major, M x K) times FP8 B (column-major: N lines of K) into
+/// C of CT (float or a 16-bit type) with alpha as the combined scale,
+/// against an f64 reference; inputs of magnitude 1/8..2 or zero.
+template <class CT = float>
+void expectFp8GemmMatchesReference(rt::Device &device, Library &lib,
+                                   DType type,
+                                   std::initializer_list<GemmCase> cases) {
+  const bool e4m3 = type == DType::E4M3;
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> mant(0, e4m3 ? 7 : 3), sign(0, 1),
+      exp(e4m3 ? 4 : 12, e4m3 ? 7 : 15);
+  auto sample = [&] {
+    return std::uint8_t(sign(rng) << 7 | exp(rng) << (e4m3 ? 3 : 2) |
+                        mant(rng));
+  };
+  for (const GemmCase &gc : cases) {
+    const int m = gc.m, n = gc.n, k = gc.k;
+    std::vector<std::int8_t> ha(std::size_t(m) * k), hb(std::size_t(n) * k);
+    for (auto &x : ha)
+      x = std::int8_t(sample());
+    for (auto &x : hb)
+      x = std::int8_t(sample());
+    auto a = rt::DeviceBuffer<std::int8_t>::fromHost(device, ha);
+    auto b = rt::DeviceBuffer<std::int8_t>::fromHost(device, hb);
+    auto c = rt::DeviceBuffer<CT>::allocate(device, std::size_t(m) * n);
+    ASSERT_TRUE(a && b && c);
+    Matrix ma = Matrix::rowMajor(std::as_const(*a).view(), m, k);
+    Matrix mb = Matrix::rowMajor(std::as_const(*b).view(), n, k);
+    std::swap(mb.rows, mb.cols);
+    mb.layout = Layout::ColMajor;
+    ma.dtype = mb.dtype = type;
+    GemmOptions options;
+    options.alpha = gc.alpha;
+    rt::Error e = lib.gemm(ma, mb, Matrix::rowMajor(c->view(), m, n), options);
+    ASSERT_FALSE(e) << e.message();
+    std::vector<CT> hc(std::size_t(m) * n);
+    ASSERT_FALSE(c->copyToHost(hc.data(), hc.size()));
+    const double rel = std::is_same_v<CT, float>         ? 1e-5
+                       : std::is_same_v<CT, rt::BFloat16> ? 1.0 / 256
+                                                         : 1.0 / 2048;
+    std::size_t wrong = 0;
+    std::string examples;
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) {
+        double want = 0;
+        for (int p = 0; p < k; ++p)
+          want += fp8Value(std::uint8_t(ha[std::size_t(i) * k + p]), e4m3) *
+                  fp8Value(std::uint8_t(hb[std::size_t(j) * k + p]), e4m3);
+        want *= gc.alpha;
+        double got = valueOf(hc[std::size_t(i) * n + j]);
+        if (std::fabs(got - want) <= 1e-3 + rel * std::fabs(want))
+          continue;
+        if (wrong++ < 8)
+          examples += " (" + std::to_string(i) + ", " + std::to_string(j) +
+                      "): " + std::to_string(got) + " vs " +
+                      std::to_string(want) + ";";
+      }
+    ASSERT_EQ(wrong, 0u) << getDTypeName(type) << " " << m << "x" << n << "x"
+                         << k << ": " << wrong << " elements differ, first"
+                         << examples;
+  }
+}
+
 TEST_P(GemmTest, MatchesAnF64ReferenceOnTheGpu) {
   if (isFake())
     GTEST_SKIP() << "the fake driver computes nothing";
@@ -497,6 +634,13 @@ TEST_P(GemmTest, AlignedShapesMatchAnF64ReferenceOnTheGpu) {
       *device, *lib,
       {{300, 264, 72, 1, 0, kBCol | kPadded},
        {1096, 1040, 200, 0.5f, 1.0f, kACol | kBCol | kCCol}});
+  // FP8 (K multiples of 16; alpha the combined per-tensor scale).
+  expectFp8GemmMatchesReference(*device, *lib, DType::E4M3,
+                                {{300, 264, 144, 1, 0}, {2048, 2304, 512, 0.25f, 0}});
+  expectFp8GemmMatchesReference<rt::BFloat16>(*device, *lib, DType::E5M2,
+                                              {{129, 520, 208, 2, 0}});
+  expectFp8GemmMatchesReference<rt::Half>(*device, *lib, DType::E4M3,
+                                          {{1100, 1040, 80, 1, 0}});
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, GemmTest,

@@ -56,23 +56,34 @@ inline std::vector<uint16_t> sample16(std::mt19937 &rng, size_t count,
   return bits;
 }
 
+/// A 128-byte-swizzled tensor map over a tensor of `elem` with `dims` and
+/// element strides `strides` (innermost first) and box `box`.
+inline uint64_t tensorMap(interp::Interpreter &in, uint64_t address,
+                          rt::ScalarType elem, llvm::ArrayRef<uint64_t> dims,
+                          llvm::ArrayRef<uint64_t> strides,
+                          llvm::ArrayRef<uint32_t> box) {
+  rt::TensorMapDesc d;
+  d.elem = elem;
+  d.rank = uint32_t(dims.size());
+  d.address = address;
+  const uint64_t size = rt::getScalarTypeSize(elem);
+  for (size_t i = 0; i < dims.size(); ++i) {
+    d.dims[i] = dims[i];
+    d.strides[i] = strides[i] * size;
+    d.box[i] = box[i];
+  }
+  d.swizzle = rt::TensorMapSwizzle::B128;
+  return in.allocTensorMap(d);
+}
+
 /// A 128-byte-swizzled tensor map over a 16-bit tensor with `dims` and
 /// element strides `strides` (innermost first) and box `box`.
 inline uint64_t tensorMap16(interp::Interpreter &in, uint64_t address,
                             bool bf16, llvm::ArrayRef<uint64_t> dims,
                             llvm::ArrayRef<uint64_t> strides,
                             llvm::ArrayRef<uint32_t> box) {
-  rt::TensorMapDesc d;
-  d.elem = bf16 ? rt::ScalarType::BF16 : rt::ScalarType::F16;
-  d.rank = uint32_t(dims.size());
-  d.address = address;
-  for (size_t i = 0; i < dims.size(); ++i) {
-    d.dims[i] = dims[i];
-    d.strides[i] = strides[i] * 2;
-    d.box[i] = box[i];
-  }
-  d.swizzle = rt::TensorMapSwizzle::B128;
-  return in.allocTensorMap(d);
+  return tensorMap(in, address, bf16 ? rt::ScalarType::BF16 : rt::ScalarType::F16,
+                   dims, strides, box);
 }
 
 } // namespace kaio::test
