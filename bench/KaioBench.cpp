@@ -465,6 +465,32 @@ BENCHMARK(BM_HopperGemmExampleVsCublas)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 
+/// How many copies of a GEMM's operands (`setBytes` each, at most 16) the
+/// timed runs rotate through so that together they exceed twice the L2
+/// cache: no run reads inputs the previous one left in L2.
+int l2RotationSets(Gpu &gpu, uint64_t setBytes) {
+  const uint64_t l2 = std::max<uint64_t>(
+      uint64_t(gpu.device->properties().l2CacheSize), 1 << 20);
+  return int(std::clamp<uint64_t>(2 * l2 / setBytes + 1, 1, 16));
+}
+
+/// Times `kaio` and `peer` (each call runs the next operand set) and
+/// reports both medians and the ratio in flop/s of an m x n x k GEMM.
+template <class KaioFn, class PeerFn>
+void reportGemmPair(benchmark::State &state, Gpu &gpu, int64_t m, int64_t n,
+                    int64_t k, int sets, KaioFn kaio, PeerFn peer) {
+  for (auto _ : state) {
+    double kaioMs = medianMs(gpu, kaio), peerMs = medianMs(gpu, peer);
+    if (kaioMs < 0 || peerMs < 0) {
+      state.SkipWithError("a launch failed");
+      return;
+    }
+    report(state, kaioMs, peerMs, 2.0 * double(m) * double(n) * double(k),
+           "flop/s");
+    state.counters["l2_rotation_sets"] = sets;
+  }
+}
+
 /// kaio::ops::gemm against cuBLAS GemmEx at the same precision (f16 or
 /// bf16 inputs, f32 out) and the same layouts (A, B row- or column-major).
 /// Each timed run uses the next of enough A, B, C copies to exceed twice
@@ -478,10 +504,8 @@ void runOpsGemmVsCublas(benchmark::State &state, bool bf16, bool aCol,
   if (skipWithoutLibraryOrCublas(state, gpu))
     return;
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
-  const uint64_t setBytes = uint64_t(m * k + k * n) * 2 + uint64_t(m * n) * 4;
-  const uint64_t l2 = std::max<uint64_t>(uint64_t(gpu.device->properties().l2CacheSize),
-                                         1 << 20);
-  const int sets = int(std::clamp<uint64_t>(2 * l2 / setBytes + 1, 1, 16));
+  const int sets =
+      l2RotationSets(gpu, uint64_t(m * k + k * n) * 2 + uint64_t(m * n) * 4);
   std::vector<DeviceBuffer<Half>> as, bs;
   std::vector<DeviceBuffer<float>> cs;
   for (int i = 0; i < sets; ++i) {
@@ -518,16 +542,7 @@ void runOpsGemmVsCublas(benchmark::State &state, bool bf16, bool aCol,
     return gpu.cublas.gemm16F32(as[i].ptr(), bs[i].ptr(), cs[i].ptr(), int(m),
                                 int(n), int(k), bf16, aCol, bCol);
   };
-  for (auto _ : state) {
-    double kaioMs = medianMs(gpu, kaio), peerMs = medianMs(gpu, peer);
-    if (kaioMs < 0 || peerMs < 0) {
-      state.SkipWithError("a launch failed");
-      return;
-    }
-    report(state, kaioMs, peerMs, 2.0 * double(m) * double(n) * double(k),
-           "flop/s");
-    state.counters["l2_rotation_sets"] = sets;
-  }
+  reportGemmPair(state, gpu, m, n, k, sets, kaio, peer);
 }
 template <bool BF16> void BM_OpsGemmVsCublas(benchmark::State &state) {
   runOpsGemmVsCublas(state, BF16, false, false);
@@ -582,10 +597,8 @@ void BM_OpsGemmFp8VsCublasLt(benchmark::State &state) {
   }
   const bool e4m3 = state.range(3) == 0;
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
-  const uint64_t setBytes = uint64_t(m * k + k * n) + uint64_t(m * n) * 4;
-  const uint64_t l2 = std::max<uint64_t>(
-      uint64_t(gpu.device->properties().l2CacheSize), 1 << 20);
-  const int sets = int(std::clamp<uint64_t>(2 * l2 / setBytes + 1, 1, 16));
+  const int sets = l2RotationSets(gpu, uint64_t(m * k + k * n) +
+                                           uint64_t(m * n) * 4);
   std::vector<DeviceBuffer<std::int8_t>> as, bs;
   std::vector<DeviceBuffer<float>> cs;
   for (int i = 0; i < sets; ++i) {
@@ -629,16 +642,7 @@ void BM_OpsGemmFp8VsCublasLt(benchmark::State &state) {
                                    int(m), int(n), int(k), e4m3, 0.5f,
                                    workspace->ptr(), kWorkspace);
   };
-  for (auto _ : state) {
-    double kaioMs = medianMs(gpu, kaio), peerMs = medianMs(gpu, peer);
-    if (kaioMs < 0 || peerMs < 0) {
-      state.SkipWithError("a launch failed");
-      return;
-    }
-    report(state, kaioMs, peerMs, 2.0 * double(m) * double(n) * double(k),
-           "flop/s");
-    state.counters["l2_rotation_sets"] = sets;
-  }
+  reportGemmPair(state, gpu, m, n, k, sets, kaio, peer);
 }
 BENCHMARK(BM_OpsGemmFp8VsCublasLt)
     ->Name("BM_OpsGemmFp8F32VsCublasLt")
