@@ -83,11 +83,15 @@ void kbd::tmaLoad(KernelState *st, Value map, ArrayRef<Value> coords,
                     index);
 }
 
-Value kbd::warpgroupMma(KernelState *st, Value a, Value aRow, Value b,
+Value kbd::warpgroupMma(KernelState *st, Value a, Value aRow,
+                        std::optional<int64_t> transposedAK, Value b,
                         Value bRow, bool transposeB, Value acc,
                         SrcLoc where) {
+  IntegerAttr k = transposedAK ? st->b.getI64IntegerAttr(*transposedAK)
+                               : IntegerAttr();
   return WarpgroupMmaOp::create(st->b, st->loc(where), acc.getType(), a, aRow,
-                                b, bRow, transposeB, acc);
+                                transposedAK.has_value(), b, bRow, transposeB,
+                                acc, k);
 }
 
 Value kbd::warpgroupWait(KernelState *st, Value acc, unsigned pending,

@@ -61,9 +61,11 @@ mlir::Value mbarriers(KernelBuilder &k, int64_t count, SrcLoc loc);
 void tmaLoad(KernelState *st, mlir::Value map,
              llvm::ArrayRef<mlir::Value> coords, mlir::Value dst,
              mlir::Value row, mlir::Value bars, mlir::Value index, SrcLoc loc);
+/// `transposedAK`: A's transpose in `a` and the product's K.
 mlir::Value warpgroupMma(KernelState *st, mlir::Value a, mlir::Value aRow,
-                         mlir::Value b, mlir::Value bRow, bool transposeB,
-                         mlir::Value acc, SrcLoc loc);
+                         std::optional<int64_t> transposedAK, mlir::Value b,
+                         mlir::Value bRow, bool transposeB, mlir::Value acc,
+                         SrcLoc loc);
 mlir::Value warpgroupWait(KernelState *st, mlir::Value acc, unsigned pending,
                           SrcLoc loc);
 void tmaStore(KernelState *st, mlir::Value src, mlir::Value row,
@@ -120,6 +122,20 @@ Frag warpgroupMma(const Shared<T> &a, Index aRow, const Shared<T> &b,
                   SrcLoc loc = SrcLoc::current()) {
   detail::KernelState *st = acc.state();
   return Frag(st, detail::warpgroupMma(st, a.raw(), aRow.materialize(st),
+                                       std::nullopt, b.raw(),
+                                       bRow.materialize(st),
+                                       major == BMajor::K, acc.raw(), loc));
+}
+/// The same with `a` holding A's transpose (M-major, as a column-major
+/// A's TMA boxes land: the warpgroup's 64 columns of M in blocks of the
+/// tile's width, each `k` rows from `aRow`); `k` is the product's K.
+template <class T>
+Frag warpgroupMmaTransposedA(const Shared<T> &a, Index aRow, int64_t k,
+                             const Shared<T> &b, Index bRow, const Frag &acc,
+                             BMajor major = BMajor::N,
+                             SrcLoc loc = SrcLoc::current()) {
+  detail::KernelState *st = acc.state();
+  return Frag(st, detail::warpgroupMma(st, a.raw(), aRow.materialize(st), k,
                                        b.raw(), bRow.materialize(st),
                                        major == BMajor::K, acc.raw(), loc));
 }
@@ -131,7 +147,8 @@ Frag warpgroupMma(const Frag &a, const Shared<T> &b, Index bRow,
                   const Frag &acc, BMajor major = BMajor::N,
                   SrcLoc loc = SrcLoc::current()) {
   detail::KernelState *st = acc.state();
-  return Frag(st, detail::warpgroupMma(st, a.raw(), mlir::Value(), b.raw(),
+  return Frag(st, detail::warpgroupMma(st, a.raw(), mlir::Value(),
+                                       std::nullopt, b.raw(),
                                        bRow.materialize(st),
                                        major == BMajor::K, acc.raw(), loc));
 }

@@ -559,3 +559,60 @@ kaio.kernel @named_barrier_too_big() attributes {block_size = array<i32: 128>} {
   kaio.barrier id 1, threads 256
   kaio.return
 }
+
+// -----
+
+func.func @mma_ta_no_k(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op a transposed A needs its K: {k = 64}}}
+  %d = kaio.warpgroup_mma %a[%i] transpose, %b[%i], %c : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @mma_k_without_ta(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op k is for a transposed A; otherwise K is A's columns}}
+  %d = kaio.warpgroup_mma %a[%i], %b[%i], %c {k = 64} : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @mma_ta_k16(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op k must be a positive multiple of 16, got 40}}
+  %d = kaio.warpgroup_mma %a[%i] transpose, %b[%i], %c {k = 40} : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @mma_ta_rows(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op A needs 512 rows (64 / 64 blocks of K = 512), the tile has 256}}
+  %d = kaio.warpgroup_mma %a[%i] transpose, %b[%i], %c {k = 512} : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @mma_ta_vs_transposed_b(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op a transposed B holds rows of K = 32, the tile's are 64}}
+  %d = kaio.warpgroup_mma %a[%i] transpose, %b[%i] transpose, %c {k = 32} : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @mma_ta_row(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  %c4 = arith.constant 4 : i32
+  // expected-error @+1 {{'kaio.warpgroup_mma' op A starts at row 4: it needs a multiple of 8 with 64 rows inside the tile's 256}}
+  %d = kaio.warpgroup_mma %a[%c4] transpose, %b[%i], %c {k = 64} : !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @mma_ta_regs(%a: !kaio.frag<a, m16n8k16, f16, 1x4>, %b: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op A in registers is not transposed: only a shared tile can hold A^T}}
+  %d = kaio.warpgroup_mma %a transpose, %b[%i], %c {k = 64} : !kaio.frag<a, m16n8k16, f16, 1x4>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}

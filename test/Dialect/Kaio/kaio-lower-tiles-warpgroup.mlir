@@ -110,6 +110,32 @@ kaio.kernel @wg_regs(%out: !kaio.ptr<f32>, %br: i32, %p: i32)
   kaio.return
 }
 
+// A transposed A (M-major, trans-a): like an N-major B, its descriptor
+// keeps blocks K * 128 = 8192 bytes apart (LBO 512 << 16: the same high
+// bits as B's) and steps 16 rows (+128) per k16; B K-major (`transpose`)
+// steps 32 bytes (+2) and takes no trans-b.
+// CHECK-LABEL: kaio.kernel @wg_trans_a
+// CHECK: %[[TDA:.*]] = arith.ori %{{.*}}, %c4611686293338849280_i64 : i64
+// CHECK: %[[TDB:.*]] = arith.ori %{{.*}}, %c4611686293305294848_i64 : i64
+// CHECK: %[[TDA1:.*]] = arith.addi %[[TDA]], %c128_i64 : i64
+// CHECK: %[[TDB1:.*]] = arith.addi %[[TDB]], %c2_i64 : i64
+// CHECK: ptx.wgmma_fence
+// CHECK-NEXT: %[[T0:.*]]:32 = ptx.wgmma_mma_async m64n64k16 f32 f16 f16 {%cst, {{.*}}}, %[[TDA]], %[[TDB]] scale_d_imm 0 trans_a : f32
+// CHECK-NEXT: ptx.wgmma_mma_async m64n64k16 f32 f16 f16 {%[[T0]]#0, {{.*}}}, %[[TDA1]], %[[TDB1]] trans_a : f32
+!TA = !kaio.smem<128x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+kaio.kernel @wg_trans_a(%out: !kaio.ptr<f32>, %ar: i32, %br: i32, %p: i32)
+    attributes {block_size = array<i32: 128>} {
+  %c0 = arith.constant 0 : i32
+  %zero = arith.constant 0.0 : f32
+  %t = kaio.shared_alloc : !TA
+  %init = kaio.frag_fill %zero : f32 -> !AccB
+  %d = kaio.warpgroup_mma %t[%ar] transpose, %t[%br] transpose, %init {k = 64}
+      : !TA, !TA, !AccB
+  %r = kaio.warpgroup_wait %d pending 0 : !AccB
+  kaio.store_fragment %r, %out[%c0, %c0] bounds [%p, %p] ld %p : !AccB, !kaio.ptr<f32>
+  kaio.return
+}
+
 // The epilogue through shared memory: an f16 tile takes each lane's pairs
 // of row neighbours as one packed 4-byte st.shared at the swizzled address
 // (rows g and g + 8, columns 2t, 2t + 1 of each n8 atom), an f32 tile as

@@ -41,15 +41,18 @@ module attributes {kaio.target = "sm_90a"} {
     kaio.setmaxnreg dec 40
     // CHECK: %[[D:.*]] = kaio.warpgroup_mma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} : !kaio.smem<256x64xf16, <row_major, swizzle = <3, 4, 3>>>, <256x64xf16, <row_major, swizzle = <3, 4, 3>>>, <acc, m16n8k16, f32, 1x8>
     // CHECK: %[[E:.*]] = kaio.warpgroup_mma %{{.*}}, %{{.*}}[%{{.*}}] transpose, %{{.*}} : !kaio.frag<a, m16n8k16, f16, 1x4>, <256x64xf16, <row_major, swizzle = <3, 4, 3>>>, <acc, m16n8k16, f32, 1x8>
+    // CHECK: %[[F:.*]] = kaio.warpgroup_mma %{{.*}}[%{{.*}}] transpose, %{{.*}}[%{{.*}}], %[[E]] {k = 64 : i64} : !kaio.smem<256x64xf16, <row_major, swizzle = <3, 4, 3>>>, <256x64xf16, <row_major, swizzle = <3, 4, 3>>>, <acc, m16n8k16, f32, 1x8>
     // CHECK: kaio.warpgroup_wait pending 1
-    // CHECK: kaio.warpgroup_wait %[[E]] pending 0 : !kaio.frag<acc, m16n8k16, f32, 1x8>
+    // CHECK: kaio.warpgroup_wait %[[F]] pending 0 : !kaio.frag<acc, m16n8k16, f32, 1x8>
     %init = kaio.frag_fill %zero : f32 -> !Acc
     %d = kaio.warpgroup_mma %t[%c0], %t[%c64], %init : !T, !T, !Acc
     %af = kaio.load_fragment %t[%c0, %c0] : !T -> !kaio.frag<a, m16n8k16, f16, 1x4>
     %e = kaio.warpgroup_mma %af, %t[%c64] transpose, %d
         : !kaio.frag<a, m16n8k16, f16, 1x4>, !T, !Acc
+    %f = kaio.warpgroup_mma %t[%c0] transpose, %t[%c64], %e {k = 64}
+        : !T, !T, !Acc
     kaio.warpgroup_wait pending 1
-    %r = kaio.warpgroup_wait %e pending 0 : !Acc
+    %r = kaio.warpgroup_wait %f pending 0 : !Acc
     kaio.store_fragment %r, %out[%c0, %c0] bounds [%c64, %c64] ld %c64
         : !Acc, !kaio.ptr<f32>
     // CHECK: kaio.shared_store_fragment %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : <acc, m16n8k16, f32, 1x8>, <256x64xf16, <row_major, swizzle = <3, 4, 3>>>

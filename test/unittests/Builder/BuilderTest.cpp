@@ -482,6 +482,34 @@ TEST(Builder, HopperOps) {
   EXPECT_THAT(ir, HasSubstr("kaio.setmaxnreg inc 232"));
   EXPECT_THAT(ir, HasSubstr("transpose, %"));
   EXPECT_THAT(ir, HasSubstr("kaio.warpgroup_wait pending 1"));
+  EXPECT_THAT(ir, Not(HasSubstr("{k = ")));
+}
+
+TEST(Builder, WarpgroupMmaReadsATransposed) {
+  std::string ir = build(
+      [](KernelBuilder &k) {
+        auto out = k.param<Ptr<float>>("out");
+        auto tile = k.shared<f16>({128, 64}, swizzle128());
+        Frag acc = k.fragFill<float>(FragRole::acc, ptx::MMAShape::m16n8k16,
+                                     0.0f, {1, 8});
+        Frag d = warpgroupMmaTransposedA(tile, 0, 64, tile, 64, acc);
+        warpgroupWait(d).store(out, 0, 0, 64, 64, 64);
+      },
+      "sm_90a");
+  EXPECT_THAT(ir, HasSubstr("] transpose, %"));
+  EXPECT_THAT(ir, HasSubstr("{k = 64 : i64}"));
+  // A K the tile cannot hold is the verifier's error, at the call.
+  int line = 0;
+  std::string diag = diagnostics([&](KernelBuilder &k) {
+    auto tile = k.shared<f16>({128, 64}, swizzle128());
+    Frag acc = k.fragFill<float>(FragRole::acc, ptx::MMAShape::m16n8k16, 0.0f,
+                                 {1, 8});
+    line = __LINE__ + 1;
+    warpgroupWait(warpgroupMmaTransposedA(tile, 0, 256, tile, 0, acc));
+  });
+  EXPECT_THAT(diag, HasSubstr(at(line)));
+  EXPECT_THAT(diag, HasSubstr("A needs 256 rows (64 / 64 blocks of K = 256), "
+                              "the tile has 128"));
   EXPECT_THAT(ir, HasSubstr("pending 0 : !kaio.frag<acc, m16n8k16, f32, 1x8>"));
 }
 

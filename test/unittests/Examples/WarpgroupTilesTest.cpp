@@ -1,7 +1,8 @@
 //===- WarpgroupTilesTest.cpp - kaio.warpgroup_mma against a reference ----===//
 //
-// One warpgroup loads A (64 x K) and B (K x N, in blocks of W columns, or
-// B^T: N x K) with TMA and multiplies them with kaio.warpgroup_mma, for
+// One warpgroup loads A (64 x K, or A^T: K x 64 in blocks of W columns) and
+// B (K x N, in blocks of W columns, or B^T: N x K) with TMA and multiplies
+// them with kaio.warpgroup_mma, for
 // each hardware swizzle (32/64/128-byte rows: K = W = 16/32/64 of f16 or
 // bf16), several N, A from shared memory or from registers
 // (kaio.load_fragment): the descriptors kaio-lower-tiles computes from the
@@ -31,21 +32,24 @@ struct Case {
   bool bf16;
   bool transB = false; // B^T (N x K) in shared memory: K-major
   bool aRegs = false;  // A through kaio.load_fragment, in registers
+  bool transA = false; // A^T (K x 64) in shared memory: M-major
 };
 
 std::string caseName(const ::testing::TestParamInfo<Case> &info) {
-  return llvm::formatv("swizzle{0}_n{1}_{2}{3}{4}", info.param.swizzle,
+  return llvm::formatv("swizzle{0}_n{1}_{2}{3}{4}{5}", info.param.swizzle,
                        info.param.n, info.param.bf16 ? "bf16" : "f16",
                        info.param.transB ? "_transB" : "",
-                       info.param.aRegs ? "_aRegs" : "")
+                       info.param.aRegs ? "_aRegs" : "",
+                       info.param.transA ? "_transA" : "")
       .str();
 }
 
-/// The kernel: TMA boxes (A: 64 x K; B: K x W per block, or B^T: N x K),
-/// one barrier for all of them, one warpgroup_mma, the warps' 16 rows
-/// stored.
+/// The kernel: TMA boxes (A: 64 x K, or A^T: K x W per block of its 64
+/// columns; B: K x W per block, or B^T: N x K), one barrier for all of
+/// them, one warpgroup_mma, the warps' 16 rows stored.
 std::string kernelSource(const Case &c) {
   unsigned k = c.swizzle / 2, w = k, blocks = c.transB ? 1 : c.n / w;
+  unsigned aBlocks = c.transA ? 64 / w : 1;
   unsigned bits = c.swizzle == 128 ? 3 : c.swizzle == 64 ? 2 : 1;
   const char *t = c.bf16 ? "bf16" : "f16";
   std::string layout =
@@ -64,8 +68,26 @@ std::string kernelSource(const Case &c) {
   std::string aType =
       llvm::formatv("!kaio.frag<a, m16n8k16, {0}, 1x{1}>", t, k / 16);
   std::string transpose = c.transB ? " transpose" : "";
+  std::string loadsA;
+  for (unsigned j = 0; j < aBlocks; ++j)
+    loadsA += c.transA
+                  ? llvm::formatv(
+                        "      %acol{0} = arith.constant {1} : i32\n"
+                        "      %arow{0} = arith.constant {2} : i32\n"
+                        "      kaio.tma_load %ma[%c0, %acol{0}] to "
+                        "%as[%arow{0}], %bar[%c0]\n"
+                        "          : !MA, !A, !kaio.smem<1xi64>\n",
+                        j, j * w, j * k)
+                        .str()
+                  : "      kaio.tma_load %ma[%c0, %c0] to %as[%c0], %bar[%c0]"
+                    " : !MA, !A, !kaio.smem<1xi64>\n";
   std::string mma =
-      c.aRegs
+      c.transA
+          ? llvm::formatv("    %d = kaio.warpgroup_mma %as[%c0] transpose, "
+                          "%bs[%c0]{0}, %init {{k = {1}} : !A, !B, !Acc",
+                          transpose, k)
+                .str()
+      : c.aRegs
           ? llvm::formatv(
                 "    %af = kaio.load_fragment %as[%row, %c0] : !A -> {0}\n"
                 "    %d = kaio.warpgroup_mma %af, %bs[%c0]{1}, %init"
@@ -75,9 +97,9 @@ std::string kernelSource(const Case &c) {
           : "    %d = kaio.warpgroup_mma %as[%c0], %bs[%c0]" + transpose +
                 ", %init : !A, !B, !Acc";
   return llvm::formatv(R"(
-!A = !kaio.smem<64x{0}x{1}, {2}>
+!A = !kaio.smem<{12}x{0}x{1}, {2}>
 !B = !kaio.smem<{3}x{4}x{1}, {2}>
-!MA = !kaio.tensor_map<64x{0}x{1}, swizzle = {5}>
+!MA = !kaio.tensor_map<{13}x{0}x{1}, swizzle = {5}>
 !MB = !kaio.tensor_map<{10}x{4}x{1}, swizzle = {5}>
 !Acc = !kaio.frag<acc, m16n8k16, f32, 1x{6}>
 module attributes {{kaio.target = "sm_90a"} {{
@@ -101,8 +123,7 @@ module attributes {{kaio.target = "sm_90a"} {{
     kaio.barrier
     scf.if %first {{
       kaio.mbarrier_arrive %bar[%c0] expect_tx %bytes : !kaio.smem<1xi64>
-      kaio.tma_load %ma[%c0, %c0] to %as[%c0], %bar[%c0] : !MA, !A, !kaio.smem<1xi64>
-{9}    }
+{14}{9}    }
     kaio.mbarrier_wait %bar[%c0], %c0 : !kaio.smem<1xi64>
     %init = kaio.frag_fill %zero : f32 -> !Acc
     %warp = kaio.warp_id : i32
@@ -117,7 +138,8 @@ module attributes {{kaio.target = "sm_90a"} {{
 )",
                        k, t, layout, c.transB ? c.n : blocks * k, w,
                        c.swizzle, c.n / 8, c.n, (64 * k + k * c.n) * 2, loadsB,
-                       c.transB ? c.n : k, mma)
+                       c.transB ? c.n : k, mma, c.transA ? aBlocks * k : 64,
+                       c.transA ? k : 64, loadsA)
       .str();
 }
 
@@ -171,7 +193,17 @@ TEST_P(WarpgroupTilesTest, MatchesAReference) {
   uint64_t dout = interp.allocGlobal(64 * c.n * 4);
   ASSERT_TRUE(interp.write(da, a));
   ASSERT_TRUE(interp.write(db, b));
-  uint64_t ma = makeMap(interp, da, 64, k, 64, k, c.bf16, c.swizzle);
+  // A^T: the K x 64 matrix of A's columns, boxes of K rows x W columns.
+  if (c.transA) {
+    std::vector<uint16_t> at(a.size());
+    for (unsigned i = 0; i < 64; ++i)
+      for (unsigned kk = 0; kk < k; ++kk)
+        at[kk * 64 + i] = a[i * k + kk];
+    ASSERT_TRUE(interp.write(da, at));
+  }
+  uint64_t ma = c.transA
+                    ? makeMap(interp, da, k, 64, k, k, c.bf16, c.swizzle)
+                    : makeMap(interp, da, 64, k, 64, k, c.bf16, c.swizzle);
   // B^T: the N x K matrix of B's columns.
   if (c.transB) {
     std::vector<uint16_t> bt(b.size());
@@ -206,7 +238,15 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{64, 128, true, true}, Case{32, 24, false, true},
                       Case{128, 64, false, false, true},
                       Case{128, 128, true, true, true},
-                      Case{32, 16, false, false, true}),
+                      Case{32, 16, false, false, true},
+                      // A^T (M-major, trans-a): one block of 64 columns at
+                      // 128-byte rows, two at 64, four at 32; with B in
+                      // either layout.
+                      Case{128, 64, false, false, false, true},
+                      Case{128, 128, true, true, false, true},
+                      Case{64, 96, false, false, false, true},
+                      Case{64, 32, true, true, false, true},
+                      Case{32, 48, false, false, false, true}),
     caseName);
 
 } // namespace

@@ -316,12 +316,22 @@ static LogicalResult checkInFlightUses(WarpgroupMmaOp mma) {
   return success();
 }
 
+int64_t WarpgroupMmaOp::getKExtent() {
+  if (getTransposeA())
+    return int64_t(getK().value_or(0));
+  if (auto tile = dyn_cast<SmemType>(getA().getType()))
+    return tile.getShape()[1];
+  return int64_t(cast<FragType>(getA().getType()).getTileCols()) * 16;
+}
+
 LogicalResult WarpgroupMmaOp::verify() {
   SmemType b = getB().getType();
   auto aTile = dyn_cast<SmemType>(getA().getType());
   auto aFrag = dyn_cast<FragType>(getA().getType());
   Type elem = aTile ? aTile.getElementType() : aFrag.getElementType();
-  int64_t k = 0;
+  int64_t k = 0, aRows = 64;
+  if (getK() && !getTransposeA())
+    return emitOpError("k is for a transposed A; otherwise K is A's columns");
   if (aTile) {
     FailureOr<int64_t> span = verifyHardwareLayout(*this, aTile, "A");
     if (failed(span))
@@ -331,11 +341,34 @@ LogicalResult WarpgroupMmaOp::verify() {
                          "reads KAIO's tiles through swizzled descriptors");
     if (!getARow())
       return emitOpError("A from a shared tile needs its first row: %a[%row]");
-    if (aTile.getShape()[0] < 64)
-      return emitOpError() << "A has " << aTile.getShape()[0]
-                           << " rows; a warpgroup multiplies 64";
-    k = aTile.getShape()[1];
+    if (getTransposeA()) {
+      // M-major: K rows per block of the tile's width along M's 64.
+      if (!getK())
+        return emitOpError("a transposed A needs its K: {k = 64}");
+      k = getKExtent();
+      if (k <= 0 || k % 16)
+        return emitOpError() << "k must be a positive multiple of 16, got "
+                             << k;
+      int64_t w = aTile.getShape()[1];
+      if (64 % w)
+        return emitOpError() << "a transposed A's 64 columns of M are not "
+                                "whole blocks of the tile's "
+                             << w << " columns";
+      aRows = 64 / w * k;
+      if (aRows > aTile.getShape()[0])
+        return emitOpError() << "A needs " << aRows << " rows (64 / " << w
+                             << " blocks of K = " << k << "), the tile has "
+                             << aTile.getShape()[0];
+    } else {
+      if (aTile.getShape()[0] < 64)
+        return emitOpError() << "A has " << aTile.getShape()[0]
+                             << " rows; a warpgroup multiplies 64";
+      k = aTile.getShape()[1];
+    }
   } else {
+    if (getTransposeA())
+      return emitOpError("A in registers is not transposed: only a shared "
+                         "tile can hold A^T");
     if (aFrag.getRole() != FragRole::a ||
         aFrag.getShape() != ptx::MMAShape::m16n8k16 ||
         aFrag.getTileRows() != 1)
@@ -389,7 +422,7 @@ LogicalResult WarpgroupMmaOp::verify() {
   SmallVector<std::tuple<Value, int64_t, SmemType, StringRef>> rows = {
       {getBRow(), bRows, b, "B"}};
   if (aTile)
-    rows.push_back({getARow(), 64, aTile, "A"});
+    rows.push_back({getARow(), aRows, aTile, "A"});
   for (auto [value, count, tile, name] : rows) {
     std::optional<int64_t> row = constantOf(value);
     if (!row)

@@ -4,11 +4,12 @@
 // kaio.warpgroup_mma becomes wgmma.fence, one wgmma.mma_async per 16 of K
 // reading A (or taking it from registers) and B through shared memory
 // descriptors, and wgmma.commit_group; kaio.warpgroup_wait becomes
-// wgmma.wait_group and
-// hands the accumulator registers on. The descriptors come from the
-// operands' layouts (PTXInfo's makeWgmmaDescriptor): A K-major, rows of the
-// swizzle's span, 8-row groups `8 * span` bytes apart; B N-major (trans-b),
-// its blocks of columns `K * span` bytes apart, or K-major like A.
+// wgmma.wait_group and hands the accumulator registers on. The descriptors
+// come from the operands' layouts (PTXInfo's makeWgmmaDescriptor): a
+// K-major operand (A, or B with `transpose`) has rows of the swizzle's
+// span, 8-row groups `8 * span` bytes apart; an MN-major one (B, or A with
+// `transpose`: trans-b / trans-a) keeps its blocks of columns `K * span`
+// bytes apart.
 //
 //===----------------------------------------------------------------------===//
 
@@ -148,9 +149,8 @@ struct WarpgroupMmaLowering : OpConversionPattern<WarpgroupMmaOp> {
     auto aTile = dyn_cast<SmemType>(op.getA().getType());
     SmemType b = op.getB().getType();
     auto acc = cast<FragType>(op.getAcc().getType());
-    int64_t k = aTile ? aTile.getShape()[1]
-                      : int64_t(cast<FragType>(op.getA().getType())
-                                    .getTileCols()) * 16;
+    const int64_t k = op.getKExtent();
+    const bool transA = op.getTransposeA(); // M-major A (trans-a)
     int64_t bSpan = swizzleSpan(b);
     unsigned n = acc.getTileCols() * 8;
     bool transB = !op.getTranspose(); // wgmma's trans-b reads N-major B
@@ -186,8 +186,11 @@ struct WarpgroupMmaLowering : OpConversionPattern<WarpgroupMmaOp> {
         rewriter.setInsertionPointToStart(block);
       Value aDesc;
       if (aTile) {
+        // K-major A needs no leading offset; an M-major one steps K rows
+        // of the swizzle's span between its blocks of columns, as B.
         std::optional<uint64_t> aHigh = ptx::makeWgmmaDescriptor(
-            0, 0, 8 * swizzleSpan(aTile), aTile.getLayout().getSwizzle());
+            0, transA ? k * swizzleSpan(aTile) : 0, 8 * swizzleSpan(aTile),
+            aTile.getLayout().getSwizzle());
         if (!aHigh)
           return rewriter.notifyMatchFailure(op,
                                              "no descriptor for A's layout");
@@ -200,12 +203,14 @@ struct WarpgroupMmaLowering : OpConversionPattern<WarpgroupMmaOp> {
           rewriter, loc,
           rowAddress(rewriter, loc, op.getB(), adaptor.getBRow().front()),
           *bHigh);
-      // A steps 32 bytes along its rows (or to its next register atom); B
-      // 16 rows of its blocks (N-major) or 32 bytes along its rows
-      // (K-major). The start address field counts 16 bytes.
+      // Each operand steps 32 bytes along its rows (K-major; A in
+      // registers moves to its next register atom) or 16 rows of its
+      // blocks (MN-major). The start address field counts 16 bytes.
       for (int64_t kk = 0; kk < k / 16; ++kk) {
-        aDescs.push_back(aTile ? addConstant(rewriter, loc, aDesc, kk * 2)
-                               : Value());
+        aDescs.push_back(
+            aTile ? addConstant(rewriter, loc, aDesc,
+                                kk * (transA ? swizzleSpan(aTile) : 2))
+                  : Value());
         bDescs.push_back(
             addConstant(rewriter, loc, bDesc, kk * (transB ? bSpan : 2)));
       }
@@ -230,7 +235,7 @@ struct WarpgroupMmaLowering : OpConversionPattern<WarpgroupMmaOp> {
           aDescs[kk], bDescs[kk], Value(),
           zeroAcc && kk == 0 ? rewriter.getI32IntegerAttr(0) : IntegerAttr(),
           IntegerAttr(), IntegerAttr(),
-          /*trans_a=*/false, transB, Value(), false);
+          transA, transB, Value(), false);
       regs.assign(mma.getD().begin(), mma.getD().end());
     }
     ptx::WgmmaCommitGroupOp::create(rewriter, loc, Value(), false);

@@ -180,7 +180,13 @@ def Kaio_WarpgroupMmaOp : Kaio_Op<"warpgroup_mma",
     A is the 64 tile rows `%ar`.. of a shared tile (K = the tile's columns),
     or registers: each warp's 16 rows as a `!kaio.frag<a, m16n8k16, f16,
     1xK/16>` (from `kaio.load_fragment` or `kaio.frag_to_operand`, whose
-    layout is wgmma's).
+    layout is wgmma's). With `transpose` after it, the tile holds A's
+    transpose (M-major, as a column-major M x K matrix is, read with
+    wgmma's trans-a): the warpgroup's 64 columns of M in blocks of the
+    tile's width W, block j (columns jW..) being the K tile rows
+    `%ar + j K`.. (the way TMA boxes of W columns of A^T land). K is then
+    the attribute `k` (a multiple of 16), which a transposed B (whose
+    columns are K) must agree with.
 
     B is stored by rows of K (N-major, as a row-major K x N matrix is): in
     blocks of the tile's width W, block j (columns jW..) being the K tile
@@ -197,12 +203,19 @@ def Kaio_WarpgroupMmaOp : Kaio_Op<"warpgroup_mma",
     an error.
   }];
   let arguments = (ins AnyTypeOf<[Kaio_SmemType, Kaio_FragType]>:$a,
-                       Optional<I32>:$a_row, Kaio_SmemType:$b, I32:$b_row,
-                       UnitAttr:$transpose, Kaio_FragType:$acc);
+                       Optional<I32>:$a_row, UnitAttr:$transpose_a,
+                       Kaio_SmemType:$b, I32:$b_row, UnitAttr:$transpose,
+                       Kaio_FragType:$acc, OptionalAttr<I64Attr>:$k);
   let results = (outs Kaio_FragType:$result);
   let assemblyFormat = [{
-    $a (`[` $a_row^ `]`)? `,` $b `[` $b_row `]` (`transpose` $transpose^)?
-    `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc)
+    $a (`[` $a_row^ `]`)? (`transpose` $transpose_a^)? `,` $b `[` $b_row `]`
+    (`transpose` $transpose^)? `,` $acc attr-dict `:` type($a) `,` type($b)
+    `,` type($acc)
+  }];
+  let extraClassDeclaration = [{
+    /// The K of the product: A's columns, 16 per register atom, or the `k`
+    /// attribute of a transposed A.
+    int64_t getKExtent();
   }];
   let hasVerifier = 1;
 }
