@@ -12,7 +12,7 @@ func.func @tensor_map(%m: !kaio.tensor_map<512x16xf16>)
 
 // -----
 
-// expected-error @+1 {{tensor map element must be a scalar, got 'index'}}
+// expected-error @+1 {{tensor map element must be a scalar or an 8-bit float (f8E4M3FN, f8E5M2), got 'index'}}
 func.func @tensor_map(%m: !kaio.tensor_map<16x16xindex>)
 
 // -----
@@ -179,7 +179,7 @@ func.func @mma_unswizzled(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major>>, %
 // -----
 
 func.func @mma_f32(%a: !kaio.smem<256x32xf32, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<256x32xf32, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
-  // expected-error @+1 {{'kaio.warpgroup_mma' op multiplies f16 or bf16 operands of one type, got 'f32' and 'f32'}}
+  // expected-error @+1 {{'kaio.warpgroup_mma' op multiplies f16 or bf16 operands of one type or 8-bit floats (f8E4M3FN, f8E5M2), got 'f32' and 'f32'}}
   %d = kaio.warpgroup_mma %a[%i], %b[%i], %c : !kaio.smem<256x32xf32, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x32xf32, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
   return
 }
@@ -614,5 +614,45 @@ func.func @mma_ta_row(%a: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle
 func.func @mma_ta_regs(%a: !kaio.frag<a, m16n8k16, f16, 1x4>, %b: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
   // expected-error @+1 {{'kaio.warpgroup_mma' op A in registers is not transposed: only a shared tile can hold A^T}}
   %d = kaio.warpgroup_mma %a transpose, %b[%i], %c {k = 64} : !kaio.frag<a, m16n8k16, f16, 1x4>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @mma_fp8_n_major_b(%a: !kaio.smem<128x128xf8E4M3FN, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<128x128xf8E4M3FN, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op 8-bit float operands are K-major shared tiles: A not transposed, B with `transpose`}}
+  %d = kaio.warpgroup_mma %a[%i], %b[%i], %c : !kaio.smem<128x128xf8E4M3FN, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<128x128xf8E4M3FN, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @mma_fp8_mixed(%a: !kaio.smem<128x128xf8E4M3FN, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op multiplies f16 or bf16 operands of one type or 8-bit floats (f8E4M3FN, f8E5M2), got 'f8E4M3FN' and 'f16'}}
+  %d = kaio.warpgroup_mma %a[%i], %b[%i] transpose, %c : !kaio.smem<128x128xf8E4M3FN, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @mma_fp8_k(%a: !kaio.smem<128x16xf8E4M3FN, #kaio.layout<row_major, swizzle = <0, 4, 3>>>, %c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %i: i32) {
+  // expected-error @+1 {{'kaio.warpgroup_mma' op A must be swizzled}}
+  %d = kaio.warpgroup_mma %a[%i], %a[%i] transpose, %c : !kaio.smem<128x16xf8E4M3FN, #kaio.layout<row_major, swizzle = <0, 4, 3>>>, !kaio.smem<128x16xf8E4M3FN, #kaio.layout<row_major, swizzle = <0, 4, 3>>>, !kaio.frag<acc, m16n8k16, f32, 1x8>
+  return
+}
+
+// -----
+
+func.func @fp8_load_fragment(%a: !kaio.smem<128x128xf8E4M3FN, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %i: i32) {
+  // expected-error @+1 {{'kaio.load_fragment' op a tile of 'f8E4M3FN' is filled by kaio.tma_load and read by kaio.warpgroup_mma only}}
+  %x = kaio.load_fragment %a[%i, %i] : !kaio.smem<128x128xf8E4M3FN, #kaio.layout<row_major, swizzle = <3, 4, 3>>> -> !kaio.frag<a, m16n8k32, f8E4M3FN, 1x1>
+  return
+}
+
+// -----
+
+func.func @fp8_shared_load(%a: !kaio.smem<128x128xf8E4M3FN, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %i: i32) {
+  // expected-error @+1 {{'kaio.shared_load' op result #0 must be scalar, but got 'f8E4M3FN'}}
+  %x = kaio.shared_load %a[%i, %i] : !kaio.smem<128x128xf8E4M3FN, #kaio.layout<row_major, swizzle = <3, 4, 3>>> -> f8E4M3FN
   return
 }

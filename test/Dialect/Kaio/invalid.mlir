@@ -25,7 +25,7 @@ func.func @smem_empty(%s: !kaio.smem<0x4xf32>)
 
 // -----
 
-// expected-error @+1 {{shared tile element must be a scalar, got 'index'}}
+// expected-error @+1 {{shared tile element must be a scalar or an 8-bit float (f8E4M3FN, f8E5M2), got 'index'}}
 func.func @smem_of_index(%s: !kaio.smem<4x4xindex>)
 
 // -----

@@ -136,6 +136,34 @@ kaio.kernel @wg_trans_a(%out: !kaio.ptr<f32>, %ar: i32, %br: i32, %p: i32)
   kaio.return
 }
 
+// 8-bit floats: one k32 wgmma per 32 bytes of K (K = 128 elements: four),
+// both operands K-major (no transpose immediates), each step +32 bytes.
+// CHECK-LABEL: kaio.kernel @wg_fp8
+// CHECK: %[[FA:.*]] = arith.ori %{{.*}}, %c4611686293305294848_i64{{.*}} : i64
+// CHECK: %[[FB:.*]] = arith.ori %{{.*}}, %c4611686293305294848_i64{{.*}} : i64
+// CHECK: %[[FA1:.*]] = arith.addi %[[FA]], %c2_i64{{.*}} : i64
+// CHECK: %[[FB1:.*]] = arith.addi %[[FB]], %c2_i64{{.*}} : i64
+// CHECK: ptx.wgmma_fence
+// CHECK-NEXT: %[[F0:.*]]:32 = ptx.wgmma_mma_async m64n64k32 f32 e4m3 e5m2 {%cst, {{.*}}}, %[[FA]], %[[FB]] scale_d_imm 0 : f32
+// CHECK-NEXT: ptx.wgmma_mma_async m64n64k32 f32 e4m3 e5m2 {%[[F0]]#0, {{.*}}}, %[[FA1]], %[[FB1]] : f32
+// CHECK-NEXT: ptx.wgmma_mma_async m64n64k32
+// CHECK-NEXT: ptx.wgmma_mma_async m64n64k32
+// CHECK-NEXT: ptx.wgmma_commit_group
+!A8 = !kaio.smem<64x128xf8E4M3FN, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+!B8 = !kaio.smem<64x128xf8E5M2, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+kaio.kernel @wg_fp8(%out: !kaio.ptr<f32>, %p: i32)
+    attributes {block_size = array<i32: 128>} {
+  %c0 = arith.constant 0 : i32
+  %zero = arith.constant 0.0 : f32
+  %a = kaio.shared_alloc : !A8
+  %b = kaio.shared_alloc : !B8
+  %init = kaio.frag_fill %zero : f32 -> !AccB
+  %d = kaio.warpgroup_mma %a[%c0], %b[%c0] transpose, %init : !A8, !B8, !AccB
+  %r = kaio.warpgroup_wait %d pending 0 : !AccB
+  kaio.store_fragment %r, %out[%c0, %c0] bounds [%p, %p] ld %p : !AccB, !kaio.ptr<f32>
+  kaio.return
+}
+
 // The epilogue through shared memory: an f16 tile takes each lane's pairs
 // of row neighbours as one packed 4-byte st.shared at the swizzled address
 // (rows g and g + 8, columns 2t, 2t + 1 of each n8 atom), an f32 tile as

@@ -13,8 +13,10 @@ module attributes {kaio.target = "sm_90a"} {
   // CHECK-LABEL: kaio.kernel @hopper
   // CHECK-SAME: %{{.*}}: !kaio.tensor_map<128x64xf16, swizzle = 128>
   // CHECK-SAME: %{{.*}}: !kaio.tensor_map<8x16x32xbf16>
+  // CHECK-SAME: %{{.*}}: !kaio.tensor_map<64x128xf8E4M3FN, swizzle = 128>
   kaio.kernel @hopper(%map: !kaio.tensor_map<128x64xf16, swizzle = 128>,
                       %plain: !kaio.tensor_map<8x16x32xbf16>,
+                      %map8: !kaio.tensor_map<64x128xf8E4M3FN, swizzle = 128>,
                       %out: !kaio.ptr<f32>)
       attributes {block_size = array<i32: 256>} {
     %c0 = arith.constant 0 : i32
@@ -42,6 +44,8 @@ module attributes {kaio.target = "sm_90a"} {
     // CHECK: %[[D:.*]] = kaio.warpgroup_mma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} : !kaio.smem<256x64xf16, <row_major, swizzle = <3, 4, 3>>>, <256x64xf16, <row_major, swizzle = <3, 4, 3>>>, <acc, m16n8k16, f32, 1x8>
     // CHECK: %[[E:.*]] = kaio.warpgroup_mma %{{.*}}, %{{.*}}[%{{.*}}] transpose, %{{.*}} : !kaio.frag<a, m16n8k16, f16, 1x4>, <256x64xf16, <row_major, swizzle = <3, 4, 3>>>, <acc, m16n8k16, f32, 1x8>
     // CHECK: %[[F:.*]] = kaio.warpgroup_mma %{{.*}}[%{{.*}}] transpose, %{{.*}}[%{{.*}}], %[[E]] {k = 64 : i64} : !kaio.smem<256x64xf16, <row_major, swizzle = <3, 4, 3>>>, <256x64xf16, <row_major, swizzle = <3, 4, 3>>>, <acc, m16n8k16, f32, 1x8>
+    // 8-bit floats (K-major, one k32 wgmma per 32 bytes of K), E4M3 x E5M2.
+    // CHECK: kaio.warpgroup_mma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] transpose, %{{.*}} : !kaio.smem<64x128xf8E4M3FN, <row_major, swizzle = <3, 4, 3>>>, <128x128xf8E5M2, <row_major, swizzle = <3, 4, 3>>>, <acc, m16n8k16, f32, 1x8>
     // CHECK: kaio.warpgroup_wait pending 1
     // CHECK: kaio.warpgroup_wait %[[F]] pending 0 : !kaio.frag<acc, m16n8k16, f32, 1x8>
     %init = kaio.frag_fill %zero : f32 -> !Acc
@@ -51,6 +55,12 @@ module attributes {kaio.target = "sm_90a"} {
         : !kaio.frag<a, m16n8k16, f16, 1x4>, !T, !Acc
     %f = kaio.warpgroup_mma %t[%c0] transpose, %t[%c64], %e {k = 64}
         : !T, !T, !Acc
+    %a8 = kaio.shared_alloc : !kaio.smem<64x128xf8E4M3FN, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+    %b8 = kaio.shared_alloc : !kaio.smem<128x128xf8E5M2, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+    %g = kaio.warpgroup_mma %a8[%c0], %b8[%c64] transpose, %init
+        : !kaio.smem<64x128xf8E4M3FN, #kaio.layout<row_major, swizzle = <3, 4, 3>>>,
+          !kaio.smem<128x128xf8E5M2, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !Acc
+    %g0 = kaio.warpgroup_wait %g pending 0 : !Acc
     kaio.warpgroup_wait pending 1
     %r = kaio.warpgroup_wait %f pending 0 : !Acc
     kaio.store_fragment %r, %out[%c0, %c0] bounds [%c64, %c64] ld %c64

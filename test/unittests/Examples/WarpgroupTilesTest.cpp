@@ -33,11 +33,20 @@ struct Case {
   bool transB = false; // B^T (N x K) in shared memory: K-major
   bool aRegs = false;  // A through kaio.load_fragment, in registers
   bool transA = false; // A^T (K x 64) in shared memory: M-major
+  /// 8-bit floats: 1 A and B f8E4M3FN, 2 A f8E4M3FN and B f8E5M2 (K = the
+  /// swizzle's bytes; B must be K-major).
+  unsigned fp8 = 0;
 };
+
+unsigned elementBytes(const Case &c) { return c.fp8 ? 1 : 2; }
 
 std::string caseName(const ::testing::TestParamInfo<Case> &info) {
   return llvm::formatv("swizzle{0}_n{1}_{2}{3}{4}{5}", info.param.swizzle,
-                       info.param.n, info.param.bf16 ? "bf16" : "f16",
+                       info.param.n,
+                       info.param.fp8 == 1   ? "e4m3"
+                       : info.param.fp8 == 2 ? "e4m3_e5m2"
+                       : info.param.bf16     ? "bf16"
+                                             : "f16",
                        info.param.transB ? "_transB" : "",
                        info.param.aRegs ? "_aRegs" : "",
                        info.param.transA ? "_transA" : "")
@@ -48,10 +57,12 @@ std::string caseName(const ::testing::TestParamInfo<Case> &info) {
 /// columns; B: K x W per block, or B^T: N x K), one barrier for all of
 /// them, one warpgroup_mma, the warps' 16 rows stored.
 std::string kernelSource(const Case &c) {
-  unsigned k = c.swizzle / 2, w = k, blocks = c.transB ? 1 : c.n / w;
+  unsigned k = c.swizzle / elementBytes(c), w = k,
+           blocks = c.transB ? 1 : c.n / w;
   unsigned aBlocks = c.transA ? 64 / w : 1;
   unsigned bits = c.swizzle == 128 ? 3 : c.swizzle == 64 ? 2 : 1;
-  const char *t = c.bf16 ? "bf16" : "f16";
+  const char *t = c.fp8 ? "f8E4M3FN" : c.bf16 ? "bf16" : "f16";
+  const char *tb = c.fp8 == 2 ? "f8E5M2" : t;
   std::string layout =
       llvm::formatv("#kaio.layout<row_major, swizzle = <{0}, 4, 3>>", bits);
   std::string loadsB;
@@ -98,9 +109,9 @@ std::string kernelSource(const Case &c) {
                 ", %init : !A, !B, !Acc";
   return llvm::formatv(R"(
 !A = !kaio.smem<{12}x{0}x{1}, {2}>
-!B = !kaio.smem<{3}x{4}x{1}, {2}>
+!B = !kaio.smem<{3}x{4}x{15}, {2}>
 !MA = !kaio.tensor_map<{13}x{0}x{1}, swizzle = {5}>
-!MB = !kaio.tensor_map<{10}x{4}x{1}, swizzle = {5}>
+!MB = !kaio.tensor_map<{10}x{4}x{15}, swizzle = {5}>
 !Acc = !kaio.frag<acc, m16n8k16, f32, 1x{6}>
 module attributes {{kaio.target = "sm_90a"} {{
   kaio.kernel @wgmma_tile(%ma: !MA, %mb: !MB, %out: !kaio.ptr<f32>)
@@ -137,9 +148,10 @@ module attributes {{kaio.target = "sm_90a"} {{
 }
 )",
                        k, t, layout, c.transB ? c.n : blocks * k, w,
-                       c.swizzle, c.n / 8, c.n, (64 * k + k * c.n) * 2, loadsB,
+                       c.swizzle, c.n / 8, c.n,
+                       (64 * k + k * c.n) * elementBytes(c), loadsB,
                        c.transB ? c.n : k, mma, c.transA ? aBlocks * k : 64,
-                       c.transA ? k : 64, loadsA)
+                       c.transA ? k : 64, loadsA, tb)
       .str();
 }
 
@@ -160,22 +172,36 @@ float fromBits(uint16_t h, bool bf16) {
   return v.convertToFloat();
 }
 
+/// An 8-bit float code with magnitude 1/8..2 (or zero) and its value
+/// (E4M3: bias 7, 3 mantissa bits; E5M2: bias 15, 2).
+uint16_t sampleFP8(std::mt19937 &rng, bool e4m3, float &value) {
+  const int mbits = e4m3 ? 3 : 2, bias = e4m3 ? 7 : 15;
+  std::uniform_int_distribution<int> mant(0, (1 << mbits) - 1),
+      exp(bias - 3, bias), sign(0, 1);
+  int e = exp(rng), m = mant(rng), sg = sign(rng);
+  value = (sg ? -1.0f : 1.0f) *
+          std::ldexp(1.0f + float(m) / float(1 << mbits), e - bias);
+  return uint16_t(sg << 7 | e << mbits | m);
+}
+
 uint64_t makeMap(Interpreter &interp, uint64_t address, uint64_t rows,
                  uint64_t cols, uint32_t boxRows, uint32_t boxCols, bool bf16,
-                 unsigned swizzle) {
+                 unsigned swizzle, bool fp8 = false) {
   return kaio::test::makeTensorMap2D(
       interp, address, rows, cols, boxRows, boxCols,
       swizzle == 128  ? kaio::rt::TensorMapSwizzle::B128
       : swizzle == 64 ? kaio::rt::TensorMapSwizzle::B64
                       : kaio::rt::TensorMapSwizzle::B32,
-      bf16 ? kaio::rt::ScalarType::BF16 : kaio::rt::ScalarType::F16);
+      fp8    ? kaio::rt::ScalarType::U8
+      : bf16 ? kaio::rt::ScalarType::BF16
+             : kaio::rt::ScalarType::F16);
 }
 
 class WarpgroupTilesTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(WarpgroupTilesTest, MatchesAReference) {
   const Case c = GetParam();
-  const unsigned k = c.swizzle / 2;
+  const unsigned esz = elementBytes(c), k = c.swizzle / esz;
   MLIRContext context;
   auto module = kaio::test::lowerSource(context, kernelSource(c));
   ASSERT_TRUE(module) << kernelSource(c);
@@ -185,36 +211,49 @@ TEST_P(WarpgroupTilesTest, MatchesAReference) {
   std::vector<uint16_t> a(64 * k), b(k * c.n);
   std::vector<float> af(a.size()), bf(b.size());
   for (size_t i = 0; i < a.size(); ++i)
-    af[i] = fromBits(a[i] = toBits(dist(rng), c.bf16), c.bf16);
+    af[i] = c.fp8 ? 0 : fromBits(a[i] = toBits(dist(rng), c.bf16), c.bf16);
   for (size_t i = 0; i < b.size(); ++i)
-    bf[i] = fromBits(b[i] = toBits(dist(rng), c.bf16), c.bf16);
-  uint64_t da = interp.allocGlobal(a.size() * 2);
-  uint64_t db = interp.allocGlobal(b.size() * 2);
+    bf[i] = c.fp8 ? 0 : fromBits(b[i] = toBits(dist(rng), c.bf16), c.bf16);
+  if (c.fp8) {
+    for (size_t i = 0; i < a.size(); ++i)
+      a[i] = sampleFP8(rng, true, af[i]);
+    for (size_t i = 0; i < b.size(); ++i)
+      b[i] = sampleFP8(rng, c.fp8 == 1, bf[i]);
+  }
+  // Elements of esz bytes (8-bit codes are kept in uint16_t here).
+  auto put = [&](uint64_t at, const std::vector<uint16_t> &codes) {
+    if (esz == 2)
+      return interp.write(at, codes);
+    std::vector<uint8_t> bytes(codes.begin(), codes.end());
+    return interp.write(at, bytes);
+  };
+  uint64_t da = interp.allocGlobal(a.size() * esz);
+  uint64_t db = interp.allocGlobal(b.size() * esz);
   uint64_t dout = interp.allocGlobal(64 * c.n * 4);
-  ASSERT_TRUE(interp.write(da, a));
-  ASSERT_TRUE(interp.write(db, b));
+  ASSERT_TRUE(put(da, a));
+  ASSERT_TRUE(put(db, b));
   // A^T: the K x 64 matrix of A's columns, boxes of K rows x W columns.
   if (c.transA) {
     std::vector<uint16_t> at(a.size());
     for (unsigned i = 0; i < 64; ++i)
       for (unsigned kk = 0; kk < k; ++kk)
         at[kk * 64 + i] = a[i * k + kk];
-    ASSERT_TRUE(interp.write(da, at));
+    ASSERT_TRUE(put(da, at));
   }
-  uint64_t ma = c.transA
-                    ? makeMap(interp, da, k, 64, k, k, c.bf16, c.swizzle)
-                    : makeMap(interp, da, 64, k, 64, k, c.bf16, c.swizzle);
+  uint64_t ma =
+      c.transA ? makeMap(interp, da, k, 64, k, k, c.bf16, c.swizzle, c.fp8)
+               : makeMap(interp, da, 64, k, 64, k, c.bf16, c.swizzle, c.fp8);
   // B^T: the N x K matrix of B's columns.
   if (c.transB) {
     std::vector<uint16_t> bt(b.size());
     for (unsigned kk = 0; kk < k; ++kk)
       for (unsigned j = 0; j < c.n; ++j)
         bt[j * k + kk] = b[kk * c.n + j];
-    ASSERT_TRUE(interp.write(db, bt));
+    ASSERT_TRUE(put(db, bt));
   }
-  uint64_t mb = c.transB
-                    ? makeMap(interp, db, c.n, k, c.n, k, c.bf16, c.swizzle)
-                    : makeMap(interp, db, k, c.n, k, k, c.bf16, c.swizzle);
+  uint64_t mb =
+      c.transB ? makeMap(interp, db, c.n, k, c.n, k, c.bf16, c.swizzle, c.fp8)
+               : makeMap(interp, db, k, c.n, k, k, c.bf16, c.swizzle, c.fp8);
   LaunchResult r = interp.launch("wgmma_tile", {1}, {128}, {ma, mb, dout});
   ASSERT_TRUE(r.success) << r.message();
   std::vector<float> out(64 * c.n);
@@ -246,7 +285,13 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{128, 128, true, true, false, true},
                       Case{64, 96, false, false, false, true},
                       Case{64, 32, true, true, false, true},
-                      Case{32, 48, false, false, false, true}),
+                      Case{32, 48, false, false, false, true},
+                      // 8-bit floats (K-major A and B, k32 wgmma): K = 128,
+                      // 64, 32 at the three swizzles; E4M3 x E5M2 mixed.
+                      Case{128, 64, false, true, false, false, 1},
+                      Case{128, 256, false, true, false, false, 2},
+                      Case{64, 96, false, true, false, false, 1},
+                      Case{32, 24, false, true, false, false, 2}),
     caseName);
 
 } // namespace

@@ -29,8 +29,15 @@ inline uint64_t makeTensorMap2D(Interpreter &in, uint64_t address,
   d.address = address;
   d.dims[0] = cols;
   d.dims[1] = rows;
-  d.strides[0] = 2;
-  d.strides[1] = cols * 2;
+  // The element's bytes (the map's element types: 8-, 16- and 32-bit).
+  const uint64_t size =
+      elem == rt::ScalarType::U8 || elem == rt::ScalarType::S8 ? 1
+      : elem == rt::ScalarType::F32 || elem == rt::ScalarType::U32 ||
+              elem == rt::ScalarType::S32
+          ? 4
+          : 2;
+  d.strides[0] = size;
+  d.strides[1] = cols * size;
   d.box[0] = boxCols;
   d.box[1] = boxRows;
   d.swizzle = swizzle;

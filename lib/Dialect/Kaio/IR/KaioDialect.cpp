@@ -141,6 +141,12 @@ static bool isScalarElement(Type type) {
   return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
 }
 
+/// What shared tiles and tensor maps hold: the scalars, and the 8-bit
+/// floats (E4M3, E5M2) that TMA moves and warpgroup_mma multiplies.
+static bool isTileElement(Type type) {
+  return isScalarElement(type) || isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
 static unsigned elementBytes(Type type) {
   return std::max(1u, type.getIntOrFloatBitWidth() / 8);
 }
@@ -162,8 +168,9 @@ LogicalResult SmemType::verify(function_ref<InFlightDiagnostic()> emitError,
   for (int64_t d : shape)
     if (d <= 0)
       return emitError() << "shared tile dimensions must be positive";
-  if (!isScalarElement(elementType) || elementType.isInteger(4))
-    return emitError() << "shared tile element must be a scalar, got "
+  if (!isTileElement(elementType) || elementType.isInteger(4))
+    return emitError() << "shared tile element must be a scalar or an 8-bit "
+                          "float (f8E4M3FN, f8E5M2), got "
                        << elementType;
   if (layout) {
     if (shape.size() != 2)
@@ -207,8 +214,9 @@ TensorMapType::verify(function_ref<InFlightDiagnostic()> emitError,
     if (d < 1 || d > 256)
       return emitError() << "tensor map box dimensions are 1 to 256, got "
                          << d;
-  if (!isScalarElement(elementType) || elementType.isInteger(4))
-    return emitError() << "tensor map element must be a scalar, got "
+  if (!isTileElement(elementType) || elementType.isInteger(4))
+    return emitError() << "tensor map element must be a scalar or an 8-bit "
+                          "float (f8E4M3FN, f8E5M2), got "
                        << elementType;
   if (!llvm::is_contained({0, 32, 64, 128}, swizzle))
     return emitError() << "tensor map swizzle is 0, 32, 64 or 128 bytes, got "

@@ -316,6 +316,18 @@ static LogicalResult checkInFlightUses(WarpgroupMmaOp mma) {
   return success();
 }
 
+static bool isFP8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
+ptx::PTXType kaio::getWgmmaType(Type type) {
+  if (isa<Float8E4M3FNType>(type))
+    return ptx::PTXType::e4m3;
+  if (isa<Float8E5M2Type>(type))
+    return ptx::PTXType::e5m2;
+  return type.isBF16() ? ptx::PTXType::bf16 : ptx::PTXType::f16;
+}
+
 int64_t WarpgroupMmaOp::getKExtent() {
   if (getTransposeA())
     return int64_t(getK().value_or(0));
@@ -385,9 +397,21 @@ LogicalResult WarpgroupMmaOp::verify() {
   if (!*bSpan)
     return emitOpError("B must be swizzled (32, 64 or 128 bytes): wgmma "
                        "reads KAIO's tiles through swizzled descriptors");
-  if (!(elem.isF16() || elem.isBF16()) || b.getElementType() != elem)
-    return emitOpError() << "multiplies f16 or bf16 operands of one type, got "
+  // 16-bit operands of one type, or 8-bit floats (E4M3/E5M2, mixed too),
+  // which wgmma reads K-major from shared memory only.
+  const bool fp8 = isFP8(elem) && isFP8(b.getElementType());
+  if (!fp8 &&
+      (!(elem.isF16() || elem.isBF16()) || b.getElementType() != elem))
+    return emitOpError() << "multiplies f16 or bf16 operands of one type or "
+                            "8-bit floats (f8E4M3FN, f8E5M2), got "
                          << elem << " and " << b.getElementType();
+  if (fp8 && (!aTile || getTransposeA() || !getTranspose()))
+    return emitOpError("8-bit float operands are K-major shared tiles: A "
+                       "not transposed, B with `transpose` (wgmma reads FP8 "
+                       "K-major only)");
+  // One wgmma covers 32 bytes of K (K is a whole swizzle row of A, or the
+  // checked multiple of 16 of a transposed A).
+  const int64_t kInstr = fp8 ? 32 : 16;
   auto acc = cast<FragType>(getAcc().getType());
   if (acc.getRole() != FragRole::acc ||
       acc.getShape() != ptx::MMAShape::m16n8k16 ||
@@ -396,12 +420,12 @@ LogicalResult WarpgroupMmaOp::verify() {
                             "!kaio.frag<acc, m16n8k16, f32, 1xN/8>; got "
                          << acc;
   int64_t n = int64_t(acc.getTileCols()) * 8;
-  ptx::PTXType type = elem.isF16() ? ptx::PTXType::f16 : ptx::PTXType::bf16;
   const ptx::WgmmaVariant *variant =
-      ptx::lookupWgmma(ptx::PTXType::f32, type, type);
+      ptx::lookupWgmma(ptx::PTXType::f32, getWgmmaType(elem),
+                       getWgmmaType(b.getElementType()));
   if (!variant || !variant->isLegalN(n))
-    return emitOpError() << "no wgmma m64n" << n << "k16 (N is 8 to 256 in "
-                         << "steps of 8)";
+    return emitOpError() << "no wgmma m64n" << n << "k" << kInstr
+                         << " (N is 8 to 256 in steps of 8)";
   int64_t w = b.getShape()[1], bRows = 0;
   if (getTranspose()) {
     // K-major: N rows of K.

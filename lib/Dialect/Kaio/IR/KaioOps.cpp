@@ -420,6 +420,18 @@ LogicalResult SharedAllocOp::verify() {
   return success();
 }
 
+/// 8-bit float tiles hold TMA boxes for warpgroup_mma; threads do not read
+/// or write their elements (no arithmetic takes them: shared_load and
+/// shared_store take scalars only).
+static LogicalResult rejectFP8Tile(Operation *op, SmemType tile) {
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(tile.getElementType()))
+    return op->emitOpError()
+           << "a tile of " << tile.getElementType()
+           << " is filled by kaio.tma_load and read by kaio.warpgroup_mma "
+              "only";
+  return success();
+}
+
 static LogicalResult verifyTileAccess(Operation *op, SmemType tile,
                                       ValueRange indices, Type value) {
   if (indices.size() != tile.getShape().size())
@@ -507,6 +519,8 @@ LogicalResult FragFillOp::verify() {
 LogicalResult LoadFragmentOp::verify() {
   FragType frag = getResult().getType();
   SmemType tile = getTile().getType();
+  if (failed(rejectFP8Tile(*this, tile)))
+    return failure();
   if (failed(verifyFragment(*this, frag)))
     return failure();
   if (frag.getRole() == FragRole::acc)

@@ -158,8 +158,13 @@ struct WarpgroupMmaLowering : OpConversionPattern<WarpgroupMmaOp> {
         0, transB ? k * bSpan : 0, 8 * bSpan, b.getLayout().getSwizzle());
     if (!bHigh)
       return rewriter.notifyMatchFailure(op, "no descriptor for B's layout");
-    ptx::PTXType type =
-        b.getElementType().isF16() ? ptx::PTXType::f16 : ptx::PTXType::bf16;
+    const ptx::PTXType aType = getWgmmaType(
+        aTile ? aTile.getElementType()
+              : cast<FragType>(op.getA().getType()).getElementType());
+    const ptx::PTXType bType = getWgmmaType(b.getElementType());
+    // One wgmma covers 32 bytes of K: k16 of 16-bit, k32 of 8-bit elements.
+    const int64_t kInstr =
+        32 / (b.getElementType().getIntOrFloatBitWidth() / 8);
 
     // The descriptors of every k step, computed as early as their operands
     // allow: ptxas serialises wgmma (C7513) when registers they read are
@@ -206,7 +211,7 @@ struct WarpgroupMmaLowering : OpConversionPattern<WarpgroupMmaOp> {
       // Each operand steps 32 bytes along its rows (K-major; A in
       // registers moves to its next register atom) or 16 rows of its
       // blocks (MN-major). The start address field counts 16 bytes.
-      for (int64_t kk = 0; kk < k / 16; ++kk) {
+      for (int64_t kk = 0; kk < k / kInstr; ++kk) {
         aDescs.push_back(
             aTile ? addConstant(rewriter, loc, aDesc,
                                 kk * (transA ? swizzleSpan(aTile) : 2))
@@ -223,13 +228,13 @@ struct WarpgroupMmaLowering : OpConversionPattern<WarpgroupMmaOp> {
       zeroAcc = matchPattern(fill.getValue(), m_AnyZeroFloat());
 
     ValueRange aRegs = adaptor.getA();
-    unsigned aPerStep = aTile ? 0 : aRegs.size() / (k / 16);
+    unsigned aPerStep = aTile ? 0 : aRegs.size() / (k / kInstr);
     SmallVector<Value> regs(adaptor.getAcc().begin(), adaptor.getAcc().end());
     SmallVector<Type> types(regs.size(), rewriter.getF32Type());
     ptx::WgmmaFenceOp::create(rewriter, loc, Value(), false);
-    for (int64_t kk = 0; kk < k / 16; ++kk) {
+    for (int64_t kk = 0; kk < k / kInstr; ++kk) {
       auto mma = ptx::WgmmaMmaAsyncOp::create(
-          rewriter, loc, types, n, 16, ptx::PTXType::f32, type, type,
+          rewriter, loc, types, n, kInstr, ptx::PTXType::f32, aType, bType,
           /*satfinite=*/false, regs,
           aTile ? ValueRange{} : aRegs.slice(kk * aPerStep, aPerStep),
           aDescs[kk], bDescs[kk], Value(),

@@ -28,6 +28,9 @@ mlir::LogicalResult verifyHopperOpTarget(mlir::Operation *op,
 /// kaio.fence_proxy_async in between: a located error when the kernel has
 /// none at all (where the fence must go is not checked).
 mlir::LogicalResult verifyProxyFences(KernelOp kernel);
+/// The wgmma operand type of a warpgroup_mma tile element (f16, bf16,
+/// f8E4M3FN, f8E5M2).
+ptx::PTXType getWgmmaType(mlir::Type type);
 } // namespace kaio
 
 #endif // KAIO_DIALECT_KAIO_IR_KAIOOPS_H
