@@ -465,6 +465,106 @@ BENCHMARK(BM_HopperGemmExampleVsCublas)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 
+/// examples/hopper_gemm_fp8.mlir (the FP8 kaio-dialect GEMM: A row-major,
+/// B given as B^T, E4M3 bytes of 0x3c = 1.5) against cuBLASLt's FP8
+/// matmul and the library's FP8 kernel (`library_ms`) in the same run.
+void BM_HopperGemmFp8ExampleVsCublasLt(benchmark::State &state) {
+  Gpu &gpu = Gpu::get();
+  if (skipWithoutGpu(state, gpu))
+    return;
+  if (!gpu.library || !gpu.hasCublasLt) {
+    state.SkipWithError("not measured: the op library or cuBLASLt did not "
+                        "load");
+    return;
+  }
+  static std::optional<Expected<bench_hopper::Kernels>> hopper;
+  if (!hopper)
+    hopper.emplace(bench_hopper::Kernels::load(*gpu.device));
+  if (!*hopper) {
+    state.SkipWithError(("not measured: " + hopper->error().message()).c_str());
+    return;
+  }
+  const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  auto a = DeviceBuffer<std::int8_t>::allocate(*gpu.device, size_t(m * k));
+  auto bt = DeviceBuffer<std::int8_t>::allocate(*gpu.device, size_t(n * k));
+  auto c = DeviceBuffer<float>::allocate(*gpu.device, size_t(m * n));
+  constexpr size_t kWorkspace = size_t(32) << 20;
+  auto workspace = DeviceBuffer<std::int8_t>::allocate(*gpu.device, kWorkspace);
+  if (!a || !bt || !c || !workspace || a->fillBytes(0x3c) ||
+      bt->fillBytes(0x3c)) {
+    state.SkipWithError("device allocation failed");
+    return;
+  }
+  // Byte maps of K-contiguous rows, boxes of 128 bytes x the tile's rows.
+  auto map = [&](const DeviceBuffer<std::int8_t> &buf, int64_t rows,
+                 uint32_t boxRows) {
+    TensorMapDesc d;
+    d.elem = ScalarType::U8;
+    d.rank = 2;
+    d.address = buf.ptr();
+    d.dims[0] = uint64_t(k);
+    d.dims[1] = uint64_t(rows);
+    d.strides[0] = 1;
+    d.strides[1] = uint64_t(k);
+    d.box[0] = 128;
+    d.box[1] = boxRows;
+    d.swizzle = TensorMapSwizzle::B128;
+    return makeTensorMap((*hopper)->hopper_gemm_fp8_kernel(), d);
+  };
+  Expected<TensorMap> ma = map(*a, m, 128), mb = map(*bt, n, 256);
+  if (!ma || !mb) {
+    state.SkipWithError(("tensor map: " + (!ma ? ma.error() : mb.error())
+                                               .message())
+                            .c_str());
+    return;
+  }
+  const int64_t tiles = ((m + 127) / 128) * ((n + 255) / 256);
+  LaunchConfig config;
+  config.block = bench_hopper::Kernels::hopper_gemm_fp8_block();
+  config.grid = Dim3(unsigned(
+      std::min<int64_t>(tiles, gpu.device->properties().smCount)));
+  auto kaio = [&] {
+    return !(*hopper)->hopper_gemm_fp8(config, *ma, *mb, *c, uint32_t(m),
+                                       uint32_t(n), uint32_t(k), 0.5f);
+  };
+  auto library = [&] {
+    kaio::ops::Matrix ma8 =
+        kaio::ops::Matrix::rowMajor(std::as_const(*a).view(), m, k);
+    kaio::ops::Matrix mb8 =
+        kaio::ops::Matrix::rowMajor(std::as_const(*bt).view(), n, k);
+    std::swap(mb8.rows, mb8.cols);
+    mb8.layout = kaio::ops::Layout::ColMajor;
+    ma8.dtype = mb8.dtype = kaio::ops::DType::E4M3;
+    kaio::ops::GemmOptions options;
+    options.alpha = 0.5f;
+    return !gpu.library->gemm(
+        ma8, mb8, kaio::ops::Matrix::rowMajor(c->view(), m, n), options);
+  };
+  auto peer = [&] {
+    return gpu.cublasLt.gemmFp8F32(a->ptr(), bt->ptr(), c->ptr(), int(m),
+                                   int(n), int(k), true, 0.5f,
+                                   workspace->ptr(), kWorkspace);
+  };
+  for (auto _ : state) {
+    double kaioMs = medianMs(gpu, kaio), peerMs = medianMs(gpu, peer),
+           libraryMs = medianMs(gpu, library);
+    if (kaioMs < 0 || peerMs < 0 || libraryMs < 0) {
+      state.SkipWithError("a launch failed");
+      return;
+    }
+    report(state, kaioMs, peerMs, 2.0 * double(m) * double(n) * double(k),
+           "flop/s");
+    state.counters["library_ms"] = libraryMs;
+  }
+}
+BENCHMARK(BM_HopperGemmFp8ExampleVsCublasLt)
+    ->ArgNames({"M", "N", "K"})
+    ->Args({4096, 4096, 4096})
+    ->Args({8192, 8192, 8192})
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+
 /// How many copies of a GEMM's operands (`setBytes` each, at most 16) the
 /// timed runs rotate through so that together they exceed twice the L2
 /// cache: no run reads inputs the previous one left in L2.

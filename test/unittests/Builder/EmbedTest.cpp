@@ -191,8 +191,9 @@ std::vector<Half> halves(std::size_t n, unsigned seed, std::vector<float> &f) {
   return h;
 }
 
-// examples/hopper_gemm.mlir and hopper_attention.mlir on a 9.0 GPU at ragged
-// shapes against f64 references (the interpreter checks them in CI).
+// examples/hopper_gemm.mlir, hopper_gemm_fp8.mlir and hopper_attention.mlir
+// on a 9.0 GPU at ragged shapes against f64 references (the interpreter
+// checks them in CI).
 TEST(Embed, HopperExamplesOnTheGpu) {
   REQUIRE_GPU(device);
   if (device->properties().computeCapability() != 90)
@@ -226,6 +227,61 @@ TEST(Embed, HopperExamplesOnTheGpu) {
       ASSERT_NEAR((*c)[i * N + j], want, 1e-3 + 1e-5 * std::fabs(want))
           << i << ", " << j;
     }
+
+  // The FP8 GEMM (E4M3 A, B^T given as N x K; scale 0.25): the same shape
+  // with K = 208 (two K tiles of 128, the second partial). Codes of
+  // magnitude 1/8..2 and their exact values.
+  {
+    const std::uint32_t K8 = 208;
+    auto codes = [](std::size_t n, int seed, std::vector<float> &f) {
+      std::vector<std::int8_t> h(n);
+      f.resize(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        int e = 4 + int((i * 5 + seed) % 4), m = int((i * 3 + seed) % 8),
+            sg = int((i / 3 + seed) % 2);
+        h[i] = std::int8_t(sg << 7 | e << 3 | m);
+        f[i] = (sg ? -1.0f : 1.0f) * std::ldexp(1.0f + m / 8.0f, e - 7);
+      }
+      return h;
+    };
+    std::vector<float> a8f, b8f;
+    std::vector<std::int8_t> a8 = codes(size_t(M) * K8, 1, a8f),
+                             bt8 = codes(size_t(N) * K8, 2, b8f);
+    auto da8 = DeviceBuffer<std::int8_t>::fromHost(*device, a8);
+    auto db8 = DeviceBuffer<std::int8_t>::fromHost(*device, bt8);
+    ASSERT_TRUE(da8 && db8);
+    auto byteMap = [&](const DeviceBuffer<std::int8_t> &buf, std::uint32_t rows,
+                       std::uint32_t boxRows) {
+      TensorMapDesc t;
+      t.elem = ScalarType::U8;
+      t.rank = 2;
+      t.address = buf.ptr();
+      t.dims[0] = K8;
+      t.dims[1] = rows;
+      t.strides[0] = 1;
+      t.strides[1] = K8;
+      t.box[0] = 128;
+      t.box[1] = boxRows;
+      t.swizzle = TensorMapSwizzle::B128;
+      return makeTensorMap(k->hopper_gemm_fp8_kernel(), t);
+    };
+    Expected<TensorMap> ma8 = byteMap(*da8, M, 128), mb8 = byteMap(*db8, N, 256);
+    ASSERT_TRUE(ma8 && mb8);
+    config.block = embed_hopper::Kernels::hopper_gemm_fp8_block();
+    config.grid = Dim3(6);
+    ASSERT_FALSE(k->hopper_gemm_fp8(config, *ma8, *mb8, *dc, M, N, K8, 0.25f));
+    Expected<std::vector<float>> c8 = dc->toHost();
+    ASSERT_TRUE(c8);
+    for (std::uint32_t i = 0; i < M; ++i)
+      for (std::uint32_t j = 0; j < N; ++j) {
+        double want = 0;
+        for (std::uint32_t kk = 0; kk < K8; ++kk)
+          want += double(a8f[i * K8 + kk]) * b8f[j * K8 + kk];
+        want *= 0.25;
+        ASSERT_NEAR((*c8)[i * N + j], want, 1e-3 + 1e-5 * std::fabs(want))
+            << "fp8 " << i << ", " << j;
+      }
+  }
 
   // Attention, d = 64: two blocks of 128 queries (the second partial),
   // three key blocks of 64 (the last masked).

@@ -593,6 +593,58 @@ TEST_F(ExamplesTest, HopperGemm) {
               matmulRef(af, bf, m, n, k), 1e-5, 1e-5);
 }
 
+// examples/hopper_gemm_fp8.mlir: the same pipeline on E4M3 bytes, B given
+// as B^T (N x K), 128-element K tiles of k32 wgmmas, the scale applied in
+// the epilogue. K = 208 is two K tiles, the second partial; 200 x 296 is
+// 2 x 2 ragged tiles over three blocks. Inputs are E4M3 codes of magnitude
+// 1/8..2 (and zeros), decoded here for the f64 reference.
+TEST_F(ExamplesTest, HopperGemmFp8) {
+  auto module = compile("hopper_gemm_fp8", "sm_90a");
+  ASSERT_TRUE(module);
+  Interpreter interp(*module);
+  const uint32_t m = 200, n = 296, k = 208;
+  std::uniform_int_distribution<int> mant(0, 7), exp(4, 7), sign(0, 1),
+      zero(0, 15);
+  auto sample = [&](size_t count, std::vector<float> &values) {
+    std::vector<uint8_t> codes(count);
+    values.resize(count);
+    for (size_t i = 0; i < count; ++i) {
+      if (!zero(rng)) {
+        codes[i] = 0;
+        values[i] = 0;
+        continue;
+      }
+      int e = exp(rng), mt = mant(rng), sg = sign(rng);
+      codes[i] = uint8_t(sg << 7 | e << 3 | mt);
+      values[i] = (sg ? -1.0f : 1.0f) * std::ldexp(1.0f + mt / 8.0f, e - 7);
+    }
+    return codes;
+  };
+  std::vector<float> af, btf;
+  std::vector<uint8_t> a = sample(size_t(m) * k, af),
+                       bt = sample(size_t(n) * k, btf);
+  std::vector<float> bf(size_t(k) * n); // B = (B^T)^T for the reference
+  for (uint32_t j = 0; j < n; ++j)
+    for (uint32_t p = 0; p < k; ++p)
+      bf[size_t(p) * n + j] = btf[size_t(j) * k + p];
+  uint64_t da = upload(interp, a), db = upload(interp, bt);
+  uint64_t dc = upload(interp, std::vector<float>(size_t(m) * n, 7.0f));
+  auto map8 = [&](uint64_t at, uint64_t rows, uint32_t boxRows) {
+    return kaio::test::makeTensorMap2D(interp, at, rows, k, boxRows, 128,
+                                       kaio::rt::TensorMapSwizzle::B128,
+                                       kaio::rt::ScalarType::U8);
+  };
+  const float scale = 0.25f;
+  expectLaunched(interp.launch("hopper_gemm_fp8", {3}, {384},
+                               {map8(da, m, 128), map8(db, n, 256), dc, m, n,
+                                k, Interpreter::argF32(scale)},
+                               196672));
+  std::vector<double> want = matmulRef(af, bf, m, n, k);
+  for (double &w : want)
+    w *= scale;
+  expectClose(download<float>(interp, dc, size_t(m) * n), want, 1e-5, 1e-5);
+}
+
 // examples/hopper_attention.mlir: S = Q K^T with K read K-major, online
 // softmax on the wgmma accumulators, P V with P from registers. Sq = 200
 // leaves a partial second block of 128 queries; Sk = 150 is three key
