@@ -377,6 +377,73 @@ BENCHMARK(BM_TensorCoreMatmulVsCublas<MatmulVariant::Staged>)
     ->Name("BM_TensorCoreMatmulStagedVsCublas")
     ->Apply(matmulShapes);
 
+/// A 128-byte-swizzled tensor map over a dense row-major rows x cols matrix
+/// of `elem`, in boxes of 128 bytes of a row x `boxRows` rows.
+Expected<TensorMap> swizzledMap(const Kernel &kernel, CUdeviceptr at,
+                                ScalarType elem, int64_t rows, int64_t cols,
+                                uint32_t boxRows) {
+  const uint64_t size = getScalarTypeSize(elem);
+  TensorMapDesc d;
+  d.elem = elem;
+  d.rank = 2;
+  d.address = at;
+  d.dims[0] = uint64_t(cols);
+  d.dims[1] = uint64_t(rows);
+  d.strides[0] = size;
+  d.strides[1] = uint64_t(cols) * size;
+  d.box[0] = uint32_t(128 / size);
+  d.box[1] = boxRows;
+  d.swizzle = TensorMapSwizzle::B128;
+  return makeTensorMap(kernel, d);
+}
+
+/// Skips (saying why) unless both the op library and cuBLASLt loaded.
+bool skipWithoutLibraryOrCublasLt(benchmark::State &state, Gpu &gpu) {
+  if (gpu.library && gpu.hasCublasLt)
+    return false;
+  state.SkipWithError(!gpu.library ? "not measured: the op library did not "
+                                     "load"
+                                   : "not measured: cuBLASLt not found");
+  return true;
+}
+
+/// Skips (saying why) unless both tensor maps were made.
+bool skipWithoutMaps(benchmark::State &state, const Expected<TensorMap> &a,
+                     const Expected<TensorMap> &b) {
+  if (a && b)
+    return false;
+  state.SkipWithError(
+      ("tensor map: " + (!a ? a.error() : b.error()).message()).c_str());
+  return true;
+}
+
+/// The grid of a persistent example GEMM: a block per 128 x 256 tile of C,
+/// at most one per SM.
+Dim3 persistentGrid(Gpu &gpu, int64_t m, int64_t n) {
+  const int64_t tiles = ((m + 127) / 128) * ((n + 255) / 256);
+  return Dim3(unsigned(
+      std::min<int64_t>(tiles, gpu.device->properties().smCount)));
+}
+
+/// Times a kaio-dialect example GEMM, its peer and the library's kernel for
+/// the same product, and reports the example against the peer (the
+/// library's median as `library_ms`).
+template <class KaioFn, class PeerFn, class LibraryFn>
+void reportExampleGemm(benchmark::State &state, Gpu &gpu, int64_t m, int64_t n,
+                       int64_t k, KaioFn kaio, PeerFn peer, LibraryFn library) {
+  for (auto _ : state) {
+    double kaioMs = medianMs(gpu, kaio), peerMs = medianMs(gpu, peer),
+           libraryMs = medianMs(gpu, library);
+    if (kaioMs < 0 || peerMs < 0 || libraryMs < 0) {
+      state.SkipWithError("a launch failed");
+      return;
+    }
+    report(state, kaioMs, peerMs, 2.0 * double(m) * double(n) * double(k),
+           "flop/s");
+    state.counters["library_ms"] = libraryMs;
+  }
+}
+
 /// examples/hopper_gemm.mlir — the warp-specialised TMA + wgmma GEMM
 /// written in the kaio dialect — against cuBLAS GemmEx (f16 in, f32 out),
 /// and against the op library's generated sm_90a kernel (ops::gemm, 128 x
@@ -405,31 +472,15 @@ void BM_HopperGemmExampleVsCublas(benchmark::State &state) {
   // 64 x 64 (the boxes the example's types declare).
   auto map = [&](const DeviceBuffer<Half> &buf, int64_t rows, int64_t cols,
                  uint32_t boxRows) {
-    TensorMapDesc d;
-    d.elem = ScalarType::F16;
-    d.rank = 2;
-    d.address = buf.ptr();
-    d.dims[0] = uint64_t(cols);
-    d.dims[1] = uint64_t(rows);
-    d.strides[0] = 2;
-    d.strides[1] = uint64_t(cols) * 2;
-    d.box[0] = 64;
-    d.box[1] = boxRows;
-    d.swizzle = TensorMapSwizzle::B128;
-    return makeTensorMap((*hopper)->hopper_gemm_kernel(), d);
+    return swizzledMap((*hopper)->hopper_gemm_kernel(), buf.ptr(),
+                       ScalarType::F16, rows, cols, boxRows);
   };
   Expected<TensorMap> ma = map(*a, m, k, 128), mb = map(*b, k, n, 64);
-  if (!ma || !mb) {
-    state.SkipWithError(("tensor map: " + (!ma ? ma.error() : mb.error())
-                                               .message())
-                            .c_str());
+  if (skipWithoutMaps(state, ma, mb))
     return;
-  }
-  const int64_t tiles = ((m + 127) / 128) * ((n + 255) / 256);
   LaunchConfig config;
   config.block = bench_hopper::Kernels::hopper_gemm_block();
-  config.grid = Dim3(unsigned(
-      std::min<int64_t>(tiles, gpu.device->properties().smCount)));
+  config.grid = persistentGrid(gpu, m, n);
   auto kaio = [&] {
     return !(*hopper)->hopper_gemm(config, *ma, *mb, *c, uint32_t(m),
                                    uint32_t(n), uint32_t(k));
@@ -444,17 +495,7 @@ void BM_HopperGemmExampleVsCublas(benchmark::State &state) {
     return gpu.cublas.gemm16F32(a->ptr(), b->ptr(), c->ptr(), int(m), int(n),
                                 int(k), false);
   };
-  for (auto _ : state) {
-    double kaioMs = medianMs(gpu, kaio), peerMs = medianMs(gpu, peer),
-           libraryMs = medianMs(gpu, library);
-    if (kaioMs < 0 || peerMs < 0 || libraryMs < 0) {
-      state.SkipWithError("a launch failed");
-      return;
-    }
-    report(state, kaioMs, peerMs, 2.0 * double(m) * double(n) * double(k),
-           "flop/s");
-    state.counters["library_ms"] = libraryMs;
-  }
+  reportExampleGemm(state, gpu, m, n, k, kaio, peer, library);
 }
 BENCHMARK(BM_HopperGemmExampleVsCublas)
     ->ArgNames({"M", "N", "K"})
@@ -472,11 +513,8 @@ void BM_HopperGemmFp8ExampleVsCublasLt(benchmark::State &state) {
   Gpu &gpu = Gpu::get();
   if (skipWithoutGpu(state, gpu))
     return;
-  if (!gpu.library || !gpu.hasCublasLt) {
-    state.SkipWithError("not measured: the op library or cuBLASLt did not "
-                        "load");
+  if (skipWithoutLibraryOrCublasLt(state, gpu))
     return;
-  }
   static std::optional<Expected<bench_hopper::Kernels>> hopper;
   if (!hopper)
     hopper.emplace(bench_hopper::Kernels::load(*gpu.device));
@@ -498,31 +536,15 @@ void BM_HopperGemmFp8ExampleVsCublasLt(benchmark::State &state) {
   // Byte maps of K-contiguous rows, boxes of 128 bytes x the tile's rows.
   auto map = [&](const DeviceBuffer<std::int8_t> &buf, int64_t rows,
                  uint32_t boxRows) {
-    TensorMapDesc d;
-    d.elem = ScalarType::U8;
-    d.rank = 2;
-    d.address = buf.ptr();
-    d.dims[0] = uint64_t(k);
-    d.dims[1] = uint64_t(rows);
-    d.strides[0] = 1;
-    d.strides[1] = uint64_t(k);
-    d.box[0] = 128;
-    d.box[1] = boxRows;
-    d.swizzle = TensorMapSwizzle::B128;
-    return makeTensorMap((*hopper)->hopper_gemm_fp8_kernel(), d);
+    return swizzledMap((*hopper)->hopper_gemm_fp8_kernel(), buf.ptr(),
+                       ScalarType::U8, rows, k, boxRows);
   };
   Expected<TensorMap> ma = map(*a, m, 128), mb = map(*bt, n, 256);
-  if (!ma || !mb) {
-    state.SkipWithError(("tensor map: " + (!ma ? ma.error() : mb.error())
-                                               .message())
-                            .c_str());
+  if (skipWithoutMaps(state, ma, mb))
     return;
-  }
-  const int64_t tiles = ((m + 127) / 128) * ((n + 255) / 256);
   LaunchConfig config;
   config.block = bench_hopper::Kernels::hopper_gemm_fp8_block();
-  config.grid = Dim3(unsigned(
-      std::min<int64_t>(tiles, gpu.device->properties().smCount)));
+  config.grid = persistentGrid(gpu, m, n);
   auto kaio = [&] {
     return !(*hopper)->hopper_gemm_fp8(config, *ma, *mb, *c, uint32_t(m),
                                        uint32_t(n), uint32_t(k), 0.5f);
@@ -545,17 +567,7 @@ void BM_HopperGemmFp8ExampleVsCublasLt(benchmark::State &state) {
                                    int(n), int(k), true, 0.5f,
                                    workspace->ptr(), kWorkspace);
   };
-  for (auto _ : state) {
-    double kaioMs = medianMs(gpu, kaio), peerMs = medianMs(gpu, peer),
-           libraryMs = medianMs(gpu, library);
-    if (kaioMs < 0 || peerMs < 0 || libraryMs < 0) {
-      state.SkipWithError("a launch failed");
-      return;
-    }
-    report(state, kaioMs, peerMs, 2.0 * double(m) * double(n) * double(k),
-           "flop/s");
-    state.counters["library_ms"] = libraryMs;
-  }
+  reportExampleGemm(state, gpu, m, n, k, kaio, peer, library);
 }
 BENCHMARK(BM_HopperGemmFp8ExampleVsCublasLt)
     ->ArgNames({"M", "N", "K"})
@@ -689,12 +701,8 @@ void BM_OpsGemmFp8VsCublasLt(benchmark::State &state) {
   Gpu &gpu = Gpu::get();
   if (skipWithoutGpu(state, gpu))
     return;
-  if (!gpu.library || !gpu.hasCublasLt) {
-    state.SkipWithError(!gpu.library ? "not measured: the op library did not "
-                                       "load"
-                                     : "not measured: cuBLASLt not found");
+  if (skipWithoutLibraryOrCublasLt(state, gpu))
     return;
-  }
   const bool e4m3 = state.range(3) == 0;
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   const int sets = l2RotationSets(gpu, uint64_t(m * k + k * n) +

@@ -162,22 +162,30 @@ TEST(Embed, RunsOnTheGpu) {
     }
 }
 
-/// A 128-byte-swizzled tensor map over a row-major rows x cols f16 matrix.
-Expected<TensorMap> halfMap(const Device &device, const DeviceBuffer<Half> &m,
-                            std::uint64_t rows, std::uint64_t cols,
-                            std::uint32_t boxRows) {
+/// A 128-byte-swizzled tensor map over a row-major rows x cols matrix of
+/// `elem` at `at`, in boxes of 128 bytes of a row x `boxRows` rows.
+Expected<TensorMap> swizzledMap(const Device &device, CUdeviceptr at,
+                                ScalarType elem, std::uint64_t rows,
+                                std::uint64_t cols, std::uint32_t boxRows) {
+  const std::uint64_t size = getScalarTypeSize(elem);
   TensorMapDesc d;
-  d.elem = ScalarType::F16;
+  d.elem = elem;
   d.rank = 2;
-  d.address = m.ptr();
+  d.address = at;
   d.dims[0] = cols;
   d.dims[1] = rows;
-  d.strides[0] = 2;
-  d.strides[1] = cols * 2;
-  d.box[0] = 64;
+  d.strides[0] = size;
+  d.strides[1] = cols * size;
+  d.box[0] = std::uint32_t(128 / size);
   d.box[1] = boxRows;
   d.swizzle = TensorMapSwizzle::B128;
   return makeTensorMap(device, d);
+}
+/// The same over a row-major f16 matrix (boxes of 64 columns).
+Expected<TensorMap> halfMap(const Device &device, const DeviceBuffer<Half> &m,
+                            std::uint64_t rows, std::uint64_t cols,
+                            std::uint32_t boxRows) {
+  return swizzledMap(device, m.ptr(), ScalarType::F16, rows, cols, boxRows);
 }
 
 /// Rounded f16 values of a pattern, and the f32 they stand for.
@@ -252,18 +260,7 @@ TEST(Embed, HopperExamplesOnTheGpu) {
     ASSERT_TRUE(da8 && db8);
     auto byteMap = [&](const DeviceBuffer<std::int8_t> &buf, std::uint32_t rows,
                        std::uint32_t boxRows) {
-      TensorMapDesc t;
-      t.elem = ScalarType::U8;
-      t.rank = 2;
-      t.address = buf.ptr();
-      t.dims[0] = K8;
-      t.dims[1] = rows;
-      t.strides[0] = 1;
-      t.strides[1] = K8;
-      t.box[0] = 128;
-      t.box[1] = boxRows;
-      t.swizzle = TensorMapSwizzle::B128;
-      return makeTensorMap(k->hopper_gemm_fp8_kernel(), t);
+      return swizzledMap(*device, buf.ptr(), ScalarType::U8, rows, K8, boxRows);
     };
     Expected<TensorMap> ma8 = byteMap(*da8, M, 128), mb8 = byteMap(*db8, N, 256);
     ASSERT_TRUE(ma8 && mb8);
