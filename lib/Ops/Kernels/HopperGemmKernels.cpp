@@ -18,10 +18,11 @@
 //    `empty` one (one arrival per consumer warpgroup). It runs ahead into
 //    the next tile while the consumers store the last one;
 //  - warpgroups 1 and 2 are consumers (setmaxnreg.inc): each owns 64 rows of
-//    the tile, waits for a stage, issues BK/16 wgmma m64nBNk16 reading A
-//    and B from 128-byte-swizzled shared memory through descriptors (a
-//    row-major A and a column-major B are K-major: boxes of 64 K columns;
-//    the others MN-major: boxes of 64 M or N columns, read transposed),
+//    the tile, waits for a stage, issues one wgmma m64nBNk16 (k32 for FP8)
+//    per 32 bytes of the K tile, reading A and B from 128-byte-swizzled
+//    shared memory through descriptors (a row-major A and a column-major B
+//    are K-major: boxes of 128 bytes of K; the others MN-major: boxes of
+//    64 M or N columns, read transposed),
 //    keeps that group in flight while it waits for the previous one
 //    (wgmma.wait_group 1) and frees the previous stage;
 //  - the epilogue stores each consumer's f32 accumulators with bounds checks.
@@ -175,9 +176,9 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
        " : i32");
   std::string kx = w.mul32("%pkt", w.i32(c.blockK));
   // A tile of `rows` x BK, K-major: one box of BK columns (128 bytes) x
-  // `rows` rows at `dst`; MN-major: rows/64 boxes of 64 columns x BK rows,
-  // block j (its 64 columns jW..) at dst + j * 64 * BK * 2. The map's
-  // innermost coordinate comes first.
+  // `rows` rows at `dst`; MN-major (16-bit only): rows/64 boxes of 64
+  // columns x BK rows, block j (columns 64j..) at dst + j * 64 * BK * 2.
+  // The map's innermost coordinate comes first.
   auto loadTile = [&](const char *map, const std::string &dst,
                       const std::string &mn0, unsigned rows, bool mnMajor) {
     if (!mnMajor) {
