@@ -362,6 +362,19 @@ static void testOps(kaio_context ctx, FakeCudaCounters *fake) {
   launches = fake->launches;
   CHECK_OK(kaio_gemm(ctx, &ma, &mb, &mc, 2.0f, 0.5f, NULL));
   CHECK(fake->launches == launches + 1);
+  /* FP8 reaches the library as its dtype: a row-major e4m3 B is named (FP8
+     tensor cores read K-major operands), an unknown dtype code too. */
+  {
+    kaio_matrix a8 = kaio_matrix_row_major(a, KAIO_E4M3, 64, 32, 0);
+    kaio_matrix b8 = kaio_matrix_row_major(b, KAIO_E4M3, 32, 48, 0);
+    kaio_matrix bad = b8;
+    CHECK_FAILS(kaio_gemm(ctx, &a8, &b8, &mc, 1.0f, 0.0f, NULL),
+                KAIO_ERROR_UNSUPPORTED, "b: an e4m3 B must be column-major");
+    bad.dtype = KAIO_E5M2 + 1;
+    CHECK_FAILS(kaio_gemm(ctx, &a8, &bad, &mc, 1.0f, 0.0f, NULL),
+                KAIO_ERROR_INVALID_VALUE, "is not a kaio_dtype");
+    CHECK(fake->launches == launches + 1);
+  }
   CHECK(kaio_norm_backward_workspace_elements(R, C) > 0);
   CHECK(kaio_gemv_transposed_workspace_elements(64, 32) > 0);
   CHECK_OK(kaio_free(ctx, a));
