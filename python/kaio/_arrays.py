@@ -20,7 +20,8 @@ ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "int8": 1,
 # kaio.h's kaio_scalar_type of each dtype (custom-kernel pointers).
 SCALAR_TYPE = {"float16": 8, "bfloat16": 9, "float32": 10, "int8": 1,
                "int32": 5, "float64": 11, "int64": 7, "uint8": 0,
-               "int16": 3, "uint16": 2, "uint32": 4, "uint64": 6}
+               "int16": 3, "uint16": 2, "uint32": 4, "uint64": 6,
+               "float8_e4m3fn": 0, "float8_e5m2": 0}
 _TYPESTR = {"<f2": "float16", "<f4": "float32", "|i1": "int8",
             "<i1": "int8", "<i4": "int32", "<f8": "float64",
             "<i8": "int64", "|u1": "uint8", "<u2": "uint16",
@@ -144,14 +145,15 @@ def _dlpack_view(fn, name, obj):
                 (obj, capsule), "dlpack")
 
 
-_DeviceArray = None  # kaio.memory.DeviceArray (imported on first use)
+_DeviceArray = None  # kaio.memory.DeviceArray and its views (first use)
 
 
 def view(fn, name, obj):
     """The View of a device array argument, or a KaioValueError naming it."""
     global _DeviceArray
     if _DeviceArray is None:
-        from .memory import DeviceArray as _DeviceArray
+        from .memory import DeviceArray, DeviceArrayView
+        _DeviceArray = (DeviceArray, DeviceArrayView)
     if isinstance(obj, _DeviceArray):
         return View(obj.ptr, obj.dtype, obj.shape, obj.strides, obj.nbytes,
                     obj.device, obj, "kaio")

@@ -11,7 +11,8 @@ from .errors import invalid
 
 _NUMPY_NAMES = {"float16": "float16", "float32": "float32", "int8": "int8",
                 "int32": "int32", "bfloat16": "uint16", "float64": "float64",
-                "int64": "int64", "uint8": "uint8", "uint32": "uint32"}
+                "int64": "int64", "uint8": "uint8", "uint32": "uint32",
+                "float8_e4m3fn": "uint8", "float8_e5m2": "uint8"}
 _ITEMSIZE = dict(ITEMSIZE, float64=8, int64=8, uint8=1, uint32=4)
 _TYPESTR = {"float16": "<f2", "float32": "<f4", "int8": "|i1",
             "int32": "<i4", "float64": "<f8", "int64": "<i8", "uint8": "|u1",
@@ -80,8 +81,18 @@ class DeviceArray:
                 a._ctx, a.ptr, array.ctypes.data, a.nbytes))
         return a
 
+    @property
+    def T(self):
+        """The transpose of a 2-D array, a view of the same memory (a
+        column-major matrix to the ops that take one, e.g. gemm's B)."""
+        if len(self.shape) != 2:
+            raise invalid("kaio.DeviceArray.T", "self", "shape %s is not 2-D"
+                          % (self.shape,))
+        return DeviceArrayView(self, self.shape[::-1], self.strides[::-1])
+
     def numpy(self):
-        """A host copy (bfloat16 as its uint16 bits)."""
+        """A host copy (bfloat16 as its uint16 bits, 8-bit floats as their
+        uint8 codes)."""
         import numpy as np
         out = np.empty(self.shape, dtype=_NUMPY_NAMES[self.dtype])
         if self.nbytes:
@@ -95,12 +106,27 @@ class DeviceArray:
 
     @property
     def __cuda_array_interface__(self):
-        if self.dtype == "bfloat16":
-            raise AttributeError("bfloat16 has no __cuda_array_interface__ "
-                                 "type string")
+        if self.dtype not in _TYPESTR:
+            raise AttributeError("%s has no __cuda_array_interface__ type "
+                                 "string" % self.dtype)
         return {"shape": self.shape, "typestr": _TYPESTR[self.dtype],
                 "data": (self.ptr, False), "strides": None, "version": 3}
 
     def __repr__(self):
         return "kaio.DeviceArray(shape=%s, dtype=%s, device=%d)" % (
             self.shape, self.dtype, self.device)
+
+
+class DeviceArrayView:
+    """Another shape and strides over a DeviceArray's memory (DeviceArray.T);
+    it keeps the array alive."""
+
+    def __init__(self, base, shape, strides):
+        self.base = base
+        self.ptr, self.dtype, self.device = base.ptr, base.dtype, base.device
+        self.nbytes = base.nbytes
+        self.shape, self.strides = tuple(shape), tuple(strides)
+
+    def __repr__(self):
+        return "kaio.DeviceArrayView(shape=%s, strides=%s, dtype=%s)" % (
+            self.shape, self.strides, self.dtype)

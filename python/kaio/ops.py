@@ -85,7 +85,10 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, stream=None):
     (bfloat16 on a 9.0 GPU), out (M, N) float32 (allocated when not given;
     beta then must be 0) or, on a 9.0 GPU, a's dtype. Row-major with
     contiguous rows; on a 9.0 GPU also padded rows and transposed views
-    (x.T: column-major) with 16-byte aligned lines."""
+    (x.T: column-major) with 16-byte aligned lines, and FP8
+    (float8_e4m3fn / float8_e5m2 a row-major, b column-major — e.g. w.T of
+    a row-major (N, K) weight —, out float32, float16 or bfloat16; alpha
+    carries the scales)."""
     c = _Call("kaio.ops.gemm", "a", a, stream)
     if out is None:
         if beta != 0:

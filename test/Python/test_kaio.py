@@ -229,6 +229,36 @@ class OpsTest(unittest.TestCase):
         self.assertEqual(fake().launches, self.launches + 19)
         self.assertIn("argmax_all_finish", fake().lastKernel.decode())
 
+    def test_gemm_layouts_and_fp8(self):
+        # On the fake 9.0 GPU (device 1): x @ w.T with w row-major (N, K)
+        # reads w in place (the column-major-B kernel), in f16 and in FP8
+        # (whose B must be K-major: w.T is, w itself is not).
+        x = kaio.DeviceArray.empty((64, 32), "float16", device=1)
+        w = kaio.DeviceArray.empty((48, 32), "float16", device=1)
+        self.assertEqual(w.T.shape, (32, 48))
+        c = ops.gemm(x, w.T)
+        self.assertEqual((c.shape, c.dtype), ((64, 48), "float32"))
+        self.assertEqual(fake().lastKernel.decode(),
+                         "hopper_gemm_f16_f32_128x128x64_s4_bcol")
+        x8 = kaio.DeviceArray.empty((64, 32), "float8_e4m3fn", device=1)
+        w8 = kaio.DeviceArray.empty((48, 32), "float8_e4m3fn", device=1)
+        c8 = ops.gemm(x8, w8.T, alpha=0.5)
+        self.assertEqual(c8.shape, (64, 48))
+        self.assertEqual(fake().lastKernel.decode(),
+                         "hopper_gemm_e4m3_f32_128x128x128_s4_bcol")
+        launches = fake().launches
+        k8 = kaio.DeviceArray.empty((32, 48), "float8_e4m3fn", device=1)
+        with self.assertRaises(Exception) as e:
+            ops.gemm(x8, k8)
+        self.assertIn("gemm: b: an e4m3 B must be column-major",
+                      str(e.exception))
+        self.assertEqual(fake().launches, launches)
+        with self.assertRaises(ValueError) as e:
+            kaio.DeviceArray.empty((2, 3, 4)).T
+        self.assertIn("is not 2-D", str(e.exception))
+        # 8-bit floats come back to NumPy as their codes.
+        self.assertEqual(str(w8.numpy().dtype), "uint8")
+
     def test_flash_attention(self):
         q = kaio.DeviceArray.empty((2, 100, 8, 64), "bfloat16")
         kv = kaio.DeviceArray.empty((2, 100, 2, 64), "bfloat16")
