@@ -10,6 +10,9 @@
 #   mlir-to-ptx (parse, verify, lower and print .mlir text; seeds: the
 #   examples; builds the compiler half in build-fuzz-mlir/), interpreter
 #   (what lowers runs in the interpreter, bounded; same seeds and build)
+# KAIO_FUZZ_BUILD_DIR / KAIO_FUZZ_MLIR_BUILD_DIR name another instrumented
+# build to use instead: scripts/test.sh points both at its clang
+# ASan+UBSan build (build-asan-ubsan/), which has every target.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 2 ] || { echo "usage: scripts/fuzz.sh TARGET SECONDS [options]" >&2; exit 2; }
