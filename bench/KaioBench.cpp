@@ -192,7 +192,17 @@ struct Gpu {
   Cublas cublas;
   bool hasCublas = false;
   CublasLt cublasLt;
+  /// cuBLASLt's workspace (lets it pick its fastest kernels), one for all.
+  std::optional<DeviceBuffer<std::int8_t>> cublasLtWorkspace;
+  static constexpr size_t kCublasLtWorkspace = size_t(32) << 20;
   bool hasCublasLt = false;
+
+  /// cuBLASLt's FP8 matmul (CublasLt::gemmFp8F32) with the workspace.
+  bool cublasLtFp8(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int64_t m,
+                   int64_t n, int64_t k, bool e4m3, float alpha) const {
+    return cublasLt.gemmFp8F32(a, b, c, int(m), int(n), int(k), e4m3, alpha,
+                               cublasLtWorkspace->ptr(), kCublasLtWorkspace);
+  }
   std::string why;
 
   static Gpu &get() {
@@ -222,7 +232,12 @@ private:
     start.emplace(std::move(*a));
     stop.emplace(std::move(*b));
     hasCublas = cublas.load();
-    hasCublasLt = cublasLt.load();
+    if (cublasLt.load()) {
+      auto ws = DeviceBuffer<std::int8_t>::allocate(*device, kCublasLtWorkspace);
+      if (ws)
+        cublasLtWorkspace.emplace(std::move(*ws));
+      hasCublasLt = cublasLtWorkspace.has_value();
+    }
   }
 };
 
@@ -377,6 +392,19 @@ BENCHMARK(BM_TensorCoreMatmulVsCublas<MatmulVariant::Staged>)
     ->Name("BM_TensorCoreMatmulStagedVsCublas")
     ->Apply(matmulShapes);
 
+/// The kaio-dialect sm_90a examples, loaded once; null (the benchmark
+/// skipped, saying why) where they do not load (not a 9.0 GPU).
+bench_hopper::Kernels *hopperKernels(benchmark::State &state, Gpu &gpu) {
+  static std::optional<Expected<bench_hopper::Kernels>> hopper;
+  if (!hopper)
+    hopper.emplace(bench_hopper::Kernels::load(*gpu.device));
+  if (!*hopper) {
+    state.SkipWithError(("not measured: " + hopper->error().message()).c_str());
+    return nullptr;
+  }
+  return &**hopper;
+}
+
 /// A 128-byte-swizzled tensor map over a dense row-major rows x cols matrix
 /// of `elem`, in boxes of 128 bytes of a row x `boxRows` rows.
 Expected<TensorMap> swizzledMap(const Kernel &kernel, CUdeviceptr at,
@@ -455,13 +483,9 @@ void BM_HopperGemmExampleVsCublas(benchmark::State &state) {
     return;
   if (skipWithoutLibraryOrCublas(state, gpu))
     return;
-  static std::optional<Expected<bench_hopper::Kernels>> hopper;
+  bench_hopper::Kernels *hopper = hopperKernels(state, gpu);
   if (!hopper)
-    hopper.emplace(bench_hopper::Kernels::load(*gpu.device));
-  if (!*hopper) {
-    state.SkipWithError(("not measured: " + hopper->error().message()).c_str());
     return;
-  }
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   std::optional<GemmBuffers> bufs = allocateGemm(state, gpu, m, n, k);
   if (!bufs)
@@ -472,7 +496,7 @@ void BM_HopperGemmExampleVsCublas(benchmark::State &state) {
   // 64 x 64 (the boxes the example's types declare).
   auto map = [&](const DeviceBuffer<Half> &buf, int64_t rows, int64_t cols,
                  uint32_t boxRows) {
-    return swizzledMap((*hopper)->hopper_gemm_kernel(), buf.ptr(),
+    return swizzledMap(hopper->hopper_gemm_kernel(), buf.ptr(),
                        ScalarType::F16, rows, cols, boxRows);
   };
   Expected<TensorMap> ma = map(*a, m, k, 128), mb = map(*b, k, n, 64);
@@ -482,7 +506,7 @@ void BM_HopperGemmExampleVsCublas(benchmark::State &state) {
   config.block = bench_hopper::Kernels::hopper_gemm_block();
   config.grid = persistentGrid(gpu, m, n);
   auto kaio = [&] {
-    return !(*hopper)->hopper_gemm(config, *ma, *mb, *c, uint32_t(m),
+    return !hopper->hopper_gemm(config, *ma, *mb, *c, uint32_t(m),
                                    uint32_t(n), uint32_t(k));
   };
   auto library = [&] {
@@ -515,20 +539,14 @@ void BM_HopperGemmFp8ExampleVsCublasLt(benchmark::State &state) {
     return;
   if (skipWithoutLibraryOrCublasLt(state, gpu))
     return;
-  static std::optional<Expected<bench_hopper::Kernels>> hopper;
+  bench_hopper::Kernels *hopper = hopperKernels(state, gpu);
   if (!hopper)
-    hopper.emplace(bench_hopper::Kernels::load(*gpu.device));
-  if (!*hopper) {
-    state.SkipWithError(("not measured: " + hopper->error().message()).c_str());
     return;
-  }
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   auto a = DeviceBuffer<std::int8_t>::allocate(*gpu.device, size_t(m * k));
   auto bt = DeviceBuffer<std::int8_t>::allocate(*gpu.device, size_t(n * k));
   auto c = DeviceBuffer<float>::allocate(*gpu.device, size_t(m * n));
-  constexpr size_t kWorkspace = size_t(32) << 20;
-  auto workspace = DeviceBuffer<std::int8_t>::allocate(*gpu.device, kWorkspace);
-  if (!a || !bt || !c || !workspace || a->fillBytes(0x3c) ||
+  if (!a || !bt || !c || a->fillBytes(0x3c) ||
       bt->fillBytes(0x3c)) {
     state.SkipWithError("device allocation failed");
     return;
@@ -536,7 +554,7 @@ void BM_HopperGemmFp8ExampleVsCublasLt(benchmark::State &state) {
   // Byte maps of K-contiguous rows, boxes of 128 bytes x the tile's rows.
   auto map = [&](const DeviceBuffer<std::int8_t> &buf, int64_t rows,
                  uint32_t boxRows) {
-    return swizzledMap((*hopper)->hopper_gemm_fp8_kernel(), buf.ptr(),
+    return swizzledMap(hopper->hopper_gemm_fp8_kernel(), buf.ptr(),
                        ScalarType::U8, rows, k, boxRows);
   };
   Expected<TensorMap> ma = map(*a, m, 128), mb = map(*bt, n, 256);
@@ -546,7 +564,7 @@ void BM_HopperGemmFp8ExampleVsCublasLt(benchmark::State &state) {
   config.block = bench_hopper::Kernels::hopper_gemm_fp8_block();
   config.grid = persistentGrid(gpu, m, n);
   auto kaio = [&] {
-    return !(*hopper)->hopper_gemm_fp8(config, *ma, *mb, *c, uint32_t(m),
+    return !hopper->hopper_gemm_fp8(config, *ma, *mb, *c, uint32_t(m),
                                        uint32_t(n), uint32_t(k), 0.5f);
   };
   auto library = [&] {
@@ -563,9 +581,7 @@ void BM_HopperGemmFp8ExampleVsCublasLt(benchmark::State &state) {
         ma8, mb8, kaio::ops::Matrix::rowMajor(c->view(), m, n), options);
   };
   auto peer = [&] {
-    return gpu.cublasLt.gemmFp8F32(a->ptr(), bt->ptr(), c->ptr(), int(m),
-                                   int(n), int(k), true, 0.5f,
-                                   workspace->ptr(), kWorkspace);
+    return gpu.cublasLtFp8(a->ptr(), bt->ptr(), c->ptr(), m, n, k, true, 0.5f);
   };
   reportExampleGemm(state, gpu, m, n, k, kaio, peer, library);
 }
@@ -721,12 +737,6 @@ void BM_OpsGemmFp8VsCublasLt(benchmark::State &state) {
     bs.push_back(std::move(*b));
     cs.push_back(std::move(*c));
   }
-  constexpr size_t kWorkspace = size_t(32) << 20;
-  auto workspace = DeviceBuffer<std::int8_t>::allocate(*gpu.device, kWorkspace);
-  if (!workspace) {
-    state.SkipWithError("device allocation failed");
-    return;
-  }
   const kaio::ops::DType type =
       e4m3 ? kaio::ops::DType::E4M3 : kaio::ops::DType::E5M2;
   int next = 0;
@@ -746,9 +756,8 @@ void BM_OpsGemmFp8VsCublasLt(benchmark::State &state) {
   };
   auto peer = [&] {
     int i = next++ % sets;
-    return gpu.cublasLt.gemmFp8F32(as[i].ptr(), bs[i].ptr(), cs[i].ptr(),
-                                   int(m), int(n), int(k), e4m3, 0.5f,
-                                   workspace->ptr(), kWorkspace);
+    return gpu.cublasLtFp8(as[i].ptr(), bs[i].ptr(), cs[i].ptr(), m, n, k,
+                           e4m3, 0.5f);
   };
   reportGemmPair(state, gpu, m, n, k, sets, kaio, peer);
 }

@@ -7,6 +7,7 @@
 #include "Kaio/Dialect/PTX/IR/PTXOps.h"
 #include "Kaio/Interpreter/Interpreter.h"
 #include "Kaio/Runtime/TensorMapDesc.h"
+#include "Kaio/Runtime/Types.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "gtest/gtest.h"
@@ -29,13 +30,7 @@ inline uint64_t makeTensorMap2D(Interpreter &in, uint64_t address,
   d.address = address;
   d.dims[0] = cols;
   d.dims[1] = rows;
-  // The element's bytes (the map's element types: 8-, 16- and 32-bit).
-  const uint64_t size =
-      elem == rt::ScalarType::U8 || elem == rt::ScalarType::S8 ? 1
-      : elem == rt::ScalarType::F32 || elem == rt::ScalarType::U32 ||
-              elem == rt::ScalarType::S32
-          ? 4
-          : 2;
+  const uint64_t size = rt::getScalarTypeSize(elem);
   d.strides[0] = size;
   d.strides[1] = cols * size;
   d.box[0] = boxCols;

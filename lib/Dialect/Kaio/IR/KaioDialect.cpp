@@ -144,7 +144,7 @@ static bool isScalarElement(Type type) {
 /// What shared tiles and tensor maps hold: the scalars, and the 8-bit
 /// floats (E4M3, E5M2) that TMA moves and warpgroup_mma multiplies.
 static bool isTileElement(Type type) {
-  return isScalarElement(type) || isa<Float8E4M3FNType, Float8E5M2Type>(type);
+  return isScalarElement(type) || isFloat8(type);
 }
 
 static unsigned elementBytes(Type type) {

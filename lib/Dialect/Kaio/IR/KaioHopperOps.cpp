@@ -316,7 +316,7 @@ static LogicalResult checkInFlightUses(WarpgroupMmaOp mma) {
   return success();
 }
 
-static bool isFP8(Type type) {
+bool kaio::isFloat8(Type type) {
   return isa<Float8E4M3FNType, Float8E5M2Type>(type);
 }
 
@@ -399,7 +399,7 @@ LogicalResult WarpgroupMmaOp::verify() {
                        "reads KAIO's tiles through swizzled descriptors");
   // 16-bit operands of one type, or 8-bit floats (E4M3/E5M2, mixed too),
   // which wgmma reads K-major from shared memory only.
-  const bool fp8 = isFP8(elem) && isFP8(b.getElementType());
+  const bool fp8 = isFloat8(elem) && isFloat8(b.getElementType());
   if (!fp8 &&
       (!(elem.isF16() || elem.isBF16()) || b.getElementType() != elem))
     return emitOpError() << "multiplies f16 or bf16 operands of one type or "

@@ -424,7 +424,7 @@ LogicalResult SharedAllocOp::verify() {
 /// or write their elements (no arithmetic takes them: shared_load and
 /// shared_store take scalars only).
 static LogicalResult rejectFP8Tile(Operation *op, SmemType tile) {
-  if (isa<Float8E4M3FNType, Float8E5M2Type>(tile.getElementType()))
+  if (isFloat8(tile.getElementType()))
     return op->emitOpError()
            << "a tile of " << tile.getElementType()
            << " is filled by kaio.tma_load and read by kaio.warpgroup_mma "

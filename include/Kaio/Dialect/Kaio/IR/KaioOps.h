@@ -28,6 +28,9 @@ mlir::LogicalResult verifyHopperOpTarget(mlir::Operation *op,
 /// kaio.fence_proxy_async in between: a located error when the kernel has
 /// none at all (where the fence must go is not checked).
 mlir::LogicalResult verifyProxyFences(KernelOp kernel);
+/// Whether `type` is one of the 8-bit floats (f8E4M3FN, f8E5M2) that shared
+/// tiles and tensor maps hold for TMA and warpgroup_mma only.
+bool isFloat8(mlir::Type type);
 /// The wgmma operand type of a warpgroup_mma tile element (f16, bf16,
 /// f8E4M3FN, f8E5M2).
 ptx::PTXType getWgmmaType(mlir::Type type);
