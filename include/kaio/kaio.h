@@ -224,6 +224,17 @@ enum { KAIO_ROPE_HALF_SPLIT = 0, KAIO_ROPE_INTERLEAVED = 1 };
 KAIO_API kaio_status kaio_gemm(kaio_context ctx, const kaio_matrix *a,
                                const kaio_matrix *b, const kaio_matrix *c,
                                float alpha, float beta, kaio_stream stream);
+/* C = act(alpha * A B + beta * C + bias): kaio_gemm with an epilogue.
+   bias (or NULL) is a contiguous vector of C's columns in C's dtype; act a
+   kaio_activation. Fused into the GEMM's epilogue on a 9.0 GPU; elsewhere
+   a second kernel applies them to C (a column-major C's bias is then
+   unsupported). */
+KAIO_API kaio_status kaio_gemm_epilogue(kaio_context ctx, const kaio_matrix *a,
+                                        const kaio_matrix *b,
+                                        const kaio_matrix *c, float alpha,
+                                        float beta, const kaio_matrix *bias,
+                                        kaio_activation act,
+                                        kaio_stream stream);
 /* y = A x (+ bias). */
 KAIO_API kaio_status kaio_gemv(kaio_context ctx, const kaio_matrix *a,
                                const kaio_matrix *x, const kaio_matrix *y,

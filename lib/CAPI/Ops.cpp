@@ -113,6 +113,27 @@ kaio_status kaio_gemm(kaio_context ctx, const kaio_matrix *a,
                });
 }
 
+kaio_status kaio_gemm_epilogue(kaio_context ctx, const kaio_matrix *a,
+                               const kaio_matrix *b, const kaio_matrix *c,
+                               float alpha, float beta,
+                               const kaio_matrix *bias, kaio_activation act,
+                               kaio_stream stream) {
+  if (kaio_status s = checkEnum("kaio_gemm_epilogue", "act", act,
+                                KAIO_ACT_GELU_ERF))
+    return s;
+  return runOp("kaio_gemm_epilogue", ctx, stream,
+               {{"a", a}, {"b", b}, {"c", c}, opt("bias", bias)},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::GemmOptions o;
+                 o.alpha = alpha;
+                 o.beta = beta;
+                 o.bias = m[3];
+                 o.activation = static_cast<ops::Activation>(act);
+                 o.stream = s;
+                 return lib.gemm(m[0], m[1], m[2], o);
+               });
+}
+
 kaio_status kaio_gemv(kaio_context ctx, const kaio_matrix *a,
                       const kaio_matrix *x, const kaio_matrix *y,
                       const kaio_matrix *bias, kaio_stream stream) {

@@ -139,18 +139,29 @@ LogicalResult kaio::lowerToPTXDialect(ModuleOp module,
            << "unknown chip '" << chip << "' (known: "
            << llvm::join(known, ", ") << ")";
   }
-  bool hasKaio = false;
-  module.walk([&](KernelOp) {
-    hasKaio = true;
-    return WalkResult::interrupt();
+  // kaio kernels take the whole pipeline; a ptx-level module only the
+  // lowering of the arith and math ops its formulas use, if any.
+  bool hasKaio = false, hasFormulas = false;
+  module.walk([&](Operation *op) {
+    if (isa<KernelOp>(op)) {
+      hasKaio = true;
+      return WalkResult::interrupt();
+    }
+    StringRef dialect = op->getName().getDialectNamespace();
+    if (dialect == "arith" || dialect == "math")
+      hasFormulas = true;
+    return WalkResult::advance();
   });
-  if (!hasKaio)
+  if (!hasKaio && !hasFormulas)
     return success();
   PassManager pm(module.getContext());
   KaioToPTXOptions pipeline;
   pipeline.chip = chip;
   pipeline.fastMath = options.fastMath;
-  buildKaioToPTXPipeline(pm, pipeline);
+  if (hasKaio)
+    buildKaioToPTXPipeline(pm, pipeline);
+  else
+    buildPTXFormulaPipeline(pm, pipeline);
   return pm.run(module);
 }
 

@@ -133,7 +133,7 @@ std::int64_t tileCount(const Matrix &c, unsigned blockM, unsigned blockN) {
 /// 128 x 128. One block per SM walks the tiles.
 rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
                            const Matrix &b, const Matrix &c,
-                           const GemmOptions &options) {
+                           const GemmOptions &options, bool biasAlongRows) {
   auto elem = [](DType type) {
     switch (type) {
     case DType::BF16:
@@ -154,7 +154,14 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
   config.blockK = 128 / getDTypeBytes(a.dtype); // 128-byte rows
   config.aColMajor = a.layout == Layout::ColMajor;
   config.bColMajor = b.layout == Layout::ColMajor;
-  config.blockN = options.beta == 0 && c.cols >= 256 &&
+  const bool bias = !options.bias.isAbsent();
+  const std::uint32_t epilogue =
+      std::uint32_t(options.activation) |
+      (!bias ? 0u
+             : biasAlongRows ? kernels::kGemmBiasRows
+                             : kernels::kGemmBiasColumns);
+  // The staged epilogue (any fused one) reads C on wide tiles too.
+  config.blockN = (options.beta == 0 || epilogue) && c.cols >= 256 &&
                           tileCount(c, config.blockM, 128) > impl.smCount
                       ? 256
                       : 128;
@@ -181,9 +188,14 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
   launch.stream = options.stream;
   rt::KernelArg cv = rt::KernelArg::pointer(
       c.data, detail::scalarTypeOf(c.dtype), /*readOnly=*/false);
+  // Without a bias the kernel reads none: any valid pointer of its type.
+  rt::KernelArg biasArg = rt::KernelArg::pointer(
+      bias ? options.bias.data : c.data, detail::scalarTypeOf(c.dtype),
+      /*readOnly=*/true);
   return (*kernel)->launch(launch, *mapA, *mapB, cv, std::uint32_t(c.rows),
                            std::uint32_t(c.cols), std::uint32_t(a.cols),
-                           std::uint32_t(c.ld), options.alpha, options.beta);
+                           std::uint32_t(c.ld), options.alpha, options.beta,
+                           biasArg, epilogue);
 }
 
 } // namespace
@@ -209,6 +221,14 @@ rt::Error kaio::ops::validateGemm(const Matrix &a, const Matrix &b,
   if (!std::isfinite(options.beta))
     return invalid("beta", "must be finite, got " +
                                std::to_string(options.beta));
+  if (unsigned(options.activation) > unsigned(Activation::GeluErf))
+    return invalid("activation",
+                   "is not an Activation (code " +
+                       std::to_string(unsigned(options.activation)) + ")");
+  if (!options.bias.isAbsent())
+    if (rt::Error e = detail::checkVector("gemm", "bias", options.bias, c.cols,
+                                          c.dtype, "one per column of c"))
+      return e;
   if ((c.rows + kBlockTile - 1) / kBlockTile > kMaxGridY)
     return invalid("c", std::to_string(c.rows) + " rows need more than " +
                             std::to_string(kMaxGridY) +
@@ -222,14 +242,28 @@ rt::Error Library::gemm(const Matrix &a, const Matrix &b, const Matrix &c,
     return e;
   if (c.rows == 0 || c.cols == 0)
     return rt::Error::success();
-  // A column-major C is the row-major C^T = B^T A^T.
+  // A column-major C is the row-major C^T = B^T A^T (its bias runs along
+  // C^T's rows).
   if (c.layout == Layout::ColMajor)
-    return gemm(transposed(b), transposed(a), transposed(c), options);
+    return gemmRowMajorC(transposed(b), transposed(a), transposed(c), options,
+                         /*biasAlongRows=*/true);
+  return gemmRowMajorC(a, b, c, options, /*biasAlongRows=*/false);
+}
+
+rt::Error Library::gemmRowMajorC(const Matrix &a, const Matrix &b,
+                                 const Matrix &c, const GemmOptions &options,
+                                 bool biasAlongRows) {
   if (impl_->hopper && hopperGemmFits(a, b)) {
-    if (rt::Error e = launchHopperGemm(*impl_, a, b, c, options))
+    if (rt::Error e = launchHopperGemm(*impl_, a, b, c, options, biasAlongRows))
       return e.addContext("gemm");
     return rt::Error::success();
   }
+  const bool epilogue =
+      !options.bias.isAbsent() || options.activation != Activation::None;
+  if (biasAlongRows && !options.bias.isAbsent())
+    return unsupported("bias", "with a column-major c, a bias runs on the "
+                               "sm_90 kernel only: it needs a 9.0 GPU and "
+                               "16-byte aligned lines of A and B");
   if (a.dtype != DType::F16)
     return unsupported("a", std::string(getDTypeName(a.dtype)) +
                                 " runs on the sm_90 kernel only: it needs a "
@@ -264,5 +298,13 @@ rt::Error Library::gemm(const Matrix &a, const Matrix &b, const Matrix &c,
           config, av, bv, cv, std::uint32_t(c.rows), std::uint32_t(c.cols),
           std::uint32_t(a.cols), options.alpha, options.beta))
     return e.addContext("gemm");
+  if (!epilogue)
+    return rt::Error::success();
+  // Not fused here: bias and activation in place on C, on the same stream.
+  ElementwiseOptions elementwise;
+  elementwise.bias = options.bias;
+  elementwise.stream = options.stream;
+  if (rt::Error e = biasActivation(c, c, options.activation, elementwise))
+    return e.addContext("gemm's epilogue");
   return rt::Error::success();
 }

@@ -39,8 +39,18 @@ void kaio::buildKaioToPTXPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 }
 
+void kaio::buildPTXFormulaPipeline(OpPassManager &pm,
+                                   const KaioToPTXOptions &options) {
+  pm.addPass(createConvertMathToPTX());
+  pm.addPass(createConvertArithToPTX(ConvertArithToPTXOptions{options.fastMath}));
+}
+
 void kaio::registerKaioToPTXPipeline() {
   PassPipelineRegistration<KaioToPTXOptions>(
       "kaio-to-ptx", "lower kaio kernels to the ptx dialect",
       buildKaioToPTXPipeline);
+  PassPipelineRegistration<KaioToPTXOptions>(
+      "ptx-lower-formulas",
+      "lower the arith and math ops of ptx-level kernels, nothing else",
+      buildPTXFormulaPipeline);
 }

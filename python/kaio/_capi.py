@@ -142,6 +142,8 @@ _PROTOTYPES = {
     "kaio_memset": (_status, [_ctx, _c.c_uint64, _c.c_uint8, _c.c_size_t]),
     "kaio_gemm": (_status, [_ctx, _M, _M, _M, _c.c_float, _c.c_float,
                             _stream]),
+    "kaio_gemm_epilogue": (_status, [_ctx, _M, _M, _M, _c.c_float,
+                                     _c.c_float, _M, _c.c_int32, _stream]),
     "kaio_gemv": (_status, [_ctx, _M, _M, _M, _M, _stream]),
     "kaio_gemv_transposed": (_status, [_ctx, _M, _M, _M, _M, _M, _stream]),
     "kaio_gemv_transposed_workspace_elements": (_c.c_int64, [_c.c_int64,

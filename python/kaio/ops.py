@@ -80,24 +80,34 @@ def _enum(table, fn, name, value):
 
 # --- GEMM and GEMV ----------------------------------------------------------
 
-def gemm(a, b, out=None, alpha=1.0, beta=0.0, stream=None):
-    """out = alpha * a @ b + beta * out: a (M, K) and b (K, N) float16
-    (bfloat16 on a 9.0 GPU), out (M, N) float32 (allocated when not given;
-    beta then must be 0) or, on a 9.0 GPU, a's dtype. Row-major with
-    contiguous rows; on a 9.0 GPU also padded rows and transposed views
-    (x.T: column-major) with 16-byte aligned lines, and FP8
+def gemm(a, b, out=None, alpha=1.0, beta=0.0, bias=None, activation="none",
+         stream=None):
+    """out = activation(alpha * a @ b + beta * out + bias): a (M, K) and b
+    (K, N) float16 (bfloat16 on a 9.0 GPU), out (M, N) float32 (allocated
+    when not given; beta then must be 0) or, on a 9.0 GPU, a's dtype.
+    Row-major with contiguous rows; on a 9.0 GPU also padded rows and
+    transposed views (x.T: column-major) with 16-byte aligned lines, and FP8
     (float8_e4m3fn / float8_e5m2 a row-major, b column-major — e.g. w.T of
     a row-major (N, K) weight —, out float32, float16 or bfloat16; alpha
-    carries the scales)."""
+    carries the scales). bias (optional): one per column of out, out's
+    dtype; activation "none", "relu", "silu", "gelu" (erf) or "gelu_tanh".
+    Bias and activation are fused into the GEMM on a 9.0 GPU and applied
+    by a second kernel elsewhere."""
     c = _Call("kaio.ops.gemm", "a", a, stream)
+    act = _enum(_ACTIVATIONS, c.fn, "activation", activation)
     if out is None:
         if beta != 0:
             raise invalid(c.fn, "beta", "%g needs out= (the C to scale)"
                           % beta)
         bv = _arrays.view(c.fn, "b", b)
         out = c.new("out", (c.first.shape[0], bv.shape[-1]), "float32")
-    c.run("kaio_gemm", c.m("a", a), c.m("b", b), c.m("out", out),
-          float(alpha), float(beta))
+    if bias is None and act == _capi.ACT_NONE:
+        c.run("kaio_gemm", c.m("a", a), c.m("b", b), c.m("out", out),
+              float(alpha), float(beta))
+    else:
+        c.run("kaio_gemm_epilogue", c.m("a", a), c.m("b", b),
+              c.m("out", out), float(alpha), float(beta), c.m("bias", bias),
+              act)
     return out
 
 

@@ -362,6 +362,26 @@ static void testOps(kaio_context ctx, FakeCudaCounters *fake) {
   launches = fake->launches;
   CHECK_OK(kaio_gemm(ctx, &ma, &mb, &mc, 2.0f, 0.5f, NULL));
   CHECK(fake->launches == launches + 1);
+  /* With an epilogue: on the fake 8.0 GPU the product, then bias and
+     activation in place on C. */
+  {
+    kaio_matrix bias = kaio_vector(y, KAIO_F32, 48);
+    kaio_matrix shortBias = kaio_vector(y, KAIO_F32, 47);
+    CHECK_OK(kaio_gemm_epilogue(ctx, &ma, &mb, &mc, 1.0f, 0.0f, &bias,
+                                KAIO_ACT_GELU_ERF, NULL));
+    CHECK(fake->launches == launches + 3);
+    CHECK(strcmp(fake->lastKernel, "bias_gelu_erf_f32_v4") == 0);
+    CHECK_OK(kaio_gemm_epilogue(ctx, &ma, &mb, &mc, 1.0f, 0.0f, NULL,
+                                KAIO_ACT_RELU, NULL));
+    CHECK(fake->launches == launches + 5);
+    CHECK_FAILS(kaio_gemm_epilogue(ctx, &ma, &mb, &mc, 1.0f, 0.0f,
+                                   &shortBias, KAIO_ACT_NONE, NULL),
+                KAIO_ERROR_INVALID_VALUE, "gemm: bias: is 1x47");
+    CHECK_FAILS(kaio_gemm_epilogue(ctx, &ma, &mb, &mc, 1.0f, 0.0f, &bias, 17,
+                                   NULL),
+                KAIO_ERROR_INVALID_VALUE, "act");
+    CHECK(fake->launches == launches + 5);
+  }
   /* FP8 reaches the library as its dtype: a row-major e4m3 B is named (FP8
      tensor cores read K-major operands), an unknown dtype code too. */
   {
@@ -373,7 +393,7 @@ static void testOps(kaio_context ctx, FakeCudaCounters *fake) {
     bad.dtype = KAIO_E5M2 + 1;
     CHECK_FAILS(kaio_gemm(ctx, &a8, &bad, &mc, 1.0f, 0.0f, NULL),
                 KAIO_ERROR_INVALID_VALUE, "is not a kaio_dtype");
-    CHECK(fake->launches == launches + 1);
+    CHECK(fake->launches == launches + 5);
   }
   CHECK(kaio_norm_backward_workspace_elements(R, C) > 0);
   CHECK(kaio_gemv_transposed_workspace_elements(64, 32) > 0);

@@ -259,6 +259,34 @@ class OpsTest(unittest.TestCase):
         # 8-bit floats come back to NumPy as their codes.
         self.assertEqual(str(w8.numpy().dtype), "uint8")
 
+    def test_gemm_epilogue(self):
+        # A linear layer: gelu(x @ w.T + b), one launch on the fake 9.0 GPU
+        # (fused); on the fake 8.0 GPU the product then bias + activation.
+        x = kaio.DeviceArray.empty((64, 32), "bfloat16", device=1)
+        w = kaio.DeviceArray.empty((48, 32), "bfloat16", device=1)
+        bias = kaio.DeviceArray.empty((48,), "bfloat16", device=1)
+        y = kaio.DeviceArray.empty((64, 48), "bfloat16", device=1)
+        launches = fake().launches
+        ops.gemm(x, w.T, out=y, bias=bias, activation="gelu")
+        self.assertEqual(fake().launches, launches + 1)
+        self.assertEqual(fake().lastKernel.decode(),
+                         "hopper_gemm_bf16_bf16_128x128x64_s4_bcol")
+        a = kaio.DeviceArray.empty((64, 32), "float16")
+        b = kaio.DeviceArray.empty((32, 48), "float16")
+        c = ops.gemm(a, b, bias=kaio.DeviceArray.empty((48,)),
+                     activation="relu")
+        self.assertEqual((c.shape, c.dtype), ((64, 48), "float32"))
+        self.assertEqual(fake().launches, launches + 3)
+        self.assertEqual(fake().lastKernel.decode(), "bias_relu_f32_v4")
+        # Bad input names the argument; nothing launches.
+        with self.assertRaises(Exception) as e:
+            ops.gemm(a, b, bias=kaio.DeviceArray.empty((47,)))
+        self.assertIn("gemm: bias: is 1x47", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            ops.gemm(a, b, activation="tanh")
+        self.assertIn("activation", str(e.exception))
+        self.assertEqual(fake().launches, launches + 3)
+
     def test_flash_attention(self):
         q = kaio.DeviceArray.empty((2, 100, 8, 64), "bfloat16")
         kv = kaio.DeviceArray.empty((2, 100, 2, 64), "bfloat16")

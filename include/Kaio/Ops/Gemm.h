@@ -8,6 +8,7 @@
 #ifndef KAIO_OPS_GEMM_H
 #define KAIO_OPS_GEMM_H
 
+#include "Kaio/Ops/Elementwise.h"
 #include "Kaio/Ops/Tensor.h"
 #include "Kaio/Runtime/Error.h"
 #include "Kaio/Runtime/Stream.h"
@@ -17,6 +18,12 @@ namespace kaio::ops {
 struct GemmOptions {
   /// C = alpha * A B + beta * C, scaled in f32. beta == 0 does not read C.
   float alpha = 1.0f, beta = 0.0f;
+  /// C = act(alpha * A B + beta * C + bias), fused into the sm_90 kernel's
+  /// epilogue (elsewhere a second kernel applies bias and activation to
+  /// C): bias (optional) is a vector of C.cols elements of C's dtype, one
+  /// per column.
+  Matrix bias;
+  Activation activation = Activation::None;
   /// Null: the legacy default stream.
   const rt::Stream *stream = nullptr;
 };

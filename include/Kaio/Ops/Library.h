@@ -54,6 +54,10 @@ public:
   /// wgmma kernel. Elsewhere dense row-major matrices (ld = cols; else a typed
   /// "unsupported" error) on 128 x 128 block tiles of 4 x 4 warp tiles, two
   /// cp.async stages (examples/tensor_core_matmul_tiled.mlir, f16 only).
+  /// options.bias and options.activation make it C = act(alpha * A B +
+  /// beta * C + bias): fused into the sm_90 kernel's epilogue (staged
+  /// through shared memory, 16-byte stores); elsewhere Library::
+  /// biasActivation runs on C after the product (a second launch).
   rt::Error gemm(const Matrix &a, const Matrix &b, const Matrix &c,
                  const GemmOptions &options = {});
 
@@ -165,6 +169,10 @@ public:
 
 private:
   explicit Library(std::unique_ptr<Impl> impl);
+  /// gemm() once C is row-major (validated, not empty); a column-major
+  /// C's bias runs along the rows of the C^T computed here.
+  rt::Error gemmRowMajorC(const Matrix &a, const Matrix &b, const Matrix &c,
+                          const GemmOptions &options, bool biasAlongRows);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -33,7 +33,16 @@ struct KaioToPTXOptions : public mlir::PassPipelineOptions<KaioToPTXOptions> {
 void buildKaioToPTXPipeline(mlir::OpPassManager &pm,
                             const KaioToPTXOptions &options);
 
-/// Registers `--kaio-to-ptx="chip=sm_80 fast-math=1"`.
+/// A module written at the ptx level (ptx.entry bodies, as the op library's
+/// sm_90a kernels are) whose formulas use arith and math ops: lowers those
+/// in place, as the kaio pipeline would, and touches nothing else (no
+/// canonicalization of the hand-scheduled ptx ops). kaio::compileToPTX
+/// picks it for modules with no kaio kernel.
+void buildPTXFormulaPipeline(mlir::OpPassManager &pm,
+                             const KaioToPTXOptions &options);
+
+/// Registers `--kaio-to-ptx="chip=sm_80 fast-math=1"` and
+/// `--ptx-lower-formulas`.
 void registerKaioToPTXPipeline();
 
 } // namespace kaio

@@ -10,6 +10,7 @@
 
 #include "OpsKernels.h"
 
+#include "Activation.h"
 #include "KernelSupport.h"
 
 #include <array>
@@ -24,31 +25,6 @@ using namespace kaio::ops::kernels;
 using namespace kaio::ops::kernels::support;
 
 namespace {
-
-/// act(x) in f32.
-F32 activate(Activation act, const F32 &x) {
-  switch (act) {
-  case Activation::None:
-    return x;
-  case Activation::Relu:
-    return max(x, 0.0f);
-  case Activation::Silu:
-    // x / (1 + e^-x): 0 (not NaN) where e^-x overflows.
-    return x / (1.0f + exp(-x));
-  case Activation::GeluTanh: {
-    // 0.5 x (1 + tanh(u)) = x / (1 + e^{-2u}), u = sqrt(2 / pi) (x +
-    // 0.044715 x^3): one exp and a division where tanh costs an exp, a
-    // division and a polynomial (the 16-bit kernels were compute-bound).
-    // Saturates like tanh: x for large x, -0 where e^{-2u} overflows.
-    const float k2 = 2.0f * 0.7978845608028654f; // 2 sqrt(2 / pi)
-    F32 twoU = k2 * fma(x * x, 0.044715f, 1.0f) * x;
-    return x / (1.0f + exp(-twoU));
-  }
-  case Activation::GeluErf:
-    return 0.5f * x * (1.0f + erf(x * 0.7071067811865476f));
-  }
-  return x;
-}
 
 /// Calls body(Width<W>, row pointer offset helper, column) for this thread's
 /// chunk of every row it owns: Width<V> inside the row, Width<1> per element

@@ -36,14 +36,279 @@
 //===----------------------------------------------------------------------===//
 
 #include "OpsKernels.h"
+
+#include "Activation.h"
 #include "PtxWriter.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
 #include <string>
 
+using namespace kaio::ops;
 using namespace kaio::ops::kernels;
 
+
+namespace {
+
+/// The consumer's values the staged epilogue starts from.
+struct EpilogueInputs {
+  std::string tiles;   ///< the shared ring's address (staging follows it)
+  std::string g;       ///< the consumer warpgroup (0, 1)
+  std::string lane128; ///< the thread in its warpgroup
+  std::string row0, col0; ///< the tile's origin in C
+  std::string readC;      ///< beta != 0
+  std::string aligned;    ///< C's rows take 4-column vector stores
+  std::string nextTile, nextIt; ///< where ^ctile continues
+};
+
+/// The staged epilogue, from block ^fused (the accumulators are %res<i>):
+/// out = act(alpha * acc + beta * C + bias). Chunk by chunk of
+/// kGemmStagingColumns columns, each consumer warpgroup writes its
+/// accumulators to its staging buffer, then reads them back as 16 rows x 4
+/// columns per pass (a thread: 4 consecutive columns of one row) and
+/// finishes them: beta * C and the bias as scalar loads, the activation
+/// (one copy of each formula, chosen by a uniform branch), and one 16-byte
+/// (f32) or 8-byte (16-bit) store where the 4 columns are in C and its
+/// rows aligned, else element by element. Named barriers 1 and 2 (128
+/// threads) order each warpgroup's writes and reads.
+void writeFusedEpilogue(PtxWriter &w, const HopperGemmConfig &c,
+                        const EpilogueInputs &in) {
+  const unsigned outBytes = getGemmElemBytes(c.out);
+  const bool out16 = c.out != GemmElem::F32;
+  const char *outType = getGemmElemName(c.out);
+  const unsigned inBytes = getGemmElemBytes(c.in);
+  const unsigned ringBytes = c.stages * (c.blockM + c.blockN) * c.blockK *
+                             inBytes;
+  const unsigned chunks = c.blockN / kGemmStagingColumns;
+  const unsigned rowBytes = kGemmStagingRowBytes;
+  constexpr unsigned kPassRows = 16, kPasses = 64 / kPassRows;
+  // Accumulators per thread in a chunk: 4 per 8 columns.
+  constexpr unsigned kChunkAccs = kGemmStagingColumns / 2;
+  auto names = [](const std::string &prefix) {
+    std::vector<std::string> v;
+    for (unsigned i = 0; i < 4; ++i)
+      v.push_back(prefix + std::to_string(i));
+    return v;
+  };
+  auto args = [&](const std::string &prefix) {
+    std::string text;
+    for (unsigned i = 0; i < 4; ++i)
+      text += (i ? ", %" : "%") + prefix + std::to_string(i) + ": f32";
+    return text;
+  };
+  auto values = [](llvm::ArrayRef<std::string> v) {
+    return joined(v) + " : f32, f32, f32, f32";
+  };
+
+  w.label("^fused:");
+  std::string zero = w.i32(0), one = w.i32(1);
+  std::string staging = w.add32(
+      w.add32(in.tiles, w.i32(ringBytes)), w.mul32(in.g, w.i32(64 * rowBytes)));
+  std::string isFirstGroup = w.setp("eq", in.g, zero);
+  auto groupBarrier = [&] {
+    w.op("ptx.bar_sync if " + isFirstGroup + " 1, 128");
+    w.op("ptx.bar_sync if not " + isFirstGroup + " 2, 128");
+  };
+  // Writes: accumulator e of the m64nN layout is row 16 warp + quad + 8 h
+  // (h = e / 2 % 2), column 8 (e / 4) + 2 pair + e % 2.
+  std::string lane = w.let("ptx.and b32 " + in.lane128 + ", " + w.i32(31) + " : i32");
+  std::string warp = w.shr(in.lane128, 5);
+  std::string quad = w.shr(lane, 2);
+  std::string pair = w.let("ptx.and b32 " + lane + ", " + w.i32(3) + " : i32");
+  std::string writeBase = w.add32(
+      staging,
+      w.add32(w.mul32(w.add32(w.mul32(warp, w.i32(16)), quad), w.i32(rowBytes)),
+              w.mul32(pair, w.i32(8))));
+  // Reads: pass p covers rows 16 p + lane128 / 8, columns 4 (lane128 % 8).
+  std::string readRow = w.shr(in.lane128, 3);
+  std::string quarter = w.let("ptx.and b32 " + in.lane128 + ", " + w.i32(7) + " : i32");
+  std::string readBase = w.add32(
+      staging, w.add32(w.mul32(readRow, w.i32(rowBytes)),
+                       w.mul32(quarter, w.i32(16))));
+  std::string act = w.let("ptx.and b32 %epi, " + w.i32(kGemmActivationMask) + " : i32");
+  std::string biasCols = w.setp(
+      "ne", w.let("ptx.and b32 %epi, " + w.i32(kGemmBiasColumns) + " : i32"), zero);
+  std::string biasRows = w.setp(
+      "ne", w.let("ptx.and b32 %epi, " + w.i32(kGemmBiasRows) + " : i32"), zero);
+  std::string rows0 = w.add32(in.row0, w.mul32(in.g, w.i32(64)));
+  w.op("ptx.bra ^fchunk(" + zero + " : i32)");
+
+  // Chunk j: wait until the last reads of the buffer are done, write the
+  // chunk's accumulators (a branch per chunk: registers are not indexed).
+  w.label("^fchunk(%fj: i32):");
+  groupBarrier();
+  for (unsigned j = 0; j < chunks; ++j) {
+    std::string next = "^fwrite" + std::to_string(j);
+    if (j + 1 < chunks) {
+      std::string is = w.setp("eq", "%fj", w.i32(j));
+      w.op("ptx.cond_bra " + is + ", " + next + ", ^fpick" +
+           std::to_string(j + 1));
+      w.label("^fpick" + std::to_string(j + 1) + ":");
+    } else {
+      w.op("ptx.bra " + next);
+    }
+  }
+  for (unsigned j = 0; j < chunks; ++j) {
+    w.label("^fwrite" + std::to_string(j) + ":");
+    for (unsigned e = j * kChunkAccs; e < (j + 1) * kChunkAccs; e += 2) {
+      const unsigned h = e / 2 % 2, col8 = e / 4 - j * (kChunkAccs / 4);
+      const unsigned offset = h * 8 * rowBytes + col8 * 32;
+      w.op("ptx.st shared f32 [" + writeBase + " + " + std::to_string(offset) +
+           "], %res" + std::to_string(e) + ", %res" + std::to_string(e + 1) +
+           " : i32, f32, f32");
+    }
+    w.op("ptx.bra ^fstaged");
+  }
+  w.label("^fstaged:");
+  groupBarrier();
+  std::string chunkCol = w.add32(
+      w.add32(in.col0, w.mul32("%fj", w.i32(kGemmStagingColumns))),
+      w.mul32(quarter, w.i32(4)));
+  w.op("ptx.bra ^fpass(" + zero + " : i32)");
+
+  // Pass p: 4 columns of one row, scaled by alpha.
+  w.label("^fpass(%fp: i32):");
+  std::string fp16 = w.mul32("%fp", w.i32(kPassRows));
+  std::string x = w.letMany(
+      4, "ptx.ld shared f32 [" +
+             w.add32(readBase, w.mul32("%fp", w.i32(kPassRows * rowBytes))) +
+             "] : i32 -> f32, f32, f32, f32");
+  std::vector<std::string> v;
+  for (unsigned i = 0; i < 4; ++i)
+    v.push_back(w.let("ptx.mul rn f32 " + x + "#" + std::to_string(i) +
+                      ", %alpha : f32"));
+  std::string row = w.add32(rows0, w.add32(fp16, readRow));
+  std::string rowOk = w.setp("lt", row, "%m");
+  std::vector<std::string> colOk, ok;
+  for (unsigned i = 0; i < 4; ++i) {
+    colOk.push_back(w.setp("lt", w.add32(chunkCol, w.i32(i)), "%n"));
+    ok.push_back(w.let("ptx.and pred " + rowOk + ", " + colOk[i] + " : i1"));
+  }
+  std::string element = w.add32(w.mul32(row, "%ldc"), chunkCol);
+  std::string at = w.add64(
+      "%c", w.let("ptx.mul wide u32 " + element + ", " + w.i32(outBytes) +
+                  " : (i32, i32) -> i64"));
+  // One element of C's type at `address` (+ offset) as f32.
+  auto loadOut = [&](const std::string &pred, const std::string &address,
+                     unsigned offset) {
+    std::string where = "[" + address + " + " + std::to_string(offset) + "]";
+    if (!out16)
+      return w.let("ptx.ld if " + pred + " global f32 " + where + " : i64 -> f32");
+    std::string raw = w.let("ptx.ld if " + pred + " global b16 " + where +
+                            " : i64 -> " + outType);
+    return w.let(std::string("ptx.cvt f32 ") + outType + " " + raw + " : " +
+                 outType + " -> f32");
+  };
+  w.op("ptx.cond_bra " + in.readC + ", ^fbeta(" + values(v) + "), ^fbias(" +
+       values(v) + ")");
+
+  w.label("^fbeta(" + args("fb") + "):");
+  std::vector<std::string> withC;
+  for (unsigned i = 0; i < 4; ++i)
+    withC.push_back(w.let("ptx.fma rn f32 " + loadOut(ok[i], at, i * outBytes) +
+                          ", %beta, %fb" + std::to_string(i) + " : f32"));
+  w.op("ptx.bra ^fbias(" + values(withC) + ")");
+
+  // + bias[col] or + bias[row] (element-wise loads: bias is small and in L2).
+  w.label("^fbias(" + args("fc") + "):");
+  w.op("ptx.cond_bra " + biasCols + ", ^fbias_cols(" + values(names("%fc")) +
+       "), ^fbias_rows_check(" + values(names("%fc")) + ")");
+  w.label("^fbias_cols(" + args("fd") + "):");
+  std::string colBias = w.add64(
+      "%bias", w.let("ptx.mul wide u32 " + chunkCol + ", " + w.i32(outBytes) +
+                     " : (i32, i32) -> i64"));
+  std::vector<std::string> plusCol;
+  for (unsigned i = 0; i < 4; ++i)
+    plusCol.push_back(w.let("ptx.add rn f32 %fd" + std::to_string(i) + ", " +
+                            loadOut(colOk[i], colBias, i * outBytes) + " : f32"));
+  w.op("ptx.bra ^fact(" + values(plusCol) + ")");
+  w.label("^fbias_rows_check(" + args("fe") + "):");
+  w.op("ptx.cond_bra " + biasRows + ", ^fbias_rows(" + values(names("%fe")) +
+       "), ^fact(" + values(names("%fe")) + ")");
+  w.label("^fbias_rows(" + args("ff") + "):");
+  std::string rowBiasAt = w.add64(
+      "%bias", w.let("ptx.mul wide u32 " + row + ", " + w.i32(outBytes) +
+                     " : (i32, i32) -> i64"));
+  std::string rowBias = loadOut(rowOk, rowBiasAt, 0);
+  std::vector<std::string> plusRow;
+  for (unsigned i = 0; i < 4; ++i)
+    plusRow.push_back(w.let("ptx.add rn f32 %ff" + std::to_string(i) + ", " +
+                            rowBias + " : f32"));
+  w.op("ptx.bra ^fact(" + values(plusRow) + ")");
+
+  // The activation: a uniform branch to one copy of each formula.
+  const Activation kActs[] = {Activation::Relu, Activation::Silu,
+                              Activation::GeluTanh, Activation::GeluErf};
+  w.label("^fact(" + args("fg") + "):");
+  for (Activation a : kActs) {
+    std::string is = w.setp("eq", act, w.i32(unsigned(a)));
+    std::string name = getActivationName(a);
+    w.op("ptx.cond_bra " + is + ", ^fact_" + name + "(" +
+         values(names("%fg")) + "), ^fnot_" + name);
+    w.label("^fnot_" + name + ":");
+  }
+  w.op("ptx.bra ^fstore(" + values(names("%fg")) + ")");
+  for (Activation a : kActs) {
+    std::string name = getActivationName(a);
+    std::string prefix = "fa_" + name + "_";
+    w.label("^fact_" + name + "(" + args(prefix) + "):");
+    std::vector<std::string> y;
+    for (unsigned i = 0; i < 4; ++i)
+      y.push_back(
+          activate(a, TextF32{&w, "%" + prefix + std::to_string(i)}).v);
+    w.op("ptx.bra ^fstore(" + values(y) + ")");
+  }
+
+  // The store: 4 columns at once where they are all in C and the rows
+  // aligned, else element by element.
+  w.label("^fstore(" + args("fs") + "):");
+  std::string inside = w.setp("le", w.add32(chunkCol, w.i32(4)), "%n");
+  std::string vector = w.let(
+      "ptx.and pred " + w.let("ptx.and pred " + rowOk + ", " + inside + " : i1") +
+      ", " + in.aligned + " : i1");
+  std::vector<std::string> result = names("%fs");
+  w.op("ptx.cond_bra " + vector + ", ^fvector, ^fscalar");
+  w.label("^fvector:");
+  if (out16) {
+    // Little-endian: the lower column in the low half.
+    std::string lo = w.let(std::string("ptx.cvt_pack rn ") + outType + "x2 " +
+                           result[1] + ", " + result[0] + " : i32");
+    std::string hi = w.let(std::string("ptx.cvt_pack rn ") + outType + "x2 " +
+                           result[3] + ", " + result[2] + " : i32");
+    w.op("ptx.st global b32 [" + at + "], " + lo + ", " + hi + " : i64, i32, i32");
+  } else {
+    w.op("ptx.st global f32 [" + at + "], " + joined(result) +
+         " : i64, f32, f32, f32, f32");
+  }
+  w.op("ptx.bra ^fnext");
+  w.label("^fscalar:");
+  for (unsigned i = 0; i < 4; ++i) {
+    std::string where = "[" + at + " + " + std::to_string(i * outBytes) + "]";
+    if (out16) {
+      std::string rounded = w.let(std::string("ptx.cvt rn ") + outType +
+                                  " f32 " + result[i] + " : f32 -> " + outType);
+      w.op("ptx.st if " + ok[i] + " global b16 " + where + ", " + rounded +
+           " : i64, " + outType);
+    } else {
+      w.op("ptx.st if " + ok[i] + " global f32 " + where + ", " + result[i] +
+           " : i64, f32");
+    }
+  }
+  w.op("ptx.bra ^fnext");
+
+  // Next pass, next chunk, next tile.
+  w.label("^fnext:");
+  std::string nextPass = w.add32("%fp", one);
+  w.op("ptx.cond_bra " + w.setp("lt", nextPass, w.i32(kPasses)) + ", ^fpass(" +
+       nextPass + " : i32), ^fchunk_end");
+  w.label("^fchunk_end:");
+  std::string nextChunk = w.add32("%fj", one);
+  w.op("ptx.cond_bra " + w.setp("lt", nextChunk, w.i32(chunks)) +
+       ", ^fchunk(" + nextChunk + " : i32), ^ctile(" + in.nextTile + ", " +
+       in.nextIt + " : i32, i32)");
+}
+
+} // namespace
 
 std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   const unsigned accs = c.blockN / 2; // f32 accumulators per thread
@@ -51,7 +316,8 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   const unsigned aBytes = c.blockM * c.blockK * inBytes;
   const unsigned bBytes = c.blockK * c.blockN * inBytes;
   const unsigned stageBytes = aBytes + bBytes;
-  const unsigned smem = stageBytes * c.stages;
+  const unsigned ringBytes = stageBytes * c.stages;
+  const unsigned smem = hopperGemmSharedBytes(c);
   // One wgmma covers 32 bytes of K: k16 of 16-bit, k32 of 8-bit elements.
   const unsigned kInstr = 32 / inBytes;
   const char *type = getGemmElemName(c.in);
@@ -70,7 +336,10 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
       "%c: i64 {{ptx.ptr = {2}, ptx.name = \"c\"}, %m: i32 {{ptx.name = \"m\"}, "
       "%n: i32 {{ptx.name = \"n\"}, %k: i32 {{ptx.name = \"k\"}, "
       "%ldc: i32 {{ptx.name = \"ldc\"}, %alpha: f32 {{ptx.name = \"alpha\"}, "
-      "%beta: f32 {{ptx.name = \"beta\"}) attributes {{reqntid = array<i32: 384>, "
+      "%beta: f32 {{ptx.name = \"beta\"}, "
+      "%bias: i64 {{ptx.ptr = {2}, ptx.readonly, ptx.name = \"bias\"}, "
+      "%epi: i32 {{ptx.name = \"epilogue\"}) attributes {{reqntid = "
+      "array<i32: 384>, "
       "dynamic_smem = {1} : i64} {{\n",
       name, smem, outType);
 
@@ -316,21 +585,37 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
       "ptx.and b32 " + w.let("ptx.or b32 " + cLow + ", " + rowStride + " : i32") +
       ", " + w.i32(pairBytes - 1) + " : i32");
   std::string pairs = w.setp("eq", misaligned, zero);
-  w.op("ptx.cond_bra " + readC + ", ^store_beta, ^store_check");
+  // C's rows allow 16-byte stores of 4 columns (f32) or 8-byte ones.
+  std::string aligned16 = w.setp(
+      "eq",
+      w.let("ptx.and b32 " + w.let("ptx.or b32 " + cLow + ", " + rowStride +
+                                   " : i32") +
+            ", " + w.i32(4 * outBytes - 1) + " : i32"),
+      zero);
+  // Anything but a plain result takes the staged epilogue (as does beta on
+  // 256-column tiles, whose register path never reads C).
+  const bool readsC = c.blockN <= 128;
+  std::string fused = w.setp("ne", "%epi", zero);
+  if (!readsC)
+    fused = w.let("ptx.or pred " + fused + ", " + readC + " : i1");
+  w.op("ptx.cond_bra " + fused + ", ^fused, ^plain");
+  writeFusedEpilogue(w, c, {tiles, g, lane128, crow0, ccol0, readC, aligned16,
+                            nextTile, citNext});
+  w.label("^plain:");
+  if (readsC)
+    w.op("ptx.cond_bra " + readC + ", ^store_beta, ^store_check");
+  else
+    w.op("ptx.bra ^store_check");
   w.label("^store_check:");
   w.op("ptx.cond_bra " + pairs + ", ^store_pairs, ^store");
-  const bool readsC = c.blockN <= 128;
   enum class Epilogue { Beta, Scalar, Pairs };
   for (Epilogue kind : {Epilogue::Beta, Epilogue::Scalar, Epilogue::Pairs}) {
     const bool withBeta = kind == Epilogue::Beta;
+    if (withBeta && !readsC)
+      continue; // the staged epilogue's
     w.label(withBeta                     ? "^store_beta:"
             : kind == Epilogue::Scalar ? "^store:"
                                          : "^store_pairs:");
-    if (withBeta && !readsC) {
-      w.op("ptx.trap");
-      w.op("ptx.ret");
-      continue;
-    }
     for (unsigned h = 0; h < 2; ++h) {
       std::string row = w.add32(rowBase, w.i32(8 * h));
       std::string rowOk = w.setp("lt", row, "%m");

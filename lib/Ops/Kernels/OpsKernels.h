@@ -268,13 +268,38 @@ struct HopperGemmConfig {
   /// A column-major A (M contiguous) / B (K contiguous).
   bool aColMajor = false, bColMajor = false;
 };
+/// The sm_90a GEMM's `epilogue` parameter: the Activation in the low bits,
+/// and where a bias vector (C's type) is added before it.
+enum HopperGemmEpilogue : std::uint32_t {
+  kGemmActivationMask = 7, ///< an Activation (0: none)
+  kGemmBiasColumns = 8,    ///< + bias[col] (one per column of C)
+  kGemmBiasRows = 16,      ///< + bias[row] (one per row of C)
+};
+/// The fused epilogue stages each consumer warpgroup's 64 rows of the tile
+/// through shared memory (after the ring) in chunks of this many f32
+/// columns, rows this many bytes apart: 8 words of padding make the
+/// accumulators' 8-byte writes conflict-free (quads of rows land 8 banks
+/// apart) and each 16-byte read-back of a row's 128 bytes one wavefront.
+constexpr unsigned kGemmStagingColumns = 32, kGemmStagingRowBytes = 160;
+/// Dynamic shared memory of a configuration: the ring of A and B stages,
+/// then the two consumer warpgroups' staging buffers.
+inline unsigned hopperGemmSharedBytes(const HopperGemmConfig &c) {
+  const unsigned inBytes = getGemmElemBytes(c.in);
+  return c.stages * (c.blockM + c.blockN) * c.blockK * inBytes +
+         c.blockM * kGemmStagingRowBytes;
+}
 /// Its kernel (the name is what the host launches, so it is defined here):
-/// `hopper_gemm_f16_f32_128x128x64_s4(a_map, b_map, c, m, n, k,
-/// ldc, alpha, beta)` computing C = alpha * A * B + beta * C (beta 0 never
-/// reads C; 256-column tiles take beta 0 only and trap otherwise), with
-/// `_acol` / `_bcol` appended for a column-major A / B; a_map and b_map
-/// are 128-byte-swizzled tensor maps over A and B (boxes below);
-/// persistent: any 1-D grid (up to the number of BM x BN tiles) covers C.
+/// `hopper_gemm_f16_f32_128x128x64_s4(a_map, b_map, c, m, n, k, ldc,
+/// alpha, beta, bias, epilogue)` computing C = act(alpha * A * B + beta *
+/// C + bias) (beta 0 never reads C), with `_acol` / `_bcol` appended for a
+/// column-major A / B; a_map and b_map are 128-byte-swizzled tensor maps
+/// over A and B (boxes below); `bias` any valid pointer when `epilogue`
+/// has no bias bit. Persistent: any 1-D grid (up to the number of BM x BN
+/// tiles) covers C. Plain results (no activation or bias) leave from the
+/// accumulators' registers (pairs of columns per store); the fused
+/// epilogue (and beta on 256-column tiles, where loading C beside 128
+/// accumulators would spill) goes through the staging buffers: 16-byte
+/// rows of 4 columns per thread, coalesced.
 inline std::string hopperGemmName(const HopperGemmConfig &c) {
   return std::string("hopper_gemm_") + getGemmElemName(c.in) + "_" +
          getGemmElemName(c.out) + "_" + std::to_string(c.blockM) + "x" +

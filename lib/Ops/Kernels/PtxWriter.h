@@ -12,6 +12,8 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <string>
 
@@ -94,6 +96,56 @@ public:
 private:
   unsigned next = 0;
 };
+
+/// An f32 value of a text kernel whose arithmetic writes arith and math
+/// ops (the pipeline lowers them inside ptx.entry as it does the builder's):
+/// text kernels then share formulas with builder ones (Activation.h).
+struct TextF32 {
+  PtxWriter *w;
+  std::string v;
+};
+namespace detail {
+inline TextF32 textConstant(PtxWriter *w, float value) {
+  // Hexadecimal: the exact bits.
+  return {w, w->let(llvm::formatv("arith.constant {0:x8} : f32",
+                                  llvm::bit_cast<uint32_t>(value))
+                        .str())};
+}
+inline TextF32 textOp(const char *op, const TextF32 &a, const TextF32 &b) {
+  return {a.w, a.w->let(llvm::Twine(op) + " " + a.v + ", " + b.v + " : f32")};
+}
+inline TextF32 textOp(const char *op, const TextF32 &a) {
+  return {a.w, a.w->let(llvm::Twine(op) + " " + a.v + " : f32")};
+}
+} // namespace detail
+#define KAIO_TEXT_F32_BINARY(OP, NAME)                                         \
+  inline TextF32 operator OP(const TextF32 &a, const TextF32 &b) {             \
+    return detail::textOp(NAME, a, b);                                         \
+  }                                                                            \
+  inline TextF32 operator OP(const TextF32 &a, float b) {                      \
+    return a OP detail::textConstant(a.w, b);                                  \
+  }                                                                            \
+  inline TextF32 operator OP(float a, const TextF32 &b) {                      \
+    return detail::textConstant(b.w, a) OP b;                                  \
+  }
+KAIO_TEXT_F32_BINARY(+, "arith.addf")
+KAIO_TEXT_F32_BINARY(-, "arith.subf")
+KAIO_TEXT_F32_BINARY(*, "arith.mulf")
+KAIO_TEXT_F32_BINARY(/, "arith.divf")
+#undef KAIO_TEXT_F32_BINARY
+inline TextF32 operator-(const TextF32 &a) {
+  return detail::textOp("arith.negf", a);
+}
+inline TextF32 max(const TextF32 &a, float b) {
+  return detail::textOp("arith.maxnumf", a, detail::textConstant(a.w, b));
+}
+inline TextF32 exp(const TextF32 &a) { return detail::textOp("math.exp", a); }
+inline TextF32 erf(const TextF32 &a) { return detail::textOp("math.erf", a); }
+inline TextF32 fma(const TextF32 &a, float b, float c) {
+  TextF32 bv = detail::textConstant(a.w, b), cv = detail::textConstant(a.w, c);
+  return {a.w, a.w->let("math.fma " + a.v + ", " + bv.v + ", " + cv.v +
+                        " : f32")};
+}
 
 inline std::string joined(llvm::ArrayRef<std::string> values) {
   return llvm::join(values, ", ");

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ActivationReference.h"
 #include "KernelTestSupport.h"
 
 #include <cmath>
@@ -31,23 +32,6 @@ public:
     ASSERT_TRUE(r.success) << name << ": " << r.message();
   }
 };
-
-double activate(Activation act, double x) {
-  switch (act) {
-  case Activation::None:
-    return x;
-  case Activation::Relu:
-    return std::max(x, 0.0);
-  case Activation::Silu:
-    return x / (1 + std::exp(-x));
-  case Activation::GeluTanh:
-    return 0.5 * x *
-           (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
-  case Activation::GeluErf:
-    return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
-  }
-  return x;
-}
 
 /// Checks rows x cols of `got` (leading dimension ld) against want(r, c) and
 /// that the padding kept its sentinel.
@@ -101,7 +85,7 @@ TEST_P(ElementwiseKernelsTest, BiasActivationAtRaggedShapes) {
                      [&](uint32_t r, uint32_t c) {
                        return roundTo(
                            elem(),
-                           activate(act, x[size_t(r) * ld + c] +
+                           referenceActivation(act, x[size_t(r) * ld + c] +
                                              (withBias ? b[c] : 0.0)));
                      },
                      name);
@@ -130,7 +114,7 @@ TEST_P(ElementwiseKernelsTest, GatedActivationsAndRowGridStride) {
                  tolerance(elem()),
                  [&](uint32_t r, uint32_t c) {
                    size_t i = size_t(r) * ld + c;
-                   return activate(act, g[i]) * u[i];
+                   return referenceActivation(act, g[i]) * u[i];
                  },
                  name);
     if (HasFatalFailure())
@@ -175,7 +159,7 @@ TEST_P(ElementwiseKernelsTest, AddAndSpecialValues) {
     std::vector<double> y = download(interp, dy, ldS);
     for (uint32_t i = 0; i < n; ++i) {
       // GELU(-inf) is -inf * 0: NaN, as in PyTorch.
-      double want = roundTo(elem(), activate(act, special[i]));
+      double want = roundTo(elem(), referenceActivation(act, special[i]));
       if (std::isnan(want) || std::isinf(want))
         EXPECT_TRUE(y[i] == want || (std::isnan(want) && std::isnan(y[i])))
             << name << "(" << special[i] << ") = " << y[i];

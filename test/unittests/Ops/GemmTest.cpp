@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ActivationReference.h"
 #include "DriverBackends.h"
 #include "OpsTestSupport.h"
 
@@ -163,6 +164,28 @@ TEST(GemmValidation, AlphaAndBetaAreAnyFiniteNumbers) {
   EXPECT_EQ(errorOf(a, b, c, infBeta), "gemm: beta: must be finite, got inf");
 }
 
+TEST(GemmValidation, ChecksTheEpilogue) {
+  Matrix a = fakeMatrix(DType::F16, 64, 32), b = fakeMatrix(DType::F16, 32, 16),
+         c = fakeMatrix(DType::F32, 64, 16);
+  GemmOptions fused;
+  fused.bias = fakeMatrix(DType::F32, 1, 16);
+  fused.activation = Activation::GeluErf;
+  EXPECT_EQ(errorOf(a, b, c, fused), "");
+  fused.bias.cols = fused.bias.ld = 64; // one per row: not what it takes
+  EXPECT_EQ(errorOf(a, b, c, fused),
+            "gemm: bias: is 1x64 but must be a contiguous vector of 16 "
+            "elements (one per column of c)");
+  fused.bias = fakeMatrix(DType::F16, 1, 16);
+  EXPECT_EQ(errorOf(a, b, c, fused),
+            "gemm: bias: dtype f16 but must be f32");
+  // A 16-bit C takes a bias of its type.
+  EXPECT_EQ(errorOf(a, b, fakeMatrix(DType::F16, 64, 16), fused), "");
+  GemmOptions bad;
+  bad.activation = static_cast<Activation>(9);
+  EXPECT_EQ(errorOf(a, b, c, bad),
+            "gemm: activation: is not an Activation (code 9)");
+}
+
 /// The library on the fake driver (what is launched) and on a GPU (what it
 /// computes).
 class GemmTest : public BackendTest {};
@@ -279,7 +302,8 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
   EXPECT_EQ(counters->lastGrid[0], 132u);
   EXPECT_EQ(counters->lastGrid[1], 1u);
   EXPECT_EQ(counters->lastBlock[0], 384u);
-  EXPECT_EQ(counters->lastSharedBytes, 196608u);
+  // Four 48 KiB stages and the fused epilogue's 20 KiB of staging.
+  EXPECT_EQ(counters->lastSharedBytes, 196608u + 20480u);
   EXPECT_EQ(counters->tensorMapsEncoded, maps + 2);
   // beta 0 but 128 x 128 tiles fit in one wave (64 <= 132 SMs): the
   // narrower tile halves each block's work.
@@ -296,7 +320,7 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
                          Matrix::rowMajor(c->view(), 300, 256), blend));
   EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f32_128x128x64_s4");
   EXPECT_EQ(counters->lastGrid[0], 6u); // 3 x 2 tiles
-  EXPECT_EQ(counters->lastSharedBytes, 131072u);
+  EXPECT_EQ(counters->lastSharedBytes, 131072u + 20480u);
   // Rows that are not 16-byte multiples cannot be tensor-mapped: the
   // portable kernel.
   ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a->view(), 300, k),
@@ -358,7 +382,7 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
   ASSERT_FALSE(lib->gemm(a8, b8, Matrix::rowMajor(c->view(), m, n)));
   EXPECT_STREQ(counters->lastKernel,
                "hopper_gemm_e4m3_f32_128x256x128_s4_bcol");
-  EXPECT_EQ(counters->lastSharedBytes, 196608u);
+  EXPECT_EQ(counters->lastSharedBytes, 196608u + 20480u);
   a8.dtype = b8.dtype = DType::E5M2;
   Matrix cb16 = Matrix::rowMajor(c16->view(), m, n);
   cb16.dtype = DType::BF16;
@@ -378,6 +402,85 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
   EXPECT_EQ(counters->tensorMapsEncoded, maps + 2 * 10); // 10 launches
 }
 
+TEST_P(GemmTest, FusesBiasAndActivationOnA90GpuAndAppliesThemAfterElsewhere) {
+  if (!isFake())
+    GTEST_SKIP() << "checks the launches through the fake driver";
+  const std::int64_t m = 4096, n = 4096, k = 64;
+  FakeCudaCounters *counters = getFakeCounters();
+  GemmOptions fused;
+  fused.activation = Activation::GeluTanh;
+  fused.beta = 0.5f;
+  {
+    rt::Expected<kaio::test::FakeHopper> fake = kaio::test::loadOnFakeHopper();
+    ASSERT_TRUE(fake) << fake.error().message();
+    auto a = rt::DeviceBuffer<rt::Half>::allocate(fake->device, m * k);
+    auto b = rt::DeviceBuffer<rt::Half>::allocate(fake->device, k * n);
+    auto c = rt::DeviceBuffer<float>::allocate(fake->device, m * n);
+    auto bias = rt::DeviceBuffer<float>::allocate(fake->device, n);
+    ASSERT_TRUE(a && b && c && bias);
+    fused.bias = Matrix::rowMajor(bias->view(), 1, n);
+    // One launch; the staged epilogue reads C on wide tiles too.
+    int launches = counters->launches;
+    rt::Error e = fake->lib.gemm(Matrix::rowMajor(a->view(), m, k),
+                                 Matrix::rowMajor(b->view(), k, n),
+                                 Matrix::rowMajor(c->view(), m, n), fused);
+    ASSERT_FALSE(e) << e.message();
+    EXPECT_EQ(counters->launches, launches + 1);
+    EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f32_128x256x64_s4");
+    // A column-major C (C^T = B^T A^T): the bias runs along C^T's rows.
+    Matrix colC = Matrix::rowMajor(c->view(), n, m);
+    std::swap(colC.rows, colC.cols);
+    colC.layout = Layout::ColMajor;
+    e = fake->lib.gemm(Matrix::rowMajor(a->view(), m, k),
+                       Matrix::rowMajor(b->view(), k, n), colC, fused);
+    ASSERT_FALSE(e) << e.message();
+    EXPECT_STREQ(counters->lastKernel,
+                 "hopper_gemm_f16_f32_128x256x64_s4_acol_bcol");
+    EXPECT_EQ(counters->launches, launches + 2);
+  }
+  // The 8.0 GPU: the product, then the element-wise kernel in place on C.
+  rt::Expected<Library> lib = Library::load(*device);
+  ASSERT_TRUE(lib) << lib.error().message();
+  const std::int64_t rows = 300, cols = 128;
+  auto a = rt::DeviceBuffer<rt::Half>::allocate(*device, rows * k);
+  auto b = rt::DeviceBuffer<rt::Half>::allocate(*device, k * cols);
+  auto c = rt::DeviceBuffer<float>::allocate(*device, rows * cols);
+  auto bias = rt::DeviceBuffer<float>::allocate(*device, cols);
+  ASSERT_TRUE(a && b && c && bias);
+  fused.bias = Matrix::rowMajor(bias->view(), 1, cols);
+  int launches = counters->launches;
+  rt::Error e = lib->gemm(Matrix::rowMajor(a->view(), rows, k),
+                          Matrix::rowMajor(b->view(), k, cols),
+                          Matrix::rowMajor(c->view(), rows, cols), fused);
+  ASSERT_FALSE(e) << e.message();
+  EXPECT_EQ(counters->launches, launches + 2);
+  EXPECT_STREQ(counters->lastKernel, "bias_gelu_tanh_f32_v4");
+  // There a bias along a column-major C's columns would run along the rows
+  // of the C^T it computes, which the element-wise kernel cannot: named,
+  // nothing launched.
+  Matrix colA = Matrix::rowMajor(a->view(), k, rows);
+  std::swap(colA.rows, colA.cols);
+  colA.layout = Layout::ColMajor;
+  Matrix colB = Matrix::rowMajor(b->view(), cols, k);
+  std::swap(colB.rows, colB.cols);
+  colB.layout = Layout::ColMajor;
+  Matrix colC = Matrix::rowMajor(c->view(), cols, rows);
+  std::swap(colC.rows, colC.cols);
+  colC.layout = Layout::ColMajor;
+  e = lib->gemm(colA, colB, colC, fused);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
+  EXPECT_NE(kaio::test::messageOf(e).find("gemm: bias: with a column-major c"),
+            std::string::npos)
+      << kaio::test::messageOf(e);
+  EXPECT_EQ(counters->launches, launches + 2);
+  // Without a bias the activation alone runs there too.
+  fused.bias = Matrix();
+  ASSERT_FALSE(lib->gemm(colA, colB, colC, fused));
+  EXPECT_STREQ(counters->lastKernel, "bias_gelu_tanh_f32_v4");
+  EXPECT_EQ(counters->launches, launches + 4);
+}
+
 /// Layout bits of a GEMM case: column-major A, B, C; every matrix padded
 /// (leading dimension 8 past its lines rounded up to 8 elements).
 enum : unsigned { kACol = 1, kBCol = 2, kCCol = 4, kPadded = 8 };
@@ -386,6 +489,9 @@ struct GemmCase {
   int m, n, k;
   float alpha, beta;
   unsigned layout = 0;
+  /// The fused epilogue: act(... + bias[col]).
+  Activation activation = Activation::None;
+  bool bias = false;
 };
 
 double valueOf(float x) { return x; }
@@ -467,6 +573,20 @@ void expectGemmMatchesReference(rt::Device &device, Library &lib,
     GemmOptions options;
     options.alpha = alpha;
     options.beta = beta;
+    options.activation = gc.activation;
+    std::vector<CT> biasInit(static_cast<std::size_t>(n));
+    std::vector<double> biasValues(std::size_t(n), 0.0);
+    for (int j = 0; j < n && gc.bias; ++j) {
+      if constexpr (std::is_same_v<CT, float>)
+        biasInit[j] = dist(rng);
+      else
+        biasInit[j] = kaio::test::roundTo16<CT>(dist(rng));
+      biasValues[j] = valueOf(biasInit[j]);
+    }
+    auto bias = rt::DeviceBuffer<CT>::fromHost(device, biasInit);
+    ASSERT_TRUE(bias);
+    if (gc.bias)
+      options.bias = Matrix::rowMajor(bias->view(), 1, n);
     rt::Error e = lib.gemm(pa.matrix(a->view()), pb.matrix(b->view()),
                            pc.matrix(c->view()), options);
     ASSERT_FALSE(e) << e.message();
@@ -494,6 +614,8 @@ void expectGemmMatchesReference(rt::Device &device, Library &lib,
         double w = alpha * want[std::size_t(i) * n + j];
         if (beta != 0)
           w += double(beta) * c0[pc.at(i, j)];
+        w = kaio::test::referenceActivation(gc.activation,
+                                            w + biasValues[std::size_t(j)]);
         double got = valueOf(hc[pc.at(i, j)]);
         if (std::fabs(got - w) <= 1e-4 + rel * std::fabs(w))
           continue;
@@ -507,6 +629,9 @@ void expectGemmMatchesReference(rt::Device &device, Library &lib,
         examples += " padding at " + std::to_string(i) + " written;";
     ASSERT_EQ(wrong, 0u) << m << "x" << n << "x" << k << " alpha " << alpha
                          << " beta " << beta << " layout " << gc.layout
+                         << " activation "
+                         << getActivationName(gc.activation) << " bias "
+                         << gc.bias
                          << ": " << wrong << " elements differ, first"
                          << examples;
   }
@@ -641,6 +766,33 @@ TEST_P(GemmTest, AlignedShapesMatchAnF64ReferenceOnTheGpu) {
                                               {{129, 520, 208, 2, 0}});
   expectFp8GemmMatchesReference<rt::Half>(*device, *lib, DType::E4M3,
                                           {{1100, 1040, 80, 1, 0}});
+}
+
+TEST_P(GemmTest, FusedEpiloguesMatchAnF64ReferenceOnTheGpu) {
+  if (isFake())
+    GTEST_SKIP() << "the fake driver computes nothing";
+  rt::Expected<Library> lib = Library::load(*device);
+  ASSERT_TRUE(lib) << lib.error().message();
+  // Fused on a 9.0 GPU (both tile widths, beta, column-major C with its
+  // bias along C^T's rows); the product then the element-wise kernel
+  // elsewhere.
+  const Activation kRelu = Activation::Relu, kSilu = Activation::Silu,
+                   kTanh = Activation::GeluTanh, kErf = Activation::GeluErf;
+  expectGemmMatchesReference<rt::Half>(
+      *device, *lib,
+      {{300, 264, 72, 1, 0, 0, kRelu, true},
+       {2048, 2304, 64, 0.5f, 0, 0, kErf, true},
+       {1100, 1040, 200, 0.5f, 1.0f, 0, kSilu, false},
+       {129, 136, 520, 1, 0, 0, kTanh, true}});
+  if (device->properties().computeCapability() != 90)
+    return;
+  expectGemmMatchesReference<rt::BFloat16, rt::BFloat16>(
+      *device, *lib,
+      {{300, 264, 72, 1, 0, kPadded, kTanh, true},
+       {2048, 2304, 64, -0.5f, 2.0f, 0, kSilu, true},
+       {1100, 1040, 200, 1, 0, kCCol, kErf, true}});
+  expectGemmMatchesReference<rt::Half, rt::Half>(
+      *device, *lib, {{296, 264, 136, 1, 0, kACol | kBCol, kRelu, true}});
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, GemmTest,

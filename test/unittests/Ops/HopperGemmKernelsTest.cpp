@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ActivationReference.h"
 #include "HopperTestSupport.h"
 
 #include "Kaio/Interpreter/Profile.h"
@@ -85,6 +86,88 @@ Operand sampleOperand(std::mt19937 &rng, unsigned rows, unsigned cols,
   return op;
 }
 
+/// The interpreter's element type of a GEMM input's tensor map.
+rt::ScalarType mapElem(GemmElem type) {
+  return getGemmElemBytes(type) == 1 ? rt::ScalarType::U8
+         : type == GemmElem::BF16    ? rt::ScalarType::BF16
+                                     : rt::ScalarType::F16;
+}
+
+/// Launches `config`'s kernel on A and B (uploaded here) and C at `gc`
+/// (m x n, ldc) on a persistent grid of at most 3 blocks (block 0 also
+/// takes tile 3, ...), with the fused epilogue's `bias` and `epilogue`
+/// arguments; returns the launch and fills `profile`.
+interp::LaunchResult launchGemm(interp::Interpreter &in,
+                                const HopperGemmConfig &config,
+                                const Operand &opA, const Operand &opB,
+                                uint64_t gc, unsigned m, unsigned n,
+                                unsigned k, unsigned ldc, float alpha,
+                                float beta, uint64_t bias, uint32_t epilogue,
+                                interp::Profile &profile) {
+  uint64_t ga = in.allocGlobal(opA.bytes.size());
+  uint64_t gb = in.allocGlobal(opB.bytes.size());
+  in.write(ga, opA.bytes);
+  in.write(gb, opB.bytes);
+  // The boxes of OpsKernels.h: K-major operands BK x (tile rows),
+  // MN-major ones 64 x BK.
+  const rt::ScalarType elem = mapElem(config.in);
+  uint64_t mapA =
+      config.aColMajor
+          ? tensorMap(in, ga, elem, {m, k}, {1, opA.ld}, {64, config.blockK})
+          : tensorMap(in, ga, elem, {k, m}, {1, opA.ld},
+                      {config.blockK, config.blockM});
+  uint64_t mapB =
+      config.bColMajor
+          ? tensorMap(in, gb, elem, {k, n}, {1, opB.ld},
+                      {config.blockK, config.blockN})
+          : tensorMap(in, gb, elem, {n, k}, {1, opB.ld}, {64, config.blockK});
+  interp::LaunchOptions options;
+  options.dynamicSharedBytes = hopperGemmSharedBytes(config);
+  options.profile = &profile;
+  const uint64_t tiles = uint64_t((n + config.blockN - 1) / config.blockN) *
+                         ((m + config.blockM - 1) / config.blockM);
+  interp::Dim3 grid(unsigned(std::min<uint64_t>(tiles, 3)));
+  return in.launch(hopperGemmName(config), grid, {384},
+                   {mapA, mapB, gc, m, n, k, ldc,
+                    interp::Interpreter::argF32(alpha),
+                    interp::Interpreter::argF32(beta), bias, epilogue},
+                   options);
+}
+
+/// `values` stored as C's type (f32, or 16-bit rounded to nearest even).
+void writeOut(interp::Interpreter &in, uint64_t address, GemmElem type,
+              const std::vector<float> &values) {
+  if (type == GemmElem::F32) {
+    in.write(address, values);
+    return;
+  }
+  const interp::FloatFormat fmt =
+      type == GemmElem::BF16 ? interp::kBF16 : interp::kF16;
+  std::vector<uint16_t> bits(values.size());
+  for (size_t i = 0; i < values.size(); ++i)
+    bits[i] = uint16_t(
+        interp::fromDouble(values[i], fmt, interp::RoundMode::NearestEven));
+  in.write(address, bits);
+}
+/// `count` elements of C's type at `address`, as doubles.
+std::vector<double> readOut(interp::Interpreter &in, uint64_t address,
+                            GemmElem type, size_t count) {
+  std::vector<double> c(count);
+  if (type == GemmElem::F32) {
+    std::vector<float> f(count);
+    in.read(address, f);
+    c.assign(f.begin(), f.end());
+    return c;
+  }
+  const interp::FloatFormat fmt =
+      type == GemmElem::BF16 ? interp::kBF16 : interp::kF16;
+  std::vector<uint16_t> bits(count);
+  in.read(address, bits);
+  for (size_t i = 0; i < count; ++i)
+    c[i] = interp::toDouble(bits[i], fmt);
+  return c;
+}
+
 TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
   ASSERT_TRUE(*module) << "the generated module does not parse";
   const auto [inType, blockN, m, n, k, layout] = GetParam();
@@ -115,73 +198,23 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
                std::to_string(pad));
   config.out = outType;
   const bool out16 = outType != GemmElem::F32;
-  const interp::FloatFormat fmt16 =
-      outType == GemmElem::BF16 ? interp::kBF16 : interp::kF16;
   interp::Interpreter in(**module);
-  uint64_t ga = in.allocGlobal(opA.bytes.size());
-  uint64_t gb = in.allocGlobal(opB.bytes.size());
   const unsigned ldc = n + pad;
-  const unsigned cBytes = out16 ? 2 : 4;
-  uint64_t gc = in.allocGlobal(size_t(m) * ldc * cBytes);
-  in.write(ga, opA.bytes);
-  in.write(gb, opB.bytes);
+  uint64_t gc = in.allocGlobal(size_t(m) * ldc * getGemmElemBytes(outType));
   // C starts as a known pattern (exact in 16 bits too): C = 1.5 A B -
   // 0.5 C (and beta = 0 below must not read it).
   std::vector<float> c0(size_t(m) * ldc);
   for (size_t i = 0; i < c0.size(); ++i)
     c0[i] = float(i % 13) - 6.0f;
-  std::vector<uint16_t> c0Bits(c0.size());
-  for (size_t i = 0; i < c0.size(); ++i)
-    c0Bits[i] = uint16_t(interp::fromDouble(c0[i], fmt16,
-                                            interp::RoundMode::NearestEven));
-  if (out16)
-    in.write(gc, c0Bits);
-  else
-    in.write(gc, c0);
-  // 256-column tiles take beta 0 only (WideTilesTrapOnNonZeroBeta).
+  writeOut(in, gc, outType, c0);
+  // 256-column tiles read C through the staged epilogue.
   const float alpha = 1.5f,
-              beta = (m + n) % 2 || blockN == 256 || pad == 4 ? 0.0f : -0.5f;
-  // The boxes of OpsKernels.h: K-major operands BK x (tile rows),
-  // MN-major ones 64 x BK.
-  const rt::ScalarType elem = esz == 1 ? rt::ScalarType::U8
-                              : inType == GemmElem::BF16 ? rt::ScalarType::BF16
-                                                         : rt::ScalarType::F16;
-  uint64_t mapA =
-      config.aColMajor
-          ? tensorMap(in, ga, elem, {m, k}, {1, opA.ld}, {64, config.blockK})
-          : tensorMap(in, ga, elem, {k, m}, {1, opA.ld},
-                      {config.blockK, config.blockM});
-  uint64_t mapB =
-      config.bColMajor
-          ? tensorMap(in, gb, elem, {k, n}, {1, opB.ld},
-                      {config.blockK, config.blockN})
-          : tensorMap(in, gb, elem, {n, k}, {1, opB.ld}, {64, config.blockK});
-  interp::LaunchOptions options;
-  options.dynamicSharedBytes =
-      config.stages * (config.blockM + config.blockN) * config.blockK * esz;
+              beta = (m + n) % 2 || pad == 4 ? 0.0f : -0.5f;
   interp::Profile profile;
-  options.profile = &profile;
-  // Persistent: fewer blocks than tiles (block 0 also takes tile 3, ...).
-  const uint64_t tiles = uint64_t((n + config.blockN - 1) / config.blockN) *
-                         ((m + config.blockM - 1) / config.blockM);
-  interp::Dim3 grid(unsigned(std::min<uint64_t>(tiles, 3)));
-  interp::LaunchResult r =
-      in.launch(hopperGemmName(config), grid, {384},
-                {mapA, mapB, gc, m, n, k, ldc, interp::Interpreter::argF32(alpha),
-                 interp::Interpreter::argF32(beta)},
-                options);
+  interp::LaunchResult r = launchGemm(in, config, opA, opB, gc, m, n, k, ldc,
+                                      alpha, beta, gc, 0, profile);
   ASSERT_TRUE(r.success) << r.message();
-  std::vector<double> c(size_t(m) * ldc);
-  if (out16) {
-    std::vector<uint16_t> bits(c.size());
-    in.read(gc, bits);
-    for (size_t i = 0; i < c.size(); ++i)
-      c[i] = interp::toDouble(bits[i], fmt16);
-  } else {
-    std::vector<float> f(c.size());
-    in.read(gc, f);
-    c.assign(f.begin(), f.end());
-  }
+  std::vector<double> c = readOut(in, gc, outType, size_t(m) * ldc);
   // One rounding to the 16-bit type: half an ulp (2^-8 of the value for
   // bf16, 2^-11 for f16) on top of the f32 accumulation's error (FP8
   // products reach 4 where 16-bit ones reach 1).
@@ -204,14 +237,18 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
                   abs + rel * std::fabs(want))
           << "C(" << i << ", " << j << ")";
     }
-  // Data reaches shared memory only through TMA; every consumer warp issues
-  // BK/16 wgmmas per k tile (2 consumer warpgroups x 4 warps).
+  // Data reaches shared memory only through TMA (and, for beta on wide
+  // tiles, the staged epilogue's writes); every consumer warp issues BK/16
+  // wgmmas per k tile (2 consumer warpgroups x 4 warps).
+  const bool staged = blockN == 256 && beta != 0;
   const interp::KernelProfile *kp = profile.find(hopperGemmName(config));
   ASSERT_NE(kp, nullptr);
   for (const auto &[kind, count] : kp->mix)
-    EXPECT_TRUE(kind.rfind("st.shared", 0) != 0 &&
-                kind.rfind("cp.async.16B", 0) != 0)
+    EXPECT_TRUE(kind.rfind("cp.async.16B", 0) != 0 &&
+                (staged || kind.rfind("st.shared", 0) != 0))
         << kind << ": " << count;
+  const uint64_t tiles = uint64_t((n + config.blockN - 1) / config.blockN) *
+                         ((m + config.blockM - 1) / config.blockM);
   const uint64_t kTiles = (k + config.blockK - 1) / config.blockK;
   // One thread issues A's and B's boxes per k tile: one for a K-major
   // operand, one per 64 rows of the tile for an MN-major one.
@@ -228,32 +265,92 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
   }
 }
 
-using HopperGemmTrapTest = HopperKernelsTest<int>;
+/// Fused epilogue cases: (input type, C's type, block N, M, N, K,
+/// activation, bias bits kGemmBiasColumns / kGemmBiasRows or 0).
+using HopperGemmEpilogueTest =
+    HopperKernelsTest<std::tuple<GemmElem, GemmElem, unsigned, unsigned,
+                                 unsigned, unsigned, ops::Activation, unsigned>>;
 
-/// The 128 x 256 variant never reads C: beta != 0 is a trap, not a wrong
-/// result.
-TEST_F(HopperGemmTrapTest, WideTilesTrapOnNonZeroBeta) {
+/// C = act(alpha A B + beta C + bias) through the staged epilogue, with C's
+/// rows aligned (vector stores) and not (element stores, beta reading C),
+/// against f64; the staging is free of bank conflicts and an aligned C
+/// leaves in whole 16-byte (f32) or 8-byte (16-bit) stores.
+TEST_P(HopperGemmEpilogueTest, MatchesF64) {
   ASSERT_TRUE(*module) << "the generated module does not parse";
+  const auto [inType, outType, blockN, m, n, k, act, biasBits] = GetParam();
   HopperGemmConfig config;
-  config.blockN = 256;
-  interp::Interpreter in(**module);
-  const unsigned m = 64, n = 256, k = 64;
-  uint64_t ga = in.allocGlobal(size_t(m) * k * 2);
-  uint64_t gb = in.allocGlobal(size_t(k) * n * 2);
-  uint64_t gc = in.allocGlobal(size_t(m) * n * 4);
-  uint64_t mapA = tensorMap16(in, ga, false, {k, m}, {1, k},
-                              {config.blockK, config.blockM});
-  uint64_t mapB = tensorMap16(in, gb, false, {n, k}, {1, n}, {64, config.blockK});
-  interp::LaunchOptions options;
-  options.dynamicSharedBytes =
-      config.stages * (config.blockM + config.blockN) * config.blockK * 2;
-  interp::LaunchResult r = in.launch(
-      hopperGemmName(config), {1}, {384},
-      {mapA, mapB, gc, m, n, k, n, interp::Interpreter::argF32(1.0f),
-       interp::Interpreter::argF32(0.5f)},
-      options);
-  ASSERT_FALSE(r.success);
-  EXPECT_NE(r.message().find("trap executed"), std::string::npos) << r.message();
+  config.in = inType;
+  config.out = outType;
+  config.blockN = blockN;
+  const unsigned esz = getGemmElemBytes(inType);
+  config.blockK = 128 / esz;
+  config.bColMajor = esz == 1; // FP8 reads K-major B only
+  std::mt19937 rng(m * 31 + n * 17 + k + unsigned(act));
+  Operand opA = sampleOperand(rng, m, k, false, false, inType);
+  Operand opB = sampleOperand(rng, k, n, config.bColMajor, false, inType);
+  // The bias: exact in every C type.
+  const unsigned biasCount = biasBits == kGemmBiasRows ? m : n;
+  std::vector<float> bias(biasCount);
+  for (unsigned i = 0; i < biasCount; ++i)
+    bias[i] = float(int(i % 9) - 4) * 0.25f;
+  const uint32_t epilogue = uint32_t(act) | biasBits;
+  const bool out16 = outType != GemmElem::F32;
+  const unsigned cBytes = getGemmElemBytes(outType);
+  for (unsigned pad : {0u, 3u}) {
+    SCOPED_TRACE("ldc = n + " + std::to_string(pad));
+    interp::Interpreter in(**module);
+    const unsigned ldc = n + pad;
+    uint64_t gc = in.allocGlobal(size_t(m) * ldc * cBytes);
+    std::vector<float> c0(size_t(m) * ldc);
+    for (size_t i = 0; i < c0.size(); ++i)
+      c0[i] = float(i % 11) - 5.0f;
+    writeOut(in, gc, outType, c0);
+    uint64_t gbias = in.allocGlobal(size_t(biasCount) * cBytes);
+    writeOut(in, gbias, outType, bias);
+    const float alpha = 0.75f, beta = pad ? -0.5f : 0.0f;
+    interp::Profile profile;
+    interp::LaunchResult r =
+        launchGemm(in, config, opA, opB, gc, m, n, k, ldc, alpha, beta,
+                   biasBits ? gbias : gc, epilogue, profile);
+    ASSERT_TRUE(r.success) << r.message();
+    std::vector<double> c = readOut(in, gc, outType, size_t(m) * ldc);
+    // The f32 accumulation's error (the products are exact), scaled by at
+    // most the activations' steepest slope (about 1.13), their f32
+    // evaluation (a few ulp; erf 3e-7), and one rounding to a 16-bit C.
+    // Tight enough for an f32 C to tell GELU's tanh form from erf's (they
+    // differ by up to 5e-4).
+    const double rel = !out16                      ? 1e-6
+                       : outType == GemmElem::BF16 ? 1.0 / 256
+                                                   : 1.0 / 2048;
+    const double abs = (esz == 1 ? 2e-5 : 1e-5) * std::sqrt(double(k));
+    for (unsigned i = 0; i < m; ++i)
+      for (unsigned j = 0; j < ldc; ++j) {
+        const size_t at = size_t(i) * ldc + j;
+        if (j >= n) {
+          ASSERT_EQ(c[at], c0[at]) << "padding written at " << i << ", " << j;
+          continue;
+        }
+        double sum = 0;
+        for (unsigned p = 0; p < k; ++p)
+          sum += opA.values[size_t(i) * k + p] * opB.values[size_t(p) * n + j];
+        double v = alpha * sum + beta * c0[at];
+        if (biasBits)
+          v += bias[biasBits == kGemmBiasRows ? i : j];
+        const double want = referenceActivation(act, v);
+        ASSERT_NEAR(c[at], want, abs + rel * std::fabs(want))
+            << "C(" << i << ", " << j << ") before the activation " << v;
+      }
+    const interp::KernelProfile *kp = profile.find(hopperGemmName(config));
+    ASSERT_NE(kp, nullptr);
+    for (const char *kind : {"st.shared", "ld.shared"}) {
+      ASSERT_TRUE(kp->shared.count(kind)) << kind;
+      EXPECT_EQ(kp->shared.at(kind).bankConflicts(), 0u) << kind;
+    }
+    // ldc = n (a multiple of 4) keeps C's rows aligned.
+    const char *vectorStore = out16 ? "st.global.8B" : "st.global.16B";
+    EXPECT_EQ(kp->mix.count(vectorStore) != 0, pad == 0 && n % 4 == 0)
+        << vectorStore;
+  }
 }
 
 constexpr GemmElem kF16 = GemmElem::F16, kBF16 = GemmElem::BF16,
@@ -304,4 +401,32 @@ INSTANTIATE_TEST_SUITE_P(
                                       kBCol | kPadded),
                       std::make_tuple(kE5M2, 256u, 64u, 300u, 256u, kBCol)));
 
+} // namespace
+
+namespace {
+using ops::Activation;
+constexpr unsigned kCols = kGemmBiasColumns, kRows = kGemmBiasRows;
+constexpr GemmElem kF32 = GemmElem::F32;
+// Every activation, bias along columns, rows or none, C f32 and 16-bit,
+// both tile widths (the wide one: 8 staging chunks), FP8 inputs, ragged
+// M and N (partial tiles and chunks, a C row not a multiple of 4).
+INSTANTIATE_TEST_SUITE_P(
+    Epilogues, HopperGemmEpilogueTest,
+    ::testing::Values(
+        std::make_tuple(GemmElem::F16, kF32, 128u, 130u, 136u, 72u,
+                        Activation::None, kCols),
+        std::make_tuple(GemmElem::F16, GemmElem::F16, 128u, 70u, 40u, 64u,
+                        Activation::Relu, kCols),
+        std::make_tuple(GemmElem::BF16, GemmElem::BF16, 256u, 17u, 264u, 72u,
+                        Activation::GeluTanh, kCols),
+        std::make_tuple(GemmElem::F16, kF32, 256u, 136u, 264u, 64u,
+                        Activation::GeluErf, kRows),
+        std::make_tuple(GemmElem::BF16, kF32, 128u, 64u, 72u, 136u,
+                        Activation::GeluTanh, 0u),
+        std::make_tuple(GemmElem::E4M3, kF32, 128u, 33u, 70u, 144u,
+                        Activation::GeluErf, kCols),
+        std::make_tuple(GemmElem::E4M3, GemmElem::BF16, 256u, 130u, 264u, 64u,
+                        Activation::Relu, kRows),
+        std::make_tuple(GemmElem::E5M2, kF32, 256u, 40u, 130u, 128u,
+                        Activation::Silu, kRows)));
 } // namespace

@@ -13,8 +13,12 @@
 #include "Kaio/Dialect/PTX/IR/PTXDialect.h"
 #include "Kaio/Interpreter/FloatSemantics.h"
 #include "Kaio/Interpreter/Interpreter.h"
+#include "Kaio/Pipeline/Pipeline.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "gtest/gtest.h"
 
 #include <random>
@@ -27,10 +31,17 @@ class HopperKernelsTest : public ::testing::TestWithParam<Param> {
 protected:
   static void SetUpTestSuite() {
     context = new mlir::MLIRContext();
-    context->loadDialect<ptx::PTXDialect>();
+    context->loadDialect<ptx::PTXDialect, mlir::arith::ArithDialect,
+                         mlir::math::MathDialect>();
     module = new mlir::OwningOpRef<mlir::ModuleOp>(
         mlir::parseSourceString<mlir::ModuleOp>(
             ops::kernels::hopperKernelsModule(), mlir::ParserConfig(context)));
+    // The formulas (the GEMM epilogue's activations) to ptx ops, as
+    // kaio-embed lowers them for the library.
+    mlir::PassManager pm(context);
+    buildPTXFormulaPipeline(pm, KaioToPTXOptions());
+    if (*module && failed(pm.run(**module)))
+      *module = nullptr;
   }
   static void TearDownTestSuite() {
     delete module;
