@@ -57,7 +57,8 @@ struct Cublas {
                            const void *, int, int, const void *, int, int,
                            const void *, void *, int, int, int, int);
   static constexpr int kOpN = 0, kOpT = 1, kR16F = 2, kR16BF = 14, kR32F = 0,
-                       kCompute32F = 68, kGemmDefault = -1;
+                       kCompute32F = 68, kCompute32FFastTf32 = 77,
+                       kGemmDefault = -1;
 
   void *lib = nullptr;
   Handle handle = nullptr;
@@ -83,12 +84,22 @@ struct Cublas {
   /// when cuBLAS accepted it.
   bool gemm16F32(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int m, int n,
                  int k, bool bf16, bool aCol = false, bool bCol = false) const {
+    return gemmF32(a, b, c, m, n, k, bf16 ? kR16BF : kR16F, kCompute32F, aCol,
+                   bCol);
+  }
+  /// The same with f32 inputs and TF32 tensor-core compute (cuBLAS's
+  /// CUBLAS_COMPUTE_32F_FAST_TF32).
+  bool gemmTf32(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int m, int n,
+                int k, bool aCol, bool bCol) const {
+    return gemmF32(a, b, c, m, n, k, kR32F, kCompute32FFastTf32, aCol, bCol);
+  }
+  bool gemmF32(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int m, int n,
+               int k, int in, int compute, bool aCol, bool bCol) const {
     float one = 1.0f, zero = 0.0f;
-    const int in = bf16 ? kR16BF : kR16F;
     return gemmEx(handle, bCol ? kOpT : kOpN, aCol ? kOpT : kOpN, n, m, k,
                   &one, reinterpret_cast<void *>(b), in, bCol ? k : n,
                   reinterpret_cast<void *>(a), in, aCol ? m : k, &zero,
-                  reinterpret_cast<void *>(c), kR32F, n, kCompute32F,
+                  reinterpret_cast<void *>(c), kR32F, n, compute,
                   kGemmDefault) == 0;
   }
   ~Cublas() {
@@ -140,24 +151,31 @@ struct CublasLt {
            sym(layoutDestroy, "cublasLtMatrixLayoutDestroy") &&
            sym(matmul, "cublasLtMatmul") && create(&handle) == 0;
   }
-  /// Row-major C (f32, m x n) = A (FP8, m x k row-major) B (FP8, k x n
-  /// column-major, i.e. n rows of k): column-major C^T = B^T A^T, which is
-  /// the "TN" form cuBLASLt's FP8 matmul requires (op T on the k x n
-  /// first operand, N on the k x m second). Scale `alpha`; the workspace
-  /// lets it pick its fastest kernels. True when cuBLASLt accepted it.
-  bool gemmFp8F32(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int m, int n,
-                  int k, bool e4m3, float alpha, CUdeviceptr workspace,
-                  size_t workspaceBytes) const {
-    const int in = e4m3 ? kR8FE4M3 : kR8FE5M2;
+  static constexpr int kR16F = 2, kR16BF = 14, kEpilogue = 7,
+                       kBiasPointer = 8, kEpilogueDefault = 1,
+                       kEpilogueReluBias = 6, kEpilogueGeluBias = 36;
+  /// Row-major C (`out`, m x n) = epilogue(alpha A B) with A (`in`, m x k
+  /// row-major) and B (`in`, k x n column-major, i.e. n rows of k):
+  /// column-major C^T = B^T A^T, the "TN" form (op T on the k x n first
+  /// operand, N on the k x m second) that cuBLASLt's FP8 matmul requires.
+  /// `epilogue` a cublasLtEpilogue_t (bias: one per column of C, C's
+  /// type); the workspace lets it pick its fastest kernels. True when
+  /// cuBLASLt accepted it.
+  bool gemmTN(int in, int out, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c,
+              int m, int n, int k, float alpha, int epilogue, CUdeviceptr bias,
+              CUdeviceptr workspace, size_t workspaceBytes) const {
     Desc desc = nullptr;
     Layout la = nullptr, lb = nullptr, lc = nullptr;
     bool ok = descCreate(&desc, kCompute32F, kR32F) == 0;
     const int t = kOpT, nn = kOpN;
+    const void *biasPtr = reinterpret_cast<const void *>(bias);
     ok = ok && descSet(desc, kTransA, &t, sizeof t) == 0 &&
          descSet(desc, kTransB, &nn, sizeof nn) == 0 &&
+         descSet(desc, kEpilogue, &epilogue, sizeof epilogue) == 0 &&
+         (!bias || descSet(desc, kBiasPointer, &biasPtr, sizeof biasPtr) == 0) &&
          layoutCreate(&la, in, uint64_t(k), uint64_t(n), k) == 0 &&
          layoutCreate(&lb, in, uint64_t(k), uint64_t(m), k) == 0 &&
-         layoutCreate(&lc, kR32F, uint64_t(n), uint64_t(m), n) == 0;
+         layoutCreate(&lc, out, uint64_t(n), uint64_t(m), n) == 0;
     float zero = 0.0f;
     ok = ok && matmul(handle, desc, &alpha, reinterpret_cast<void *>(b), la,
                       reinterpret_cast<void *>(a), lb, &zero,
@@ -197,11 +215,22 @@ struct Gpu {
   static constexpr size_t kCublasLtWorkspace = size_t(32) << 20;
   bool hasCublasLt = false;
 
-  /// cuBLASLt's FP8 matmul (CublasLt::gemmFp8F32) with the workspace.
+  /// cuBLASLt's FP8 matmul (CublasLt::gemmTN, f32 C) with the workspace.
   bool cublasLtFp8(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int64_t m,
                    int64_t n, int64_t k, bool e4m3, float alpha) const {
-    return cublasLt.gemmFp8F32(a, b, c, int(m), int(n), int(k), e4m3, alpha,
-                               cublasLtWorkspace->ptr(), kCublasLtWorkspace);
+    return cublasLt.gemmTN(e4m3 ? CublasLt::kR8FE4M3 : CublasLt::kR8FE5M2,
+                           CublasLt::kR32F, a, b, c, int(m), int(n), int(k),
+                           alpha, CublasLt::kEpilogueDefault, 0,
+                           cublasLtWorkspace->ptr(), kCublasLtWorkspace);
+  }
+  /// cuBLASLt's bf16 matmul with a fused bias + activation epilogue (a
+  /// linear layer: C = act(A W^T + bias), C bf16).
+  bool cublasLtBf16Epilogue(CUdeviceptr a, CUdeviceptr w, CUdeviceptr c,
+                            CUdeviceptr bias, int64_t m, int64_t n, int64_t k,
+                            int epilogue) const {
+    return cublasLt.gemmTN(CublasLt::kR16BF, CublasLt::kR16BF, a, w, c, int(m),
+                           int(n), int(k), 1.0f, epilogue, bias,
+                           cublasLtWorkspace->ptr(), kCublasLtWorkspace);
   }
   std::string why;
 
@@ -768,6 +797,140 @@ BENCHMARK(BM_OpsGemmFp8VsCublasLt)
     ->Args({8192, 8192, 8192, 0})
     ->Args({4096, 11008, 4096, 0})
     ->Args({128, 4096, 4096, 0})
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+/// f32 inputs on the tensor cores as tf32 (A row-major, B column-major:
+/// x W^T), f32 C, against cuBLAS GemmEx with CUBLAS_COMPUTE_32F_FAST_TF32
+/// in the same layout, inputs rotated past L2.
+void BM_OpsGemmTf32VsCublas(benchmark::State &state) {
+  Gpu &gpu = Gpu::get();
+  if (skipWithoutGpu(state, gpu))
+    return;
+  if (skipWithoutLibraryOrCublas(state, gpu))
+    return;
+  const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  const int sets = l2RotationSets(gpu, uint64_t(m * k + k * n + m * n) * 4);
+  std::vector<DeviceBuffer<float>> as, bs, cs;
+  for (int i = 0; i < sets; ++i) {
+    auto a = DeviceBuffer<float>::allocate(*gpu.device, size_t(m * k));
+    auto b = DeviceBuffer<float>::allocate(*gpu.device, size_t(n * k));
+    auto c = DeviceBuffer<float>::allocate(*gpu.device, size_t(m * n));
+    // 0x3c3c3c3c: 0.0115 in f32.
+    if (!a || !b || !c || a->fillBytes(0x3c) || b->fillBytes(0x3c)) {
+      state.SkipWithError("device allocation failed");
+      return;
+    }
+    as.push_back(std::move(*a));
+    bs.push_back(std::move(*b));
+    cs.push_back(std::move(*c));
+  }
+  int next = 0;
+  auto kaio = [&] {
+    int i = next++ % sets;
+    kaio::ops::Matrix b =
+        kaio::ops::Matrix::rowMajor(std::as_const(bs[i]).view(), n, k);
+    std::swap(b.rows, b.cols);
+    b.layout = kaio::ops::Layout::ColMajor;
+    return !gpu.library->gemm(
+        kaio::ops::Matrix::rowMajor(std::as_const(as[i]).view(), m, k), b,
+        kaio::ops::Matrix::rowMajor(cs[i].view(), m, n));
+  };
+  auto peer = [&] {
+    int i = next++ % sets;
+    return gpu.cublas.gemmTf32(as[i].ptr(), bs[i].ptr(), cs[i].ptr(), int(m),
+                               int(n), int(k), false, true);
+  };
+  reportGemmPair(state, gpu, m, n, k, sets, kaio, peer);
+}
+BENCHMARK(BM_OpsGemmTf32VsCublas)
+    ->Name("BM_OpsGemmTf32F32VsCublas")
+    ->ArgNames({"M", "N", "K"})
+    ->Args({2048, 2048, 2048})
+    ->Args({4096, 4096, 4096})
+    ->Args({8192, 8192, 8192})
+    ->Args({4096, 11008, 4096})
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+
+/// A linear layer, C = act(X W^T + bias) in bf16 (W row-major N x K, read
+/// as a column-major B): the library's fused epilogue against cuBLASLt's
+/// (RELU_BIAS, or GELU_BIAS, which is GELU's tanh form), inputs rotated
+/// past L2. The counters add the library's unfused time (the product, then
+/// Library::biasActivation) as `unfused_ms`: what fusing saves.
+void BM_OpsGemmBiasActVsCublasLt(benchmark::State &state) {
+  Gpu &gpu = Gpu::get();
+  if (skipWithoutGpu(state, gpu))
+    return;
+  if (skipWithoutLibraryOrCublasLt(state, gpu))
+    return;
+  const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  const bool gelu = state.range(3) != 0;
+  const kaio::ops::Activation act =
+      gelu ? kaio::ops::Activation::GeluTanh : kaio::ops::Activation::Relu;
+  const int sets = l2RotationSets(gpu, uint64_t(m * k + k * n + m * n) * 2);
+  std::vector<DeviceBuffer<Half>> xs, ws, cs;
+  for (int i = 0; i < sets; ++i) {
+    auto x = DeviceBuffer<Half>::allocate(*gpu.device, size_t(m * k));
+    auto w = DeviceBuffer<Half>::allocate(*gpu.device, size_t(n * k));
+    auto c = DeviceBuffer<Half>::allocate(*gpu.device, size_t(m * n));
+    // 0x3c3c: 0.0115 in bf16 (sums stay small and finite).
+    if (!x || !w || !c || x->fillBytes(0x3c) || w->fillBytes(0x3c)) {
+      state.SkipWithError("device allocation failed");
+      return;
+    }
+    xs.push_back(std::move(*x));
+    ws.push_back(std::move(*w));
+    cs.push_back(std::move(*c));
+  }
+  auto bias = DeviceBuffer<Half>::allocate(*gpu.device, size_t(n));
+  if (!bias || bias->fillBytes(0)) {
+    state.SkipWithError("device allocation failed");
+    return;
+  }
+  auto bf16 = [](kaio::ops::Matrix x) {
+    x.dtype = kaio::ops::DType::BF16;
+    return x;
+  };
+  int next = 0;
+  auto run = [&](bool fused) {
+    int i = next++ % sets;
+    kaio::ops::Matrix a =
+        bf16(kaio::ops::Matrix::rowMajor(std::as_const(xs[i]).view(), m, k));
+    kaio::ops::Matrix b =
+        bf16(kaio::ops::Matrix::rowMajor(std::as_const(ws[i]).view(), n, k));
+    std::swap(b.rows, b.cols);
+    b.layout = kaio::ops::Layout::ColMajor;
+    kaio::ops::Matrix c =
+        bf16(kaio::ops::Matrix::rowMajor(cs[i].view(), m, n));
+    kaio::ops::GemmOptions options;
+    kaio::ops::ElementwiseOptions after;
+    (fused ? options.bias : after.bias) =
+        bf16(kaio::ops::Matrix::rowMajor(std::as_const(*bias).view(), 1, n));
+    if (fused) {
+      options.activation = act;
+      return !gpu.library->gemm(a, b, c, options);
+    }
+    return !gpu.library->gemm(a, b, c) &&
+           !gpu.library->biasActivation(c, c, act, after);
+  };
+  auto peer = [&] {
+    int i = next++ % sets;
+    return gpu.cublasLtBf16Epilogue(
+        xs[i].ptr(), ws[i].ptr(), cs[i].ptr(), bias->ptr(), m, n, k,
+        gelu ? CublasLt::kEpilogueGeluBias : CublasLt::kEpilogueReluBias);
+  };
+  reportGemmPair(state, gpu, m, n, k, sets, [&] { return run(true); }, peer);
+  state.counters["unfused_ms"] = medianMs(gpu, [&] { return run(false); });
+}
+BENCHMARK(BM_OpsGemmBiasActVsCublasLt)
+    ->Name("BM_OpsGemmBF16BiasActVsCublasLt")
+    ->ArgNames({"M", "N", "K", "gelu"})
+    ->ArgsProduct({{4096}, {4096}, {4096}, {0, 1}})
+    ->Args({4096, 11008, 4096, 1})
+    ->Args({8192, 8192, 8192, 1})
+    ->Args({128, 4096, 4096, 1})
     ->UseManualTime()
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);

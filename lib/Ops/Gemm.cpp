@@ -35,36 +35,43 @@ using detail::shape;
 bool isFP8(DType type) { return type == DType::E4M3 || type == DType::E5M2; }
 
 /// What the kernels gemm() launches support: A and B f16 (or bf16, e4m3,
-/// e5m2 on the sm_90 kernel) of one type; C f32 or a 16-bit type (sm_90:
-/// A's for 16-bit inputs, f16 or bf16 for FP8).
+/// e5m2 or f32 on the sm_90 kernel) of one type; C f32 or a 16-bit type
+/// (sm_90: A's for 16-bit inputs, f16 or bf16 for FP8; f32 for f32).
 rt::Error checkDTypes(const Matrix &a, const Matrix &b, const Matrix &c) {
-  const char *supported = " is not supported yet (A and B f16, bf16, e4m3 "
-                          "or e5m2; C f32 or a 16-bit type)";
-  if (a.dtype != DType::F16 && a.dtype != DType::BF16 && !isFP8(a.dtype))
+  const char *supported = " is not supported yet (A and B f16, bf16, e4m3, "
+                          "e5m2 or f32; C f32 or a 16-bit type)";
+  if (a.dtype != DType::F16 && a.dtype != DType::BF16 && !isFP8(a.dtype) &&
+      a.dtype != DType::F32)
     return unsupported("a", std::string("dtype ") + getDTypeName(a.dtype) +
                                 supported);
   if (a.dtype != b.dtype)
     return invalid("b", std::string("dtype ") + getDTypeName(b.dtype) +
                             " differs from a's " + getDTypeName(a.dtype));
   const bool c16 = c.dtype == DType::F16 || c.dtype == DType::BF16;
-  if (c.dtype != DType::F32 && !(c16 && (isFP8(a.dtype) || c.dtype == a.dtype)))
+  const bool c16Allowed =
+      isFP8(a.dtype) || (a.dtype != DType::F32 && c.dtype == a.dtype);
+  if (c.dtype != DType::F32 && !(c16 && c16Allowed))
     return unsupported("c", std::string("dtype ") + getDTypeName(c.dtype) +
                                 " is not supported with " +
-                                getDTypeName(a.dtype) +
-                                " inputs (C f32, or " +
-                                (isFP8(a.dtype) ? "f16 or bf16" : "A's type") +
+                                getDTypeName(a.dtype) + " inputs (C f32" +
+                                (isFP8(a.dtype)           ? ", or f16 or bf16"
+                                 : a.dtype == DType::F32 ? ""
+                                                         : ", or A's type") +
                                 ")");
-  // wgmma reads 8-bit floats K-major only. With a column-major C the
-  // operands swap (C^T = B^T A^T), which keeps both K-major.
-  if (isFP8(a.dtype) && a.layout != Layout::RowMajor)
+  // wgmma reads 8-bit floats and tf32 K-major only. With a column-major C
+  // the operands swap (C^T = B^T A^T), which keeps both K-major.
+  const bool kMajorOnly = isFP8(a.dtype) || a.dtype == DType::F32;
+  const std::string why =
+      std::string(isFP8(a.dtype) ? "FP8" : "tf32") +
+      " tensor cores read K-major operands only";
+  if (kMajorOnly && a.layout != Layout::RowMajor)
     return unsupported("a", std::string("an ") + getDTypeName(a.dtype) +
-                                " A must be row-major (K contiguous): FP8 "
-                                "tensor cores read K-major operands only");
-  if (isFP8(b.dtype) && b.layout != Layout::ColMajor)
+                                " A must be row-major (K contiguous): " + why);
+  if (kMajorOnly && b.layout != Layout::ColMajor)
     return unsupported("b", std::string("an ") + getDTypeName(b.dtype) +
                                 " B must be column-major (K contiguous, e.g. "
-                                "the transpose of a row-major N x K weight): "
-                                "FP8 tensor cores read K-major operands only");
+                                "the transpose of a row-major N x K weight): " +
+                                why);
   return rt::Error::success();
 }
 

@@ -89,7 +89,8 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, bias=None, activation="none",
     transposed views (x.T: column-major) with 16-byte aligned lines, and FP8
     (float8_e4m3fn / float8_e5m2 a row-major, b column-major — e.g. w.T of
     a row-major (N, K) weight —, out float32, float16 or bfloat16; alpha
-    carries the scales). bias (optional): one per column of out, out's
+    carries the scales), and float32 (multiplied as tf32: a row-major, b
+    column-major, out float32). bias (optional): one per column of out, out's
     dtype; activation "none", "relu", "silu", "gelu" (erf) or "gelu_tanh".
     Bias and activation are fused into the GEMM on a 9.0 GPU and applied
     by a second kernel elsewhere."""

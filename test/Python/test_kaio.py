@@ -258,6 +258,12 @@ class OpsTest(unittest.TestCase):
         self.assertIn("is not 2-D", str(e.exception))
         # 8-bit floats come back to NumPy as their codes.
         self.assertEqual(str(w8.numpy().dtype), "uint8")
+        # float32 multiplies as tf32, K-major like FP8.
+        x32 = kaio.DeviceArray.empty((64, 32), "float32", device=1)
+        w32 = kaio.DeviceArray.empty((48, 32), "float32", device=1)
+        self.assertEqual(ops.gemm(x32, w32.T).shape, (64, 48))
+        self.assertEqual(fake().lastKernel.decode(),
+                         "hopper_gemm_f32_f32_128x128x32_s4_bcol")
 
     def test_gemm_epilogue(self):
         # A linear layer: gelu(x @ w.T + b), one launch on the fake 9.0 GPU

@@ -3,10 +3,12 @@
 // The warp-specialised Hopper GEMM, written at the ptx-dialect level until
 // the kaio dialect has warpgroup tiles (issue 12): C (row-major, ldc; f32
 // or 16-bit) = A (M x K) * B (K x N), f16 or bf16 inputs with A and B row-
-// or column-major, or FP8 (e4m3, e5m2) inputs with A row-major and B
-// column-major (wgmma reads 8-bit operands K-major only); any leading
+// or column-major, or FP8 (e4m3, e5m2) or f32 (multiplied as tf32) inputs
+// with A row-major and B column-major (wgmma reads 8-bit and tf32 operands
+// K-major only); any leading
 // dimension of 16-byte lines. K tiles are 128 bytes deep (64 16-bit or 128
-// 8-bit elements), one wgmma per 32 bytes of K (k16 or k32).
+// 8-bit or 32 32-bit elements), one wgmma per 32 bytes of K (k16, k32 or
+// k8).
 //
 // A persistent block of three warpgroups walks the BM x BN tiles of C
 // (tile = blockIdx.x, + gridDim.x, ...; in groups of 8 tile rows, M
@@ -318,9 +320,10 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   const unsigned stageBytes = aBytes + bBytes;
   const unsigned ringBytes = stageBytes * c.stages;
   const unsigned smem = hopperGemmSharedBytes(c);
-  // One wgmma covers 32 bytes of K: k16 of 16-bit, k32 of 8-bit elements.
+  // One wgmma covers 32 bytes of K: k16 of 16-bit, k32 of 8-bit, k8 of
+  // tf32 elements.
   const unsigned kInstr = 32 / inBytes;
-  const char *type = getGemmElemName(c.in);
+  const char *type = getGemmMmaTypeName(c.in);
   const char *outType = getGemmElemName(c.out);
   const bool out16 = c.out != GemmElem::F32;
   const unsigned outBytes = getGemmElemBytes(c.out);
@@ -708,6 +711,8 @@ std::vector<HopperGemmConfig> kaio::ops::kernels::getHopperGemmConfigs() {
   for (GemmElem in : {GemmElem::E4M3, GemmElem::E5M2})
     for (GemmElem out : {GemmElem::F32, GemmElem::F16, GemmElem::BF16})
       add(in, out, false, true);
+  // f32 as tf32: K-major like FP8, C f32.
+  add(GemmElem::F32, GemmElem::F32, false, true);
   return configs;
 }
 

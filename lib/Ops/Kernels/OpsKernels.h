@@ -247,6 +247,16 @@ inline const char *getGemmElemName(GemmElem type) {
                                            "f32"};
   return kNames[unsigned(type)];
 }
+/// The wgmma operand type of an input: f32 inputs multiply as tf32 (the
+/// tensor core reads the top 19 bits of each element).
+inline const char *getGemmMmaTypeName(GemmElem in) {
+  return in == GemmElem::F32 ? "tf32" : getGemmElemName(in);
+}
+/// Inputs wgmma reads K-major only (no transposed form): 8-bit floats and
+/// tf32.
+inline bool isKMajorOnly(GemmElem in) {
+  return in == GemmElem::E4M3 || in == GemmElem::E5M2 || in == GemmElem::F32;
+}
 inline unsigned getGemmElemBytes(GemmElem type) {
   return type == GemmElem::F32                                ? 4
          : type == GemmElem::E4M3 || type == GemmElem::E5M2 ? 1
@@ -255,13 +265,14 @@ inline unsigned getGemmElemBytes(GemmElem type) {
 
 /// A configuration of the warp-specialised TMA + wgmma GEMM for sm_90a
 /// (HopperGemmKernels.cpp): C = A * B with A and B f16 or bf16 (row- or
-/// column-major, any leading dimension of 16-byte lines) or e4m3 or e5m2
-/// (FP8: A row-major and B column-major, both K-major as wgmma reads 8-bit
-/// floats), row-major C in f32 or a 16-bit type (for 16-bit inputs, theirs),
-/// rounded once from f32; 384 threads (a producer and two consumer
-/// warpgroups), a `stages`-deep ring of BM x BK and BK x BN shared tiles in
-/// 128-byte-swizzled layout (BK 64 16-bit or 128 8-bit elements: 128-byte
-/// rows).
+/// column-major, any leading dimension of 16-byte lines), e4m3 or e5m2
+/// (FP8) or f32 (multiplied as tf32) — FP8 and tf32 with A row-major and B
+/// column-major, both K-major as wgmma reads them —, row-major C in f32 or
+/// a 16-bit type (for 16-bit inputs, theirs; f32 for f32 inputs), rounded
+/// once from f32; 384 threads (a producer and two consumer warpgroups), a
+/// `stages`-deep ring of BM x BK and BK x BN shared tiles in
+/// 128-byte-swizzled layout (BK 64 16-bit, 128 8-bit or 32 32-bit
+/// elements: 128-byte rows).
 struct HopperGemmConfig {
   GemmElem in = GemmElem::F16, out = GemmElem::F32;
   unsigned blockM = 128, blockN = 128, blockK = 64, stages = 4;

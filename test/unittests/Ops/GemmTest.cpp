@@ -83,11 +83,12 @@ TEST(GemmValidation, NamesTheArgument) {
 TEST(GemmValidation, SaysWhatIsNotSupportedYet) {
   Matrix a = fakeMatrix(DType::F16, 64, 32), b = fakeMatrix(DType::F16, 32, 16),
          c = fakeMatrix(DType::F32, 64, 16);
-  rt::Error e = validateGemm(fakeMatrix(DType::F32, 64, 32), b, c);
+  rt::Error e = validateGemm(fakeMatrix(DType::S32, 64, 32), b, c);
   ASSERT_TRUE(e);
   EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
-  EXPECT_EQ(e.message(), "gemm: a: dtype f32 is not supported yet (A and B "
-                         "f16, bf16, e4m3 or e5m2; C f32 or a 16-bit type)");
+  EXPECT_EQ(e.message(), "gemm: a: dtype s32 is not supported yet (A and B "
+                         "f16, bf16, e4m3, e5m2 or f32; C f32 or a 16-bit "
+                         "type)");
   // C in A's 16-bit type passes the check (the sm_90a kernel writes it);
   // another 16-bit type does not.
   EXPECT_EQ(errorOf(a, b, fakeMatrix(DType::F16, 64, 16)), "");
@@ -144,6 +145,21 @@ TEST(GemmValidation, FP8TakesKMajorOperandsOfOneType) {
                     fakeMatrix(DType::BF16, 64, 16)),
             "gemm: c: dtype bf16 is not supported with f16 inputs (C f32, or "
             "A's type)");
+}
+
+TEST(GemmValidation, TF32TakesKMajorF32OperandsAndAnF32C) {
+  Matrix a = fakeMatrix(DType::F32, 64, 32),
+         b = fakeMatrix(DType::F32, 16, 32); // N x K, seen column-major
+  b.layout = Layout::ColMajor;
+  std::swap(b.rows, b.cols);
+  Matrix c = fakeMatrix(DType::F32, 64, 16);
+  EXPECT_EQ(errorOf(a, b, c), "");
+  EXPECT_EQ(errorOf(a, fakeMatrix(DType::F32, 32, 16), c),
+            "gemm: b: an f32 B must be column-major (K contiguous, e.g. the "
+            "transpose of a row-major N x K weight): tf32 tensor cores read "
+            "K-major operands only");
+  EXPECT_EQ(errorOf(a, b, fakeMatrix(DType::BF16, 64, 16)),
+            "gemm: c: dtype bf16 is not supported with f32 inputs (C f32)");
 }
 
 TEST(GemmValidation, AlphaAndBetaAreAnyFiniteNumbers) {
@@ -399,7 +415,18 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
                 "gemm: a: e5m2 runs on the sm_90 kernel only"),
             std::string::npos)
       << kaio::test::messageOf(unmapped);
-  EXPECT_EQ(counters->tensorMapsEncoded, maps + 2 * 10); // 10 launches
+  // f32 inputs multiply as tf32: K-major like FP8, 32-element K tiles.
+  auto a32 = rt::DeviceBuffer<float>::allocate(*h100, m * k);
+  auto b32 = rt::DeviceBuffer<float>::allocate(*h100, n * k);
+  ASSERT_TRUE(a32 && b32);
+  Matrix bT = Matrix::rowMajor(b32->view(), n, k);
+  std::swap(bT.rows, bT.cols);
+  bT.layout = Layout::ColMajor;
+  ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a32->view(), m, k), bT,
+                         Matrix::rowMajor(c->view(), m, n)));
+  EXPECT_STREQ(counters->lastKernel,
+               "hopper_gemm_f32_f32_128x256x32_s4_bcol");
+  EXPECT_EQ(counters->tensorMapsEncoded, maps + 2 * 11); // 11 launches
 }
 
 TEST_P(GemmTest, FusesBiasAndActivationOnA90GpuAndAppliesThemAfterElsewhere) {

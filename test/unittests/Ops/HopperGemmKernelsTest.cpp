@@ -69,6 +69,20 @@ Operand sampleOperand(std::mt19937 &rng, unsigned rows, unsigned cols,
   std::vector<uint8_t> dense(count * esz);
   if (esz == 1) {
     dense = sample8(rng, count, type == GemmElem::E4M3, op.values);
+  } else if (esz == 4) {
+    // f32 in [-1, 1); the tensor core multiplies tf32, the top 19 bits (the
+    // reference takes those: the low 13 mantissa bits must not count).
+    std::uniform_real_distribution<float> dist(-1, 1);
+    op.values.resize(count);
+    for (size_t i = 0; i < count; ++i) {
+      float x = dist(rng);
+      std::memcpy(&dense[i * 4], &x, 4);
+      uint32_t bits;
+      std::memcpy(&bits, &x, 4);
+      bits &= ~uint32_t(0x1fff);
+      std::memcpy(&x, &bits, 4);
+      op.values[i] = x;
+    }
   } else {
     std::vector<uint16_t> bits =
         sample16(rng, count, type == GemmElem::BF16, op.values);
@@ -89,6 +103,7 @@ Operand sampleOperand(std::mt19937 &rng, unsigned rows, unsigned cols,
 /// The interpreter's element type of a GEMM input's tensor map.
 rt::ScalarType mapElem(GemmElem type) {
   return getGemmElemBytes(type) == 1 ? rt::ScalarType::U8
+         : type == GemmElem::F32     ? rt::ScalarType::F32
          : type == GemmElem::BF16    ? rt::ScalarType::BF16
                                      : rt::ScalarType::F16;
 }
@@ -190,7 +205,7 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
   std::vector<GemmElem> outs = {GemmElem::F32};
   if (esz == 2)
     outs.push_back(inType);
-  else
+  else if (esz == 1)
     outs.insert(outs.end(), {GemmElem::F16, GemmElem::BF16});
   for (GemmElem outType : outs)
   for (unsigned pad : {3u, 4u}) {
@@ -221,7 +236,9 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
   const double rel = !out16                      ? 0.0
                      : outType == GemmElem::BF16 ? 1.0 / 256
                                                  : 1.0 / 2048;
-  const double abs = (esz == 1 ? 4e-3 : 1e-3) * std::sqrt(double(k));
+  // tf32: tight enough that reading all 32 bits of the inputs would fail.
+  const double abs =
+      (esz == 1 ? 4e-3 : esz == 4 ? 2e-5 : 1e-3) * std::sqrt(double(k));
   for (unsigned i = 0; i < m; ++i)
     for (unsigned j = 0; j < ldc; ++j) {
       if (j >= n) {
@@ -255,7 +272,7 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
   const uint64_t boxes = (config.aColMajor ? config.blockM / 64 : 1) +
                          (config.bColMajor ? 1 : config.blockN / 64);
   EXPECT_EQ(kp->mix.at("cp.async.bulk.tensor.load"), tiles * kTiles * boxes);
-  EXPECT_EQ(kp->mmaFlops.at(getGemmElemName(inType)),
+  EXPECT_EQ(kp->mmaFlops.at(getGemmMmaTypeName(inType)),
             tiles * kTiles * 8 * 2ull * 16 * config.blockN * config.blockK);
   // Pair stores (8 bytes of f32, or two 16-bit values packed in 4) where
   // C's rows are aligned to a pair.
@@ -400,6 +417,18 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_tuple(kE4M3, 256u, 130u, 264u, 80u,
                                       kBCol | kPadded),
                       std::make_tuple(kE5M2, 256u, 64u, 300u, 256u, kBCol)));
+
+// f32 as tf32 (K-major like FP8, 32-element K tiles of four k8 wgmmas):
+// the low 13 mantissa bits of the inputs do not count; K ragged by 4, a
+// tail past one tile, padded lines, both widths.
+INSTANTIATE_TEST_SUITE_P(
+    TF32, HopperGemmTest,
+    ::testing::Values(std::make_tuple(GemmElem::F32, 128u, 130u, 136u, 72u,
+                                      kBCol),
+                      std::make_tuple(GemmElem::F32, 256u, 17u, 264u, 44u,
+                                      kBCol | kPadded),
+                      std::make_tuple(GemmElem::F32, 128u, 1u, 8u, 4u,
+                                      kBCol)));
 
 } // namespace
 
