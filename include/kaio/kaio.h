@@ -235,6 +235,19 @@ KAIO_API kaio_status kaio_gemm_epilogue(kaio_context ctx, const kaio_matrix *a,
                                         float beta, const kaio_matrix *bias,
                                         kaio_activation act,
                                         kaio_stream stream);
+/* Times every configuration kaio_gemm_epilogue could launch for these
+   arguments and makes the fastest its choice for their problem class
+   (device, dtypes, layouts, epilogue, M, N, K rounded up to powers of two),
+   saved in a file under the runtime's cache directory. C's contents
+   afterwards are unspecified (pass scratch memory). `choice` (or NULL)
+   receives the chosen configuration's name ("n128", "n256"; "portable"
+   where there is one), NUL-terminated, truncated to choice_size bytes. */
+KAIO_API kaio_status kaio_gemm_tune(kaio_context ctx, const kaio_matrix *a,
+                                    const kaio_matrix *b, const kaio_matrix *c,
+                                    float alpha, float beta,
+                                    const kaio_matrix *bias,
+                                    kaio_activation act, char *choice,
+                                    size_t choice_size, kaio_stream stream);
 /* y = A x (+ bias). */
 KAIO_API kaio_status kaio_gemv(kaio_context ctx, const kaio_matrix *a,
                                const kaio_matrix *x, const kaio_matrix *y,

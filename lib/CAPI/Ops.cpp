@@ -8,6 +8,8 @@
 
 #include "CAPIInternal.h"
 
+#include <algorithm>
+#include <cstring>
 #include <initializer_list>
 
 using namespace kaio;
@@ -131,6 +133,36 @@ kaio_status kaio_gemm_epilogue(kaio_context ctx, const kaio_matrix *a,
                  o.activation = static_cast<ops::Activation>(act);
                  o.stream = s;
                  return lib.gemm(m[0], m[1], m[2], o);
+               });
+}
+
+kaio_status kaio_gemm_tune(kaio_context ctx, const kaio_matrix *a,
+                           const kaio_matrix *b, const kaio_matrix *c,
+                           float alpha, float beta, const kaio_matrix *bias,
+                           kaio_activation act, char *choice,
+                           size_t choiceSize, kaio_stream stream) {
+  if (kaio_status s =
+          checkEnum("kaio_gemm_tune", "act", act, KAIO_ACT_GELU_ERF))
+    return s;
+  return runOp("kaio_gemm_tune", ctx, stream,
+               {{"a", a}, {"b", b}, {"c", c}, opt("bias", bias)},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::GemmOptions o;
+                 o.alpha = alpha;
+                 o.beta = beta;
+                 o.bias = m[3];
+                 o.activation = static_cast<ops::Activation>(act);
+                 o.stream = s;
+                 rt::Expected<ops::GemmTuneResult> r =
+                     lib.tuneGemm(*ctx->device, m[0], m[1], m[2], o);
+                 if (!r)
+                   return r.takeError();
+                 if (choice && choiceSize) {
+                   std::size_t n = std::min(choiceSize - 1, r->choice.size());
+                   std::memcpy(choice, r->choice.data(), n);
+                   choice[n] = '\0';
+                 }
+                 return rt::Error::success();
                });
 }
 

@@ -31,6 +31,7 @@ rt::Error unsupported(const char *name, const std::string &what) {
   return detail::unsupported("gemm", name, what);
 }
 using detail::shape;
+using detail::transposed;
 
 bool isFP8(DType type) { return type == DType::E4M3 || type == DType::E5M2; }
 
@@ -90,22 +91,18 @@ rt::Error checkDenseRowMajor(const char *name, const Matrix &m) {
   return rt::Error::success();
 }
 
-/// The same matrix seen transposed (no data moves): rows and columns and
-/// the layout swap.
-Matrix transposed(Matrix m) {
-  std::swap(m.rows, m.cols);
-  m.layout = m.layout == Layout::RowMajor ? Layout::ColMajor : Layout::RowMajor;
-  return m;
-}
+} // namespace
 
 /// The sm_90a GEMM reads A and B through tensor maps: their lines must be
 /// 16-byte aligned (and K > 0: with no k tile its consumers would wait
 /// forever).
-bool hopperGemmFits(const Matrix &a, const Matrix &b) {
+bool detail::hopperGemmFits(const Matrix &a, const Matrix &b) {
   const std::int64_t perLine = 16 / getDTypeBytes(a.dtype);
   return a.cols > 0 && a.data % 16 == 0 && b.data % 16 == 0 &&
          a.ld % perLine == 0 && b.ld % perLine == 0;
 }
+
+namespace {
 
 /// A 128-byte-swizzled tensor map over a matrix: boxes of `boxInner`
 /// contiguous elements (along a row of a row-major matrix, a column of a
@@ -140,7 +137,8 @@ std::int64_t tileCount(const Matrix &c, unsigned blockM, unsigned blockN) {
 /// 128 x 128. One block per SM walks the tiles.
 rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
                            const Matrix &b, const Matrix &c,
-                           const GemmOptions &options, bool biasAlongRows) {
+                           const GemmOptions &options, bool biasAlongRows,
+                           const char *choice) {
   auto elem = [](DType type) {
     switch (type) {
     case DType::BF16:
@@ -167,11 +165,22 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
       (!bias ? 0u
              : biasAlongRows ? kernels::kGemmBiasRows
                              : kernels::kGemmBiasColumns);
-  // The staged epilogue (any fused one) reads C on wide tiles too.
-  config.blockN = (options.beta == 0 || epilogue) && c.cols >= 256 &&
-                          tileCount(c, config.blockM, 128) > impl.smCount
-                      ? 256
-                      : 128;
+  // The tuner's choice (being timed, or recorded for this problem class),
+  // else: the staged epilogue (any fused one) reads C on wide tiles too.
+  const std::string *tuned =
+      choice || !impl.hasGemmTuning()
+          ? nullptr
+          : impl.gemmChoice(
+                getGemmTuningKey(impl.deviceName, a, b, c, epilogue != 0));
+  if (choice || tuned)
+    config.blockN = std::string(choice ? choice : tuned->c_str()) == "n256"
+                        ? 256
+                        : 128;
+  else
+    config.blockN = (options.beta == 0 || epilogue) && c.cols >= 256 &&
+                            tileCount(c, config.blockM, 128) > impl.smCount
+                        ? 256
+                        : 128;
   rt::Expected<rt::Kernel *> kernel =
       impl.kernel(kernels::hopperGemmName(config), /*hopperSet=*/true);
   if (!kernel)
@@ -259,9 +268,10 @@ rt::Error Library::gemm(const Matrix &a, const Matrix &b, const Matrix &c,
 
 rt::Error Library::gemmRowMajorC(const Matrix &a, const Matrix &b,
                                  const Matrix &c, const GemmOptions &options,
-                                 bool biasAlongRows) {
-  if (impl_->hopper && hopperGemmFits(a, b)) {
-    if (rt::Error e = launchHopperGemm(*impl_, a, b, c, options, biasAlongRows))
+                                 bool biasAlongRows, const char *choice) {
+  if (impl_->hopper && detail::hopperGemmFits(a, b)) {
+    if (rt::Error e = launchHopperGemm(*impl_, a, b, c, options, biasAlongRows,
+                                       choice))
       return e.addContext("gemm");
     return rt::Error::success();
   }

@@ -4,6 +4,7 @@
 #define KAIO_LIB_OPS_LIBRARYIMPL_H
 
 #include "Kaio/Ops/Library.h"
+#include "Kaio/Ops/Tuning.h"
 
 #include "Kaio/Runtime/Module.h"
 
@@ -33,6 +34,21 @@ struct Library::Impl {
   /// The GPU's streaming multiprocessors (persistent kernels' grids).
   int smCount = 1;
   std::unordered_map<std::string, rt::Kernel> byName;
+  /// The device's name and ordinal (tuning keys, tuneGemm's check).
+  std::string deviceName;
+  int deviceOrdinal = 0;
+  /// The GEMM tuning table (Tuning.h): read from the cache directory on
+  /// first use, extended by tuneGemm.
+  GemmTuningTable gemmTuning;
+  bool gemmTuningLoaded = false;
+  std::vector<std::string> warnings;
+  /// The tuned choice for `key`, or null.
+  const std::string *gemmChoice(const std::string &key);
+  /// Whether the table has any entry (gemm() skips building keys if not).
+  bool hasGemmTuning() {
+    gemmChoice("");
+    return !gemmTuning.empty();
+  }
 
   /// The kernel `name` of the portable set, or of the sm_90a set when
   /// `hopperSet`.

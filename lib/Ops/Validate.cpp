@@ -275,3 +275,9 @@ std::int64_t kaio::ops::detail::maxColumnSplits(std::int64_t k,
   // The fewest threads across: 16-byte chunks of 2-byte elements.
   return columnSplits(k, (std::max<std::int64_t>(n, 1) + 7) / 8);
 }
+
+Matrix detail::transposed(Matrix m) {
+  std::swap(m.rows, m.cols);
+  m.layout = m.layout == Layout::RowMajor ? Layout::ColMajor : Layout::RowMajor;
+  return m;
+}

@@ -28,6 +28,14 @@ rt::Error unsupported(const char *op, const char *name,
 /// "RxC".
 std::string shape(const Matrix &m);
 
+/// The same matrix seen transposed (no data moves): rows and columns and
+/// the layout swap.
+Matrix transposed(Matrix m);
+
+/// gemm() runs A x B on the sm_90a kernel (on a 9.0 GPU) when this holds
+/// (Gemm.cpp).
+bool hopperGemmFits(const Matrix &a, const Matrix &b);
+
 /// What holds for any matrix argument: a non-negative shape within the
 /// kernels' 32-bit sizes, a leading dimension covering a row (column), a
 /// non-null pointer aligned to the elements and, when the capacity is

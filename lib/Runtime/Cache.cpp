@@ -3,9 +3,13 @@
 #include "Kaio/Runtime/Cache.h"
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace kaio::rt;
 
@@ -235,3 +239,48 @@ void noteCacheHit() { ++hits; }
 void noteCacheMiss() { ++misses; }
 void noteCacheWrite(bool ok) { ++(ok ? writes : writeFailures); }
 } // namespace kaio::rt::detail
+
+Expected<std::string> kaio::rt::readWholeFile(const std::string &path) {
+  std::FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f)
+    return Error::make(errno == ENOENT ? ErrorCode::NotFound : ErrorCode::Io,
+                       "cannot open '" + path + "': " + std::strerror(errno));
+  std::string data;
+  char chunk[65536];
+  std::size_t n;
+  while ((n = std::fread(chunk, 1, sizeof(chunk), f)) > 0)
+    data.append(chunk, n);
+  bool failed = std::ferror(f);
+  std::fclose(f);
+  if (failed)
+    return Error::make(ErrorCode::Io, "error reading '" + path + "'");
+  return data;
+}
+
+bool kaio::rt::makeDirectories(const std::string &dir) {
+  for (std::size_t i = 1; i <= dir.size(); ++i) {
+    if (i != dir.size() && dir[i] != '/')
+      continue;
+    std::string prefix = dir.substr(0, i);
+    if (::mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST)
+      return false;
+  }
+  struct stat st;
+  return ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool kaio::rt::writeFileAtomically(const std::string &path,
+                                   std::string_view data) {
+  static std::atomic<unsigned> counter{0};
+  std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
+                    std::to_string(counter++);
+  std::FILE *f = std::fopen(tmp.c_str(), "wb");
+  if (!f)
+    return false;
+  bool ok = std::fwrite(data.data(), 1, data.size(), f) == data.size();
+  ok = (std::fclose(f) == 0) && ok;
+  if (ok && std::rename(tmp.c_str(), path.c_str()) == 0)
+    return true;
+  std::remove(tmp.c_str());
+  return false;
+}

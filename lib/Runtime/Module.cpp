@@ -24,54 +24,6 @@ void noteCacheWrite(bool ok);
 // Files
 //===----------------------------------------------------------------------===//
 
-static Expected<std::string> readFile(const std::string &path) {
-  std::FILE *f = std::fopen(path.c_str(), "rb");
-  if (!f)
-    return Error::make(errno == ENOENT ? ErrorCode::NotFound : ErrorCode::Io,
-                       "cannot open '" + path + "': " + std::strerror(errno));
-  std::string data;
-  char chunk[65536];
-  std::size_t n;
-  while ((n = std::fread(chunk, 1, sizeof(chunk), f)) > 0)
-    data.append(chunk, n);
-  bool failed = std::ferror(f);
-  std::fclose(f);
-  if (failed)
-    return Error::make(ErrorCode::Io, "error reading '" + path + "'");
-  return data;
-}
-
-/// mkdir -p; success if the directory exists afterwards.
-static bool makeDirectories(const std::string &dir) {
-  for (std::size_t i = 1; i <= dir.size(); ++i) {
-    if (i != dir.size() && dir[i] != '/')
-      continue;
-    std::string prefix = dir.substr(0, i);
-    if (::mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST)
-      return false;
-  }
-  struct stat st;
-  return ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/// Writes via a unique temporary + rename so that concurrent processes never
-/// see a partial cubin.
-static bool writeFileAtomically(const std::string &path, const void *data,
-                                std::size_t size) {
-  static std::atomic<unsigned> counter{0};
-  std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
-                    std::to_string(counter++);
-  std::FILE *f = std::fopen(tmp.c_str(), "wb");
-  if (!f)
-    return false;
-  bool ok = std::fwrite(data, 1, size, f) == size;
-  ok = (std::fclose(f) == 0) && ok;
-  if (ok && std::rename(tmp.c_str(), path.c_str()) == 0)
-    return true;
-  std::remove(tmp.c_str());
-  return false;
-}
-
 //===----------------------------------------------------------------------===//
 // JIT options
 //===----------------------------------------------------------------------===//
@@ -214,7 +166,7 @@ Expected<Module> Module::loadPtx(const Device &device, std::string_view ptxText,
   std::string path =
       cacheDir + "/" + computeCacheKey(ptx, keyInputs) + ".cubin";
 
-  if (Expected<std::string> file = readFile(path); file && !file->empty()) {
+  if (Expected<std::string> file = readWholeFile(path); file && !file->empty()) {
     // Only a complete, unmodified entry reaches the driver.
     std::string cached = decodeCacheEntry(*file);
     CUmodule mod = nullptr;
@@ -241,7 +193,7 @@ Expected<Module> Module::loadPtx(const Device &device, std::string_view ptxText,
   noteCacheMiss();
   std::string entry = encodeCacheEntry(*cubin);
   noteCacheWrite(makeDirectories(cacheDir) &&
-                 writeFileAtomically(path, entry.data(), entry.size()));
+                 writeFileAtomically(path, entry));
   return Module(std::move(state));
 }
 
@@ -281,7 +233,7 @@ Expected<Module> Module::loadFile(const Device &device, const std::string &path,
                                   ModuleLoadOptions options) {
   if (options.name == ModuleLoadOptions().name)
     options.name = path;
-  Expected<std::string> data = readFile(path);
+  Expected<std::string> data = readWholeFile(path);
   if (!data)
     return data.takeError();
   bool isPtx = path.size() >= 4 && path.compare(path.size() - 4, 4, ".ptx") == 0;

@@ -20,7 +20,7 @@ from . import _arrays
 from .errors import invalid
 
 __all__ = [
-    "gemm", "gemv", "softmax", "log_softmax", "softmax_backward",
+    "gemm", "tune_gemm", "gemv", "softmax", "log_softmax", "softmax_backward",
     "rms_norm", "layer_norm", "rms_norm_backward", "layer_norm_backward",
     "cross_entropy", "cross_entropy_backward", "sum_rows", "max_rows",
     "min_rows", "argmax_rows", "reduce_all", "reduce_cols",
@@ -110,6 +110,22 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, bias=None, activation="none",
               c.m("out", out), float(alpha), float(beta), c.m("bias", bias),
               act)
     return out
+
+
+def tune_gemm(a, b, out, alpha=1.0, beta=0.0, bias=None, activation="none",
+              stream=None):
+    """Times every configuration gemm could launch for these arguments and
+    makes the fastest its choice for their problem class (saved under the
+    runtime's cache directory); returns its name ("n128", "n256", or
+    "portable" where there is one). out's contents afterwards are
+    unspecified: pass scratch memory of the result's shape."""
+    c = _Call("kaio.ops.tune_gemm", "a", a, stream)
+    act = _enum(_ACTIVATIONS, c.fn, "activation", activation)
+    choice = ctypes.create_string_buffer(32)
+    c.run("kaio_gemm_tune", c.m("a", a), c.m("b", b), c.m("out", out),
+          float(alpha), float(beta), c.m("bias", bias), act, choice,
+          ctypes.sizeof(choice))
+    return choice.value.decode()
 
 
 def gemv(a, x, bias=None, out=None, transposed=False, stream=None):

@@ -381,6 +381,19 @@ static void testOps(kaio_context ctx, FakeCudaCounters *fake) {
                                    NULL),
                 KAIO_ERROR_INVALID_VALUE, "act");
     CHECK(fake->launches == launches + 5);
+    /* Tuning: one configuration on the fake 8.0 GPU (2 warm-up and 10 timed
+       runs of the product and its epilogue kernel). */
+    {
+      char choice[16] = "?";
+      CHECK_OK(kaio_gemm_tune(ctx, &ma, &mb, &mc, 1.0f, 0.0f, &bias,
+                              KAIO_ACT_RELU, choice, sizeof choice, NULL));
+      CHECK(strcmp(choice, "portable") == 0);
+      CHECK(fake->launches == launches + 5 + 2 * 12);
+      CHECK_FAILS(kaio_gemm_tune(ctx, &ma, &mb, &mc, 1.0f, 0.0f, NULL, 99,
+                                 choice, sizeof choice, NULL),
+                  KAIO_ERROR_INVALID_VALUE, "act");
+      launches += 2 * 12;
+    }
   }
   /* FP8 reaches the library as its dtype: a row-major e4m3 B is named (FP8
      tensor cores read K-major operands), an unknown dtype code too. */

@@ -292,6 +292,11 @@ class OpsTest(unittest.TestCase):
             ops.gemm(a, b, activation="tanh")
         self.assertIn("activation", str(e.exception))
         self.assertEqual(fake().launches, launches + 3)
+        # The tuner on the fake 9.0 GPU: both tile widths timed (12 runs
+        # each), the choice named.
+        choice = ops.tune_gemm(x, w.T, y, bias=bias, activation="gelu")
+        self.assertIn(choice, ("n128", "n256"))
+        self.assertEqual(fake().launches, launches + 3 + 24)
 
     def test_flash_attention(self):
         q = kaio.DeviceArray.empty((2, 100, 8, 64), "bfloat16")

@@ -25,9 +25,11 @@
 #include "Kaio/Ops/Gemm.h"
 #include "Kaio/Ops/Gemv.h"
 #include "Kaio/Ops/RowOps.h"
+#include "Kaio/Ops/Tuning.h"
 #include "Kaio/Runtime/Device.h"
 
 #include <memory>
+#include <vector>
 
 namespace kaio::ops {
 
@@ -61,6 +63,22 @@ public:
   /// biasActivation runs on C after the product (a second launch).
   rt::Error gemm(const Matrix &a, const Matrix &b, const Matrix &c,
                  const GemmOptions &options = {});
+
+  /// Times every configuration gemm() could launch for these arguments on
+  /// `device` (the library's) and makes the fastest gemm()'s choice for
+  /// their problem class (Kaio/Ops/Tuning.h), saved in the tuning file
+  /// under the runtime's cache directory. C's contents afterwards are
+  /// unspecified (pass scratch memory of C's shape). Where gemm() has one
+  /// configuration (not a 9.0 GPU, or rows tensor maps cannot take) the
+  /// result names "portable", timed, and nothing is recorded.
+  rt::Expected<GemmTuneResult> tuneGemm(const rt::Device &device,
+                                        const Matrix &a, const Matrix &b,
+                                        const Matrix &c,
+                                        const GemmOptions &options = {},
+                                        const GemmTuneOptions &tune = {});
+  /// What the library warned about (a tuning file it ignored, ...), oldest
+  /// first.
+  const std::vector<std::string> &warnings() const;
 
   /// y = A x (+ bias): A row-major f32, f16 or bf16, f32 accumulation, a
   /// warp per row streaming A in 16-byte chunks (batch-1 decode).
@@ -172,8 +190,11 @@ private:
   explicit Library(std::unique_ptr<Impl> impl);
   /// gemm() once C is row-major (validated, not empty); a column-major
   /// C's bias runs along the rows of the C^T computed here.
+  /// `choice` (a kGemmTuningChoices name) overrides the tuning table and
+  /// the heuristic (tuneGemm times each).
   rt::Error gemmRowMajorC(const Matrix &a, const Matrix &b, const Matrix &c,
-                          const GemmOptions &options, bool biasAlongRows);
+                          const GemmOptions &options, bool biasAlongRows,
+                          const char *choice = nullptr);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -12,6 +12,8 @@
 #ifndef KAIO_RUNTIME_CACHE_H
 #define KAIO_RUNTIME_CACHE_H
 
+#include "Kaio/Runtime/Error.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -55,6 +57,14 @@ bool isCacheEnabled();
 /// otherwise: the caller recompiles).
 std::string encodeCacheEntry(std::string_view cubin);
 std::string decodeCacheEntry(std::string_view file);
+
+/// Files in the cache directory (cubins, the GEMM tuning table): the whole
+/// file (ErrorCode::NotFound when it does not exist); mkdir -p (true if the
+/// directory exists afterwards); a write through a unique temporary and a
+/// rename, so that concurrent processes never see a partial file.
+Expected<std::string> readWholeFile(const std::string &path);
+bool makeDirectories(const std::string &dir);
+bool writeFileAtomically(const std::string &path, std::string_view data);
 
 /// Process-wide counters, for tests and diagnostics.
 struct CacheStats {

@@ -10,6 +10,8 @@
 #include "DriverBackends.h"
 #include "OpsTestSupport.h"
 
+#include "Kaio/Runtime/Cache.h"
+
 #include "Kaio/Ops/Library.h"
 
 #include <gtest/gtest.h>
@@ -200,6 +202,36 @@ TEST(GemmValidation, ChecksTheEpilogue) {
   bad.activation = static_cast<Activation>(9);
   EXPECT_EQ(errorOf(a, b, c, bad),
             "gemm: activation: is not an Activation (code 9)");
+}
+
+TEST(GemmTuning, TheTableRoundTripsAndABadFileIsAnError) {
+  Matrix a = fakeMatrix(DType::BF16, 3000, 64),
+         b = fakeMatrix(DType::BF16, 64, 4096), c = fakeMatrix(DType::F32, 3000, 4096);
+  // Sizes round up to powers of two: one class for nearby shapes.
+  const std::string key = getGemmTuningKey("NVIDIA H100", a, b, c, false);
+  EXPECT_EQ(key, "NVIDIA H100|bf16|f32|rr|m4096|n4096|k64|plain");
+  // A column-major B, a fused epilogue; the device name's tab (the file's
+  // separator) becomes a space.
+  b.layout = Layout::ColMajor;
+  EXPECT_EQ(getGemmTuningKey("dev\tice", a, b, c, true),
+            "dev ice|bf16|f32|rc|m4096|n4096|k64|fused");
+  GemmTuningTable table = {{key, "n128"}, {"other", "n256"}};
+  rt::Expected<GemmTuningTable> parsed =
+      parseGemmTuningTable(formatGemmTuningTable(table));
+  ASSERT_TRUE(parsed) << parsed.error().message();
+  EXPECT_EQ(*parsed, table);
+  auto errorOf = [](const std::string &text) {
+    rt::Expected<GemmTuningTable> t = parseGemmTuningTable(text);
+    return t ? std::string() : t.error().message();
+  };
+  EXPECT_EQ(errorOf(""), "the file is empty");
+  EXPECT_EQ(errorOf("kaio-gemm-tuning 2\n"),
+            "line 1: expected the header 'kaio-gemm-tuning 1'");
+  EXPECT_EQ(errorOf("kaio-gemm-tuning 1\nkey n128\n"),
+            "line 2: expected a key, a tab and a choice");
+  EXPECT_EQ(errorOf("kaio-gemm-tuning 1\n\nkey\tn512\n"),
+            "line 3: unknown choice 'n512'");
+  EXPECT_EQ(errorOf("kaio-gemm-tuning 1\nkey\tn256"), "");
 }
 
 /// The library on the fake driver (what is launched) and on a GPU (what it
@@ -506,6 +538,107 @@ TEST_P(GemmTest, FusesBiasAndActivationOnA90GpuAndAppliesThemAfterElsewhere) {
   ASSERT_FALSE(lib->gemm(colA, colB, colC, fused));
   EXPECT_STREQ(counters->lastKernel, "bias_gelu_tanh_f32_v4");
   EXPECT_EQ(counters->launches, launches + 4);
+}
+
+TEST_P(GemmTest, TunesOnA90GpuAndLaunchesTheTunedChoice) {
+  if (!isFake())
+    GTEST_SKIP() << "checks the launches through the fake driver";
+  // The fake's device 1 is a 9.0 GPU; this test's cache directory is empty.
+  rt::Expected<kaio::test::FakeHopper> fake = kaio::test::loadOnFakeHopper();
+  ASSERT_TRUE(fake) << fake.error().message();
+  const std::int64_t m = 4096, n = 4096, k = 64;
+  auto a = rt::DeviceBuffer<rt::Half>::allocate(fake->device, m * k);
+  auto b = rt::DeviceBuffer<rt::Half>::allocate(fake->device, k * n);
+  auto c = rt::DeviceBuffer<float>::allocate(fake->device, m * n);
+  ASSERT_TRUE(a && b && c);
+  const Matrix ma = Matrix::rowMajor(a->view(), m, k),
+               mb = Matrix::rowMajor(b->view(), k, n),
+               mc = Matrix::rowMajor(c->view(), m, n);
+  FakeCudaCounters *counters = getFakeCounters();
+  // The wrong device, bad repetitions: named, nothing launched.
+  int launches = counters->launches;
+  rt::Expected<GemmTuneResult> wrong = fake->lib.tuneGemm(*device, ma, mb, mc);
+  ASSERT_FALSE(wrong);
+  EXPECT_EQ(wrong.error().message(),
+            "tune_gemm: device: is device 0, the library's is 1");
+  GemmTuneOptions none;
+  none.reps = 0;
+  wrong = fake->lib.tuneGemm(fake->device, ma, mb, mc, {}, none);
+  ASSERT_FALSE(wrong);
+  EXPECT_NE(wrong.error().message().find("tune_gemm: tune: needs"),
+            std::string::npos);
+  EXPECT_EQ(counters->launches, launches);
+  // Both tile widths timed (2 warm-up + 3 timed runs each); the fastest is
+  // recorded, in the library and in the file.
+  GemmTuneOptions quick;
+  quick.reps = 3;
+  rt::Expected<GemmTuneResult> tuned =
+      fake->lib.tuneGemm(fake->device, ma, mb, mc, {}, quick);
+  ASSERT_TRUE(tuned) << tuned.error().message();
+  EXPECT_EQ(counters->launches, launches + 2 * 5);
+  ASSERT_EQ(tuned->timings.size(), 2u);
+  EXPECT_EQ(tuned->timings[0].first, "n128");
+  EXPECT_EQ(tuned->timings[1].first, "n256");
+  EXPECT_EQ(tuned->key, getGemmTuningKey(fake->device.properties().name, ma,
+                                         mb, mc, false));
+  rt::Expected<std::string> file =
+      rt::readWholeFile(cacheDir.path() + "/" + kGemmTuningFileName);
+  ASSERT_TRUE(file) << file.error().message();
+  rt::Expected<GemmTuningTable> table = parseGemmTuningTable(*file);
+  ASSERT_TRUE(table) << table.error().message();
+  EXPECT_EQ(table->at(tuned->key), tuned->choice);
+  ASSERT_FALSE(fake->lib.gemm(ma, mb, mc));
+  EXPECT_STREQ(counters->lastKernel, tuned->choice == "n128"
+                                         ? "hopper_gemm_f16_f32_128x128x64_s4"
+                                         : "hopper_gemm_f16_f32_128x256x64_s4");
+  // A library loaded later reads the file: a recorded n128 overrides the
+  // heuristic's 128 x 256 tiles for this class (and only this class).
+  ASSERT_TRUE(rt::writeFileAtomically(
+      cacheDir.path() + "/" + kGemmTuningFileName,
+      formatGemmTuningTable({{tuned->key, "n128"}})));
+  {
+    rt::Expected<kaio::test::FakeHopper> later = kaio::test::loadOnFakeHopper();
+    ASSERT_TRUE(later) << later.error().message();
+    ASSERT_FALSE(later->lib.gemm(ma, mb, mc));
+    EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f32_128x128x64_s4");
+    GemmOptions fusedRelu;
+    fusedRelu.activation = Activation::Relu;
+    ASSERT_FALSE(later->lib.gemm(ma, mb, mc, fusedRelu)); // another class
+    EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f32_128x256x64_s4");
+    EXPECT_TRUE(later->lib.warnings().empty());
+  }
+  // A corrupt file is ignored with a warning: the heuristic again.
+  ASSERT_TRUE(rt::writeFileAtomically(
+      cacheDir.path() + "/" + kGemmTuningFileName,
+      "kaio-gemm-tuning 1\n" + tuned->key + "\tn9000\n"));
+  rt::Expected<kaio::test::FakeHopper> corrupt = kaio::test::loadOnFakeHopper();
+  ASSERT_TRUE(corrupt) << corrupt.error().message();
+  ASSERT_FALSE(corrupt->lib.gemm(ma, mb, mc));
+  EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f32_128x256x64_s4");
+  ASSERT_EQ(corrupt->lib.warnings().size(), 1u);
+  EXPECT_NE(corrupt->lib.warnings()[0].find(
+                "ignored the GEMM tuning file '" + cacheDir.path() + "/" +
+                kGemmTuningFileName + "': line 2: unknown choice 'n9000'"),
+            std::string::npos)
+      << corrupt->lib.warnings()[0];
+  // Tuning rewrites it whole.
+  ASSERT_TRUE(corrupt->lib.tuneGemm(corrupt->device, ma, mb, mc, {}, quick));
+  file = rt::readWholeFile(cacheDir.path() + "/" + kGemmTuningFileName);
+  ASSERT_TRUE(file && parseGemmTuningTable(*file));
+  // The portable kernel has one configuration: timed, nothing recorded.
+  rt::Expected<Library> portable = Library::load(*device);
+  ASSERT_TRUE(portable) << portable.error().message();
+  auto a8 = rt::DeviceBuffer<rt::Half>::allocate(*device, 256 * 64);
+  auto b8 = rt::DeviceBuffer<rt::Half>::allocate(*device, 64 * 256);
+  auto c8 = rt::DeviceBuffer<float>::allocate(*device, 256 * 256);
+  ASSERT_TRUE(a8 && b8 && c8);
+  rt::Expected<GemmTuneResult> one = portable->tuneGemm(
+      *device, Matrix::rowMajor(a8->view(), 256, 64),
+      Matrix::rowMajor(b8->view(), 64, 256),
+      Matrix::rowMajor(c8->view(), 256, 256), {}, quick);
+  ASSERT_TRUE(one) << one.error().message();
+  EXPECT_EQ(one->choice, "portable");
+  ASSERT_EQ(one->timings.size(), 1u);
 }
 
 /// Layout bits of a GEMM case: column-major A, B, C; every matrix padded
