@@ -161,12 +161,16 @@ struct CublasLt {
   /// `epilogue` a cublasLtEpilogue_t (bias: one per column of C, C's
   /// type); the workspace lets it pick its fastest kernels. True when
   /// cuBLASLt accepted it.
+  /// Integer (s8 in, s32 out) problems compute in s32 with s32 scales.
+  static constexpr int kR8I = 3, kR32I = 10, kCompute32I = 72;
   bool gemmTN(int in, int out, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c,
               int m, int n, int k, float alpha, int epilogue, CUdeviceptr bias,
               CUdeviceptr workspace, size_t workspaceBytes) const {
     Desc desc = nullptr;
     Layout la = nullptr, lb = nullptr, lc = nullptr;
-    bool ok = descCreate(&desc, kCompute32F, kR32F) == 0;
+    const bool integer = out == kR32I;
+    bool ok = descCreate(&desc, integer ? kCompute32I : kCompute32F,
+                         integer ? kR32I : kR32F) == 0;
     const int t = kOpT, nn = kOpN;
     const void *biasPtr = reinterpret_cast<const void *>(bias);
     ok = ok && descSet(desc, kTransA, &t, sizeof t) == 0 &&
@@ -177,8 +181,12 @@ struct CublasLt {
          layoutCreate(&lb, in, uint64_t(k), uint64_t(m), k) == 0 &&
          layoutCreate(&lc, out, uint64_t(n), uint64_t(m), n) == 0;
     float zero = 0.0f;
-    ok = ok && matmul(handle, desc, &alpha, reinterpret_cast<void *>(b), la,
-                      reinterpret_cast<void *>(a), lb, &zero,
+    std::int32_t alphaInt = std::int32_t(alpha), zeroInt = 0;
+    ok = ok && matmul(handle, desc,
+                      integer ? static_cast<const void *>(&alphaInt) : &alpha,
+                      reinterpret_cast<void *>(b), la,
+                      reinterpret_cast<void *>(a), lb,
+                      integer ? static_cast<const void *>(&zeroInt) : &zero,
                       reinterpret_cast<void *>(c), lc,
                       reinterpret_cast<void *>(c), lc, nullptr,
                       reinterpret_cast<void *>(workspace), workspaceBytes,
@@ -221,6 +229,13 @@ struct Gpu {
     return cublasLt.gemmTN(e4m3 ? CublasLt::kR8FE4M3 : CublasLt::kR8FE5M2,
                            CublasLt::kR32F, a, b, c, int(m), int(n), int(k),
                            alpha, CublasLt::kEpilogueDefault, 0,
+                           cublasLtWorkspace->ptr(), kCublasLtWorkspace);
+  }
+  /// cuBLASLt's int8 matmul (s8 in, s32 out, TN).
+  bool cublasLtInt8(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int64_t m,
+                    int64_t n, int64_t k) const {
+    return cublasLt.gemmTN(CublasLt::kR8I, CublasLt::kR32I, a, b, c, int(m),
+                           int(n), int(k), 1.0f, CublasLt::kEpilogueDefault, 0,
                            cublasLtWorkspace->ptr(), kCublasLtWorkspace);
   }
   /// cuBLASLt's bf16 matmul with a fused bias + activation epilogue (a
@@ -790,6 +805,58 @@ void BM_OpsGemmFp8VsCublasLt(benchmark::State &state) {
   };
   reportGemmPair(state, gpu, m, n, k, sets, kaio, peer);
 }
+/// The int8 GEMM (s8 A row-major x B column-major, exact s32 C) against
+/// cuBLASLt's int8 matmul in the same form, inputs rotated past L2.
+void BM_OpsGemmS8VsCublasLt(benchmark::State &state) {
+  Gpu &gpu = Gpu::get();
+  if (skipWithoutGpu(state, gpu))
+    return;
+  if (skipWithoutLibraryOrCublasLt(state, gpu))
+    return;
+  const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  const int sets = l2RotationSets(gpu, uint64_t(m * k + k * n) +
+                                           uint64_t(m * n) * 4);
+  std::vector<DeviceBuffer<std::int8_t>> as, bs;
+  std::vector<DeviceBuffer<std::int32_t>> cs;
+  for (int i = 0; i < sets; ++i) {
+    auto a = DeviceBuffer<std::int8_t>::allocate(*gpu.device, size_t(m * k));
+    auto b = DeviceBuffer<std::int8_t>::allocate(*gpu.device, size_t(k * n));
+    auto c = DeviceBuffer<std::int32_t>::allocate(*gpu.device, size_t(m * n));
+    if (!a || !b || !c || a->fillBytes(3) || b->fillBytes(5)) {
+      state.SkipWithError("device allocation failed");
+      return;
+    }
+    as.push_back(std::move(*a));
+    bs.push_back(std::move(*b));
+    cs.push_back(std::move(*c));
+  }
+  int next = 0;
+  auto kaio = [&] {
+    int i = next++ % sets;
+    kaio::ops::Matrix a =
+        kaio::ops::Matrix::rowMajor(std::as_const(as[i]).view(), m, k);
+    kaio::ops::Matrix b =
+        kaio::ops::Matrix::rowMajor(std::as_const(bs[i]).view(), n, k);
+    std::swap(b.rows, b.cols);
+    b.layout = kaio::ops::Layout::ColMajor;
+    return !gpu.library->gemm(a, b,
+                              kaio::ops::Matrix::rowMajor(cs[i].view(), m, n));
+  };
+  auto peer = [&] {
+    int i = next++ % sets;
+    return gpu.cublasLtInt8(as[i].ptr(), bs[i].ptr(), cs[i].ptr(), m, n, k);
+  };
+  reportGemmPair(state, gpu, m, n, k, sets, kaio, peer);
+}
+BENCHMARK(BM_OpsGemmS8VsCublasLt)
+    ->Name("BM_OpsGemmS8S32VsCublasLt")
+    ->ArgNames({"M", "N", "K"})
+    ->Args({4096, 4096, 4096})
+    ->Args({8192, 8192, 8192})
+    ->Args({4096, 11008, 4096})
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OpsGemmFp8VsCublasLt)
     ->Name("BM_OpsGemmFp8F32VsCublasLt")
     ->ArgNames({"M", "N", "K", "e5m2"})
@@ -832,9 +899,11 @@ void BM_OpsGemmTf32VsCublas(benchmark::State &state) {
         kaio::ops::Matrix::rowMajor(std::as_const(bs[i]).view(), n, k);
     std::swap(b.rows, b.cols);
     b.layout = kaio::ops::Layout::ColMajor;
+    kaio::ops::GemmOptions tf32;
+    tf32.allowTf32 = true;
     return !gpu.library->gemm(
         kaio::ops::Matrix::rowMajor(std::as_const(as[i]).view(), m, k), b,
-        kaio::ops::Matrix::rowMajor(cs[i].view(), m, n));
+        kaio::ops::Matrix::rowMajor(cs[i].view(), m, n), tf32);
   };
   auto peer = [&] {
     int i = next++ % sets;

@@ -216,38 +216,46 @@ enum { KAIO_ROPE_HALF_SPLIT = 0, KAIO_ROPE_INTERLEAVED = 1 };
 /* Each op is the C++ kaio::ops::Library call of the same name (see
  * include/Kaio/Ops/Library.h for the semantics, shapes and dtypes). */
 
-/* C = alpha * A B + beta * C (f16 A and B, or bf16, e4m3, e5m2 or f32 —
-   multiplied as tf32 — on a 9.0 GPU; f32 C, or on a 9.0 GPU C of A's
-   16-bit type or f16/bf16 for FP8; on a 9.0 GPU any layout and leading
-   dimension with 16-byte aligned lines of A and B (FP8 and tf32: A
-   row-major, B column-major), elsewhere dense row-major). */
+/* C = alpha * A B + beta * C (f16 A and B, or bf16, e4m3, e5m2, f32 —
+   multiplied as tf32 — or s8 on a 9.0 GPU; f32 C, or on a 9.0 GPU C of
+   A's 16-bit type, f16/bf16 for FP8 and s8, or s32 for s8 (exact sums:
+   alpha 1, beta 0 or 1); on a 9.0 GPU any layout and leading dimension
+   with 16-byte aligned lines of A and B (FP8, tf32 and s8: A row-major, B
+   column-major), elsewhere dense row-major). */
 KAIO_API kaio_status kaio_gemm(kaio_context ctx, const kaio_matrix *a,
                                const kaio_matrix *b, const kaio_matrix *c,
                                float alpha, float beta, kaio_stream stream);
-/* C = act(alpha * A B + beta * C + bias): kaio_gemm with an epilogue.
-   bias (or NULL) is a contiguous vector of C's columns in C's dtype; act a
-   kaio_activation. Fused into the GEMM's epilogue on a 9.0 GPU; elsewhere
-   a second kernel applies them to C (a column-major C's bias is then
-   unsupported). */
-KAIO_API kaio_status kaio_gemm_epilogue(kaio_context ctx, const kaio_matrix *a,
-                                        const kaio_matrix *b,
-                                        const kaio_matrix *c, float alpha,
-                                        float beta, const kaio_matrix *bias,
-                                        kaio_activation act,
-                                        kaio_stream stream);
-/* Times every configuration kaio_gemm_epilogue could launch for these
-   arguments and makes the fastest its choice for their problem class
-   (device, dtypes, layouts, epilogue, M, N, K rounded up to powers of two),
-   saved in a file under the runtime's cache directory. C's contents
-   afterwards are unspecified (pass scratch memory). `choice` (or NULL)
-   receives the chosen configuration's name ("n128", "n256"; "portable"
-   where there is one), NUL-terminated, truncated to choice_size bytes. */
+/* kaio_gemm_ex's flags. */
+enum {
+  /* f32 A and B may run on the tensor cores as tf32 (10-bit mantissas), as
+     torch's allow_tf32; without it f32 inputs are unsupported (there is no
+     full-precision f32 GEMM yet). */
+  KAIO_GEMM_ALLOW_TF32 = 1
+};
+/* C = act(alpha * A B + beta * C + bias): kaio_gemm with an epilogue and
+   flags (KAIO_GEMM_*). bias (or NULL) is a contiguous vector of C's columns
+   in C's dtype; act a kaio_activation. Fused into the GEMM's epilogue on a
+   9.0 GPU; elsewhere a second kernel applies them to C (a column-major C's
+   bias is then unsupported). */
+KAIO_API kaio_status kaio_gemm_ex(kaio_context ctx, const kaio_matrix *a,
+                                  const kaio_matrix *b, const kaio_matrix *c,
+                                  float alpha, float beta,
+                                  const kaio_matrix *bias, kaio_activation act,
+                                  uint32_t flags, kaio_stream stream);
+/* Times every configuration kaio_gemm_ex could launch for these arguments
+   and makes the fastest its choice for their problem class (device,
+   dtypes, layouts, epilogue, M, N, K rounded up to powers of two), saved in
+   a file under the runtime's cache directory. C's contents afterwards are
+   unspecified (pass scratch memory). `choice` (or NULL) receives the chosen
+   configuration's name ("n128", "n256"; "portable" where there is one),
+   NUL-terminated, truncated to choice_size bytes. */
 KAIO_API kaio_status kaio_gemm_tune(kaio_context ctx, const kaio_matrix *a,
                                     const kaio_matrix *b, const kaio_matrix *c,
                                     float alpha, float beta,
                                     const kaio_matrix *bias,
-                                    kaio_activation act, char *choice,
-                                    size_t choice_size, kaio_stream stream);
+                                    kaio_activation act, uint32_t flags,
+                                    char *choice, size_t choice_size,
+                                    kaio_stream stream);
 /* y = A x (+ bias). */
 KAIO_API kaio_status kaio_gemv(kaio_context ctx, const kaio_matrix *a,
                                const kaio_matrix *x, const kaio_matrix *y,

@@ -115,46 +115,60 @@ kaio_status kaio_gemm(kaio_context ctx, const kaio_matrix *a,
                });
 }
 
-kaio_status kaio_gemm_epilogue(kaio_context ctx, const kaio_matrix *a,
-                               const kaio_matrix *b, const kaio_matrix *c,
-                               float alpha, float beta,
-                               const kaio_matrix *bias, kaio_activation act,
-                               kaio_stream stream) {
-  if (kaio_status s = checkEnum("kaio_gemm_epilogue", "act", act,
-                                KAIO_ACT_GELU_ERF))
+/// The C++ options of kaio_gemm_ex and kaio_gemm_tune (m[3]: the bias).
+ops::GemmOptions gemmOptions(float alpha, float beta, const ops::Matrix *m,
+                             kaio_activation act, uint32_t flags,
+                             const rt::Stream *stream) {
+  ops::GemmOptions o;
+  o.alpha = alpha;
+  o.beta = beta;
+  o.bias = m[3];
+  o.activation = static_cast<ops::Activation>(act);
+  o.allowTf32 = flags & KAIO_GEMM_ALLOW_TF32;
+  o.stream = stream;
+  return o;
+}
+
+/// act in range, no flag bit KAIO does not know.
+kaio_status checkGemmEnums(const char *fn, kaio_activation act,
+                           uint32_t flags) {
+  if (kaio_status s = checkEnum(fn, "act", act, KAIO_ACT_GELU_ERF))
     return s;
-  return runOp("kaio_gemm_epilogue", ctx, stream,
+  if (flags & ~uint32_t(KAIO_GEMM_ALLOW_TF32))
+    return fail(KAIO_ERROR_INVALID_VALUE,
+                std::string(fn) + ": flags: unknown bits " +
+                    std::to_string(flags & ~uint32_t(KAIO_GEMM_ALLOW_TF32)));
+  return KAIO_SUCCESS;
+}
+
+kaio_status kaio_gemm_ex(kaio_context ctx, const kaio_matrix *a,
+                         const kaio_matrix *b, const kaio_matrix *c,
+                         float alpha, float beta, const kaio_matrix *bias,
+                         kaio_activation act, uint32_t flags,
+                         kaio_stream stream) {
+  if (kaio_status s = checkGemmEnums("kaio_gemm_ex", act, flags))
+    return s;
+  return runOp("kaio_gemm_ex", ctx, stream,
                {{"a", a}, {"b", b}, {"c", c}, opt("bias", bias)},
                [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
-                 ops::GemmOptions o;
-                 o.alpha = alpha;
-                 o.beta = beta;
-                 o.bias = m[3];
-                 o.activation = static_cast<ops::Activation>(act);
-                 o.stream = s;
-                 return lib.gemm(m[0], m[1], m[2], o);
+                 return lib.gemm(m[0], m[1], m[2],
+                                 gemmOptions(alpha, beta, m, act, flags, s));
                });
 }
 
 kaio_status kaio_gemm_tune(kaio_context ctx, const kaio_matrix *a,
                            const kaio_matrix *b, const kaio_matrix *c,
                            float alpha, float beta, const kaio_matrix *bias,
-                           kaio_activation act, char *choice,
+                           kaio_activation act, uint32_t flags, char *choice,
                            size_t choiceSize, kaio_stream stream) {
-  if (kaio_status s =
-          checkEnum("kaio_gemm_tune", "act", act, KAIO_ACT_GELU_ERF))
+  if (kaio_status s = checkGemmEnums("kaio_gemm_tune", act, flags))
     return s;
   return runOp("kaio_gemm_tune", ctx, stream,
                {{"a", a}, {"b", b}, {"c", c}, opt("bias", bias)},
                [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
-                 ops::GemmOptions o;
-                 o.alpha = alpha;
-                 o.beta = beta;
-                 o.bias = m[3];
-                 o.activation = static_cast<ops::Activation>(act);
-                 o.stream = s;
-                 rt::Expected<ops::GemmTuneResult> r =
-                     lib.tuneGemm(*ctx->device, m[0], m[1], m[2], o);
+                 rt::Expected<ops::GemmTuneResult> r = lib.tuneGemm(
+                     *ctx->device, m[0], m[1], m[2],
+                     gemmOptions(alpha, beta, m, act, flags, s));
                  if (!r)
                    return r.takeError();
                  if (choice && choiceSize) {

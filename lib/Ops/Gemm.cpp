@@ -36,35 +36,40 @@ using detail::transposed;
 bool isFP8(DType type) { return type == DType::E4M3 || type == DType::E5M2; }
 
 /// What the kernels gemm() launches support: A and B f16 (or bf16, e4m3,
-/// e5m2 or f32 on the sm_90 kernel) of one type; C f32 or a 16-bit type
-/// (sm_90: A's for 16-bit inputs, f16 or bf16 for FP8; f32 for f32).
+/// e5m2, f32 or s8 on the sm_90 kernel) of one type; C f32 or a 16-bit type
+/// (sm_90: A's for 16-bit inputs, f16 or bf16 for FP8 and s8, s32 for s8;
+/// f32 for f32).
 rt::Error checkDTypes(const Matrix &a, const Matrix &b, const Matrix &c) {
   const char *supported = " is not supported yet (A and B f16, bf16, e4m3, "
-                          "e5m2 or f32; C f32 or a 16-bit type)";
+                          "e5m2, f32 or s8; C f32, a 16-bit type or s32)";
+  const bool s8 = a.dtype == DType::S8;
   if (a.dtype != DType::F16 && a.dtype != DType::BF16 && !isFP8(a.dtype) &&
-      a.dtype != DType::F32)
+      a.dtype != DType::F32 && !s8)
     return unsupported("a", std::string("dtype ") + getDTypeName(a.dtype) +
                                 supported);
   if (a.dtype != b.dtype)
     return invalid("b", std::string("dtype ") + getDTypeName(b.dtype) +
                             " differs from a's " + getDTypeName(a.dtype));
   const bool c16 = c.dtype == DType::F16 || c.dtype == DType::BF16;
-  const bool c16Allowed =
-      isFP8(a.dtype) || (a.dtype != DType::F32 && c.dtype == a.dtype);
-  if (c.dtype != DType::F32 && !(c16 && c16Allowed))
+  const bool c16Allowed = isFP8(a.dtype) || s8 ||
+                          (a.dtype != DType::F32 && c.dtype == a.dtype);
+  if (!(c.dtype == DType::F32 || (c16 && c16Allowed) ||
+        (s8 && c.dtype == DType::S32)))
     return unsupported("c", std::string("dtype ") + getDTypeName(c.dtype) +
                                 " is not supported with " +
                                 getDTypeName(a.dtype) + " inputs (C f32" +
                                 (isFP8(a.dtype)           ? ", or f16 or bf16"
+                                 : s8                     ? ", f16, bf16 or s32"
                                  : a.dtype == DType::F32 ? ""
                                                          : ", or A's type") +
                                 ")");
-  // wgmma reads 8-bit floats and tf32 K-major only. With a column-major C
+  // wgmma reads 8-bit and tf32 operands K-major only. With a column-major C
   // the operands swap (C^T = B^T A^T), which keeps both K-major.
-  const bool kMajorOnly = isFP8(a.dtype) || a.dtype == DType::F32;
-  const std::string why =
-      std::string(isFP8(a.dtype) ? "FP8" : "tf32") +
-      " tensor cores read K-major operands only";
+  const bool kMajorOnly = isFP8(a.dtype) || a.dtype == DType::F32 || s8;
+  const std::string why = std::string(isFP8(a.dtype) ? "FP8"
+                                      : s8           ? "int8"
+                                                     : "tf32") +
+                          " tensor cores read K-major operands only";
   if (kMajorOnly && a.layout != Layout::RowMajor)
     return unsupported("a", std::string("an ") + getDTypeName(a.dtype) +
                                 " A must be row-major (K contiguous): " + why);
@@ -149,6 +154,10 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
       return kernels::GemmElem::E5M2;
     case DType::F32:
       return kernels::GemmElem::F32;
+    case DType::S8:
+      return kernels::GemmElem::S8;
+    case DType::S32:
+      return kernels::GemmElem::S32;
     default:
       return kernels::GemmElem::F16;
     }
@@ -172,7 +181,9 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
           ? nullptr
           : impl.gemmChoice(
                 getGemmTuningKey(impl.deviceName, a, b, c, epilogue != 0));
-  if (choice || tuned)
+  if (c.dtype == DType::S32)
+    config.blockN = 128; // the only s32 tile (HopperGemmKernels.cpp)
+  else if (choice || tuned)
     config.blockN = std::string(choice ? choice : tuned->c_str()) == "n256"
                         ? 256
                         : 128;
@@ -241,6 +252,25 @@ rt::Error kaio::ops::validateGemm(const Matrix &a, const Matrix &b,
     return invalid("activation",
                    "is not an Activation (code " +
                        std::to_string(unsigned(options.activation)) + ")");
+  if (a.dtype == DType::F32 && !options.allowTf32)
+    return unsupported("a", "f32 inputs multiply on the tensor cores as tf32 "
+                            "(10-bit mantissas) only: set allowTf32 to accept "
+                            "that (there is no full-precision f32 GEMM yet)");
+  if (c.dtype == DType::S32) {
+    // Integer sums: C = A B or C += A B, nothing else.
+    if (options.alpha != 1.0f)
+      return unsupported("alpha", "an s32 C takes alpha 1 only (exact integer "
+                                  "sums; a scaled result needs an f32, f16 or "
+                                  "bf16 C), got " +
+                                      std::to_string(options.alpha));
+    if (options.beta != 0.0f && options.beta != 1.0f)
+      return unsupported("beta", "an s32 C takes beta 0 or 1 only (C = A B or "
+                                 "C += A B), got " +
+                                     std::to_string(options.beta));
+    if (!options.bias.isAbsent() || options.activation != Activation::None)
+      return unsupported("c", "an s32 C takes no bias or activation (they "
+                              "apply to an f32, f16 or bf16 C)");
+  }
   if (!options.bias.isAbsent())
     if (rt::Error e = detail::checkVector("gemm", "bias", options.bias, c.cols,
                                           c.dtype, "one per column of c"))

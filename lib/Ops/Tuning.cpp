@@ -148,7 +148,7 @@ Library::tuneGemm(const rt::Device &device, const Matrix &a, const Matrix &b,
                                std::to_string(tune.warmup) + " and " +
                                std::to_string(tune.reps));
   if (rt::Error e = validateGemm(a, b, c, options))
-    return std::move(e);
+    return e;
   if (c.rows == 0 || c.cols == 0)
     return detail::invalid(op, "c", "is empty: nothing to time");
   // The problem gemm() launches: a row-major C (C^T = B^T A^T).
@@ -161,11 +161,12 @@ Library::tuneGemm(const rt::Device &device, const Matrix &a, const Matrix &b,
   GemmTuneResult result;
   result.key = getGemmTuningKey(impl_->deviceName, ra, rb, rc, fused);
   std::vector<const char *> choices;
-  if (impl_->hopper && detail::hopperGemmFits(ra, rb))
+  if (impl_->hopper && detail::hopperGemmFits(ra, rb) &&
+      rc.dtype != DType::S32) // s32: one tile width
     choices.assign(std::begin(kGemmTuningChoices),
                    std::end(kGemmTuningChoices));
   else
-    choices.push_back(nullptr); // the one configuration
+    choices.push_back(nullptr); // the one configuration (named "portable")
   rt::Expected<rt::Event> start = rt::Event::create(device);
   rt::Expected<rt::Event> stop = rt::Event::create(device);
   if (!start)
@@ -178,13 +179,13 @@ Library::tuneGemm(const rt::Device &device, const Matrix &a, const Matrix &b,
     };
     for (int i = 0; i < tune.warmup; ++i)
       if (rt::Error e = run())
-        return std::move(e);
+        return e;
     std::vector<double> times;
     for (int i = 0; i < tune.reps; ++i) {
       if (rt::Error e = start->record(options.stream))
         return e.addContext(op);
       if (rt::Error e = run())
-        return std::move(e);
+        return e;
       if (rt::Error e = stop->record(options.stream))
         return e.addContext(op);
       if (rt::Error e = stop->synchronize())

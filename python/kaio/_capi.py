@@ -100,6 +100,7 @@ class DeviceInfo(ctypes.Structure):
 # kaio.h's enums.
 F16, BF16, F32, S8, S32, S64, E4M3, E5M2 = range(8)
 ACT_NONE, ACT_RELU, ACT_SILU, ACT_GELU_TANH, ACT_GELU_ERF = range(5)
+GEMM_ALLOW_TF32 = 1
 REDUCE_SUM, REDUCE_MAX, REDUCE_MIN = range(3)
 ROPE_HALF_SPLIT, ROPE_INTERLEAVED = range(2)
 ARG_SCALAR, ARG_POINTER, ARG_CONST_POINTER, ARG_ANY_POINTER = range(4)
@@ -142,11 +143,11 @@ _PROTOTYPES = {
     "kaio_memset": (_status, [_ctx, _c.c_uint64, _c.c_uint8, _c.c_size_t]),
     "kaio_gemm": (_status, [_ctx, _M, _M, _M, _c.c_float, _c.c_float,
                             _stream]),
-    "kaio_gemm_epilogue": (_status, [_ctx, _M, _M, _M, _c.c_float,
-                                     _c.c_float, _M, _c.c_int32, _stream]),
+    "kaio_gemm_ex": (_status, [_ctx, _M, _M, _M, _c.c_float, _c.c_float,
+                               _M, _c.c_int32, _c.c_uint32, _stream]),
     "kaio_gemm_tune": (_status, [_ctx, _M, _M, _M, _c.c_float, _c.c_float,
-                                 _M, _c.c_int32, _c.c_char_p, _c.c_size_t,
-                                 _stream]),
+                                 _M, _c.c_int32, _c.c_uint32, _c.c_char_p,
+                                 _c.c_size_t, _stream]),
     "kaio_gemv": (_status, [_ctx, _M, _M, _M, _M, _stream]),
     "kaio_gemv_transposed": (_status, [_ctx, _M, _M, _M, _M, _M, _stream]),
     "kaio_gemv_transposed_workspace_elements": (_c.c_int64, [_c.c_int64,

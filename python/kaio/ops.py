@@ -81,7 +81,7 @@ def _enum(table, fn, name, value):
 # --- GEMM and GEMV ----------------------------------------------------------
 
 def gemm(a, b, out=None, alpha=1.0, beta=0.0, bias=None, activation="none",
-         stream=None):
+         allow_tf32=False, stream=None):
     """out = activation(alpha * a @ b + beta * out + bias): a (M, K) and b
     (K, N) float16 (bfloat16 on a 9.0 GPU), out (M, N) float32 (allocated
     when not given; beta then must be 0) or, on a 9.0 GPU, a's dtype.
@@ -89,8 +89,10 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, bias=None, activation="none",
     transposed views (x.T: column-major) with 16-byte aligned lines, and FP8
     (float8_e4m3fn / float8_e5m2 a row-major, b column-major — e.g. w.T of
     a row-major (N, K) weight —, out float32, float16 or bfloat16; alpha
-    carries the scales), and float32 (multiplied as tf32: a row-major, b
-    column-major, out float32). bias (optional): one per column of out, out's
+    carries the scales), float32 with allow_tf32=True (multiplied as tf32,
+    10-bit mantissas: a row-major, b column-major, out float32) and int8 (a row-major, b column-major, out
+    int32 — exact sums, alpha 1, beta 0 or 1 — or float32, float16,
+    bfloat16 scaled by alpha). bias (optional): one per column of out, out's
     dtype; activation "none", "relu", "silu", "gelu" (erf) or "gelu_tanh".
     Bias and activation are fused into the GEMM on a 9.0 GPU and applied
     by a second kernel elsewhere."""
@@ -102,18 +104,18 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, bias=None, activation="none",
                           % beta)
         bv = _arrays.view(c.fn, "b", b)
         out = c.new("out", (c.first.shape[0], bv.shape[-1]), "float32")
-    if bias is None and act == _capi.ACT_NONE:
+    flags = _capi.GEMM_ALLOW_TF32 if allow_tf32 else 0
+    if bias is None and act == _capi.ACT_NONE and not flags:
         c.run("kaio_gemm", c.m("a", a), c.m("b", b), c.m("out", out),
               float(alpha), float(beta))
     else:
-        c.run("kaio_gemm_epilogue", c.m("a", a), c.m("b", b),
-              c.m("out", out), float(alpha), float(beta), c.m("bias", bias),
-              act)
+        c.run("kaio_gemm_ex", c.m("a", a), c.m("b", b), c.m("out", out),
+              float(alpha), float(beta), c.m("bias", bias), act, flags)
     return out
 
 
 def tune_gemm(a, b, out, alpha=1.0, beta=0.0, bias=None, activation="none",
-              stream=None):
+              allow_tf32=False, stream=None):
     """Times every configuration gemm could launch for these arguments and
     makes the fastest its choice for their problem class (saved under the
     runtime's cache directory); returns its name ("n128", "n256", or
@@ -123,7 +125,8 @@ def tune_gemm(a, b, out, alpha=1.0, beta=0.0, bias=None, activation="none",
     act = _enum(_ACTIVATIONS, c.fn, "activation", activation)
     choice = ctypes.create_string_buffer(32)
     c.run("kaio_gemm_tune", c.m("a", a), c.m("b", b), c.m("out", out),
-          float(alpha), float(beta), c.m("bias", bias), act, choice,
+          float(alpha), float(beta), c.m("bias", bias), act,
+          _capi.GEMM_ALLOW_TF32 if allow_tf32 else 0, choice,
           ctypes.sizeof(choice))
     return choice.value.decode()
 

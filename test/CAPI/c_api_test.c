@@ -367,29 +367,32 @@ static void testOps(kaio_context ctx, FakeCudaCounters *fake) {
   {
     kaio_matrix bias = kaio_vector(y, KAIO_F32, 48);
     kaio_matrix shortBias = kaio_vector(y, KAIO_F32, 47);
-    CHECK_OK(kaio_gemm_epilogue(ctx, &ma, &mb, &mc, 1.0f, 0.0f, &bias,
-                                KAIO_ACT_GELU_ERF, NULL));
+    CHECK_OK(kaio_gemm_ex(ctx, &ma, &mb, &mc, 1.0f, 0.0f, &bias,
+                          KAIO_ACT_GELU_ERF, 0, NULL));
     CHECK(fake->launches == launches + 3);
     CHECK(strcmp(fake->lastKernel, "bias_gelu_erf_f32_v4") == 0);
-    CHECK_OK(kaio_gemm_epilogue(ctx, &ma, &mb, &mc, 1.0f, 0.0f, NULL,
-                                KAIO_ACT_RELU, NULL));
+    CHECK_OK(kaio_gemm_ex(ctx, &ma, &mb, &mc, 1.0f, 0.0f, NULL,
+                          KAIO_ACT_RELU, 0, NULL));
     CHECK(fake->launches == launches + 5);
-    CHECK_FAILS(kaio_gemm_epilogue(ctx, &ma, &mb, &mc, 1.0f, 0.0f,
-                                   &shortBias, KAIO_ACT_NONE, NULL),
+    CHECK_FAILS(kaio_gemm_ex(ctx, &ma, &mb, &mc, 1.0f, 0.0f,
+                             &shortBias, KAIO_ACT_NONE, 0, NULL),
                 KAIO_ERROR_INVALID_VALUE, "gemm: bias: is 1x47");
-    CHECK_FAILS(kaio_gemm_epilogue(ctx, &ma, &mb, &mc, 1.0f, 0.0f, &bias, 17,
-                                   NULL),
+    CHECK_FAILS(kaio_gemm_ex(ctx, &ma, &mb, &mc, 1.0f, 0.0f, &bias, 17, 0,
+                             NULL),
                 KAIO_ERROR_INVALID_VALUE, "act");
+    CHECK_FAILS(kaio_gemm_ex(ctx, &ma, &mb, &mc, 1.0f, 0.0f, NULL,
+                             KAIO_ACT_NONE, 6, NULL),
+                KAIO_ERROR_INVALID_VALUE, "kaio_gemm_ex: flags: unknown bits 6");
     CHECK(fake->launches == launches + 5);
     /* Tuning: one configuration on the fake 8.0 GPU (2 warm-up and 10 timed
        runs of the product and its epilogue kernel). */
     {
       char choice[16] = "?";
       CHECK_OK(kaio_gemm_tune(ctx, &ma, &mb, &mc, 1.0f, 0.0f, &bias,
-                              KAIO_ACT_RELU, choice, sizeof choice, NULL));
+                              KAIO_ACT_RELU, 0, choice, sizeof choice, NULL));
       CHECK(strcmp(choice, "portable") == 0);
       CHECK(fake->launches == launches + 5 + 2 * 12);
-      CHECK_FAILS(kaio_gemm_tune(ctx, &ma, &mb, &mc, 1.0f, 0.0f, NULL, 99,
+      CHECK_FAILS(kaio_gemm_tune(ctx, &ma, &mb, &mc, 1.0f, 0.0f, NULL, 99, 0,
                                  choice, sizeof choice, NULL),
                   KAIO_ERROR_INVALID_VALUE, "act");
       launches += 2 * 12;

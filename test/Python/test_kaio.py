@@ -258,10 +258,14 @@ class OpsTest(unittest.TestCase):
         self.assertIn("is not 2-D", str(e.exception))
         # 8-bit floats come back to NumPy as their codes.
         self.assertEqual(str(w8.numpy().dtype), "uint8")
-        # float32 multiplies as tf32, K-major like FP8.
+        # float32 multiplies as tf32 (when allowed), K-major like FP8.
         x32 = kaio.DeviceArray.empty((64, 32), "float32", device=1)
         w32 = kaio.DeviceArray.empty((48, 32), "float32", device=1)
-        self.assertEqual(ops.gemm(x32, w32.T).shape, (64, 48))
+        with self.assertRaises(NotImplementedError) as e:
+            ops.gemm(x32, w32.T)
+        self.assertIn("set allowTf32", str(e.exception))
+        self.assertEqual(ops.gemm(x32, w32.T, allow_tf32=True).shape,
+                         (64, 48))
         self.assertEqual(fake().lastKernel.decode(),
                          "hopper_gemm_f32_f32_128x128x32_s4_bcol")
 

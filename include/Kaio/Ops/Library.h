@@ -42,18 +42,19 @@ public:
   Library &operator=(Library &&) noexcept;
   ~Library();
 
-  /// C = alpha * A B + beta * C. Today: f16 A and B (bf16, e4m3, e5m2 and
-  /// f32 — multiplied as tf32, inputs truncated to their top 19 bits — on
-  /// a 9.0 GPU), f32 C (or, on a 9.0 GPU, C in A's 16-bit type, or f16
-  /// or bf16 for FP8 inputs: f32 accumulation and scaling, one rounding),
+  /// C = alpha * A B + beta * C. Today: f16 A and B (bf16, e4m3, e5m2,
+  /// f32 — multiplied as tf32, inputs truncated to their top 19 bits — and
+  /// s8 on a 9.0 GPU), f32 C (or, on a 9.0 GPU, C in A's 16-bit type, or
+  /// f16 or bf16 for FP8 and s8 inputs: f32 accumulation and scaling, one
+  /// rounding; or s32 for s8: the exact sums, alpha 1, beta 0 or 1),
   /// any finite alpha and beta (beta 0 never reads C, so C may start as
   /// garbage; for FP8, alpha carries the product of the per-tensor
   /// scales), any M, N, K (edges zero filled). On a 9.0 GPU with 16-byte
   /// aligned lines of A and B (pointers 16-byte aligned, leading dimensions
   /// of a multiple of 16 bytes): A, B and C row- or column-major with any
   /// leading dimension (a column-major C is computed as C^T = B^T A^T;
-  /// FP8 and tf32 need A row-major and B column-major: K-major, the only
-  /// layout their tensor cores read), on the persistent warp-specialised TMA +
+  /// FP8, tf32 and s8 need A row-major and B column-major: K-major, the
+  /// only layout their tensor cores read), on the persistent warp-specialised TMA +
   /// wgmma kernel. Elsewhere dense row-major matrices (ld = cols; else a typed
   /// "unsupported" error) on 128 x 128 block tiles of 4 x 4 warp tiles, two
   /// cp.async stages (examples/tensor_core_matmul_tiled.mlir, f16 only).

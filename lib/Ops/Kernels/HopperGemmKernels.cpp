@@ -76,7 +76,7 @@ struct EpilogueInputs {
 void writeFusedEpilogue(PtxWriter &w, const HopperGemmConfig &c,
                         const EpilogueInputs &in) {
   const unsigned outBytes = getGemmElemBytes(c.out);
-  const bool out16 = c.out != GemmElem::F32;
+  const bool out16 = getGemmElemBytes(c.out) == 2;
   const char *outType = getGemmElemName(c.out);
   const unsigned inBytes = getGemmElemBytes(c.in);
   const unsigned ringBytes = c.stages * (c.blockM + c.blockN) * c.blockK *
@@ -325,7 +325,7 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   const unsigned kInstr = 32 / inBytes;
   const char *type = getGemmMmaTypeName(c.in);
   const char *outType = getGemmElemName(c.out);
-  const bool out16 = c.out != GemmElem::F32;
+  const bool out16 = getGemmElemBytes(c.out) == 2;
   const unsigned outBytes = getGemmElemBytes(c.out);
   const std::string name = hopperGemmName(c);
   PtxWriter w;
@@ -344,7 +344,7 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
       "%epi: i32 {{ptx.name = \"epilogue\"}) attributes {{reqntid = "
       "array<i32: 384>, "
       "dynamic_smem = {1} : i64} {{\n",
-      name, smem, outType);
+      name, smem, c.out == GemmElem::S32 ? "i32" : outType);
 
   // Common values; thread 0 initialises the barriers: full[s] waits for the
   // producer's arrival and the stage's bytes, empty[s] for both consumers.
@@ -489,14 +489,18 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   };
   std::string descA = descHigh(aMnMajor);
   std::string descB = descHigh(bMnMajor);
-  std::string fz = w.let("ptx.constant 0.000000e+00 : f32");
+  // s8 inputs accumulate in s32 registers, the others in f32.
+  const bool intAcc = c.in == GemmElem::S8;
+  const char *accType = intAcc ? "i32" : "f32";
+  std::string fz = w.let(intAcc ? "ptx.constant 0 : i32"
+                                : "ptx.constant 0.000000e+00 : f32");
   std::vector<std::string> zeros(accs, fz);
   std::string accTypes;
   for (unsigned i = 0; i < accs; ++i)
-    accTypes += std::string(i ? ", " : "") + "f32";
+    accTypes += std::string(i ? ", " : "") + accType;
   std::string accArgs;
   for (unsigned i = 0; i < accs; ++i)
-    accArgs += llvm::formatv("{0}%acc{1}: f32", i ? ", " : "", i).str();
+    accArgs += llvm::formatv("{0}%acc{1}: {2}", i ? ", " : "", i, accType).str();
   std::string lane128 = w.let("ptx.and b32 " + tid + ", " + w.i32(127) + " : i32");
   std::string wgLeader = w.setp("eq", lane128, zero);
   w.op("ptx.bra ^ctile(" + bx + ", " + zero + " : i32, i32)");
@@ -525,10 +529,10 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
     std::string dak = kk ? w.add64(da, w.i64(kStep(aMnMajor, kk))) : da;
     std::string dbk = kk ? w.add64(db, w.i64(kStep(bMnMajor, kk))) : db;
     std::string d = w.letMany(
-        accs, llvm::formatv("ptx.wgmma_mma_async m64n{0}k{6} f32 {1} "
-                            "{1} {{{2}}, {3}, {4}{5} : f32",
+        accs, llvm::formatv("ptx.wgmma_mma_async m64n{0}k{6} {7} {1} "
+                            "{1} {{{2}}, {3}, {4}{5} : {8}",
                             c.blockN, type, joined(acc), dak, dbk, trans,
-                            kInstr)
+                            kInstr, intAcc ? "s32" : "f32", accType)
                   .str());
     for (unsigned i = 0; i < accs; ++i)
       acc[i] = d + "#" + std::to_string(i);
@@ -550,13 +554,22 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
        joined(acc) + " : " + accTypes + ")");
 
   // Epilogue: the m16n8 accumulator layout, once per 8 columns.
+  // An s32 C takes the sums as they are; other Cs from s8 inputs the sums
+  // converted to f32 (exact up to 2^24), then scaled like any other.
+  const bool intOut = c.out == GemmElem::S32;
   std::string resArgs;
   for (unsigned i = 0; i < accs; ++i)
-    resArgs += llvm::formatv("{0}%res{1}: f32", i ? ", " : "", i).str();
+    resArgs += llvm::formatv("{0}%{1}{2}: {3}", i ? ", " : "",
+                             intAcc && !intOut ? "sum" : "res", i, accType)
+                   .str();
   w.label("^epilogue(" + resArgs + "):");
   // The last group: wait for it and free its stage.
   w.op("ptx.wgmma_wait_group 0");
   w.op("ptx.mbarrier_arrive if " + wgLeader + " shared [" + cs.empty + "] : i32");
+  if (intAcc && !intOut)
+    for (unsigned i = 0; i < accs; ++i)
+      w.op(llvm::formatv("%res{0} = ptx.cvt rn f32 s32 %sum{0} : i32 -> f32", i)
+               .str());
   std::string lane = w.let("ptx.and b32 " + tid + ", " + w.i32(31) + " : i32");
   std::string warp = w.let("ptx.shr u32 " + lane128 + ", " + w.i32(5) +
                            " : (i32, i32) -> i32");
@@ -597,14 +610,18 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
       zero);
   // Anything but a plain result takes the staged epilogue (as does beta on
   // 256-column tiles, whose register path never reads C).
-  const bool readsC = c.blockN <= 128;
-  std::string fused = w.setp("ne", "%epi", zero);
-  if (!readsC)
-    fused = w.let("ptx.or pred " + fused + ", " + readC + " : i1");
-  w.op("ptx.cond_bra " + fused + ", ^fused, ^plain");
-  writeFusedEpilogue(w, c, {tiles, g, lane128, crow0, ccol0, readC, aligned16,
-                            nextTile, citNext});
-  w.label("^plain:");
+  // (An s32 C has no fused epilogue: integer sums, alpha 1, beta 0 or 1
+  // — C += A B —, read beside the accumulators at both widths.)
+  const bool readsC = c.blockN <= 128 || intOut;
+  if (!intOut) {
+    std::string fused = w.setp("ne", "%epi", zero);
+    if (!readsC)
+      fused = w.let("ptx.or pred " + fused + ", " + readC + " : i1");
+    w.op("ptx.cond_bra " + fused + ", ^fused, ^plain");
+    writeFusedEpilogue(w, c, {tiles, g, lane128, crow0, ccol0, readC,
+                              aligned16, nextTile, citNext});
+    w.label("^plain:");
+  }
   if (readsC)
     w.op("ptx.cond_bra " + readC + ", ^store_beta, ^store_check");
   else
@@ -637,12 +654,17 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
         std::string ok = w.let("ptx.and pred " + rowOk + ", " + colOk + " : i1");
         std::string at = "[" + rowAddr + " + " +
                          std::to_string(outBytes * offset) + "]";
-        std::string value = w.let("ptx.mul rn f32 %res" + std::to_string(e) +
-                                  ", %alpha : f32");
+        auto scaled = [&](unsigned i) {
+          std::string res = "%res" + std::to_string(i);
+          return intOut ? res : w.let("ptx.mul rn f32 " + res + ", %alpha : f32");
+        };
+        std::string value = scaled(e);
         if (kind == Epilogue::Pairs) {
-          std::string next = w.let("ptx.mul rn f32 %res" +
-                                   std::to_string(e + 1) + ", %alpha : f32");
-          if (out16) {
+          std::string next = scaled(e + 1);
+          if (intOut) {
+            w.op("ptx.st if " + ok + " global s32 " + at + ", " + value +
+                 ", " + next + " : i64, i32, i32");
+          } else if (out16) {
             // Little-endian: the even column in the low half.
             std::string packed = w.let(std::string("ptx.cvt_pack rn ") + outType +
                                        "x2 " + next + ", " + value + " : i32");
@@ -654,7 +676,11 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
           }
           continue;
         }
-        if (withBeta) {
+        if (withBeta && intOut) {
+          std::string old =
+              w.let("ptx.ld if " + ok + " global s32 " + at + " : i64 -> i32");
+          value = w.let("ptx.add s32 " + old + ", " + value + " : i32");
+        } else if (withBeta) {
           std::string old;
           if (out16) {
             std::string raw = w.let("ptx.ld if " + ok + " global b16 " + at +
@@ -666,7 +692,10 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
           }
           value = w.let("ptx.fma rn f32 " + old + ", %beta, " + value + " : f32");
         }
-        if (out16) {
+        if (intOut) {
+          w.op("ptx.st if " + ok + " global s32 " + at + ", " + value +
+               " : i64, i32");
+        } else if (out16) {
           std::string rounded = w.let(std::string("ptx.cvt rn ") + outType +
                                       " f32 " + value + " : f32 -> " + outType);
           w.op("ptx.st if " + ok + " global b16 " + at + ", " + rounded +
@@ -693,6 +722,9 @@ std::vector<HopperGemmConfig> kaio::ops::kernels::getHopperGemmConfigs() {
   std::vector<HopperGemmConfig> configs;
   auto add = [&](GemmElem in, GemmElem out, bool aColMajor, bool bColMajor) {
     for (unsigned blockN : {128u, 256u}) {
+      // An s32 C reads C beside the accumulators: 256 columns would spill.
+      if (out == GemmElem::S32 && blockN == 256)
+        continue;
       HopperGemmConfig c;
       c.in = in;
       c.out = out;
@@ -713,6 +745,11 @@ std::vector<HopperGemmConfig> kaio::ops::kernels::getHopperGemmConfigs() {
       add(in, out, false, true);
   // f32 as tf32: K-major like FP8, C f32.
   add(GemmElem::F32, GemmElem::F32, false, true);
+  // s8: K-major too; C s32 (exact sums, 128-column tiles) or dequantized
+  // f32, f16, bf16.
+  for (GemmElem out :
+       {GemmElem::S32, GemmElem::F32, GemmElem::F16, GemmElem::BF16})
+    add(GemmElem::S8, out, false, true);
   return configs;
 }
 

@@ -239,12 +239,12 @@ enum DecodeFlags : std::uint32_t {
 void buildAttentionDecodeKernels(builder::ModuleBuilder &mb);
 
 /// The element types of the sm_90a GEMM's operands and result.
-enum class GemmElem : std::uint8_t { F16, BF16, E4M3, E5M2, F32 };
+enum class GemmElem : std::uint8_t { F16, BF16, E4M3, E5M2, F32, S8, S32 };
 /// Its PTX spelling ("f16", "e4m3", ...) and size in bytes (inline: the
 /// host names kernels with them).
 inline const char *getGemmElemName(GemmElem type) {
-  static constexpr const char *kNames[] = {"f16", "bf16", "e4m3", "e5m2",
-                                           "f32"};
+  static constexpr const char *kNames[] = {"f16",  "bf16", "e4m3", "e5m2",
+                                           "f32",  "s8",   "s32"};
   return kNames[unsigned(type)];
 }
 /// The wgmma operand type of an input: f32 inputs multiply as tf32 (the
@@ -255,12 +255,15 @@ inline const char *getGemmMmaTypeName(GemmElem in) {
 /// Inputs wgmma reads K-major only (no transposed form): 8-bit floats and
 /// tf32.
 inline bool isKMajorOnly(GemmElem in) {
-  return in == GemmElem::E4M3 || in == GemmElem::E5M2 || in == GemmElem::F32;
+  return in == GemmElem::E4M3 || in == GemmElem::E5M2 || in == GemmElem::F32 ||
+         in == GemmElem::S8;
 }
 inline unsigned getGemmElemBytes(GemmElem type) {
-  return type == GemmElem::F32                                ? 4
-         : type == GemmElem::E4M3 || type == GemmElem::E5M2 ? 1
-                                                              : 2;
+  return type == GemmElem::F32 || type == GemmElem::S32 ? 4
+         : type == GemmElem::E4M3 || type == GemmElem::E5M2 ||
+                 type == GemmElem::S8
+             ? 1
+             : 2;
 }
 
 /// A configuration of the warp-specialised TMA + wgmma GEMM for sm_90a

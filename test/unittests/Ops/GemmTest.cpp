@@ -89,8 +89,8 @@ TEST(GemmValidation, SaysWhatIsNotSupportedYet) {
   ASSERT_TRUE(e);
   EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
   EXPECT_EQ(e.message(), "gemm: a: dtype s32 is not supported yet (A and B "
-                         "f16, bf16, e4m3, e5m2 or f32; C f32 or a 16-bit "
-                         "type)");
+                         "f16, bf16, e4m3, e5m2, f32 or s8; C f32, a 16-bit "
+                         "type or s32)");
   // C in A's 16-bit type passes the check (the sm_90a kernel writes it);
   // another 16-bit type does not.
   EXPECT_EQ(errorOf(a, b, fakeMatrix(DType::F16, 64, 16)), "");
@@ -155,13 +155,57 @@ TEST(GemmValidation, TF32TakesKMajorF32OperandsAndAnF32C) {
   b.layout = Layout::ColMajor;
   std::swap(b.rows, b.cols);
   Matrix c = fakeMatrix(DType::F32, 64, 16);
-  EXPECT_EQ(errorOf(a, b, c), "");
+  // Only when tf32's precision is accepted.
+  EXPECT_EQ(errorOf(a, b, c),
+            "gemm: a: f32 inputs multiply on the tensor cores as tf32 (10-bit "
+            "mantissas) only: set allowTf32 to accept that (there is no "
+            "full-precision f32 GEMM yet)");
+  GemmOptions tf32;
+  tf32.allowTf32 = true;
+  EXPECT_EQ(errorOf(a, b, c, tf32), "");
   EXPECT_EQ(errorOf(a, fakeMatrix(DType::F32, 32, 16), c),
             "gemm: b: an f32 B must be column-major (K contiguous, e.g. the "
             "transpose of a row-major N x K weight): tf32 tensor cores read "
             "K-major operands only");
   EXPECT_EQ(errorOf(a, b, fakeMatrix(DType::BF16, 64, 16)),
             "gemm: c: dtype bf16 is not supported with f32 inputs (C f32)");
+}
+
+TEST(GemmValidation, S8TakesKMajorOperandsAndAnExactS32OrAScaledC) {
+  Matrix a = fakeMatrix(DType::S8, 64, 32),
+         b = fakeMatrix(DType::S8, 16, 32); // N x K, seen column-major
+  b.layout = Layout::ColMajor;
+  std::swap(b.rows, b.cols);
+  Matrix c = fakeMatrix(DType::S32, 64, 16);
+  for (DType out : {DType::S32, DType::F32, DType::F16, DType::BF16})
+    EXPECT_EQ(errorOf(a, b, fakeMatrix(out, 64, 16)), "");
+  EXPECT_EQ(errorOf(a, fakeMatrix(DType::S8, 32, 16), c),
+            "gemm: b: an s8 B must be column-major (K contiguous, e.g. the "
+            "transpose of a row-major N x K weight): int8 tensor cores read "
+            "K-major operands only");
+  // An s32 C holds exact sums: C = A B or C += A B.
+  GemmOptions accumulate;
+  accumulate.beta = 1.0f;
+  EXPECT_EQ(errorOf(a, b, c, accumulate), "");
+  GemmOptions scaled;
+  scaled.alpha = 0.5f;
+  rt::Error e = validateGemm(a, b, c, scaled);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
+  EXPECT_EQ(e.message(), "gemm: alpha: an s32 C takes alpha 1 only (exact "
+                         "integer sums; a scaled result needs an f32, f16 or "
+                         "bf16 C), got 0.500000");
+  scaled.alpha = 1.0f;
+  scaled.beta = 2.0f;
+  EXPECT_EQ(errorOf(a, b, c, scaled),
+            "gemm: beta: an s32 C takes beta 0 or 1 only (C = A B or C += A "
+            "B), got 2.000000");
+  GemmOptions relu;
+  relu.activation = Activation::Relu;
+  EXPECT_EQ(errorOf(a, b, c, relu),
+            "gemm: c: an s32 C takes no bias or activation (they apply to an "
+            "f32, f16 or bf16 C)");
+  EXPECT_EQ(errorOf(a, b, fakeMatrix(DType::F32, 64, 16), relu), "");
 }
 
 TEST(GemmValidation, AlphaAndBetaAreAnyFiniteNumbers) {
@@ -454,11 +498,31 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
   Matrix bT = Matrix::rowMajor(b32->view(), n, k);
   std::swap(bT.rows, bT.cols);
   bT.layout = Layout::ColMajor;
+  GemmOptions tf32;
+  tf32.allowTf32 = true;
   ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a32->view(), m, k), bT,
-                         Matrix::rowMajor(c->view(), m, n)));
+                         Matrix::rowMajor(c->view(), m, n), tf32));
   EXPECT_STREQ(counters->lastKernel,
                "hopper_gemm_f32_f32_128x256x32_s4_bcol");
-  EXPECT_EQ(counters->tensorMapsEncoded, maps + 2 * 11); // 11 launches
+  // s8: K-major, 128-element K tiles; an s32 C on 128-column tiles only.
+  auto a8b = rt::DeviceBuffer<std::int8_t>::allocate(*h100, m * 128);
+  auto b8b = rt::DeviceBuffer<std::int8_t>::allocate(*h100, n * 128);
+  auto c32 = rt::DeviceBuffer<std::int32_t>::allocate(*h100, m * n);
+  ASSERT_TRUE(a8b && b8b && c32);
+  Matrix as8 = Matrix::rowMajor(a8b->view(), m, 128);
+  Matrix bs8 = Matrix::rowMajor(b8b->view(), n, 128);
+  std::swap(bs8.rows, bs8.cols);
+  bs8.layout = Layout::ColMajor;
+  ASSERT_FALSE(lib->gemm(as8, bs8, Matrix::rowMajor(c32->view(), m, n)));
+  EXPECT_STREQ(counters->lastKernel,
+               "hopper_gemm_s8_s32_128x128x128_s4_bcol");
+  GemmOptions dequant;
+  dequant.alpha = 1.0f / 4096;
+  ASSERT_FALSE(
+      lib->gemm(as8, bs8, Matrix::rowMajor(c->view(), m, n), dequant));
+  EXPECT_STREQ(counters->lastKernel,
+               "hopper_gemm_s8_f32_128x256x128_s4_bcol");
+  EXPECT_EQ(counters->tensorMapsEncoded, maps + 2 * 13); // 13 launches
 }
 
 TEST_P(GemmTest, FusesBiasAndActivationOnA90GpuAndAppliesThemAfterElsewhere) {

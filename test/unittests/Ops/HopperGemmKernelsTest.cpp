@@ -67,7 +67,17 @@ Operand sampleOperand(std::mt19937 &rng, unsigned rows, unsigned cols,
   const unsigned esz = getGemmElemBytes(type), perLine = 16 / esz;
   const size_t count = size_t(rows) * cols;
   std::vector<uint8_t> dense(count * esz);
-  if (esz == 1) {
+  if (type == GemmElem::S8) {
+    // Any s8 (products up to 2^14: sums exact in s32, and in the f64
+    // reference).
+    std::uniform_int_distribution<int> dist(-128, 127);
+    op.values.resize(count);
+    for (size_t i = 0; i < count; ++i) {
+      int8_t x = int8_t(dist(rng));
+      dense[i] = uint8_t(x);
+      op.values[i] = x;
+    }
+  } else if (esz == 1) {
     dense = sample8(rng, count, type == GemmElem::E4M3, op.values);
   } else if (esz == 4) {
     // f32 in [-1, 1); the tensor core multiplies tf32, the top 19 bits (the
@@ -156,6 +166,10 @@ void writeOut(interp::Interpreter &in, uint64_t address, GemmElem type,
     in.write(address, values);
     return;
   }
+  if (type == GemmElem::S32) {
+    in.write(address, std::vector<int32_t>(values.begin(), values.end()));
+    return;
+  }
   const interp::FloatFormat fmt =
       type == GemmElem::BF16 ? interp::kBF16 : interp::kF16;
   std::vector<uint16_t> bits(values.size());
@@ -172,6 +186,12 @@ std::vector<double> readOut(interp::Interpreter &in, uint64_t address,
     std::vector<float> f(count);
     in.read(address, f);
     c.assign(f.begin(), f.end());
+    return c;
+  }
+  if (type == GemmElem::S32) {
+    std::vector<int32_t> v(count);
+    in.read(address, v);
+    c.assign(v.begin(), v.end());
     return c;
   }
   const interp::FloatFormat fmt =
@@ -207,12 +227,15 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
     outs.push_back(inType);
   else if (esz == 1)
     outs.insert(outs.end(), {GemmElem::F16, GemmElem::BF16});
+  // s8: exact s32 sums (128-column tiles only) besides the dequantized Cs.
+  if (inType == GemmElem::S8 && blockN == 128)
+    outs.push_back(GemmElem::S32);
   for (GemmElem outType : outs)
   for (unsigned pad : {3u, 4u}) {
   SCOPED_TRACE(std::string(getGemmElemName(outType)) + " C, ldc = n + " +
                std::to_string(pad));
   config.out = outType;
-  const bool out16 = outType != GemmElem::F32;
+  const bool out16 = getGemmElemBytes(outType) == 2;
   interp::Interpreter in(**module);
   const unsigned ldc = n + pad;
   uint64_t gc = in.allocGlobal(size_t(m) * ldc * getGemmElemBytes(outType));
@@ -223,8 +246,13 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
     c0[i] = float(i % 13) - 6.0f;
   writeOut(in, gc, outType, c0);
   // 256-column tiles read C through the staged epilogue.
-  const float alpha = 1.5f,
-              beta = (m + n) % 2 || pad == 4 ? 0.0f : -0.5f;
+  // An s32 C: C = A B or C += A B.
+  const bool intOut = outType == GemmElem::S32;
+  // s8 sums reach 2^14 k: dequantized by a small alpha (f16's range).
+  const float alpha = intOut                    ? 1.0f
+                      : inType == GemmElem::S8 ? 1.0f / 1024
+                                               : 1.5f,
+              beta = (m + n) % 2 || pad == 4 ? 0.0f : intOut ? 1.0f : -0.5f;
   interp::Profile profile;
   interp::LaunchResult r = launchGemm(in, config, opA, opB, gc, m, n, k, ldc,
                                       alpha, beta, gc, 0, profile);
@@ -237,8 +265,12 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
                      : outType == GemmElem::BF16 ? 1.0 / 256
                                                  : 1.0 / 2048;
   // tf32: tight enough that reading all 32 bits of the inputs would fail.
+  // s8 sums are exact; converted to f32 they round once (relative 2^-24).
   const double abs =
-      (esz == 1 ? 4e-3 : esz == 4 ? 2e-5 : 1e-3) * std::sqrt(double(k));
+      inType == GemmElem::S8
+          ? (intOut ? 0.0 : 1e-6)
+          : (esz == 1 ? 4e-3 : esz == 4 ? 2e-5 : 1e-3) * std::sqrt(double(k));
+  const double relS8 = inType == GemmElem::S8 && !intOut && !out16 ? 1e-7 : 0;
   for (unsigned i = 0; i < m; ++i)
     for (unsigned j = 0; j < ldc; ++j) {
       if (j >= n) {
@@ -251,7 +283,7 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
         want += a[size_t(i) * k + p] * b[size_t(p) * n + j];
       want = alpha * want + (beta != 0 ? beta * c0[i * ldc + j] : 0.0);
       ASSERT_NEAR(c[i * ldc + j], want,
-                  abs + rel * std::fabs(want))
+                  abs + (rel + relS8) * std::fabs(want))
           << "C(" << i << ", " << j << ")";
     }
   // Data reaches shared memory only through TMA (and, for beta on wide
@@ -311,7 +343,7 @@ TEST_P(HopperGemmEpilogueTest, MatchesF64) {
   for (unsigned i = 0; i < biasCount; ++i)
     bias[i] = float(int(i % 9) - 4) * 0.25f;
   const uint32_t epilogue = uint32_t(act) | biasBits;
-  const bool out16 = outType != GemmElem::F32;
+  const bool out16 = getGemmElemBytes(outType) == 2;
   const unsigned cBytes = getGemmElemBytes(outType);
   for (unsigned pad : {0u, 3u}) {
     SCOPED_TRACE("ldc = n + " + std::to_string(pad));
@@ -417,6 +449,18 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_tuple(kE4M3, 256u, 130u, 264u, 80u,
                                       kBCol | kPadded),
                       std::make_tuple(kE5M2, 256u, 64u, 300u, 256u, kBCol)));
+
+// s8 (K-major, 128-element K tiles of four k32 wgmmas into s32): C s32
+// (128-column tiles; beta 1 accumulates), f32, f16, bf16 (dequantized by
+// alpha); K ragged by 16, padded lines, both widths.
+INSTANTIATE_TEST_SUITE_P(
+    S8, HopperGemmTest,
+    ::testing::Values(std::make_tuple(GemmElem::S8, 128u, 130u, 136u, 208u,
+                                      kBCol),
+                      std::make_tuple(GemmElem::S8, 128u, 17u, 40u, 144u,
+                                      kBCol | kPadded),
+                      std::make_tuple(GemmElem::S8, 256u, 130u, 264u, 80u,
+                                      kBCol)));
 
 // f32 as tf32 (K-major like FP8, 32-element K tiles of four k8 wgmmas):
 // the low 13 mantissa bits of the inputs do not count; K ragged by 4, a
