@@ -63,12 +63,11 @@ rt::Error checkDTypes(const Matrix &a, const Matrix &b, const Matrix &c) {
                                  : a.dtype == DType::F32 ? ""
                                                          : ", or A's type") +
                                 ")");
-  // wgmma reads 8-bit and tf32 operands K-major only. With a column-major C
-  // the operands swap (C^T = B^T A^T), which keeps both K-major.
-  const bool kMajorOnly = isFP8(a.dtype) || a.dtype == DType::F32 || s8;
-  const std::string why = std::string(isFP8(a.dtype) ? "FP8"
-                                      : s8           ? "int8"
-                                                     : "tf32") +
+  // wgmma reads 8-bit operands K-major only. With a column-major C the
+  // operands swap (C^T = B^T A^T), which keeps both K-major. (f32's
+  // layouts depend on the kernel: gemmRowMajorC.)
+  const bool kMajorOnly = isFP8(a.dtype) || s8;
+  const std::string why = std::string(isFP8(a.dtype) ? "FP8" : "int8") +
                           " tensor cores read K-major operands only";
   if (kMajorOnly && a.layout != Layout::RowMajor)
     return unsupported("a", std::string("an ") + getDTypeName(a.dtype) +
@@ -252,10 +251,6 @@ rt::Error kaio::ops::validateGemm(const Matrix &a, const Matrix &b,
     return invalid("activation",
                    "is not an Activation (code " +
                        std::to_string(unsigned(options.activation)) + ")");
-  if (a.dtype == DType::F32 && !options.allowTf32)
-    return unsupported("a", "f32 inputs multiply on the tensor cores as tf32 "
-                            "(10-bit mantissas) only: set allowTf32 to accept "
-                            "that (there is no full-precision f32 GEMM yet)");
   if (c.dtype == DType::S32) {
     // Integer sums: C = A B or C += A B, nothing else.
     if (options.alpha != 1.0f)
@@ -296,21 +291,71 @@ rt::Error Library::gemm(const Matrix &a, const Matrix &b, const Matrix &c,
   return gemmRowMajorC(a, b, c, options, /*biasAlongRows=*/false);
 }
 
+bool detail::gemmRunsOnHopper(bool hopperGpu, const Matrix &a,
+                              const Matrix &b, const GemmOptions &options) {
+  // f32 goes to the tensor cores (as tf32) only when the caller allows it
+  // and the operands are K-major; else to the full-precision f32 kernel.
+  const bool tf32 = options.allowTf32 && a.layout == Layout::RowMajor &&
+                    b.layout == Layout::ColMajor;
+  return hopperGpu && hopperGemmFits(a, b) && (a.dtype != DType::F32 || tf32);
+}
+
+namespace {
+
+/// The full-precision f32 kernel: A and B row-major (any leading
+/// dimension), C f32.
+rt::Error launchSgemm(Library::Impl &impl, const Matrix &a, const Matrix &b,
+                      const Matrix &c, const GemmOptions &options) {
+  if (a.layout != Layout::RowMajor)
+    return unsupported("a", "a column-major f32 A is not supported yet (the "
+                            "f32 kernel reads row-major A and B)");
+  if (b.layout != Layout::RowMajor)
+    return unsupported("b", "a column-major f32 B runs on the tf32 tensor "
+                            "cores only: it needs allowTf32, a 9.0 GPU and "
+                            "16-byte aligned lines of A and B (the "
+                            "full-precision f32 kernel reads row-major B)");
+  const unsigned tile = kernels::kSgemmBlockTile;
+  rt::LaunchConfig config;
+  config.block = rt::Dim3(kernels::kSgemmThreads);
+  config.grid = rt::Dim3(unsigned((c.cols + tile - 1) / tile),
+                         unsigned((c.rows + tile - 1) / tile));
+  config.stream = options.stream;
+  // 16-byte aligned rows of A and B: copies without the run-time test.
+  const bool aligned = a.data % 16 == 0 && b.data % 16 == 0 &&
+                       a.ld % 4 == 0 && b.ld % 4 == 0;
+  rt::Expected<rt::Kernel *> kernel =
+      impl.kernel(aligned ? "sgemm_f32_aligned" : "sgemm_f32");
+  if (!kernel)
+    return kernel.takeError();
+  return (*kernel)->launch(config, detail::pointerArg(a, DType::F32, true),
+                           detail::pointerArg(b, DType::F32, true),
+                           detail::pointerArg(c, DType::F32, false),
+                           std::uint32_t(c.rows), std::uint32_t(c.cols),
+                           std::uint32_t(a.cols), std::uint32_t(a.ld),
+                           std::uint32_t(b.ld), std::uint32_t(c.ld),
+                           options.alpha, options.beta);
+}
+
+} // namespace
+
 rt::Error Library::gemmRowMajorC(const Matrix &a, const Matrix &b,
                                  const Matrix &c, const GemmOptions &options,
                                  bool biasAlongRows, const char *choice) {
-  if (impl_->hopper && detail::hopperGemmFits(a, b)) {
+  if (detail::gemmRunsOnHopper(impl_->hopper != nullptr, a, b, options)) {
     if (rt::Error e = launchHopperGemm(*impl_, a, b, c, options, biasAlongRows,
                                        choice))
       return e.addContext("gemm");
     return rt::Error::success();
   }
-  const bool epilogue =
-      !options.bias.isAbsent() || options.activation != Activation::None;
   if (biasAlongRows && !options.bias.isAbsent())
     return unsupported("bias", "with a column-major c, a bias runs on the "
                                "sm_90 kernel only: it needs a 9.0 GPU and "
                                "16-byte aligned lines of A and B");
+  if (a.dtype == DType::F32) {
+    if (rt::Error e = launchSgemm(*impl_, a, b, c, options))
+      return e.addContext("gemm");
+    return applyEpilogueAfter(c, options);
+  }
   if (a.dtype != DType::F16)
     return unsupported("a", std::string(getDTypeName(a.dtype)) +
                                 " runs on the sm_90 kernel only: it needs a "
@@ -345,7 +390,12 @@ rt::Error Library::gemmRowMajorC(const Matrix &a, const Matrix &b,
           config, av, bv, cv, std::uint32_t(c.rows), std::uint32_t(c.cols),
           std::uint32_t(a.cols), options.alpha, options.beta))
     return e.addContext("gemm");
-  if (!epilogue)
+  return applyEpilogueAfter(c, options);
+}
+
+rt::Error Library::applyEpilogueAfter(const Matrix &c,
+                                      const GemmOptions &options) {
+  if (options.bias.isAbsent() && options.activation == Activation::None)
     return rt::Error::success();
   // Not fused here: bias and activation in place on C, on the same stream.
   ElementwiseOptions elementwise;

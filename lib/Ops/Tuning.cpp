@@ -161,7 +161,7 @@ Library::tuneGemm(const rt::Device &device, const Matrix &a, const Matrix &b,
   GemmTuneResult result;
   result.key = getGemmTuningKey(impl_->deviceName, ra, rb, rc, fused);
   std::vector<const char *> choices;
-  if (impl_->hopper && detail::hopperGemmFits(ra, rb) &&
+  if (detail::gemmRunsOnHopper(impl_->hopper != nullptr, ra, rb, options) &&
       rc.dtype != DType::S32) // s32: one tile width
     choices.assign(std::begin(kGemmTuningChoices),
                    std::end(kGemmTuningChoices));

@@ -3,6 +3,7 @@
 #ifndef KAIO_LIB_OPS_VALIDATE_H
 #define KAIO_LIB_OPS_VALIDATE_H
 
+#include "Kaio/Ops/Gemm.h"
 #include "Kaio/Ops/Tensor.h"
 #include "Kaio/Runtime/Error.h"
 
@@ -35,6 +36,10 @@ Matrix transposed(Matrix m);
 /// gemm() runs A x B on the sm_90a kernel (on a 9.0 GPU) when this holds
 /// (Gemm.cpp).
 bool hopperGemmFits(const Matrix &a, const Matrix &b);
+/// Whether gemm() runs A x B (C row-major) on the sm_90a kernel: a 9.0 GPU,
+/// hopperGemmFits, and for f32 inputs allowTf32 with K-major operands.
+bool gemmRunsOnHopper(bool hopperGpu, const Matrix &a, const Matrix &b,
+                      const GemmOptions &options);
 
 /// What holds for any matrix argument: a non-negative shape within the
 /// kernels' 32-bit sizes, a leading dimension covering a row (column), a

@@ -196,6 +196,8 @@ private:
   rt::Error gemmRowMajorC(const Matrix &a, const Matrix &b, const Matrix &c,
                           const GemmOptions &options, bool biasAlongRows,
                           const char *choice = nullptr);
+  /// Bias and activation on C after a kernel without a fused epilogue.
+  rt::Error applyEpilogueAfter(const Matrix &c, const GemmOptions &options);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -18,5 +18,6 @@ int main(int argc, char **argv) {
         kaio::ops::kernels::buildTrainingKernels(mb);
         kaio::ops::kernels::buildNormBackwardKernels(mb);
         kaio::ops::kernels::buildAttentionKernels(mb);
+        kaio::ops::kernels::buildSgemmKernels(mb);
       });
 }

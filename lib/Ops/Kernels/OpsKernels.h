@@ -238,6 +238,15 @@ enum DecodeFlags : std::uint32_t {
 ///     threads.
 void buildAttentionDecodeKernels(builder::ModuleBuilder &mb);
 
+/// The full-precision f32 GEMM on the CUDA cores (SgemmKernels.cpp):
+/// `sgemm_f32[_aligned](a, b, c, m, n, k, lda, ldb, ldc, alpha, beta)`,
+/// C = alpha A B + beta C, all row-major, any shape; kSgemmThreads threads
+/// per kSgemmBlockTile x kSgemmBlockTile tile of C (grid x along N, y along
+/// M); `_aligned` when A's and B's rows are 16-byte aligned (pointers and
+/// leading dimensions), its copies skip the run-time alignment test.
+constexpr unsigned kSgemmBlockTile = 128, kSgemmThreads = 256;
+void buildSgemmKernels(builder::ModuleBuilder &mb);
+
 /// The element types of the sm_90a GEMM's operands and result.
 enum class GemmElem : std::uint8_t { F16, BF16, E4M3, E5M2, F32, S8, S32 };
 /// Its PTX spelling ("f16", "e4m3", ...) and size in bytes (inline: the

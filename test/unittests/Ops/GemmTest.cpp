@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <initializer_list>
+#include <optional>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -149,24 +150,17 @@ TEST(GemmValidation, FP8TakesKMajorOperandsOfOneType) {
             "A's type)");
 }
 
-TEST(GemmValidation, TF32TakesKMajorF32OperandsAndAnF32C) {
-  Matrix a = fakeMatrix(DType::F32, 64, 32),
-         b = fakeMatrix(DType::F32, 16, 32); // N x K, seen column-major
-  b.layout = Layout::ColMajor;
-  std::swap(b.rows, b.cols);
+TEST(GemmValidation, F32TakesAnF32C) {
+  // Any layout passes the check (the kernels decide: the full-precision
+  // one reads row-major A and B, tf32 K-major ones: see
+  // RunsF32InFullPrecisionOrAsTf32WhenAllowed).
+  Matrix a = fakeMatrix(DType::F32, 64, 32), b = fakeMatrix(DType::F32, 32, 16);
   Matrix c = fakeMatrix(DType::F32, 64, 16);
-  // Only when tf32's precision is accepted.
-  EXPECT_EQ(errorOf(a, b, c),
-            "gemm: a: f32 inputs multiply on the tensor cores as tf32 (10-bit "
-            "mantissas) only: set allowTf32 to accept that (there is no "
-            "full-precision f32 GEMM yet)");
-  GemmOptions tf32;
-  tf32.allowTf32 = true;
-  EXPECT_EQ(errorOf(a, b, c, tf32), "");
-  EXPECT_EQ(errorOf(a, fakeMatrix(DType::F32, 32, 16), c),
-            "gemm: b: an f32 B must be column-major (K contiguous, e.g. the "
-            "transpose of a row-major N x K weight): tf32 tensor cores read "
-            "K-major operands only");
+  EXPECT_EQ(errorOf(a, b, c), "");
+  Matrix colB = fakeMatrix(DType::F32, 16, 32);
+  colB.layout = Layout::ColMajor;
+  std::swap(colB.rows, colB.cols);
+  EXPECT_EQ(errorOf(a, colB, c), "");
   EXPECT_EQ(errorOf(a, b, fakeMatrix(DType::BF16, 64, 16)),
             "gemm: c: dtype bf16 is not supported with f32 inputs (C f32)");
 }
@@ -703,6 +697,78 @@ TEST_P(GemmTest, TunesOnA90GpuAndLaunchesTheTunedChoice) {
   ASSERT_TRUE(one) << one.error().message();
   EXPECT_EQ(one->choice, "portable");
   ASSERT_EQ(one->timings.size(), 1u);
+}
+
+TEST_P(GemmTest, RunsF32InFullPrecisionOrAsTf32WhenAllowed) {
+  if (!isFake())
+    GTEST_SKIP() << "checks the launches through the fake driver";
+  const std::int64_t m = 300, n = 260, k = 64;
+  FakeCudaCounters *counters = getFakeCounters();
+  GemmOptions tf32;
+  tf32.allowTf32 = true;
+  for (bool hopper : {false, true}) {
+    SCOPED_TRACE(hopper ? "9.0 GPU" : "8.0 GPU");
+    std::optional<kaio::test::FakeHopper> fake;
+    std::optional<Library> portable;
+    rt::Device *dev = device ? &*device : nullptr;
+    Library *lib = nullptr;
+    if (hopper) {
+      rt::Expected<kaio::test::FakeHopper> h = kaio::test::loadOnFakeHopper();
+      ASSERT_TRUE(h) << h.error().message();
+      fake.emplace(std::move(*h));
+      dev = &fake->device;
+      lib = &fake->lib;
+    } else {
+      rt::Expected<Library> l = Library::load(*device);
+      ASSERT_TRUE(l) << l.error().message();
+      portable.emplace(std::move(*l));
+      lib = &*portable;
+    }
+    auto a = rt::DeviceBuffer<float>::allocate(*dev, m * k);
+    auto b = rt::DeviceBuffer<float>::allocate(*dev, k * n);
+    auto c = rt::DeviceBuffer<float>::allocate(*dev, m * n);
+    ASSERT_TRUE(a && b && c);
+    Matrix ma = Matrix::rowMajor(a->view(), m, k),
+           mb = Matrix::rowMajor(b->view(), k, n),
+           mc = Matrix::rowMajor(c->view(), m, n);
+    // Row-major: the full-precision kernel, a 128 x 128 tile per block,
+    // whether or not tf32 is allowed (tf32 needs a K-major B).
+    for (const GemmOptions &o : {GemmOptions(), tf32}) {
+      ASSERT_FALSE(lib->gemm(ma, mb, mc, o));
+      EXPECT_STREQ(counters->lastKernel, "sgemm_f32_aligned");
+      EXPECT_EQ(counters->lastGrid[0], 3u);
+      EXPECT_EQ(counters->lastGrid[1], 3u);
+      EXPECT_EQ(counters->lastBlock[0], 256u);
+    }
+    // Rows not 16-byte aligned: the variant that tests alignment.
+    ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a->view(), m, 63),
+                           Matrix::rowMajor(b->view(), 63, n), mc));
+    EXPECT_STREQ(counters->lastKernel, "sgemm_f32");
+    // x W^T (W row-major N x K): tf32 on the 9.0 GPU when allowed; not in
+    // full precision yet.
+    Matrix wT = Matrix::rowMajor(b->view(), n, k);
+    std::swap(wT.rows, wT.cols);
+    wT.layout = Layout::ColMajor;
+    int launches = counters->launches;
+    rt::Error e = lib->gemm(ma, wT, mc);
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
+    EXPECT_NE(kaio::test::messageOf(e).find(
+                  "gemm: b: a column-major f32 B runs on the tf32 tensor "
+                  "cores only"),
+              std::string::npos)
+        << kaio::test::messageOf(e);
+    EXPECT_EQ(counters->launches, launches);
+    e = lib->gemm(ma, wT, mc, tf32);
+    if (hopper) {
+      ASSERT_FALSE(e) << e.message();
+      EXPECT_STREQ(counters->lastKernel,
+                   "hopper_gemm_f32_f32_128x128x32_s4_bcol");
+    } else {
+      ASSERT_TRUE(e);
+      EXPECT_EQ(counters->launches, launches);
+    }
+  }
 }
 
 /// Layout bits of a GEMM case: column-major A, B, C; every matrix padded
