@@ -88,10 +88,11 @@ struct Cublas {
                    bCol);
   }
   /// The same with f32 inputs and TF32 tensor-core compute (cuBLAS's
-  /// CUBLAS_COMPUTE_32F_FAST_TF32).
+  /// CUBLAS_COMPUTE_32F_FAST_TF32), or full-precision f32 (SGEMM).
   bool gemmTf32(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int m, int n,
-                int k, bool aCol, bool bCol) const {
-    return gemmF32(a, b, c, m, n, k, kR32F, kCompute32FFastTf32, aCol, bCol);
+                int k, bool aCol, bool bCol, bool tf32 = true) const {
+    return gemmF32(a, b, c, m, n, k, kR32F,
+                   tf32 ? kCompute32FFastTf32 : kCompute32F, aCol, bCol);
   }
   bool gemmF32(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int m, int n,
                int k, int in, int compute, bool aCol, bool bCol) const {
@@ -869,7 +870,9 @@ BENCHMARK(BM_OpsGemmFp8VsCublasLt)
     ->Unit(benchmark::kMillisecond);
 /// f32 inputs on the tensor cores as tf32 (A row-major, B column-major:
 /// x W^T), f32 C, against cuBLAS GemmEx with CUBLAS_COMPUTE_32F_FAST_TF32
-/// in the same layout, inputs rotated past L2.
+/// in the same layout; or (range 3 = 1) in full precision, A and B
+/// row-major, against cuBLAS SGEMM (GemmEx, CUBLAS_COMPUTE_32F); inputs
+/// rotated past L2.
 void BM_OpsGemmTf32VsCublas(benchmark::State &state) {
   Gpu &gpu = Gpu::get();
   if (skipWithoutGpu(state, gpu))
@@ -892,33 +895,39 @@ void BM_OpsGemmTf32VsCublas(benchmark::State &state) {
     bs.push_back(std::move(*b));
     cs.push_back(std::move(*c));
   }
+  const bool full = state.range(3) != 0;
   int next = 0;
   auto kaio = [&] {
     int i = next++ % sets;
     kaio::ops::Matrix b =
-        kaio::ops::Matrix::rowMajor(std::as_const(bs[i]).view(), n, k);
-    std::swap(b.rows, b.cols);
-    b.layout = kaio::ops::Layout::ColMajor;
-    kaio::ops::GemmOptions tf32;
-    tf32.allowTf32 = true;
+        full ? kaio::ops::Matrix::rowMajor(std::as_const(bs[i]).view(), k, n)
+             : kaio::ops::Matrix::rowMajor(std::as_const(bs[i]).view(), n, k);
+    if (!full) {
+      std::swap(b.rows, b.cols);
+      b.layout = kaio::ops::Layout::ColMajor;
+    }
+    kaio::ops::GemmOptions options;
+    options.allowTf32 = !full;
     return !gpu.library->gemm(
         kaio::ops::Matrix::rowMajor(std::as_const(as[i]).view(), m, k), b,
-        kaio::ops::Matrix::rowMajor(cs[i].view(), m, n), tf32);
+        kaio::ops::Matrix::rowMajor(cs[i].view(), m, n), options);
   };
   auto peer = [&] {
     int i = next++ % sets;
     return gpu.cublas.gemmTf32(as[i].ptr(), bs[i].ptr(), cs[i].ptr(), int(m),
-                               int(n), int(k), false, true);
+                               int(n), int(k), false, !full, !full);
   };
   reportGemmPair(state, gpu, m, n, k, sets, kaio, peer);
 }
 BENCHMARK(BM_OpsGemmTf32VsCublas)
-    ->Name("BM_OpsGemmTf32F32VsCublas")
-    ->ArgNames({"M", "N", "K"})
-    ->Args({2048, 2048, 2048})
-    ->Args({4096, 4096, 4096})
-    ->Args({8192, 8192, 8192})
-    ->Args({4096, 11008, 4096})
+    ->Name("BM_OpsGemmF32VsCublas")
+    ->ArgNames({"M", "N", "K", "full"})
+    ->Args({2048, 2048, 2048, 0})
+    ->Args({4096, 4096, 4096, 0})
+    ->Args({8192, 8192, 8192, 0})
+    ->Args({4096, 11008, 4096, 0})
+    ->Args({2048, 2048, 2048, 1})
+    ->Args({4096, 4096, 4096, 1})
     ->UseManualTime()
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);

@@ -216,8 +216,8 @@ enum { KAIO_ROPE_HALF_SPLIT = 0, KAIO_ROPE_INTERLEAVED = 1 };
 /* Each op is the C++ kaio::ops::Library call of the same name (see
  * include/Kaio/Ops/Library.h for the semantics, shapes and dtypes). */
 
-/* C = alpha * A B + beta * C (f16 A and B, or bf16, e4m3, e5m2, f32 —
-   multiplied as tf32 — or s8 on a 9.0 GPU; f32 C, or on a 9.0 GPU C of
+/* C = alpha * A B + beta * C (f16 A and B, or f32 — full precision, A and
+   B row-major —, or bf16, e4m3, e5m2 or s8 on a 9.0 GPU; f32 C, or on a 9.0 GPU C of
    A's 16-bit type, f16/bf16 for FP8 and s8, or s32 for s8 (exact sums:
    alpha 1, beta 0 or 1); on a 9.0 GPU any layout and leading dimension
    with 16-byte aligned lines of A and B (FP8, tf32 and s8: A row-major, B
@@ -228,8 +228,9 @@ KAIO_API kaio_status kaio_gemm(kaio_context ctx, const kaio_matrix *a,
 /* kaio_gemm_ex's flags. */
 enum {
   /* f32 A and B may run on the tensor cores as tf32 (10-bit mantissas), as
-     torch's allow_tf32; without it f32 inputs are unsupported (there is no
-     full-precision f32 GEMM yet). */
+     torch's allow_tf32: on a 9.0 GPU with A row-major and B column-major;
+     otherwise (and without the flag) f32 runs in full precision on the
+     CUDA cores (A and B row-major). */
   KAIO_GEMM_ALLOW_TF32 = 1
 };
 /* C = act(alpha * A B + beta * C + bias): kaio_gemm with an epilogue and

@@ -89,8 +89,9 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, bias=None, activation="none",
     transposed views (x.T: column-major) with 16-byte aligned lines, and FP8
     (float8_e4m3fn / float8_e5m2 a row-major, b column-major — e.g. w.T of
     a row-major (N, K) weight —, out float32, float16 or bfloat16; alpha
-    carries the scales), float32 with allow_tf32=True (multiplied as tf32,
-    10-bit mantissas: a row-major, b column-major, out float32) and int8 (a row-major, b column-major, out
+    carries the scales), float32 (full precision, a and b row-major; with
+    allow_tf32=True on a 9.0 GPU a row-major and b column-major multiply
+    as tf32, 10-bit mantissas; out float32) and int8 (a row-major, b column-major, out
     int32 — exact sums, alpha 1, beta 0 or 1 — or float32, float16,
     bfloat16 scaled by alpha). bias (optional): one per column of out, out's
     dtype; activation "none", "relu", "silu", "gelu" (erf) or "gelu_tanh".

@@ -263,7 +263,11 @@ class OpsTest(unittest.TestCase):
         w32 = kaio.DeviceArray.empty((48, 32), "float32", device=1)
         with self.assertRaises(NotImplementedError) as e:
             ops.gemm(x32, w32.T)
-        self.assertIn("set allowTf32", str(e.exception))
+        self.assertIn("a column-major f32 B runs on the tf32 tensor cores",
+                      str(e.exception))
+        # Row-major float32: full precision on the CUDA cores.
+        ops.gemm(x32, kaio.DeviceArray.empty((32, 48), "float32", device=1))
+        self.assertEqual(fake().lastKernel.decode(), "sgemm_f32_aligned")
         self.assertEqual(ops.gemm(x32, w32.T, allow_tf32=True).shape,
                          (64, 48))
         self.assertEqual(fake().lastKernel.decode(),

@@ -24,9 +24,10 @@ struct GemmOptions {
   /// per column.
   Matrix bias;
   Activation activation = Activation::None;
-  /// f32 A and B run on the tensor cores as tf32 (10-bit mantissas: the
-  /// top 19 bits of each element), as torch's allow_tf32 permits; there is
-  /// no full-precision f32 GEMM yet, so f32 inputs need this set.
+  /// f32 A and B may run on the tensor cores as tf32 (10-bit mantissas:
+  /// the top 19 bits of each element), as torch's allow_tf32 permits: on a
+  /// 9.0 GPU with A row-major and B column-major. Otherwise f32 runs in full
+  /// precision on the CUDA cores (A and B row-major).
   bool allowTf32 = false;
   /// Null: the legacy default stream.
   const rt::Stream *stream = nullptr;

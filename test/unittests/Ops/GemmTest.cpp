@@ -1058,6 +1058,21 @@ TEST_P(GemmTest, AlignedShapesMatchAnF64ReferenceOnTheGpu) {
                                           {{1100, 1040, 80, 1, 0}});
 }
 
+TEST_P(GemmTest, F32MatchesAnF64ReferenceOnTheGpu) {
+  if (isFake())
+    GTEST_SKIP() << "the fake driver computes nothing";
+  rt::Expected<Library> lib = Library::load(*device);
+  ASSERT_TRUE(lib) << lib.error().message();
+  // Full precision on the CUDA cores (row-major, padded, ragged, beta,
+  // fused epilogue applied after); tf32 on a 9.0 GPU where allowed (the
+  // reference's tolerance covers tf32's 10-bit mantissas only there).
+  expectGemmMatchesReference<float>(
+      *device, *lib,
+      {{1, 1, 1, 1, 0}, {300, 264, 72, 1, 0}, {129, 136, 521, -0.5f, 2.0f},
+       {300, 264, 72, 1, 0, kPadded}, {1100, 1040, 200, 0.5f, 1.0f},
+       {2048, 2304, 64, 1, 0, 0, Activation::GeluErf, true}});
+}
+
 TEST_P(GemmTest, FusedEpiloguesMatchAnF64ReferenceOnTheGpu) {
   if (isFake())
     GTEST_SKIP() << "the fake driver computes nothing";

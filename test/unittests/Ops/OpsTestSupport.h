@@ -11,9 +11,11 @@
 
 namespace kaio::test {
 
-/// `x` rounded to T (rt::Half or rt::BFloat16).
+/// `x` rounded to T (rt::Half or rt::BFloat16; float: itself).
 template <class T> T roundTo16(float x) {
-  if constexpr (std::is_same_v<T, rt::Half>)
+  if constexpr (std::is_same_v<T, float>)
+    return x;
+  else if constexpr (std::is_same_v<T, rt::Half>)
     return rt::toHalf(x);
   else
     return rt::toBFloat16(x);
