@@ -320,20 +320,50 @@ bool skipWithoutGpu(benchmark::State &state, Gpu &gpu) {
 /// A and B (f16) and C (f32) of an m x n x k GEMM, A and B filled with
 /// 0x3c3c (f16 1.0586: finite inputs, sums far from overflow); nullopt,
 /// the benchmark skipped, when an allocation fails.
-struct GemmBuffers {
-  DeviceBuffer<Half> a, b;
-  DeviceBuffer<float> c;
+/// A GEMM's operands: A (m x k) and B (k x n) of TA, C (m x n) of TC.
+template <class TA = Half, class TC = float> struct GemmBuffers {
+  DeviceBuffer<TA> a, b;
+  DeviceBuffer<TC> c;
 };
-std::optional<GemmBuffers> allocateGemm(benchmark::State &state, Gpu &gpu,
-                                        int64_t m, int64_t n, int64_t k) {
-  auto a = DeviceBuffer<Half>::allocate(*gpu.device, size_t(m) * size_t(k));
-  auto b = DeviceBuffer<Half>::allocate(*gpu.device, size_t(k) * size_t(n));
-  auto c = DeviceBuffer<float>::allocate(*gpu.device, size_t(m) * size_t(n));
-  if (!a || !b || !c || a->fillBytes(0x3c) || b->fillBytes(0x3c)) {
+/// Allocates them with every byte of A and B `fill` (0x3c: 1.5 in e4m3,
+/// 1.0 in e5m2, 0.0115 in bf16 and f32, 1.06 in f16); on failure the
+/// state is skipped.
+template <class TA = Half, class TC = float>
+std::optional<GemmBuffers<TA, TC>>
+allocateGemm(benchmark::State &state, Gpu &gpu, int64_t m, int64_t n,
+             int64_t k, int fill = 0x3c) {
+  auto a = DeviceBuffer<TA>::allocate(*gpu.device, size_t(m) * size_t(k));
+  auto b = DeviceBuffer<TA>::allocate(*gpu.device, size_t(k) * size_t(n));
+  auto c = DeviceBuffer<TC>::allocate(*gpu.device, size_t(m) * size_t(n));
+  if (!a || !b || !c || a->fillBytes(fill) || b->fillBytes(fill)) {
     state.SkipWithError("device allocation failed");
     return std::nullopt;
   }
-  return GemmBuffers{std::move(*a), std::move(*b), std::move(*c)};
+  return GemmBuffers<TA, TC>{std::move(*a), std::move(*b), std::move(*c)};
+}
+/// `sets` copies of them (inputs rotated past L2); empty on failure.
+template <class TA = Half, class TC = float>
+std::vector<GemmBuffers<TA, TC>>
+allocateGemmSets(benchmark::State &state, Gpu &gpu, int sets, int64_t m,
+                 int64_t n, int64_t k, int fill = 0x3c) {
+  std::vector<GemmBuffers<TA, TC>> out;
+  for (int i = 0; i < sets; ++i) {
+    std::optional<GemmBuffers<TA, TC>> bufs =
+        allocateGemm<TA, TC>(state, gpu, m, n, k, fill);
+    if (!bufs)
+      return {};
+    out.push_back(std::move(*bufs));
+  }
+  return out;
+}
+/// B (k x n) read column-major from its buffer: the transpose of a
+/// row-major n x k weight (K-major), as a Linear layer's x W^T reads W.
+template <class T>
+kaio::ops::Matrix kMajorB(const DeviceBuffer<T> &buf, int64_t k, int64_t n) {
+  kaio::ops::Matrix b = kaio::ops::Matrix::rowMajor(buf.view(), n, k);
+  std::swap(b.rows, b.cols);
+  b.layout = kaio::ops::Layout::ColMajor;
+  return b;
 }
 
 /// Skips (saying why) unless both the op library and cuBLAS loaded.
@@ -372,7 +402,7 @@ void BM_TensorCoreMatmulVsCublas(benchmark::State &state) {
     return;
   }
   const int32_t m = state.range(0), n = state.range(1), k = state.range(2);
-  std::optional<GemmBuffers> bufs = allocateGemm(state, gpu, m, n, k);
+  std::optional<GemmBuffers<>> bufs = allocateGemm(state, gpu, m, n, k);
   if (!bufs)
     return;
   DeviceBuffer<Half> *a = &bufs->a, *b = &bufs->b;
@@ -532,7 +562,7 @@ void BM_HopperGemmExampleVsCublas(benchmark::State &state) {
   if (!hopper)
     return;
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
-  std::optional<GemmBuffers> bufs = allocateGemm(state, gpu, m, n, k);
+  std::optional<GemmBuffers<>> bufs = allocateGemm(state, gpu, m, n, k);
   if (!bufs)
     return;
   DeviceBuffer<Half> *a = &bufs->a, *b = &bufs->b;
@@ -679,40 +709,28 @@ void runOpsGemmVsCublas(benchmark::State &state, bool bf16, bool aCol,
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   const int sets =
       l2RotationSets(gpu, uint64_t(m * k + k * n) * 2 + uint64_t(m * n) * 4);
-  std::vector<DeviceBuffer<Half>> as, bs;
-  std::vector<DeviceBuffer<float>> cs;
-  for (int i = 0; i < sets; ++i) {
-    std::optional<GemmBuffers> bufs = allocateGemm(state, gpu, m, n, k);
-    if (!bufs)
-      return;
-    as.push_back(std::move(bufs->a));
-    bs.push_back(std::move(bufs->b));
-    cs.push_back(std::move(bufs->c));
-  }
+  std::vector<GemmBuffers<>> bufs = allocateGemmSets(state, gpu, sets, m, n, k);
+  if (bufs.empty())
+    return;
   int next = 0;
   auto kaio = [&] {
-    int i = next++ % sets;
+    const GemmBuffers<> &g = bufs[next++ % sets];
     // A column-major operand: the transpose of a row-major one.
     auto operand = [](const DeviceBuffer<Half> &buf, int64_t rows,
                       int64_t cols, bool col) {
-      kaio::ops::Matrix x = kaio::ops::Matrix::rowMajor(
-          std::as_const(buf).view(), col ? cols : rows, col ? rows : cols);
-      if (col) {
-        std::swap(x.rows, x.cols);
-        x.layout = kaio::ops::Layout::ColMajor;
-      }
-      return x;
+      return col ? kMajorB(buf, rows, cols)
+                 : kaio::ops::Matrix::rowMajor(buf.view(), rows, cols);
     };
-    kaio::ops::Matrix a = operand(as[i], m, k, aCol);
-    kaio::ops::Matrix b = operand(bs[i], k, n, bCol);
+    kaio::ops::Matrix a = operand(g.a, m, k, aCol);
+    kaio::ops::Matrix b = operand(g.b, k, n, bCol);
     if (bf16) // the same 16-bit buffers read as bf16 (0x3c3c: 0.0115)
       a.dtype = b.dtype = kaio::ops::DType::BF16;
     return !gpu.library->gemm(a, b,
-                              kaio::ops::Matrix::rowMajor(cs[i].view(), m, n));
+                              kaio::ops::Matrix::rowMajor(g.c.view(), m, n));
   };
   auto peer = [&] {
-    int i = next++ % sets;
-    return gpu.cublas.gemm16F32(as[i].ptr(), bs[i].ptr(), cs[i].ptr(), int(m),
+    const GemmBuffers<> &g = bufs[next++ % sets];
+    return gpu.cublas.gemm16F32(g.a.ptr(), g.b.ptr(), g.c.ptr(), int(m),
                                 int(n), int(k), bf16, aCol, bCol);
   };
   reportGemmPair(state, gpu, m, n, k, sets, kaio, peer);
@@ -768,44 +786,39 @@ void BM_OpsGemmFp8VsCublasLt(benchmark::State &state) {
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   const int sets = l2RotationSets(gpu, uint64_t(m * k + k * n) +
                                            uint64_t(m * n) * 4);
-  std::vector<DeviceBuffer<std::int8_t>> as, bs;
-  std::vector<DeviceBuffer<float>> cs;
-  for (int i = 0; i < sets; ++i) {
-    auto a = DeviceBuffer<std::int8_t>::allocate(*gpu.device, size_t(m * k));
-    auto b = DeviceBuffer<std::int8_t>::allocate(*gpu.device, size_t(k * n));
-    auto c = DeviceBuffer<float>::allocate(*gpu.device, size_t(m * n));
-    if (!a || !b || !c || a->fillBytes(0x3c) || b->fillBytes(0x3c)) {
-      state.SkipWithError("device allocation failed");
-      return;
-    }
-    as.push_back(std::move(*a));
-    bs.push_back(std::move(*b));
-    cs.push_back(std::move(*c));
-  }
+  auto bufs = allocateGemmSets<std::int8_t, float>(state, gpu, sets, m, n, k);
+  if (bufs.empty())
+    return;
   const kaio::ops::DType type =
       e4m3 ? kaio::ops::DType::E4M3 : kaio::ops::DType::E5M2;
   int next = 0;
   auto kaio = [&] {
-    int i = next++ % sets;
-    kaio::ops::Matrix a =
-        kaio::ops::Matrix::rowMajor(std::as_const(as[i]).view(), m, k);
-    kaio::ops::Matrix b =
-        kaio::ops::Matrix::rowMajor(std::as_const(bs[i]).view(), n, k);
-    std::swap(b.rows, b.cols);
-    b.layout = kaio::ops::Layout::ColMajor;
+    const auto &g = bufs[next++ % sets];
+    kaio::ops::Matrix a = kaio::ops::Matrix::rowMajor(g.a.view(), m, k);
+    kaio::ops::Matrix b = kMajorB(g.b, k, n);
     a.dtype = b.dtype = type;
     kaio::ops::GemmOptions options;
     options.alpha = 0.5f;
     return !gpu.library->gemm(
-        a, b, kaio::ops::Matrix::rowMajor(cs[i].view(), m, n), options);
+        a, b, kaio::ops::Matrix::rowMajor(g.c.view(), m, n), options);
   };
   auto peer = [&] {
-    int i = next++ % sets;
-    return gpu.cublasLtFp8(as[i].ptr(), bs[i].ptr(), cs[i].ptr(), m, n, k,
-                           e4m3, 0.5f);
+    const auto &g = bufs[next++ % sets];
+    return gpu.cublasLtFp8(g.a.ptr(), g.b.ptr(), g.c.ptr(), m, n, k, e4m3,
+                           0.5f);
   };
   reportGemmPair(state, gpu, m, n, k, sets, kaio, peer);
 }
+BENCHMARK(BM_OpsGemmFp8VsCublasLt)
+    ->Name("BM_OpsGemmFp8F32VsCublasLt")
+    ->ArgNames({"M", "N", "K", "e5m2"})
+    ->ArgsProduct({{4096}, {4096}, {4096}, {0, 1}})
+    ->Args({8192, 8192, 8192, 0})
+    ->Args({4096, 11008, 4096, 0})
+    ->Args({128, 4096, 4096, 0})
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 /// The int8 GEMM (s8 A row-major x B column-major, exact s32 C) against
 /// cuBLASLt's int8 matmul in the same form, inputs rotated past L2.
 void BM_OpsGemmS8VsCublasLt(benchmark::State &state) {
@@ -817,35 +830,21 @@ void BM_OpsGemmS8VsCublasLt(benchmark::State &state) {
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   const int sets = l2RotationSets(gpu, uint64_t(m * k + k * n) +
                                            uint64_t(m * n) * 4);
-  std::vector<DeviceBuffer<std::int8_t>> as, bs;
-  std::vector<DeviceBuffer<std::int32_t>> cs;
-  for (int i = 0; i < sets; ++i) {
-    auto a = DeviceBuffer<std::int8_t>::allocate(*gpu.device, size_t(m * k));
-    auto b = DeviceBuffer<std::int8_t>::allocate(*gpu.device, size_t(k * n));
-    auto c = DeviceBuffer<std::int32_t>::allocate(*gpu.device, size_t(m * n));
-    if (!a || !b || !c || a->fillBytes(3) || b->fillBytes(5)) {
-      state.SkipWithError("device allocation failed");
-      return;
-    }
-    as.push_back(std::move(*a));
-    bs.push_back(std::move(*b));
-    cs.push_back(std::move(*c));
-  }
+  // Bytes of 3: sums of 9 k, far from overflow.
+  auto bufs =
+      allocateGemmSets<std::int8_t, std::int32_t>(state, gpu, sets, m, n, k, 3);
+  if (bufs.empty())
+    return;
   int next = 0;
   auto kaio = [&] {
-    int i = next++ % sets;
-    kaio::ops::Matrix a =
-        kaio::ops::Matrix::rowMajor(std::as_const(as[i]).view(), m, k);
-    kaio::ops::Matrix b =
-        kaio::ops::Matrix::rowMajor(std::as_const(bs[i]).view(), n, k);
-    std::swap(b.rows, b.cols);
-    b.layout = kaio::ops::Layout::ColMajor;
-    return !gpu.library->gemm(a, b,
-                              kaio::ops::Matrix::rowMajor(cs[i].view(), m, n));
+    const auto &g = bufs[next++ % sets];
+    return !gpu.library->gemm(kaio::ops::Matrix::rowMajor(g.a.view(), m, k),
+                              kMajorB(g.b, k, n),
+                              kaio::ops::Matrix::rowMajor(g.c.view(), m, n));
   };
   auto peer = [&] {
-    int i = next++ % sets;
-    return gpu.cublasLtInt8(as[i].ptr(), bs[i].ptr(), cs[i].ptr(), m, n, k);
+    const auto &g = bufs[next++ % sets];
+    return gpu.cublasLtInt8(g.a.ptr(), g.b.ptr(), g.c.ptr(), m, n, k);
   };
   reportGemmPair(state, gpu, m, n, k, sets, kaio, peer);
 }
@@ -855,16 +854,6 @@ BENCHMARK(BM_OpsGemmS8VsCublasLt)
     ->Args({4096, 4096, 4096})
     ->Args({8192, 8192, 8192})
     ->Args({4096, 11008, 4096})
-    ->UseManualTime()
-    ->Iterations(1)
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_OpsGemmFp8VsCublasLt)
-    ->Name("BM_OpsGemmFp8F32VsCublasLt")
-    ->ArgNames({"M", "N", "K", "e5m2"})
-    ->ArgsProduct({{4096}, {4096}, {4096}, {0, 1}})
-    ->Args({8192, 8192, 8192, 0})
-    ->Args({4096, 11008, 4096, 0})
-    ->Args({128, 4096, 4096, 0})
     ->UseManualTime()
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
@@ -880,41 +869,25 @@ void BM_OpsGemmTf32VsCublas(benchmark::State &state) {
   if (skipWithoutLibraryOrCublas(state, gpu))
     return;
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
-  const int sets = l2RotationSets(gpu, uint64_t(m * k + k * n + m * n) * 4);
-  std::vector<DeviceBuffer<float>> as, bs, cs;
-  for (int i = 0; i < sets; ++i) {
-    auto a = DeviceBuffer<float>::allocate(*gpu.device, size_t(m * k));
-    auto b = DeviceBuffer<float>::allocate(*gpu.device, size_t(n * k));
-    auto c = DeviceBuffer<float>::allocate(*gpu.device, size_t(m * n));
-    // 0x3c3c3c3c: 0.0115 in f32.
-    if (!a || !b || !c || a->fillBytes(0x3c) || b->fillBytes(0x3c)) {
-      state.SkipWithError("device allocation failed");
-      return;
-    }
-    as.push_back(std::move(*a));
-    bs.push_back(std::move(*b));
-    cs.push_back(std::move(*c));
-  }
   const bool full = state.range(3) != 0;
+  const int sets = l2RotationSets(gpu, uint64_t(m * k + k * n + m * n) * 4);
+  auto bufs = allocateGemmSets<float, float>(state, gpu, sets, m, n, k);
+  if (bufs.empty())
+    return;
   int next = 0;
   auto kaio = [&] {
-    int i = next++ % sets;
-    kaio::ops::Matrix b =
-        full ? kaio::ops::Matrix::rowMajor(std::as_const(bs[i]).view(), k, n)
-             : kaio::ops::Matrix::rowMajor(std::as_const(bs[i]).view(), n, k);
-    if (!full) {
-      std::swap(b.rows, b.cols);
-      b.layout = kaio::ops::Layout::ColMajor;
-    }
+    const auto &g = bufs[next++ % sets];
     kaio::ops::GemmOptions options;
     options.allowTf32 = !full;
     return !gpu.library->gemm(
-        kaio::ops::Matrix::rowMajor(std::as_const(as[i]).view(), m, k), b,
-        kaio::ops::Matrix::rowMajor(cs[i].view(), m, n), options);
+        kaio::ops::Matrix::rowMajor(g.a.view(), m, k),
+        full ? kaio::ops::Matrix::rowMajor(g.b.view(), k, n)
+             : kMajorB(g.b, k, n),
+        kaio::ops::Matrix::rowMajor(g.c.view(), m, n), options);
   };
   auto peer = [&] {
-    int i = next++ % sets;
-    return gpu.cublas.gemmTf32(as[i].ptr(), bs[i].ptr(), cs[i].ptr(), int(m),
+    const auto &g = bufs[next++ % sets];
+    return gpu.cublas.gemmTf32(g.a.ptr(), g.b.ptr(), g.c.ptr(), int(m),
                                int(n), int(k), false, !full, !full);
   };
   reportGemmPair(state, gpu, m, n, k, sets, kaio, peer);
@@ -948,20 +921,10 @@ void BM_OpsGemmBiasActVsCublasLt(benchmark::State &state) {
   const kaio::ops::Activation act =
       gelu ? kaio::ops::Activation::GeluTanh : kaio::ops::Activation::Relu;
   const int sets = l2RotationSets(gpu, uint64_t(m * k + k * n + m * n) * 2);
-  std::vector<DeviceBuffer<Half>> xs, ws, cs;
-  for (int i = 0; i < sets; ++i) {
-    auto x = DeviceBuffer<Half>::allocate(*gpu.device, size_t(m * k));
-    auto w = DeviceBuffer<Half>::allocate(*gpu.device, size_t(n * k));
-    auto c = DeviceBuffer<Half>::allocate(*gpu.device, size_t(m * n));
-    // 0x3c3c: 0.0115 in bf16 (sums stay small and finite).
-    if (!x || !w || !c || x->fillBytes(0x3c) || w->fillBytes(0x3c)) {
-      state.SkipWithError("device allocation failed");
-      return;
-    }
-    xs.push_back(std::move(*x));
-    ws.push_back(std::move(*w));
-    cs.push_back(std::move(*c));
-  }
+  // The 16-bit buffers read as bf16 (0x3c3c: 0.0115).
+  auto bufs = allocateGemmSets<Half, Half>(state, gpu, sets, m, n, k);
+  if (bufs.empty())
+    return;
   auto bias = DeviceBuffer<Half>::allocate(*gpu.device, size_t(n));
   if (!bias || bias->fillBytes(0)) {
     state.SkipWithError("device allocation failed");
@@ -973,15 +936,10 @@ void BM_OpsGemmBiasActVsCublasLt(benchmark::State &state) {
   };
   int next = 0;
   auto run = [&](bool fused) {
-    int i = next++ % sets;
-    kaio::ops::Matrix a =
-        bf16(kaio::ops::Matrix::rowMajor(std::as_const(xs[i]).view(), m, k));
-    kaio::ops::Matrix b =
-        bf16(kaio::ops::Matrix::rowMajor(std::as_const(ws[i]).view(), n, k));
-    std::swap(b.rows, b.cols);
-    b.layout = kaio::ops::Layout::ColMajor;
-    kaio::ops::Matrix c =
-        bf16(kaio::ops::Matrix::rowMajor(cs[i].view(), m, n));
+    const auto &g = bufs[next++ % sets];
+    kaio::ops::Matrix a = bf16(kaio::ops::Matrix::rowMajor(g.a.view(), m, k));
+    kaio::ops::Matrix b = bf16(kMajorB(g.b, k, n));
+    kaio::ops::Matrix c = bf16(kaio::ops::Matrix::rowMajor(g.c.view(), m, n));
     kaio::ops::GemmOptions options;
     kaio::ops::ElementwiseOptions after;
     (fused ? options.bias : after.bias) =
@@ -994,9 +952,9 @@ void BM_OpsGemmBiasActVsCublasLt(benchmark::State &state) {
            !gpu.library->biasActivation(c, c, act, after);
   };
   auto peer = [&] {
-    int i = next++ % sets;
+    const auto &g = bufs[next++ % sets];
     return gpu.cublasLtBf16Epilogue(
-        xs[i].ptr(), ws[i].ptr(), cs[i].ptr(), bias->ptr(), m, n, k,
+        g.a.ptr(), g.b.ptr(), g.c.ptr(), bias->ptr(), m, n, k,
         gelu ? CublasLt::kEpilogueGeluBias : CublasLt::kEpilogueReluBias);
   };
   reportGemmPair(state, gpu, m, n, k, sets, [&] { return run(true); }, peer);

@@ -215,28 +215,29 @@ void writeFusedEpilogue(PtxWriter &w, const HopperGemmConfig &c,
   w.label("^fbias(" + args("fc") + "):");
   w.op("ptx.cond_bra " + biasCols + ", ^fbias_cols(" + values(names("%fc")) +
        "), ^fbias_rows_check(" + values(names("%fc")) + ")");
-  w.label("^fbias_cols(" + args("fd") + "):");
-  std::string colBias = w.add64(
-      "%bias", w.let("ptx.mul wide u32 " + chunkCol + ", " + w.i32(outBytes) +
-                     " : (i32, i32) -> i64"));
-  std::vector<std::string> plusCol;
-  for (unsigned i = 0; i < 4; ++i)
-    plusCol.push_back(w.let("ptx.add rn f32 %fd" + std::to_string(i) + ", " +
-                            loadOut(colOk[i], colBias, i * outBytes) + " : f32"));
-  w.op("ptx.bra ^fact(" + values(plusCol) + ")");
+  // Block `label`: + bias[index + i] (per column) or + bias[index] (per
+  // row) on the 4 values, then the activation.
+  auto addBias = [&](const std::string &label, const std::string &prefix,
+                     const std::string &index, bool perColumn) {
+    w.label("^" + label + "(" + args(prefix) + "):");
+    std::string at = w.add64(
+        "%bias", w.let("ptx.mul wide u32 " + index + ", " + w.i32(outBytes) +
+                       " : (i32, i32) -> i64"));
+    std::string rowBias = perColumn ? "" : loadOut(rowOk, at, 0);
+    std::vector<std::string> sum;
+    for (unsigned i = 0; i < 4; ++i)
+      sum.push_back(w.let("ptx.add rn f32 %" + prefix + std::to_string(i) +
+                          ", " +
+                          (perColumn ? loadOut(colOk[i], at, i * outBytes)
+                                     : rowBias) +
+                          " : f32"));
+    w.op("ptx.bra ^fact(" + values(sum) + ")");
+  };
+  addBias("fbias_cols", "fd", chunkCol, /*perColumn=*/true);
   w.label("^fbias_rows_check(" + args("fe") + "):");
   w.op("ptx.cond_bra " + biasRows + ", ^fbias_rows(" + values(names("%fe")) +
        "), ^fact(" + values(names("%fe")) + ")");
-  w.label("^fbias_rows(" + args("ff") + "):");
-  std::string rowBiasAt = w.add64(
-      "%bias", w.let("ptx.mul wide u32 " + row + ", " + w.i32(outBytes) +
-                     " : (i32, i32) -> i64"));
-  std::string rowBias = loadOut(rowOk, rowBiasAt, 0);
-  std::vector<std::string> plusRow;
-  for (unsigned i = 0; i < 4; ++i)
-    plusRow.push_back(w.let("ptx.add rn f32 %ff" + std::to_string(i) + ", " +
-                            rowBias + " : f32"));
-  w.op("ptx.bra ^fact(" + values(plusRow) + ")");
+  addBias("fbias_rows", "ff", row, /*perColumn=*/false);
 
   // The activation: a uniform branch to one copy of each formula.
   const Activation kActs[] = {Activation::Relu, Activation::Silu,
