@@ -510,6 +510,19 @@ bool skipWithoutLibraryOrCublasLt(benchmark::State &state, Gpu &gpu) {
   return true;
 }
 
+/// The GPU when it, the op library and cuBLAS (or cuBLASLt) are all
+/// there; else null, with the state skipped saying why.
+Gpu *gpuWithPeers(benchmark::State &state, bool cublasLt) {
+  Gpu &gpu = Gpu::get();
+  if (skipWithoutGpu(state, gpu))
+    return nullptr;
+  if (cublasLt ? skipWithoutLibraryOrCublasLt(state, gpu)
+               : skipWithoutLibraryOrCublas(state, gpu))
+    return nullptr;
+  return &gpu;
+}
+
+
 /// Skips (saying why) unless both tensor maps were made.
 bool skipWithoutMaps(benchmark::State &state, const Expected<TensorMap> &a,
                      const Expected<TensorMap> &b) {
@@ -553,11 +566,10 @@ void reportExampleGemm(benchmark::State &state, Gpu &gpu, int64_t m, int64_t n,
 /// 128 tiles at these shapes when they fit one wave, else 128 x 256) in the
 /// same run: `library_ms`. Needs a 9.0 GPU (the PTX is sm_90a).
 void BM_HopperGemmExampleVsCublas(benchmark::State &state) {
-  Gpu &gpu = Gpu::get();
-  if (skipWithoutGpu(state, gpu))
+  Gpu *peers = gpuWithPeers(state, /*cublasLt=*/false);
+  if (!peers)
     return;
-  if (skipWithoutLibraryOrCublas(state, gpu))
-    return;
+  Gpu &gpu = *peers;
   bench_hopper::Kernels *hopper = hopperKernels(state, gpu);
   if (!hopper)
     return;
@@ -609,11 +621,10 @@ BENCHMARK(BM_HopperGemmExampleVsCublas)
 /// B given as B^T, E4M3 bytes of 0x3c = 1.5) against cuBLASLt's FP8
 /// matmul and the library's FP8 kernel (`library_ms`) in the same run.
 void BM_HopperGemmFp8ExampleVsCublasLt(benchmark::State &state) {
-  Gpu &gpu = Gpu::get();
-  if (skipWithoutGpu(state, gpu))
+  Gpu *peers = gpuWithPeers(state, /*cublasLt=*/true);
+  if (!peers)
     return;
-  if (skipWithoutLibraryOrCublasLt(state, gpu))
-    return;
+  Gpu &gpu = *peers;
   bench_hopper::Kernels *hopper = hopperKernels(state, gpu);
   if (!hopper)
     return;
@@ -701,11 +712,10 @@ void reportGemmPair(benchmark::State &state, Gpu &gpu, int64_t m, int64_t n,
 /// previous run.
 void runOpsGemmVsCublas(benchmark::State &state, bool bf16, bool aCol,
                         bool bCol) {
-  Gpu &gpu = Gpu::get();
-  if (skipWithoutGpu(state, gpu))
+  Gpu *peers = gpuWithPeers(state, /*cublasLt=*/false);
+  if (!peers)
     return;
-  if (skipWithoutLibraryOrCublas(state, gpu))
-    return;
+  Gpu &gpu = *peers;
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   const int sets =
       l2RotationSets(gpu, uint64_t(m * k + k * n) * 2 + uint64_t(m * n) * 4);
@@ -777,11 +787,10 @@ BENCHMARK(BM_OpsGemmLayoutsVsCublas)
 /// against cuBLASLt's FP8 matmul in the same form (TN), both reading bytes
 /// of 0x3c (1.5 in e4m3, 1.0 in e5m2), inputs rotated past L2.
 void BM_OpsGemmFp8VsCublasLt(benchmark::State &state) {
-  Gpu &gpu = Gpu::get();
-  if (skipWithoutGpu(state, gpu))
+  Gpu *peers = gpuWithPeers(state, /*cublasLt=*/true);
+  if (!peers)
     return;
-  if (skipWithoutLibraryOrCublasLt(state, gpu))
-    return;
+  Gpu &gpu = *peers;
   const bool e4m3 = state.range(3) == 0;
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   const int sets = l2RotationSets(gpu, uint64_t(m * k + k * n) +
@@ -822,11 +831,10 @@ BENCHMARK(BM_OpsGemmFp8VsCublasLt)
 /// The int8 GEMM (s8 A row-major x B column-major, exact s32 C) against
 /// cuBLASLt's int8 matmul in the same form, inputs rotated past L2.
 void BM_OpsGemmS8VsCublasLt(benchmark::State &state) {
-  Gpu &gpu = Gpu::get();
-  if (skipWithoutGpu(state, gpu))
+  Gpu *peers = gpuWithPeers(state, /*cublasLt=*/true);
+  if (!peers)
     return;
-  if (skipWithoutLibraryOrCublasLt(state, gpu))
-    return;
+  Gpu &gpu = *peers;
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   const int sets = l2RotationSets(gpu, uint64_t(m * k + k * n) +
                                            uint64_t(m * n) * 4);
@@ -863,11 +871,10 @@ BENCHMARK(BM_OpsGemmS8VsCublasLt)
 /// row-major, against cuBLAS SGEMM (GemmEx, CUBLAS_COMPUTE_32F); inputs
 /// rotated past L2.
 void BM_OpsGemmTf32VsCublas(benchmark::State &state) {
-  Gpu &gpu = Gpu::get();
-  if (skipWithoutGpu(state, gpu))
+  Gpu *peers = gpuWithPeers(state, /*cublasLt=*/false);
+  if (!peers)
     return;
-  if (skipWithoutLibraryOrCublas(state, gpu))
-    return;
+  Gpu &gpu = *peers;
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   const bool full = state.range(3) != 0;
   const int sets = l2RotationSets(gpu, uint64_t(m * k + k * n + m * n) * 4);
@@ -911,11 +918,10 @@ BENCHMARK(BM_OpsGemmTf32VsCublas)
 /// past L2. The counters add the library's unfused time (the product, then
 /// Library::biasActivation) as `unfused_ms`: what fusing saves.
 void BM_OpsGemmBiasActVsCublasLt(benchmark::State &state) {
-  Gpu &gpu = Gpu::get();
-  if (skipWithoutGpu(state, gpu))
+  Gpu *peers = gpuWithPeers(state, /*cublasLt=*/true);
+  if (!peers)
     return;
-  if (skipWithoutLibraryOrCublasLt(state, gpu))
-    return;
+  Gpu &gpu = *peers;
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   const bool gelu = state.range(3) != 0;
   const kaio::ops::Activation act =
