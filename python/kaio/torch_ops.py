@@ -6,7 +6,8 @@ traces through them) and autograd.
     y = kt.rms_norm(x, weight, 1e-6)        # differentiable in x and weight
 
 Backward: GEMM by reusing the forward kernel (dA = dC Bᵀ, dB = Aᵀ dC; on
-a 9.0 GPU the transposes are read in place, elsewhere copied);
+a 9.0 GPU the transposes are read in place, elsewhere copied); linear's
+activation by torch's autograd at the recomputed pre-activation;
 RMSNorm, LayerNorm, softmax and cross-entropy by KAIO's backward kernels;
 SwiGLU by its closed form in torch. Everything runs on torch's current
 stream, so the ops can be captured in CUDA graphs.
@@ -83,6 +84,91 @@ _gemm.register_autograd(_gemm_backward, setup_context=_gemm_setup)
 def gemm(a, b):
     """a @ b for float16 a (M, K), b (K, N): float32 (M, N)."""
     return _gemm(a, b)
+
+
+# --- Linear (GEMM with a fused bias + activation epilogue) ----------------
+
+_ACTIVATIONS = {
+    "none": lambda z: z,
+    "relu": torch.relu,
+    "silu": torch.nn.functional.silu,
+    "gelu": torch.nn.functional.gelu,
+    "gelu_tanh": lambda z: torch.nn.functional.gelu(z, approximate="tanh"),
+}
+
+
+@_custom_op("kaio::linear", mutates_args=())
+def _linear(x: torch.Tensor, weight: torch.Tensor,
+            bias: Optional[torch.Tensor], activation: str) -> torch.Tensor:
+    x2 = x.reshape(-1, x.shape[-1])
+    if _reads_any_layout(x.device.index or 0):
+        # The sm_90 kernel: W read in place (x W^T, W^T column-major),
+        # output in x's dtype, bias and activation in its epilogue.
+        out = x2.new_empty((x2.shape[0], weight.shape[0]))
+        ops.gemm(_gemm_operand(x2), _gemm_operand(weight.t()), out=out,
+                 bias=bias, activation=activation)
+    else:
+        # Elsewhere: an f32 product (f16 inputs), then bias + activation.
+        out = x2.new_empty((x2.shape[0], weight.shape[0]),
+                           dtype=torch.float32)
+        ops.gemm(x2.to(torch.float16).contiguous(),
+                 weight.t().to(torch.float16).contiguous(), out=out,
+                 bias=None if bias is None else bias.float(),
+                 activation=activation)
+        out = out.to(x.dtype)
+    return out.reshape(*x.shape[:-1], weight.shape[0])
+
+
+@_linear.register_fake
+def _(x, weight, bias, activation):
+    return x.new_empty((*x.shape[:-1], weight.shape[0]))
+
+
+def _linear_setup(ctx, inputs, output):
+    x, weight, bias, activation = inputs
+    ctx.activation = activation
+    ctx.save_for_backward(x, weight, bias)
+
+
+def _linear_backward(ctx, dy):
+    x, weight, bias = ctx.saved_tensors
+    dy2 = dy.reshape(-1, dy.shape[-1])
+    x2 = x.reshape(-1, x.shape[-1])
+    if ctx.activation == "none":
+        dz = dy2
+    else:
+        # The activation's derivative at the pre-activation (recomputed
+        # by the same GEMM without its activation), by torch's autograd.
+        z = _linear(x, weight, bias, "none").reshape(-1, weight.shape[0])
+        with torch.enable_grad():
+            zz = z.detach().float().requires_grad_()
+            (dz,) = torch.autograd.grad(_ACTIVATIONS[ctx.activation](zz), zz,
+                                        dy2.float())
+    d = dz.to(x.dtype)
+    dx = dw = db = None
+    if ctx.needs_input_grad[0]:
+        dx = _gemm(d, weight).to(x.dtype).reshape(x.shape)
+    if ctx.needs_input_grad[1]:
+        dw = _gemm(d.t(), x2).to(weight.dtype)
+    if bias is not None and ctx.needs_input_grad[2]:
+        db = dz.float().sum(0).to(bias.dtype)
+    return dx, dw, db, None
+
+
+_linear.register_autograd(_linear_backward, setup_context=_linear_setup)
+
+
+def linear(x, weight, bias=None, activation="none"):
+    """activation(x @ weight.T + bias), as torch.nn.functional.linear then
+    the activation ("none", "relu", "silu", "gelu", "gelu_tanh"): x (...,
+    K) and weight (N, K) float16 or bfloat16, bias (N,) of x's dtype. On a
+    9.0 GPU one kernel (W read in place, the epilogue fused); elsewhere an
+    f32 product of f16 copies, then bias and activation. Differentiable in
+    x, weight and bias."""
+    if activation not in _ACTIVATIONS:
+        raise ValueError("kaio.torch_ops.linear: activation: %r is not one "
+                         "of %s" % (activation, sorted(_ACTIVATIONS)))
+    return _linear(x, weight, bias, activation)
 
 
 # --- RMSNorm ----------------------------------------------------------------

@@ -498,6 +498,29 @@ class TorchGpuTest(unittest.TestCase):
         b = torch.randn(70, 90, device="cuda", dtype=torch.float16)
         self.close(self.kt.gemm(a, b), a.float() @ b.float(), 1e-3)
 
+    def test_linear_matches_torch(self):
+        F = torch.nn.functional
+        for dtype in (torch.float16, torch.bfloat16):
+            if (dtype == torch.bfloat16 and
+                    torch.cuda.get_device_capability()[0] != 9):
+                continue  # bf16 GEMMs need a 9.0 GPU
+            x = torch.randn(3, 41, 64, device="cuda", dtype=dtype,
+                            requires_grad=True)
+            w = torch.randn(72, 64, device="cuda", dtype=dtype,
+                            requires_grad=True)
+            b = torch.randn(72, device="cuda", dtype=dtype,
+                            requires_grad=True)
+            for act, fn in [("none", lambda z: z), ("relu", F.relu),
+                            ("gelu", F.gelu), ("silu", F.silu)]:
+                ours = self.kt.linear(x, w, b, act)
+                theirs = fn(F.linear(x.float(), w.float(), b.float()))
+                self.close(ours, theirs, 2e-2)
+                g = torch.randn_like(theirs)
+                want = torch.autograd.grad(theirs, (x, w, b), g)
+                got = torch.autograd.grad(ours, (x, w, b), g.to(dtype))
+                for o, t in zip(got, want):
+                    self.close(o, t, 3e-2)
+
     def test_gradients_match_torch(self):
         F = torch.nn.functional
         x = torch.randn(33, 257, device="cuda", requires_grad=True)
