@@ -243,6 +243,15 @@ KAIO_API kaio_status kaio_gemm_ex(kaio_context ctx, const kaio_matrix *a,
                                   float alpha, float beta,
                                   const kaio_matrix *bias, kaio_activation act,
                                   uint32_t flags, kaio_stream stream);
+/* The gradients of C = alpha A B by the forward's kernels: dA = alpha dC
+   B^T (+ beta dA) and dB = alpha A^T dC (+ beta dB), the transposes read
+   in place; da or db may be NULL (not computed). */
+KAIO_API kaio_status kaio_gemm_backward(kaio_context ctx, const kaio_matrix *a,
+                                        const kaio_matrix *b,
+                                        const kaio_matrix *dc,
+                                        const kaio_matrix *da,
+                                        const kaio_matrix *db, float alpha,
+                                        float beta, kaio_stream stream);
 /* Times every configuration kaio_gemm_ex could launch for these arguments
    and makes the fastest its choice for their problem class (device,
    dtypes, layouts, epilogue, M, N, K rounded up to powers of two), saved in

@@ -156,6 +156,21 @@ kaio_status kaio_gemm_ex(kaio_context ctx, const kaio_matrix *a,
                });
 }
 
+kaio_status kaio_gemm_backward(kaio_context ctx, const kaio_matrix *a,
+                               const kaio_matrix *b, const kaio_matrix *dc,
+                               const kaio_matrix *da, const kaio_matrix *db,
+                               float alpha, float beta, kaio_stream stream) {
+  return runOp("kaio_gemm_backward", ctx, stream,
+               {{"a", a}, {"b", b}, {"dc", dc}, opt("da", da), opt("db", db)},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::GemmBackwardOptions o;
+                 o.alpha = alpha;
+                 o.beta = beta;
+                 o.stream = s;
+                 return lib.gemmBackward(m[0], m[1], m[2], m[3], m[4], o);
+               });
+}
+
 kaio_status kaio_gemm_tune(kaio_context ctx, const kaio_matrix *a,
                            const kaio_matrix *b, const kaio_matrix *c,
                            float alpha, float beta, const kaio_matrix *bias,

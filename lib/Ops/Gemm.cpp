@@ -277,6 +277,63 @@ rt::Error kaio::ops::validateGemm(const Matrix &a, const Matrix &b,
   return rt::Error::success();
 }
 
+namespace {
+
+/// gemm()'s options for one product of the backward.
+GemmOptions backwardProduct(const GemmBackwardOptions &o) {
+  GemmOptions g;
+  g.alpha = o.alpha;
+  g.beta = o.beta;
+  g.stream = o.stream;
+  return g;
+}
+
+/// An error about one of the backward's products, said as such.
+rt::Error inProduct(rt::Error e, const char *which) {
+  if (e)
+    e.addContext(std::string("gemm_backward: ") + which);
+  return e;
+}
+
+} // namespace
+
+rt::Error kaio::ops::validateGemmBackward(const Matrix &a, const Matrix &b,
+                                          const Matrix &dc, const Matrix &da,
+                                          const Matrix &db,
+                                          const GemmBackwardOptions &options) {
+  const char *op = "gemm_backward";
+  if (!da.isAbsent() && (da.rows != a.rows || da.cols != a.cols))
+    return detail::invalid(op, "da",
+                           "is " + shape(da) + " but a is " + shape(a));
+  if (!db.isAbsent() && (db.rows != b.rows || db.cols != b.cols))
+    return detail::invalid(op, "db",
+                           "is " + shape(db) + " but b is " + shape(b));
+  const GemmOptions g = backwardProduct(options);
+  if (!da.isAbsent())
+    if (rt::Error e = validateGemm(dc, transposed(b), da, g))
+      return inProduct(std::move(e), "da = dc b^T");
+  if (!db.isAbsent())
+    if (rt::Error e = validateGemm(transposed(a), dc, db, g))
+      return inProduct(std::move(e), "db = a^T dc");
+  return rt::Error::success();
+}
+
+rt::Error Library::gemmBackward(const Matrix &a, const Matrix &b,
+                                const Matrix &dc, const Matrix &da,
+                                const Matrix &db,
+                                const GemmBackwardOptions &options) {
+  if (rt::Error e = validateGemmBackward(a, b, dc, da, db, options))
+    return e;
+  const GemmOptions g = backwardProduct(options);
+  if (!da.isAbsent())
+    if (rt::Error e = gemm(dc, transposed(b), da, g))
+      return inProduct(std::move(e), "da = dc b^T");
+  if (!db.isAbsent())
+    if (rt::Error e = gemm(transposed(a), dc, db, g))
+      return inProduct(std::move(e), "db = a^T dc");
+  return rt::Error::success();
+}
+
 rt::Error Library::gemm(const Matrix &a, const Matrix &b, const Matrix &c,
                         const GemmOptions &options) {
   if (rt::Error e = validateGemm(a, b, c, options))

@@ -145,6 +145,8 @@ _PROTOTYPES = {
                             _stream]),
     "kaio_gemm_ex": (_status, [_ctx, _M, _M, _M, _c.c_float, _c.c_float,
                                _M, _c.c_int32, _c.c_uint32, _stream]),
+    "kaio_gemm_backward": (_status, [_ctx, _M, _M, _M, _M, _M, _c.c_float,
+                                     _c.c_float, _stream]),
     "kaio_gemm_tune": (_status, [_ctx, _M, _M, _M, _c.c_float, _c.c_float,
                                  _M, _c.c_int32, _c.c_uint32, _c.c_char_p,
                                  _c.c_size_t, _stream]),

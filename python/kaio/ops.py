@@ -20,7 +20,7 @@ from . import _arrays
 from .errors import invalid
 
 __all__ = [
-    "gemm", "tune_gemm", "gemv", "softmax", "log_softmax", "softmax_backward",
+    "gemm", "gemm_backward", "tune_gemm", "gemv", "softmax", "log_softmax", "softmax_backward",
     "rms_norm", "layer_norm", "rms_norm_backward", "layer_norm_backward",
     "cross_entropy", "cross_entropy_backward", "sum_rows", "max_rows",
     "min_rows", "argmax_rows", "reduce_all", "reduce_cols",
@@ -113,6 +113,29 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, bias=None, activation="none",
         c.run("kaio_gemm_ex", c.m("a", a), c.m("b", b), c.m("out", out),
               float(alpha), float(beta), c.m("bias", bias), act, flags)
     return out
+
+
+def gemm_backward(a, b, dc, da=None, db=None, alpha=1.0, beta=0.0,
+                  need=(True, True), stream=None):
+    """The gradients of c = alpha * a @ b by the forward's kernels: da =
+    alpha * dc @ b.T and db = alpha * a.T @ dc (+ beta times the given
+    da/db), the transposes read in place (any layout on a 9.0 GPU). Those
+    not given are allocated as float32 where `need` asks for them (else
+    None); returns (da, db)."""
+    c = _Call("kaio.ops.gemm_backward", "a", a, stream)
+    av = c.first
+    bv = _arrays.view(c.fn, "b", b)
+    if da is None and need[0]:
+        if beta != 0:
+            raise invalid(c.fn, "beta", "%g needs da= and db=" % beta)
+        da = c.new("da", av.shape, "float32")
+    if db is None and need[1]:
+        if beta != 0:
+            raise invalid(c.fn, "beta", "%g needs da= and db=" % beta)
+        db = c.new("db", bv.shape, "float32")
+    c.run("kaio_gemm_backward", c.m("a", a), c.m("b", b), c.m("dc", dc),
+          c.m("da", da), c.m("db", db), float(alpha), float(beta))
+    return da, db
 
 
 def tune_gemm(a, b, out, alpha=1.0, beta=0.0, bias=None, activation="none",

@@ -33,6 +33,24 @@ struct GemmOptions {
   const rt::Stream *stream = nullptr;
 };
 
+struct GemmBackwardOptions {
+  /// The forward's alpha: C = alpha * A B (+ ...), so dA = alpha dC B^T
+  /// and dB = alpha A^T dC.
+  float alpha = 1.0f;
+  /// dA = ... + beta * dA, dB = ... + beta * dB (1: accumulate gradients).
+  float beta = 0.0f;
+  /// Null: the legacy default stream.
+  const rt::Stream *stream = nullptr;
+};
+
+/// The error gemmBackward() returns before launching anything, or success:
+/// da (absent or A's shape) and db (absent or B's shape), then each
+/// product as gemm() checks it.
+rt::Error validateGemmBackward(const Matrix &a, const Matrix &b,
+                               const Matrix &dc, const Matrix &da,
+                               const Matrix &db,
+                               const GemmBackwardOptions &options = {});
+
 /// The error gemm() returns for these arguments before launching anything,
 /// or success: shapes, leading dimensions, capacities, pointers, dtypes and
 /// layouts, alpha/beta. Needs no device.

@@ -67,6 +67,16 @@ public:
   rt::Error gemm(const Matrix &a, const Matrix &b, const Matrix &c,
                  const GemmOptions &options = {});
 
+  /// The gradients of C = alpha A B by the forward's own kernels (KAIO's
+  /// forward-reuse backward): dA = alpha dC B^T and dB = alpha A^T dC
+  /// (+ beta times the old gradient), the transposes read in place as
+  /// column-major views (no copies: on a 9.0 GPU any layout; elsewhere the
+  /// products must be ones gemm() runs there). da or db may be absent
+  /// (not computed). dC and the gradients take gemm()'s dtypes.
+  rt::Error gemmBackward(const Matrix &a, const Matrix &b, const Matrix &dc,
+                         const Matrix &da, const Matrix &db,
+                         const GemmBackwardOptions &options = {});
+
   /// Times every configuration gemm() could launch for these arguments on
   /// `device` (the library's) and makes the fastest gemm()'s choice for
   /// their problem class (Kaio/Ops/Tuning.h), saved in the tuning file

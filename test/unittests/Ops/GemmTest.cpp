@@ -771,6 +771,69 @@ TEST_P(GemmTest, RunsF32InFullPrecisionOrAsTf32WhenAllowed) {
   }
 }
 
+TEST_P(GemmTest, BackwardReusesTheForwardKernelsOnTransposedViews) {
+  if (!isFake())
+    GTEST_SKIP() << "checks the launches through the fake driver";
+  const std::int64_t m = 4096, n = 4096, k = 64;
+  FakeCudaCounters *counters = getFakeCounters();
+  rt::Expected<kaio::test::FakeHopper> fake = kaio::test::loadOnFakeHopper();
+  ASSERT_TRUE(fake) << fake.error().message();
+  auto a = rt::DeviceBuffer<rt::Half>::allocate(fake->device, m * k);
+  auto b = rt::DeviceBuffer<rt::Half>::allocate(fake->device, k * n);
+  auto dc = rt::DeviceBuffer<rt::Half>::allocate(fake->device, m * n);
+  auto da = rt::DeviceBuffer<float>::allocate(fake->device, m * k);
+  auto db = rt::DeviceBuffer<float>::allocate(fake->device, k * n);
+  ASSERT_TRUE(a && b && dc && da && db);
+  const Matrix ma = Matrix::rowMajor(a->view(), m, k),
+               mb = Matrix::rowMajor(b->view(), k, n),
+               mdc = Matrix::rowMajor(dc->view(), m, n),
+               mda = Matrix::rowMajor(da->view(), m, k),
+               mdb = Matrix::rowMajor(db->view(), k, n);
+  // dA = dC B^T reads B K-major in place (the column-major-B kernel), dB =
+  // A^T dC reads A transposed (the column-major-A kernel).
+  int launches = counters->launches;
+  GemmBackwardOptions accumulate;
+  accumulate.beta = 1.0f;
+  rt::Error e = fake->lib.gemmBackward(ma, mb, mdc, mda, mdb, accumulate);
+  ASSERT_FALSE(e) << e.message();
+  EXPECT_EQ(counters->launches, launches + 2);
+  EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f32_128x128x64_s4_acol");
+  ASSERT_FALSE(fake->lib.gemmBackward(ma, mb, mdc, mda, Matrix()));
+  EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f32_128x128x64_s4_bcol");
+  EXPECT_EQ(counters->launches, launches + 3);
+  // Shapes are checked first, then each product as gemm() checks it.
+  Matrix wrong = Matrix::rowMajor(da->view(), m, k - 8);
+  EXPECT_EQ(fake->lib.gemmBackward(ma, mb, mdc, wrong, Matrix()).message(),
+            "gemm_backward: da: is 4096x56 but a is 4096x64");
+  Matrix wrongDb = Matrix::rowMajor(db->view(), k, n - 8);
+  EXPECT_EQ(validateGemmBackward(ma, mb, mdc, Matrix(), wrongDb).message(),
+            "gemm_backward: db: is 64x4088 but b is 64x4096");
+  Matrix dc32 = mdc;
+  dc32.dtype = DType::BF16;
+  rt::Error mixed = fake->lib.gemmBackward(ma, mb, dc32, mda, mdb);
+  ASSERT_TRUE(mixed);
+  EXPECT_NE(mixed.message().find("gemm_backward: da = dc b^T"),
+            std::string::npos)
+      << mixed.message();
+  EXPECT_EQ(counters->launches, launches + 3);
+  // The 8.0 GPU's kernel reads row-major operands only: named.
+  rt::Expected<Library> portable = Library::load(*device);
+  ASSERT_TRUE(portable) << portable.error().message();
+  auto a8 = rt::DeviceBuffer<rt::Half>::allocate(*device, 256 * 64);
+  auto b8 = rt::DeviceBuffer<rt::Half>::allocate(*device, 64 * 256);
+  auto dc8 = rt::DeviceBuffer<rt::Half>::allocate(*device, 256 * 256);
+  auto da8 = rt::DeviceBuffer<float>::allocate(*device, 256 * 64);
+  ASSERT_TRUE(a8 && b8 && dc8 && da8);
+  rt::Error col = portable->gemmBackward(
+      Matrix::rowMajor(a8->view(), 256, 64), Matrix::rowMajor(b8->view(), 64, 256),
+      Matrix::rowMajor(dc8->view(), 256, 256),
+      Matrix::rowMajor(da8->view(), 256, 64), Matrix());
+  ASSERT_TRUE(col);
+  EXPECT_EQ(col.code(), rt::ErrorCode::Unsupported);
+  EXPECT_NE(col.message().find("gemm_backward: da = dc b^T"), std::string::npos)
+      << col.message();
+}
+
 /// Layout bits of a GEMM case: column-major A, B, C; every matrix padded
 /// (leading dimension 8 past its lines rounded up to 8 elements).
 enum : unsigned { kACol = 1, kBCol = 2, kCCol = 4, kPadded = 8 };
