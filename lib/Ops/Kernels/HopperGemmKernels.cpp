@@ -27,10 +27,12 @@
 //    64 M or N columns, read transposed),
 //    keeps that group in flight while it waits for the previous one
 //    (wgmma.wait_group 1) and frees the previous stage;
-//  - the epilogue stores each consumer's f32 accumulators with bounds checks.
-//    Only 128-column tiles read C (beta != 0): at 128 x 256 ptxas batches
-//    the loads of C next to 128 live accumulators and spills, so the wide
-//    variant traps on beta != 0 (the library picks it for beta == 0 only).
+//  - the epilogue stores each consumer's accumulators with bounds checks:
+//    a plain result straight from registers (pairs of columns per store;
+//    beta read beside them on 128-column tiles only: at 128 x 256 ptxas
+//    batches the loads of C next to 128 live accumulators and spills), any
+//    other (bias, activation, beta on wide tiles) through the staged
+//    epilogue (writeFusedEpilogue); s8 inputs accumulate in s32.
 // The ring position (stage, phase parity) runs on across tiles. TMA
 // zero-fills rows and columns past M, N and K, so any shape works as long
 // as A's and B's rows are 16-byte multiples (K, N multiples of 8).
