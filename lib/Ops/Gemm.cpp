@@ -178,8 +178,9 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
   const std::string *tuned =
       choice || !impl.hasGemmTuning()
           ? nullptr
-          : impl.gemmChoice(
-                getGemmTuningKey(impl.deviceName, a, b, c, epilogue != 0));
+          : impl.gemmChoice(getGemmTuningKey(impl.deviceName, a, b, c,
+                                             epilogue != 0,
+                                             options.beta != 0));
   if (c.dtype == DType::S32)
     config.blockN = 128; // the only s32 tile (HopperGemmKernels.cpp)
   else if (choice || tuned)
@@ -270,10 +271,198 @@ rt::Error kaio::ops::validateGemm(const Matrix &a, const Matrix &b,
     if (rt::Error e = detail::checkVector("gemm", "bias", options.bias, c.cols,
                                           c.dtype, "one per column of c"))
       return e;
-  if ((c.rows + kBlockTile - 1) / kBlockTile > kMaxGridY)
-    return invalid("c", std::to_string(c.rows) + " rows need more than " +
+  // The kernels take shapes and leading dimensions as 32-bit values.
+  for (auto [name, m] : {std::pair<const char *, const Matrix *>{"a", &a},
+                         {"b", &b}, {"c", &c}})
+    if (m->ld > std::numeric_limits<std::uint32_t>::max() ||
+        m->rows > std::numeric_limits<std::uint32_t>::max() ||
+        m->cols > std::numeric_limits<std::uint32_t>::max())
+      return unsupported(name, "is " + shape(*m) + " with leading dimension " +
+                                   std::to_string(m->ld) +
+                                   ": shapes and leading dimensions past "
+                                   "2^32 - 1 elements are not supported");
+  // The rows of C as computed: a column-major C is C^T's.
+  const std::int64_t rows = c.layout == Layout::ColMajor ? c.cols : c.rows;
+  if ((rows + kBlockTile - 1) / kBlockTile > kMaxGridY)
+    return invalid("c", std::to_string(rows) + " rows (of C as computed: "
+                            "C^T's for a column-major C) need more than " +
                             std::to_string(kMaxGridY) +
                             " rows of 128-row block tiles");
+  if (!options.bias.isAbsent())
+    if (rt::Error e = detail::checkDisjoint("gemm", "c", c, "bias",
+                                            options.bias))
+      return e;
+  return rt::Error::success();
+}
+
+
+bool detail::gemmRunsOnHopper(bool hopperGpu, const Matrix &a,
+                              const Matrix &b, const GemmOptions &options) {
+  // f32 goes to the tensor cores (as tf32) only when the caller allows it
+  // and the operands are K-major; else to the full-precision f32 kernel.
+  const bool tf32 = options.allowTf32 && a.layout == Layout::RowMajor &&
+                    b.layout == Layout::ColMajor;
+  return hopperGpu && hopperGemmFits(a, b) && (a.dtype != DType::F32 || tf32);
+}
+
+namespace {
+
+/// The kernel that runs a (validated) row-major-C product.
+enum class GemmPath { Hopper, Sgemm, MmaSync };
+
+/// Which kernel gemm() launches for A x B into a row-major C, or the error
+/// it returns before launching anything: what each kernel reads.
+rt::Expected<GemmPath> chooseGemmPath(bool hopperGpu, const Matrix &a,
+                                      const Matrix &b, const Matrix &c,
+                                      const GemmOptions &options,
+                                      bool biasAlongRows) {
+  if (detail::gemmRunsOnHopper(hopperGpu, a, b, options))
+    return GemmPath::Hopper;
+  if (biasAlongRows && !options.bias.isAbsent())
+    return unsupported("bias", "with a column-major c, a bias runs on the "
+                               "sm_90 kernel only: it needs a 9.0 GPU and "
+                               "16-byte aligned lines of A and B");
+  if (a.dtype == DType::F32) {
+    if (a.layout != Layout::RowMajor)
+      return unsupported("a", "a column-major f32 A is not supported yet "
+                              "(the f32 kernel reads row-major A and B)");
+    if (b.layout != Layout::RowMajor)
+      return unsupported("b", "a column-major f32 B runs on the tf32 tensor "
+                              "cores only: it needs allowTf32, a 9.0 GPU and "
+                              "16-byte aligned lines of A and B (the "
+                              "full-precision f32 kernel reads row-major B)");
+    return GemmPath::Sgemm;
+  }
+  if (a.dtype != DType::F16)
+    return unsupported("a", std::string(getDTypeName(a.dtype)) +
+                                " runs on the sm_90 kernel only: it needs a "
+                                "9.0 GPU and 16-byte aligned lines of A and "
+                                "B (pointers 16-byte aligned, leading "
+                                "dimensions of 16 bytes' multiples)");
+  if (c.dtype != DType::F32)
+    return unsupported("c", "a 16-bit C runs on the sm_90 kernel only: it "
+                            "needs a 9.0 GPU and 16-byte aligned rows of A "
+                            "and B (K and N multiples of 8)");
+  for (auto [name, m] : {std::pair<const char *, const Matrix *>{"a", &a},
+                         {"b", &b}, {"c", &c}})
+    if (rt::Error e = checkDenseRowMajor(name, *m))
+      return e;
+  return GemmPath::MmaSync;
+}
+
+/// The row-major-C problem gemm() computes for C (C^T = B^T A^T for a
+/// column-major C) and the error it returns for it before launching.
+struct RowMajorProblem {
+  Matrix a, b, c;
+  bool biasAlongRows;
+};
+RowMajorProblem rowMajorProblem(const Matrix &a, const Matrix &b,
+                                const Matrix &c) {
+  if (c.layout == Layout::ColMajor)
+    return {transposed(b), transposed(a), transposed(c), true};
+  return {a, b, c, false};
+}
+
+/// For an error about the swapped problem of a column-major C: says so.
+rt::Error aboutSwapped(rt::Error e, const RowMajorProblem &p) {
+  if (e && p.biasAlongRows)
+    e.addContext("gemm: computed as C^T = B^T A^T for a column-major c "
+                 "(its a is B^T, its b is A^T)");
+  return e;
+}
+
+/// The full-precision f32 kernel: A and B row-major (any leading
+/// dimension), C f32.
+rt::Error launchSgemm(Library::Impl &impl, const Matrix &a, const Matrix &b,
+                      const Matrix &c, const GemmOptions &options) {
+  const unsigned tile = kernels::kSgemmBlockTile;
+  rt::LaunchConfig config;
+  config.block = rt::Dim3(kernels::kSgemmThreads);
+  config.grid = rt::Dim3(unsigned((c.cols + tile - 1) / tile),
+                         unsigned((c.rows + tile - 1) / tile));
+  config.stream = options.stream;
+  // 16-byte aligned rows of A and B: copies without the run-time test.
+  const bool aligned = a.data % 16 == 0 && b.data % 16 == 0 &&
+                       a.ld % 4 == 0 && b.ld % 4 == 0;
+  rt::Expected<rt::Kernel *> kernel =
+      impl.kernel(aligned ? "sgemm_f32_aligned" : "sgemm_f32");
+  if (!kernel)
+    return kernel.takeError();
+  return (*kernel)->launch(config, detail::pointerArg(a, DType::F32, true),
+                           detail::pointerArg(b, DType::F32, true),
+                           detail::pointerArg(c, DType::F32, false),
+                           std::uint32_t(c.rows), std::uint32_t(c.cols),
+                           std::uint32_t(a.cols), std::uint32_t(a.ld),
+                           std::uint32_t(b.ld), std::uint32_t(c.ld),
+                           options.alpha, options.beta);
+}
+
+/// The portable tensor-core kernel: f16 A and B, f32 C, dense row-major.
+rt::Error launchMmaSync(Library::Impl &impl, const Matrix &a, const Matrix &b,
+                        const Matrix &c, const GemmOptions &options) {
+  rt::LaunchConfig config;
+  config.block = rt::Dim3(kGemmThreads);
+  config.grid = rt::Dim3(unsigned((c.cols + kBlockTile - 1) / kBlockTile),
+                         unsigned((c.rows + kBlockTile - 1) / kBlockTile));
+  config.stream = options.stream;
+  rt::DeviceView<const rt::Half> av(a.data, std::size_t(a.rows * a.ld));
+  rt::DeviceView<const rt::Half> bv(b.data, std::size_t(b.rows * b.ld));
+  rt::DeviceView<float> cv(c.data, std::size_t(c.rows * c.ld));
+  // 16-byte aligned A and B rows (pointers, and K and N multiples of 8):
+  // the variant whose copies skip the run-time alignment test.
+  bool aligned = a.data % 16 == 0 && b.data % 16 == 0 && a.ld % 8 == 0 &&
+                 b.ld % 8 == 0;
+  rt::Expected<rt::Kernel *> kernel = impl.kernel(
+      aligned ? "tensor_core_matmul_tiled_aligned" : "tensor_core_matmul_tiled");
+  if (!kernel)
+    return kernel.takeError();
+  return (*kernel)->launch(config, av, bv, cv, std::uint32_t(c.rows),
+                           std::uint32_t(c.cols), std::uint32_t(a.cols),
+                           options.alpha, options.beta);
+}
+
+} // namespace
+
+rt::Error Library::checkGemmRuns(const Matrix &a, const Matrix &b,
+                                 const Matrix &c, const GemmOptions &options) {
+  if (rt::Error e = validateGemm(a, b, c, options))
+    return e;
+  const RowMajorProblem p = rowMajorProblem(a, b, c);
+  rt::Expected<GemmPath> path = chooseGemmPath(
+      impl_->hopper != nullptr, p.a, p.b, p.c, options, p.biasAlongRows);
+  return path ? rt::Error::success() : aboutSwapped(path.takeError(), p);
+}
+
+rt::Error Library::gemmRowMajorC(const Matrix &a, const Matrix &b,
+                                 const Matrix &c, const GemmOptions &options,
+                                 bool biasAlongRows, const char *choice) {
+  rt::Expected<GemmPath> path = chooseGemmPath(impl_->hopper != nullptr, a, b,
+                                               c, options, biasAlongRows);
+  if (!path)
+    return path.takeError();
+  rt::Error launched =
+      *path == GemmPath::Hopper
+          ? launchHopperGemm(*impl_, a, b, c, options, biasAlongRows, choice)
+      : *path == GemmPath::Sgemm ? launchSgemm(*impl_, a, b, c, options)
+                                 : launchMmaSync(*impl_, a, b, c, options);
+  if (launched)
+    return launched.addContext("gemm");
+  // The sm_90a kernel fuses bias and activation; the others leave them to
+  // a second kernel.
+  return *path == GemmPath::Hopper ? rt::Error::success()
+                                   : applyEpilogueAfter(c, options);
+}
+
+rt::Error Library::applyEpilogueAfter(const Matrix &c,
+                                      const GemmOptions &options) {
+  if (options.bias.isAbsent() && options.activation == Activation::None)
+    return rt::Error::success();
+  // Not fused here: bias and activation in place on C, on the same stream.
+  ElementwiseOptions elementwise;
+  elementwise.bias = options.bias;
+  elementwise.stream = options.stream;
+  if (rt::Error e = biasActivation(c, c, options.activation, elementwise))
+    return e.addContext("gemm's epilogue");
   return rt::Error::success();
 }
 
@@ -284,6 +473,7 @@ GemmOptions backwardProduct(const GemmBackwardOptions &o) {
   GemmOptions g;
   g.alpha = o.alpha;
   g.beta = o.beta;
+  g.allowTf32 = o.allowTf32;
   g.stream = o.stream;
   return g;
 }
@@ -325,6 +515,13 @@ rt::Error Library::gemmBackward(const Matrix &a, const Matrix &b,
   if (rt::Error e = validateGemmBackward(a, b, dc, da, db, options))
     return e;
   const GemmOptions g = backwardProduct(options);
+  // Both products must run here before either launches.
+  if (!da.isAbsent())
+    if (rt::Error e = checkGemmRuns(dc, transposed(b), da, g))
+      return inProduct(std::move(e), "da = dc b^T");
+  if (!db.isAbsent())
+    if (rt::Error e = checkGemmRuns(transposed(a), dc, db, g))
+      return inProduct(std::move(e), "db = a^T dc");
   if (!da.isAbsent())
     if (rt::Error e = gemm(dc, transposed(b), da, g))
       return inProduct(std::move(e), "da = dc b^T");
@@ -342,123 +539,7 @@ rt::Error Library::gemm(const Matrix &a, const Matrix &b, const Matrix &c,
     return rt::Error::success();
   // A column-major C is the row-major C^T = B^T A^T (its bias runs along
   // C^T's rows).
-  if (c.layout == Layout::ColMajor)
-    return gemmRowMajorC(transposed(b), transposed(a), transposed(c), options,
-                         /*biasAlongRows=*/true);
-  return gemmRowMajorC(a, b, c, options, /*biasAlongRows=*/false);
-}
-
-bool detail::gemmRunsOnHopper(bool hopperGpu, const Matrix &a,
-                              const Matrix &b, const GemmOptions &options) {
-  // f32 goes to the tensor cores (as tf32) only when the caller allows it
-  // and the operands are K-major; else to the full-precision f32 kernel.
-  const bool tf32 = options.allowTf32 && a.layout == Layout::RowMajor &&
-                    b.layout == Layout::ColMajor;
-  return hopperGpu && hopperGemmFits(a, b) && (a.dtype != DType::F32 || tf32);
-}
-
-namespace {
-
-/// The full-precision f32 kernel: A and B row-major (any leading
-/// dimension), C f32.
-rt::Error launchSgemm(Library::Impl &impl, const Matrix &a, const Matrix &b,
-                      const Matrix &c, const GemmOptions &options) {
-  if (a.layout != Layout::RowMajor)
-    return unsupported("a", "a column-major f32 A is not supported yet (the "
-                            "f32 kernel reads row-major A and B)");
-  if (b.layout != Layout::RowMajor)
-    return unsupported("b", "a column-major f32 B runs on the tf32 tensor "
-                            "cores only: it needs allowTf32, a 9.0 GPU and "
-                            "16-byte aligned lines of A and B (the "
-                            "full-precision f32 kernel reads row-major B)");
-  const unsigned tile = kernels::kSgemmBlockTile;
-  rt::LaunchConfig config;
-  config.block = rt::Dim3(kernels::kSgemmThreads);
-  config.grid = rt::Dim3(unsigned((c.cols + tile - 1) / tile),
-                         unsigned((c.rows + tile - 1) / tile));
-  config.stream = options.stream;
-  // 16-byte aligned rows of A and B: copies without the run-time test.
-  const bool aligned = a.data % 16 == 0 && b.data % 16 == 0 &&
-                       a.ld % 4 == 0 && b.ld % 4 == 0;
-  rt::Expected<rt::Kernel *> kernel =
-      impl.kernel(aligned ? "sgemm_f32_aligned" : "sgemm_f32");
-  if (!kernel)
-    return kernel.takeError();
-  return (*kernel)->launch(config, detail::pointerArg(a, DType::F32, true),
-                           detail::pointerArg(b, DType::F32, true),
-                           detail::pointerArg(c, DType::F32, false),
-                           std::uint32_t(c.rows), std::uint32_t(c.cols),
-                           std::uint32_t(a.cols), std::uint32_t(a.ld),
-                           std::uint32_t(b.ld), std::uint32_t(c.ld),
-                           options.alpha, options.beta);
-}
-
-} // namespace
-
-rt::Error Library::gemmRowMajorC(const Matrix &a, const Matrix &b,
-                                 const Matrix &c, const GemmOptions &options,
-                                 bool biasAlongRows, const char *choice) {
-  if (detail::gemmRunsOnHopper(impl_->hopper != nullptr, a, b, options)) {
-    if (rt::Error e = launchHopperGemm(*impl_, a, b, c, options, biasAlongRows,
-                                       choice))
-      return e.addContext("gemm");
-    return rt::Error::success();
-  }
-  if (biasAlongRows && !options.bias.isAbsent())
-    return unsupported("bias", "with a column-major c, a bias runs on the "
-                               "sm_90 kernel only: it needs a 9.0 GPU and "
-                               "16-byte aligned lines of A and B");
-  if (a.dtype == DType::F32) {
-    if (rt::Error e = launchSgemm(*impl_, a, b, c, options))
-      return e.addContext("gemm");
-    return applyEpilogueAfter(c, options);
-  }
-  if (a.dtype != DType::F16)
-    return unsupported("a", std::string(getDTypeName(a.dtype)) +
-                                " runs on the sm_90 kernel only: it needs a "
-                                "9.0 GPU and 16-byte aligned lines of A and "
-                                "B (pointers 16-byte aligned, leading "
-                                "dimensions of 16 bytes' multiples)");
-  if (c.dtype != DType::F32)
-    return unsupported("c", "a 16-bit C runs on the sm_90 kernel only: it "
-                            "needs a 9.0 GPU and 16-byte aligned rows of A "
-                            "and B (K and N multiples of 8)");
-  for (auto [name, m] : {std::pair<const char *, const Matrix *>{"a", &a},
-                         {"b", &b}, {"c", &c}})
-    if (rt::Error e = checkDenseRowMajor(name, *m))
-      return e;
-  rt::LaunchConfig config;
-  config.block = rt::Dim3(kGemmThreads);
-  config.grid = rt::Dim3(unsigned((c.cols + kBlockTile - 1) / kBlockTile),
-                         unsigned((c.rows + kBlockTile - 1) / kBlockTile));
-  config.stream = options.stream;
-  rt::DeviceView<const rt::Half> av(a.data, std::size_t(a.rows * a.ld));
-  rt::DeviceView<const rt::Half> bv(b.data, std::size_t(b.rows * b.ld));
-  rt::DeviceView<float> cv(c.data, std::size_t(c.rows * c.ld));
-  // 16-byte aligned A and B rows (pointers, and K and N multiples of 8):
-  // the variant whose copies skip the run-time alignment test.
-  bool aligned = a.data % 16 == 0 && b.data % 16 == 0 && a.ld % 8 == 0 &&
-                 b.ld % 8 == 0;
-  rt::Expected<rt::Kernel *> kernel = impl_->kernel(
-      aligned ? "tensor_core_matmul_tiled_aligned" : "tensor_core_matmul_tiled");
-  if (!kernel)
-    return kernel.takeError().addContext("gemm");
-  if (rt::Error e = (*kernel)->launch(
-          config, av, bv, cv, std::uint32_t(c.rows), std::uint32_t(c.cols),
-          std::uint32_t(a.cols), options.alpha, options.beta))
-    return e.addContext("gemm");
-  return applyEpilogueAfter(c, options);
-}
-
-rt::Error Library::applyEpilogueAfter(const Matrix &c,
-                                      const GemmOptions &options) {
-  if (options.bias.isAbsent() && options.activation == Activation::None)
-    return rt::Error::success();
-  // Not fused here: bias and activation in place on C, on the same stream.
-  ElementwiseOptions elementwise;
-  elementwise.bias = options.bias;
-  elementwise.stream = options.stream;
-  if (rt::Error e = biasActivation(c, c, options.activation, elementwise))
-    return e.addContext("gemm's epilogue");
-  return rt::Error::success();
+  const RowMajorProblem p = rowMajorProblem(a, b, c);
+  return aboutSwapped(gemmRowMajorC(p.a, p.b, p.c, options, p.biasAlongRows),
+                      p);
 }

@@ -63,7 +63,8 @@ GemmTuningTable readTuningFile(std::vector<std::string> &warnings) {
 
 std::string kaio::ops::getGemmTuningKey(std::string_view deviceName,
                                         const Matrix &a, const Matrix &b,
-                                        const Matrix &c, bool fused) {
+                                        const Matrix &c, bool fused,
+                                        bool readsC) {
   auto layout = [](const Matrix &m) {
     return m.layout == Layout::RowMajor ? "r" : "c";
   };
@@ -74,7 +75,8 @@ std::string kaio::ops::getGemmTuningKey(std::string_view deviceName,
   return name + "|" + getDTypeName(a.dtype) + "|" + getDTypeName(c.dtype) +
          "|" + layout(a) + layout(b) + "|m" + std::to_string(bucket(c.rows)) +
          "|n" + std::to_string(bucket(c.cols)) + "|k" +
-         std::to_string(bucket(a.cols)) + (fused ? "|fused" : "|plain");
+         std::to_string(bucket(a.cols)) + (fused ? "|fused" : "|plain") +
+         (readsC ? "|beta" : "");
 }
 
 rt::Expected<GemmTuningTable>
@@ -159,7 +161,8 @@ Library::tuneGemm(const rt::Device &device, const Matrix &a, const Matrix &b,
   const bool fused =
       !options.bias.isAbsent() || options.activation != Activation::None;
   GemmTuneResult result;
-  result.key = getGemmTuningKey(impl_->deviceName, ra, rb, rc, fused);
+  result.key = getGemmTuningKey(impl_->deviceName, ra, rb, rc, fused,
+                                options.beta != 0);
   std::vector<const char *> choices;
   if (detail::gemmRunsOnHopper(impl_->hopper != nullptr, ra, rb, options) &&
       rc.dtype != DType::S32) // s32: one tile width

@@ -97,18 +97,37 @@ _ACTIVATIONS = {
 }
 
 
+def _fused_linear_fits(x2, weight):
+    """Whether the sm_90 kernel takes x2 @ weight.T as they are: a 9.0 GPU
+    and 16-byte aligned rows of both (else the portable path)."""
+    return (_reads_any_layout(x2.device.index or 0)
+            and x2.stride(-1) == 1 and weight.stride(-1) == 1
+            and x2.stride(0) % 8 == 0 and weight.stride(0) % 8 == 0
+            and x2.data_ptr() % 16 == 0 and weight.data_ptr() % 16 == 0)
+
+
+def _matmul_f32(a, b):
+    """a @ b in f32 by the library's GEMM: as given on a 9.0 GPU, else as
+    float16 copies (the portable kernel's inputs; bf16 values past f16's
+    range overflow)."""
+    if _reads_any_layout(a.device.index or 0):
+        return _gemm(a, b)
+    return _gemm(a.to(torch.float16), b.to(torch.float16))
+
+
 @_custom_op("kaio::linear", mutates_args=())
 def _linear(x: torch.Tensor, weight: torch.Tensor,
             bias: Optional[torch.Tensor], activation: str) -> torch.Tensor:
     x2 = x.reshape(-1, x.shape[-1])
-    if _reads_any_layout(x.device.index or 0):
+    if _fused_linear_fits(x2, weight):
         # The sm_90 kernel: W read in place (x W^T, W^T column-major),
         # output in x's dtype, bias and activation in its epilogue.
         out = x2.new_empty((x2.shape[0], weight.shape[0]))
         ops.gemm(_gemm_operand(x2), _gemm_operand(weight.t()), out=out,
                  bias=bias, activation=activation)
     else:
-        # Elsewhere: an f32 product (f16 inputs), then bias + activation.
+        # Elsewhere (or rows the TMA kernel cannot map): an f32 product of
+        # f16 copies, then bias + activation.
         out = x2.new_empty((x2.shape[0], weight.shape[0]),
                            dtype=torch.float32)
         ops.gemm(x2.to(torch.float16).contiguous(),
@@ -147,9 +166,9 @@ def _linear_backward(ctx, dy):
     d = dz.to(x.dtype)
     dx = dw = db = None
     if ctx.needs_input_grad[0]:
-        dx = _gemm(d, weight).to(x.dtype).reshape(x.shape)
+        dx = _matmul_f32(d, weight).to(x.dtype).reshape(x.shape)
     if ctx.needs_input_grad[1]:
-        dw = _gemm(d.t(), x2).to(weight.dtype)
+        dw = _matmul_f32(d.t(), x2).to(weight.dtype)
     if bias is not None and ctx.needs_input_grad[2]:
         db = dz.float().sum(0).to(bias.dtype)
     return dx, dw, db, None
@@ -162,9 +181,10 @@ def linear(x, weight, bias=None, activation="none"):
     """activation(x @ weight.T + bias), as torch.nn.functional.linear then
     the activation ("none", "relu", "silu", "gelu", "gelu_tanh"): x (...,
     K) and weight (N, K) float16 or bfloat16, bias (N,) of x's dtype. On a
-    9.0 GPU one kernel (W read in place, the epilogue fused); elsewhere an
-    f32 product of f16 copies, then bias and activation. Differentiable in
-    x, weight and bias."""
+    9.0 GPU one kernel (W read in place, the epilogue fused; rows must be
+    16-byte aligned); elsewhere an f32 product of f16 copies, then bias
+    and activation (bf16 values past f16's range overflow there).
+    Differentiable in x, weight and bias."""
     if activation not in _ACTIVATIONS:
         raise ValueError("kaio.torch_ops.linear: activation: %r is not one "
                          "of %s" % (activation, sorted(_ACTIVATIONS)))

@@ -39,6 +39,8 @@ struct GemmBackwardOptions {
   float alpha = 1.0f;
   /// dA = ... + beta * dA, dB = ... + beta * dB (1: accumulate gradients).
   float beta = 0.0f;
+  /// As GemmOptions::allowTf32, for f32 operands.
+  bool allowTf32 = false;
   /// Null: the legacy default stream.
   const rt::Stream *stream = nullptr;
 };

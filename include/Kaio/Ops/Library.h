@@ -208,6 +208,11 @@ private:
   rt::Error gemmRowMajorC(const Matrix &a, const Matrix &b, const Matrix &c,
                           const GemmOptions &options, bool biasAlongRows,
                           const char *choice = nullptr);
+  /// The error gemm() would return for these arguments here before
+  /// launching anything (validation, then what the kernels read), or
+  /// success.
+  rt::Error checkGemmRuns(const Matrix &a, const Matrix &b, const Matrix &c,
+                          const GemmOptions &options);
   /// Bias and activation on C after a kernel without a fused epilogue.
   rt::Error applyEpilogueAfter(const Matrix &c, const GemmOptions &options);
   std::unique_ptr<Impl> impl_;

@@ -10,7 +10,7 @@
 //   <key> TAB <choice>
 //
 // Keys name the device, the dtypes, the layouts, whether the epilogue is
-// fused and the problem's size class (each of M, N, K rounded up to a power
+// fused or reads C and the problem's size class (each of M, N, K rounded up to a power
 // of two); choices name a configuration ("n128", "n256": the sm_90a
 // kernel's tile width). A file that does not parse is ignored as a whole,
 // with a warning (Library::warnings()); the next tuneGemm rewrites it.
@@ -40,9 +40,12 @@ inline constexpr const char *kGemmTuningChoices[] = {"n128", "n256"};
 /// key -> choice.
 using GemmTuningTable = std::map<std::string, std::string>;
 
-/// The class of a row-major-C problem (as gemm() computes it) on a device.
+/// The class of a row-major-C problem (as gemm() computes it) on a device;
+/// `fused`: a bias or activation; `readsC`: beta != 0 (both change the
+/// epilogue).
 std::string getGemmTuningKey(std::string_view deviceName, const Matrix &a,
-                             const Matrix &b, const Matrix &c, bool fused);
+                             const Matrix &b, const Matrix &c, bool fused,
+                             bool readsC);
 
 /// The table in a tuning file's text, or an error saying which line is
 /// wrong (a wrong header, a line without a key and a choice, an unknown

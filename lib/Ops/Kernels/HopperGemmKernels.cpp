@@ -188,10 +188,14 @@ void writeFusedEpilogue(PtxWriter &w, const HopperGemmConfig &c,
     colOk.push_back(w.setp("lt", w.add32(chunkCol, w.i32(i)), "%n"));
     ok.push_back(w.let("ptx.and pred " + rowOk + ", " + colOk[i] + " : i1"));
   }
-  std::string element = w.add32(w.mul32(row, "%ldc"), chunkCol);
+  // 64-bit offsets: row * ldc may pass 2^32 elements.
+  std::string rowElems =
+      w.let("ptx.mul wide u32 " + row + ", %ldc : (i32, i32) -> i64");
+  std::string element = w.add64(
+      rowElems, w.let("ptx.cvt u64 u32 " + chunkCol + " : i32 -> i64"));
   std::string at = w.add64(
-      "%c", w.let("ptx.mul wide u32 " + element + ", " + w.i32(outBytes) +
-                  " : (i32, i32) -> i64"));
+      "%c", w.let("ptx.shl b64 " + element + ", " +
+                  w.i32(llvm::Log2_32(outBytes)) + " : (i64, i32) -> i64"));
   // One element of C's type at `address` (+ offset) as f32.
   auto loadOut = [&](const std::string &pred, const std::string &address,
                      unsigned offset) {

@@ -224,14 +224,18 @@ TEST(GemmValidation, ChecksTheEpilogue) {
   Matrix a = fakeMatrix(DType::F16, 64, 32), b = fakeMatrix(DType::F16, 32, 16),
          c = fakeMatrix(DType::F32, 64, 16);
   GemmOptions fused;
-  fused.bias = fakeMatrix(DType::F32, 1, 16);
+  fused.bias = fakeMatrix(DType::F32, 1, 16, 0x100000);
   fused.activation = Activation::GeluErf;
   EXPECT_EQ(errorOf(a, b, c, fused), "");
+  // The kernel reads the bias while it writes C: no overlap.
+  GemmOptions aliased = fused;
+  aliased.bias.data = c.data + 64;
+  EXPECT_EQ(errorOf(a, b, c, aliased), "gemm: bias: overlaps c");
   fused.bias.cols = fused.bias.ld = 64; // one per row: not what it takes
   EXPECT_EQ(errorOf(a, b, c, fused),
             "gemm: bias: is 1x64 but must be a contiguous vector of 16 "
             "elements (one per column of c)");
-  fused.bias = fakeMatrix(DType::F16, 1, 16);
+  fused.bias = fakeMatrix(DType::F16, 1, 16, 0x100000);
   EXPECT_EQ(errorOf(a, b, c, fused),
             "gemm: bias: dtype f16 but must be f32");
   // A 16-bit C takes a bias of its type.
@@ -246,12 +250,15 @@ TEST(GemmTuning, TheTableRoundTripsAndABadFileIsAnError) {
   Matrix a = fakeMatrix(DType::BF16, 3000, 64),
          b = fakeMatrix(DType::BF16, 64, 4096), c = fakeMatrix(DType::F32, 3000, 4096);
   // Sizes round up to powers of two: one class for nearby shapes.
-  const std::string key = getGemmTuningKey("NVIDIA H100", a, b, c, false);
+  const std::string key =
+      getGemmTuningKey("NVIDIA H100", a, b, c, false, false);
   EXPECT_EQ(key, "NVIDIA H100|bf16|f32|rr|m4096|n4096|k64|plain");
+  EXPECT_EQ(getGemmTuningKey("NVIDIA H100", a, b, c, false, true),
+            key + "|beta");
   // A column-major B, a fused epilogue; the device name's tab (the file's
   // separator) becomes a space.
   b.layout = Layout::ColMajor;
-  EXPECT_EQ(getGemmTuningKey("dev\tice", a, b, c, true),
+  EXPECT_EQ(getGemmTuningKey("dev\tice", a, b, c, true, false),
             "dev ice|bf16|f32|rc|m4096|n4096|k64|fused");
   GemmTuningTable table = {{key, "n128"}, {"other", "n256"}};
   rt::Expected<GemmTuningTable> parsed =
@@ -638,7 +645,7 @@ TEST_P(GemmTest, TunesOnA90GpuAndLaunchesTheTunedChoice) {
   EXPECT_EQ(tuned->timings[0].first, "n128");
   EXPECT_EQ(tuned->timings[1].first, "n256");
   EXPECT_EQ(tuned->key, getGemmTuningKey(fake->device.properties().name, ma,
-                                         mb, mc, false));
+                                         mb, mc, false, false));
   rt::Expected<std::string> file =
       rt::readWholeFile(cacheDir.path() + "/" + kGemmTuningFileName);
   ASSERT_TRUE(file) << file.error().message();
@@ -832,6 +839,56 @@ TEST_P(GemmTest, BackwardReusesTheForwardKernelsOnTransposedViews) {
   EXPECT_EQ(col.code(), rt::ErrorCode::Unsupported);
   EXPECT_NE(col.message().find("gemm_backward: da = dc b^T"), std::string::npos)
       << col.message();
+  // With B = W^T (column-major) dA would run there but dB would not: both
+  // products are checked before either launches.
+  auto db8 = rt::DeviceBuffer<float>::allocate(*device, 64 * 256);
+  ASSERT_TRUE(db8);
+  Matrix wT = Matrix::rowMajor(b8->view(), 256, 64);
+  std::swap(wT.rows, wT.cols);
+  wT.layout = Layout::ColMajor;
+  int before = counters->launches;
+  rt::Error half = portable->gemmBackward(
+      Matrix::rowMajor(a8->view(), 256, 64), wT,
+      Matrix::rowMajor(dc8->view(), 256, 256),
+      Matrix::rowMajor(da8->view(), 256, 64),
+      Matrix::rowMajor(db8->view(), 64, 256));
+  ASSERT_TRUE(half);
+  EXPECT_NE(half.message().find("gemm_backward: db = a^T dc"),
+            std::string::npos)
+      << half.message();
+  EXPECT_EQ(counters->launches, before);
+  ASSERT_FALSE(portable->gemmBackward(
+      Matrix::rowMajor(a8->view(), 256, 64), wT,
+      Matrix::rowMajor(dc8->view(), 256, 256),
+      Matrix::rowMajor(da8->view(), 256, 64), Matrix()));
+  EXPECT_EQ(counters->launches, before + 1);
+}
+
+TEST(GemmValidation, ShapesFitTheKernels32BitArguments) {
+  Matrix a = fakeMatrix(DType::F16, 64, 32), b = fakeMatrix(DType::F16, 32, 16),
+         c = fakeMatrix(DType::F32, 64, 16);
+  Matrix huge = c;
+  huge.ld = std::int64_t(1) << 32;
+  huge.capacityBytes = 0;
+  EXPECT_EQ(errorOf(a, b, huge),
+            "gemm: c: is 64x16 with leading dimension 4294967296: shapes and "
+            "leading dimensions past 2^32 - 1 elements are not supported");
+  // A column-major C's rows as computed are its columns: 9e6 of them need
+  // more than 65535 block rows; 9e6 rows do not.
+  Matrix tall = fakeMatrix(DType::F32, 9000000, 16);
+  tall.layout = Layout::ColMajor;
+  tall.ld = 9000000;
+  Matrix wideB = fakeMatrix(DType::F16, 32, 16);
+  Matrix tallA = fakeMatrix(DType::F16, 9000000, 32);
+  EXPECT_EQ(errorOf(tallA, wideB, tall), "");
+  Matrix wideC = fakeMatrix(DType::F32, 16, 9000000);
+  wideC.layout = Layout::ColMajor;
+  wideC.ld = 16;
+  EXPECT_EQ(errorOf(fakeMatrix(DType::F16, 16, 32),
+                    fakeMatrix(DType::F16, 32, 9000000), wideC),
+            "gemm: c: 9000000 rows (of C as computed: C^T's for a "
+            "column-major C) need more than 65535 rows of 128-row block "
+            "tiles");
 }
 
 /// Layout bits of a GEMM case: column-major A, B, C; every matrix padded
