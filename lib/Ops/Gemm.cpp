@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 using namespace kaio;
 using namespace kaio::ops;
@@ -478,11 +479,41 @@ GemmOptions backwardProduct(const GemmBackwardOptions &o) {
   return g;
 }
 
+/// One product of the backward: what it computes, and its operands.
+struct BackwardProduct {
+  const char *what;
+  Matrix a, b, c;
+};
+/// The products for the gradients asked for (dA = dC B^T, dB = A^T dC).
+std::vector<BackwardProduct>
+backwardProducts(const Matrix &a, const Matrix &b, const Matrix &dc,
+                 const Matrix &da, const Matrix &db) {
+  std::vector<BackwardProduct> out;
+  if (!da.isAbsent())
+    out.push_back({"da = dc b^T", dc, transposed(b), da});
+  if (!db.isAbsent())
+    out.push_back({"db = a^T dc", transposed(a), dc, db});
+  return out;
+}
+
 /// An error about one of the backward's products, said as such.
-rt::Error inProduct(rt::Error e, const char *which) {
+rt::Error inProduct(rt::Error e, const BackwardProduct &p) {
   if (e)
-    e.addContext(std::string("gemm_backward: ") + which);
+    e.addContext(std::string("gemm_backward: ") + p.what);
   return e;
+}
+
+/// The gradients' shapes: A's and B's.
+rt::Error checkGradientShapes(const Matrix &a, const Matrix &b,
+                              const Matrix &da, const Matrix &db) {
+  const char *op = "gemm_backward";
+  if (!da.isAbsent() && (da.rows != a.rows || da.cols != a.cols))
+    return detail::invalid(op, "da",
+                           "is " + shape(da) + " but a is " + shape(a));
+  if (!db.isAbsent() && (db.rows != b.rows || db.cols != b.cols))
+    return detail::invalid(op, "db",
+                           "is " + shape(db) + " but b is " + shape(b));
+  return rt::Error::success();
 }
 
 } // namespace
@@ -491,20 +522,12 @@ rt::Error kaio::ops::validateGemmBackward(const Matrix &a, const Matrix &b,
                                           const Matrix &dc, const Matrix &da,
                                           const Matrix &db,
                                           const GemmBackwardOptions &options) {
-  const char *op = "gemm_backward";
-  if (!da.isAbsent() && (da.rows != a.rows || da.cols != a.cols))
-    return detail::invalid(op, "da",
-                           "is " + shape(da) + " but a is " + shape(a));
-  if (!db.isAbsent() && (db.rows != b.rows || db.cols != b.cols))
-    return detail::invalid(op, "db",
-                           "is " + shape(db) + " but b is " + shape(b));
+  if (rt::Error e = checkGradientShapes(a, b, da, db))
+    return e;
   const GemmOptions g = backwardProduct(options);
-  if (!da.isAbsent())
-    if (rt::Error e = validateGemm(dc, transposed(b), da, g))
-      return inProduct(std::move(e), "da = dc b^T");
-  if (!db.isAbsent())
-    if (rt::Error e = validateGemm(transposed(a), dc, db, g))
-      return inProduct(std::move(e), "db = a^T dc");
+  for (const BackwardProduct &p : backwardProducts(a, b, dc, da, db))
+    if (rt::Error e = validateGemm(p.a, p.b, p.c, g))
+      return inProduct(std::move(e), p);
   return rt::Error::success();
 }
 
@@ -512,22 +535,18 @@ rt::Error Library::gemmBackward(const Matrix &a, const Matrix &b,
                                 const Matrix &dc, const Matrix &da,
                                 const Matrix &db,
                                 const GemmBackwardOptions &options) {
-  if (rt::Error e = validateGemmBackward(a, b, dc, da, db, options))
+  if (rt::Error e = checkGradientShapes(a, b, da, db))
     return e;
   const GemmOptions g = backwardProduct(options);
-  // Both products must run here before either launches.
-  if (!da.isAbsent())
-    if (rt::Error e = checkGemmRuns(dc, transposed(b), da, g))
-      return inProduct(std::move(e), "da = dc b^T");
-  if (!db.isAbsent())
-    if (rt::Error e = checkGemmRuns(transposed(a), dc, db, g))
-      return inProduct(std::move(e), "db = a^T dc");
-  if (!da.isAbsent())
-    if (rt::Error e = gemm(dc, transposed(b), da, g))
-      return inProduct(std::move(e), "da = dc b^T");
-  if (!db.isAbsent())
-    if (rt::Error e = gemm(transposed(a), dc, db, g))
-      return inProduct(std::move(e), "db = a^T dc");
+  const auto products = backwardProducts(a, b, dc, da, db);
+  // Every product must run here (validated, and read by a kernel) before
+  // any launches.
+  for (const BackwardProduct &p : products)
+    if (rt::Error e = checkGemmRuns(p.a, p.b, p.c, g))
+      return inProduct(std::move(e), p);
+  for (const BackwardProduct &p : products)
+    if (rt::Error e = gemm(p.a, p.b, p.c, g))
+      return inProduct(std::move(e), p);
   return rt::Error::success();
 }
 

@@ -42,11 +42,13 @@ struct Library::Impl {
   GemmTuningTable gemmTuning;
   bool gemmTuningLoaded = false;
   std::vector<std::string> warnings;
+  /// Reads the tuning file into gemmTuning on first use.
+  void loadGemmTuning();
   /// The tuned choice for `key`, or null.
   const std::string *gemmChoice(const std::string &key);
   /// Whether the table has any entry (gemm() skips building keys if not).
   bool hasGemmTuning() {
-    gemmChoice("");
+    loadGemmTuning();
     return !gemmTuning.empty();
   }
 

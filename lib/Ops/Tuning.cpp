@@ -121,11 +121,15 @@ std::string kaio::ops::formatGemmTuningTable(const GemmTuningTable &table) {
   return text;
 }
 
+void Library::Impl::loadGemmTuning() {
+  if (gemmTuningLoaded)
+    return;
+  gemmTuning = readTuningFile(warnings);
+  gemmTuningLoaded = true;
+}
+
 const std::string *Library::Impl::gemmChoice(const std::string &key) {
-  if (!gemmTuningLoaded) {
-    gemmTuning = readTuningFile(warnings);
-    gemmTuningLoaded = true;
-  }
+  loadGemmTuning();
   auto it = gemmTuning.find(key);
   return it == gemmTuning.end() ? nullptr : &it->second;
 }
@@ -209,7 +213,7 @@ Library::tuneGemm(const rt::Device &device, const Matrix &a, const Matrix &b,
   result.choice = best->first;
   if (choices.front() == nullptr)
     return result; // nothing to choose
-  impl_->gemmChoice(result.key); // loads the file first
+  impl_->loadGemmTuning(); // the file's entries first, then ours
   impl_->gemmTuning[result.key] = result.choice;
   if (!tune.save || !rt::isCacheEnabled())
     return result;

@@ -501,5 +501,10 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_tuple(GemmElem::E4M3, GemmElem::BF16, 256u, 130u, 264u, 64u,
                         Activation::Relu, kRows),
         std::make_tuple(GemmElem::E5M2, kF32, 256u, 40u, 130u, 128u,
-                        Activation::Silu, kRows)));
+                        Activation::Silu, kRows),
+        // s8: the s32 sums converted, then the same epilogue.
+        std::make_tuple(GemmElem::S8, kF32, 128u, 70u, 136u, 144u,
+                        Activation::GeluErf, kCols),
+        std::make_tuple(GemmElem::S8, GemmElem::BF16, 256u, 33u, 264u, 64u,
+                        Activation::Relu, kRows)));
 } // namespace
