@@ -472,9 +472,9 @@ Value kbd::fragToOperand(KernelState *st, Value frag, Type elem,
 
 void kbd::storeFragment(KernelState *st, Value frag, Value dst, Value row,
                            Value col, Value rows, Value cols, Value ld,
-                           SrcLoc where) {
+                           Value beta, SrcLoc where) {
   StoreFragmentOp::create(st->b, st->loc(where), frag, dst, row, col, rows,
-                          cols, ld, Value());
+                          cols, ld, beta);
 }
 
 void kbd::sharedStoreFragment(KernelState *st, Value frag, Value tile,
@@ -515,6 +515,7 @@ SmallVector<Value> kbd::buildFor(
   Location loc = st->loc(where);
   // Taken before the body is built: a for_ inside it is not marked.
   unsigned unroll = std::exchange(st->pendingUnroll, 0u);
+  unsigned stages = std::exchange(st->pendingStages, 0u);
   auto op = scf::ForOp::create(
       st->b, loc, lo, hi, step, inits,
       [&](OpBuilder &b, Location l, Value iv, ValueRange iters) {
@@ -525,6 +526,9 @@ SmallVector<Value> kbd::buildFor(
   if (unroll > 1)
     op->setAttr(KaioDialect::kUnrollAttrName,
                 st->b.getI32IntegerAttr(int32_t(unroll)));
+  if (stages)
+    op->setAttr(KaioDialect::kPipelineStagesAttrName,
+                st->b.getI32IntegerAttr(int32_t(stages)));
   return SmallVector<Value>(op.getResults());
 }
 
@@ -570,6 +574,19 @@ kb::KernelBuilder &kb::KernelBuilder::unroll(unsigned factor, SrcLoc where) {
   else {
     st_->pendingUnroll = factor;
     st_->unrollAt = where;
+  }
+  return *this;
+}
+
+kb::KernelBuilder &kb::KernelBuilder::pipeline(unsigned stages,
+                                               SrcLoc where) {
+  if (stages < 2 || stages > unsigned(KaioDialect::kMaxPipelineStages))
+    st_->error(where, "pipeline stages " + llvm::Twine(stages) +
+                          " are outside 2 to " +
+                          llvm::Twine(KaioDialect::kMaxPipelineStages));
+  else {
+    st_->pendingStages = stages;
+    st_->stagesAt = where;
   }
   return *this;
 }
@@ -734,6 +751,9 @@ void kb::ModuleBuilder::endKernel() {
   KernelOp kernel = st->kernel;
   if (st->pendingUnroll)
     st->error(st->unrollAt, "unroll(" + llvm::Twine(st->pendingUnroll) +
+                                ") is not followed by a for_");
+  if (st->pendingStages)
+    st->error(st->stagesAt, "pipeline(" + llvm::Twine(st->pendingStages) +
                                 ") is not followed by a for_");
   ReturnOp::create(st->b, kernel.getLoc());
   kernel.setFunctionTypeAttr(

@@ -69,6 +69,9 @@ public:
   /// it was asked for.
   unsigned pendingUnroll = 0;
   SrcLoc unrollAt;
+  /// The stages pipeline() asked of the next for_ (0: none).
+  unsigned pendingStages = 0;
+  SrcLoc stagesAt;
 };
 } // namespace kaio::builder::detail
 

@@ -18,10 +18,11 @@ using namespace kaio::ops;
 
 namespace {
 
-/// The block tile of the kernel gemm() launches today, and its threads (the
-/// example's block_size: 8 warps).
-constexpr std::int64_t kBlockTile = 128;
-constexpr unsigned kGemmThreads = 256;
+/// The rows of C a block of the portable kernels (mma.sync, f32) covers:
+/// the grid's y dimension counts them.
+constexpr std::int64_t kBlockTile = kernels::kMmaGemmBlockM;
+static_assert(kernels::kSgemmBlockTile == kBlockTile,
+              "the portable kernels' block rows");
 /// Grid dimension y (rows of block tiles) is limited to 65535.
 constexpr std::int64_t kMaxGridY = 65535;
 
@@ -82,18 +83,32 @@ rt::Error checkDTypes(const Matrix &a, const Matrix &b, const Matrix &c) {
 }
 
 /// The kernel for other GPUs reads dense row-major matrices only.
-rt::Error checkDenseRowMajor(const char *name, const Matrix &m) {
-  if (m.layout != Layout::RowMajor)
-    return unsupported(name, "a column-major matrix runs on the sm_90 kernel "
-                             "only: it needs a 9.0 GPU and 16-byte aligned "
-                             "rows of A and B");
-  if (m.ld != m.cols)
-    return unsupported(name, "leading dimension " + std::to_string(m.ld) +
-                                 " != " + std::to_string(m.cols) +
-                                 " columns: padded matrices run on the sm_90 "
-                                 "kernel only (a 9.0 GPU, 16-byte aligned "
-                                 "rows of A and B)");
-  return rt::Error::success();
+/// The kernels' name for an element type.
+kernels::GemmElem gemmElemOf(DType type) {
+  switch (type) {
+  case DType::BF16:
+    return kernels::GemmElem::BF16;
+  case DType::E4M3:
+    return kernels::GemmElem::E4M3;
+  case DType::E5M2:
+    return kernels::GemmElem::E5M2;
+  case DType::F32:
+    return kernels::GemmElem::F32;
+  case DType::S8:
+    return kernels::GemmElem::S8;
+  case DType::S32:
+    return kernels::GemmElem::S32;
+  default:
+    return kernels::GemmElem::F16;
+  }
+}
+
+/// The lines of A and B as stored (rows, or columns of a column-major
+/// matrix) start 16-byte aligned: pointers and leading dimensions.
+bool linesAligned(const Matrix &a, const Matrix &b) {
+  const std::int64_t perLine = 16 / getDTypeBytes(a.dtype);
+  return a.data % 16 == 0 && b.data % 16 == 0 && a.ld % perLine == 0 &&
+         b.ld % perLine == 0;
 }
 
 } // namespace
@@ -102,9 +117,7 @@ rt::Error checkDenseRowMajor(const char *name, const Matrix &m) {
 /// 16-byte aligned (and K > 0: with no k tile its consumers would wait
 /// forever).
 bool detail::hopperGemmFits(const Matrix &a, const Matrix &b) {
-  const std::int64_t perLine = 16 / getDTypeBytes(a.dtype);
-  return a.cols > 0 && a.data % 16 == 0 && b.data % 16 == 0 &&
-         a.ld % perLine == 0 && b.ld % perLine == 0;
+  return a.cols > 0 && linesAligned(a, b);
 }
 
 namespace {
@@ -144,27 +157,9 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
                            const Matrix &b, const Matrix &c,
                            const GemmOptions &options, bool biasAlongRows,
                            const char *choice) {
-  auto elem = [](DType type) {
-    switch (type) {
-    case DType::BF16:
-      return kernels::GemmElem::BF16;
-    case DType::E4M3:
-      return kernels::GemmElem::E4M3;
-    case DType::E5M2:
-      return kernels::GemmElem::E5M2;
-    case DType::F32:
-      return kernels::GemmElem::F32;
-    case DType::S8:
-      return kernels::GemmElem::S8;
-    case DType::S32:
-      return kernels::GemmElem::S32;
-    default:
-      return kernels::GemmElem::F16;
-    }
-  };
   kernels::HopperGemmConfig config;
-  config.in = elem(a.dtype);
-  config.out = elem(c.dtype);
+  config.in = gemmElemOf(a.dtype);
+  config.out = gemmElemOf(c.dtype);
   config.blockK = 128 / getDTypeBytes(a.dtype); // 128-byte rows
   config.aColMajor = a.layout == Layout::ColMajor;
   config.bColMajor = b.layout == Layout::ColMajor;
@@ -334,20 +329,22 @@ rt::Expected<GemmPath> chooseGemmPath(bool hopperGpu, const Matrix &a,
                               "full-precision f32 kernel reads row-major B)");
     return GemmPath::Sgemm;
   }
-  if (a.dtype != DType::F16)
+  if (a.dtype != DType::F16 && a.dtype != DType::BF16)
     return unsupported("a", std::string(getDTypeName(a.dtype)) +
                                 " runs on the sm_90 kernel only: it needs a "
                                 "9.0 GPU and 16-byte aligned lines of A and "
                                 "B (pointers 16-byte aligned, leading "
                                 "dimensions of 16 bytes' multiples)");
-  if (c.dtype != DType::F32)
-    return unsupported("c", "a 16-bit C runs on the sm_90 kernel only: it "
-                            "needs a 9.0 GPU and 16-byte aligned rows of A "
-                            "and B (K and N multiples of 8)");
-  for (auto [name, m] : {std::pair<const char *, const Matrix *>{"a", &a},
-                         {"b", &b}, {"c", &c}})
-    if (rt::Error e = checkDenseRowMajor(name, *m))
-      return e;
+  // Lines that are not 16-byte aligned: the kernel whose copies test
+  // alignment at run time, embedded for row-major A and B.
+  if (!linesAligned(a, b))
+    for (auto [name, m] : {std::pair<const char *, const Matrix *>{"a", &a},
+                           {"b", &b}})
+      if (m->layout == Layout::ColMajor)
+        return unsupported(
+            name, "a column-major matrix needs 16-byte aligned lines of A "
+                  "and B (pointers 16-byte aligned, leading dimensions of "
+                  "16 bytes' multiples) off the sm_90 kernel");
   return GemmPath::MmaSync;
 }
 
@@ -398,27 +395,32 @@ rt::Error launchSgemm(Library::Impl &impl, const Matrix &a, const Matrix &b,
                            options.alpha, options.beta);
 }
 
-/// The portable tensor-core kernel: f16 A and B, f32 C, dense row-major.
+/// The portable tensor-core kernel (mma.sync): f16 or bf16 A and B in
+/// either layout, C f32 or their type; the variant whose copies skip the
+/// run-time alignment test when A's and B's lines are 16-byte aligned.
 rt::Error launchMmaSync(Library::Impl &impl, const Matrix &a, const Matrix &b,
                         const Matrix &c, const GemmOptions &options) {
+  kernels::MmaGemmConfig mma;
+  mma.in = gemmElemOf(a.dtype);
+  mma.out = gemmElemOf(c.dtype);
+  mma.aColMajor = a.layout == Layout::ColMajor;
+  mma.bColMajor = b.layout == Layout::ColMajor;
+  mma.aligned = linesAligned(a, b);
   rt::LaunchConfig config;
-  config.block = rt::Dim3(kGemmThreads);
-  config.grid = rt::Dim3(unsigned((c.cols + kBlockTile - 1) / kBlockTile),
-                         unsigned((c.rows + kBlockTile - 1) / kBlockTile));
+  config.block = rt::Dim3(kernels::kMmaGemmThreads);
+  config.grid = rt::Dim3(
+      unsigned((c.cols + kernels::kMmaGemmBlockN - 1) / kernels::kMmaGemmBlockN),
+      unsigned((c.rows + kernels::kMmaGemmBlockM - 1) / kernels::kMmaGemmBlockM));
   config.stream = options.stream;
-  rt::DeviceView<const rt::Half> av(a.data, std::size_t(a.rows * a.ld));
-  rt::DeviceView<const rt::Half> bv(b.data, std::size_t(b.rows * b.ld));
-  rt::DeviceView<float> cv(c.data, std::size_t(c.rows * c.ld));
-  // 16-byte aligned A and B rows (pointers, and K and N multiples of 8):
-  // the variant whose copies skip the run-time alignment test.
-  bool aligned = a.data % 16 == 0 && b.data % 16 == 0 && a.ld % 8 == 0 &&
-                 b.ld % 8 == 0;
-  rt::Expected<rt::Kernel *> kernel = impl.kernel(
-      aligned ? "tensor_core_matmul_tiled_aligned" : "tensor_core_matmul_tiled");
+  rt::Expected<rt::Kernel *> kernel = impl.kernel(kernels::mmaGemmName(mma));
   if (!kernel)
     return kernel.takeError();
-  return (*kernel)->launch(config, av, bv, cv, std::uint32_t(c.rows),
-                           std::uint32_t(c.cols), std::uint32_t(a.cols),
+  return (*kernel)->launch(config, detail::pointerArg(a, a.dtype, true),
+                           detail::pointerArg(b, b.dtype, true),
+                           detail::pointerArg(c, c.dtype, false),
+                           std::uint32_t(c.rows), std::uint32_t(c.cols),
+                           std::uint32_t(a.cols), std::uint32_t(a.ld),
+                           std::uint32_t(b.ld), std::uint32_t(c.ld),
                            options.alpha, options.beta);
 }
 

@@ -384,17 +384,25 @@ static void testOps(kaio_context ctx, FakeCudaCounters *fake) {
                              KAIO_ACT_NONE, 6, NULL),
                 KAIO_ERROR_INVALID_VALUE, "kaio_gemm_ex: flags: unknown bits 6");
     CHECK(fake->launches == launches + 5);
-    /* The backward: the transposes are column-major views, which the fake
-       8.0 GPU's kernel does not read (named; nothing launched). */
+    /* The backward: the transposes are column-major views read in place
+       (B^T's 48-element lines are 16-byte aligned: the fake 8.0 GPU's
+       kernel reads them); an unaligned one is named, nothing launched. */
     {
       kaio_matrix dc16 = kaio_matrix_row_major(a, KAIO_F16, 64, 48, 0);
       kaio_matrix da = kaio_matrix_row_major(c, KAIO_F32, 64, 32, 0);
-      CHECK_FAILS(kaio_gemm_backward(ctx, &ma, &mb, &dc16, &da, NULL, 1.0f,
+      kaio_matrix b47 = kaio_matrix_row_major(b, KAIO_F16, 32, 47, 0);
+      kaio_matrix dc47 = kaio_matrix_row_major(a, KAIO_F16, 64, 47, 0);
+      CHECK_OK(kaio_gemm_backward(ctx, &ma, &mb, &dc16, &da, NULL, 1.0f,
+                                  0.0f, NULL));
+      CHECK(fake->launches == launches + 6);
+      CHECK(strcmp(fake->lastKernel, "mma_gemm_f16_f32_bcol_aligned") == 0);
+      CHECK_FAILS(kaio_gemm_backward(ctx, &ma, &b47, &dc47, &da, NULL, 1.0f,
                                      0.0f, NULL),
                   KAIO_ERROR_UNSUPPORTED, "gemm_backward: da = dc b^T");
       CHECK_OK(kaio_gemm_backward(ctx, &ma, &mb, &dc16, NULL, NULL, 1.0f,
                                   0.0f, NULL));
-      CHECK(fake->launches == launches + 5);
+      CHECK(fake->launches == launches + 6);
+      launches += 1;
     }
     /* Tuning: one configuration on the fake 8.0 GPU (2 warm-up and 10 timed
        runs of the product and its epilogue kernel). */

@@ -162,21 +162,27 @@ class OpsTest(unittest.TestCase):
         with self.assertRaises(ValueError) as e:
             ops.gemm(f16, f16)  # inner dimensions 32 vs 64
         self.assertIn("gemm", str(e.exception))
-        # A 16-bit C needs the sm_90a kernel: the fake device 0 is an 8.0 GPU.
-        c16 = kaio.DeviceArray.empty((64, 64), "float16")
+        # A bf16 C from f16 inputs is no C gemm takes.
+        cbf = kaio.DeviceArray.empty((64, 64), "bfloat16")
         with self.assertRaises(Exception) as e:
             ops.gemm(f16, kaio.DeviceArray.empty((32, 64), "float16"),
-                     out=c16)
-        self.assertIn("16-bit C runs on the sm_90 kernel only",
+                     out=cbf)
+        self.assertIn("dtype bf16 is not supported with f16 inputs",
                       str(e.exception))
         # A transposed view reaches the library as a column-major matrix:
-        # on this 8.0 GPU the error names it (an sm_90 feature).
+        # on this 8.0 GPU the portable kernel reads it when its lines are
+        # 16-byte aligned, and names it when not.
         bt = CudaArrayInterface(kaio.DeviceArray.empty((48, 32), "float16"),
                                 (32, 48), (2, 64), "<f2")
+        ops.gemm(f16, bt)
+        self.assertLaunched(1, "mma_gemm_f16_f32_bcol_aligned")
+        self.launches = fake().launches
+        odd = CudaArrayInterface(kaio.DeviceArray.empty((48, 33), "float16"),
+                                 (32, 48), (2, 66), "<f2")
         with self.assertRaises(Exception) as e:
-            ops.gemm(f16, bt)
-        self.assertIn("gemm: b: a column-major matrix runs on the sm_90 "
-                      "kernel only", str(e.exception))
+            ops.gemm(f16, odd)
+        self.assertIn("gemm: b: a column-major matrix needs 16-byte aligned "
+                      "lines", str(e.exception))
         strided = CudaArrayInterface(self.x, (5, 16), (132, 8))
         with self.assertRaises(ValueError) as e:
             ops.softmax(strided, out=self.x)

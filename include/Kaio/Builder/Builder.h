@@ -198,7 +198,8 @@ mlir::Value fragToOperand(KernelState *st, mlir::Value frag, mlir::Type elem,
                           SrcLoc loc);
 void storeFragment(KernelState *st, mlir::Value frag, mlir::Value dst,
                    mlir::Value row, mlir::Value col, mlir::Value rows,
-                   mlir::Value cols, mlir::Value ld, SrcLoc loc);
+                   mlir::Value cols, mlir::Value ld, mlir::Value beta,
+                   SrcLoc loc);
 void sharedStoreFragment(KernelState *st, mlir::Value frag, mlir::Value tile,
                          mlir::Value row, mlir::Value col, SrcLoc loc);
 using BodyFn = llvm::function_ref<llvm::SmallVector<mlir::Value>()>;
@@ -731,6 +732,11 @@ public:
   Frag loadFragmentTransposed(ptx::MMAShape shape, Index row, Index col,
                               FragTile tile = {},
                               SrcLoc loc = SrcLoc::current()) const;
+  /// The same for either operand: for `FragRole::a` the tile holds A^T
+  /// ([k][m], a column-major A) and (row, col) = (k, m).
+  Frag loadFragmentTransposed(FragRole role, ptx::MMAShape shape, Index row,
+                              Index col, FragTile tile = {},
+                              SrcLoc loc = SrcLoc::current()) const;
 
   SharedRef<T> operator()(Index i) const { return SharedRef<T>(*this, {i}); }
   SharedRef<T> operator()(Index i, Index j) const {
@@ -833,7 +839,22 @@ public:
     mlir::Value r = row.materialize(st_), c = col.materialize(st_),
                 nr = rows.materialize(st_), nc = cols.materialize(st_),
                 l = ld.materialize(st_);
-    detail::storeFragment(st_, value_, dst.raw(), r, c, nr, nc, l, loc);
+    detail::storeFragment(st_, value_, dst.raw(), r, c, nr, nc, l,
+                          mlir::Value(), loc);
+  }
+  /// The same, accumulating: dst = frag + beta * dst, in f32 (GEMM's
+  /// beta * C; a zero beta never reads dst).
+  template <class T>
+  void store(const Ptr<T> &dst, Index row, Index col, Index rows, Index cols,
+             Index ld, const Val<float> &beta,
+             SrcLoc loc = SrcLoc::current()) const {
+    static_assert(!Ptr<T>::isReadOnly,
+                  "kaio builder: store through a Ptr<const T>");
+    mlir::Value r = row.materialize(st_), c = col.materialize(st_),
+                nr = rows.materialize(st_), nc = cols.materialize(st_),
+                l = ld.materialize(st_);
+    detail::storeFragment(st_, value_, dst.raw(), r, c, nr, nc, l, beta.raw(),
+                          loc);
   }
 
   /// Stores the accumulator tile at (row, col) of the shared tile,
@@ -893,8 +914,14 @@ template <class T>
 Frag Shared<T>::loadFragmentTransposed(ptx::MMAShape shape, Index row,
                                        Index col, FragTile tile,
                                        SrcLoc loc) const {
+  return loadFragmentTransposed(FragRole::b, shape, row, col, tile, loc);
+}
+template <class T>
+Frag Shared<T>::loadFragmentTransposed(FragRole role, ptx::MMAShape shape,
+                                       Index row, Index col, FragTile tile,
+                                       SrcLoc loc) const {
   mlir::Value r = row.materialize(st_), c = col.materialize(st_);
-  return Frag(st_, detail::loadFragment(st_, value_, FragRole::b, shape, r, c,
+  return Frag(st_, detail::loadFragment(st_, value_, role, shape, r, c,
                                         tile.rows, tile.cols, true, loc));
 }
 
@@ -1065,6 +1092,10 @@ public:
   /// runs `factor` iterations per trip and the rest after, so that their
   /// independent loads are in flight together: `k.unroll(4).for_(...)`.
   KernelBuilder &unroll(unsigned factor, SrcLoc loc = SrcLoc::current());
+  /// Marks the next for_ {kaio.pipeline_stages = stages} (2 to 8): a loop
+  /// that copies tiles, waits for them and computes becomes a `stages`-deep
+  /// cp.async pipeline (kaio-pipeline-copies): `k.pipeline(4).for_(...)`.
+  KernelBuilder &pipeline(unsigned stages, SrcLoc loc = SrcLoc::current());
 
   /// for (i = lo; i < hi; i += step) body(i). The index type is that of
   /// body's parameter (`[&](I32 t) {...}`).

@@ -57,9 +57,11 @@ public:
   /// leading dimension (a column-major C is computed as C^T = B^T A^T;
   /// FP8, tf32 and s8 need A row-major and B column-major: K-major, the
   /// only layout their tensor cores read), on the persistent warp-specialised TMA +
-  /// wgmma kernel. Elsewhere dense row-major matrices (ld = cols; else a typed
-  /// "unsupported" error) on 128 x 128 block tiles of 4 x 4 warp tiles, two
-  /// cp.async stages (examples/tensor_core_matmul_tiled.mlir, f16 only).
+  /// wgmma kernel. Elsewhere (sm_80 and later) the portable mma.sync
+  /// kernel: f16 or bf16 A and B, row- or column-major with any leading
+  /// dimension (column-major ones with 16-byte aligned lines), C f32 or the
+  /// inputs' type; 128 x 128 block tiles of four 64 x 64 warp tiles, a
+  /// four-stage cp.async pipeline (lib/Ops/Kernels/MmaGemmKernels.cpp).
   /// options.bias and options.activation make it C = act(alpha * A B +
   /// beta * C + bias): fused into the sm_90 kernel's epilogue (staged
   /// through shared memory, 16-byte stores); elsewhere Library::

@@ -19,5 +19,6 @@ int main(int argc, char **argv) {
         kaio::ops::kernels::buildNormBackwardKernels(mb);
         kaio::ops::kernels::buildAttentionKernels(mb);
         kaio::ops::kernels::buildSgemmKernels(mb);
+        kaio::ops::kernels::buildMmaGemmKernels(mb);
       });
 }

@@ -275,6 +275,37 @@ inline unsigned getGemmElemBytes(GemmElem type) {
              : 2;
 }
 
+/// The portable tensor-core GEMM (MmaGemmKernels.cpp, mma.sync m16n8k16,
+/// sm_80 and later): C = alpha A B + beta C with A and B f16 or bf16, each
+/// row- or column-major with a leading dimension, C row-major in f32 or the
+/// inputs' type; any M, N, K. kMmaGemmThreads threads (4 warps of 64 x 64)
+/// per kMmaGemmBlockM x kMmaGemmBlockN tile of C (grid x along N, y along
+/// M); a kMmaGemmStages-deep cp.async pipeline of kMmaGemmBlockK-deep tiles
+/// (4 x 8 KiB = 64 KiB of shared memory at 16-bit inputs).
+constexpr unsigned kMmaGemmBlockM = 128, kMmaGemmBlockN = 128,
+                   kMmaGemmBlockK = 32, kMmaGemmStages = 4,
+                   kMmaGemmThreads = 128;
+struct MmaGemmConfig {
+  GemmElem in = GemmElem::F16, out = GemmElem::F32;
+  /// A column-major A (M contiguous) / B (K contiguous).
+  bool aColMajor = false, bColMajor = false;
+  /// A's and B's rows (as stored) are 16-byte aligned: pointers and
+  /// leading dimensions; the copies skip the run-time alignment test.
+  bool aligned = false;
+};
+/// `mma_gemm_<in>_<out>[_acol][_bcol][_aligned](a, b, c, m, n, k, lda, ldb,
+/// ldc, alpha, beta)`.
+inline std::string mmaGemmName(const MmaGemmConfig &c) {
+  return std::string("mma_gemm_") + getGemmElemName(c.in) + "_" +
+         getGemmElemName(c.out) + (c.aColMajor ? "_acol" : "") +
+         (c.bColMajor ? "_bcol" : "") + (c.aligned ? "_aligned" : "");
+}
+/// Every configuration the library embeds: f16 and bf16 inputs, f32 or
+/// the inputs' type out, the four layouts aligned, and row-major A and B
+/// also unaligned.
+std::vector<MmaGemmConfig> getMmaGemmConfigs();
+void buildMmaGemmKernels(builder::ModuleBuilder &mb);
+
 /// A configuration of the warp-specialised TMA + wgmma GEMM for sm_90a
 /// (HopperGemmKernels.cpp): C = A * B with A and B f16 or bf16 (row- or
 /// column-major, any leading dimension of 16-byte lines), e4m3 or e5m2

@@ -655,6 +655,38 @@ kaio.kernel @load_fragment_wrong_type() attributes {block_size = array<i32: 32>}
 
 // -----
 
+kaio.kernel @load_fragment_transposed_a_col_major() attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<16x16xf16, #kaio.layout<col_major>>
+  // expected-error @+1 {{'kaio.load_fragment' op the A operand comes from a row-major tile}}
+  %a = kaio.load_fragment %s[%c0, %c0] transpose : !kaio.smem<16x16xf16, #kaio.layout<col_major>> -> !kaio.frag<a, m16n8k16, f16>
+  kaio.return
+}
+
+// -----
+
+kaio.kernel @load_fragment_transposed_b_col_major() attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<16x16xf16, #kaio.layout<col_major>>
+  // expected-error @+1 {{'kaio.load_fragment' op loads a transposed B from a row-major tile}}
+  %b = kaio.load_fragment %s[%c0, %c0] transpose : !kaio.smem<16x16xf16, #kaio.layout<col_major>> -> !kaio.frag<b, m16n8k16, f16>
+  kaio.return
+}
+
+// -----
+
+kaio.kernel @load_fragment_transposed_a_outside() attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %c8 = arith.constant 8 : i32
+  %s = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  // A^T's atom is 16 (k) x 16 (m) tile elements: column 8 leaves the tile.
+  // expected-error @+1 {{'kaio.load_fragment' op columns 8..23 are outside the tile}}
+  %a = kaio.load_fragment %s[%c0, %c8] transpose : !kaio.smem<16x16xf16> -> !kaio.frag<a, m16n8k16, f16>
+  kaio.return
+}
+
+// -----
+
 kaio.kernel @load_fragment_1d() attributes {block_size = array<i32: 32>} {
   %c0 = arith.constant 0 : i32
   %s = kaio.shared_alloc : !kaio.smem<256xf16>

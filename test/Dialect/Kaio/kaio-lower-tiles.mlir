@@ -210,6 +210,40 @@ kaio.kernel @load_fragments(%c: !kaio.ptr<f32>, %n: i32)
 
 // -----
 
+// A transposed A (a tile of A^T, [k][m]: a column-major A): ldmatrix .trans,
+// each lane addressing stored row k = 8 (matrix / 2) + lane % 8 at m = 8
+// (matrix % 2); atoms 16 tile columns apart.
+// CHECK-LABEL: kaio.kernel @load_transposed_a
+// CHECK: %[[T:.*]] = kaio.shared_alloc : <16x32xf16, <row_major, pad = 8>>
+// CHECK: %[[LANE:.*]] = kaio.lane_id : i32
+// CHECK: %[[R:.*]] = arith.remui %[[LANE]], %{{.*}} : i32
+// CHECK: %[[Q:.*]] = arith.divui %[[LANE]], %{{.*}} : i32
+// CHECK: %[[J:.*]] = arith.remui %[[Q]], %{{.*}} : i32
+// CHECK: %[[JR:.*]] = arith.remui %[[J]], %{{.*}} : i32
+// CHECK: %[[JC:.*]] = arith.divui %[[J]], %{{.*}} : i32
+// CHECK: %[[M8:.*]] = arith.muli %[[JR]], %{{.*}} : i32
+// CHECK: %[[M:.*]] = arith.addi %{{.*}}, %[[M8]] : i32
+// CHECK: %[[K8:.*]] = arith.muli %[[JC]], %{{.*}} : i32
+// CHECK: %[[RK:.*]] = arith.addi %[[R]], %[[K8]] : i32
+// CHECK: %[[K:.*]] = arith.addi %{{.*}}, %[[RK]] : i32
+// CHECK: kaio.tile_offset [%[[K]], %[[M]]] : !kaio.smem<16x32xf16, <row_major, pad = 8>>
+// CHECK: %{{.*}}:4 = ptx.ldmatrix trans [%{{.*}}] : i32 -> i32, i32, i32, i32
+// The second atom: 16 tile columns (32 bytes) further.
+// CHECK: %[[OFF2:.*]] = kaio.tile_offset
+// CHECK: %[[BASE:.*]] = arith.addi %{{.*}}, %[[OFF2]] : i32
+// CHECK: %[[NEXT:.*]] = arith.addi %[[BASE]], %c32_i32 : i32
+// CHECK: %{{.*}}:4 = ptx.ldmatrix trans [%[[NEXT]]] : i32 -> i32, i32, i32, i32
+// CHECK-NOT: kaio.load_fragment
+kaio.kernel @load_transposed_a(%c: !kaio.ptr<f32>)
+    attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %At = kaio.shared_alloc : !kaio.smem<16x32xf16, #kaio.layout<row_major, pad = 8>>
+  %a = kaio.load_fragment %At[%c0, %c0] transpose : !kaio.smem<16x32xf16, #kaio.layout<row_major, pad = 8>> -> !kaio.frag<a, m16n8k16, f16, 2x1>
+  kaio.return
+}
+
+// -----
+
 // Fragments become the lane's registers, also through scf.for: an f32
 // accumulator is four f32 registers, f16 operands are packed pairs in i32.
 // CHECK-LABEL: kaio.kernel @mma_loop

@@ -51,7 +51,7 @@ kaio.kernel @one_stage(%p: !kaio.ptr<f16>, %n: i32)
   %c0 = arith.constant 0 : i32
   %c16 = arith.constant 16 : i32
   %s = kaio.shared_alloc : !kaio.smem<16x16xf16>
-  // expected-error @+1 {{'scf.for' op 'kaio.pipeline_stages' must be an integer from 2 to 8}}
+  // expected-error @+1 {{'kaio.pipeline_stages' is an integer from 2 to 8 on an scf.for}}
   scf.for %k = %c0 to %n step %c16 : i32 {
     %t = kaio.async_copy %p[%c0, %k] bounds [%c16, %n] ld %n to %s
         : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
@@ -94,5 +94,33 @@ kaio.kernel @unfenced(%p: !kaio.ptr<f16>, %out: !kaio.ptr<f16>, %n: i32)
     scf.yield %a : f16
   } {kaio.pipeline_stages = 2 : i32}
   kaio.store %sum, %out[%c0] : f16, !kaio.ptr<f16>, i32
+  kaio.return
+}
+
+// -----
+
+// An unsigned loop (the builder's U32 loops) is pipelined as a signed loop
+// over its zero-extended bounds, the body reading the induction value
+// truncated back to i32.
+// CHECK-LABEL: kaio.kernel @unsigned_loop
+// CHECK: %[[LB:.*]] = arith.extui %c0_i32 : i32 to i64
+// CHECK: %[[UB:.*]] = arith.extui %arg1 : i32 to i64
+// CHECK: %[[STEP:.*]] = arith.extui %c16_i32 : i32 to i64
+// CHECK: scf.for %[[IV:.*]] = %[[LB]] to %[[UB]] step %[[STEP]] iter_args
+// CHECK-SAME: : i64 {
+// CHECK: %[[NEXT:.*]] = arith.addi %[[IV]], %{{.*}} : i64
+// CHECK: arith.trunci %[[NEXT]] : i64 to i32
+// CHECK: kaio.async_copy
+kaio.kernel @unsigned_loop(%p: !kaio.ptr<f16>, %n: i32)
+    attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %s = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  scf.for unsigned %k = %c0 to %n step %c16 : i32 {
+    %t = kaio.async_copy %p[%c0, %k] bounds [%c16, %n] ld %n to %s
+        : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+    kaio.async_wait %t
+    kaio.barrier
+  } {kaio.pipeline_stages = 2 : i32}
   kaio.return
 }

@@ -238,11 +238,13 @@ kaio.kernel @tiles(%A: !kaio.ptr<f16> {kaio.readonly},
   // CHECK: kaio.load_fragment %{{.*}}[%{{.*}}, %{{.*}}] : <16x16xf16, <col_major>> -> <b, m16n8k16, f16>
   // CHECK: kaio.load_fragment %{{.*}}[%{{.*}}, %{{.*}}] : <16x64xbf16, <row_major, swizzle = <3, 4, 3>>> -> <a, m16n8k16, bf16>
   // CHECK: kaio.load_fragment %{{.*}}[%{{.*}}, %{{.*}}] : <32x16xf16> -> <a, m16n8k8, f16>
+  // CHECK: kaio.load_fragment %{{.*}}[%{{.*}}, %{{.*}}] transpose : <32x16xf16> -> <a, m16n8k16, f16>
   %a = kaio.load_fragment %As[%c16, %c0] : !kaio.smem<32x16xf16> -> !kaio.frag<a, m16n8k16, f16>
   %b = kaio.load_fragment %Bs[%c0, %c8] : !kaio.smem<16x16xf16, #kaio.layout<row_major, pad = 8>> -> !kaio.frag<b, m16n8k16, f16>
   %bc = kaio.load_fragment %Bc[%c0, %c8] : !kaio.smem<16x16xf16, #kaio.layout<col_major>> -> !kaio.frag<b, m16n8k16, f16>
   %abf = kaio.load_fragment %Ts[%c0, %c16] : !kaio.smem<16x64xbf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>> -> !kaio.frag<a, m16n8k16, bf16>
   %a8 = kaio.load_fragment %As[%c0, %c8] : !kaio.smem<32x16xf16> -> !kaio.frag<a, m16n8k8, f16>
+  %at = kaio.load_fragment %As[%c16, %c0] transpose : !kaio.smem<32x16xf16> -> !kaio.frag<a, m16n8k16, f16>
   // CHECK: kaio.mma %{{.*}}, %{{.*}}, %{{.*}} : <a, m16n8k16, f16>, <b, m16n8k16, f16>, <acc, m16n8k16, f32>
   %d = kaio.mma %a, %b, %acc : !kaio.frag<a, m16n8k16, f16>, !kaio.frag<b, m16n8k16, f16>, !kaio.frag<acc, m16n8k16, f32>
   %d2 = kaio.mma %a, %bc, %d : !kaio.frag<a, m16n8k16, f16>, !kaio.frag<b, m16n8k16, f16>, !kaio.frag<acc, m16n8k16, f32>

@@ -240,6 +240,38 @@ TEST(Builder, UnrollMarksOnlyTheNextLoop) {
   EXPECT_THAT(diag, HasSubstr("unroll(4) is not followed by a for_"));
 }
 
+TEST(Builder, PipelineMarksOnlyTheNextLoop) {
+  std::string ir = build([](KernelBuilder &k) {
+    auto p = k.param<Ptr<const f16>>("p");
+    auto n = k.param<uint32_t>("n");
+    auto tile = k.shared<f16>({16, 16});
+    k.pipeline(3).for_(0u, n, 16u, [&](U32 i) {
+      Token t = k.asyncCopy(p, 0u, i, 16u, n, n, tile);
+      k.asyncWait({t});
+      k.for_(0u, i, 1u, [&](U32) { k.barrier(); });
+    });
+  });
+  EXPECT_THAT(ir, HasSubstr("{kaio.pipeline_stages = 3 : i32}"));
+  std::size_t first = ir.find("kaio.pipeline_stages");
+  EXPECT_EQ(ir.find("kaio.pipeline_stages", first + 1), std::string::npos)
+      << ir;
+
+  int line = 0;
+  std::string diag = diagnostics([&](KernelBuilder &k) {
+    line = __LINE__ + 1;
+    k.pipeline(9);
+  });
+  EXPECT_THAT(diag, HasSubstr(at(line)));
+  EXPECT_THAT(diag, HasSubstr("pipeline stages 9 are outside 2 to 8"));
+
+  diag = diagnostics([&](KernelBuilder &k) {
+    line = __LINE__ + 1;
+    k.pipeline(2);
+  });
+  EXPECT_THAT(diag, HasSubstr(at(line)));
+  EXPECT_THAT(diag, HasSubstr("pipeline(2) is not followed by a for_"));
+}
+
 TEST(Builder, GlobalMemory) {
   std::string ir = build([](KernelBuilder &k) {
     auto in = k.param<Ptr<const float>>("in");

@@ -301,14 +301,14 @@ TEST_P(GemmTest, LaunchesOneBlockPerOutputTileAndNothingOnBadInput) {
   EXPECT_EQ(counters->launches, launches + 1);
   EXPECT_EQ(counters->lastGrid[0], 2u); // ceil(130 / 128)
   EXPECT_EQ(counters->lastGrid[1], 3u); // ceil(300 / 128)
-  EXPECT_EQ(counters->lastBlock[0], 256u);
+  EXPECT_EQ(counters->lastBlock[0], 128u); // 4 warps of 64 x 64
   // N = 130: B's rows are not 16-byte aligned, the general kernel.
-  EXPECT_STREQ(counters->lastKernel, "tensor_core_matmul_tiled");
+  EXPECT_STREQ(counters->lastKernel, "mma_gemm_f16_f32");
   // N = 128, K = 64: aligned rows, the variant without alignment tests.
   ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a->view(), m, k),
                          Matrix::rowMajor(b->view(), k, 128),
                          Matrix::rowMajor(c->view(), m, 128)));
-  EXPECT_STREQ(counters->lastKernel, "tensor_core_matmul_tiled_aligned");
+  EXPECT_STREQ(counters->lastKernel, "mma_gemm_f16_f32_aligned");
   launches += 1;
   // A buffer too small for the shape: a typed error, no launch.
   rt::Error e = lib->gemm(Matrix::rowMajor(a->view(), m, k),
@@ -317,44 +317,67 @@ TEST_P(GemmTest, LaunchesOneBlockPerOutputTileAndNothingOnBadInput) {
   ASSERT_TRUE(e);
   EXPECT_EQ(e.code(), rt::ErrorCode::InvalidValue);
   EXPECT_EQ(counters->launches, launches + 1);
-  // A 16-bit C needs the sm_90a kernel: Unsupported here (an 8.0 GPU),
-  // naming c; nothing launched.
+  launches = counters->launches;
+  // A 16-bit C of the inputs' type: the kernel that rounds once.
   auto c16 = rt::DeviceBuffer<rt::Half>::allocate(*device, m * 128);
   ASSERT_TRUE(c16);
-  rt::Error half = lib->gemm(Matrix::rowMajor(a->view(), m, k),
-                             Matrix::rowMajor(b->view(), k, 128),
-                             Matrix::rowMajor(c16->view(), m, 128));
-  ASSERT_TRUE(half);
-  EXPECT_EQ(half.code(), rt::ErrorCode::Unsupported);
-  EXPECT_NE(kaio::test::messageOf(half).find("gemm: c: a 16-bit C runs on the sm_90 kernel only"),
+  ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a->view(), m, k),
+                         Matrix::rowMajor(b->view(), k, 128),
+                         Matrix::rowMajor(c16->view(), m, 128)));
+  EXPECT_STREQ(counters->lastKernel, "mma_gemm_f16_f16_aligned");
+  launches += 1;
+  // bf16 inputs with a bf16 C; a bf16 C from f16 inputs is no C gemm
+  // takes (naming c).
+  auto abf = rt::DeviceBuffer<rt::BFloat16>::allocate(*device, m * k);
+  auto bbf = rt::DeviceBuffer<rt::BFloat16>::allocate(*device, k * 128);
+  auto cbf = rt::DeviceBuffer<rt::BFloat16>::allocate(*device, m * 128);
+  ASSERT_TRUE(abf && bbf && cbf);
+  ASSERT_FALSE(lib->gemm(Matrix::rowMajor(abf->view(), m, k),
+                         Matrix::rowMajor(bbf->view(), k, 128),
+                         Matrix::rowMajor(cbf->view(), m, 128)));
+  EXPECT_STREQ(counters->lastKernel, "mma_gemm_bf16_bf16_aligned");
+  launches += 1;
+  rt::Error mixed = lib->gemm(Matrix::rowMajor(a->view(), m, k),
+                              Matrix::rowMajor(b->view(), k, 128),
+                              Matrix::rowMajor(cbf->view(), m, 128));
+  ASSERT_TRUE(mixed);
+  EXPECT_NE(kaio::test::messageOf(mixed).find(
+                "gemm: c: dtype bf16 is not supported with f16 inputs"),
             std::string::npos)
-      << kaio::test::messageOf(half);
-  // So do column-major and padded matrices, naming the matrix.
+      << kaio::test::messageOf(mixed);
+  EXPECT_EQ(counters->launches, launches);
+  // A column-major B (W of x W^T) with aligned lines: its own variant.
   Matrix colB = Matrix::rowMajor(b->view(), 128, k);
   colB.layout = Layout::ColMajor;
   colB.rows = k;
   colB.cols = 128;
   colB.ld = k;
-  rt::Error col = lib->gemm(Matrix::rowMajor(a->view(), m, k), colB,
+  ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a->view(), m, k), colB,
+                         Matrix::rowMajor(c->view(), m, 128)));
+  EXPECT_STREQ(counters->lastKernel, "mma_gemm_f16_f32_bcol_aligned");
+  launches += 1;
+  // Padded rows: any leading dimension.
+  ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a->view(), m, 32, k),
+                         Matrix::rowMajor(b->view(), 32, 128),
+                         Matrix::rowMajor(c->view(), m, 128)));
+  EXPECT_STREQ(counters->lastKernel, "mma_gemm_f16_f32_aligned");
+  launches += 1;
+  // A column-major operand whose lines are not 16-byte aligned: not
+  // embedded (Unsupported, naming it; nothing launched).
+  Matrix oddB = colB;
+  oddB.ld = k + 1;
+  rt::Error odd = lib->gemm(Matrix::rowMajor(a->view(), m, k), oddB,
                             Matrix::rowMajor(c->view(), m, 128));
-  ASSERT_TRUE(col);
-  EXPECT_EQ(col.code(), rt::ErrorCode::Unsupported);
-  EXPECT_NE(kaio::test::messageOf(col).find(
-                "gemm: b: a column-major matrix runs on the sm_90 kernel only"),
+  ASSERT_TRUE(odd);
+  EXPECT_EQ(odd.code(), rt::ErrorCode::Unsupported);
+  EXPECT_NE(kaio::test::messageOf(odd).find(
+                "gemm: b: a column-major matrix needs 16-byte aligned lines"),
             std::string::npos)
-      << kaio::test::messageOf(col);
-  rt::Error padded = lib->gemm(Matrix::rowMajor(a->view(), m, 32, k),
-                               Matrix::rowMajor(b->view(), 32, 128),
-                               Matrix::rowMajor(c->view(), m, 128));
-  ASSERT_TRUE(padded);
-  EXPECT_NE(kaio::test::messageOf(padded).find(
-                "gemm: a: leading dimension 64 != 32 columns: padded matrices "
-                "run on the sm_90 kernel only"),
-            std::string::npos)
-      << kaio::test::messageOf(padded);
+      << kaio::test::messageOf(odd);
+  EXPECT_EQ(counters->launches, launches);
   // A column-major C with column-major A and B is C^T = B^T A^T, all
-  // row-major and dense: the portable kernel runs it (A^T's 300-element
-  // rows are not 16-byte multiples: the variant that tests alignment).
+  // row-major: the portable kernel runs it (A^T's 300-element rows are not
+  // 16-byte multiples: the variant that tests alignment).
   Matrix colA = Matrix::rowMajor(a->view(), k, m);
   colA.layout = Layout::ColMajor;
   std::swap(colA.rows, colA.cols);
@@ -363,12 +386,11 @@ TEST_P(GemmTest, LaunchesOneBlockPerOutputTileAndNothingOnBadInput) {
   colC.layout = Layout::ColMajor;
   std::swap(colC.rows, colC.cols);
   colC.ld = m;
-  colB.ld = k;
   ASSERT_FALSE(lib->gemm(colA, colB, colC));
-  EXPECT_STREQ(counters->lastKernel, "tensor_core_matmul_tiled");
+  EXPECT_STREQ(counters->lastKernel, "mma_gemm_f16_f32");
   EXPECT_EQ(counters->lastGrid[0], 3u); // ceil(300 / 128) columns of C^T
   EXPECT_EQ(counters->lastGrid[1], 1u); // 128 rows of C^T
-  EXPECT_EQ(counters->launches, launches + 2);
+  EXPECT_EQ(counters->launches, launches + 1);
 }
 
 TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
@@ -419,7 +441,7 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
   ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a->view(), 300, k),
                          Matrix::rowMajor(b->view(), k, 130),
                          Matrix::rowMajor(c->view(), 300, 130)));
-  EXPECT_STREQ(counters->lastKernel, "tensor_core_matmul_tiled");
+  EXPECT_STREQ(counters->lastKernel, "mma_gemm_f16_f32");
   // C in A's 16-bit type: the kernel that rounds once in its epilogue.
   auto c16 = rt::DeviceBuffer<rt::Half>::allocate(*h100, m * n);
   ASSERT_TRUE(c16);
@@ -427,19 +449,15 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
                          Matrix::rowMajor(b->view(), k, n),
                          Matrix::rowMajor(c16->view(), m, n)));
   EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f16_128x256x64_s4");
-  // bf16 runs on the sm_90 kernel (and only there).
+  // bf16 runs on the sm_90 kernel; with unaligned rows on the portable one.
   Matrix a16 = Matrix::rowMajor(a->view(), m, k),
          b16 = Matrix::rowMajor(b->view(), k, n);
   a16.dtype = b16.dtype = DType::BF16;
   ASSERT_FALSE(lib->gemm(a16, b16, Matrix::rowMajor(c->view(), m, n)));
   EXPECT_STREQ(counters->lastKernel, "hopper_gemm_bf16_f32_128x256x64_s4");
   b16.cols = b16.ld = 130;
-  rt::Error unaligned =
-      lib->gemm(a16, b16, Matrix::rowMajor(c->view(), m, 130));
-  ASSERT_TRUE(unaligned);
-  EXPECT_EQ(unaligned.code(), rt::ErrorCode::Unsupported);
-  EXPECT_NE(kaio::test::messageOf(unaligned).find("bf16 runs on the sm_90 kernel only"),
-            std::string::npos);
+  ASSERT_FALSE(lib->gemm(a16, b16, Matrix::rowMajor(c->view(), m, 130)));
+  EXPECT_STREQ(counters->lastKernel, "mma_gemm_bf16_f32");
   // Column-major operands: the variants reading them transposed, with
   // boxes of 64 contiguous elements for an MN-major operand and BK for a
   // K-major one; a column-major C swaps the operands (C^T = B^T A^T).
@@ -823,44 +841,33 @@ TEST_P(GemmTest, BackwardReusesTheForwardKernelsOnTransposedViews) {
             std::string::npos)
       << mixed.message();
   EXPECT_EQ(counters->launches, launches + 3);
-  // The 8.0 GPU's kernel reads row-major operands only: named.
+  // The 8.0 GPU's kernel reads a column-major operand only with 16-byte
+  // aligned lines: A with 60-element rows makes A^T (for db) unaligned,
+  // while dc B^T (for da) runs. Both products are checked before either
+  // launches; da alone runs.
   rt::Expected<Library> portable = Library::load(*device);
   ASSERT_TRUE(portable) << portable.error().message();
-  auto a8 = rt::DeviceBuffer<rt::Half>::allocate(*device, 256 * 64);
-  auto b8 = rt::DeviceBuffer<rt::Half>::allocate(*device, 64 * 256);
+  auto a8 = rt::DeviceBuffer<rt::Half>::allocate(*device, 256 * 60);
+  auto b8 = rt::DeviceBuffer<rt::Half>::allocate(*device, 60 * 256);
   auto dc8 = rt::DeviceBuffer<rt::Half>::allocate(*device, 256 * 256);
-  auto da8 = rt::DeviceBuffer<float>::allocate(*device, 256 * 64);
-  ASSERT_TRUE(a8 && b8 && dc8 && da8);
-  rt::Error col = portable->gemmBackward(
-      Matrix::rowMajor(a8->view(), 256, 64), Matrix::rowMajor(b8->view(), 64, 256),
-      Matrix::rowMajor(dc8->view(), 256, 256),
-      Matrix::rowMajor(da8->view(), 256, 64), Matrix());
-  ASSERT_TRUE(col);
-  EXPECT_EQ(col.code(), rt::ErrorCode::Unsupported);
-  EXPECT_NE(col.message().find("gemm_backward: da = dc b^T"), std::string::npos)
-      << col.message();
-  // With B = W^T (column-major) dA would run there but dB would not: both
-  // products are checked before either launches.
-  auto db8 = rt::DeviceBuffer<float>::allocate(*device, 64 * 256);
-  ASSERT_TRUE(db8);
-  Matrix wT = Matrix::rowMajor(b8->view(), 256, 64);
-  std::swap(wT.rows, wT.cols);
-  wT.layout = Layout::ColMajor;
+  auto da8 = rt::DeviceBuffer<float>::allocate(*device, 256 * 60);
+  auto db8 = rt::DeviceBuffer<float>::allocate(*device, 60 * 256);
+  ASSERT_TRUE(a8 && b8 && dc8 && da8 && db8);
+  Matrix a60 = Matrix::rowMajor(a8->view(), 256, 60),
+         b60 = Matrix::rowMajor(b8->view(), 60, 256),
+         dc256 = Matrix::rowMajor(dc8->view(), 256, 256),
+         da60 = Matrix::rowMajor(da8->view(), 256, 60),
+         db60 = Matrix::rowMajor(db8->view(), 60, 256);
   int before = counters->launches;
-  rt::Error half = portable->gemmBackward(
-      Matrix::rowMajor(a8->view(), 256, 64), wT,
-      Matrix::rowMajor(dc8->view(), 256, 256),
-      Matrix::rowMajor(da8->view(), 256, 64),
-      Matrix::rowMajor(db8->view(), 64, 256));
+  rt::Error half = portable->gemmBackward(a60, b60, dc256, da60, db60);
   ASSERT_TRUE(half);
+  EXPECT_EQ(half.code(), rt::ErrorCode::Unsupported);
   EXPECT_NE(half.message().find("gemm_backward: db = a^T dc"),
             std::string::npos)
       << half.message();
   EXPECT_EQ(counters->launches, before);
-  ASSERT_FALSE(portable->gemmBackward(
-      Matrix::rowMajor(a8->view(), 256, 64), wT,
-      Matrix::rowMajor(dc8->view(), 256, 256),
-      Matrix::rowMajor(da8->view(), 256, 64), Matrix()));
+  ASSERT_FALSE(portable->gemmBackward(a60, b60, dc256, da60, Matrix()));
+  EXPECT_STREQ(counters->lastKernel, "mma_gemm_f16_f32_bcol_aligned");
   EXPECT_EQ(counters->launches, before + 1);
 }
 

@@ -61,6 +61,15 @@ LogicalResult KaioDialect::verifyOperationAttribute(Operation *op,
                              << " on an scf.for";
     return success();
   }
+  if (attr.getName() == kPipelineStagesAttrName) {
+    auto stages = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<scf::ForOp>(op) || !stages || stages.getInt() < 2 ||
+        stages.getInt() > kMaxPipelineStages)
+      return op->emitError() << "'" << kPipelineStagesAttrName
+                             << "' is an integer from 2 to "
+                             << kMaxPipelineStages << " on an scf.for";
+    return success();
+  }
   if (attr.getName() != kTargetAttrName)
     return success();
   auto name = dyn_cast<StringAttr>(attr.getValue());

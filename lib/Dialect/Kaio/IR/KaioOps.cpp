@@ -543,10 +543,10 @@ LogicalResult LoadFragmentOp::verify() {
     return emitOpError() << "ldmatrix reads 16-byte rows, which swizzle base "
                          << tile.getLayout().getSwizzleBase()
                          << " splits (base must be >= 4)";
-  if (getTranspose() && frag.getRole() != FragRole::b)
-    return emitOpError("only the B operand is loaded from its transpose");
   if (getTranspose() && tile.isColumnMajor())
-    return emitOpError("loads a transposed B from a row-major tile");
+    return emitOpError() << "loads a transposed "
+                         << stringifyFragRole(frag.getRole()).upper()
+                         << " from a row-major tile";
   auto [atomRows, atomCols] = frag.getAtomExtent();
   int64_t rows = int64_t(atomRows) * frag.getTileRows();
   int64_t cols = int64_t(atomCols) * frag.getTileCols();

@@ -273,7 +273,8 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
     FragType atom = frag.withTile(1, 1);
     auto [atomRows, atomCols] = frag.getAtomExtent();
     Emitter e(rewriter, op.getLoc());
-    // A row-major tile of B's transpose reads like a column-major B.
+    // A row-major tile of an operand's transpose reads like a column-major
+    // operand.
     bool transpose = op.getTranspose();
     bool colMajor =
         transpose || tile.getLayout().getOrder() == MatrixOrder::col_major;
@@ -345,8 +346,16 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
     if (atom.getRole() == FragRole::a) {
       Value jr = arith::RemUIOp::create(rewriter, op.getLoc(), j, e.i32(2));
       Value jc = arith::DivUIOp::create(rewriter, op.getLoc(), j, e.i32(2));
-      addrRow = e.add(row, e.add(r, e.mul(jr, e.i32(8))));
-      addrCol = e.add(col, e.mul(jc, e.i32(8)));
+      if (!colMajor) {
+        addrRow = e.add(row, e.add(r, e.mul(jr, e.i32(8))));
+        addrCol = e.add(col, e.mul(jc, e.i32(8)));
+      } else {
+        // A stored [k][m] (a tile of A^T): each stored row is one k, 8 m's
+        // long; transpose on load.
+        addrRow = e.add(row, e.mul(jr, e.i32(8)));
+        addrCol = e.add(col, e.add(r, e.mul(jc, e.i32(8))));
+        trans = true;
+      }
     } else {
       // Matrix j: k half j % 2 of the atom j / 2 columns of 8 further.
       Value jk = arith::RemUIOp::create(rewriter, op.getLoc(), j, e.i32(2));

@@ -42,7 +42,7 @@ using namespace kaio;
 
 namespace {
 
-constexpr StringLiteral kStagesAttrName = "kaio.pipeline_stages";
+constexpr StringLiteral kStagesAttrName = KaioDialect::kPipelineStagesAttrName;
 
 /// Gives every tile the loop's copies fill `stages` buffers; iteration i
 /// uses buffer i mod stages (an arith.select chain at the top of the body),
@@ -135,6 +135,45 @@ FailureOr<scf::ForOp> multiBuffer(scf::ForOp loop, unsigned stages,
   return loop;
 }
 
+/// scf::pipelineForLoop pipelines signed loops only: an unsigned loop (the
+/// builder's U32 loops) becomes a signed i64 loop over its zero-extended
+/// bounds — every value of a narrower unsigned type is a non-negative i64,
+/// so the trip count is the same — whose body reads the induction value
+/// truncated back.
+FailureOr<scf::ForOp> signedLoop(scf::ForOp loop, RewriterBase &rewriter) {
+  if (!loop.getUnsignedCmp())
+    return loop;
+  Location loc = loop.getLoc();
+  Type type = loop.getInductionVar().getType();
+  if (!type.isSignlessInteger() || type.getIntOrFloatBitWidth() >= 64)
+    return loop.emitOpError()
+           << "an unsigned loop over " << type
+           << " cannot be pipelined (only narrower than 64 bits)";
+  Type i64 = rewriter.getI64Type();
+  rewriter.setInsertionPoint(loop);
+  auto widen = [&](Value v) -> Value {
+    return arith::ExtUIOp::create(rewriter, loc, i64, v);
+  };
+  Value lb = widen(loop.getLowerBound()), ub = widen(loop.getUpperBound()),
+        step = widen(loop.getStep());
+  auto wide = scf::ForOp::create(rewriter, loc, lb, ub, step,
+                                 loop.getInitArgs(), nullptr,
+                                 /*unsignedCmp=*/false);
+  wide->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  Block *body = wide.getBody();
+  // Without iter_args the builder gave the new body a terminator; the old
+  // body brings its own.
+  if (!body->empty())
+    rewriter.eraseOp(&body->back());
+  rewriter.setInsertionPointToStart(body);
+  SmallVector<Value> args{
+      arith::TruncIOp::create(rewriter, loc, type, wide.getInductionVar())};
+  llvm::append_range(args, wide.getRegionIterArgs());
+  rewriter.mergeBlocks(loop.getBody(), body, args);
+  rewriter.replaceOp(loop, wide.getResults());
+  return wide;
+}
+
 /// Stage 0: the copies, the ops of the body they depend on, and what
 /// computes the next value of the iter_args those read (the buffer
 /// counter); the last stage: everything else, in the original order.
@@ -200,14 +239,20 @@ struct PipelineCopiesPass
     IRRewriter rewriter(&getContext());
     for (scf::ForOp loop : loops) {
       auto stagesAttr = loop->getAttrOfType<IntegerAttr>(kStagesAttrName);
-      if (!stagesAttr || stagesAttr.getInt() < 2 || stagesAttr.getInt() > 8) {
+      if (!stagesAttr || stagesAttr.getInt() < 2 ||
+          stagesAttr.getInt() > KaioDialect::kMaxPipelineStages) {
         loop.emitOpError() << "'" << kStagesAttrName
-                           << "' must be an integer from 2 to 8";
+                           << "' must be an integer from 2 to "
+                           << KaioDialect::kMaxPipelineStages;
         return signalPassFailure();
       }
       unsigned stages = unsigned(stagesAttr.getInt());
       loop->removeAttr(kStagesAttrName);
-      FailureOr<scf::ForOp> counted = multiBuffer(loop, stages, rewriter);
+      FailureOr<scf::ForOp> signedForm = signedLoop(loop, rewriter);
+      if (failed(signedForm))
+        return signalPassFailure();
+      FailureOr<scf::ForOp> counted =
+          multiBuffer(*signedForm, stages, rewriter);
       if (failed(counted))
         return signalPassFailure();
       loop = *counted;

@@ -47,6 +47,12 @@ def Kaio_Dialect : Dialect {
     /// iterations per trip (1 <= N <= kMaxUnroll).
     static constexpr llvm::StringLiteral kUnrollAttrName = "kaio.unroll";
     static constexpr int64_t kMaxUnroll = 32;
+    /// `{kaio.pipeline_stages = N}` on an scf.for: kaio-pipeline-copies
+    /// turns its copies into an N-stage cp.async pipeline
+    /// (2 <= N <= kMaxPipelineStages).
+    static constexpr llvm::StringLiteral kPipelineStagesAttrName =
+        "kaio.pipeline_stages";
+    static constexpr int64_t kMaxPipelineStages = 8;
     void registerTypes();
     void registerAttributes();
   }];

@@ -358,10 +358,14 @@ def Kaio_LoadFragmentOp : Kaio_Op<"load_fragment"> {
     tile. A must come from a row-major tile; B from a row-major tile ([k][n],
     loaded transposed) or a column-major one.
 
-    With `transpose`, the row-major tile holds B's transpose ([n][k]; keys
-    by head dimension in attention's S = Q K^T): (`%row`, `%col`) is the
-    tile element (n, k) where the fragment starts, and a tile of B atoms
-    covers 8 tile rows per atom column and K tile columns per atom row.
+    With `transpose`, the row-major tile holds the operand's transpose and
+    (`%row`, `%col`) is the tile element where the fragment starts:
+    - B^T ([n][k]; keys by head dimension in attention's S = Q K^T, or a
+      column-major B of a GEMM): element (n, k); a tile of B atoms covers 8
+      tile rows per atom column and K tile columns per atom row;
+    - A^T ([k][m]; a column-major A of a GEMM): element (k, m); a tile of A
+      atoms covers K tile rows per atom column and 16 tile columns per atom
+      row. 16-bit fragments load with ldmatrix .trans.
   }];
   let arguments = (ins Kaio_SmemType:$tile, I32:$row, I32:$col,
                        UnitAttr:$transpose);

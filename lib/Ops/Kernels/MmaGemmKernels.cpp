@@ -1,0 +1,147 @@
+//===- MmaGemmKernels.cpp - the portable tensor-core GEMM (mma.sync) ------===//
+//
+// C = alpha * A * B + beta * C on mma.sync m16n8k16 tensor cores (sm_80 and
+// later: the library's GEMM wherever the sm_90a kernel does not run), A and
+// B f16 or bf16, each row- or column-major with a leading dimension, C f32
+// or the inputs' type, row-major with a leading dimension; any M, N, K.
+//
+// Written in the tile language (the C++ builder); the compiler does the
+// rest:
+//  - a block of kMmaGemmThreads threads (4 warps, 2 x 2) owns a
+//    kMmaGemmBlockM x kMmaGemmBlockN tile of C; each warp a 64 x 64 tile,
+//    held as 4 x 8 accumulator atoms (128 f32 registers);
+//  - per kMmaGemmBlockK-deep step, the block copies A's and B's tiles into
+//    shared memory in the layout they have in memory (a column-major
+//    operand as its transpose, [k][m] or [n][k]), 16-byte cp.async chunks
+//    unrolled for the block (kaio.async_copy; zero fill past M, N, K);
+//  - the loop is marked for kMmaGemmStages pipeline stages
+//    (kaio-pipeline-copies): each tile gets that many buffers and the
+//    copies of step i + stages - 1 are in flight while step i computes;
+//  - per 16 of K a warp loads its 4 A atoms (ldmatrix.x4; .trans from a
+//    [k][m] tile) and 8 B atoms (ldmatrix.x4.trans pairs from a [k][n]
+//    tile, plain from an [n][k] one) and issues 32 mma.sync;
+//  - kaio-assign-shared-layouts XOR-swizzles the tiles so that 16-byte
+//    copies and ldmatrix rows are bank-conflict free (the interpreter tests
+//    assert it);
+//  - the epilogue scales by alpha and stores with beta (kaio.store_fragment:
+//    masked, converted to C's type; beta 0 never reads C).
+// Bias and activation run as a second kernel (Library::gemm).
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpsKernels.h"
+
+#include "KernelSupport.h"
+
+#include <tuple>
+
+using namespace kaio;
+using namespace kaio::builder;
+using namespace kaio::ops::kernels;
+
+namespace {
+
+constexpr ptx::MMAShape kShape = ptx::MMAShape::m16n8k16;
+constexpr unsigned kBM = kMmaGemmBlockM, kBN = kMmaGemmBlockN,
+                   kBK = kMmaGemmBlockK;
+constexpr unsigned kWarpsN = 2, kWarpM = 64, kWarpN = 64;
+constexpr unsigned kAtomsM = kWarpM / 16, kAtomsN = kWarpN / 8;
+static_assert(kMmaGemmThreads == 32 * (kBM / kWarpM) * (kBN / kWarpN),
+              "one warp per 64 x 64 tile of the block's");
+static_assert(kBN / kWarpN == kWarpsN, "2 x 2 warps");
+
+template <class T, class O>
+void buildMmaGemm(ModuleBuilder &mb, const MmaGemmConfig &c) {
+  mb.kernel(mmaGemmName(c), {int32_t(kMmaGemmThreads)},
+            [c](KernelBuilder &k) {
+    auto a = k.param<Ptr<const T>>("a");
+    auto b = k.param<Ptr<const T>>("b");
+    auto out = k.param<Ptr<O>>("c");
+    auto m = k.param<uint32_t>("m");
+    auto n = k.param<uint32_t>("n");
+    auto depth = k.param<uint32_t>("k");
+    auto lda = k.param<uint32_t>("lda");
+    auto ldb = k.param<uint32_t>("ldb");
+    auto ldc = k.param<uint32_t>("ldc");
+    auto alpha = k.param<float>("alpha");
+    auto beta = k.param<float>("beta");
+    const CopyAlignment copies =
+        c.aligned ? CopyAlignment::Promised : CopyAlignment::Checked;
+    U32 row0 = k.blockId(Dim::y) * kBM, col0 = k.blockId() * kBN;
+    U32 warp = k.warpId();
+    U32 wrow = (warp / kWarpsN) * kWarpM, wcol = (warp % kWarpsN) * kWarpN;
+    // Each operand's tile as it lies in memory: a column-major A is A^T
+    // ([k][m]), a column-major B is B^T ([n][k]).
+    Shared<T> as = c.aColMajor ? k.shared<T>({kBK, kBM}) : k.shared<T>({kBM, kBK});
+    Shared<T> bs = c.bColMajor ? k.shared<T>({kBN, kBK}) : k.shared<T>({kBK, kBN});
+    Frag init = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
+                                  FragTile{kAtomsM, kAtomsN});
+    auto [acc] = k.pipeline(kMmaGemmStages)
+                     .forCarrying(0u, depth, kBK, std::tuple<Frag>(init),
+                                  [&](U32 k0, Frag s) {
+      Token ta = c.aColMajor
+                     ? k.asyncCopy(a, k0, row0, depth, m, lda, as, copies)
+                     : k.asyncCopy(a, row0, k0, m, depth, lda, as, copies);
+      Token tb = c.bColMajor
+                     ? k.asyncCopy(b, col0, k0, n, depth, ldb, bs, copies)
+                     : k.asyncCopy(b, k0, col0, depth, n, ldb, bs, copies);
+      k.asyncWait({ta, tb});
+      k.barrier();
+      for (unsigned kk = 0; kk < kBK; kk += 16) {
+        Frag fa =
+            c.aColMajor
+                ? as.loadFragmentTransposed(FragRole::a, kShape, kk, wrow,
+                                            FragTile{kAtomsM, 1})
+                : as.loadFragment(FragRole::a, kShape, wrow, kk,
+                                  FragTile{kAtomsM, 1});
+        Frag fb = c.bColMajor
+                      ? bs.loadFragmentTransposed(kShape, wcol, kk,
+                                                  FragTile{1, kAtomsN})
+                      : bs.loadFragment(FragRole::b, kShape, kk, wcol,
+                                        FragTile{1, kAtomsN});
+        s = k.mma(fa, fb, s);
+      }
+      // The copies of a later step overwrite the buffers read here.
+      k.barrier();
+      return std::tuple<Frag>(s);
+    });
+    Frag scaled = acc.template map<float, float>([&](F32 x) { return x * alpha; });
+    // The pipeline's last copies (predicated off past K) have landed.
+    k.asyncWait({});
+    scaled.store(out, row0 + wrow, col0 + wcol, m, n, ldc, beta);
+  });
+}
+
+template <class T>
+void buildFor(ModuleBuilder &mb, const MmaGemmConfig &c) {
+  if (c.out == GemmElem::F32)
+    buildMmaGemm<T, float>(mb, c);
+  else
+    buildMmaGemm<T, T>(mb, c);
+}
+
+} // namespace
+
+std::vector<MmaGemmConfig> kaio::ops::kernels::getMmaGemmConfigs() {
+  std::vector<MmaGemmConfig> configs;
+  for (GemmElem in : {GemmElem::F16, GemmElem::BF16})
+    for (GemmElem out : {GemmElem::F32, in})
+      for (bool aCol : {false, true})
+        for (bool bCol : {false, true})
+          for (bool aligned : {false, true})
+            // Rows that are not 16-byte aligned take the copies' run-time
+            // test and element-wise path (twice the code): embedded for
+            // row-major A and B only.
+            if (aligned || (!aCol && !bCol))
+              configs.push_back({in, out, aCol, bCol, aligned});
+  return configs;
+}
+
+void kaio::ops::kernels::buildMmaGemmKernels(ModuleBuilder &mb) {
+  for (const MmaGemmConfig &c : getMmaGemmConfigs()) {
+    if (c.in == GemmElem::F16)
+      buildFor<f16>(mb, c);
+    else
+      buildFor<bf16>(mb, c);
+  }
+}
