@@ -711,7 +711,7 @@ void reportGemmPair(benchmark::State &state, Gpu &gpu, int64_t m, int64_t n,
 /// the L2 cache, so neither side reads its inputs from L2 left by the
 /// previous run.
 void runOpsGemmVsCublas(benchmark::State &state, bool bf16, bool aCol,
-                        bool bCol) {
+                        bool bCol, bool portable = false) {
   Gpu *peers = gpuWithPeers(state, /*cublasLt=*/false);
   if (!peers)
     return;
@@ -735,8 +735,10 @@ void runOpsGemmVsCublas(benchmark::State &state, bool bf16, bool aCol,
     kaio::ops::Matrix b = operand(g.b, k, n, bCol);
     if (bf16) // the same 16-bit buffers read as bf16 (0x3c3c: 0.0115)
       a.dtype = b.dtype = kaio::ops::DType::BF16;
-    return !gpu.library->gemm(a, b,
-                              kaio::ops::Matrix::rowMajor(g.c.view(), m, n));
+    kaio::ops::GemmOptions options;
+    options.portable = portable;
+    return !gpu.library->gemm(
+        a, b, kaio::ops::Matrix::rowMajor(g.c.view(), m, n), options);
   };
   auto peer = [&] {
     const GemmBuffers<> &g = bufs[next++ % sets];
@@ -748,6 +750,25 @@ void runOpsGemmVsCublas(benchmark::State &state, bool bf16, bool aCol,
 template <bool BF16> void BM_OpsGemmVsCublas(benchmark::State &state) {
   runOpsGemmVsCublas(state, BF16, false, false);
 }
+/// The portable mma.sync kernel (the path of every GPU but a 9.0 one) on
+/// any GPU: bf16 0/1, layout as below.
+void BM_OpsGemmPortableVsCublas(benchmark::State &state) {
+  runOpsGemmVsCublas(state, state.range(3) != 0, state.range(4) & 1,
+                     state.range(4) & 2, /*portable=*/true);
+}
+BENCHMARK(BM_OpsGemmPortableVsCublas)
+    ->ArgNames({"M", "N", "K", "bf16", "layout"})
+    ->Args({1024, 1024, 1024, 0, 0})
+    ->Args({2048, 2048, 2048, 0, 0})
+    ->Args({4096, 4096, 4096, 0, 0})
+    ->Args({8192, 8192, 8192, 0, 0})
+    ->Args({4096, 4096, 4096, 1, 0})
+    ->Args({8192, 8192, 8192, 1, 0})
+    ->Args({4096, 11008, 4096, 1, 2})
+    ->Args({4096, 4096, 4096, 0, 3})
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 /// Column-major operands (layout: 1 A, 2 B, 3 both; 2 is x W^T with W
 /// row-major, as a Linear layer computes).
 void BM_OpsGemmLayoutsVsCublas(benchmark::State &state) {

@@ -312,7 +312,7 @@ rt::Expected<GemmPath> chooseGemmPath(bool hopperGpu, const Matrix &a,
                                       const Matrix &b, const Matrix &c,
                                       const GemmOptions &options,
                                       bool biasAlongRows) {
-  if (detail::gemmRunsOnHopper(hopperGpu, a, b, options))
+  if (!options.portable && detail::gemmRunsOnHopper(hopperGpu, a, b, options))
     return GemmPath::Hopper;
   if (biasAlongRows && !options.bias.isAbsent())
     return unsupported("bias", "with a column-major c, a bias runs on the "

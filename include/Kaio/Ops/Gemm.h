@@ -29,6 +29,9 @@ struct GemmOptions {
   /// 9.0 GPU with A row-major and B column-major. Otherwise f32 runs in full
   /// precision on the CUDA cores (A and B row-major).
   bool allowTf32 = false;
+  /// Run the portable mma.sync kernel even on a 9.0 GPU (comparisons and
+  /// tests of the path every other GPU takes): f16 or bf16 inputs only.
+  bool portable = false;
   /// Null: the legacy default stream.
   const rt::Stream *stream = nullptr;
 };

@@ -449,6 +449,14 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
                          Matrix::rowMajor(b->view(), k, n),
                          Matrix::rowMajor(c16->view(), m, n)));
   EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f16_128x256x64_s4");
+  // GemmOptions::portable: the mma.sync kernel on this 9.0 GPU too.
+  GemmOptions portable;
+  portable.portable = true;
+  ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a->view(), m, k),
+                         Matrix::rowMajor(b->view(), k, n),
+                         Matrix::rowMajor(c->view(), m, n), portable));
+  EXPECT_STREQ(counters->lastKernel, "mma_gemm_f16_f32_aligned");
+  EXPECT_EQ(counters->lastBlock[0], 128u);
   // bf16 runs on the sm_90 kernel; with unaligned rows on the portable one.
   Matrix a16 = Matrix::rowMajor(a->view(), m, k),
          b16 = Matrix::rowMajor(b->view(), k, n);
@@ -899,8 +907,10 @@ TEST(GemmValidation, ShapesFitTheKernels32BitArguments) {
 }
 
 /// Layout bits of a GEMM case: column-major A, B, C; every matrix padded
-/// (leading dimension 8 past its lines rounded up to 8 elements).
-enum : unsigned { kACol = 1, kBCol = 2, kCCol = 4, kPadded = 8 };
+/// (leading dimension 8 past its lines rounded up to 8 elements); the
+/// portable mma.sync kernel even on a 9.0 GPU (GemmOptions::portable).
+enum : unsigned { kACol = 1, kBCol = 2, kCCol = 4, kPadded = 8,
+                  kPortable = 16 };
 
 struct GemmCase {
   int m, n, k;
@@ -991,6 +1001,7 @@ void expectGemmMatchesReference(rt::Device &device, Library &lib,
     options.alpha = alpha;
     options.beta = beta;
     options.activation = gc.activation;
+    options.portable = (gc.layout & kPortable) != 0;
     std::vector<CT> biasInit(static_cast<std::size_t>(n));
     std::vector<double> biasValues(std::size_t(n), 0.0);
     for (int j = 0; j < n && gc.bias; ++j) {
@@ -1154,6 +1165,20 @@ TEST_P(GemmTest, AlignedShapesMatchAnF64ReferenceOnTheGpu) {
       {{8, 8, 8, 1, 0}, {300, 264, 72, 1, 0}, {300, 264, 72, -0.5f, 2.0f},
        {129, 136, 520, 1, 0}, {2048, 2304, 64, 1, 0},
        {1100, 1040, 200, 0.5f, 1.0f}});
+  // The portable mma.sync kernel (every GPU's path but a 9.0 one's; forced
+  // on a 9.0 GPU): bf16, 16-bit C, column-major and padded operands.
+  expectGemmMatchesReference<rt::BFloat16>(
+      *device, *lib,
+      {{300, 264, 72, 1, 0, kPortable},
+       {1100, 1040, 200, 0.5f, 1.0f, kPortable | kACol | kBCol}});
+  expectGemmMatchesReference<rt::Half, rt::Half>(
+      *device, *lib,
+      {{300, 264, 72, 1, 0, kPortable | kBCol | kPadded},
+       {129, 136, 520, -0.5f, 2.0f, kPortable | kCCol}});
+  expectGemmMatchesReference<rt::BFloat16, rt::BFloat16>(
+      *device, *lib, {{1096, 1040, 200, 0.5f, 1.0f, kPortable | kACol}});
+  expectGemmMatchesReference<rt::Half>(
+      *device, *lib, {{2048, 2304, 64, 1, 0, kPortable | kACol | kPadded}});
   if (device->properties().computeCapability() != 90)
     return;
   expectGemmMatchesReference<rt::BFloat16>(
