@@ -1,5 +1,5 @@
 // C (f32) = alpha A B + beta C for A (f16, M x K) and B (f16, K x N),
-// row-major, any M, N, K (the op library's GEMM kernel), with warp tiles: a block of 8 warps computes a 128 x 128 tile of C, each warp
+// row-major, any M, N, K (the op library's GEMM kernel until 2026-11-26), with warp tiles: a block of 8 warps computes a 128 x 128 tile of C, each warp
 // a 64 x 32 tile held as 4 x 4 accumulator atoms. Per 32-wide step of K,
 // a warp loads a 4 x 2 tile of A atoms (ldmatrix.x4 each) and a 2 x 4 tile
 // of B atoms (ldmatrix.x4.trans pairs) and issues 32 mma.sync. Two shared

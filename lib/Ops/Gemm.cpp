@@ -37,10 +37,10 @@ using detail::transposed;
 
 bool isFP8(DType type) { return type == DType::E4M3 || type == DType::E5M2; }
 
-/// What the kernels gemm() launches support: A and B f16 (or bf16, e4m3,
-/// e5m2, f32 or s8 on the sm_90 kernel) of one type; C f32 or a 16-bit type
-/// (sm_90: A's for 16-bit inputs, f16 or bf16 for FP8 and s8, s32 for s8;
-/// f32 for f32).
+/// What the kernels gemm() launches support: A and B f16, bf16 or f32 (or
+/// e4m3, e5m2 or s8 on the sm_90 kernel) of one type; C f32 or a 16-bit
+/// type (A's for 16-bit inputs; sm_90: f16 or bf16 for FP8 and s8, s32 for
+/// s8; f32 for f32).
 rt::Error checkDTypes(const Matrix &a, const Matrix &b, const Matrix &c) {
   const char *supported = " is not supported yet (A and B f16, bf16, e4m3, "
                           "e5m2, f32 or s8; C f32, a 16-bit type or s32)";
@@ -82,7 +82,23 @@ rt::Error checkDTypes(const Matrix &a, const Matrix &b, const Matrix &c) {
   return rt::Error::success();
 }
 
-/// The kernel for other GPUs reads dense row-major matrices only.
+/// The fused epilogue's `epilogue` argument of the tensor-core kernels
+/// (HopperGemmEpilogue): the activation, and where a bias is added.
+std::uint32_t epilogueBits(const GemmOptions &options, bool biasAlongRows) {
+  return std::uint32_t(options.activation) |
+         (options.bias.isAbsent() ? 0u
+          : biasAlongRows         ? kernels::kGemmBiasRows
+                                  : kernels::kGemmBiasColumns);
+}
+
+/// The bias argument of those kernels: without a bias they read none, any
+/// valid pointer of C's type (C's own).
+rt::KernelArg biasArg(const Matrix &c, const GemmOptions &options) {
+  return rt::KernelArg::pointer(
+      options.bias.isAbsent() ? c.data : options.bias.data,
+      detail::scalarTypeOf(c.dtype), /*readOnly=*/true);
+}
+
 /// The kernels' name for an element type.
 kernels::GemmElem gemmElemOf(DType type) {
   switch (type) {
@@ -163,12 +179,7 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
   config.blockK = 128 / getDTypeBytes(a.dtype); // 128-byte rows
   config.aColMajor = a.layout == Layout::ColMajor;
   config.bColMajor = b.layout == Layout::ColMajor;
-  const bool bias = !options.bias.isAbsent();
-  const std::uint32_t epilogue =
-      std::uint32_t(options.activation) |
-      (!bias ? 0u
-             : biasAlongRows ? kernels::kGemmBiasRows
-                             : kernels::kGemmBiasColumns);
+  const std::uint32_t epilogue = epilogueBits(options, biasAlongRows);
   // The tuner's choice (being timed, or recorded for this problem class),
   // else: the staged epilogue (any fused one) reads C on wide tiles too.
   const std::string *tuned =
@@ -211,14 +222,10 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
   launch.stream = options.stream;
   rt::KernelArg cv = rt::KernelArg::pointer(
       c.data, detail::scalarTypeOf(c.dtype), /*readOnly=*/false);
-  // Without a bias the kernel reads none: any valid pointer of its type.
-  rt::KernelArg biasArg = rt::KernelArg::pointer(
-      bias ? options.bias.data : c.data, detail::scalarTypeOf(c.dtype),
-      /*readOnly=*/true);
   return (*kernel)->launch(launch, *mapA, *mapB, cv, std::uint32_t(c.rows),
                            std::uint32_t(c.cols), std::uint32_t(a.cols),
                            std::uint32_t(c.ld), options.alpha, options.beta,
-                           biasArg, epilogue);
+                           biasArg(c, options), epilogue);
 }
 
 } // namespace
@@ -298,7 +305,8 @@ bool detail::gemmRunsOnHopper(bool hopperGpu, const Matrix &a,
   // and the operands are K-major; else to the full-precision f32 kernel.
   const bool tf32 = options.allowTf32 && a.layout == Layout::RowMajor &&
                     b.layout == Layout::ColMajor;
-  return hopperGpu && hopperGemmFits(a, b) && (a.dtype != DType::F32 || tf32);
+  return hopperGpu && !options.portable && hopperGemmFits(a, b) &&
+         (a.dtype != DType::F32 || tf32);
 }
 
 namespace {
@@ -312,13 +320,24 @@ rt::Expected<GemmPath> chooseGemmPath(bool hopperGpu, const Matrix &a,
                                       const Matrix &b, const Matrix &c,
                                       const GemmOptions &options,
                                       bool biasAlongRows) {
-  if (!options.portable && detail::gemmRunsOnHopper(hopperGpu, a, b, options))
+  if (detail::gemmRunsOnHopper(hopperGpu, a, b, options))
     return GemmPath::Hopper;
-  if (biasAlongRows && !options.bias.isAbsent())
-    return unsupported("bias", "with a column-major c, a bias runs on the "
-                               "sm_90 kernel only: it needs a 9.0 GPU and "
-                               "16-byte aligned lines of A and B");
+  // The portable kernels compute indices and bounds in signed 32 bits.
+  for (auto [name, m] : {std::pair<const char *, const Matrix *>{"a", &a},
+                         {"b", &b}, {"c", &c}})
+    if (m->ld > std::numeric_limits<std::int32_t>::max() ||
+        m->rows > std::numeric_limits<std::int32_t>::max() ||
+        m->cols > std::numeric_limits<std::int32_t>::max())
+      return unsupported(name, "is " + shape(*m) + " with leading dimension " +
+                                   std::to_string(m->ld) +
+                                   ": past 2^31 - 1 elements only the sm_90 "
+                                   "kernel runs (a 9.0 GPU, 16-byte aligned "
+                                   "lines of A and B)");
   if (a.dtype == DType::F32) {
+    if (biasAlongRows && !options.bias.isAbsent())
+      return unsupported("bias", "with a column-major f32 c, a bias runs on "
+                                 "the tensor cores only (tf32 on the sm_90 "
+                                 "kernel)");
     if (a.layout != Layout::RowMajor)
       return unsupported("a", "a column-major f32 A is not supported yet "
                               "(the f32 kernel reads row-major A and B)");
@@ -399,7 +418,8 @@ rt::Error launchSgemm(Library::Impl &impl, const Matrix &a, const Matrix &b,
 /// either layout, C f32 or their type; the variant whose copies skip the
 /// run-time alignment test when A's and B's lines are 16-byte aligned.
 rt::Error launchMmaSync(Library::Impl &impl, const Matrix &a, const Matrix &b,
-                        const Matrix &c, const GemmOptions &options) {
+                        const Matrix &c, const GemmOptions &options,
+                        bool biasAlongRows) {
   kernels::MmaGemmConfig mma;
   mma.in = gemmElemOf(a.dtype);
   mma.out = gemmElemOf(c.dtype);
@@ -421,7 +441,8 @@ rt::Error launchMmaSync(Library::Impl &impl, const Matrix &a, const Matrix &b,
                            std::uint32_t(c.rows), std::uint32_t(c.cols),
                            std::uint32_t(a.cols), std::uint32_t(a.ld),
                            std::uint32_t(b.ld), std::uint32_t(c.ld),
-                           options.alpha, options.beta);
+                           options.alpha, options.beta, biasArg(c, options),
+                           epilogueBits(options, biasAlongRows));
 }
 
 } // namespace
@@ -446,14 +467,15 @@ rt::Error Library::gemmRowMajorC(const Matrix &a, const Matrix &b,
   rt::Error launched =
       *path == GemmPath::Hopper
           ? launchHopperGemm(*impl_, a, b, c, options, biasAlongRows, choice)
-      : *path == GemmPath::Sgemm ? launchSgemm(*impl_, a, b, c, options)
-                                 : launchMmaSync(*impl_, a, b, c, options);
+      : *path == GemmPath::Sgemm
+          ? launchSgemm(*impl_, a, b, c, options)
+          : launchMmaSync(*impl_, a, b, c, options, biasAlongRows);
   if (launched)
     return launched.addContext("gemm");
-  // The sm_90a kernel fuses bias and activation; the others leave them to
-  // a second kernel.
-  return *path == GemmPath::Hopper ? rt::Error::success()
-                                   : applyEpilogueAfter(c, options);
+  // The tensor-core kernels fuse bias and activation; the f32 one leaves
+  // them to a second kernel.
+  return *path == GemmPath::Sgemm ? applyEpilogueAfter(c, options)
+                                  : rt::Error::success();
 }
 
 rt::Error Library::applyEpilogueAfter(const Matrix &c,

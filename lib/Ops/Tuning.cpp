@@ -157,6 +157,13 @@ Library::tuneGemm(const rt::Device &device, const Matrix &a, const Matrix &b,
     return e;
   if (c.rows == 0 || c.cols == 0)
     return detail::invalid(op, "c", "is empty: nothing to time");
+  // What is tuned are the sm_90 kernel's tile widths; a forced portable
+  // kernel has one configuration, and timing it must not record a choice
+  // for the problem's class.
+  if (options.portable)
+    return detail::invalid(op, "portable",
+                           "the portable kernel has one configuration: "
+                           "nothing to tune");
   // The problem gemm() launches: a row-major C (C^T = B^T A^T).
   const bool colC = c.layout == Layout::ColMajor;
   const Matrix ra = colC ? detail::transposed(b) : a;

@@ -83,10 +83,10 @@ def _enum(table, fn, name, value):
 def gemm(a, b, out=None, alpha=1.0, beta=0.0, bias=None, activation="none",
          allow_tf32=False, stream=None):
     """out = activation(alpha * a @ b + beta * out + bias): a (M, K) and b
-    (K, N) float16 (bfloat16 on a 9.0 GPU), out (M, N) float32 (allocated
-    when not given; beta then must be 0) or, on a 9.0 GPU, a's dtype.
-    Row-major with contiguous rows; on a 9.0 GPU also padded rows and
-    transposed views (x.T: column-major) with 16-byte aligned lines, and FP8
+    (K, N) float16 or bfloat16, out (M, N) float32 (allocated when not
+    given; beta then must be 0) or a's dtype. Row-major, padded rows, and
+    transposed views (x.T: column-major) with 16-byte aligned lines of a
+    and b; on a 9.0 GPU also FP8
     (float8_e4m3fn / float8_e5m2 a row-major, b column-major — e.g. w.T of
     a row-major (N, K) weight —, out float32, float16 or bfloat16; alpha
     carries the scales), float32 (full precision, a and b row-major; with

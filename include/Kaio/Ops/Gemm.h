@@ -29,8 +29,10 @@ struct GemmOptions {
   /// 9.0 GPU with A row-major and B column-major. Otherwise f32 runs in full
   /// precision on the CUDA cores (A and B row-major).
   bool allowTf32 = false;
-  /// Run the portable mma.sync kernel even on a 9.0 GPU (comparisons and
-  /// tests of the path every other GPU takes): f16 or bf16 inputs only.
+  /// Run the portable kernels even on a 9.0 GPU (comparisons and tests of
+  /// the path every other GPU takes): mma.sync for f16 and bf16 inputs,
+  /// the CUDA cores for f32; FP8 and s8, which only the sm_90 kernel
+  /// takes, are then Unsupported.
   bool portable = false;
   /// Null: the legacy default stream.
   const rt::Stream *stream = nullptr;

@@ -42,11 +42,12 @@ public:
   Library &operator=(Library &&) noexcept;
   ~Library();
 
-  /// C = alpha * A B + beta * C. Today: f16 A and B, f32 (full precision
+  /// C = alpha * A B + beta * C. Today: f16 and bf16 A and B (any GPU from
+  /// sm_80), f32 (full precision
   /// on the CUDA cores, A and B row-major; with options.allowTf32 on a 9.0
   /// GPU, K-major operands multiply as tf32, inputs truncated to their top
-  /// 19 bits), and bf16, e4m3, e5m2 and s8 on a 9.0 GPU; f32 C (or, on a
-  /// 9.0 GPU, C in A's 16-bit type, or
+  /// 19 bits), and e4m3, e5m2 and s8 on a 9.0 GPU; f32 C (or C in A's
+  /// 16-bit type, or
   /// f16 or bf16 for FP8 and s8 inputs: f32 accumulation and scaling, one
   /// rounding; or s32 for s8: the exact sums, alpha 1, beta 0 or 1),
   /// any finite alpha and beta (beta 0 never reads C, so C may start as

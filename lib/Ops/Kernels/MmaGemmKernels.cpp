@@ -23,20 +23,29 @@
 //  - kaio-assign-shared-layouts XOR-swizzles the tiles so that 16-byte
 //    copies and ldmatrix rows are bank-conflict free (the interpreter tests
 //    assert it);
-//  - the epilogue scales by alpha and stores with beta (kaio.store_fragment:
-//    masked, converted to C's type; beta 0 never reads C).
-// Bias and activation run as a second kernel (Library::gemm).
+//  - the epilogue is staged through shared memory (kMmaGemmStageRows rows of
+//    the block's tile at a time, rows padded by 8 words: the accumulators'
+//    8-byte writes from a warp's 8 rows land 8 banks apart) and fused:
+//    each thread owns one column of C, so the read-back is conflict-free,
+//    each row of C is written by consecutive threads (coalesced), and a
+//    column bias is loaded once; per element out = act(alpha * acc +
+//    beta * C + bias) (beta 0 never reads C; the activation one copy of
+//    each formula behind a uniform branch, Activation.h), converted to
+//    C's type. The store loop is a loop, not unrolled: the kernel stays
+//    small.
 //
 //===----------------------------------------------------------------------===//
 
 #include "OpsKernels.h"
 
+#include "Activation.h"
 #include "KernelSupport.h"
 
 #include <tuple>
 
 using namespace kaio;
 using namespace kaio::builder;
+using namespace kaio::ops;
 using namespace kaio::ops::kernels;
 
 namespace {
@@ -49,6 +58,68 @@ constexpr unsigned kAtomsM = kWarpM / 16, kAtomsN = kWarpN / 8;
 static_assert(kMmaGemmThreads == 32 * (kBM / kWarpM) * (kBN / kWarpN),
               "one warp per 64 x 64 tile of the block's");
 static_assert(kBN / kWarpN == kWarpsN, "2 x 2 warps");
+static_assert(kMmaGemmThreads == kBN, "the epilogue: a thread per column");
+static_assert(kMmaGemmStageRows == (kBM / kWarpM) * 16,
+              "a staged pass: one atom row (16 rows) of each warp row");
+constexpr unsigned kPasses = kWarpM / 16;
+
+/// act(x) for the run-time activation `act` (a uniform branch per
+/// formula).
+F32 activateBy(KernelBuilder &k, const U32 &act, const F32 &x) {
+  auto orElse = [&](Activation a, auto rest) {
+    return [&k, &act, &x, a, rest] {
+      return k.if_(act == uint32_t(a), [&] { return activate(a, x); }, rest);
+    };
+  };
+  auto none = [&] { return x; };
+  auto geluErf = orElse(Activation::GeluErf, none);
+  auto geluTanh = orElse(Activation::GeluTanh, geluErf);
+  auto silu = orElse(Activation::Silu, geluTanh);
+  return orElse(Activation::Relu, silu)();
+}
+
+/// out = act(alpha * acc + beta * C + bias), staged through shared memory
+/// kMmaGemmStageRows rows at a time (see the header).
+template <class O>
+void writeEpilogue(KernelBuilder &k, const Frag &acc, const Ptr<O> &out,
+                   const Ptr<const O> &bias, const U32 &row0, const U32 &col0,
+                   const U32 &m, const U32 &n, const U32 &ldc,
+                   const F32 &alpha, const F32 &beta, const U32 &epilogue) {
+  const TileLayout padded{MatrixOrder::row_major, /*pad=*/8};
+  Shared<float> stage = k.shared<float>({kMmaGemmStageRows, kBN}, padded);
+  U32 tid = k.threadId();
+  U32 warp = k.warpId();
+  U32 col = col0 + tid;
+  Pred colIn = col < n;
+  U32 act = epilogue & uint32_t(kGemmActivationMask);
+  Pred readC = beta != 0.0f;
+  Pred biasRows = (epilogue & uint32_t(kGemmBiasRows)) != 0u;
+  // A column bias: loaded once (0 without one, or past N).
+  F32 colBias = support::toF32(bias.load(
+      col, colIn & ((epilogue & uint32_t(kGemmBiasColumns)) != 0u),
+      0.0f));
+  U32 stageRow = (warp / kWarpsN) * 16u, stageCol = (warp % kWarpsN) * kWarpN;
+  for (unsigned p = 0; p < kPasses; ++p) {
+    // Atom row p of every warp: rows 64 h + 16 p + r of the block's tile
+    // (h the warp row) at stage row 16 h + r.
+    acc.slice(p, 0, FragTile{1, kAtomsN}).store(stage, stageRow, stageCol);
+    k.barrier();
+    k.for_(0u, kMmaGemmStageRows, 1u, [&](U32 r) {
+      U32 row = row0 + (r / 16u) * kWarpM + p * 16 + r % 16u;
+      k.if_((row < m) & colIn, [&] {
+        auto crow = out + cast<uint64_t>(row) * cast<uint64_t>(ldc);
+        F32 v = alpha * stage(r, tid);
+        v = fma(support::toF32(crow.load(col, readC, 0.0f)), beta,
+                v);
+        F32 rowBias = support::toF32(bias.load(row, biasRows, 0.0f));
+        v = activateBy(k, act, v + colBias + rowBias);
+        crow.store(col, support::fromF32<O>(v));
+      });
+    });
+    // The next pass overwrites the stage.
+    k.barrier();
+  }
+}
 
 template <class T, class O>
 void buildMmaGemm(ModuleBuilder &mb, const MmaGemmConfig &c) {
@@ -65,6 +136,8 @@ void buildMmaGemm(ModuleBuilder &mb, const MmaGemmConfig &c) {
     auto ldc = k.param<uint32_t>("ldc");
     auto alpha = k.param<float>("alpha");
     auto beta = k.param<float>("beta");
+    auto bias = k.param<Ptr<const O>>("bias");
+    auto epilogue = k.param<uint32_t>("epilogue");
     const CopyAlignment copies =
         c.aligned ? CopyAlignment::Promised : CopyAlignment::Checked;
     U32 row0 = k.blockId(Dim::y) * kBM, col0 = k.blockId() * kBN;
@@ -105,10 +178,10 @@ void buildMmaGemm(ModuleBuilder &mb, const MmaGemmConfig &c) {
       k.barrier();
       return std::tuple<Frag>(s);
     });
-    Frag scaled = acc.template map<float, float>([&](F32 x) { return x * alpha; });
     // The pipeline's last copies (predicated off past K) have landed.
     k.asyncWait({});
-    scaled.store(out, row0 + wrow, col0 + wcol, m, n, ldc, beta);
+    writeEpilogue<O>(k, acc, out, bias, row0, col0, m, n, ldc, alpha, beta,
+                     epilogue);
   });
 }
 

@@ -281,10 +281,14 @@ inline unsigned getGemmElemBytes(GemmElem type) {
 /// inputs' type; any M, N, K. kMmaGemmThreads threads (4 warps of 64 x 64)
 /// per kMmaGemmBlockM x kMmaGemmBlockN tile of C (grid x along N, y along
 /// M); a kMmaGemmStages-deep cp.async pipeline of kMmaGemmBlockK-deep tiles
-/// (4 x 8 KiB = 64 KiB of shared memory at 16-bit inputs).
+/// (4 stages x (8 KiB of A + 8 KiB of B) = 64 KiB of shared memory at
+/// 16-bit inputs, + 17 KiB for the staged epilogue).
 constexpr unsigned kMmaGemmBlockM = 128, kMmaGemmBlockN = 128,
                    kMmaGemmBlockK = 32, kMmaGemmStages = 4,
                    kMmaGemmThreads = 128;
+/// Rows of C its epilogue stages through shared memory per pass (f32, rows
+/// of kMmaGemmBlockN + 8 words: 17 KiB).
+constexpr unsigned kMmaGemmStageRows = 32;
 struct MmaGemmConfig {
   GemmElem in = GemmElem::F16, out = GemmElem::F32;
   /// A column-major A (M contiguous) / B (K contiguous).
@@ -294,7 +298,10 @@ struct MmaGemmConfig {
   bool aligned = false;
 };
 /// `mma_gemm_<in>_<out>[_acol][_bcol][_aligned](a, b, c, m, n, k, lda, ldb,
-/// ldc, alpha, beta)`.
+/// ldc, alpha, beta, bias, epilogue)`: C = act(alpha A B + beta C + bias)
+/// with `epilogue` as the sm_90a kernel's (HopperGemmEpilogue: the
+/// Activation and where the bias, of C's type, is added; `bias` any valid
+/// pointer without one).
 inline std::string mmaGemmName(const MmaGemmConfig &c) {
   return std::string("mma_gemm_") + getGemmElemName(c.in) + "_" +
          getGemmElemName(c.out) + (c.aColMajor ? "_acol" : "") +

@@ -391,6 +391,33 @@ TEST_P(GemmTest, LaunchesOneBlockPerOutputTileAndNothingOnBadInput) {
   EXPECT_EQ(counters->lastGrid[0], 3u); // ceil(300 / 128) columns of C^T
   EXPECT_EQ(counters->lastGrid[1], 1u); // 128 rows of C^T
   EXPECT_EQ(counters->launches, launches + 1);
+  launches += 1;
+  // The portable kernels index in signed 32 bits: a leading dimension of
+  // 2^31 is named (the sm_90 kernel's tensor maps would take it).
+  Matrix far = Matrix::rowMajor(c->view(), 2, 128);
+  far.ld = std::int64_t(1) << 31;
+  far.capacityBytes = 0;
+  rt::Error big = lib->gemm(Matrix::rowMajor(a->view(), 2, k),
+                            Matrix::rowMajor(b->view(), k, 128), far);
+  ASSERT_TRUE(big);
+  EXPECT_EQ(big.code(), rt::ErrorCode::Unsupported);
+  EXPECT_NE(kaio::test::messageOf(big).find(
+                "gemm: c: is 2x128 with leading dimension 2147483648: past "
+                "2^31 - 1 elements only the sm_90 kernel runs"),
+            std::string::npos)
+      << kaio::test::messageOf(big);
+  // A forced portable kernel has nothing to tune (and records nothing).
+  GemmOptions portable;
+  portable.portable = true;
+  rt::Expected<GemmTuneResult> tuned =
+      lib->tuneGemm(*device, Matrix::rowMajor(a->view(), m, k),
+                    Matrix::rowMajor(b->view(), k, 128),
+                    Matrix::rowMajor(c->view(), m, 128), portable);
+  ASSERT_FALSE(tuned);
+  EXPECT_NE(tuned.error().message().find("tune_gemm: portable:"),
+            std::string::npos)
+      << tuned.error().message();
+  EXPECT_EQ(counters->launches, launches);
 }
 
 TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
@@ -552,7 +579,7 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
   EXPECT_EQ(counters->tensorMapsEncoded, maps + 2 * 13); // 13 launches
 }
 
-TEST_P(GemmTest, FusesBiasAndActivationOnA90GpuAndAppliesThemAfterElsewhere) {
+TEST_P(GemmTest, FusesBiasAndActivationOnTheTensorCoreKernels) {
   if (!isFake())
     GTEST_SKIP() << "checks the launches through the fake driver";
   const std::int64_t m = 4096, n = 4096, k = 64;
@@ -588,7 +615,8 @@ TEST_P(GemmTest, FusesBiasAndActivationOnA90GpuAndAppliesThemAfterElsewhere) {
                  "hopper_gemm_f16_f32_128x256x64_s4_acol_bcol");
     EXPECT_EQ(counters->launches, launches + 2);
   }
-  // The 8.0 GPU: the product, then the element-wise kernel in place on C.
+  // The 8.0 GPU: fused into the portable kernel's staged epilogue too (one
+  // launch, the epilogue argument as the sm_90 kernel's).
   rt::Expected<Library> lib = Library::load(*device);
   ASSERT_TRUE(lib) << lib.error().message();
   const std::int64_t rows = 300, cols = 128;
@@ -603,11 +631,10 @@ TEST_P(GemmTest, FusesBiasAndActivationOnA90GpuAndAppliesThemAfterElsewhere) {
                           Matrix::rowMajor(b->view(), k, cols),
                           Matrix::rowMajor(c->view(), rows, cols), fused);
   ASSERT_FALSE(e) << e.message();
-  EXPECT_EQ(counters->launches, launches + 2);
-  EXPECT_STREQ(counters->lastKernel, "bias_gelu_tanh_f32_v4");
-  // There a bias along a column-major C's columns would run along the rows
-  // of the C^T it computes, which the element-wise kernel cannot: named,
-  // nothing launched.
+  EXPECT_EQ(counters->launches, launches + 1);
+  EXPECT_STREQ(counters->lastKernel, "mma_gemm_f16_f32_aligned");
+  // A bias along a column-major C's columns runs along the rows of the C^T
+  // it computes: the same kernel, the bias-rows bit.
   Matrix colA = Matrix::rowMajor(a->view(), k, rows);
   std::swap(colA.rows, colA.cols);
   colA.layout = Layout::ColMajor;
@@ -617,17 +644,27 @@ TEST_P(GemmTest, FusesBiasAndActivationOnA90GpuAndAppliesThemAfterElsewhere) {
   Matrix colC = Matrix::rowMajor(c->view(), cols, rows);
   std::swap(colC.rows, colC.cols);
   colC.layout = Layout::ColMajor;
-  e = lib->gemm(colA, colB, colC, fused);
+  ASSERT_FALSE(lib->gemm(colA, colB, colC, fused));
+  EXPECT_EQ(counters->launches, launches + 2);
+  EXPECT_STREQ(counters->lastKernel, "mma_gemm_f16_f32");
+  // The f32 kernel (CUDA cores) leaves them to the element-wise kernel: a
+  // second launch, and a bias along a column-major C's columns is named.
+  auto a32 = rt::DeviceBuffer<float>::allocate(*device, rows * k);
+  auto b32 = rt::DeviceBuffer<float>::allocate(*device, k * cols);
+  ASSERT_TRUE(a32 && b32);
+  ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a32->view(), rows, k),
+                         Matrix::rowMajor(b32->view(), k, cols),
+                         Matrix::rowMajor(c->view(), rows, cols), fused));
+  EXPECT_EQ(counters->launches, launches + 4);
+  EXPECT_STREQ(counters->lastKernel, "bias_gelu_tanh_f32_v4");
+  e = lib->gemm(Matrix::rowMajor(a32->view(), rows, k),
+                Matrix::rowMajor(b32->view(), k, cols), colC, fused);
   ASSERT_TRUE(e);
   EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
-  EXPECT_NE(kaio::test::messageOf(e).find("gemm: bias: with a column-major c"),
+  EXPECT_NE(kaio::test::messageOf(e).find(
+                "gemm: bias: with a column-major f32 c"),
             std::string::npos)
       << kaio::test::messageOf(e);
-  EXPECT_EQ(counters->launches, launches + 2);
-  // Without a bias the activation alone runs there too.
-  fused.bias = Matrix();
-  ASSERT_FALSE(lib->gemm(colA, colB, colC, fused));
-  EXPECT_STREQ(counters->lastKernel, "bias_gelu_tanh_f32_v4");
   EXPECT_EQ(counters->launches, launches + 4);
 }
 

@@ -3,13 +3,16 @@
 // Every embedded mma_gemm configuration (f16 and bf16 in; f32 or 16-bit
 // out; row- or column-major A and B; aligned rows or not) against an f64
 // reference at ragged shapes (partial tiles in M, N and K, padded leading
-// dimensions, beta reading C), and the profile of its main loop: no
-// shared-memory bank conflicts (swizzled tiles: 16-byte cp.async writes and
-// ldmatrix reads), only 16-byte cp.async copies where rows are aligned, and
-// 32 mma.sync per warp per 16 of K.
+// dimensions, beta reading C, K not a multiple of 8), with the fused
+// epilogue (bias along C's columns or rows, each activation), and the
+// profile: no shared-memory bank conflicts (swizzled tiles: 16-byte
+// cp.async writes and ldmatrix reads; the padded staging of the epilogue),
+// only 16-byte cp.async copies where rows are aligned, and 32 mma.sync per
+// warp per 16 of K.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ActivationReference.h"
 #include "KernelTestSupport.h"
 
 #include "Kaio/Interpreter/Profile.h"
@@ -21,9 +24,17 @@ using namespace kaio::test;
 
 namespace {
 
+/// Bias along C's columns or rows (the epilogue argument's bits).
+enum class Bias { None, Columns, Rows };
+
 struct Shape {
   uint32_t m, n, k;
   float beta;
+  ops::Activation act = ops::Activation::None;
+  Bias bias = Bias::None;
+  /// Lines of A and B padded to odd lengths where unaligned variants run:
+  /// else aligned lda with an odd ldb (the checked copies' aligned branch).
+  bool bothOdd = true;
 };
 
 Elem toElem(GemmElem e) {
@@ -46,7 +57,8 @@ public:
 
 TEST_P(MmaGemmKernelsTest, MatchesF64WithoutBankConflicts) {
   const auto [config, shape] = GetParam();
-  const auto [m, n, k, beta] = shape;
+  const uint32_t m = shape.m, n = shape.n, k = shape.k;
+  const float beta = shape.beta;
   const Elem in = toElem(config.in), out = toElem(config.out);
   // Stored rows: A's are K long (M for a column-major A), B's N long (K).
   const uint32_t aRows = config.aColMajor ? k : m,
@@ -54,10 +66,11 @@ TEST_P(MmaGemmKernelsTest, MatchesF64WithoutBankConflicts) {
                  bRows = config.bColMajor ? n : k,
                  bLine = config.bColMajor ? k : n;
   // Aligned: leading dimensions of 16-byte multiples; else odd ones.
-  auto ld = [&](uint32_t line) {
-    return config.aligned ? (line + 7) / 8 * 8 + 8 : line + 3;
+  auto ld = [&](uint32_t line, bool odd) {
+    return config.aligned || !odd ? (line + 7) / 8 * 8 + 8 : line + 3;
   };
-  const uint32_t lda = ld(aLine), ldb = ld(bLine), ldc = n + 3;
+  const uint32_t lda = ld(aLine, shape.bothOdd), ldb = ld(bLine, true),
+                 ldc = n + 3;
   std::mt19937 rng(m * 7 + n * 3 + k);
   std::uniform_real_distribution<double> dist(-1, 1);
   auto random = [&](size_t size, Elem e) {
@@ -82,7 +95,14 @@ TEST_P(MmaGemmKernelsTest, MatchesF64WithoutBankConflicts) {
     EXPECT_TRUE(interp.write(at, bytes));
     return at;
   };
-  uint64_t da = upload(a, in), db = upload(b, in), dc = upload(c0, out);
+  std::vector<double> bias = random(shape.bias == Bias::Rows ? m : n, out);
+  uint64_t da = upload(a, in), db = upload(b, in), dc = upload(c0, out),
+           dbias = upload(bias, out);
+  const uint32_t epilogue =
+      uint32_t(shape.act) |
+      (shape.bias == Bias::Columns ? uint32_t(kGemmBiasColumns)
+       : shape.bias == Bias::Rows  ? uint32_t(kGemmBiasRows)
+                                   : 0u);
   const float alpha = -1.25f;
   const std::string name = mmaGemmName(config);
   interp::Profile profile;
@@ -94,7 +114,7 @@ TEST_P(MmaGemmKernelsTest, MatchesF64WithoutBankConflicts) {
        (m + kMmaGemmBlockM - 1) / kMmaGemmBlockM},
       {kMmaGemmThreads},
       {da, db, dc, m, n, k, lda, ldb, ldc, Interpreter::argF32(alpha),
-       Interpreter::argF32(beta)},
+       Interpreter::argF32(beta), dbias, epilogue},
       options);
   ASSERT_TRUE(r.success) << r.message();
   std::vector<unsigned char> bytes(c0.size() * elemBytes(out));
@@ -113,7 +133,11 @@ TEST_P(MmaGemmKernelsTest, MatchesF64WithoutBankConflicts) {
         sum += x;
         mag += std::fabs(x);
       }
-      double want = alpha * sum + (beta != 0 ? beta * c0[at] : 0.0);
+      double pre = alpha * sum + (beta != 0 ? beta * c0[at] : 0.0) +
+                   (shape.bias == Bias::Columns ? bias[j]
+                    : shape.bias == Bias::Rows  ? bias[i]
+                                                : 0.0);
+      double want = referenceActivation(shape.act, pre);
       // f32 accumulation of exact products, then one rounding to C's type.
       ASSERT_NEAR(c[at], want,
                   1e-5 * (mag + 1) + tolerance(out) * std::fabs(want))
@@ -133,8 +157,19 @@ TEST_P(MmaGemmKernelsTest, MatchesF64WithoutBankConflicts) {
       EXPECT_TRUE(kind.rfind("cp.async", 0) != 0 || kind == "cp.async.16B" ||
                   kind == "cp.async.commit" || kind == "cp.async.wait")
           << kind << ": " << count;
+    ASSERT_TRUE(kp->mix.count("cp.async.16B"));
     EXPECT_GT(kp->mix.at("cp.async.16B"), 0u);
   }
+  // 32 mma.sync per warp per 16 of K: the warp's 4 x 8 atoms, every K step
+  // of every block (past K the predicated-off steps are not run).
+  const uint64_t blocks = uint64_t((n + kMmaGemmBlockN - 1) / kMmaGemmBlockN) *
+                          ((m + kMmaGemmBlockM - 1) / kMmaGemmBlockM);
+  const uint64_t steps = (k + kMmaGemmBlockK - 1) / kMmaGemmBlockK;
+  uint64_t mmas = 0;
+  for (const auto &[kind, count] : kp->mix)
+    if (kind.rfind("mma", 0) == 0)
+      mmas += count;
+  EXPECT_EQ(mmas, blocks * steps * 4 * 64) << "mma.sync per warp-step";
 }
 
 std::vector<std::tuple<MmaGemmConfig, Shape>> cases() {
@@ -146,8 +181,29 @@ std::vector<std::tuple<MmaGemmConfig, Shape>> cases() {
     if (c.in == GemmElem::F16 && c.out == GemmElem::F32) {
       out.push_back({c, {130, 70, 96, 0.0f}});
       out.push_back({c, {1, 1, 16, -2.0f}});
+      // K not a multiple of 8: the last 16-byte chunk of a line is partial.
+      out.push_back({c, {33, 40, 36, 0.0f, ops::Activation::Relu,
+                         Bias::Columns}});
     }
   }
+  // The fused epilogue: each activation, bias along columns and rows (a
+  // column-major C computed as C^T), 16-bit results.
+  const MmaGemmConfig f16Out{GemmElem::F16, GemmElem::F16, false, true, true};
+  const MmaGemmConfig bf16F32{GemmElem::BF16, GemmElem::F32, true, false,
+                              true};
+  out.push_back({f16Out, {40, 136, 72, 0.5f, ops::Activation::Silu,
+                          Bias::Columns}});
+  out.push_back({f16Out, {129, 24, 40, 0.0f, ops::Activation::GeluTanh,
+                          Bias::Rows}});
+  out.push_back({bf16F32, {70, 130, 48, -1.0f, ops::Activation::GeluErf,
+                           Bias::Rows}});
+  out.push_back({bf16F32, {17, 9, 24, 0.0f, ops::Activation::None,
+                           Bias::Columns}});
+  // Unaligned variants with aligned A lines and odd B lines: the checked
+  // copies take cp.async for A and the element-wise path for B.
+  out.push_back({{GemmElem::F16, GemmElem::F32, false, false, false},
+                 {65, 33, 41, 1.0f, ops::Activation::Relu, Bias::None,
+                  /*bothOdd=*/false}});
   // A full 256 x 256 x 256 (2 x 2 blocks, eight K steps through the
   // four-stage pipeline) in bf16 with both operands column-major.
   out.push_back({{GemmElem::BF16, GemmElem::BF16, true, true, true},
@@ -159,7 +215,9 @@ std::string caseName(
     const ::testing::TestParamInfo<std::tuple<MmaGemmConfig, Shape>> &info) {
   const auto &[c, s] = info.param;
   return mmaGemmName(c) + "_" + std::to_string(s.m) + "x" +
-         std::to_string(s.n) + "x" + std::to_string(s.k);
+         std::to_string(s.n) + "x" + std::to_string(s.k) + "_act" +
+         std::to_string(unsigned(s.act)) + "_bias" +
+         std::to_string(unsigned(s.bias)) + (s.bothOdd ? "" : "_alignedA");
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, MmaGemmKernelsTest,
