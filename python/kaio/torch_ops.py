@@ -36,18 +36,26 @@ def _rows(x):
 
 @functools.lru_cache(maxsize=None)
 def _reads_any_layout(device_index):
-    """Whether the library's GEMM reads column-major operands on this
-    device (the sm_90 kernel)."""
-    return torch.cuda.get_device_capability(device_index)[0] == 9
+    """Whether the library's GEMM reads column-major (transposed) 16-bit
+    operands with 16-byte aligned lines on this device: its tensor-core
+    kernels do, sm_80 on (the sm_90 kernel and the portable one)."""
+    return torch.cuda.get_device_capability(device_index) >= (8, 0)
+
+
+def _aligned_lines(t):
+    """Whether the lines of 2-D t as the GEMM reads them (rows, or columns
+    of a transposed view) start 16-byte aligned."""
+    ld = t.stride(0) if t.stride(-1) == 1 else t.stride(1)
+    return t.data_ptr() % 16 == 0 and ld * t.element_size() % 16 == 0
 
 
 def _gemm_operand(t):
-    """t itself when the GEMM reads its layout (row-major; or, on a 9.0 GPU,
-    a transposed view with 16-byte aligned columns), else a dense copy."""
+    """t itself when the GEMM reads its layout (row-major; or a transposed
+    16-bit view with 16-byte aligned columns), else a dense copy."""
     if t.is_contiguous():
         return t
-    if (t.dim() == 2 and t.stride(0) == 1 and t.stride(1) % 8 == 0
-            and t.data_ptr() % 16 == 0 and t.is_cuda
+    if (t.dim() == 2 and t.stride(0) == 1 and t.element_size() == 2
+            and _aligned_lines(t) and t.is_cuda
             and _reads_any_layout(t.device.index or 0)):
         return t
     return t.contiguous()
@@ -55,7 +63,13 @@ def _gemm_operand(t):
 
 @_custom_op("kaio::gemm", mutates_args=())
 def _gemm(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    return ops.gemm(_gemm_operand(a), _gemm_operand(b))
+    a2, b2 = _gemm_operand(a), _gemm_operand(b)
+    # A transposed operand is read in place only when both operands' lines
+    # are 16-byte aligned (else dense copies: any leading dimension).
+    if (not (a2.is_contiguous() and b2.is_contiguous())
+            and not (_aligned_lines(a2) and _aligned_lines(b2))):
+        a2, b2 = a2.contiguous(), b2.contiguous()
+    return ops.gemm(a2, b2)
 
 
 @_gemm.register_fake
@@ -98,21 +112,21 @@ _ACTIVATIONS = {
 
 
 def _fused_linear_fits(x2, weight):
-    """Whether the sm_90 kernel takes x2 @ weight.T as they are: a 9.0 GPU
-    and 16-byte aligned rows of both (else the portable path)."""
+    """Whether the library takes x2 @ weight.T as they are: 16-bit x2 and
+    weight of one dtype with 16-byte aligned rows (W^T read in place as a
+    column-major operand, by the sm_90 kernel or the portable one)."""
     return (_reads_any_layout(x2.device.index or 0)
+            and x2.dtype in (torch.float16, torch.bfloat16)
+            and weight.dtype == x2.dtype
             and x2.stride(-1) == 1 and weight.stride(-1) == 1
             and x2.stride(0) % 8 == 0 and weight.stride(0) % 8 == 0
             and x2.data_ptr() % 16 == 0 and weight.data_ptr() % 16 == 0)
 
 
 def _matmul_f32(a, b):
-    """a @ b in f32 by the library's GEMM: as given on a 9.0 GPU, else as
-    float16 copies (the portable kernel's inputs; bf16 values past f16's
-    range overflow)."""
-    if _reads_any_layout(a.device.index or 0):
-        return _gemm(a, b)
-    return _gemm(a.to(torch.float16), b.to(torch.float16))
+    """a @ b in f32 by the library's GEMM, the 16-bit inputs as given
+    (transposed views read in place where their lines are aligned)."""
+    return _gemm(a, b)
 
 
 @_custom_op("kaio::linear", mutates_args=())
@@ -120,18 +134,18 @@ def _linear(x: torch.Tensor, weight: torch.Tensor,
             bias: Optional[torch.Tensor], activation: str) -> torch.Tensor:
     x2 = x.reshape(-1, x.shape[-1])
     if _fused_linear_fits(x2, weight):
-        # The sm_90 kernel: W read in place (x W^T, W^T column-major),
-        # output in x's dtype, bias and activation in its epilogue.
+        # W read in place (x W^T, W^T column-major), output in x's dtype,
+        # bias and activation in the kernel's epilogue.
         out = x2.new_empty((x2.shape[0], weight.shape[0]))
         ops.gemm(_gemm_operand(x2), _gemm_operand(weight.t()), out=out,
                  bias=bias, activation=activation)
     else:
-        # Elsewhere (or rows the TMA kernel cannot map): an f32 product of
-        # f16 copies, then bias + activation.
+        # Rows that are not 16-byte aligned (or other dtypes): dense
+        # row-major copies in their own dtype (any leading dimension), an
+        # f32 product, bias and activation fused (f32: after the product).
         out = x2.new_empty((x2.shape[0], weight.shape[0]),
                            dtype=torch.float32)
-        ops.gemm(x2.to(torch.float16).contiguous(),
-                 weight.t().to(torch.float16).contiguous(), out=out,
+        ops.gemm(x2.contiguous(), weight.t().contiguous(), out=out,
                  bias=None if bias is None else bias.float(),
                  activation=activation)
         out = out.to(x.dtype)
