@@ -64,18 +64,18 @@ static_assert(kMmaGemmStageRows == (kBM / kWarpM) * 16,
 constexpr unsigned kPasses = kWarpM / 16;
 
 /// act(x) for the run-time activation `act` (a uniform branch per
-/// formula).
+/// formula; no activation, the common case, tested first: one compare).
 F32 activateBy(KernelBuilder &k, const U32 &act, const F32 &x) {
   auto orElse = [&](Activation a, auto rest) {
     return [&k, &act, &x, a, rest] {
       return k.if_(act == uint32_t(a), [&] { return activate(a, x); }, rest);
     };
   };
-  auto none = [&] { return x; };
-  auto geluErf = orElse(Activation::GeluErf, none);
+  auto geluErf = [&] { return activate(Activation::GeluErf, x); };
   auto geluTanh = orElse(Activation::GeluTanh, geluErf);
   auto silu = orElse(Activation::Silu, geluTanh);
-  return orElse(Activation::Relu, silu)();
+  auto relu = orElse(Activation::Relu, silu);
+  return k.if_(act == uint32_t(Activation::None), [&] { return x; }, relu);
 }
 
 /// out = act(alpha * acc + beta * C + bias), staged through shared memory

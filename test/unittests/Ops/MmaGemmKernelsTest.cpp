@@ -208,6 +208,9 @@ std::vector<std::tuple<MmaGemmConfig, Shape>> cases() {
   // four-stage pipeline) in bf16 with both operands column-major.
   out.push_back({{GemmElem::BF16, GemmElem::BF16, true, true, true},
                  {256, 256, 256, 1.0f}});
+  // A long K (32 steps through the pipeline) in one block.
+  out.push_back({{GemmElem::F16, GemmElem::F32, false, false, true},
+                 {128, 128, 1024, 0.0f}});
   return out;
 }
 
