@@ -235,9 +235,8 @@ enum {
 };
 /* C = act(alpha * A B + beta * C + bias): kaio_gemm with an epilogue and
    flags (KAIO_GEMM_*). bias (or NULL) is a contiguous vector of C's columns
-   in C's dtype; act a kaio_activation. Fused into the GEMM's epilogue on a
-   9.0 GPU; elsewhere a second kernel applies them to C (a column-major C's
-   bias is then unsupported). */
+   in C's dtype; act a kaio_activation. Fused into the GEMM's epilogue (one
+   launch) on every GPU. */
 KAIO_API kaio_status kaio_gemm_ex(kaio_context ctx, const kaio_matrix *a,
                                   const kaio_matrix *b, const kaio_matrix *c,
                                   float alpha, float beta,

@@ -334,10 +334,6 @@ rt::Expected<GemmPath> chooseGemmPath(bool hopperGpu, const Matrix &a,
                                    "kernel runs (a 9.0 GPU, 16-byte aligned "
                                    "lines of A and B)");
   if (a.dtype == DType::F32) {
-    if (biasAlongRows && !options.bias.isAbsent())
-      return unsupported("bias", "with a column-major f32 c, a bias runs on "
-                                 "the tensor cores only (tf32 on the sm_90 "
-                                 "kernel)");
     if (a.layout != Layout::RowMajor)
       return unsupported("a", "a column-major f32 A is not supported yet "
                               "(the f32 kernel reads row-major A and B)");
@@ -391,7 +387,8 @@ rt::Error aboutSwapped(rt::Error e, const RowMajorProblem &p) {
 /// The full-precision f32 kernel: A and B row-major (any leading
 /// dimension), C f32.
 rt::Error launchSgemm(Library::Impl &impl, const Matrix &a, const Matrix &b,
-                      const Matrix &c, const GemmOptions &options) {
+                      const Matrix &c, const GemmOptions &options,
+                      bool biasAlongRows) {
   const unsigned tile = kernels::kSgemmBlockTile;
   rt::LaunchConfig config;
   config.block = rt::Dim3(kernels::kSgemmThreads);
@@ -411,7 +408,8 @@ rt::Error launchSgemm(Library::Impl &impl, const Matrix &a, const Matrix &b,
                            std::uint32_t(c.rows), std::uint32_t(c.cols),
                            std::uint32_t(a.cols), std::uint32_t(a.ld),
                            std::uint32_t(b.ld), std::uint32_t(c.ld),
-                           options.alpha, options.beta);
+                           options.alpha, options.beta, biasArg(c, options),
+                           epilogueBits(options, biasAlongRows));
 }
 
 /// The portable tensor-core kernel (mma.sync): f16 or bf16 A and B in
@@ -468,28 +466,12 @@ rt::Error Library::gemmRowMajorC(const Matrix &a, const Matrix &b,
       *path == GemmPath::Hopper
           ? launchHopperGemm(*impl_, a, b, c, options, biasAlongRows, choice)
       : *path == GemmPath::Sgemm
-          ? launchSgemm(*impl_, a, b, c, options)
+          ? launchSgemm(*impl_, a, b, c, options, biasAlongRows)
           : launchMmaSync(*impl_, a, b, c, options, biasAlongRows);
-  if (launched)
-    return launched.addContext("gemm");
-  // The tensor-core kernels fuse bias and activation; the f32 one leaves
-  // them to a second kernel.
-  return *path == GemmPath::Sgemm ? applyEpilogueAfter(c, options)
-                                  : rt::Error::success();
+  // Every kernel fuses bias and activation into its epilogue.
+  return launched ? launched.addContext("gemm") : rt::Error::success();
 }
 
-rt::Error Library::applyEpilogueAfter(const Matrix &c,
-                                      const GemmOptions &options) {
-  if (options.bias.isAbsent() && options.activation == Activation::None)
-    return rt::Error::success();
-  // Not fused here: bias and activation in place on C, on the same stream.
-  ElementwiseOptions elementwise;
-  elementwise.bias = options.bias;
-  elementwise.stream = options.stream;
-  if (rt::Error e = biasActivation(c, c, options.activation, elementwise))
-    return e.addContext("gemm's epilogue");
-  return rt::Error::success();
-}
 
 namespace {
 

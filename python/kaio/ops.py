@@ -95,8 +95,7 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, bias=None, activation="none",
     int32 — exact sums, alpha 1, beta 0 or 1 — or float32, float16,
     bfloat16 scaled by alpha). bias (optional): one per column of out, out's
     dtype; activation "none", "relu", "silu", "gelu" (erf) or "gelu_tanh".
-    Bias and activation are fused into the GEMM on a 9.0 GPU and applied
-    by a second kernel elsewhere."""
+    Bias and activation are fused into the GEMM's epilogue (one launch)."""
     c = _Call("kaio.ops.gemm", "a", a, stream)
     act = _enum(_ACTIVATIONS, c.fn, "activation", activation)
     if out is None:

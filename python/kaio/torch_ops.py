@@ -142,7 +142,7 @@ def _linear(x: torch.Tensor, weight: torch.Tensor,
     else:
         # Rows that are not 16-byte aligned (or other dtypes): dense
         # row-major copies in their own dtype (any leading dimension), an
-        # f32 product, bias and activation fused (f32: after the product).
+        # f32 product, bias and activation fused.
         out = x2.new_empty((x2.shape[0], weight.shape[0]),
                            dtype=torch.float32)
         ops.gemm(x2.contiguous(), weight.t().contiguous(), out=out,

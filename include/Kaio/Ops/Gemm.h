@@ -18,10 +18,9 @@ namespace kaio::ops {
 struct GemmOptions {
   /// C = alpha * A B + beta * C, scaled in f32. beta == 0 does not read C.
   float alpha = 1.0f, beta = 0.0f;
-  /// C = act(alpha * A B + beta * C + bias), fused into the sm_90 kernel's
-  /// epilogue (elsewhere a second kernel applies bias and activation to
-  /// C): bias (optional) is a vector of C.cols elements of C's dtype, one
-  /// per column.
+  /// C = act(alpha * A B + beta * C + bias), fused into every GEMM
+  /// kernel's epilogue (one launch): bias (optional) is a vector of C.cols
+  /// elements of C's dtype, one per column.
   Matrix bias;
   Activation activation = Activation::None;
   /// f32 A and B may run on the tensor cores as tf32 (10-bit mantissas:

@@ -64,9 +64,8 @@ public:
   /// inputs' type; 128 x 128 block tiles of four 64 x 64 warp tiles, a
   /// four-stage cp.async pipeline (lib/Ops/Kernels/MmaGemmKernels.cpp).
   /// options.bias and options.activation make it C = act(alpha * A B +
-  /// beta * C + bias): fused into the sm_90 kernel's epilogue (staged
-  /// through shared memory, 16-byte stores); elsewhere Library::
-  /// biasActivation runs on C after the product (a second launch).
+  /// beta * C + bias): fused into each kernel's epilogue (the sm_90 and
+  /// portable ones staged through shared memory; one launch).
   rt::Error gemm(const Matrix &a, const Matrix &b, const Matrix &c,
                  const GemmOptions &options = {});
 
@@ -216,8 +215,6 @@ private:
   /// success.
   rt::Error checkGemmRuns(const Matrix &a, const Matrix &b, const Matrix &c,
                           const GemmOptions &options);
-  /// Bias and activation on C after a kernel without a fused epilogue.
-  rt::Error applyEpilogueAfter(const Matrix &c, const GemmOptions &options);
   std::unique_ptr<Impl> impl_;
 };
 

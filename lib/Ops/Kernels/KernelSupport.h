@@ -9,6 +9,8 @@
 #ifndef KAIO_LIB_OPS_KERNELS_KERNELSUPPORT_H
 #define KAIO_LIB_OPS_KERNELS_KERNELSUPPORT_H
 
+#include "Activation.h"
+
 #include "Kaio/Builder/Builder.h"
 
 #include <array>
@@ -221,6 +223,21 @@ RowLse rowLogSumExp(KernelBuilder &k, const U32 &tid, const U32 &bdim,
   F32 rowMax = reduceRow<Warp>(k, ReduceKind::max, m);
   F32 off = select(rowMax == ninf, k.constant(0.0f), rowMax);
   return {off, reduceRow<Warp>(k, ReduceKind::sum, s * exp(m - off))};
+}
+
+/// act(x) for the run-time activation `act` (a uniform branch per
+/// formula; no activation, the common case, tested first: one compare).
+inline F32 activateBy(KernelBuilder &k, const U32 &act, const F32 &x) {
+  auto orElse = [&](ops::Activation a, auto rest) {
+    return [&k, &act, &x, a, rest] {
+      return k.if_(act == uint32_t(a), [&] { return activate(a, x); }, rest);
+    };
+  };
+  auto geluErf = [&] { return activate(ops::Activation::GeluErf, x); };
+  auto geluTanh = orElse(ops::Activation::GeluTanh, geluErf);
+  auto silu = orElse(ops::Activation::Silu, geluTanh);
+  auto relu = orElse(ops::Activation::Relu, silu);
+  return k.if_(act == uint32_t(ops::Activation::None), [&] { return x; }, relu);
 }
 
 } // namespace kaio::ops::kernels::support

@@ -38,7 +38,6 @@
 
 #include "OpsKernels.h"
 
-#include "Activation.h"
 #include "KernelSupport.h"
 
 #include <tuple>
@@ -63,20 +62,6 @@ static_assert(kMmaGemmStageRows == (kBM / kWarpM) * 16,
               "a staged pass: one atom row (16 rows) of each warp row");
 constexpr unsigned kPasses = kWarpM / 16;
 
-/// act(x) for the run-time activation `act` (a uniform branch per
-/// formula; no activation, the common case, tested first: one compare).
-F32 activateBy(KernelBuilder &k, const U32 &act, const F32 &x) {
-  auto orElse = [&](Activation a, auto rest) {
-    return [&k, &act, &x, a, rest] {
-      return k.if_(act == uint32_t(a), [&] { return activate(a, x); }, rest);
-    };
-  };
-  auto geluErf = [&] { return activate(Activation::GeluErf, x); };
-  auto geluTanh = orElse(Activation::GeluTanh, geluErf);
-  auto silu = orElse(Activation::Silu, geluTanh);
-  auto relu = orElse(Activation::Relu, silu);
-  return k.if_(act == uint32_t(Activation::None), [&] { return x; }, relu);
-}
 
 /// out = act(alpha * acc + beta * C + bias), staged through shared memory
 /// kMmaGemmStageRows rows at a time (see the header).
@@ -112,7 +97,7 @@ void writeEpilogue(KernelBuilder &k, const Frag &acc, const Ptr<O> &out,
         v = fma(support::toF32(crow.load(col, readC, 0.0f)), beta,
                 v);
         F32 rowBias = support::toF32(bias.load(row, biasRows, 0.0f));
-        v = activateBy(k, act, v + colBias + rowBias);
+        v = support::activateBy(k, act, v + colBias + rowBias);
         crow.store(col, support::fromF32<O>(v));
       });
     });

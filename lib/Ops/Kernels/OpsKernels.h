@@ -239,11 +239,13 @@ enum DecodeFlags : std::uint32_t {
 void buildAttentionDecodeKernels(builder::ModuleBuilder &mb);
 
 /// The full-precision f32 GEMM on the CUDA cores (SgemmKernels.cpp):
-/// `sgemm_f32[_aligned](a, b, c, m, n, k, lda, ldb, ldc, alpha, beta)`,
-/// C = alpha A B + beta C, all row-major, any shape; kSgemmThreads threads
-/// per kSgemmBlockTile x kSgemmBlockTile tile of C (grid x along N, y along
-/// M); `_aligned` when A's and B's rows are 16-byte aligned (pointers and
-/// leading dimensions), its copies skip the run-time alignment test.
+/// `sgemm_f32[_aligned](a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, bias,
+/// epilogue)`, C = act(alpha A B + beta C + bias) (`epilogue` as the
+/// tensor-core kernels', HopperGemmEpilogue), all row-major, any shape;
+/// kSgemmThreads threads per kSgemmBlockTile x kSgemmBlockTile tile of C
+/// (grid x along N, y along M); `_aligned` when A's and B's rows are
+/// 16-byte aligned (pointers and leading dimensions), its copies skip the
+/// run-time alignment test.
 constexpr unsigned kSgemmBlockTile = 128, kSgemmThreads = 256;
 void buildSgemmKernels(builder::ModuleBuilder &mb);
 
@@ -329,8 +331,9 @@ struct HopperGemmConfig {
   /// A column-major A (M contiguous) / B (K contiguous).
   bool aColMajor = false, bColMajor = false;
 };
-/// The sm_90a GEMM's `epilogue` parameter: the Activation in the low bits,
-/// and where a bias vector (C's type) is added before it.
+/// The GEMM kernels' `epilogue` parameter (sm_90a, the portable mma.sync
+/// kernel, the f32 one): the Activation in the low bits, and where a bias
+/// vector (C's type) is added before it.
 enum HopperGemmEpilogue : std::uint32_t {
   kGemmActivationMask = 7, ///< an Activation (0: none)
   kGemmBiasColumns = 8,    ///< + bias[col] (one per column of C)

@@ -43,6 +43,8 @@ void buildSgemm(ModuleBuilder &mb, bool aligned) {
     auto ldc = k.param<uint32_t>("ldc");
     auto alpha = k.param<float>("alpha");
     auto beta = k.param<float>("beta");
+    auto bias = k.param<Ptr<const float>>("bias");
+    auto epilogue = k.param<uint32_t>("epilogue");
     const CopyAlignment copies =
         aligned ? CopyAlignment::Promised : CopyAlignment::Checked;
     U32 tid = k.threadId();
@@ -94,17 +96,29 @@ void buildSgemm(ModuleBuilder &mb, bool aligned) {
           k.barrier();
           return s;
         });
-    // C = alpha * acc + beta * C (beta 0 never reads C).
+    // C = act(alpha * acc + beta * C + bias) (beta 0 never reads C; the
+    // bias along C's columns or rows, `epilogue` as the tensor-core
+    // kernels').
     Pred readC = beta != 0.0f;
+    U32 act = epilogue & uint32_t(kGemmActivationMask);
+    Pred biasCols = (epilogue & uint32_t(kGemmBiasColumns)) != 0u;
+    Pred biasRows = (epilogue & uint32_t(kGemmBiasRows)) != 0u;
+    std::array<F32, kPerThread> colBias;
+    for (unsigned j = 0; j < kPerThread; ++j) {
+      U32 col = col0 + tx + 16 * j;
+      colBias[j] = bias.load(col, biasCols & (col < n), 0.0f);
+    }
     for (unsigned i = 0; i < kPerThread; ++i) {
       U32 row = row0 + ty + 16 * i;
       auto crow = c + cast<uint64_t>(row) * cast<uint64_t>(ldc);
+      F32 rowBias = bias.load(row, biasRows & (row < m), 0.0f);
       for (unsigned j = 0; j < kPerThread; ++j) {
         U32 col = col0 + tx + 16 * j;
         k.if_((row < m) & (col < n), [&] {
           F32 v = alpha * acc[i * kPerThread + j];
           F32 old = crow.load(col, readC, 0.0f);
-          crow.store(col, fma(old, beta, v));
+          v = fma(old, beta, v) + colBias[j] + rowBias;
+          crow.store(col, support::activateBy(k, act, v));
         });
       }
     }

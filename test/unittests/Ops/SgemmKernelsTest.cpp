@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ActivationReference.h"
 #include "KernelTestSupport.h"
 
 #include "Kaio/Interpreter/Profile.h"
@@ -18,10 +19,10 @@ using namespace kaio::test;
 
 namespace {
 
-/// (M, N, K, aligned variant, beta).
+/// (M, N, K, aligned variant, beta, epilogue: HopperGemmEpilogue bits).
 class SgemmKernelsTest
     : public ::testing::TestWithParam<
-          std::tuple<uint32_t, uint32_t, uint32_t, bool, float>> {
+          std::tuple<uint32_t, uint32_t, uint32_t, bool, float, uint32_t>> {
 public:
   static void SetUpTestSuite() {
     kernels = buildLoweredKernels(
@@ -33,7 +34,10 @@ public:
 };
 
 TEST_P(SgemmKernelsTest, MatchesF64WithoutBankConflicts) {
-  const auto [m, n, k, aligned, beta] = GetParam();
+  const auto [m, n, k, aligned, beta, epilogue] = GetParam();
+  const auto act = ops::Activation(epilogue & kGemmActivationMask);
+  const bool biasCols = epilogue & kGemmBiasColumns,
+             biasRows = epilogue & kGemmBiasRows;
   // Aligned: leading dimensions multiples of 4 (16-byte rows); else odd.
   const uint32_t lda = aligned ? (k + 3) / 4 * 4 + 4 : k + 3,
                  ldb = aligned ? (n + 3) / 4 * 4 + 4 : n + 1, ldc = n + 2;
@@ -53,7 +57,11 @@ TEST_P(SgemmKernelsTest, MatchesF64WithoutBankConflicts) {
     EXPECT_TRUE(in.write(at, v));
     return at;
   };
-  uint64_t da = upload(a), db = upload(b), dc = upload(c0);
+  std::vector<float> bias(biasRows ? m : n);
+  for (float &x : bias)
+    x = dist(rng);
+  uint64_t da = upload(a), db = upload(b), dc = upload(c0),
+           dbias = upload(bias);
   const float alpha = -1.25f;
   const char *name = aligned ? "sgemm_f32_aligned" : "sgemm_f32";
   interp::Profile profile;
@@ -63,7 +71,8 @@ TEST_P(SgemmKernelsTest, MatchesF64WithoutBankConflicts) {
   auto r = in.launch(name, {(n + tile - 1) / tile, (m + tile - 1) / tile},
                      {kSgemmThreads},
                      {da, db, dc, m, n, k, lda, ldb, ldc,
-                      Interpreter::argF32(alpha), Interpreter::argF32(beta)},
+                      Interpreter::argF32(alpha), Interpreter::argF32(beta),
+                      dbias, epilogue},
                      options);
   ASSERT_TRUE(r.success) << r.message();
   std::vector<float> c(c0.size());
@@ -81,7 +90,9 @@ TEST_P(SgemmKernelsTest, MatchesF64WithoutBankConflicts) {
         sum += x;
         mag += std::fabs(x);
       }
-      double want = alpha * sum + (beta != 0 ? beta * c0[at] : 0.0);
+      double want = referenceActivation(
+          act, alpha * sum + (beta != 0 ? beta * c0[at] : 0.0) +
+                   (biasCols ? bias[j] : biasRows ? bias[i] : 0.0));
       // f32 accumulation: a few ulps of the sum of magnitudes. Full
       // precision (tf32 would be off by ~1e-3 of the magnitudes).
       ASSERT_NEAR(c[at], want, 1e-6 * (mag + 1) * std::fabs(alpha) + 1e-6)
@@ -107,12 +118,22 @@ TEST_P(SgemmKernelsTest, MatchesF64WithoutBankConflicts) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, SgemmKernelsTest,
-    ::testing::Values(std::make_tuple(1u, 1u, 1u, false, 0.0f),
-                      std::make_tuple(17u, 33u, 40u, false, 0.5f),
-                      std::make_tuple(17u, 33u, 40u, true, 0.0f),
-                      std::make_tuple(130u, 70u, 96u, true, -2.0f),
-                      std::make_tuple(64u, 64u, 64u, true, 0.0f),
-                      std::make_tuple(130u, 136u, 33u, false, 1.0f),
-                      std::make_tuple(256u, 256u, 256u, true, 0.0f)));
+    ::testing::Values(
+        std::make_tuple(1u, 1u, 1u, false, 0.0f, 0u),
+        std::make_tuple(17u, 33u, 40u, false, 0.5f, 0u),
+        std::make_tuple(17u, 33u, 40u, true, 0.0f, 0u),
+        std::make_tuple(130u, 70u, 96u, true, -2.0f, 0u),
+        std::make_tuple(64u, 64u, 64u, true, 0.0f, 0u),
+        std::make_tuple(130u, 136u, 33u, false, 1.0f, 0u),
+        std::make_tuple(256u, 256u, 256u, true, 0.0f, 0u),
+        // The fused epilogue: bias along columns or rows, activations.
+        std::make_tuple(70u, 130u, 24u, true, 0.5f,
+                        uint32_t(kGemmBiasColumns) |
+                            uint32_t(ops::Activation::GeluTanh)),
+        std::make_tuple(33u, 17u, 40u, false, 0.0f,
+                        uint32_t(kGemmBiasRows) |
+                            uint32_t(ops::Activation::Silu)),
+        std::make_tuple(20u, 140u, 16u, true, 0.0f,
+                        uint32_t(ops::Activation::Relu))));
 
 } // namespace
