@@ -82,7 +82,19 @@ rt::Error checkDTypes(const Matrix &a, const Matrix &b, const Matrix &c) {
   return rt::Error::success();
 }
 
-/// The fused epilogue's `epilogue` argument of the tensor-core kernels
+/// Unsupported, naming the matrix, when a shape or leading dimension of A,
+/// B or C exceeds `limit` elements.
+rt::Error checkExtents(const Matrix &a, const Matrix &b, const Matrix &c,
+                       std::int64_t limit, const char *why) {
+  for (auto [name, m] : {std::pair<const char *, const Matrix *>{"a", &a},
+                         {"b", &b}, {"c", &c}})
+    if (m->ld > limit || m->rows > limit || m->cols > limit)
+      return unsupported(name, "is " + shape(*m) + " with leading dimension " +
+                                   std::to_string(m->ld) + ": " + why);
+  return rt::Error::success();
+}
+
+/// The fused epilogue's `epilogue` argument of the GEMM kernels
 /// (HopperGemmEpilogue): the activation, and where a bias is added.
 std::uint32_t epilogueBits(const GemmOptions &options, bool biasAlongRows) {
   return std::uint32_t(options.activation) |
@@ -275,15 +287,10 @@ rt::Error kaio::ops::validateGemm(const Matrix &a, const Matrix &b,
                                           c.dtype, "one per column of c"))
       return e;
   // The kernels take shapes and leading dimensions as 32-bit values.
-  for (auto [name, m] : {std::pair<const char *, const Matrix *>{"a", &a},
-                         {"b", &b}, {"c", &c}})
-    if (m->ld > std::numeric_limits<std::uint32_t>::max() ||
-        m->rows > std::numeric_limits<std::uint32_t>::max() ||
-        m->cols > std::numeric_limits<std::uint32_t>::max())
-      return unsupported(name, "is " + shape(*m) + " with leading dimension " +
-                                   std::to_string(m->ld) +
-                                   ": shapes and leading dimensions past "
-                                   "2^32 - 1 elements are not supported");
+  if (rt::Error e = checkExtents(a, b, c, std::numeric_limits<std::uint32_t>::max(),
+                                 "shapes and leading dimensions past 2^32 - 1 "
+                                 "elements are not supported"))
+    return e;
   // The rows of C as computed: a column-major C is C^T's.
   const std::int64_t rows = c.layout == Layout::ColMajor ? c.cols : c.rows;
   if ((rows + kBlockTile - 1) / kBlockTile > kMaxGridY)
@@ -323,16 +330,11 @@ rt::Expected<GemmPath> chooseGemmPath(bool hopperGpu, const Matrix &a,
   if (detail::gemmRunsOnHopper(hopperGpu, a, b, options))
     return GemmPath::Hopper;
   // The portable kernels compute indices and bounds in signed 32 bits.
-  for (auto [name, m] : {std::pair<const char *, const Matrix *>{"a", &a},
-                         {"b", &b}, {"c", &c}})
-    if (m->ld > std::numeric_limits<std::int32_t>::max() ||
-        m->rows > std::numeric_limits<std::int32_t>::max() ||
-        m->cols > std::numeric_limits<std::int32_t>::max())
-      return unsupported(name, "is " + shape(*m) + " with leading dimension " +
-                                   std::to_string(m->ld) +
-                                   ": past 2^31 - 1 elements only the sm_90 "
-                                   "kernel runs (a 9.0 GPU, 16-byte aligned "
-                                   "lines of A and B)");
+  if (rt::Error e = checkExtents(a, b, c, std::numeric_limits<std::int32_t>::max(),
+                                 "past 2^31 - 1 elements only the sm_90 kernel "
+                                 "runs (a 9.0 GPU, 16-byte aligned lines of A "
+                                 "and B)"))
+    return e;
   if (a.dtype == DType::F32) {
     if (a.layout != Layout::RowMajor)
       return unsupported("a", "a column-major f32 A is not supported yet "

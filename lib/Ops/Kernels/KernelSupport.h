@@ -240,6 +240,36 @@ inline F32 activateBy(KernelBuilder &k, const U32 &act, const F32 &x) {
   return k.if_(act == uint32_t(ops::Activation::None), [&] { return x; }, relu);
 }
 
+/// The parameters of the library's builder GEMM kernels, in their order:
+/// (a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, bias, epilogue) — C =
+/// act(alpha A B + beta C + bias), `epilogue` a HopperGemmEpilogue.
+template <class In, class Out> struct GemmParams {
+  Ptr<const In> a, b;
+  Ptr<Out> c;
+  U32 m, n, k, lda, ldb, ldc;
+  F32 alpha, beta;
+  Ptr<const Out> bias;
+  U32 epilogue;
+};
+template <class In, class Out>
+GemmParams<In, Out> gemmParams(KernelBuilder &k) {
+  GemmParams<In, Out> p;
+  p.a = k.param<Ptr<const In>>("a");
+  p.b = k.param<Ptr<const In>>("b");
+  p.c = k.param<Ptr<Out>>("c");
+  p.m = k.param<uint32_t>("m");
+  p.n = k.param<uint32_t>("n");
+  p.k = k.param<uint32_t>("k");
+  p.lda = k.param<uint32_t>("lda");
+  p.ldb = k.param<uint32_t>("ldb");
+  p.ldc = k.param<uint32_t>("ldc");
+  p.alpha = k.param<float>("alpha");
+  p.beta = k.param<float>("beta");
+  p.bias = k.param<Ptr<const Out>>("bias");
+  p.epilogue = k.param<uint32_t>("epilogue");
+  return p;
+}
+
 } // namespace kaio::ops::kernels::support
 
 #endif // KAIO_LIB_OPS_KERNELS_KERNELSUPPORT_H

@@ -63,40 +63,37 @@ static_assert(kMmaGemmStageRows == (kBM / kWarpM) * 16,
 constexpr unsigned kPasses = kWarpM / 16;
 
 
-/// out = act(alpha * acc + beta * C + bias), staged through shared memory
+/// C = act(alpha * acc + beta * C + bias), staged through shared memory
 /// kMmaGemmStageRows rows at a time (see the header).
-template <class O>
-void writeEpilogue(KernelBuilder &k, const Frag &acc, const Ptr<O> &out,
-                   const Ptr<const O> &bias, const U32 &row0, const U32 &col0,
-                   const U32 &m, const U32 &n, const U32 &ldc,
-                   const F32 &alpha, const F32 &beta, const U32 &epilogue) {
+template <class T, class O>
+void writeEpilogue(KernelBuilder &k, const Frag &acc,
+                   const support::GemmParams<T, O> &p, const U32 &row0,
+                   const U32 &col0) {
   const TileLayout padded{MatrixOrder::row_major, /*pad=*/8};
   Shared<float> stage = k.shared<float>({kMmaGemmStageRows, kBN}, padded);
   U32 tid = k.threadId();
   U32 warp = k.warpId();
   U32 col = col0 + tid;
-  Pred colIn = col < n;
-  U32 act = epilogue & uint32_t(kGemmActivationMask);
-  Pred readC = beta != 0.0f;
-  Pred biasRows = (epilogue & uint32_t(kGemmBiasRows)) != 0u;
+  Pred colIn = col < p.n;
+  U32 act = p.epilogue & uint32_t(kGemmActivationMask);
+  Pred readC = p.beta != 0.0f;
+  Pred biasRows = (p.epilogue & uint32_t(kGemmBiasRows)) != 0u;
   // A column bias: loaded once (0 without one, or past N).
-  F32 colBias = support::toF32(bias.load(
-      col, colIn & ((epilogue & uint32_t(kGemmBiasColumns)) != 0u),
-      0.0f));
+  F32 colBias = support::toF32(p.bias.load(
+      col, colIn & ((p.epilogue & uint32_t(kGemmBiasColumns)) != 0u), 0.0f));
   U32 stageRow = (warp / kWarpsN) * 16u, stageCol = (warp % kWarpsN) * kWarpN;
-  for (unsigned p = 0; p < kPasses; ++p) {
-    // Atom row p of every warp: rows 64 h + 16 p + r of the block's tile
-    // (h the warp row) at stage row 16 h + r.
-    acc.slice(p, 0, FragTile{1, kAtomsN}).store(stage, stageRow, stageCol);
+  for (unsigned pass = 0; pass < kPasses; ++pass) {
+    // Atom row `pass` of every warp: rows 64 h + 16 pass + r of the
+    // block's tile (h the warp row) at stage row 16 h + r.
+    acc.slice(pass, 0, FragTile{1, kAtomsN}).store(stage, stageRow, stageCol);
     k.barrier();
     k.for_(0u, kMmaGemmStageRows, 1u, [&](U32 r) {
-      U32 row = row0 + (r / 16u) * kWarpM + p * 16 + r % 16u;
-      k.if_((row < m) & colIn, [&] {
-        auto crow = out + cast<uint64_t>(row) * cast<uint64_t>(ldc);
-        F32 v = alpha * stage(r, tid);
-        v = fma(support::toF32(crow.load(col, readC, 0.0f)), beta,
-                v);
-        F32 rowBias = support::toF32(bias.load(row, biasRows, 0.0f));
+      U32 row = row0 + (r / 16u) * kWarpM + pass * 16 + r % 16u;
+      k.if_((row < p.m) & colIn, [&] {
+        auto crow = p.c + cast<uint64_t>(row) * cast<uint64_t>(p.ldc);
+        F32 v = p.alpha * stage(r, tid);
+        v = fma(support::toF32(crow.load(col, readC, 0.0f)), p.beta, v);
+        F32 rowBias = support::toF32(p.bias.load(row, biasRows, 0.0f));
         v = support::activateBy(k, act, v + colBias + rowBias);
         crow.store(col, support::fromF32<O>(v));
       });
@@ -110,19 +107,7 @@ template <class T, class O>
 void buildMmaGemm(ModuleBuilder &mb, const MmaGemmConfig &c) {
   mb.kernel(mmaGemmName(c), {int32_t(kMmaGemmThreads)},
             [c](KernelBuilder &k) {
-    auto a = k.param<Ptr<const T>>("a");
-    auto b = k.param<Ptr<const T>>("b");
-    auto out = k.param<Ptr<O>>("c");
-    auto m = k.param<uint32_t>("m");
-    auto n = k.param<uint32_t>("n");
-    auto depth = k.param<uint32_t>("k");
-    auto lda = k.param<uint32_t>("lda");
-    auto ldb = k.param<uint32_t>("ldb");
-    auto ldc = k.param<uint32_t>("ldc");
-    auto alpha = k.param<float>("alpha");
-    auto beta = k.param<float>("beta");
-    auto bias = k.param<Ptr<const O>>("bias");
-    auto epilogue = k.param<uint32_t>("epilogue");
+    const auto p = support::gemmParams<T, O>(k);
     const CopyAlignment copies =
         c.aligned ? CopyAlignment::Promised : CopyAlignment::Checked;
     U32 row0 = k.blockId(Dim::y) * kBM, col0 = k.blockId() * kBN;
@@ -135,14 +120,14 @@ void buildMmaGemm(ModuleBuilder &mb, const MmaGemmConfig &c) {
     Frag init = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
                                   FragTile{kAtomsM, kAtomsN});
     auto [acc] = k.pipeline(kMmaGemmStages)
-                     .forCarrying(0u, depth, kBK, std::tuple<Frag>(init),
+                     .forCarrying(0u, p.k, kBK, std::tuple<Frag>(init),
                                   [&](U32 k0, Frag s) {
       Token ta = c.aColMajor
-                     ? k.asyncCopy(a, k0, row0, depth, m, lda, as, copies)
-                     : k.asyncCopy(a, row0, k0, m, depth, lda, as, copies);
+                     ? k.asyncCopy(p.a, k0, row0, p.k, p.m, p.lda, as, copies)
+                     : k.asyncCopy(p.a, row0, k0, p.m, p.k, p.lda, as, copies);
       Token tb = c.bColMajor
-                     ? k.asyncCopy(b, col0, k0, n, depth, ldb, bs, copies)
-                     : k.asyncCopy(b, k0, col0, depth, n, ldb, bs, copies);
+                     ? k.asyncCopy(p.b, col0, k0, p.n, p.k, p.ldb, bs, copies)
+                     : k.asyncCopy(p.b, k0, col0, p.k, p.n, p.ldb, bs, copies);
       k.asyncWait({ta, tb});
       k.barrier();
       for (unsigned kk = 0; kk < kBK; kk += 16) {
@@ -165,8 +150,7 @@ void buildMmaGemm(ModuleBuilder &mb, const MmaGemmConfig &c) {
     });
     // The pipeline's last copies (predicated off past K) have landed.
     k.asyncWait({});
-    writeEpilogue<O>(k, acc, out, bias, row0, col0, m, n, ldc, alpha, beta,
-                     epilogue);
+    writeEpilogue(k, acc, p, row0, col0);
   });
 }
 

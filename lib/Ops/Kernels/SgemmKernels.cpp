@@ -32,19 +32,7 @@ constexpr unsigned kAccs = kPerThread * kPerThread;
 void buildSgemm(ModuleBuilder &mb, bool aligned) {
   mb.kernel(aligned ? "sgemm_f32_aligned" : "sgemm_f32",
             {int32_t(kSgemmThreads)}, [aligned](KernelBuilder &k) {
-    auto a = k.param<Ptr<const float>>("a");
-    auto b = k.param<Ptr<const float>>("b");
-    auto c = k.param<Ptr<float>>("c");
-    auto m = k.param<uint32_t>("m");
-    auto n = k.param<uint32_t>("n");
-    auto depth = k.param<uint32_t>("k");
-    auto lda = k.param<uint32_t>("lda");
-    auto ldb = k.param<uint32_t>("ldb");
-    auto ldc = k.param<uint32_t>("ldc");
-    auto alpha = k.param<float>("alpha");
-    auto beta = k.param<float>("beta");
-    auto bias = k.param<Ptr<const float>>("bias");
-    auto epilogue = k.param<uint32_t>("epilogue");
+    const auto p = support::gemmParams<float, float>(k);
     const CopyAlignment copies =
         aligned ? CopyAlignment::Promised : CopyAlignment::Checked;
     U32 tid = k.threadId();
@@ -77,13 +65,13 @@ void buildSgemm(ModuleBuilder &mb, bool aligned) {
       return acc;
     };
     std::array<F32, kAccs> acc = k.for_(
-        0u, depth, 2 * kDepth, init,
+        0u, p.k, 2 * kDepth, init,
         [&](U32 k0, std::array<F32, kAccs> s) {
           std::array<Token, 2> landed;
           for (unsigned h = 0; h < 2; ++h) {
             U32 kh = k0 + h * kDepth;
-            Token ta = k.asyncCopy(a, row0, kh, m, depth, lda, as[h], copies);
-            Token tb = k.asyncCopy(b, kh, col0, depth, n, ldb, bs[h], copies);
+            Token ta = k.asyncCopy(p.a, row0, kh, p.m, p.k, p.lda, as[h], copies);
+            Token tb = k.asyncCopy(p.b, kh, col0, p.k, p.n, p.ldb, bs[h], copies);
             landed[h] = tb;
             (void)ta;
           }
@@ -99,25 +87,25 @@ void buildSgemm(ModuleBuilder &mb, bool aligned) {
     // C = act(alpha * acc + beta * C + bias) (beta 0 never reads C; the
     // bias along C's columns or rows, `epilogue` as the tensor-core
     // kernels').
-    Pred readC = beta != 0.0f;
-    U32 act = epilogue & uint32_t(kGemmActivationMask);
-    Pred biasCols = (epilogue & uint32_t(kGemmBiasColumns)) != 0u;
-    Pred biasRows = (epilogue & uint32_t(kGemmBiasRows)) != 0u;
+    Pred readC = p.beta != 0.0f;
+    U32 act = p.epilogue & uint32_t(kGemmActivationMask);
+    Pred biasCols = (p.epilogue & uint32_t(kGemmBiasColumns)) != 0u;
+    Pred biasRows = (p.epilogue & uint32_t(kGemmBiasRows)) != 0u;
     std::array<F32, kPerThread> colBias;
     for (unsigned j = 0; j < kPerThread; ++j) {
       U32 col = col0 + tx + 16 * j;
-      colBias[j] = bias.load(col, biasCols & (col < n), 0.0f);
+      colBias[j] = p.bias.load(col, biasCols & (col < p.n), 0.0f);
     }
     for (unsigned i = 0; i < kPerThread; ++i) {
       U32 row = row0 + ty + 16 * i;
-      auto crow = c + cast<uint64_t>(row) * cast<uint64_t>(ldc);
-      F32 rowBias = bias.load(row, biasRows & (row < m), 0.0f);
+      auto crow = p.c + cast<uint64_t>(row) * cast<uint64_t>(p.ldc);
+      F32 rowBias = p.bias.load(row, biasRows & (row < p.m), 0.0f);
       for (unsigned j = 0; j < kPerThread; ++j) {
         U32 col = col0 + tx + 16 * j;
-        k.if_((row < m) & (col < n), [&] {
-          F32 v = alpha * acc[i * kPerThread + j];
+        k.if_((row < p.m) & (col < p.n), [&] {
+          F32 v = p.alpha * acc[i * kPerThread + j];
           F32 old = crow.load(col, readC, 0.0f);
-          v = fma(old, beta, v) + colBias[j] + rowBias;
+          v = fma(old, p.beta, v) + colBias[j] + rowBias;
           crow.store(col, support::activateBy(k, act, v));
         });
       }
