@@ -118,7 +118,8 @@ def gemm_backward(a, b, dc, da=None, db=None, alpha=1.0, beta=0.0,
                   need=(True, True), stream=None):
     """The gradients of c = alpha * a @ b by the forward's kernels: da =
     alpha * dc @ b.T and db = alpha * a.T @ dc (+ beta times the given
-    da/db), the transposes read in place (any layout on a 9.0 GPU). Those
+    da/db), the transposes read in place (column-major views with 16-byte aligned
+    lines). Those
     not given are allocated as float32 where `need` asks for them (else
     None); returns (da, db)."""
     c = _Call("kaio.ops.gemm_backward", "a", a, stream)

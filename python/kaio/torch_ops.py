@@ -5,8 +5,9 @@ traces through them) and autograd.
     import kaio.torch_ops as kt
     y = kt.rms_norm(x, weight, 1e-6)        # differentiable in x and weight
 
-Backward: GEMM by reusing the forward kernel (dA = dC Bᵀ, dB = Aᵀ dC; on
-a 9.0 GPU the transposes are read in place, elsewhere copied); linear's
+Backward: GEMM by reusing the forward kernel (dA = dC Bᵀ, dB = Aᵀ dC; the
+transposes read in place where their lines are 16-byte aligned, else
+copied); linear's
 activation by torch's autograd at the recomputed pre-activation;
 RMSNorm, LayerNorm, softmax and cross-entropy by KAIO's backward kernels;
 SwiGLU by its closed form in torch. Everything runs on torch's current
@@ -43,9 +44,16 @@ def _reads_any_layout(device_index):
 
 
 def _aligned_lines(t):
-    """Whether the lines of 2-D t as the GEMM reads them (rows, or columns
-    of a transposed view) start 16-byte aligned."""
-    ld = t.stride(0) if t.stride(-1) == 1 else t.stride(1)
+    """Whether the lines of 2-D t as the GEMM reads them start 16-byte
+    aligned: the leading dimension the package gives the library
+    (_arrays.matrix: rows when the last dimension is unit-stride or of
+    size 1 — a single row's is its length —, else a transposed view's
+    columns)."""
+    rows, cols = t.shape
+    if t.stride(1) == 1 or cols <= 1:
+        ld = t.stride(0) if rows > 1 else max(t.stride(0), cols, 1)
+    else:
+        ld = t.stride(1)
     return t.data_ptr() % 16 == 0 and ld * t.element_size() % 16 == 0
 
 
@@ -54,8 +62,8 @@ def _gemm_operand(t):
     16-bit view with 16-byte aligned columns), else a dense copy."""
     if t.is_contiguous():
         return t
-    if (t.dim() == 2 and t.stride(0) == 1 and t.element_size() == 2
-            and _aligned_lines(t) and t.is_cuda
+    if (t.dim() == 2 and t.stride(0) == 1 and t.size(0) > 1
+            and t.element_size() == 2 and _aligned_lines(t) and t.is_cuda
             and _reads_any_layout(t.device.index or 0)):
         return t
     return t.contiguous()
@@ -83,7 +91,7 @@ def _gemm_setup(ctx, inputs, output):
 
 def _gemm_backward(ctx, dc):
     a, b = ctx.saved_tensors
-    d = dc.to(torch.float16)
+    d = dc.to(a.dtype)
     da = db = None
     if ctx.needs_input_grad[0]:
         da = _gemm(d, b.t()).to(a.dtype)
@@ -96,7 +104,8 @@ _gemm.register_autograd(_gemm_backward, setup_context=_gemm_setup)
 
 
 def gemm(a, b):
-    """a @ b for float16 a (M, K), b (K, N): float32 (M, N)."""
+    """a @ b for float16 or bfloat16 a (M, K), b (K, N) of one dtype (or
+    float32: full precision): float32 (M, N)."""
     return _gemm(a, b)
 
 
@@ -136,16 +145,19 @@ def _linear(x: torch.Tensor, weight: torch.Tensor,
     if _fused_linear_fits(x2, weight):
         # W read in place (x W^T, W^T column-major), output in x's dtype,
         # bias and activation in the kernel's epilogue.
+        # x2's rows are unit-stride and aligned as they are (padded rows
+        # too): passed in place, not copied to another leading dimension.
         out = x2.new_empty((x2.shape[0], weight.shape[0]))
-        ops.gemm(_gemm_operand(x2), _gemm_operand(weight.t()), out=out,
-                 bias=bias, activation=activation)
+        ops.gemm(x2, weight.t(), out=out,
+                 bias=None if bias is None else bias.to(out.dtype).contiguous(),
+                 activation=activation)
     else:
         # Rows that are not 16-byte aligned (or other dtypes): dense
         # row-major copies in their own dtype (any leading dimension), an
         # f32 product, bias and activation fused.
         out = x2.new_empty((x2.shape[0], weight.shape[0]),
                            dtype=torch.float32)
-        ops.gemm(x2.contiguous(), weight.t().contiguous(), out=out,
+        ops.gemm(x2.contiguous(), weight.to(x2.dtype).t().contiguous(), out=out,
                  bias=None if bias is None else bias.float(),
                  activation=activation)
         out = out.to(x.dtype)
@@ -194,10 +206,10 @@ _linear.register_autograd(_linear_backward, setup_context=_linear_setup)
 def linear(x, weight, bias=None, activation="none"):
     """activation(x @ weight.T + bias), as torch.nn.functional.linear then
     the activation ("none", "relu", "silu", "gelu", "gelu_tanh"): x (...,
-    K) and weight (N, K) float16 or bfloat16, bias (N,) of x's dtype. On a
-    9.0 GPU one kernel (W read in place, the epilogue fused; rows must be
-    16-byte aligned); elsewhere an f32 product of f16 copies, then bias
-    and activation (bf16 values past f16's range overflow there).
+    K) and weight (N, K) float16 or bfloat16, bias (N,) of x's dtype. One
+    kernel (W read in place, bias and activation in its epilogue) when
+    both have 16-byte aligned rows; else an f32 product of dense copies in
+    their dtype, bias and activation fused, rounded to x's dtype.
     Differentiable in x, weight and bias."""
     if activation not in _ACTIVATIONS:
         raise ValueError("kaio.torch_ops.linear: activation: %r is not one "

@@ -85,7 +85,8 @@ public:
   /// under the runtime's cache directory. C's contents afterwards are
   /// unspecified (pass scratch memory of C's shape). Where gemm() has one
   /// configuration (not a 9.0 GPU, or rows tensor maps cannot take) the
-  /// result names "portable", timed, and nothing is recorded.
+  /// result names "portable", timed, and nothing is recorded;
+  /// options.portable (forcing that kernel) is an InvalidValue error.
   rt::Expected<GemmTuneResult> tuneGemm(const rt::Device &device,
                                         const Matrix &a, const Matrix &b,
                                         const Matrix &c,
