@@ -1330,7 +1330,19 @@ BENCHMARK(BM_GemvVsCopy<BFloat16, true>)
 /// that causal). The peer, torch's scaled_dot_product_attention, runs in
 /// bench/torch_attention.py (the same shapes, KAIO's kernel beside it in
 /// one process through the Python package); here kaio_ms only.
-template <class T> void BM_FlashAttention(benchmark::State &state) {
+/// What BM_FlashAttention* times: the forward as `flashAttention` picks it
+/// (the TMA/wgmma kernel on a 9.0 GPU), the portable mma.sync forward
+/// (AttentionOptions::portable: every other GPU's path), or the backward
+/// (dQ, dK, dV from the forward's O and logsumexp; mma.sync everywhere).
+enum class AttnPass { Forward, Portable, Backward };
+
+/// FlashAttention at 16k tokens, hidden 2048: FLOP/s count 4 B H S^2 D for
+/// the forward (half of it causal) and 2.5 times that for the backward
+/// (FlashAttention's convention: five S x S x D products to the forward's
+/// two). No peer in the binary: bench/torch_attention.py times torch's SDPA
+/// (forward and backward) beside KAIO's kernels on the same tensors.
+template <class T, AttnPass Pass>
+void BM_FlashAttention(benchmark::State &state) {
   Gpu &gpu = Gpu::get();
   if (skipWithoutGpu(state, gpu))
     return;
@@ -1343,34 +1355,66 @@ template <class T> void BM_FlashAttention(benchmark::State &state) {
   const int64_t batch = std::max<int64_t>(16384 / seq, 1),
                 heads = 2048 / dim;
   const size_t n = size_t(batch * seq * heads * dim);
+  const bool backward = Pass == AttnPass::Backward;
+  // The backward's dO, dQ, dK, dV (dO filled like the inputs).
+  const size_t gradElems = backward ? n : 1;
   auto q = DeviceBuffer<T>::allocate(*gpu.device, n);
   auto k = DeviceBuffer<T>::allocate(*gpu.device, n);
   auto v = DeviceBuffer<T>::allocate(*gpu.device, n);
   auto o = DeviceBuffer<T>::allocate(*gpu.device, n);
+  auto dO = DeviceBuffer<T>::allocate(*gpu.device, gradElems);
+  auto dq = DeviceBuffer<T>::allocate(*gpu.device, gradElems);
+  auto dk = DeviceBuffer<T>::allocate(*gpu.device, gradElems);
+  auto dv = DeviceBuffer<T>::allocate(*gpu.device, gradElems);
+  const int64_t rows = batch * heads * seq;
+  auto lse = DeviceBuffer<float>::allocate(*gpu.device, size_t(rows));
   // 0x3c3c: f16 1.06, bf16 0.0115; finite scores either way.
-  if (!q || !k || !v || !o || q->fillBytes(0x3c) || k->fillBytes(0x3c) ||
-      v->fillBytes(0x3c)) {
+  if (!q || !k || !v || !o || !dO || !dq || !dk || !dv || !lse ||
+      q->fillBytes(0x3c) || k->fillBytes(0x3c) || v->fillBytes(0x3c) ||
+      dO->fillBytes(0x3c)) {
     state.SkipWithError("device allocation failed");
     return;
   }
   using kaio::ops::AttentionTensor;
+  auto tensor = [&](auto &buf) {
+    return AttentionTensor::bshd(buf.view(), batch, seq, heads, dim);
+  };
   kaio::ops::AttentionOptions opt;
   opt.causal = causal;
-  auto kaio = [&] {
-    return !gpu.library->flashAttention(
-        AttentionTensor::bshd(std::as_const(*q).view(), batch, seq, heads, dim),
-        AttentionTensor::bshd(std::as_const(*k).view(), batch, seq, heads, dim),
-        AttentionTensor::bshd(std::as_const(*v).view(), batch, seq, heads, dim),
-        AttentionTensor::bshd(o->view(), batch, seq, heads, dim), opt);
+  opt.portable = Pass == AttnPass::Portable;
+  opt.lse = kaio::ops::Matrix::vector(lse->view(), rows);
+  const int64_t wsElems =
+      kaio::ops::flashAttentionBackwardWorkspaceElements(tensor(*q));
+  auto ws = DeviceBuffer<float>::allocate(*gpu.device,
+                                          size_t(backward ? wsElems : 1));
+  if (!ws) {
+    state.SkipWithError("device allocation failed");
+    return;
+  }
+  if (backward)
+    opt.workspace = kaio::ops::Matrix::vector(ws->view(), wsElems);
+  auto forward = [&] {
+    return !gpu.library->flashAttention(tensor(*q), tensor(*k), tensor(*v),
+                                        tensor(*o), opt);
   };
+  auto grads = [&] {
+    return !gpu.library->flashAttentionBackward(
+        tensor(*q), tensor(*k), tensor(*v), tensor(*o), tensor(*dO),
+        tensor(*dq), tensor(*dk), tensor(*dv), opt);
+  };
+  // The backward reads the forward's O and logsumexp.
+  if (backward && !forward()) {
+    state.SkipWithError("the forward failed");
+    return;
+  }
   for (auto _ : state) {
-    double ms = medianMs(gpu, kaio);
+    double ms = backward ? medianMs(gpu, grads) : medianMs(gpu, forward);
     if (ms < 0) {
       state.SkipWithError("a launch failed");
       return;
     }
     double flops = 4.0 * double(batch * heads) * double(seq) * double(seq) *
-                   double(dim) * (causal ? 0.5 : 1.0);
+                   double(dim) * (causal ? 0.5 : 1.0) * (backward ? 2.5 : 1.0);
     state.SetIterationTime(ms / 1e3);
     state.counters["kaio_ms"] = ms;
     state.counters["kaio_flop/s"] = flops / (ms / 1e3);
@@ -1384,11 +1428,23 @@ void attentionShapes(benchmark::internal::Benchmark *b) {
         b->Args({seq, dim, causal});
   b->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 }
-BENCHMARK(BM_FlashAttention<Half>)
+BENCHMARK(BM_FlashAttention<Half, AttnPass::Forward>)
     ->Name("BM_FlashAttentionF16")
     ->Apply(attentionShapes);
-BENCHMARK(BM_FlashAttention<BFloat16>)
+BENCHMARK(BM_FlashAttention<BFloat16, AttnPass::Forward>)
     ->Name("BM_FlashAttentionBF16")
+    ->Apply(attentionShapes);
+BENCHMARK(BM_FlashAttention<Half, AttnPass::Portable>)
+    ->Name("BM_FlashAttentionPortableF16")
+    ->Apply(attentionShapes);
+BENCHMARK(BM_FlashAttention<BFloat16, AttnPass::Portable>)
+    ->Name("BM_FlashAttentionPortableBF16")
+    ->Apply(attentionShapes);
+BENCHMARK(BM_FlashAttention<Half, AttnPass::Backward>)
+    ->Name("BM_FlashAttentionBwdF16")
+    ->Apply(attentionShapes);
+BENCHMARK(BM_FlashAttention<BFloat16, AttnPass::Backward>)
+    ->Name("BM_FlashAttentionBwdBF16")
     ->Apply(attentionShapes);
 
 /// Flash decoding (one token, 32 query heads over 8 kv heads, dim 128,

@@ -83,10 +83,17 @@ for s in "${steps[@]}"; do
     # examples/hopper_gemm.mlir against cuBLAS and the library's kernel.
     step gemm-bench-kaio-example 90 "$build/bin/kaio-bench" \
       --filter 'HopperGemmExample' --json "$out/gemm-bench-kaio-example.json" ;;
-  attention-bench)
+  attention-bench) # forward, the portable (mma.sync) forward and the
+                   # backward beside SDPA; issue 13's targets
     step torch-attention 150 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 \
-      --json "$out/torch-attention.json" ;;
+      --json "$out/torch-attention.json"
+    step torch-attention-portable 120 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
+      "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --portable \
+      --json "$out/torch-attention-portable.json"
+    step torch-attention-backward 180 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
+      "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --backward \
+      --json "$out/torch-attention-backward.json" ;;
   ncu-gemm) # the sm_90a GEMM at 4096^3: tensor pipe, stalls, memory
     step ncu-gemm 90 ncu --kernel-name regex:hopper_gemm --launch-skip 3 \
       --launch-count 1 --section SpeedOfLight --section ComputeWorkloadAnalysis \

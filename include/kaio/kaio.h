@@ -439,15 +439,24 @@ kaio_attention_bshd(kaio_devptr data, kaio_dtype dtype, int64_t batch,
   return t;
 }
 
+/* kaio_attention_options' flags. */
+enum {
+  /* The forward runs the portable mma.sync kernel even on a 9.0 GPU
+     (comparisons and tests of every other GPU's path; the backward has
+     only that path). */
+  KAIO_ATTENTION_PORTABLE = 1
+};
+
 /* scale 0: 1 / sqrt(dim). causal: row i sees keys j <= i + offset, offset
- * seq_k - seq_q with bottom_right, else 0. window_left/right: the sliding
- * window's sides (-1: unbounded). max_seqlen_q/k: with cu_seqlens, the
- * longest query and key sequences (the forward needs only max_seqlen_q). */
+ * seq_k - seq_q with bottom_right, else 0. flags: KAIO_ATTENTION_*.
+ * window_left/right: the sliding window's sides (-1: unbounded).
+ * max_seqlen_q/k: with cu_seqlens, the longest query and key sequences (the
+ * forward needs only max_seqlen_q). */
 typedef struct kaio_attention_options {
   float scale;
   int32_t causal;
   int32_t bottom_right;
-  int32_t reserved; /* 0 */
+  int32_t flags;
   int64_t window_left, window_right;
   int64_t max_seqlen_q, max_seqlen_k;
 } kaio_attention_options;
@@ -457,7 +466,7 @@ static inline kaio_attention_options kaio_attention_defaults(void) {
   o.scale = 0.0f;
   o.causal = 0;
   o.bottom_right = 0;
-  o.reserved = 0;
+  o.flags = 0;
   o.window_left = -1;
   o.window_right = -1;
   o.max_seqlen_q = 0;

@@ -621,15 +621,18 @@ kaio_status convertTensor(const char *fn, const char *name,
 
 namespace {
 /// The C options as kaio::ops::AttentionOptions (matrices set by the
-/// caller); false with the error set when reserved is not 0.
+/// caller); false with the error set when flags has unknown bits.
 bool convertOptions(const char *fn, const kaio_attention_options *options,
                     ops::AttentionOptions &out) {
   kaio_attention_options o = options ? *options : kaio_attention_defaults();
-  if (o.reserved) {
-    fail(KAIO_ERROR_INVALID_VALUE,
-         std::string(fn) + ": options: reserved must be 0");
+  if (std::uint32_t unknown =
+          std::uint32_t(o.flags) & ~std::uint32_t(KAIO_ATTENTION_PORTABLE)) {
+    fail(KAIO_ERROR_INVALID_VALUE, std::string(fn) +
+                                       ": options: flags: unknown bits " +
+                                       std::to_string(unknown));
     return false;
   }
+  out.portable = o.flags & KAIO_ATTENTION_PORTABLE;
   out.scale = o.scale;
   out.causal = o.causal != 0;
   out.bottomRight = o.bottom_right != 0;

@@ -419,8 +419,8 @@ bool pairWritable(const AttentionTensor &t) {
 
 /// The FlashAttention-3-style forward on a 9.0 GPU (TMA + wgmma, warp
 /// specialised). Returns false, launching nothing, when it does not apply
-/// (no sm_90a kernels, a head dim it lacks, tensors a tensor map cannot
-/// describe); the portable kernel runs then.
+/// (no sm_90a kernels, the portable kernel asked for, a head dim it lacks,
+/// tensors a tensor map cannot describe); the portable kernel runs then.
 static bool launchHopperAttention(Library::Impl &impl,
                                   const AttentionTensor &q,
                                   const AttentionTensor &k,
@@ -429,7 +429,7 @@ static bool launchHopperAttention(Library::Impl &impl,
                                   const AttentionOptions &opt,
                                   std::int64_t batch, std::int64_t maxQ,
                                   rt::Error &error) {
-  if (!impl.hopper || (q.dim != 64 && q.dim != 128 && q.dim != 256) ||
+  if (!impl.hopper || opt.portable || (q.dim != 64 && q.dim != 128 && q.dim != 256) ||
       !tmaReadable(q) || !tmaReadable(k) || !tmaReadable(v) ||
       !pairWritable(o))
     return false;

@@ -66,7 +66,7 @@ class AttentionOptions(ctypes.Structure):
     """kaio_attention_options."""
     _fields_ = [("scale", ctypes.c_float), ("causal", ctypes.c_int32),
                 ("bottom_right", ctypes.c_int32),
-                ("reserved", ctypes.c_int32),
+                ("flags", ctypes.c_int32),
                 ("window_left", ctypes.c_int64),
                 ("window_right", ctypes.c_int64),
                 ("max_seqlen_q", ctypes.c_int64),
@@ -101,6 +101,7 @@ class DeviceInfo(ctypes.Structure):
 F16, BF16, F32, S8, S32, S64, E4M3, E5M2 = range(8)
 ACT_NONE, ACT_RELU, ACT_SILU, ACT_GELU_TANH, ACT_GELU_ERF = range(5)
 GEMM_ALLOW_TF32 = 1
+ATTENTION_PORTABLE = 1  # KAIO_ATTENTION_PORTABLE
 REDUCE_SUM, REDUCE_MAX, REDUCE_MIN = range(3)
 ROPE_HALF_SPLIT, ROPE_INTERLEAVED = range(2)
 ARG_SCALAR, ARG_POINTER, ARG_CONST_POINTER, ARG_ANY_POINTER = range(4)

@@ -522,7 +522,7 @@ def _attention_tensor(fn, name, v, layout):
 def flash_attention(q, k, v, out=None, scale=None, causal=False,
                     bottom_right=False, window=(-1, -1), layout="bshd",
                     cu_seqlens_q=None, cu_seqlens_k=None, max_seqlen_q=0,
-                    return_lse=False, stream=None):
+                    return_lse=False, portable=False, stream=None):
     """softmax(scale * q @ k^T) @ v per batch and head (FlashAttention-2 on
     tensor cores): q, k, v float16 or bfloat16 in `layout` "bshd" ([batch,
     seq, heads, dim], FlashAttention's) or "bhsd" ([batch, heads, seq,
@@ -533,7 +533,9 @@ def flash_attention(q, k, v, out=None, scale=None, causal=False,
     right) is a sliding window (-1: unbounded). Packed sequences: 3-D
     [total, heads, dim] tensors with int32 cu_seqlens_q/k of batch + 1
     offsets and max_seqlen_q. Returns out, or (out, lse) with return_lse
-    (float32 [batch, heads, seq_q], or [heads, total_q] when packed)."""
+    (float32 [batch, heads, seq_q], or [heads, total_q] when packed).
+    portable=True runs the mma.sync kernel even on a 9.0 GPU (every other
+    GPU's path; for comparisons)."""
     fn = "kaio.ops.flash_attention"
     if layout not in ("bshd", "bhsd"):
         raise invalid(fn, "layout", "%r is not 'bshd' or 'bhsd'" % (layout,))
@@ -553,7 +555,7 @@ def flash_attention(q, k, v, out=None, scale=None, causal=False,
                  else (qt.batch, qt.heads, qt.seq))
         lse = c.new("lse", shape, "float32")
     opts = _attention_options(scale, causal, bottom_right, window,
-                              max_seqlen_q, 0)
+                              max_seqlen_q, 0, portable)
     c.run("kaio_flash_attention", *[ctypes.byref(t) for t in tensors],
           c.m("cu_seqlens_q", cu_seqlens_q), c.m("cu_seqlens_k", cu_seqlens_k),
           _flat_vector(fn, "lse", lse), ctypes.byref(opts))
@@ -561,11 +563,12 @@ def flash_attention(q, k, v, out=None, scale=None, causal=False,
 
 
 def _attention_options(scale, causal, bottom_right, window, max_seqlen_q,
-                       max_seqlen_k):
+                       max_seqlen_k, portable=False):
     left, right = window
     return _capi.AttentionOptions(0.0 if scale is None else float(scale),
                                   int(bool(causal)), int(bool(bottom_right)),
-                                  0, int(left), int(right),
+                                  _capi.ATTENTION_PORTABLE if portable else 0,
+                                  int(left), int(right),
                                   int(max_seqlen_q), int(max_seqlen_k))
 
 

@@ -190,6 +190,12 @@ static void testAttention(kaio_context ctx, FakeCudaCounters *fake) {
   CHECK_FAILS(kaio_flash_attention(ctx, &bad, &k, &v, &o, NULL, NULL, NULL,
                                    NULL, NULL),
               KAIO_ERROR_INVALID_VALUE, "q: reserved must be 0");
+  opts.flags = 4;
+  CHECK_FAILS(kaio_flash_attention(ctx, &q, &k, &v, &o, NULL, NULL, NULL,
+                                   &opts, NULL),
+              KAIO_ERROR_INVALID_VALUE,
+              "kaio_flash_attention: options: flags: unknown bits 4");
+  opts.flags = KAIO_ATTENTION_PORTABLE;
   opts.causal = 1;
   opts.window_right = 3;
   CHECK_FAILS(kaio_flash_attention(ctx, &q, &k, &v, &o, NULL, NULL, NULL,

@@ -361,6 +361,14 @@ class OpsTest(unittest.TestCase):
         self.assertIn("v: is 2x100x2x64 but must be 2x100x8x64",
                       str(e.exception))
         self.assertEqual(fake().launches, self.launches + 3)
+        # On a 9.0 GPU the TMA/wgmma forward; portable=True: mma.sync.
+        h = kaio.DeviceArray.empty((2, 100, 8, 64), "bfloat16", device=1)
+        ops.flash_attention(h, h, h)
+        self.assertEqual(fake().lastKernel.decode(),
+                         "hopper_flash_fwd_bf16_d64")
+        ops.flash_attention(h, h, h, portable=True)
+        self.assertEqual(fake().lastKernel.decode(), "flash_fwd_bf16_d64")
+        self.launches += 2
         dq, dk, dv = ops.flash_attention_backward(q, kv, kv, out, out, lse,
                                                   causal=True)
         self.assertEqual((dq.shape, dk.shape, dv.shape),

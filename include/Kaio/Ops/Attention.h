@@ -98,6 +98,10 @@ struct AttentionOptions {
   Matrix lse;
   /// The backward's f32 scratch of flashAttentionBackwardWorkspaceElements.
   Matrix workspace;
+  /// The forward runs the portable mma.sync kernel even on a 9.0 GPU
+  /// (comparisons and tests of the path every other GPU takes; the
+  /// backward has only that path and ignores it).
+  bool portable = false;
   const rt::Stream *stream = nullptr;
 };
 

@@ -488,6 +488,14 @@ TEST_P(FlashAttentionTest, UsesTheTmaWgmmaForwardOnA90Gpu) {
   EXPECT_EQ(counters->lastBlock[0], 384u);
   EXPECT_EQ(counters->lastSharedBytes, 98304u);
   EXPECT_EQ(counters->tensorMapsEncoded, maps + 3);
+  // Asked for, the portable mma.sync kernel runs there too.
+  AttentionOptions portable = opt;
+  portable.portable = true;
+  e = lib->flashAttention(q, k, v, o, portable);
+  ASSERT_FALSE(e) << e.message();
+  EXPECT_STREQ(counters->lastKernel, "flash_fwd_f16_d128");
+  EXPECT_EQ(counters->lastBlock[0], 128u);
+  EXPECT_EQ(counters->tensorMapsEncoded, maps + 3);
   // Packed sequences go the same way (batch-1 maps, offsets passed on).
   auto offsets = rt::DeviceBuffer<std::int32_t>::allocate(*h100, 3);
   ASSERT_TRUE(offsets);
@@ -521,7 +529,8 @@ struct AttentionCase {
 /// few, so a failure shows its pattern.
 template <class T>
 void expectAttentionMatchesReference(rt::Device &device, Library &lib,
-                                     AttentionCase c, double tolerance) {
+                                     AttentionCase c, double tolerance,
+                                     bool portable = false) {
   const auto [B, S, H, Hk, D, causal] = c;
   std::mt19937 rng(13);
   std::uniform_real_distribution<float> dist(-1, 1);
@@ -537,6 +546,7 @@ void expectAttentionMatchesReference(rt::Device &device, Library &lib,
   ASSERT_TRUE(dq && dk && dv && dout && dlse);
   AttentionOptions opt;
   opt.causal = causal;
+  opt.portable = portable;
   opt.lse = Matrix::vector(dlse->view(), B * H * S);
   rt::Error e = lib.flashAttention(
       AttentionTensor::bshd(dq->view(), B, S, H, D),
@@ -590,12 +600,13 @@ void expectAttentionMatchesReference(rt::Device &device, Library &lib,
         }
       }
   ASSERT_EQ(wrong, 0u) << "B " << B << " S " << S << " H " << H << ":" << Hk
-                       << " D " << D << (causal ? " causal" : "") << ": "
+                       << " D " << D << (causal ? " causal" : "")
+                       << (portable ? " portable" : "") << ": "
                        << wrong << " values differ, first" << examples;
 }
 
 /// On a 9.0 GPU these run the TMA/wgmma forward; elsewhere the mma.sync
-/// kernel (bf16 included).
+/// kernel (bf16 included), which the last cases force on any GPU.
 TEST_P(FlashAttentionTest, MatchesAnF64ReferenceOnTheGpu) {
   if (isFake())
     GTEST_SKIP() << "the fake driver computes nothing";
@@ -609,6 +620,10 @@ TEST_P(FlashAttentionTest, MatchesAnF64ReferenceOnTheGpu) {
                                             {1, 130, 2, 1, 256, true}, 4e-3);
   expectAttentionMatchesReference<rt::BFloat16>(
       *device, *lib, {1, 520, 4, 1, 128, false}, 2e-2);
+  expectAttentionMatchesReference<rt::Half>(
+      *device, *lib, {2, 1000, 4, 2, 128, true}, 4e-3, /*portable=*/true);
+  expectAttentionMatchesReference<rt::BFloat16>(
+      *device, *lib, {1, 300, 2, 2, 64, false}, 2e-2, /*portable=*/true);
 }
 
 TEST_P(FlashAttentionTest, DecodeMatchesAnF64ReferenceOnTheGpu) {
