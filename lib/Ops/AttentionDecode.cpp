@@ -207,7 +207,7 @@ rt::Error Library::flashDecode(const AttentionTensor &q, const KVCache &c,
     cargs.push_back(a);
   config.grid = rt::Dim3(unsigned(rows), unsigned(c.k.heads),
                          unsigned(q.batch));
-  config.block = rt::Dim3(unsigned(q.dim));
+  config.block = rt::Dim3(kDecodeCombineThreads);
   if (rt::Error e = (*combine)->launchArgs(config, cargs))
     return e.addContext(kOp);
   return rt::Error::success();

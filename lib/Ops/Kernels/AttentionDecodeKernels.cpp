@@ -90,11 +90,18 @@ template <class T, unsigned D> void buildDecode(ModuleBuilder &mb) {
         Frag l = k.fragFill<float>(FragRole::acc, kShape, 0.0f, FragTile{1, 1});
         U32 warpKey = warp * 16u;
         using State = std::tuple<Frag, Frag, Frag, Frag>;
+        // Up to head dim 128 the next tile's copies fly while this one is
+        // computed (kaio-pipeline-copies; 2 x 32 KiB of tiles at 128); at
+        // 256 two 64 KiB stages would not fit beside a second block.
+        if constexpr (D <= 128)
+          k.pipeline(kDecodeStages);
         State state = k.forCarrying(
             j0, jEnd, int32_t(kTileKeys), State(zero, zero, m, l),
             [&](I32 t0, Frag o0, Frag o1, Frag mIn, Frag lIn) {
               // The tile's page: the block table's entry (paged), or the
-              // batch's own cache.
+              // batch's own cache. (Run ahead past the split's end by the
+              // pipeline, the table read is masked off there by
+              // kaio-pipeline-copies.)
               U32 t0u = t0.as<uint32_t>();
               U32 page = select(
                   paged,
@@ -103,7 +110,6 @@ template <class T, unsigned D> void buildDecode(ModuleBuilder &mb) {
                   b);
               U32 row = select(paged, t0u % pageSize, t0u);
               U32 rowEnd = row + (sk - t0).as<uint32_t>();
-              k.barrier();
               Token tk = k.asyncCopy(kc.at(page, kvh, k.constant(0u)), row, 0u, rowEnd, D,
                                      kc.rowStride, kT, aligned);
               Token tv = k.asyncCopy(vc.at(page, kvh, k.constant(0u)), row, 0u, rowEnd, D,
@@ -152,8 +158,13 @@ template <class T, unsigned D> void buildDecode(ModuleBuilder &mb) {
                                         half * (D / 2), FragTile{1, D / 16}),
                     acc[half]);
               }
+              // The copies of a later tile overwrite the buffers read here.
+              k.barrier();
               return State(acc[0], acc[1], mNew, lNew);
             });
+        // The pipeline's last copies (predicated off past the split) have
+        // landed.
+        k.asyncWait({});
         // The warp's partial: O / l and log2(l) + m (-inf without keys).
         U32 slot = split * kAttnWarps + warp;
         U64 base = (cast<uint64_t>(b) * cast<uint64_t>(k.gridDim(Dim::y)) + cast<uint64_t>(kvh)) *
@@ -183,9 +194,17 @@ template <class T, unsigned D> void buildDecode(ModuleBuilder &mb) {
 
 /// Output row (token, head) of a batch: the splits' partials merged,
 /// O = sum exp2(lse_s - lse) O_s with lse = log2 sum exp2(lse_s).
+/// kDecodeCombineThreads threads, kParts groups
+/// of D (a thread per element of the row): group g weighs partials g, g +
+/// kParts, ... (four loads in flight a thread: the loop is unrolled), then
+/// the groups' sums meet in shared memory. At batch 1 there are up to a
+/// thousand partials a row: one thread walking them a load at a time (the
+/// first version) waited on each load in turn.
 template <class T, unsigned D> void buildCombine(ModuleBuilder &mb) {
-  mb.kernel(kernelName("flash_decode_combine", typeName<T>(), D), {int32_t(D)},
-            [](KernelBuilder &k) {
+  static_assert(kDecodeCombineThreads % D == 0, "whole groups of D threads");
+  constexpr unsigned kParts = kDecodeCombineThreads / D;
+  mb.kernel(kernelName("flash_decode_combine", typeName<T>(), D),
+            {int32_t(kDecodeCombineThreads)}, [](KernelBuilder &k) {
               auto o = tensorParam<Ptr<T>>(k, "o");
               auto partialO = k.param<Ptr<const float>>("partial_o");
               auto partialLse = k.param<Ptr<const float>>("partial_lse");
@@ -201,27 +220,42 @@ template <class T, unsigned D> void buildCombine(ModuleBuilder &mb) {
                          cast<uint64_t>(splits);
               auto lse = partialLse + base * cast<uint64_t>(rows) +
                          cast<uint64_t>(r);
-              F32 mx = k.for_(0u, splits, 1u, k.constant(-INFINITY),
-                              [&](U32 s, F32 acc) {
-                                return max(acc, lse.load(s * rows));
-                              });
+              U32 tid = k.threadId();
+              F32 mine = k.for_(tid, splits, kDecodeCombineThreads,
+                                k.constant(-INFINITY), [&](U32 s, F32 acc) {
+                                  return max(acc, lse.load(s * rows));
+                                });
+              F32 mx = k.blockReduce(ReduceKind::max, mine);
               F32 off = select(mx == -INFINITY, k.constant(0.0f), mx);
-              U32 d = k.threadId();
+              U32 d = tid % D, part = tid / D;
               auto oPart = partialO + (base * cast<uint64_t>(rows) +
                                        cast<uint64_t>(r)) *
                                           uint64_t(D) +
                            cast<uint64_t>(d);
-              auto [sum, acc] = k.for_(
-                  0u, splits, 1u,
+              auto [sum, acc] = k.unroll(4).for_(
+                  part, splits, kParts,
                   carry(k.constant(0.0f), k.constant(0.0f)),
                   [&](U32 s, F32 sw, F32 a) {
                     F32 w = exp2(lse.load(s * rows) - off);
                     return carry(sw + w,
                                  fma(w, oPart.load(s * rows * uint32_t(D)), a));
                   });
-              F32 out = select(sum > 0.0f, acc / sum, k.constant(0.0f));
-              U32 token = r / group, h = kvh * group + r % group;
-              o.at(b, h, token).store(d, support::fromF32<T>(out));
+              Shared<float> accs = k.shared<float>({kParts, D}),
+                            sums = k.shared<float>({kParts});
+              accs(part, d) = acc;
+              k.if_(d == 0u, [&] { sums(part) = sum; });
+              k.barrier();
+              k.if_(part == 0u, [&] {
+                F32 total = acc, weight = sum;
+                for (unsigned g = 1; g < kParts; ++g) {
+                  total = total + accs(g, d);
+                  weight = weight + sums(g);
+                }
+                F32 out =
+                    select(weight > 0.0f, total / weight, k.constant(0.0f));
+                U32 token = r / group, h = kvh * group + r % group;
+                o.at(b, h, token).store(d, support::fromF32<T>(out));
+              });
             });
 }
 

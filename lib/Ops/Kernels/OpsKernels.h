@@ -234,9 +234,15 @@ enum DecodeFlags : std::uint32_t {
 ///     [batch, kv heads, splits * kAttnWarps, rows, D], O / l) and
 ///     partial_lse ([..., rows], log2).
 ///   flash_decode_combine_<type>_d<D>(o, partial_o, partial_lse, splits
-///     (all partials), q_len, kv_group): grid (rows, kv heads, batch), D
-///     threads.
+///     (all partials), q_len, kv_group): grid (rows, kv heads, batch),
+///     kDecodeCombineThreads threads.
 void buildAttentionDecodeKernels(builder::ModuleBuilder &mb);
+/// cp.async stages of flash_decode's key loop (head dims up to 128; 256
+/// has one).
+constexpr unsigned kDecodeStages = 2;
+/// Threads of a flash_decode_combine block (groups of D walking the
+/// partials side by side).
+constexpr unsigned kDecodeCombineThreads = 512;
 
 /// The full-precision f32 GEMM on the CUDA cores (SgemmKernels.cpp):
 /// `sgemm_f32[_aligned](a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, bias,

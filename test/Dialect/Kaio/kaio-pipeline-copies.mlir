@@ -124,3 +124,48 @@ kaio.kernel @unsigned_loop(%p: !kaio.ptr<f16>, %n: i32)
   } {kaio.pipeline_stages = 2 : i32}
   kaio.return
 }
+
+// -----
+
+// Global loads the copies depend on (a paged cache's block table) run ahead
+// with them: past the end their masks are off. A masked load's mask is
+// and-ed with the iteration's predicate; an unmasked one gets it as its
+// mask, reading zero there. A division by a run-time value (the page size)
+// divides by 1 there.
+// CHECK-LABEL: kaio.kernel @table_loads
+// CHECK: %[[PAGED:.*]] = arith.cmpi ne, %arg3
+// Prologue (iteration 0):
+// CHECK: %[[P:.*]] = arith.cmpi slt
+// CHECK: %[[D:.*]] = arith.select %[[P]], %arg4, %c1_i32
+// CHECK: arith.divui %{{.*}}, %[[D]]
+// CHECK: %[[M:.*]] = arith.andi %[[PAGED]], %[[P]]
+// CHECK: kaio.load %arg1[%{{.*}}] : <i32>, i32 -> i32 mask %[[M]] else %c0_i32
+// CHECK: kaio.load %arg1[%{{.*}}] : <i32>, i32 -> i32 mask %[[P]] else %{{.*}}
+// CHECK: kaio.async_copy
+// The loop (iteration i + 1):
+// CHECK: scf.for
+// CHECK:   %[[Q:.*]] = arith.cmpi slt
+// CHECK:   %[[E:.*]] = arith.select %[[Q]], %arg4, %c1_i32
+// CHECK:   arith.divui %{{.*}}, %[[E]]
+// CHECK:   %[[N:.*]] = arith.andi %[[PAGED]], %[[Q]]
+// CHECK:   kaio.load %arg1[%{{.*}}] : <i32>, i32 -> i32 mask %[[N]] else %c0_i32
+// CHECK:   kaio.load %arg1[%{{.*}}] : <i32>, i32 -> i32 mask %[[Q]] else %{{.*}}
+// CHECK:   kaio.async_copy
+kaio.kernel @table_loads(%p: !kaio.ptr<f16>, %table: !kaio.ptr<i32>,
+                         %n: i32, %flags: i32, %pageSize: i32)
+    attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %paged = arith.cmpi ne, %flags, %c0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  scf.for %k = %c0 to %n step %c16 : i32 {
+    %i = arith.divui %k, %pageSize : i32
+    %page = kaio.load %table[%i] : !kaio.ptr<i32>, i32 -> i32 mask %paged else %c0
+    %off = kaio.load %table[%page] : !kaio.ptr<i32>, i32 -> i32
+    %t = kaio.async_copy %p[%off, %k] bounds [%c16, %n] ld %n to %s
+        : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+    kaio.async_wait %t
+    kaio.barrier
+  } {kaio.pipeline_stages = 2 : i32}
+  kaio.return
+}

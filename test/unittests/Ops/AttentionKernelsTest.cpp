@@ -430,6 +430,7 @@ public:
     uint32_t kvHeads = 2, group = 4, qLen = 1;
     bool paged = true, causal = false;
     uint32_t keysPerSplit = 128;
+    interp::Profile *profile = nullptr;
   };
   void checkDecode(const DecodeProblem &p) {
     const unsigned D = dim();
@@ -476,17 +477,22 @@ public:
     uint32_t flags = (p.paged ? uint32_t(kDecodePaged) : 0u) |
                      (p.causal ? uint32_t(kDecodeCausal) : 0u);
     std::string decode = name("flash_decode");
+    interp::LaunchOptions launchOptions;
+    launchOptions.profile = p.profile;
     auto r = dev.interp.launch(
         decode, {splitsPerBlock, p.kvHeads, B}, {32 * kAttnWarps},
         concat({tensorArgs(aq, lq), tensorArgs(ak, lk), tensorArgs(av, lk),
                 {at, pagesPerSeq, page, al, p.qLen, p.group, p.keysPerSplit,
                  Interpreter::argF32(float(scale * M_LOG2E)), flags, po,
-                 pl}}));
+                 pl}}),
+        launchOptions);
     ASSERT_TRUE(r.success) << decode << ": " << r.message();
     std::string combine = name("flash_decode_combine");
-    r = dev.interp.launch(combine, {rows, p.kvHeads, B}, {D},
+    r = dev.interp.launch(combine, {rows, p.kvHeads, B},
+                          {kDecodeCombineThreads},
                           concat({tensorArgs(ao, lq),
-                                  {po, pl, splits, p.qLen, p.group}}));
+                                  {po, pl, splits, p.qLen, p.group}}),
+                          launchOptions);
     ASSERT_TRUE(r.success) << combine << ": " << r.message();
     std::vector<double> out = dev.download(elem(), ao, nq + 64);
     double tol = elem() == Elem::F16 ? 4e-3 : 3e-2;
@@ -653,6 +659,42 @@ TEST_P(AttentionKernelsTest, DecodeContiguousGroupedCausalTokens) {
   p.causal = true;
   p.keysPerSplit = 64;
   checkDecode(p);
+}
+
+// Batch-1 decoding's shape: many splits of one long sequence (124
+// partials a row, more than the combine's groups and not a multiple of
+// them) beside a one-key sequence whose splits past its key are empty.
+TEST_P(AttentionKernelsTest, DecodeManySplits) {
+  DecodeProblem p;
+  p.seqlens = {1, 1950};
+  p.kvHeads = 1;
+  p.keysPerSplit = 64;
+  checkDecode(p);
+}
+
+// Splits of several tiles (the last one partial) through the two-stage
+// cp.async pipeline: the right keys in the right buffers, every shared
+// access conflict-free, whole sectors from the cache; the merge reads each
+// partial's row with coalesced loads (only the logsumexps, a thread per
+// split a row apart, take partial sectors: 4 % of the merge's).
+TEST_P(AttentionKernelsTest, DecodePipelinedSplitsConflictFree) {
+  interp::Profile profile;
+  DecodeProblem p;
+  p.seqlens = {130, 700};
+  p.keysPerSplit = 384;
+  p.profile = &profile;
+  checkDecode(p);
+  ASSERT_FALSE(HasFatalFailure());
+  ASSERT_EQ(profile.kernels().size(), 2u);
+  for (const interp::KernelProfile &k : profile.kernels()) {
+    SCOPED_TRACE(k.name);
+    EXPECT_EQ(k.sharedTotal().bankConflicts(), 0u);
+    bool merge = k.name.find("combine") != std::string::npos;
+    for (const auto &[kind, g] : k.global)
+      if (kind != "st.global") // the partials' f32 rows
+        EXPECT_LE(double(g.sectors), (merge ? 1.04 : 1.0) * g.idealSectors)
+            << kind;
+  }
 }
 
 // The performance properties the kernel is built for, counted by the

@@ -362,11 +362,12 @@ TEST_P(FlashAttentionTest, DecodeLaunchesSplitsThenTheirMerge) {
   EXPECT_EQ(counters->launches, launches + 2);
   EXPECT_STREQ(counters->lastKernel, "flash_decode_combine_f16_d64");
   // One block per output row (4 heads of the group, 1 token), kv head,
-  // sequence; a thread per element of the row.
+  // sequence; groups of 64 threads (one per element of the row) walk the
+  // partials side by side.
   EXPECT_EQ(counters->lastGrid[0], 4u);
   EXPECT_EQ(counters->lastGrid[1], 2u);
   EXPECT_EQ(counters->lastGrid[2], 2u);
-  EXPECT_EQ(counters->lastBlock[0], 64u);
+  EXPECT_EQ(counters->lastBlock[0], 512u);
   opt.workspace.cols = opt.workspace.ld = need - 1;
   EXPECT_TRUE(lib->flashDecode(q, c, o, opt));
   EXPECT_EQ(counters->launches, launches + 2);

@@ -213,9 +213,63 @@ void schedule(scf::ForOp loop, unsigned stages,
       order.push_back({&op, stages - 1});
 }
 
-/// Copies of iterations past the end: a row bound of 0 reads nothing.
-/// Pure ops (index arithmetic, the buffer selects) need no predicate.
+/// A global load the copies depend on (a page index from a block table,
+/// say), run ahead for an iteration past the end, reads nothing: its mask
+/// (all threads when it has none) and-ed with `pred`, the masked-off
+/// threads' value kept (zero when it had no mask). Null when the result
+/// type has no zero.
+template <class LoadLike>
+Operation *predicateLoad(RewriterBase &rewriter, LoadLike load, Value pred,
+                         Type elementType) {
+  rewriter.setInsertionPoint(load);
+  Location loc = load.getLoc();
+  Value mask = pred;
+  if (Value old = load.getMask())
+    mask = arith::AndIOp::create(rewriter, loc, old, pred);
+  Value other = load.getOther();
+  if (!other) {
+    TypedAttr zero = dyn_cast_or_null<TypedAttr>(
+        rewriter.getZeroAttr(elementType));
+    if (!zero)
+      return nullptr;
+    other = arith::ConstantOp::create(rewriter, loc, zero);
+  }
+  rewriter.modifyOpInPlace(load, [&] {
+    load.getMaskMutable().assign(mask);
+    load.getOtherMutable().assign(other);
+  });
+  return load;
+}
+
+/// An integer division or remainder by a run-time value (not speculatable:
+/// the divisor may be 0) divides by 1 past the end.
+Operation *predicateDivisor(RewriterBase &rewriter, Operation *op,
+                            Value pred) {
+  rewriter.setInsertionPoint(op);
+  Location loc = op->getLoc();
+  Value divisor = op->getOperand(1);
+  Value one = arith::ConstantOp::create(
+      rewriter, loc, rewriter.getOneAttr(divisor.getType()));
+  Value safe = arith::SelectOp::create(rewriter, loc, pred, divisor, one);
+  rewriter.modifyOpInPlace(op, [&] { op->setOperand(1, safe); });
+  return op;
+}
+
+/// Ops of iterations past the end, which the pipeline runs ahead: copies
+/// get a row bound of 0 (nothing read), global loads a false mask,
+/// divisions a divisor of 1. Pure ops (index arithmetic, the buffer
+/// selects) need no predicate; anything else cannot run ahead (the loop is
+/// not pipelined).
 Operation *predicate(RewriterBase &rewriter, Operation *op, Value pred) {
+  if (isa<arith::DivUIOp, arith::DivSIOp, arith::RemUIOp, arith::RemSIOp,
+          arith::CeilDivUIOp, arith::CeilDivSIOp, arith::FloorDivSIOp>(op) &&
+      !isPure(op))
+    return predicateDivisor(rewriter, op, pred);
+  if (auto load = dyn_cast<LoadOp>(op))
+    return predicateLoad(rewriter, load, pred, load.getType());
+  if (auto load = dyn_cast<LoadVectorOp>(op))
+    return predicateLoad(rewriter, load, pred,
+                         load.getResults().front().getType());
   auto copy = dyn_cast<AsyncCopyOp>(op);
   if (!copy)
     return isPure(op) ? op : nullptr;
