@@ -2,8 +2,9 @@
 //
 // Each op checks every argument, then picks the kernel for the dtype and
 // access width (16-byte vectors when every pointer is 16-byte aligned and
-// every leading dimension a multiple of the vector; scalars otherwise) and
-// launches one block per row. The kernels' parameters and flag bits come
+// every leading dimension a multiple of the vector; scalars otherwise; with
+// vectors, rows up to registerRowMaxCols held in registers) and launches
+// one block per row (a warp per row for short softmax rows). The kernels' parameters and flag bits come
 // from Kernels/RowKernels.h, which also builds them.
 //
 //===----------------------------------------------------------------------===//
@@ -126,6 +127,12 @@ rt::Error kaio::ops::validateLayerNorm(const Matrix &x, const Matrix &out,
 
 namespace {
 
+/// Whether rows of x run on the register-row kernels (`*_regs_*`): 16-byte
+/// accesses and rows they hold whole (read once, not twice).
+bool holdsRows(const Matrix &x, unsigned width) {
+  return width > 1 && x.cols <= registerRowMaxCols(getDTypeBytes(x.dtype));
+}
+
 rt::Error launchSoftmax(Library::Impl &impl, const char *op, const Matrix &x,
                         const Matrix &out, const SoftmaxOptions &options) {
   if (rt::Error e = checkSoftmax(op, x, out, options))
@@ -136,7 +143,9 @@ rt::Error launchSoftmax(Library::Impl &impl, const char *op, const Matrix &x,
   // Short rows: a warp per row (8 rows a block) rather than 256 threads
   // sharing a few chunks.
   bool warp = x.cols <= kWarpSoftmaxMaxCols;
-  std::string base = std::string(op) + (warp ? "_warp" : "");
+  std::string base = std::string(op) + (warp                 ? "_warp"
+                                        : holdsRows(x, width) ? "_regs"
+                                                              : "");
   rt::Expected<rt::Kernel *> kernel =
       impl.kernel(detail::kernelName(base.c_str(), x.dtype, width));
   if (!kernel)
@@ -181,8 +190,9 @@ rt::Error launchNorm(Library::Impl &impl, const char *op, bool layer,
     flags |= kNormRstd;
   unsigned width = detail::vectorWidth(x.dtype, {&x, &out, &o.weight, &o.bias,
                                          &o.residual, &o.residualOut});
+  std::string base = std::string(op) + (holdsRows(x, width) ? "_regs" : "");
   rt::Expected<rt::Kernel *> kernel =
-      impl.kernel(detail::kernelName(op, x.dtype, width));
+      impl.kernel(detail::kernelName(base.c_str(), x.dtype, width));
   if (!kernel)
     return kernel.takeError().addContext(op);
   // Absent operands: pointers the flags keep the kernel from touching.

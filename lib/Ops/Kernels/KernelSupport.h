@@ -18,6 +18,7 @@
 #include <tuple>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace kaio::ops::kernels::support {
 
@@ -173,6 +174,133 @@ void rowFor(KernelBuilder &k, const U32 &tid, const U32 &bdim, const U32 &n,
 template <class P> P rowOf(const P &base, const U64 &row, const U32 &ld) {
   return base + row * cast<uint64_t>(ld);
 }
+
+/// A row held in registers by the Threads threads of a block, read once:
+/// thread t's chunks t, t + Threads, ..., R of them of V elements each
+/// (masked off past the row's whole chunks), and of the ragged tail past
+/// them (fewer than V elements) element t. The values stay in T (16-bit
+/// rows take half the registers). Slots 0 .. kSlots - 1 are the chunks'
+/// elements in order, then the tail's; `valid(slot)` says whether the slot
+/// holds an element of the row (the others hold 0 or stale values that
+/// uses must mask), `col(slot)` which. Chunk r is skipped by a uniform
+/// branch when no thread holds it (r * Threads >= n / V), so short rows do
+/// not pay for R chunks. Kernels on rows of up to Threads * V * R elements
+/// use it to skip the second read of the row (from L1/L2) that a block
+/// walking longer rows needs.
+template <class T, unsigned V, unsigned R, unsigned Threads> class RegisterRow {
+public:
+  static constexpr unsigned kSlots = R * V + 1;
+  static constexpr unsigned kTail = R * V;
+
+  RegisterRow(KernelBuilder &k, const U32 &tid, const U32 &n) : k_(k) {
+    U32 whole = n / V;
+    for (unsigned r = 0; r < R; ++r) {
+      U32 chunk = tid + r * Threads;
+      first_[r] = chunk * V;
+      chunkValid_[r] = chunk < whole;
+      live_[r] = whole > r * Threads;
+    }
+    tailCol_ = whole * V + tid;
+    tailValid_ = tailCol_ < n;
+    for (Val<T> &v : values_)
+      v = k.constantOf<T>(0.0f);
+  }
+
+  /// Reads the row from p where `enable` holds (`other` elsewhere).
+  template <class P>
+  void load(const P &p, const Pred *enable = nullptr, float other = 0.0f) {
+    update(p, enable, other, [](const F32 &, const F32 &in) { return in; });
+  }
+  /// Each slot's value becomes fn(value, p's element) (read where `enable`
+  /// holds, `other` elsewhere), rounded to T.
+  template <class P, class F>
+  void update(const P &p, const Pred *enable, float other, F fn) {
+    for (unsigned r = 0; r < R; ++r) {
+      Pred m = mask(chunkValid_[r], enable);
+      auto next = k_.if_(
+          live_[r],
+          [&] {
+            auto in = p.template loadVector<V>(first_[r], m, other);
+            std::array<Val<T>, V> out;
+            for (unsigned j = 0; j < V; ++j)
+              out[j] = fromF32<T>(fn(at(r * V + j), toF32(in[j])));
+            return asTuple(out);
+          },
+          [&] { return asTuple(chunk(r)); });
+      setChunk(r, next, std::make_index_sequence<V>());
+    }
+    values_[kTail] = fromF32<T>(
+        fn(at(kTail), toF32(p.load(tailCol_, mask(tailValid_, enable),
+                                   other))));
+  }
+
+  /// fn(state, slot) folded over the slots (a Val or a tuple of Vals).
+  template <class S, class F> S fold(S state, F fn) const {
+    for (unsigned r = 0; r < R; ++r)
+      state = k_.if_(
+          live_[r],
+          [&] {
+            S s = state;
+            for (unsigned j = 0; j < V; ++j)
+              s = fn(s, r * V + j);
+            return s;
+          },
+          [&] { return state; });
+    return fn(state, kTail);
+  }
+
+  /// Stores fn(Width<W>, col, valid, slot) — the Chunk<W> of W elements
+  /// from column col, slots slot .. slot + W - 1, `valid` where they are
+  /// the row's — converted to p's type, where `enable` holds.
+  template <class P, class F>
+  void store(const P &p, F fn, const Pred *enable = nullptr) const {
+    using E = typename P::element_type;
+    for (unsigned r = 0; r < R; ++r)
+      k_.if_(live_[r], [&] {
+        Chunk<V> c = fn(Width<V>(), first_[r], chunkValid_[r], r * V);
+        std::array<Val<E>, V> v;
+        for (unsigned j = 0; j < V; ++j)
+          v[j] = fromF32<E>(c[j]);
+        p.template storeVector<V>(first_[r], v, mask(chunkValid_[r], enable));
+      });
+    Chunk<1> c = fn(Width<1>(), tailCol_, tailValid_, kTail);
+    p.store(tailCol_, fromF32<E>(c[0]), mask(tailValid_, enable));
+  }
+
+  F32 at(unsigned slot) const { return toF32(values_[slot]); }
+  Pred valid(unsigned slot) const {
+    return slot < kTail ? chunkValid_[slot / V] : tailValid_;
+  }
+  U32 col(unsigned slot) const {
+    return slot < kTail ? first_[slot / V] + slot % V : tailCol_;
+  }
+
+private:
+  static Pred mask(const Pred &valid, const Pred *enable) {
+    return enable ? valid && *enable : valid;
+  }
+  std::array<Val<T>, V> chunk(unsigned r) const {
+    std::array<Val<T>, V> out;
+    for (unsigned j = 0; j < V; ++j)
+      out[j] = values_[r * V + j];
+    return out;
+  }
+  static auto asTuple(const std::array<Val<T>, V> &a) {
+    return std::apply([](const auto &...v) { return std::make_tuple(v...); },
+                      a);
+  }
+  template <class Tuple, std::size_t... J>
+  void setChunk(unsigned r, const Tuple &t, std::index_sequence<J...>) {
+    ((values_[r * V + J] = std::get<J>(t)), ...);
+  }
+
+  KernelBuilder &k_;
+  std::array<Val<T>, kSlots> values_;
+  std::array<U32, R> first_;
+  std::array<Pred, R> chunkValid_, live_;
+  U32 tailCol_;
+  Pred tailValid_;
+};
 
 /// The reduction across the threads that share a row: the block's, or (for
 /// the warp-per-row kernels) the warp's.

@@ -36,6 +36,16 @@ constexpr unsigned kRowBlock = 256;
 constexpr unsigned kRowsPerWarpBlock = kRowBlock / 32;
 /// Rows up to this long take the warp-per-row softmax.
 constexpr std::int64_t kWarpSoftmaxMaxCols = 1024;
+/// 16-byte chunks each thread of the register-row kernels holds
+/// (softmax_regs_*, rms_norm_regs_*, ...): rows of up to kRowBlock x
+/// kRegisterRowChunks chunks are read once (8192 f32, 16384 f16/bf16
+/// elements).
+constexpr unsigned kRegisterRowChunks = 8;
+/// The longest row the register-row kernels take for elements of
+/// `elementBytes` bytes.
+constexpr std::int64_t registerRowMaxCols(unsigned elementBytes) {
+  return std::int64_t(kRowBlock) * kRegisterRowChunks * (16 / elementBytes);
+}
 
 /// Bits of the norm kernels' `flags` parameter.
 enum NormFlags : std::uint32_t {
@@ -51,7 +61,9 @@ enum NormFlags : std::uint32_t {
 /// elements per 16-byte access) and `softmax_f32` (scalar accesses).
 /// Softmax and log-softmax also come as `softmax_warp_*` (a warp per row,
 /// for short rows); all of them take (x, out, rows, n, ld_x, ld_out, scale,
-/// mask_period, mask_offset).
+/// mask_period, mask_offset). The vector kernels also come as
+/// `*_regs_<type>_vN` (`softmax_regs_f32_v4`, same parameters): rows of up
+/// to registerRowMaxCols elements held in registers, read once.
 void buildRowKernels(builder::ModuleBuilder &mb);
 
 /// Threads per block of the element-wise kernels; each thread handles one

@@ -26,6 +26,47 @@ using namespace kaio::ops::kernels::support;
 
 namespace {
 
+/// The softmax kernels' parameters (x, out, rows, n, ld_x, ld_out, scale,
+/// mask_period, mask_offset).
+template <class T> struct SoftmaxParams {
+  Ptr<const T> x;
+  Ptr<T> out;
+  U32 rows, n, ldx, ldout;
+  F32 scale;
+  U32 period;
+  I32 maskOffset;
+
+  explicit SoftmaxParams(KernelBuilder &k)
+      : x(k.param<Ptr<const T>>("x")), out(k.param<Ptr<T>>("out")),
+        rows(k.param<uint32_t>("rows")), n(k.param<uint32_t>("n")),
+        ldx(k.param<uint32_t>("ld_x")), ldout(k.param<uint32_t>("ld_out")),
+        scale(k.param<float>("scale")),
+        period(k.param<uint32_t>("mask_period")),
+        maskOffset(k.param<int32_t>("mask_offset")) {}
+
+  /// The last column row `row32` keeps (all of them without a mask).
+  I32 limit(KernelBuilder &k, const U32 &row32) const {
+    return select(period == 0u, k.constant(int32_t(0x7fffffff)),
+                  (row32 % max(period, 1u)).template as<int32_t>() +
+                      maskOffset);
+  }
+};
+
+/// softmax(shifted) = exp(shifted) / sum or log_softmax = shifted - log(sum)
+/// of one element, shifted = scale * x - offset; a row whose every element
+/// is masked (sum 0) gives 0 and -inf.
+template <bool Log> struct SoftmaxOut {
+  F32 inv, logSum;
+  explicit SoftmaxOut(const F32 &sum) {
+    Pred some = sum > 0.0f;
+    inv = select(some, 1.0f / sum, 0.0f);
+    logSum = select(some, log(select(some, sum, 1.0f)), 0.0f);
+  }
+  F32 operator()(const F32 &shifted) const {
+    return Log ? shifted - logSum : exp(shifted) * inv;
+  }
+};
+
 /// out = softmax(scale * x) or log_softmax(scale * x) along each row, with
 /// an online max/sum (one read for the statistics, one for the output).
 /// A row whose every element is -inf gives 0 (softmax) and -inf
@@ -41,15 +82,7 @@ void buildSoftmax(ModuleBuilder &mb) {
   mb.kernel(
       kernelName<T, V>(base.c_str()), {int32_t(kRowBlock)},
       [](KernelBuilder &k) {
-        auto x = k.param<Ptr<const T>>("x");
-        auto out = k.param<Ptr<T>>("out");
-        auto rows = k.param<uint32_t>("rows");
-        auto n = k.param<uint32_t>("n");
-        auto ldx = k.param<uint32_t>("ld_x");
-        auto ldout = k.param<uint32_t>("ld_out");
-        auto scale = k.param<float>("scale");
-        auto period = k.param<uint32_t>("mask_period");
-        auto maskOffset = k.param<int32_t>("mask_offset");
+        SoftmaxParams<T> p(k);
         U32 tid = k.threadId(), stride = k.blockDim();
         U32 row32 = k.blockId();
         if constexpr (Warp) {
@@ -59,30 +92,152 @@ void buildSoftmax(ModuleBuilder &mb) {
         }
         // Warp-uniform (a whole warp's row is in or out); always true for
         // the block kernels, whose grid is the rows.
-        k.if_(row32 < rows, [&] {
+        k.if_(row32 < p.rows, [&] {
           U64 row = cast<uint64_t>(row32);
-          auto xr = rowOf(x, row, ldx);
-          auto outr = rowOf(out, row, ldout);
-          I32 limit = select(
-              period == 0u, k.constant(int32_t(0x7fffffff)),
-              (row32 % max(period, 1u)).template as<int32_t>() + maskOffset);
+          auto xr = rowOf(p.x, row, p.ldx);
+          auto outr = rowOf(p.out, row, p.ldout);
+          I32 limit = p.limit(k, row32);
           RowLse lse =
-              rowLogSumExp<V, Warp>(k, tid, stride, n, xr, scale, &limit);
-          F32 off = lse.offset, sum = lse.sum;
-          Pred some = sum > 0.0f;
-          F32 inv = select(some, 1.0f / sum, 0.0f);
-          F32 logSum = select(some, log(select(some, sum, 1.0f)), 0.0f);
-          rowFor<V>(k, tid, stride, n, [&](auto width, const U32 &i) {
+              rowLogSumExp<V, Warp>(k, tid, stride, p.n, xr, p.scale, &limit);
+          F32 off = lse.offset;
+          SoftmaxOut<Log> result(lse.sum);
+          rowFor<V>(k, tid, stride, p.n, [&](auto width, const U32 &i) {
             constexpr unsigned W = decltype(width)::value;
             Chunk<W> v = loadChunk<W>(xr, i);
-            for (unsigned j = 0; j < W; ++j) {
-              F32 shifted = scaledOrMasked(v[j], scale, i + j, &limit) - off;
-              v[j] = Log ? shifted - logSum : exp(shifted) * inv;
-            }
+            for (unsigned j = 0; j < W; ++j)
+              v[j] = result(scaledOrMasked(v[j], p.scale, i + j, &limit) - off);
             storeChunk<W>(outr, i, v);
           });
         });
       });
+}
+
+/// Rows of up to registerRowMaxCols elements held in registers
+/// (softmax_regs_*, log_softmax_regs_*; 16-byte accesses): one read of the
+/// row, the maximum and then the sum from the registers, the results
+/// written from them. Same parameters and results as buildSoftmax's.
+template <class T, unsigned V, bool Log>
+void buildSoftmaxRegs(ModuleBuilder &mb) {
+  std::string base = std::string(Log ? "log_softmax" : "softmax") + "_regs";
+  mb.kernel(
+      kernelName<T, V>(base.c_str()), {int32_t(kRowBlock)},
+      [](KernelBuilder &k) {
+        SoftmaxParams<T> p(k);
+        U32 tid = k.threadId(), row32 = k.blockId();
+        U64 row = cast<uint64_t>(row32);
+        I32 limit = p.limit(k, row32);
+        RegisterRow<T, V, kRegisterRowChunks, kRowBlock> x(k, tid, p.n);
+        x.load(rowOf(p.x, row, p.ldx));
+        const float ninf = -INFINITY;
+        // scale * x, -inf where masked or past the row.
+        auto scaled = [&](unsigned i) {
+          return select(x.valid(i),
+                        scaledOrMasked(x.at(i), p.scale, x.col(i), &limit),
+                        k.constant(ninf));
+        };
+        F32 rowMax = k.blockReduce(
+            ReduceKind::max,
+            x.fold(k.constant(ninf),
+                   [&](F32 m, unsigned i) { return max(m, scaled(i)); }));
+        F32 off = select(rowMax == ninf, k.constant(0.0f), rowMax);
+        F32 sum = k.blockReduce(
+            ReduceKind::sum,
+            x.fold(k.constant(0.0f), [&](F32 s, unsigned i) {
+              return s + exp(scaled(i) - off);
+            }));
+        SoftmaxOut<Log> result(sum);
+        x.store(rowOf(p.out, row, p.ldout),
+                [&](auto width, const U32 &, const Pred &, unsigned slot) {
+                  constexpr unsigned W = decltype(width)::value;
+                  Chunk<W> y;
+                  for (unsigned j = 0; j < W; ++j)
+                    y[j] = result(scaled(slot + j) - off);
+                  return y;
+                });
+      });
+}
+
+/// The norm kernels' parameters (x, residual, weight, bias, out, sum_out,
+/// src, mean, rstd, n, ld_x, ld_residual, ld_out, ld_sum, ld_src, eps,
+/// flags).
+template <class T> struct NormParams {
+  Ptr<const T> x, residual, weight, bias;
+  Ptr<T> out, sumOut, src;
+  Ptr<float> meanOut, rstdOut;
+  U32 n, ldx, ldres, ldout, ldsum, ldsrc;
+  F32 eps;
+  Pred hasWeight, hasBias, hasResidual, hasMean, hasRstd;
+
+  explicit NormParams(KernelBuilder &k)
+      : x(k.param<Ptr<const T>>("x")),
+        residual(k.param<Ptr<const T>>("residual")),
+        weight(k.param<Ptr<const T>>("weight")),
+        bias(k.param<Ptr<const T>>("bias")), out(k.param<Ptr<T>>("out")),
+        sumOut(k.param<Ptr<T>>("sum_out")), src(k.param<Ptr<T>>("src")),
+        meanOut(k.param<Ptr<float>>("mean")),
+        rstdOut(k.param<Ptr<float>>("rstd")), n(k.param<uint32_t>("n")),
+        ldx(k.param<uint32_t>("ld_x")),
+        ldres(k.param<uint32_t>("ld_residual")),
+        ldout(k.param<uint32_t>("ld_out")), ldsum(k.param<uint32_t>("ld_sum")),
+        ldsrc(k.param<uint32_t>("ld_src")), eps(k.param<float>("eps")) {
+    U32 flags = k.param<uint32_t>("flags");
+    auto has = [&](NormFlags f) { return (flags & uint32_t(f)) != 0u; };
+    hasWeight = has(kNormWeight);
+    hasBias = has(kNormBias);
+    hasResidual = has(kNormResidual);
+    hasMean = has(kNormMean);
+    hasRstd = has(kNormRstd);
+  }
+};
+
+/// The row's statistics from the block's partial sums: s1 = sum of h -
+/// shift and s2 = sum of (h - shift)^2 (LayerNorm), or s2 = sum of h^2
+/// (RMSNorm). Thread 0 stores mean and rstd where asked. Returns {mean (0
+/// for RMSNorm), rstd}.
+template <class T, bool Layer>
+std::pair<F32, F32> normStats(KernelBuilder &k, const NormParams<T> &p,
+                              const U64 &row, const U32 &tid, const F32 &shift,
+                              const F32 &s1, const F32 &s2) {
+  F32 count = cast<float>(p.n);
+  F32 mean = k.constant(0.0f), rstd;
+  if constexpr (Layer) {
+    F32 d = k.blockReduce(ReduceKind::sum, s1) / count;
+    F32 var =
+        max(k.blockReduce(ReduceKind::sum, s2) / count - d * d, 0.0f);
+    mean = shift + d;
+    rstd = rsqrt(var + p.eps);
+  } else {
+    (void)shift;
+    (void)s1;
+    rstd = rsqrt(k.blockReduce(ReduceKind::sum, s2) / count + p.eps);
+  }
+  Pred first = tid == 0u;
+  k.if_(first && p.hasRstd, [&] { p.rstdOut.store(row, rstd); });
+  if constexpr (Layer)
+    k.if_(first && p.hasMean, [&] { p.meanOut.store(row, mean); });
+  return {mean, rstd};
+}
+
+/// LayerNorm's shift, h[0] (x[0] + residual[0] rounded to T); 0 for
+/// RMSNorm.
+template <class T, bool Layer>
+F32 normShift(KernelBuilder &k, const NormParams<T> &p,
+              const Ptr<const T> &xr, const Ptr<const T> &resr) {
+  if constexpr (!Layer)
+    return k.constant(0.0f);
+  U32 first = k.constant(0u);
+  return roundTo<T>(toF32(xr.load(first)) +
+                    toF32(resr.load(first, p.hasResidual, 0.0f)));
+}
+
+/// (h - mean) * rstd * w + b (LayerNorm) or h * rstd * w (RMSNorm).
+template <bool Layer>
+F32 normalize(const F32 &h, const F32 &mean, const F32 &rstd, const F32 &w,
+              const F32 &b) {
+  if constexpr (Layer)
+    return fma((h - mean) * rstd, w, b);
+  else
+    return h * rstd * w;
 }
 
 /// RMSNorm (Layer = false): out = h * rstd * weight, rstd = 1 / sqrt(mean(h²)
@@ -95,54 +250,27 @@ template <class T, unsigned V, bool Layer> void buildNorm(ModuleBuilder &mb) {
   mb.kernel(
       kernelName<T, V>(Layer ? "layer_norm" : "rms_norm"),
       {int32_t(kRowBlock)}, [](KernelBuilder &k) {
-        auto x = k.param<Ptr<const T>>("x");
-        auto residual = k.param<Ptr<const T>>("residual");
-        auto weight = k.param<Ptr<const T>>("weight");
-        auto bias = k.param<Ptr<const T>>("bias");
-        auto out = k.param<Ptr<T>>("out");
-        auto sumOut = k.param<Ptr<T>>("sum_out");
-        auto src = k.param<Ptr<T>>("src");
-        auto meanOut = k.param<Ptr<float>>("mean");
-        auto rstdOut = k.param<Ptr<float>>("rstd");
-        auto n = k.param<uint32_t>("n");
-        auto ldx = k.param<uint32_t>("ld_x");
-        auto ldres = k.param<uint32_t>("ld_residual");
-        auto ldout = k.param<uint32_t>("ld_out");
-        auto ldsum = k.param<uint32_t>("ld_sum");
-        auto ldsrc = k.param<uint32_t>("ld_src");
-        auto eps = k.param<float>("eps");
-        auto flags = k.param<uint32_t>("flags");
-        auto has = [&](NormFlags f) {
-          return (flags & uint32_t(f)) != 0u;
-        };
-        Pred hasWeight = has(kNormWeight), hasBias = has(kNormBias),
-             hasResidual = has(kNormResidual), hasMean = has(kNormMean),
-             hasRstd = has(kNormRstd);
+        NormParams<T> p(k);
         U32 tid = k.threadId(), bdim = k.blockDim();
         U64 row = cast<uint64_t>(k.blockId());
-        auto xr = rowOf(x, row, ldx);
-        auto resr = rowOf(residual, row, ldres);
-        auto sumr = rowOf(sumOut, row, ldsum);
-        auto srcr = rowOf(src, row, ldsrc);
-        auto outr = rowOf(out, row, ldout);
+        auto xr = rowOf(p.x, row, p.ldx);
+        auto resr = rowOf(p.residual, row, p.ldres);
+        auto sumr = rowOf(p.sumOut, row, p.ldsum);
+        auto srcr = rowOf(p.src, row, p.ldsrc);
+        auto outr = rowOf(p.out, row, p.ldout);
         F32 zero = k.constant(0.0f);
         // LayerNorm sums h - shift with shift = h[0].
-        F32 shift = zero;
-        if constexpr (Layer) {
-          U32 first = k.constant(0u);
-          shift = roundTo<T>(toF32(xr.load(first)) +
-                             toF32(resr.load(first, hasResidual, 0.0f)));
-        }
+        F32 shift = normShift<T, Layer>(k, p, xr, resr);
         auto [s1, s2] = rowFold<V>(
-            k, tid, bdim, n, std::make_tuple(zero, zero),
+            k, tid, bdim, p.n, std::make_tuple(zero, zero),
             [&](auto width, const U32 &i, Pair state) {
               constexpr unsigned W = decltype(width)::value;
               auto [a, b] = state;
               Chunk<W> h = loadChunk<W>(xr, i);
-              Chunk<W> r = loadChunkOr<W>(resr, i, hasResidual, 0.0f);
+              Chunk<W> r = loadChunkOr<W>(resr, i, p.hasResidual, 0.0f);
               for (unsigned j = 0; j < W; ++j)
                 h[j] = roundTo<T>(h[j] + r[j]);
-              storeChunk<W>(sumr, i, h, &hasResidual);
+              storeChunk<W>(sumr, i, h, &p.hasResidual);
               for (unsigned j = 0; j < W; ++j) {
                 if constexpr (Layer) {
                   F32 d = h[j] - shift;
@@ -154,39 +282,69 @@ template <class T, unsigned V, bool Layer> void buildNorm(ModuleBuilder &mb) {
               }
               return std::make_tuple(a, b);
             });
-        F32 count = cast<float>(n);
-        F32 mean = zero, rstd;
-        if constexpr (Layer) {
-          F32 d = k.blockReduce(ReduceKind::sum, s1) / count;
-          F32 var = max(k.blockReduce(ReduceKind::sum, s2) / count - d * d,
-                        0.0f);
-          mean = shift + d;
-          rstd = rsqrt(var + eps);
-        } else {
-          rstd = rsqrt(k.blockReduce(ReduceKind::sum, s2) / count + eps);
-        }
-        Pred first = tid == 0u;
-        k.if_(first && hasRstd, [&] { rstdOut.store(row, rstd); });
-        if constexpr (Layer)
-          k.if_(first && hasMean, [&] { meanOut.store(row, mean); });
-        else
-          (void)hasMean;
-        rowFor<V>(k, tid, bdim, n, [&](auto width, const U32 &i) {
+        auto [mean, rstd] = normStats<T, Layer>(k, p, row, tid, shift, s1, s2);
+        rowFor<V>(k, tid, bdim, p.n, [&](auto width, const U32 &i) {
           constexpr unsigned W = decltype(width)::value;
           Chunk<W> h = loadChunk<W>(srcr, i);
-          Chunk<W> w = loadChunkOr<W>(weight, i, hasWeight, 1.0f);
+          Chunk<W> w = loadChunkOr<W>(p.weight, i, p.hasWeight, 1.0f);
+          Chunk<W> b = Layer ? loadChunkOr<W>(p.bias, i, p.hasBias, 0.0f)
+                             : Chunk<W>{};
           Chunk<W> y;
-          if constexpr (Layer) {
-            Chunk<W> b = loadChunkOr<W>(bias, i, hasBias, 0.0f);
-            for (unsigned j = 0; j < W; ++j)
-              y[j] = fma((h[j] - mean) * rstd, w[j], b[j]);
-          } else {
-            (void)hasBias;
-            (void)meanOut;
-            for (unsigned j = 0; j < W; ++j)
-              y[j] = h[j] * rstd * w[j];
-          }
+          for (unsigned j = 0; j < W; ++j)
+            y[j] = normalize<Layer>(h[j], mean, rstd, w[j], b[j]);
           storeChunk<W>(outr, i, y);
+        });
+      });
+}
+
+/// The norms on rows of up to registerRowMaxCols elements held in
+/// registers (rms_norm_regs_*, layer_norm_regs_*; 16-byte accesses): x and
+/// residual read once, h = x + residual kept (and stored to sum_out), the
+/// statistics and the output from the registers; `src` is not read. Same
+/// parameters and results as buildNorm's.
+template <class T, unsigned V, bool Layer>
+void buildNormRegs(ModuleBuilder &mb) {
+  mb.kernel(
+      kernelName<T, V>(Layer ? "layer_norm_regs" : "rms_norm_regs"),
+      {int32_t(kRowBlock)}, [](KernelBuilder &k) {
+        NormParams<T> p(k);
+        U32 tid = k.threadId();
+        U64 row = cast<uint64_t>(k.blockId());
+        auto xr = rowOf(p.x, row, p.ldx);
+        auto resr = rowOf(p.residual, row, p.ldres);
+        RegisterRow<T, V, kRegisterRowChunks, kRowBlock> h(k, tid, p.n);
+        h.load(xr);
+        h.update(resr, &p.hasResidual, 0.0f,
+                 [](const F32 &x, const F32 &r) { return x + r; });
+        auto held = [&](auto width, const U32 &, const Pred &, unsigned slot) {
+          constexpr unsigned W = decltype(width)::value;
+          Chunk<W> c;
+          for (unsigned j = 0; j < W; ++j)
+            c[j] = h.at(slot + j);
+          return c;
+        };
+        h.store(rowOf(p.sumOut, row, p.ldsum), held, &p.hasResidual);
+        F32 shift = normShift<T, Layer>(k, p, xr, resr), zero = k.constant(0.0f);
+        auto [s1, s2] = h.fold(std::make_tuple(zero, zero),
+                               [&](std::tuple<F32, F32> s, unsigned i) {
+                                 auto [a, b] = s;
+                                 F32 d = select(h.valid(i), h.at(i) - shift,
+                                                zero);
+                                 return std::make_tuple(a + d, fma(d, d, b));
+                               });
+        auto [mean, rstd] = normStats<T, Layer>(k, p, row, tid, shift, s1, s2);
+        h.store(rowOf(p.out, row, p.ldout), [&](auto width, const U32 &col,
+                                                const Pred &valid,
+                                                unsigned slot) {
+          constexpr unsigned W = decltype(width)::value;
+          Chunk<W> w = loadChunkOr<W>(p.weight, col, valid && p.hasWeight, 1.0f);
+          Chunk<W> b = Layer ? loadChunkOr<W>(p.bias, col, valid && p.hasBias,
+                                              0.0f)
+                             : Chunk<W>{};
+          Chunk<W> y;
+          for (unsigned j = 0; j < W; ++j)
+            y[j] = normalize<Layer>(h.at(slot + j), mean, rstd, w[j], b[j]);
+          return y;
         });
       });
 }
@@ -205,6 +363,10 @@ template <class T> void buildForType(ModuleBuilder &mb) {
   buildNorm<T, 1, false>(mb);
   buildNorm<T, V, true>(mb);
   buildNorm<T, 1, true>(mb);
+  buildSoftmaxRegs<T, V, false>(mb);
+  buildSoftmaxRegs<T, V, true>(mb);
+  buildNormRegs<T, V, false>(mb);
+  buildNormRegs<T, V, true>(mb);
 }
 
 } // namespace

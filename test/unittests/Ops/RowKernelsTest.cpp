@@ -66,12 +66,24 @@ std::vector<double> softmaxRef(const std::vector<double> &row, double scale,
   return out;
 }
 
-/// Which softmax kernel, and its causal mask (period 0: none).
+/// Which softmax kernel (a block per row, a warp per row, or the row held
+/// in registers), and its causal mask (period 0: none).
 struct SoftmaxMode {
   bool log = false, warp = false;
   uint32_t period = 0;
   int32_t offset = 0;
+  bool regs = false;
 };
+
+/// The softmax kernels a variant has, as (warp, regs): the register-row
+/// kernels come with 16-byte accesses only, for rows up to their limit.
+std::vector<std::pair<bool, bool>> softmaxKernels(const RowKernelsTest &t,
+                                                  uint32_t n) {
+  std::vector<std::pair<bool, bool>> kinds = {{false, false}, {true, false}};
+  if (t.vectorized() && n <= registerRowMaxCols(elemBytes(t.elem())))
+    kinds.push_back({false, true});
+  return kinds;
+}
 
 void runSoftmax(RowKernelsTest *t, Interpreter &interp, SoftmaxMode mode,
                 std::vector<std::vector<double>> rows, uint32_t n,
@@ -87,8 +99,8 @@ TEST_P(RowKernelsTest, SoftmaxAtRaggedLengths) {
       for (uint32_t r = 0; r < rows; ++r)
         byRow.emplace_back(x.begin() + r * leading(n),
                            x.begin() + r * leading(n) + n);
-      for (bool warp : {false, true}) {
-        runSoftmax(this, interp, {log, warp}, byRow, n, 0.75f);
+      for (auto [warp, regs] : softmaxKernels(*this, n)) {
+        runSoftmax(this, interp, {log, warp, 0, 0, regs}, byRow, n, 0.75f);
         if (HasFatalFailure())
           return;
       }
@@ -104,9 +116,9 @@ TEST_P(RowKernelsTest, SoftmaxOfInfinitiesAndMaskedRows) {
     v = -INFINITY;
   rows[2][9] = roundTo(elem(), 60000); // large: no overflow
   for (bool log : {false, true})
-    for (bool warp : {false, true}) {
+    for (auto [warp, regs] : softmaxKernels(*this, n)) {
       Interpreter interp(**module);
-      runSoftmax(this, interp, {log, warp}, rows, n, 1.0f);
+      runSoftmax(this, interp, {log, warp, 0, 0, regs}, rows, n, 1.0f);
     }
 }
 
@@ -120,9 +132,10 @@ TEST_P(RowKernelsTest, CausalMasks) {
     rows.push_back(random(n, -3, 3));
   for (int32_t offset : {0, 4, -1})
     for (bool log : {false, true})
-      for (bool warp : {false, true}) {
+      for (auto [warp, regs] : softmaxKernels(*this, n)) {
         Interpreter interp(**module);
-        runSoftmax(this, interp, {log, warp, queries, offset}, rows, n, 0.5f);
+        runSoftmax(this, interp, {log, warp, queries, offset, regs}, rows, n,
+                   0.5f);
         if (HasFatalFailure())
           return;
       }
@@ -134,6 +147,23 @@ TEST_P(RowKernelsTest, SoftmaxOfALongRow) {
   std::vector<std::vector<double>> rows = {random(n, -3, 3)};
   Interpreter interp(**module);
   runSoftmax(this, interp, {}, rows, n, 1.0f);
+}
+
+TEST_P(RowKernelsTest, RegisterRowsAtTheirLongest) {
+  if (!vectorized())
+    GTEST_SKIP() << "the register-row kernels have 16-byte accesses";
+  // Every thread's every chunk full, then one element short of it (the
+  // last chunk partial: a 3- or 7-element tail).
+  const uint32_t most = registerRowMaxCols(elemBytes(elem()));
+  for (uint32_t n : {most, most - 1}) {
+    std::vector<std::vector<double>> rows = {random(n, -3, 3)};
+    for (bool log : {false, true}) {
+      Interpreter interp(**module);
+      runSoftmax(this, interp, {log, false, 0, 0, true}, rows, n, 1.0f);
+      if (HasFatalFailure())
+        return;
+    }
+  }
 }
 
 void runSoftmax(RowKernelsTest *t, Interpreter &interp, SoftmaxMode mode,
@@ -155,9 +185,10 @@ void runSoftmax(RowKernelsTest *t, Interpreter &interp, SoftmaxMode mode,
   uint32_t ldOut = ld + t->width();
   std::vector<double> sentinel(size_t(count) * ldOut, 12.0);
   uint64_t dx = t->upload(interp, x), dout = t->upload(interp, sentinel);
-  std::string name = t->kernel(mode.warp ? (log ? "log_softmax_warp"
-                                                : "softmax_warp")
-                                         : (log ? "log_softmax" : "softmax"));
+  std::string name = t->kernel(
+      mode.warp   ? (log ? "log_softmax_warp" : "softmax_warp")
+      : mode.regs ? (log ? "log_softmax_regs" : "softmax_regs")
+                  : (log ? "log_softmax" : "softmax"));
   uint32_t blocks =
       mode.warp ? (count + kRowsPerWarpBlock - 1) / kRowsPerWarpBlock : count;
   auto r = interp.launch(name, {blocks}, {kRowBlock},
@@ -197,7 +228,16 @@ void runSoftmax(RowKernelsTest *t, Interpreter &interp, SoftmaxMode mode,
 struct NormCase {
   bool layer;
   bool weight, bias, residual, mean, rstd;
+  bool regs = false; ///< the register-row kernel
 };
+
+/// The norm kernels a variant has for rows of n: the block kernel, and the
+/// register-row one (16-byte accesses, rows up to its limit).
+std::vector<bool> normKernels(const RowKernelsTest &t, uint32_t n) {
+  if (t.vectorized() && n <= registerRowMaxCols(elemBytes(t.elem())))
+    return {false, true};
+  return {false};
+}
 
 void runNorm(RowKernelsTest *t, const NormCase &c, uint32_t rows, uint32_t n,
              double offset = 0) {
@@ -217,7 +257,9 @@ void runNorm(RowKernelsTest *t, const NormCase &c, uint32_t rows, uint32_t n,
   uint32_t flags = (c.weight ? kNormWeight : 0) | (c.bias ? kNormBias : 0) |
                    (c.residual ? kNormResidual : 0) |
                    (c.mean ? kNormMean : 0) | (c.rstd ? kNormRstd : 0);
-  std::string name = t->kernel(c.layer ? "layer_norm" : "rms_norm");
+  std::string name = t->kernel(
+      c.layer ? (c.regs ? "layer_norm_regs" : "layer_norm")
+              : (c.regs ? "rms_norm_regs" : "rms_norm"));
   uint64_t src = c.residual ? dsum : dx;
   auto r = interp.launch(name, {rows}, {kRowBlock},
                          {dx, dres, dw, db, dout, dsum, src, dmean, drstd, n,
@@ -270,30 +312,34 @@ void runNorm(RowKernelsTest *t, const NormCase &c, uint32_t rows, uint32_t n,
 }
 
 TEST_P(RowKernelsTest, RmsNormAtRaggedLengths) {
-  for (uint32_t n : {1u, 7u, 129u, 1000u, 4099u}) {
-    runNorm(this, {false, true, false, false, false, true}, 3, n);
-    if (HasFatalFailure())
-      return;
-  }
+  for (uint32_t n : {1u, 7u, 129u, 1000u, 4099u})
+    for (bool regs : normKernels(*this, n)) {
+      runNorm(this, {false, true, false, false, false, true, regs}, 3, n);
+      if (HasFatalFailure())
+        return;
+    }
 }
 
 TEST_P(RowKernelsTest, LayerNormAtRaggedLengths) {
-  for (uint32_t n : {1u, 9u, 300u, 2049u}) {
-    runNorm(this, {true, true, true, false, true, true}, 3, n);
-    if (HasFatalFailure())
-      return;
-  }
+  for (uint32_t n : {1u, 9u, 300u, 2049u})
+    for (bool regs : normKernels(*this, n)) {
+      runNorm(this, {true, true, true, false, true, true, regs}, 3, n);
+      if (HasFatalFailure())
+        return;
+    }
 }
 
 TEST_P(RowKernelsTest, NormsWithEveryOptionalOperand) {
   for (bool layer : {false, true})
-    for (int mask = 0; mask < 16; ++mask) {
-      NormCase c{layer, bool(mask & 1), layer && (mask & 2), bool(mask & 4),
-                 layer && (mask & 8), bool(mask & 8)};
-      runNorm(this, c, 2, 70);
-      if (HasFatalFailure())
-        return;
-    }
+    for (int mask = 0; mask < 16; ++mask)
+      for (bool regs : normKernels(*this, 70)) {
+        NormCase c{layer,          bool(mask & 1),
+                   layer && (mask & 2), bool(mask & 4),
+                   layer && (mask & 8), bool(mask & 8), regs};
+        runNorm(this, c, 2, 70);
+        if (HasFatalFailure())
+          return;
+      }
 }
 
 TEST_P(RowKernelsTest, LayerNormOfRowsFarFromZero) {
@@ -301,11 +347,30 @@ TEST_P(RowKernelsTest, LayerNormOfRowsFarFromZero) {
   // f32; the kernel sums x - x[0].
   if (elem() != Elem::F32)
     GTEST_SKIP() << "16-bit inputs cannot hold 1000 +- 2 finely";
-  runNorm(this, {true, false, false, false, true, true}, 2, 1000, 1000);
+  for (bool regs : normKernels(*this, 1000)) {
+    runNorm(this, {true, false, false, false, true, true, regs}, 2, 1000,
+            1000);
+    if (HasFatalFailure())
+      return;
+  }
 }
 
 TEST_P(RowKernelsTest, NormOfALongRow) {
   runNorm(this, {false, true, false, true, false, true}, 1, 100003);
+}
+
+TEST_P(RowKernelsTest, RegisterRowNormsAtTheirLongest) {
+  if (!vectorized())
+    GTEST_SKIP() << "the register-row kernels have 16-byte accesses";
+  const uint32_t most = registerRowMaxCols(elemBytes(elem()));
+  for (uint32_t n : {most, most - 3}) {
+    runNorm(this, {false, true, false, true, false, true, true}, 1, n);
+    if (HasFatalFailure())
+      return;
+    runNorm(this, {true, true, true, true, true, true, true}, 1, n);
+    if (HasFatalFailure())
+      return;
+  }
 }
 
 TEST_P(RowKernelsTest, VectorKernelsMove16BytesPerAccess) {
@@ -336,6 +401,52 @@ TEST_P(RowKernelsTest, VectorKernelsMove16BytesPerAccess) {
   for (auto &[kind, g] : k.global)
     EXPECT_EQ(g.sectors, g.idealSectors) << kind;
   EXPECT_EQ(k.sharedTotal().bankConflicts(), 0u);
+}
+
+// The register-row kernels read each element once (the block kernels
+// twice): softmax and the norms with a residual, 16-byte accesses of whole
+// sectors.
+TEST_P(RowKernelsTest, RegisterRowKernelsReadTheRowOnce) {
+  if (!vectorized())
+    GTEST_SKIP() << "scalar variant";
+  const uint32_t n = 4096, rows = 2, ld = n;
+  const uint64_t bytes = uint64_t(rows) * n * elemBytes(elem());
+  Interpreter interp(**module);
+  std::vector<double> x = random(size_t(rows) * ld, -1, 1);
+  uint64_t dx = upload(interp, x), dres = upload(interp, x),
+           dout = upload(interp, x), dsum = upload(interp, x),
+           dw = upload(interp, random(n, 0.5, 1.5)),
+           dstat = uploadF32(interp, rows, 0.0f);
+  interp::Profile profile;
+  interp::LaunchOptions options;
+  options.profile = &profile;
+  auto r = interp.launch(kernel("softmax_regs"), {rows}, {kRowBlock},
+                         {dx, dout, rows, n, ld, ld, Interpreter::argF32(1.0f),
+                          0u, 0u},
+                         options);
+  ASSERT_TRUE(r.success) << r.message();
+  // RMSNorm of x + residual with a weight: x, residual and weight read
+  // once, the sum and the output written once (src is not read).
+  uint32_t flags = kNormWeight | kNormResidual | kNormRstd;
+  r = interp.launch(kernel("rms_norm_regs"), {rows}, {kRowBlock},
+                    {dx, dres, dw, dw, dout, dsum, dsum, dstat, dstat, n, ld,
+                     ld, ld, ld, ld, Interpreter::argF32(1e-5f), flags},
+                    options);
+  ASSERT_TRUE(r.success) << r.message();
+  ASSERT_EQ(profile.kernels().size(), 2u);
+  for (const interp::KernelProfile &k : profile.kernels()) {
+    SCOPED_TRACE(k.name);
+    bool norm = k.name.find("rms_norm") != std::string::npos;
+    uint64_t weightBytes = norm ? n * elemBytes(elem()) * rows : 0;
+    EXPECT_EQ(k.global.at("ld.global").bytes,
+              (norm ? 2 : 1) * bytes + weightBytes);
+    EXPECT_EQ(k.mix.at("ld.global.16B"),
+              ((norm ? 2 : 1) * bytes + weightBytes) / 16 / 32);
+    EXPECT_EQ(k.mix.at("st.global.16B"), (norm ? 2 : 1) * bytes / 16 / 32);
+    for (auto &[kind, g] : k.global)
+      if (kind != "st.global" || !norm) // rstd: one 4-byte store a row
+        EXPECT_EQ(g.sectors, g.idealSectors) << kind;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Types, RowKernelsTest, elemVariants(), elemVariantName);

@@ -150,15 +150,23 @@ TEST_P(RowOpsTest, PicksTheKernelForTheTypeAndAlignment) {
   rt::Expected<Library> lib = Library::load(*device);
   ASSERT_TRUE(lib) << lib.error().message();
   FakeCudaCounters *counters = getFakeCounters();
-  auto buf = rt::DeviceBuffer<rt::BFloat16>::allocate(*device, 16384);
-  auto fbuf = rt::DeviceBuffer<float>::allocate(*device, 4096);
+  auto buf = rt::DeviceBuffer<rt::BFloat16>::allocate(*device, 2 * 16392);
+  auto fbuf = rt::DeviceBuffer<float>::allocate(*device, 16392);
   ASSERT_TRUE(buf && fbuf);
-  // bf16, 16-byte aligned rows: the 8-wide vector kernel, a block per row.
+  // bf16, 16-byte aligned rows: the 8-wide vector kernel, a block per row,
+  // the row held in registers.
   Matrix x = Matrix::rowMajor(buf->view(), 7, 1100, 1104);
   ASSERT_FALSE(lib->softmax(x, x));
-  EXPECT_STREQ(counters->lastKernel, "softmax_bf16_v8");
+  EXPECT_STREQ(counters->lastKernel, "softmax_regs_bf16_v8");
   EXPECT_EQ(counters->lastGrid[0], 7u);
   EXPECT_EQ(counters->lastBlock[0], 256u);
+  // Up to 16384 bf16 columns; longer rows are walked (read twice).
+  Matrix most = Matrix::rowMajor(buf->view(), 2, 16384, 16392);
+  ASSERT_FALSE(lib->softmax(most, most));
+  EXPECT_STREQ(counters->lastKernel, "softmax_regs_bf16_v8");
+  Matrix longer = Matrix::rowMajor(buf->view(), 2, 16385, 16392);
+  ASSERT_FALSE(lib->softmax(longer, longer));
+  EXPECT_STREQ(counters->lastKernel, "softmax_bf16_v8");
   // Short rows: a warp per row, 8 rows a block.
   SoftmaxOptions causal;
   causal.causalRows = 7;
@@ -175,6 +183,13 @@ TEST_P(RowOpsTest, PicksTheKernelForTheTypeAndAlignment) {
   NormOptions o;
   o.rstd = Matrix::vector(fbuf->view().subview(3000, 3), 3);
   ASSERT_FALSE(lib->rmsNorm(fx, fx, o));
+  EXPECT_STREQ(counters->lastKernel, "rms_norm_regs_f32_v4");
+  // Up to 8192 f32 columns in registers.
+  Matrix wide = Matrix::rowMajor(fbuf->view(), 1, 8192);
+  ASSERT_FALSE(lib->layerNorm(wide, wide));
+  EXPECT_STREQ(counters->lastKernel, "layer_norm_regs_f32_v4");
+  wide = Matrix::rowMajor(fbuf->view(), 1, 8193, 8196);
+  ASSERT_FALSE(lib->rmsNorm(wide, wide));
   EXPECT_STREQ(counters->lastKernel, "rms_norm_f32_v4");
   // A weight that is not 16-byte aligned: scalar.
   o.weight = Matrix::vector(fbuf->view().subview(1001, 64), 64);
@@ -199,7 +214,8 @@ TEST_P(RowOpsTest, MatchesF64ReferencesOnTheGpu) {
   ASSERT_TRUE(lib) << lib.error().message();
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> dist(-3, 3);
-  for (std::int64_t n : {1, 37, 1000, 4096, 100003})
+  // 8192: the longest f32 row held in registers; 100003: a walked row.
+  for (std::int64_t n : {1, 37, 1000, 4096, 8192, 100003})
     for (std::int64_t ld : {n, n + 1}) {
       const std::int64_t rows = n > 5000 ? 2 : 9;
       std::vector<float> hx(rows * ld), hw(n);
