@@ -63,8 +63,13 @@ rt::Error launchSoftmaxBackward(Library::Impl &impl, const char *op,
     return e;
   if (y.cols == 0)
     return rt::Error::success();
-  return launchRows(impl, op, base, y,
-                    detail::vectorWidth(y.dtype, {&y, &dy, &dx}),
+  // Rows the register-row kernel holds: y and dy read once.
+  unsigned width = detail::vectorWidth(y.dtype, {&y, &dy, &dx});
+  std::string name = std::string(base) +
+                     (width > 1 && y.cols <= kSoftmaxBwdRegisterRowMaxCols
+                          ? "_regs"
+                          : "");
+  return launchRows(impl, op, name.c_str(), y, width,
                     {detail::pointerArg(y, y.dtype, true),
                      detail::pointerArg(dy, y.dtype, true),
                      detail::pointerArg(dx, y.dtype, false), u32(y.cols),

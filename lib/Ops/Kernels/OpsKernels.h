@@ -41,6 +41,9 @@ constexpr std::int64_t kWarpSoftmaxMaxCols = 1024;
 /// kRegisterRowChunks chunks are read once (8192 f32, 16384 f16/bf16
 /// elements).
 constexpr unsigned kRegisterRowChunks = 8;
+/// The longest row the softmax backward's register-row kernels take (y
+/// and dy held: 8192 elements of any type, 64 registers of data).
+constexpr std::int64_t kSoftmaxBwdRegisterRowMaxCols = 8192;
 /// The longest row the register-row kernels take for elements of
 /// `elementBytes` bytes.
 constexpr std::int64_t registerRowMaxCols(unsigned elementBytes) {
@@ -102,6 +105,9 @@ enum CrossEntropyFlags : std::uint32_t { kCrossEntropyLse = 1 };
 ///     dx = scale * y * (dy - sum(dy * y));
 ///   log_softmax_bwd_<type>[_vN](y, dy, dx, ...): dx = scale * (dy -
 ///     exp(y) * sum(dy));
+///   {log_}softmax_bwd_regs_<type>_vN(same parameters): rows of up to
+///     kSoftmaxBwdRegisterRowMaxCols, y and dy held in registers (read
+///     once);
 ///   cross_entropy_<type>[_vN](logits, targets, loss, lse, n, ld, ignore,
 ///     flags): loss[r] = logsumexp(row) - row[target[r]], 0 for the ignored
 ///     target, NaN for a target outside [0, n); lse stored with

@@ -64,6 +64,49 @@ void buildSoftmaxBackward(ModuleBuilder &mb) {
       });
 }
 
+/// The same on rows of up to kSoftmaxBwdRegisterRowMaxCols elements with
+/// y and dy held in registers: each read once (the walking kernel reads
+/// them twice). Same parameters.
+template <class T, unsigned V, bool Log>
+void buildSoftmaxBackwardRegs(ModuleBuilder &mb) {
+  constexpr unsigned kChunks = kSoftmaxBwdRegisterRowMaxCols / (kRowBlock * V);
+  mb.kernel(
+      kernelName<T, V>(Log ? "log_softmax_bwd_regs" : "softmax_bwd_regs"),
+      {int32_t(kRowBlock)}, [](KernelBuilder &k) {
+        auto y = k.param<Ptr<const T>>("y");
+        auto dy = k.param<Ptr<const T>>("dy");
+        auto dx = k.param<Ptr<T>>("dx");
+        auto n = k.param<uint32_t>("n");
+        auto ldy = k.param<uint32_t>("ld_y");
+        auto lddy = k.param<uint32_t>("ld_dy");
+        auto lddx = k.param<uint32_t>("ld_dx");
+        auto scale = k.param<float>("scale");
+        U32 tid = k.threadId();
+        U64 row = cast<uint64_t>(k.blockId());
+        using Row = RegisterRow<T, V, kChunks, kRowBlock>;
+        Row p(k, tid, n), g(k, tid, n);
+        p.load(rowOf(y, row, ldy));
+        g.load(rowOf(dy, row, lddy));
+        // softmax: sum(dy * y); log-softmax: sum(dy). The slots past the
+        // row hold 0.
+        F32 dot = g.fold(k.constant(0.0f), [&](F32 acc, unsigned i) {
+          return Log ? acc + g.at(i) : fma(g.at(i), p.at(i), acc);
+        });
+        F32 total = k.blockReduce(ReduceKind::sum, dot);
+        p.store(rowOf(dx, row, lddx),
+                [&](auto width, const U32 &, const Pred &, unsigned slot) {
+                  constexpr unsigned W = decltype(width)::value;
+                  Chunk<W> out;
+                  for (unsigned j = 0; j < W; ++j) {
+                    F32 pv = p.at(slot + j), gv = g.at(slot + j);
+                    out[j] = Log ? scale * (gv - exp(pv) * total)
+                                 : scale * pv * (gv - total);
+                  }
+                  return out;
+                });
+      });
+}
+
 /// The kernels' base name for class indices of type I: "cross_entropy" for
 /// int32, "cross_entropy_t64" for int64 (torch's default).
 template <class I> std::string targetsName(const char *base) {
@@ -251,6 +294,8 @@ template <class T> void buildForType(ModuleBuilder &mb) {
   buildSoftmaxBackward<T, 1, false>(mb);
   buildSoftmaxBackward<T, V, true>(mb);
   buildSoftmaxBackward<T, 1, true>(mb);
+  buildSoftmaxBackwardRegs<T, V, false>(mb);
+  buildSoftmaxBackwardRegs<T, V, true>(mb);
   buildCrossEntropy<T, V>(mb);
   buildCrossEntropy<T, 1>(mb);
   buildCrossEntropyBackward<T, V>(mb);

@@ -114,6 +114,58 @@ TEST_P(TrainingKernelsTest, SoftmaxBackwardIsTheForwardsGradient) {
     }
 }
 
+// The register-row kernels (y and dy held, read once) against the closed
+// form dx = scale * y * (dy - sum(dy * y)) (log-softmax: scale * (dy -
+// exp(y) sum(dy))) in f64 from the same rounded inputs, up to their
+// longest row and at ragged lengths.
+TEST_P(TrainingKernelsTest, SoftmaxBackwardRegisterRows) {
+  if (!vectorized())
+    GTEST_SKIP() << "the register-row kernels have 16-byte accesses";
+  for (bool log : {false, true})
+    for (uint32_t n : {1u, 13u, 1000u,
+                       uint32_t(kSoftmaxBwdRegisterRowMaxCols) - 1,
+                       uint32_t(kSoftmaxBwdRegisterRowMaxCols)}) {
+      const uint32_t rows = 2, ld = leading(n);
+      const double scale = 0.8;
+      // log-softmax outputs are <= 0; softmax's in (0, 1].
+      std::vector<double> y = log ? random(size_t(rows) * ld, -9, 0)
+                                  : random(size_t(rows) * ld, 0, 2.0 / n);
+      std::vector<double> dy = random(size_t(rows) * ld, -1, 1);
+      Interpreter interp(**module);
+      uint64_t dyAddr = upload(interp, y), ddy = upload(interp, dy),
+               ddx = upload(interp, std::vector<double>(y.size(), 7.0));
+      std::string name =
+          kernel(log ? "log_softmax_bwd_regs" : "softmax_bwd_regs");
+      run(interp, name, rows,
+          {dyAddr, ddy, ddx, n, ld, ld, ld, Interpreter::argF32(scale)});
+      if (HasFatalFailure())
+        return;
+      std::vector<double> dx = download(interp, ddx, y.size());
+      for (uint32_t r = 0; r < rows; ++r) {
+        double total = 0;
+        for (uint32_t c = 0; c < n; ++c)
+          total += log ? dy[r * ld + c] : dy[r * ld + c] * y[r * ld + c];
+        for (uint32_t c = 0; c < ld; ++c) {
+          double got = dx[r * ld + c];
+          if (c >= n) {
+            ASSERT_EQ(got, 7.0) << name << " wrote past the row";
+            continue;
+          }
+          double yv = y[r * ld + c], g = dy[r * ld + c];
+          double want = log ? scale * (g - std::exp(yv) * total)
+                            : scale * yv * (g - total);
+          // The error is relative to the terms, which may cancel.
+          double terms = log ? scale * (std::fabs(g) +
+                                        std::exp(yv) * std::fabs(total))
+                             : scale * std::fabs(yv) *
+                                   (std::fabs(g) + std::fabs(total));
+          ASSERT_NEAR(got, want, tolerance(elem()) * (terms + 1e-3))
+              << name << " n=" << n << " row " << r << " col " << c;
+        }
+      }
+    }
+}
+
 // torch's class indices are int64: the _t64 kernels read them as they
 // are, and an index that only wraps into range in 32 bits is out of range.
 TEST_P(TrainingKernelsTest, CrossEntropyInt64Targets) {

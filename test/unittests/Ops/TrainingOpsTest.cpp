@@ -180,7 +180,14 @@ TEST_P(TrainingOpsTest, LaunchesABlockPerRow) {
   ASSERT_FALSE(lib->crossEntropyBackward(logits, targets64, ce.lse, loss,
                                          dlogits));
   EXPECT_STREQ(counters->lastKernel, "cross_entropy_bwd_t64_f32_v4");
+  // Rows of up to 8192 elements: y and dy held in registers.
   ASSERT_FALSE(lib->softmaxBackward(logits, dlogits, dlogits));
+  EXPECT_STREQ(counters->lastKernel, "softmax_bwd_regs_f32_v4");
+  // Longer rows are walked (each read twice).
+  Matrix wideY = Matrix::rowMajor(buf->view().subview(0, 20000), 2, 8193, 8196);
+  Matrix wideD =
+      Matrix::rowMajor(buf->view().subview(40000, 20000), 2, 8193, 8196);
+  ASSERT_FALSE(lib->softmaxBackward(wideY, wideD, wideD));
   EXPECT_STREQ(counters->lastKernel, "softmax_bwd_f32_v4");
   ASSERT_FALSE(lib->argmaxRows(logits, targets));
   EXPECT_STREQ(counters->lastKernel, "argmax_f32_v4");
