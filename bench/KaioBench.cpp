@@ -1069,8 +1069,11 @@ BENCHMARK(BM_ElementwiseVsCopy<true>)
 
 /// The library's row and element-wise ops against a device-to-device copy of
 /// the bytes they must move at least (each input read once, out written
-/// once), at LLM sizes. The row kernels read each row a second time (from
-/// L1/L2); the ratio says how close that gets to the copy.
+/// once), at LLM sizes. Rows of up to 8192 f32 / 16384 16-bit elements are
+/// held in registers and read once (softmax, the norms; the softmax
+/// backward up to 8192); longer rows are read a second time (from L1/L2).
+/// The ratio says how close each gets to the copy; bench/torch_rowops.py
+/// times torch on the same ops, sizes and byte counts.
 enum class RowOp {
   Softmax, LogSoftmax, RmsNorm, LayerNorm, SwiGlu, GeluTanh, SoftmaxBwd,
   CrossEntropy, ReduceSum, RmsNormBwd, LayerNormBwd, Rope, ReduceColsSum

@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """PyTorch's times for the operations kaio-bench measures, on the GPU host.
 
-Runs softmax, log_softmax, layer_norm, rms_norm, torch.mv (GEMV) and a
-device-to-device copy of the same bytes at kaio-bench's sizes (32768 x 4096 and x 8192, and
-4096 x 4096; f32 and bf16), timed with CUDA events after warm-up, median of
-20 runs, and prints a Markdown table (or JSON with --json) with GB/s counted
-as kaio-bench counts them (x read once, out written once) and the ratio to
-the copy in the same run.
+Runs softmax, log_softmax, layer_norm, rms_norm, SwiGLU (F.silu(gate) *
+up), GELU (tanh), the softmax backward, the norms' backward (dx, dweight,
+dbias through autograd), row and column sums, cross-entropy (4096 x 128k
+and 8192 x 32k logits), torch.mv (GEMV) and a device-to-device copy at
+kaio-bench's sizes (32768 x 4096 and x 8192, and 4096 x 4096; f32 and
+bf16), timed with CUDA events after warm-up, median of 20 runs, and prints
+a Markdown table (or JSON with --json) with GB/s counted as kaio-bench
+counts them (each input matrix read once, the output written once: three
+matrices for SwiGLU and the backward passes, one for the reductions and
+cross-entropy) and the ratio to the copy of the same bytes in the same
+run.
 
     python3 bench/torch_rowops.py [--json FILE] [--device cuda]
 """
@@ -23,6 +28,7 @@ except ImportError:  # pragma: no cover - the GPU host has torch
     sys.exit("torch_rowops.py: PyTorch is not installed")
 
 SHAPES = [(4096, 4096), (32768, 4096), (32768, 8192)]
+CROSS_ENTROPY_SHAPES = [(4096, 131072), (8192, 32768)]
 GEMV_SHAPES = [(4096, 4096), (8192, 28672), (28672, 8192)]
 DTYPES = {"f32": torch.float32, "bf16": torch.bfloat16}
 WARMUP, REPS = 3, 20
@@ -35,6 +41,33 @@ def rms_norm(x, w, eps=1e-5):
     xf = x.float()
     r = torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)
     return (xf * r).to(x.dtype) * w
+
+
+def norm_backward(x, dy, w, b):
+    """dx, dweight (and dbias) of layer_norm (b given) or rms_norm through
+    autograd, as the training step computes them."""
+    leaves = [t.detach().requires_grad_() for t in (x, w)]
+    if b is not None:
+        leaves.append(b.detach().requires_grad_())
+        y = F.layer_norm(leaves[0], (x.shape[-1],), leaves[1], leaves[2])
+    else:
+        y = rms_norm(leaves[0], leaves[1])
+    return lambda: torch.autograd.grad(y, leaves, dy, retain_graph=True)
+
+
+def record(results, op, name, rows, cols, matrices, element_size, ms,
+           copy_ms):
+    """A result, GB/s over `matrices` matrices of rows x cols; the copy
+    (which reads and writes one matrix) scaled to the same bytes."""
+    nbytes = matrices * rows * cols * element_size
+    copy_same = copy_ms * matrices / 2
+    results.append({
+        "op": op, "dtype": name, "rows": rows, "cols": cols,
+        "torch_ms": ms, "copy_ms": copy_same,
+        "torch_GBps": nbytes / ms / 1e6,
+        "copy_GBps": nbytes / copy_same / 1e6,
+        "torch_vs_copy": copy_same / ms,
+    })
 
 
 def median_ms(fn, device):
@@ -77,25 +110,42 @@ def main():
         for rows, cols in shapes:
             x = torch.randn(rows, cols, device=args.device, dtype=dtype)
             out = torch.empty_like(x)
+            up = torch.randn(rows, cols, device=args.device, dtype=dtype)
             w = torch.randn(cols, device=args.device, dtype=dtype)
             b = torch.randn(cols, device=args.device, dtype=dtype)
+            y = torch.softmax(x, -1)
+            # op: (function, matrices moved)
             ops = {
-                "softmax": lambda: torch.softmax(x, -1),
-                "log_softmax": lambda: torch.log_softmax(x, -1),
-                "rms_norm": lambda: rms_norm(x, w),
-                "layer_norm": lambda: F.layer_norm(x, (cols,), w, b),
+                "softmax": (lambda: torch.softmax(x, -1), 2),
+                "log_softmax": (lambda: torch.log_softmax(x, -1), 2),
+                "rms_norm": (lambda: rms_norm(x, w), 2),
+                "layer_norm": (lambda: F.layer_norm(x, (cols,), w, b), 2),
+                "swiglu": (lambda: F.silu(x) * up, 3),
+                "gelu_tanh": (lambda: F.gelu(x, approximate="tanh"), 2),
+                "softmax_bwd": (lambda: torch._softmax_backward_data(
+                    up, y, -1, dtype), 3),
+                "rms_norm_bwd": (norm_backward(x, up, w, None), 3),
+                "layer_norm_bwd": (norm_backward(x, up, w, b), 3),
+                "reduce_sum": (lambda: x.sum(-1), 1),
+                "reduce_cols_sum": (lambda: x.sum(0), 1),
             }
             copy_ms = median_ms(lambda: out.copy_(x), args.device)
-            nbytes = 2 * x.numel() * x.element_size()
-            for op, fn in ops.items():
-                ms = median_ms(fn, args.device)
-                results.append({
-                    "op": op, "dtype": name, "rows": rows, "cols": cols,
-                    "torch_ms": ms, "copy_ms": copy_ms,
-                    "torch_GBps": nbytes / ms / 1e6,
-                    "copy_GBps": nbytes / copy_ms / 1e6,
-                    "torch_vs_copy": copy_ms / ms,
-                })
+            for op, (fn, matrices) in ops.items():
+                record(results, op, name, rows, cols, matrices,
+                       x.element_size(), median_ms(fn, args.device), copy_ms)
+            del x, out, up, y
+        if dtype == torch.bfloat16:
+            for rows, cols in ([] if args.shapes else CROSS_ENTROPY_SHAPES):
+                logits = torch.randn(rows, cols, device=args.device,
+                                     dtype=dtype)
+                targets = torch.randint(0, cols, (rows,), device=args.device)
+                out = torch.empty_like(logits)
+                copy_ms = median_ms(lambda: out.copy_(logits), args.device)
+                ms = median_ms(lambda: F.cross_entropy(
+                    logits, targets, reduction="none"), args.device)
+                record(results, "cross_entropy", name, rows, cols, 1,
+                       logits.element_size(), ms, copy_ms)
+                del logits, out
         for m, k in ([] if args.shapes else GEMV_SHAPES):
             a = torch.randn(m, k, device=args.device, dtype=dtype)
             v = torch.randn(k, device=args.device, dtype=dtype)
