@@ -17,24 +17,41 @@ using namespace kaio::ops::kernels::support;
 
 namespace {
 
+/// The softmax backward kernels' parameters (y, dy, dx, n, ld_y, ld_dy,
+/// ld_dx, scale) and this block's rows of them.
+template <class T> struct SoftmaxBwdRows {
+  Ptr<const T> y, dy;
+  Ptr<T> dx;
+  U32 n;
+  F32 scale;
+
+  explicit SoftmaxBwdRows(KernelBuilder &k) {
+    auto yp = k.param<Ptr<const T>>("y");
+    auto dyp = k.param<Ptr<const T>>("dy");
+    auto dxp = k.param<Ptr<T>>("dx");
+    n = k.param<uint32_t>("n");
+    U32 ldy = k.param<uint32_t>("ld_y");
+    U32 lddy = k.param<uint32_t>("ld_dy");
+    U32 lddx = k.param<uint32_t>("ld_dx");
+    scale = k.param<float>("scale");
+    U64 row = cast<uint64_t>(k.blockId());
+    y = rowOf(yp, row, ldy);
+    dy = rowOf(dyp, row, lddy);
+    dx = rowOf(dxp, row, lddx);
+  }
+};
+
 template <class T, unsigned V, bool Log>
 void buildSoftmaxBackward(ModuleBuilder &mb) {
   mb.kernel(
       kernelName<T, V>(Log ? "log_softmax_bwd" : "softmax_bwd"),
       {int32_t(kRowBlock)}, [](KernelBuilder &k) {
-        auto y = k.param<Ptr<const T>>("y");
-        auto dy = k.param<Ptr<const T>>("dy");
-        auto dx = k.param<Ptr<T>>("dx");
-        auto n = k.param<uint32_t>("n");
-        auto ldy = k.param<uint32_t>("ld_y");
-        auto lddy = k.param<uint32_t>("ld_dy");
-        auto lddx = k.param<uint32_t>("ld_dx");
-        auto scale = k.param<float>("scale");
+        SoftmaxBwdRows<T> p(k);
         U32 tid = k.threadId(), bdim = k.blockDim();
-        U64 row = cast<uint64_t>(k.blockId());
-        auto yr = rowOf(y, row, ldy);
-        auto dyr = rowOf(dy, row, lddy);
-        auto dxr = rowOf(dx, row, lddx);
+        U32 n = p.n;
+        F32 scale = p.scale;
+        auto yr = p.y, dyr = p.dy;
+        auto dxr = p.dx;
         F32 zero = k.constant(0.0f);
         // softmax: sum(dy * y); log-softmax: sum(dy).
         auto [dot, unused] = rowFold<V>(
@@ -73,27 +90,20 @@ void buildSoftmaxBackwardRegs(ModuleBuilder &mb) {
   mb.kernel(
       kernelName<T, V>(Log ? "log_softmax_bwd_regs" : "softmax_bwd_regs"),
       {int32_t(kRowBlock)}, [](KernelBuilder &k) {
-        auto y = k.param<Ptr<const T>>("y");
-        auto dy = k.param<Ptr<const T>>("dy");
-        auto dx = k.param<Ptr<T>>("dx");
-        auto n = k.param<uint32_t>("n");
-        auto ldy = k.param<uint32_t>("ld_y");
-        auto lddy = k.param<uint32_t>("ld_dy");
-        auto lddx = k.param<uint32_t>("ld_dx");
-        auto scale = k.param<float>("scale");
+        SoftmaxBwdRows<T> rows(k);
+        F32 scale = rows.scale;
         U32 tid = k.threadId();
-        U64 row = cast<uint64_t>(k.blockId());
         using Row = RegisterRow<T, V, kChunks, kRowBlock>;
-        Row p(k, tid, n), g(k, tid, n);
-        p.load(rowOf(y, row, ldy));
-        g.load(rowOf(dy, row, lddy));
+        Row p(k, tid, rows.n), g(k, tid, rows.n);
+        p.load(rows.y);
+        g.load(rows.dy);
         // softmax: sum(dy * y); log-softmax: sum(dy). The slots past the
         // row hold 0.
         F32 dot = g.fold(k.constant(0.0f), [&](F32 acc, unsigned i) {
           return Log ? acc + g.at(i) : fma(g.at(i), p.at(i), acc);
         });
         F32 total = k.blockReduce(ReduceKind::sum, dot);
-        p.store(rowOf(dx, row, lddx),
+        p.store(rows.dx,
                 [&](auto width, const U32 &, const Pred &, unsigned slot) {
                   constexpr unsigned W = decltype(width)::value;
                   Chunk<W> out;
