@@ -79,8 +79,9 @@ public:
   mlir::Value fma(PTXType t, mlir::Value a, mlir::Value c, mlir::Value d);
   mlir::Value div(PTXType t, mlir::Value a, mlir::Value c,
                   std::optional<Rounding> rnd, bool approx = false);
-  mlir::Value min(PTXType t, mlir::Value a, mlir::Value c);
-  mlir::Value max(PTXType t, mlir::Value a, mlir::Value c);
+  /// min/max; with `nan`, the .NaN form (sm_80 on): NaN if either is.
+  mlir::Value min(PTXType t, mlir::Value a, mlir::Value c, bool nan = false);
+  mlir::Value max(PTXType t, mlir::Value a, mlir::Value c, bool nan = false);
   mlir::Value andOp(PTXType t, mlir::Value a, mlir::Value c);
   mlir::Value orOp(PTXType t, mlir::Value a, mlir::Value c);
   mlir::Value xorOp(PTXType t, mlir::Value a, mlir::Value c);

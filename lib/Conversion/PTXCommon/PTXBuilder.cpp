@@ -178,12 +178,12 @@ Value PTXBuilder::div(PTXType t, Value a, Value c,
   return DivOp::create(b, loc, a.getType(), t, roundingAttr(b, rnd), approx,
                        false, false, a, c, Value(), false);
 }
-Value PTXBuilder::min(PTXType t, Value a, Value c) {
-  return MinOp::create(b, loc, a.getType(), t, false, false, a, c, Value(),
+Value PTXBuilder::min(PTXType t, Value a, Value c, bool nan) {
+  return MinOp::create(b, loc, a.getType(), t, false, nan, a, c, Value(),
                        false);
 }
-Value PTXBuilder::max(PTXType t, Value a, Value c) {
-  return MaxOp::create(b, loc, a.getType(), t, false, false, a, c, Value(),
+Value PTXBuilder::max(PTXType t, Value a, Value c, bool nan) {
+  return MaxOp::create(b, loc, a.getType(), t, false, nan, a, c, Value(),
                        false);
 }
 Value PTXBuilder::andOp(PTXType t, Value a, Value c) {

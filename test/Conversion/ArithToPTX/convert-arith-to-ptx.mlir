@@ -370,3 +370,43 @@ ptx.entry @bf16(%x: bf16, %y: bf16, %i: i32, %d: f64, %s: i16, %f: f32) {
   "test.use"(%0, %1, %2, %3, %4, %5, %6, %7, %8, %9) : (bf16, bf16, i1, bf16, bf16, bf16, bf16, i32, bf16, f64) -> ()
   ptx.ret
 }
+
+// -----
+
+// On sm_80 and later (the module's ptx.target, set by convert-kaio-to-ptx),
+// IEEE maximum/minimum of f32 is one max/min.NaN (NaN if either is; the PTX
+// ISA orders +0.0 above -0.0); f16 and bf16 widen to it exactly and narrow
+// back; f64 has no .NaN form and keeps the explicit sequence.
+// CHECK-LABEL: ptx.entry @ieee_min_max_sm80
+// CHECK: ptx.max NaN f32 %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT: ptx.min NaN f32 %{{.*}}, %{{.*}} : f32
+// CHECK: ptx.max NaN f32
+// CHECK-NEXT: ptx.cvt rn bf16 f32
+// CHECK: ptx.max f64
+// CHECK: ptx.setp nan f64
+module attributes {ptx.target = "sm_80"} {
+ptx.entry @ieee_min_max_sm80(%a: f32, %b: f32, %x: bf16, %y: bf16, %d: f64,
+                             %e: f64) {
+  %0 = arith.maximumf %a, %b : f32
+  %1 = arith.minimumf %a, %b : f32
+  %2 = arith.maximumf %x, %y : bf16
+  %3 = arith.maximumf %d, %e : f64
+  "test.use"(%0, %1, %2, %3) : (f32, f32, bf16, f64) -> ()
+  ptx.ret
+}
+}
+
+// -----
+
+// sm_75 has no .NaN form: the explicit sequence.
+// CHECK-LABEL: ptx.entry @ieee_max_sm75
+// CHECK: ptx.max f32
+// CHECK-NOT: NaN
+// CHECK: ptx.setp nan f32
+module attributes {ptx.target = "sm_75"} {
+ptx.entry @ieee_max_sm75(%a: f32, %b: f32) {
+  %0 = arith.maximumf %a, %b : f32
+  "test.use"(%0) : (f32) -> ()
+  ptx.ret
+}
+}

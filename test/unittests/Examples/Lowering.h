@@ -14,14 +14,17 @@
 
 namespace kaio::test {
 /// Parses kaio (or ptx) source in `context` and lowers it to the ptx dialect
-/// the interpreter runs; null on any error.
-inline mlir::OwningOpRef<mlir::ModuleOp> lowerSource(mlir::MLIRContext &context,
-                                                     llvm::StringRef source) {
+/// the interpreter runs, for `chip` (empty: the default); null on any error.
+inline mlir::OwningOpRef<mlir::ModuleOp>
+lowerSource(mlir::MLIRContext &context, llvm::StringRef source,
+            llvm::StringRef chip = "") {
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   context.appendDialectRegistry(registry);
   auto module = mlir::parseSourceString<mlir::ModuleOp>(source, &context);
-  if (!module || failed(lowerToPTXDialect(*module, CompileOptions())))
+  CompileOptions options;
+  options.chip = chip.str();
+  if (!module || failed(lowerToPTXDialect(*module, options)))
     return {};
   return module;
 }
