@@ -580,8 +580,9 @@ bool hasNaNMinMax(Operation *op) {
 /// bf16 widen exactly, and the result is one of the inputs). Before sm_80
 /// (and for f64, which has no .NaN form) PTX max/min give maxNum's answer:
 /// NaN is selected explicitly, and for equal operands (only ±0 can differ)
-/// the bitwise and (max) or or (min) picks the right zero. A row maximum in
-/// a softmax is thirty of these: one instruction each instead of nine.
+/// the bitwise and (max) or or (min) picks the right zero. An attention
+/// kernel's row maximum (kaio.frag_reduce_rows) is thirty of these a key
+/// block: one instruction each instead of nine.
 template <typename SourceOp, bool isMax>
 struct IEEEMinMaxLowering : OpConversionPattern<SourceOp> {
   using OpConversionPattern<SourceOp>::OpConversionPattern;
