@@ -1073,7 +1073,7 @@ BENCHMARK(BM_ElementwiseVsCopy<true>)
 /// held in registers and read once (softmax, the norms; the softmax
 /// backward up to 8192); longer rows are read a second time (from L1/L2).
 /// The ratio says how close each gets to the copy; bench/torch_rowops.py
-/// times torch on the same ops, sizes and byte counts.
+/// times torch on the same ops (but RoPE), sizes and byte counts.
 enum class RowOp {
   Softmax, LogSoftmax, RmsNorm, LayerNorm, SwiGlu, GeluTanh, SoftmaxBwd,
   CrossEntropy, ReduceSum, RmsNormBwd, LayerNormBwd, Rope, ReduceColsSum
@@ -1385,7 +1385,10 @@ void BM_FlashAttention(benchmark::State &state) {
   kaio::ops::AttentionOptions opt;
   opt.causal = causal;
   opt.portable = Pass == AttnPass::Portable;
-  opt.lse = kaio::ops::Matrix::vector(lse->view(), rows);
+  // The backward reads the forward's logsumexp; the forward benches store
+  // none (as torch_attention.py's forward and earlier numbers).
+  if (backward)
+    opt.lse = kaio::ops::Matrix::vector(lse->view(), rows);
   const int64_t wsElems =
       kaio::ops::flashAttentionBackwardWorkspaceElements(tensor(*q));
   auto ws = DeviceBuffer<float>::allocate(*gpu.device,

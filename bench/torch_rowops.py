@@ -4,7 +4,8 @@
 Runs softmax, log_softmax, layer_norm, rms_norm, SwiGLU (F.silu(gate) *
 up), GELU (tanh), the softmax backward, the norms' backward (dx, dweight,
 dbias through autograd), row and column sums, cross-entropy (4096 x 128k
-and 8192 x 32k logits), torch.mv (GEMV) and a device-to-device copy at
+and 8192 x 32k logits), torch.mv (GEMV) and a device-to-device copy (every
+row op kaio-bench measures but RoPE, which torch does not have built in) at
 kaio-bench's sizes (32768 x 4096 and x 8192, and 4096 x 4096; f32 and
 bf16), timed with CUDA events after warm-up, median of 20 runs, and prints
 a Markdown table (or JSON with --json) with GB/s counted as kaio-bench

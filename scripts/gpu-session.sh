@@ -21,9 +21,10 @@
 #                                      (and ncu-kaio-gemm) sanitize-hopper
 #                                      tests
 #   scripts/gpu-session.sh pending     what is written but not yet measured
-#                                      on a GPU, in one call of under 10
-#                                      minutes: info, the op library's GPU
-#                                      tests, pending-bench
+#                                      on a GPU, in one call (its steps'
+#                                      limits add up to 9 minutes): info,
+#                                      the op library's GPU tests,
+#                                      pending-bench
 #
 # Logs and JSON go to $OUT (the device tool's folder) or ./gpu-session/.
 # Each step has a time limit so the whole fits one 10-minute call; the last
@@ -72,7 +73,7 @@ for s in "${steps[@]}"; do
     { nvidia-smi || echo "no nvidia-smi"; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv; date -u; git -C "$root" log --oneline -1; } > "$out/device.txt" 2>&1
     echo "== info: $(head -n 1 "$out/device.txt")" ;;
   ops-tests)
-    step gpu-tests-ops 180 "$ops_tests" --gtest_filter='*RealGpu*' ;;
+    step gpu-tests-ops 120 "$ops_tests" --gtest_filter='*RealGpu*' ;;
   tests)
     step gpu-tests-runtime 120 "$build/test/unittests/Runtime/KaioRuntimeTests" --gtest_filter='*RealGpu*'
     step gpu-tests-ops 180 "$build/test/unittests/KaioOpsTests/KaioOpsTests" --gtest_filter='*RealGpu*' ;;
@@ -107,17 +108,17 @@ for s in "${steps[@]}"; do
                  # forward and backward, flash decoding (new merge, key
                  # pipeline), the register-row softmax / norms / softmax
                  # backward; torch on the same row ops
-    step bench-pending 240 "$build/bin/kaio-bench" --filter \
+    step bench-pending 180 "$build/bin/kaio-bench" --filter \
       'OpsGemmPortable|FlashAttentionPortable|FlashAttentionBwd|FlashDecode|Softmax|RmsNormF|RmsNormBF|LayerNormF|LayerNormBF' \
       --json "$out/bench-pending.json"
     "$py" "$root/bench/plot.py" --table "$out/bench-pending.json" > "$out/bench-pending.md" 2>&1 || true
-    step torch-attention-portable 90 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
+    step torch-attention-portable 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --portable \
       --json "$out/torch-attention-portable.json"
-    step torch-attention-backward 120 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
+    step torch-attention-backward 80 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --backward \
       --json "$out/torch-attention-backward.json"
-    step torch-rowops 150 "$py" "$root/bench/torch_rowops.py" --json "$out/torch-rowops.json" ;;
+    step torch-rowops 90 "$py" "$root/bench/torch_rowops.py" --json "$out/torch-rowops.json" ;;
   ncu-gemm) # the sm_90a GEMM at 4096^3: tensor pipe, stalls, memory
     step ncu-gemm 90 ncu --kernel-name regex:hopper_gemm --launch-skip 3 \
       --launch-count 1 --section SpeedOfLight --section ComputeWorkloadAnalysis \

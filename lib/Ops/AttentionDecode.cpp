@@ -182,7 +182,9 @@ rt::Error Library::flashDecode(const AttentionTensor &q, const KVCache &c,
   for (rt::KernelArg a :
        {rt::KernelArg::pointer(isPaged(c) ? c.blockTable.data : q.data,
                                s32, true),
-        u32(isPaged(c) ? c.blockTable.ld : 0), u32(isPaged(c) ? c.pageSize : 0),
+        // (The kernel divides by the page size before it selects; 1 for a
+        // contiguous cache.)
+        u32(isPaged(c) ? c.blockTable.ld : 0), u32(isPaged(c) ? c.pageSize : 1),
         rt::KernelArg::pointer(c.seqlens.data, s32, true),
         u32(q.seq), u32(q.heads / c.k.heads), u32(split.keysPerBlock),
         rt::KernelArg::scalar(float(scale * M_LOG2E)),

@@ -522,7 +522,7 @@ def _attention_tensor(fn, name, v, layout):
 def flash_attention(q, k, v, out=None, scale=None, causal=False,
                     bottom_right=False, window=(-1, -1), layout="bshd",
                     cu_seqlens_q=None, cu_seqlens_k=None, max_seqlen_q=0,
-                    return_lse=False, portable=False, stream=None):
+                    return_lse=False, stream=None, portable=False):
     """softmax(scale * q @ k^T) @ v per batch and head (FlashAttention-2 on
     tensor cores): q, k, v float16 or bfloat16 in `layout` "bshd" ([batch,
     seq, heads, dim], FlashAttention's) or "bhsd" ([batch, heads, seq,

@@ -561,16 +561,24 @@ struct FloatCastLowering : public ConversionPattern {
   }
 };
 
-/// Whether the module targets a chip with min/max.NaN (sm_80 on; the
-/// ptx.target that convert-kaio-to-ptx sets). Unknown: no.
+/// Whether the module targets a chip with min/max.NaN: sm_80 on and PTX ISA
+/// 7.0 on (the ptx.target that convert-kaio-to-ptx sets, and ptx.version
+/// when given; the innermost module with either, as the ops' verifier
+/// reads them). Unknown: no.
 bool hasNaNMinMax(Operation *op) {
   for (auto module = op->getParentOfType<ModuleOp>(); module;
-       module = module->getParentOfType<ModuleOp>())
-    if (auto target = module->getAttrOfType<StringAttr>(
-            PTXDialect::kTargetAttrName)) {
-      const ChipInfo *chip = lookupChip(target.getValue());
-      return chip && chip->sm >= 80;
-    }
+       module = module->getParentOfType<ModuleOp>()) {
+    auto target =
+        module->getAttrOfType<StringAttr>(PTXDialect::kTargetAttrName);
+    auto version =
+        module->getAttrOfType<StringAttr>(PTXDialect::kVersionAttrName);
+    if (!target && !version)
+      continue;
+    const ChipInfo *chip = target ? lookupChip(target.getValue()) : nullptr;
+    std::optional<unsigned> isa =
+        version ? parseISA(version.getValue()) : std::nullopt;
+    return chip && chip->sm >= 80 && (!version || (isa && *isa >= 70));
+  }
   return false;
 }
 

@@ -259,8 +259,11 @@ template <class T, unsigned V, bool Layer> void buildNorm(ModuleBuilder &mb) {
         auto srcr = rowOf(p.src, row, p.ldsrc);
         auto outr = rowOf(p.out, row, p.ldout);
         F32 zero = k.constant(0.0f);
-        // LayerNorm sums h - shift with shift = h[0].
+        // LayerNorm sums h - shift with shift = h[0]. Every thread reads it
+        // before any writes sum_out, which may be x or residual (in place).
         F32 shift = normShift<T, Layer>(k, p, xr, resr);
+        if constexpr (Layer)
+          k.barrier();
         auto [s1, s2] = rowFold<V>(
             k, tid, bdim, p.n, std::make_tuple(zero, zero),
             [&](auto width, const U32 &i, Pair state) {
@@ -323,7 +326,6 @@ void buildNormRegs(ModuleBuilder &mb) {
             c[j] = h.at(slot + j);
           return c;
         };
-        h.store(rowOf(p.sumOut, row, p.ldsum), held, &p.hasResidual);
         F32 shift = normShift<T, Layer>(k, p, xr, resr), zero = k.constant(0.0f);
         auto [s1, s2] = h.fold(std::make_tuple(zero, zero),
                                [&](std::tuple<F32, F32> s, unsigned i) {
@@ -333,6 +335,10 @@ void buildNormRegs(ModuleBuilder &mb) {
                                  return std::make_tuple(a + d, fma(d, d, b));
                                });
         auto [mean, rstd] = normStats<T, Layer>(k, p, row, tid, shift, s1, s2);
+        // sum_out may be x or residual (in place): written only once every
+        // thread has read them (the shift included), past the reductions'
+        // barriers.
+        h.store(rowOf(p.sumOut, row, p.ldsum), held, &p.hasResidual);
         h.store(rowOf(p.out, row, p.ldout), [&](auto width, const U32 &col,
                                                 const Pred &valid,
                                                 unsigned slot) {

@@ -169,3 +169,25 @@ kaio.kernel @table_loads(%p: !kaio.ptr<f16>, %table: !kaio.ptr<i32>,
   } {kaio.pipeline_stages = 2 : i32}
   kaio.return
 }
+
+// -----
+
+// A loop that stores to global memory: a load feeding its copies cannot
+// run an iteration ahead of those stores.
+kaio.kernel @loads_ahead_of_stores(%p: !kaio.ptr<f16>, %table: !kaio.ptr<i32>,
+                                   %n: i32)
+    attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %s = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  scf.for %k = %c0 to %n step %c16 : i32 {
+    // expected-error @+1 {{'kaio.load' op feeds a pipelined copy, so it would run 1 iteration ahead of the loop's global stores}}
+    %off = kaio.load %table[%k] : !kaio.ptr<i32>, i32 -> i32
+    %t = kaio.async_copy %p[%off, %k] bounds [%c16, %n] ld %n to %s
+        : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+    kaio.async_wait %t
+    kaio.barrier
+    kaio.store %k, %table[%k] : i32, !kaio.ptr<i32>, i32
+  } {kaio.pipeline_stages = 2 : i32}
+  kaio.return
+}

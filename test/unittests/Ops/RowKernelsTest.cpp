@@ -229,6 +229,8 @@ struct NormCase {
   bool layer;
   bool weight, bias, residual, mean, rstd;
   bool regs = false; ///< the register-row kernel
+  /// sum_out in place of: 0 its own buffer, 1 x, 2 residual.
+  int sumAliases = 0;
 };
 
 /// The norm kernels a variant has for rows of n: the block kernel, and the
@@ -260,14 +262,16 @@ void runNorm(RowKernelsTest *t, const NormCase &c, uint32_t rows, uint32_t n,
   std::string name = t->kernel(
       c.layer ? (c.regs ? "layer_norm_regs" : "layer_norm")
               : (c.regs ? "rms_norm_regs" : "rms_norm"));
-  uint64_t src = c.residual ? dsum : dx;
+  // In place: x + residual written over x or over residual.
+  uint64_t sumAt = c.sumAliases == 1 ? dx : c.sumAliases == 2 ? dres : dsum;
+  uint64_t src = c.residual ? sumAt : dx;
   auto r = interp.launch(name, {rows}, {kRowBlock},
-                         {dx, dres, dw, db, dout, dsum, src, dmean, drstd, n,
+                         {dx, dres, dw, db, dout, sumAt, src, dmean, drstd, n,
                           ld, ld, ld, ld, ld, Interpreter::argF32(eps),
                           flags});
   ASSERT_TRUE(r.success) << name << ": " << r.message();
   std::vector<double> out = t->download(interp, dout, size);
-  std::vector<double> sum = t->download(interp, dsum, size);
+  std::vector<double> sum = t->download(interp, sumAt, size);
   std::vector<float> mean(rows), rstd(rows);
   ASSERT_TRUE(interp.read(dmean, mean));
   ASSERT_TRUE(interp.read(drstd, rstd));
@@ -292,12 +296,18 @@ void runNorm(RowKernelsTest *t, const NormCase &c, uint32_t rows, uint32_t n,
         << at << " mean";
     for (uint32_t j = 0; j < ld; ++j) {
       size_t i = size_t(row) * ld + j;
+      // (In place, sum_out's buffer is x or residual: its padding and,
+      // without a residual, its values are theirs.)
+      double unwritten = c.sumAliases == 1   ? x[i]
+                         : c.sumAliases == 2 ? res[i]
+                                             : 7.0;
       if (j >= n) {
         ASSERT_EQ(out[i], 7.0) << "wrote past the row: " << at;
-        ASSERT_EQ(sum[i], 7.0) << "wrote past the row: " << at;
+        ASSERT_EQ(sum[i], unwritten) << "wrote past the row: " << at;
         continue;
       }
-      ASSERT_EQ(sum[i], c.residual ? h[j] : 7.0) << at << " sum col " << j;
+      ASSERT_EQ(sum[i], c.residual ? h[j] : unwritten)
+          << at << " sum col " << j;
       double y = (c.layer ? h[j] - m : h[j]) * rs;
       if (c.weight)
         y *= w[j];
@@ -357,6 +367,21 @@ TEST_P(RowKernelsTest, LayerNormOfRowsFarFromZero) {
 
 TEST_P(RowKernelsTest, NormOfALongRow) {
   runNorm(this, {false, true, false, true, false, true}, 1, 100003);
+}
+
+// The fused residual add in place (sum_out is x, or residual: the API
+// allows both): every thread reads what it needs, LayerNorm's shift h[0]
+// included, before any writes it back.
+TEST_P(RowKernelsTest, NormsWithTheSumInPlace) {
+  for (int alias : {1, 2})
+    for (bool layer : {false, true})
+      for (uint32_t n : {5u, 1000u})
+        for (bool regs : normKernels(*this, n)) {
+          NormCase c{layer, true, layer, true, layer, true, regs, alias};
+          runNorm(this, c, 3, n, /*offset=*/layer ? 3 : 0);
+          if (HasFatalFailure())
+            return;
+        }
 }
 
 TEST_P(RowKernelsTest, RegisterRowNormsAtTheirLongest) {

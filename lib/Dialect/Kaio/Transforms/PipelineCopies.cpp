@@ -14,7 +14,13 @@
 //     computes iteration i; the tiles and tokens of the in-flight iterations
 //     travel through iter_args. The epilogue is not peeled: in the last
 //     N - 1 iterations the copies are predicated off (their row bound
-//     becomes 0: nothing is read, the unused buffer is zero filled).
+//     becomes 0: nothing is read, the unused buffer is zero filled), and so
+//     is what they depend on that may not run freely: global loads (a
+//     block table's page index: their mask off) and integer divisions by a
+//     run-time value (divisor 1). Running a load an iteration early is
+//     only right when the loop writes no global memory (a later
+//     iteration's load could read what an earlier one stores): such loops
+//     are refused with a diagnostic.
 //
 // kaio-group-async-copies then counts, for each wait, the copies of the
 // newer iterations that may stay in flight (cp.async.wait_group N - 1
@@ -255,6 +261,19 @@ Operation *predicateDivisor(RewriterBase &rewriter, Operation *op,
   return op;
 }
 
+/// Whether the loop body writes global memory (stores, atomics, fragment
+/// or TMA stores), so that its loads may not run ahead of it.
+bool writesGlobalMemory(scf::ForOp loop) {
+  return loop.getBody()
+      ->walk([](Operation *op) {
+        return isa<StoreOp, StoreVectorOp, AtomicOp, StoreFragmentOp,
+                   TmaStoreOp>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// Ops of iterations past the end, which the pipeline runs ahead: copies
 /// get a row bound of 0 (nothing read), global loads a false mask,
 /// divisions a divisor of 1. Pure ops (index arithmetic, the buffer
@@ -318,6 +337,24 @@ struct PipelineCopiesPass
           };
       options.peelEpilogue = false;
       options.supportDynamicLoops = true;
+      // Loads the copies depend on run an iteration ahead: not past the
+      // loop's own global stores.
+      if (writesGlobalMemory(loop)) {
+        Operation *early = nullptr;
+        std::vector<std::pair<Operation *, unsigned>> order;
+        schedule(loop, stages, order);
+        for (auto [op, stage] : order)
+          if (stage == 0 && isa<LoadOp, LoadVectorOp>(op) && !early)
+            early = op;
+        if (early) {
+          early->emitOpError()
+              << "feeds a pipelined copy, so it would run " << stages - 1
+              << (stages == 2 ? " iteration" : " iterations")
+              << " ahead of the loop's global stores; load it before the "
+                 "loop or pipeline a loop that stores nothing";
+          return signalPassFailure();
+        }
+      }
       options.predicateFn = predicate;
       bool modified = false;
       rewriter.setInsertionPoint(loop);
