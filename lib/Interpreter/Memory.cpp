@@ -50,6 +50,42 @@ uint8_t *Runner::globalAccess(Warp &w, unsigned lane, uint32_t pc,
   return b->data.get() + off;
 }
 
+uint8_t *Runner::checkedGlobalAccess(Warp &w, unsigned lane, uint32_t pc,
+                                     uint64_t addr, unsigned size, Access kind,
+                                     const char *what, StateSpace space) {
+  uint8_t *p = globalAccess(w, lane, pc, addr, size, what, space);
+  if (!p || !opts.checkGlobalRaces ||
+      (kind != Access::Read && kind != Access::Write))
+    return p;
+  const unsigned tid = tidOf(w, lane);
+  for (unsigned i = 0; i < size; ++i) {
+    auto it = globalWriters.find(addr + i);
+    if (it != globalWriters.end()) {
+      const GlobalWriter &prev = it->second;
+      const char *how =
+          kind == Access::Read ? "reads a value written by" : "overwrites a value written by";
+      if (prev.blockSerial != blockSerial) {
+        report(pc, int(tid),
+               llvm::Twine("global-memory race: ") + what + " of address " +
+                   hex(addr + i) + " " + how +
+                   " a thread of another block of this launch (blocks are "
+                   "unordered)");
+        return nullptr;
+      }
+      if (prev.epoch == epoch && prev.tid != tid) {
+        report(pc, int(tid),
+               llvm::Twine("global-memory race: ") + what + " of address " +
+                   hex(addr + i) + " " + how + " thread " +
+                   threadName(prev.tid) + " with no barrier in between");
+        return nullptr;
+      }
+    }
+    if (kind == Access::Write)
+      globalWriters[addr + i] = {blockSerial, epoch, tid};
+  }
+  return p;
+}
+
 uint8_t *Runner::sharedAccess(Warp &w, unsigned lane, uint32_t pc,
                               uint64_t off, unsigned size, Access kind,
                               const char *what) {
@@ -180,10 +216,11 @@ uint8_t *Runner::access(Warp &w, unsigned lane, uint32_t pc, StateSpace space,
     if (addr - kLocalWindow < kWindowSize)
       return access(w, lane, pc, StateSpace::local, addr - kLocalWindow, size,
                     1, kind, what);
-    return globalAccess(w, lane, pc, addr, size, what, StateSpace::global);
+    return checkedGlobalAccess(w, lane, pc, addr, size, kind, what,
+                               StateSpace::global);
   case StateSpace::global:
   case StateSpace::Const:
-    return globalAccess(w, lane, pc, addr, size, what, space);
+    return checkedGlobalAccess(w, lane, pc, addr, size, kind, what, space);
   case StateSpace::shared:
     return sharedAccess(w, lane, pc, addr, size, kind, what);
   case StateSpace::local: {

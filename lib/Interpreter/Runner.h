@@ -13,6 +13,7 @@
 #include "Arith.h"
 #include "ProfileRecorder.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Twine.h"
 #include <cinttypes>
 #include <cstdio>
@@ -131,6 +132,11 @@ private:
                   const char *what);
   uint8_t *globalAccess(Warp &w, unsigned lane, uint32_t pc, uint64_t addr,
                         unsigned size, const char *what, StateSpace space);
+  /// globalAccess, then (LaunchOptions::checkGlobalRaces) the race check of
+  /// a read or write against the launch's earlier writes.
+  uint8_t *checkedGlobalAccess(Warp &w, unsigned lane, uint32_t pc,
+                               uint64_t addr, unsigned size, Access kind,
+                               const char *what, StateSpace space);
   uint8_t *sharedAccess(Warp &w, unsigned lane, uint32_t pc, uint64_t off,
                         unsigned size, Access kind, const char *what);
   void load(const Instr &in, Warp &w, uint32_t pc, uint32_t em);
@@ -235,6 +241,12 @@ private:
   /// eager schedule the hardware allows, to expose early buffer reuse).
   bool phaseCompleted = false;
   Buffer *lastBuffer = nullptr;
+  /// The last writer of each global byte this launch wrote (for
+  /// checkGlobalRaces): its block, the block's barrier epoch, its thread.
+  struct GlobalWriter {
+    uint32_t blockSerial, epoch, tid;
+  };
+  llvm::DenseMap<uint64_t, GlobalWriter> globalWriters;
   /// Set when the launch is profiled.
   std::unique_ptr<ProfileRecorder> prof;
 };

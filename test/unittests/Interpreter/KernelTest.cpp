@@ -116,18 +116,21 @@ ptx.entry @k(%out: i64) {
   %cnt = ptx.addressof @counter : i64
   %one = ptx.constant 1 : i32
   %old = ptx.atom global add u32 [%cnt], %one : i64, i32 -> i32
-  %w = ptx.mul wide u32 %tid, %c4 : (i32, i32) -> i64
+  %bid = ptx.sreg ctaid.x : i32
+  %c32 = ptx.constant 32 : i32
+  %slot = ptx.mad lo u32 %bid, %c32, %tid : i32
+  %w = ptx.mul wide u32 %slot, %c4 : (i32, i32) -> i64
   %p = ptx.add s64 %out, %w : i64
   ptx.st global b32 [%p], %v : i64, i32
   ptx.ret
 })");
-  uint64_t out = in.allocGlobal(32 * 4);
+  uint64_t out = in.allocGlobal(3 * 32 * 4);
   LaunchResult r = in.launch("k", {3}, {32}, {out}, /*dynamicShared=*/128);
   ASSERT_TRUE(r.success) << r.message();
-  std::vector<uint32_t> v(32);
+  std::vector<uint32_t> v(3 * 32);
   in.read(out, v);
-  for (uint32_t i = 0; i < 32; ++i)
-    EXPECT_EQ(v[i], 31 - i);
+  for (uint32_t i = 0; i < 3 * 32; ++i)
+    EXPECT_EQ(v[i], 31 - i % 32);
   std::optional<uint64_t> counter = in.getVariableAddress("counter");
   ASSERT_TRUE(counter);
   uint32_t count = 0;

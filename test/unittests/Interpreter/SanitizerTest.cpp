@@ -172,6 +172,69 @@ ptx.entry @k(%out: i64) {
   EXPECT_EQ(v, 256u);
 }
 
+// Thread 0 of each block publishes a value in global memory (its block's
+// slot) that every thread of the block then reads: BARRIER orders them.
+const char *kPublish = R"(
+ptx.entry @k(%slots: i64, %out: i64) {
+  %tid = ptx.sreg tid.x : i32
+  %bid = ptx.sreg ctaid.x : i32
+  %ntid = ptx.sreg ntid.x : i32
+  %c4 = ptx.constant 4 : i32
+  %zero = ptx.constant 0 : i32
+  %boff = ptx.mul wide u32 %bid, %c4 : (i32, i32) -> i64
+  %slot = ptx.add s64 %slots, %boff : i64
+  %first = ptx.setp eq u32 %tid, %zero : i32
+  ptx.st if %first global b32 [%slot], %bid : i64, i32
+  BARRIER
+  %v = ptx.ld global b32 [%slot] : i64 -> i32
+  %i = ptx.mad lo u32 %bid, %ntid, %tid : i32
+  %w = ptx.mul wide u32 %i, %c4 : (i32, i32) -> i64
+  %p = ptx.add s64 %out, %w : i64
+  ptx.st global b32 [%p], %v : i64, i32
+  ptx.ret
+})";
+
+TEST_F(SanitizerTest, GlobalMemoryRaces) {
+  {
+    Interpreter &in = load(replace(kPublish, "BARRIER", "ptx.bar_sync 0"));
+    uint64_t slots = in.allocGlobal(8), out = in.allocGlobal(2 * 64 * 4);
+    LaunchResult r = in.launch("k", {2}, {64}, {slots, out});
+    ASSERT_TRUE(r.success) << r.message();
+    std::vector<uint32_t> v(128);
+    in.read(out, v);
+    for (uint32_t t = 0; t < 128; ++t)
+      EXPECT_EQ(v[t], t / 64);
+  }
+  // Without the barrier the other threads read thread 0's store unordered
+  // (compute-sanitizer's racecheck looks at shared memory only).
+  std::string body = replace(kPublish, "BARRIER", "");
+  {
+    Interpreter &in = load(body);
+    LaunchResult r = in.launch("k", {1}, {64},
+                               {in.allocGlobal(8), in.allocGlobal(256)});
+    ASSERT_FALSE(r.success);
+    EXPECT_HAS(r, "global-memory race: load of address");
+    EXPECT_HAS(r, "reads a value written by thread (0,0,0) with no barrier");
+    EXPECT_HAS(r, where(body, "ptx.ld global"));
+    // The check can be turned off.
+    LaunchOptions opts;
+    opts.checkGlobalRaces = false;
+    EXPECT_TRUE(in.launch("k", {1}, {64},
+                          {in.allocGlobal(8), in.allocGlobal(256)}, opts)
+                    .success);
+  }
+  // Blocks are unordered: two of them writing one slot race.
+  Interpreter &same = load(replace(
+      replace(kPublish, "BARRIER", "ptx.bar_sync 0"),
+      "%boff = ptx.mul wide u32 %bid, %c4 : (i32, i32) -> i64",
+      "%boff = ptx.mul wide u32 %zero, %c4 : (i32, i32) -> i64"));
+  LaunchResult r =
+      same.launch("k", {2}, {64}, {same.allocGlobal(8), same.allocGlobal(512)});
+  ASSERT_FALSE(r.success);
+  EXPECT_HAS(r, "global-memory race: store");
+  EXPECT_HAS(r, "a thread of another block of this launch");
+}
+
 TEST_F(SanitizerTest, UninitialisedSharedRead) {
   const char *body = R"(
 ptx.var shared @s : f32 [32] align 4

@@ -578,6 +578,7 @@ ptx.entry @k(%out: i64) {
   %nx = ptx.sreg ntid.x : i32
   %ny = ptx.sreg ntid.y : i32
   %cy = ptx.sreg ctaid.y : i32
+  %cz = ptx.sreg ctaid.z : i32
   %gz = ptx.sreg nctaid.z : i32
   %lane = ptx.sreg laneid : i32
   %warp = ptx.sreg warpid : i32
@@ -586,32 +587,35 @@ ptx.entry @k(%out: i64) {
   %lin = ptx.mad lo u32 %lin0, %nx, %tx : i32
   %c4 = ptx.constant 4 : i32
   %c32 = ptx.constant 32 : i32
-  %row = ptx.mad lo u32 %cy, %c32, %lin : i32
+  %c2 = ptx.constant 2 : i32
+  %blk = ptx.mad lo u32 %cz, %c2, %cy : i32
+  %row = ptx.mad lo u32 %blk, %c32, %lin : i32
   %off = ptx.mul wide u32 %row, %c4 : (i32, i32) -> i64
   %base = ptx.add s64 %out, %off : i64
-  %c256 = ptx.constant 256 : i64
-  %p1 = ptx.add s64 %base, %c256 : i64
-  %p2 = ptx.add s64 %p1, %c256 : i64
-  %p3 = ptx.add s64 %p2, %c256 : i64
+  %c1280 = ptx.constant 1280 : i64
+  %p1 = ptx.add s64 %base, %c1280 : i64
+  %p2 = ptx.add s64 %p1, %c1280 : i64
+  %p3 = ptx.add s64 %p2, %c1280 : i64
   ptx.st global b32 [%base], %lane : i64, i32
   ptx.st global b32 [%p1], %warp : i64, i32
   ptx.st global b32 [%p2], %lt : i64, i32
   ptx.st global b32 [%p3], %gz : i64, i32
   ptx.ret
 })");
-  uint64_t out = in.allocGlobal(4 * 256);
+  // Four arrays of 10 blocks x 32 entries (each block its own slice).
+  uint64_t out = in.allocGlobal(4 * 1280);
   // Block (4, 2, 3) = 24 threads: one partial warp.
   LaunchResult r = in.launch("k", {1, 2, 5}, {4, 2, 3}, {out});
   ASSERT_TRUE(r.success) << r.message();
-  std::vector<uint32_t> v(256);
+  std::vector<uint32_t> v(4 * 320);
   in.read(out, v);
-  for (uint32_t y = 0; y < 2; ++y)
+  for (uint32_t b = 0; b < 10; ++b)
     for (uint32_t t = 0; t < 24; ++t) {
-      uint32_t i = y * 32 + t;
+      uint32_t i = b * 32 + t;
       EXPECT_EQ(v[i], t);
-      EXPECT_EQ(v[64 + i], 0u);
-      EXPECT_EQ(v[128 + i], (1u << t) - 1);
-      EXPECT_EQ(v[192 + i], 5u);
+      EXPECT_EQ(v[320 + i], 0u);
+      EXPECT_EQ(v[640 + i], (1u << t) - 1);
+      EXPECT_EQ(v[960 + i], 5u);
     }
 }
 
