@@ -444,6 +444,8 @@ LogicalResult Decoder::decodeOp(Operation *op, Instr &in) {
         in.op = Opc::Ld;
         in.type = o.getType();
         in.aux = uint32_t(o.getSpace());
+        if (o.getNc())
+          in.flags |= FNc;
         in.a = slot(o.getAddr());
         in.imm = int64_t(o.getOffset());
         in.n = o.getResults().size();

@@ -74,6 +74,7 @@ enum InstrFlag : uint16_t {
   FFull = 1 << 9,
   FExpectTx = 1 << 10, // mbarrier.arrive.expect_tx
   FParity = 1 << 11,   // mbarrier.try_wait.parity
+  FNc = 1 << 12,       // ld.global.nc
 };
 
 /// WarpSync's `aux`: what the .sync.aligned op does besides converging.

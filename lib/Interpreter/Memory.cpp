@@ -262,6 +262,20 @@ void Runner::load(const Instr &in, Warp &w, uint32_t pc, uint32_t em) {
         access(w, l, pc, space, addr, total, total, Access::Read, "load");
     if (!p)
       return;
+    // The non-coherent (read-only) path may return what the byte held
+    // before this launch wrote it, whoever wrote it.
+    if ((in.flags & FNc) && opts.checkGlobalRaces)
+      for (unsigned i = 0; i < total; ++i)
+        if (auto it = globalWriters.find(addr + i);
+            it != globalWriters.end()) {
+          report(pc, int(tidOf(w, l)),
+                 "ld.global.nc of address " + hex(addr + i) +
+                     ", which this launch wrote (thread " +
+                     threadName(it->second.tid) +
+                     "): the read-only path may return the old value; "
+                     "read it with a plain ld.global");
+          return;
+        }
     for (unsigned i = 0; i < in.n; ++i) {
       uint64_t v = 0;
       std::memcpy(&v, p + i * esz, esz);

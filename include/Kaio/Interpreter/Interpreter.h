@@ -53,9 +53,10 @@ struct LaunchOptions {
   /// Global-memory race detection within the launch: a byte one thread
   /// wrote and another thread of its block reads or writes with no barrier
   /// between them, or that a thread of another block reads or writes (the
-  /// blocks of a launch are unordered; atomics are exempt). compute-
-  /// sanitizer's racecheck covers shared memory only. It keeps a record of
-  /// every byte the launch writes.
+  /// blocks of a launch are unordered; atomics are exempt); and an
+  /// ld.global.nc of a byte the launch wrote (the read-only path is not
+  /// coherent with its stores). compute-sanitizer's racecheck covers shared
+  /// memory only. It keeps a record of every byte the launch writes.
   bool checkGlobalRaces = true;
   /// Stop with an error after this many thread instructions (0: no limit);
   /// guards tests against kernels that never terminate.

@@ -235,6 +235,31 @@ TEST_F(SanitizerTest, GlobalMemoryRaces) {
   EXPECT_HAS(r, "a thread of another block of this launch");
 }
 
+// ld.global.nc takes the read-only path, which is not coherent with this
+// launch's own stores: reading back what the kernel wrote that way is an
+// error even for the thread that wrote it; a plain ld.global is not.
+TEST_F(SanitizerTest, NonCoherentLoadOfWhatTheLaunchWrote) {
+  const char *kernel = R"(
+ptx.entry @k(%buf: i64) {
+  %tid = ptx.sreg tid.x : i32
+  %c4 = ptx.constant 4 : i32
+  %w = ptx.mul wide u32 %tid, %c4 : (i32, i32) -> i64
+  %p = ptx.add s64 %buf, %w : i64
+  ptx.st global b32 [%p], %tid : i64, i32
+  %v = ptx.ld global NC b32 [%p] : i64 -> i32
+  ptx.st global b32 [%p], %v : i64, i32
+  ptx.ret
+})";
+  Interpreter &plain = load(replace(kernel, "NC ", ""));
+  LaunchResult r = plain.launch("k", {1}, {32}, {plain.allocGlobal(128)});
+  EXPECT_TRUE(r.success) << r.message();
+  Interpreter &nc = load(replace(kernel, "NC ", "nc "));
+  r = nc.launch("k", {1}, {32}, {nc.allocGlobal(128)});
+  ASSERT_FALSE(r.success);
+  EXPECT_HAS(r, "ld.global.nc of address");
+  EXPECT_HAS(r, "which this launch wrote (thread (0,0,0))");
+}
+
 TEST_F(SanitizerTest, UninitialisedSharedRead) {
   const char *body = R"(
 ptx.var shared @s : f32 [32] align 4
