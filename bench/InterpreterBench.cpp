@@ -76,6 +76,7 @@ void BM_TiledMatmul(benchmark::State &state) {
   LaunchOptions opts;
   opts.checkRaces = sanitize;
   opts.checkUninitialized = sanitize;
+  opts.checkGlobalRaces = sanitize;
   Profile prof;
   if (profile)
     opts.profile = &prof;

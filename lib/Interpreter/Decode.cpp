@@ -487,6 +487,7 @@ LogicalResult Decoder::decodeOp(Operation *op, Instr &in) {
       })
       .Case<MembarOp, FenceOp>([&](auto) {
         in.op = Opc::Nop;
+        p->hasFences = true;
         return success();
       })
       .Case<BarSyncOp, BarrierSyncOp>([&](auto o) {

@@ -53,6 +53,7 @@ void Runner::run() {
   shadow.assign(sharedSize, ShadowByte());
   if (opts.profile)
     prof = std::make_unique<ProfileRecorder>(prog);
+  firstBlockSerial = blockSerial + 1;
   for (uint32_t z = 0; z < grid.z && !aborted; ++z)
     for (uint32_t y = 0; y < grid.y && !aborted; ++y)
       for (uint32_t x = 0; x < grid.x && !aborted; ++x)

@@ -128,6 +128,10 @@ struct Program {
   std::vector<uint32_t> paramSlots;
   std::vector<uint8_t> paramBits;
   uint32_t numSlots = 0;
+  /// The kernel has a memory fence (membar/fence): it may order blocks
+  /// through fences and atomics, which the interpreter does not model, so
+  /// its cross-block global-memory conflicts are not reported.
+  bool hasFences = false;
   uint64_t staticShared = 0;        // bytes of static .shared
   uint64_t dynamicSharedOffset = 0; // where extern .shared starts
   uint64_t requiredDynamicShared = 0; // the entry's dynamic_smem

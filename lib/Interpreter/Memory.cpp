@@ -58,21 +58,29 @@ uint8_t *Runner::checkedGlobalAccess(Warp &w, unsigned lane, uint32_t pc,
       (kind != Access::Read && kind != Access::Write))
     return p;
   const unsigned tid = tidOf(w, lane);
+  const char *how = kind == Access::Read ? "reads a value written by"
+                                         : "overwrites a value written by";
   for (unsigned i = 0; i < size; ++i) {
     auto it = globalWriters.find(addr + i);
     if (it != globalWriters.end()) {
       const GlobalWriter &prev = it->second;
-      const char *how =
-          kind == Access::Read ? "reads a value written by" : "overwrites a value written by";
-      if (prev.blockSerial != blockSerial) {
+      // Blocks may be ordered through fences and atomics, which are not
+      // modelled: a kernel with fences gets the within-block check only.
+      if (prev.blockSerial != blockSerial && !prog.hasFences) {
+        // Blocks run in x, y, z order from serial 1 (runBlock).
+        uint32_t s = prev.blockSerial - firstBlockSerial;
         report(pc, int(tid),
                llvm::Twine("global-memory race: ") + what + " of address " +
-                   hex(addr + i) + " " + how +
-                   " a thread of another block of this launch (blocks are "
-                   "unordered)");
+                   hex(addr + i) + " " + how + " thread " +
+                   threadName(prev.tid) + " of block (" +
+                   llvm::Twine(s % grid.x) + "," +
+                   llvm::Twine(s / grid.x % grid.y) + "," +
+                   llvm::Twine(s / (grid.x * grid.y)) +
+                   ") (the blocks of a launch are unordered)");
         return nullptr;
       }
-      if (prev.epoch == epoch && prev.tid != tid) {
+      if (prev.blockSerial == blockSerial && prev.epoch == epoch &&
+          prev.tid != tid) {
         report(pc, int(tid),
                llvm::Twine("global-memory race: ") + what + " of address " +
                    hex(addr + i) + " " + how + " thread " +
@@ -80,7 +88,11 @@ uint8_t *Runner::checkedGlobalAccess(Warp &w, unsigned lane, uint32_t pc,
         return nullptr;
       }
     }
-    if (kind == Access::Write)
+    // Bounded: past kMaxTrackedGlobalBytes written bytes, later ones are
+    // not recorded (the check covers the launch's first writes).
+    if (kind == Access::Write &&
+        (it != globalWriters.end() ||
+         globalWriters.size() < kMaxTrackedGlobalBytes))
       globalWriters[addr + i] = {blockSerial, epoch, tid};
   }
   return p;

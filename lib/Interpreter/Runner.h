@@ -247,6 +247,12 @@ private:
     uint32_t blockSerial, epoch, tid;
   };
   llvm::DenseMap<uint64_t, GlobalWriter> globalWriters;
+  /// The written bytes checkGlobalRaces records at most per launch (about
+  /// 200 MiB of records); later writes go unrecorded.
+  static constexpr size_t kMaxTrackedGlobalBytes = size_t(1) << 22;
+  /// blockSerial of the launch's first block (block coordinates in
+  /// reports).
+  uint32_t firstBlockSerial = 1;
   /// Set when the launch is profiled.
   std::unique_ptr<ProfileRecorder> prof;
 };

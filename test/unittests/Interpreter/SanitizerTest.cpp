@@ -232,7 +232,30 @@ TEST_F(SanitizerTest, GlobalMemoryRaces) {
       same.launch("k", {2}, {64}, {same.allocGlobal(8), same.allocGlobal(512)});
   ASSERT_FALSE(r.success);
   EXPECT_HAS(r, "global-memory race: store");
-  EXPECT_HAS(r, "a thread of another block of this launch");
+  EXPECT_HAS(r, "overwrites a value written by thread (0,0,0) of block "
+                "(0,0,0) (the blocks of a launch are unordered)");
+  // Reads too: the second block's threads read the slot the first wrote.
+  std::string reader = replace(
+      replace(replace(kPublish, "BARRIER", "ptx.bar_sync 0"),
+              "%boff = ptx.mul wide u32 %bid, %c4 : (i32, i32) -> i64",
+              "%boff = ptx.mul wide u32 %zero, %c4 : (i32, i32) -> i64"),
+      "%first = ptx.setp eq u32 %tid, %zero : i32",
+      "%first0 = ptx.setp eq u32 %tid, %zero : i32\n"
+      "  %block0 = ptx.setp eq u32 %bid, %zero : i32\n"
+      "  %first = ptx.and pred %first0, %block0 : i1");
+  Interpreter &readers = load(reader);
+  r = readers.launch("k", {2}, {64},
+                     {readers.allocGlobal(8), readers.allocGlobal(512)});
+  ASSERT_FALSE(r.success);
+  EXPECT_HAS(r, "global-memory race: load");
+  EXPECT_HAS(r, "reads a value written by thread (0,0,0) of block (0,0,0)");
+  // A kernel with a fence may order its blocks (fences and atomics are not
+  // modelled): only the within-block check applies.
+  Interpreter &fenced = load(replace(reader, "ptx.bar_sync 0",
+                                     "ptx.bar_sync 0\n  ptx.membar gl"));
+  r = fenced.launch("k", {2}, {64},
+                    {fenced.allocGlobal(8), fenced.allocGlobal(512)});
+  EXPECT_TRUE(r.success) << r.message();
 }
 
 // ld.global.nc takes the read-only path, which is not coherent with this
