@@ -228,6 +228,8 @@ Value kbd::unary(KernelState *st, UnOp op, Kind kind, Value x,
     return math::ExpOp::create(b, loc, x);
   case UnOp::Exp2:
     return math::Exp2Op::create(b, loc, x);
+  case UnOp::FastExp2:
+    return math::Exp2Op::create(b, loc, x, arith::FastMathFlags::afn);
   case UnOp::Log:
     return math::LogOp::create(b, loc, x);
   case UnOp::Log2:

@@ -200,8 +200,8 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
           : impl.gemmChoice(getGemmTuningKey(impl.deviceName, a, b, c,
                                              epilogue != 0,
                                              options.beta != 0));
-  if (c.dtype == DType::S32)
-    config.blockN = 128; // the only s32 tile (HopperGemmKernels.cpp)
+  if (!kernels::hopperGemmHasWideTile(config.in, config.out))
+    config.blockN = 128; // the only tile (s32 C, FP8 inputs)
   else if (choice || tuned)
     config.blockN = std::string(choice ? choice : tuned->c_str()) == "n256"
                         ? 256
@@ -314,6 +314,11 @@ bool detail::gemmRunsOnHopper(bool hopperGpu, const Matrix &a,
                     b.layout == Layout::ColMajor;
   return hopperGpu && !options.portable && hopperGemmFits(a, b) &&
          (a.dtype != DType::F32 || tf32);
+}
+
+bool detail::hopperGemmHasTileChoice(const Matrix &a, const Matrix &c) {
+  return kernels::hopperGemmHasWideTile(gemmElemOf(a.dtype),
+                                        gemmElemOf(c.dtype));
 }
 
 namespace {

@@ -127,10 +127,13 @@ rt::Error kaio::ops::validateLayerNorm(const Matrix &x, const Matrix &out,
 
 namespace {
 
-/// Whether rows of x run on the register-row kernels (`*_regs_*`): 16-byte
-/// accesses and rows they hold whole (read once, not twice).
-bool holdsRows(const Matrix &x, unsigned width) {
-  return width > 1 && x.cols <= registerRowMaxCols(getDTypeBytes(x.dtype));
+/// The register-row kernel's name part (`_regs<R>`, R the fewest 16-byte
+/// chunks a thread holds that take the row: registerRowChunks) when rows of
+/// x run on one (16-byte accesses, rows they hold whole: read once, not
+/// twice), else "".
+std::string registerRowPart(const Matrix &x, unsigned width) {
+  unsigned chunks = registerRowChunks(x.cols, getDTypeBytes(x.dtype));
+  return width > 1 && chunks ? "_regs" + std::to_string(chunks) : "";
 }
 
 rt::Error launchSoftmax(Library::Impl &impl, const char *op, const Matrix &x,
@@ -141,11 +144,13 @@ rt::Error launchSoftmax(Library::Impl &impl, const char *op, const Matrix &x,
     return rt::Error::success();
   unsigned width = detail::vectorWidth(x.dtype, {&x, &out});
   // Short rows: a warp per row (8 rows a block) rather than 256 threads
-  // sharing a few chunks.
+  // sharing a few chunks. The register-row kernels mask by the sign of the
+  // scale: a zero one walks the row.
   bool warp = x.cols <= kWarpSoftmaxMaxCols;
-  std::string base = std::string(op) + (warp                 ? "_warp"
-                                        : holdsRows(x, width) ? "_regs"
-                                                              : "");
+  std::string base =
+      std::string(op) +
+      (warp ? "_warp"
+            : options.scale != 0.0f ? registerRowPart(x, width) : "");
   rt::Expected<rt::Kernel *> kernel =
       impl.kernel(detail::kernelName(base.c_str(), x.dtype, width));
   if (!kernel)
@@ -190,7 +195,7 @@ rt::Error launchNorm(Library::Impl &impl, const char *op, bool layer,
     flags |= kNormRstd;
   unsigned width = detail::vectorWidth(x.dtype, {&x, &out, &o.weight, &o.bias,
                                          &o.residual, &o.residualOut});
-  std::string base = std::string(op) + (holdsRows(x, width) ? "_regs" : "");
+  std::string base = std::string(op) + registerRowPart(x, width);
   rt::Expected<rt::Kernel *> kernel =
       impl.kernel(detail::kernelName(base.c_str(), x.dtype, width));
   if (!kernel)

@@ -176,7 +176,7 @@ Library::tuneGemm(const rt::Device &device, const Matrix &a, const Matrix &b,
                                 options.beta != 0);
   std::vector<const char *> choices;
   if (detail::gemmRunsOnHopper(impl_->hopper != nullptr, ra, rb, options) &&
-      rc.dtype != DType::S32) // s32: one tile width
+      detail::hopperGemmHasTileChoice(ra, rc))
     choices.assign(std::begin(kGemmTuningChoices),
                    std::end(kGemmTuningChoices));
   else

@@ -40,6 +40,10 @@ bool hopperGemmFits(const Matrix &a, const Matrix &b);
 /// hopperGemmFits, and for f32 inputs allowTf32 with K-major operands.
 bool gemmRunsOnHopper(bool hopperGpu, const Matrix &a, const Matrix &b,
                       const GemmOptions &options);
+/// Whether the sm_90a kernel has a tile width to choose for A (as the
+/// kernel reads it) into C: 128 x 256 beside 128 x 128, not for FP8 inputs
+/// or an s32 C (hopperGemmHasWideTile).
+bool hopperGemmHasTileChoice(const Matrix &a, const Matrix &c);
 
 /// What holds for any matrix argument: a non-negative shape within the
 /// kernels' 32-bit sizes, a leading dimension covering a row (column), a

@@ -134,7 +134,7 @@ enum class BinOp : uint8_t { Add, Sub, Mul, Div, Rem, And, Or, Xor, Shl, Shr,
                              Min, Max };
 enum class CmpOp : uint8_t { Lt, Le, Gt, Ge, Eq, Ne };
 enum class UnOp : uint8_t { Neg, Not, Exp, Exp2, Log, Log2, Tanh, Sqrt, Rsqrt,
-                            Sin, Cos, Erf, Abs, Floor, Ceil, Trunc };
+                            Sin, Cos, Erf, Abs, Floor, Ceil, Trunc, FastExp2 };
 
 // The out-of-line half of the builder: every template below ends in one of
 // these, so the header needs no scf/arith/math includes.
@@ -473,6 +473,11 @@ template <class T> Val<T> operator~(const Val<T> &a) {
 KAIO_BUILDER_UNARY(neg, Neg)
 KAIO_BUILDER_UNARY(exp, Exp)
 KAIO_BUILDER_UNARY(exp2, Exp2)
+/// 2^x with results below 2^-126 flushed to 0 (math.exp2 with
+/// fastmath<afn>: one ex2.approx.ftz, where exp2 keeps subnormal results
+/// at the cost of a fix-up around it). For softmax-like sums of 2^(x -
+/// max), whose flushed terms are below 2^-126 of the largest.
+KAIO_BUILDER_UNARY(fastExp2, FastExp2)
 KAIO_BUILDER_UNARY(log, Log)
 KAIO_BUILDER_UNARY(log2, Log2)
 KAIO_BUILDER_UNARY(tanh, Tanh)

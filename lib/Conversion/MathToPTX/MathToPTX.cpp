@@ -4,6 +4,7 @@
 //   sqrt, fma, abs, floor/ceil/trunc/roundeven  exact (IEEE)
 //   exp   ex2.approx of a compensated x*log2(e)   ~2 ulp
 //   exp2  ex2.approx                              ~2 ulp
+//         (fastmath<afn>: ex2.approx.ftz, results below 2^-126 are 0)
 //   log   lg2.approx * ln 2                       ~3 ulp
 //   log2  lg2.approx                              2^-22 abs in [0.5, 2]
 //   tanh  exp-based; odd Taylor series below 0.55  ~4 ulp
@@ -147,12 +148,12 @@ struct UnaryLowering : OpConversionPattern<SourceOp> {
       return success();
     }
     Value v = p.widenToF32(x);
-    Value r = compute(p, v);
+    Value r = compute(p, v, op);
     rewriter.replaceOp(op, p.narrowFromF32(r, type));
     return success();
   }
 
-  Value compute(PTXBuilder &p, Value v) const {
+  Value compute(PTXBuilder &p, Value v, SourceOp op) const {
     OpBuilder &b = p.builder();
     Location loc = p.location();
     auto rn = RoundingAttr::get(b.getContext(), Rounding::rn);
@@ -164,9 +165,13 @@ struct UnaryLowering : OpConversionPattern<SourceOp> {
                              RoundingAttr(), false, v, Value(), false);
     if constexpr (std::is_same_v<SourceOp, math::ExpOp>)
       return expF32(p, v);
-    if constexpr (std::is_same_v<SourceOp, math::Exp2Op>)
+    if constexpr (std::is_same_v<SourceOp, math::Exp2Op>) {
+      // Approximate functions allowed: flush subnormal results (one MUFU).
+      const bool ftz = arith::bitEnumContainsAll(op.getFastmath(),
+                                                 arith::FastMathFlags::afn);
       return Ex2Op::create(b, loc, v.getType(), PTXType::f32, true,
-                           RoundingAttr(), false, v, Value(), false);
+                           RoundingAttr(), ftz, v, Value(), false);
+    }
     if constexpr (std::is_same_v<SourceOp, math::LogOp>)
       return mulRn(p, p.lg2(v), p.f32(kLn2));
     if constexpr (std::is_same_v<SourceOp, math::Log2Op>)

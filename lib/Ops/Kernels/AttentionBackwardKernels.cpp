@@ -158,7 +158,7 @@ template <class T, unsigned D> void buildDq(ModuleBuilder &mb) {
                         s);
             Frag p = s.mapIndexed<float, float>(
                 [&](F32 x, I32 r, I32 col, F32 l2) {
-                  F32 e = exp2(fma(x, c.scaleLog2, -l2));
+                  F32 e = fastExp2(fma(x, c.scaleLog2, -l2));
                   if (!masked)
                     return e;
                   return select(mk.visible(rowBase + r, j0 + col), e,
@@ -322,7 +322,8 @@ template <class T, unsigned D> void buildDkdv(ModuleBuilder &mb) {
                   // lse and delta are per query: per column here.
                   Frag pT = sT.mapIndexed<float, float>(
                       [&](F32 x, I32 r, I32 col) {
-                        F32 e = exp2(fma(x, c.scaleLog2, -lseS(col).load()));
+                        F32 e = fastExp2(
+                            fma(x, c.scaleLog2, -lseS(col).load()));
                         if (!masked)
                           return e;
                         I32 i = i0 + col;

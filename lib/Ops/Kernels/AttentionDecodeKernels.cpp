@@ -141,10 +141,12 @@ template <class T, unsigned D> void buildDecode(ModuleBuilder &mb) {
                 return select(mv == ninf, k.constant(0.0f), mv);
               });
               Frag p = s.mapWith<float, float>(
-                  [&](F32 x, F32 mu) { return exp2(fma(x, scaleLog2, -mu)); },
+                  [&](F32 x, F32 mu) {
+                    return fastExp2(fma(x, scaleLog2, -mu));
+                  },
                   mUse);
               Frag alpha = mIn.mapWith<float, float>(
-                  [&](F32 mo, F32 mu) { return exp2(mo - mu); }, mUse);
+                  [&](F32 mo, F32 mu) { return fastExp2(mo - mu); }, mUse);
               Frag lNew = lIn.mapWith<float, float>(
                   [&](F32 lo, F32 a, F32 rs) { return fma(lo, a, rs); },
                   alpha, p.reduceRows(ReduceKind::sum));
@@ -236,7 +238,7 @@ template <class T, unsigned D> void buildCombine(ModuleBuilder &mb) {
                   part, splits, kParts,
                   carry(k.constant(0.0f), k.constant(0.0f)),
                   [&](U32 s, F32 sw, F32 a) {
-                    F32 w = exp2(lse.load(s * rows) - off);
+                    F32 w = fastExp2(lse.load(s * rows) - off);
                     return carry(sw + w,
                                  fma(w, oPart.load(s * rows * uint32_t(D)), a));
                   });

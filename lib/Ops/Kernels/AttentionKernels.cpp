@@ -151,9 +151,10 @@ template <class T, unsigned D> void buildFlashForward(ModuleBuilder &mb) {
           return select(mv == ninf, k.constant(0.0f), mv);
         });
         Frag p = s.mapWith<float, float>(
-            [&](F32 x, F32 mu) { return exp2(fma(x, scaleLog2, -mu)); }, mUse);
+            [&](F32 x, F32 mu) { return fastExp2(fma(x, scaleLog2, -mu)); },
+            mUse);
         Frag alpha = mIn.mapWith<float, float>(
-            [&](F32 mo, F32 mu) { return exp2(mo - mu); }, mUse);
+            [&](F32 mo, F32 mu) { return fastExp2(mo - mu); }, mUse);
         Frag rowSum = p.reduceRows(ReduceKind::sum);
         Frag lNew = lIn.mapWith<float, float>(
             [&](F32 lo, F32 a, F32 rs) { return fma(lo, a, rs); }, alpha,

@@ -26,7 +26,10 @@
 //    are K-major: boxes of 128 bytes of K; the others MN-major: boxes of
 //    64 M or N columns, read transposed),
 //    keeps that group in flight while it waits for the previous one
-//    (wgmma.wait_group 1) and frees the previous stage;
+//    (wgmma.wait_group 1) and frees the previous stage; FP8 sums are
+//    promoted instead (hopperGemmPromotesSums): a K tile's wgmmas start
+//    from zero, the group is waited for, its stage freed and its sums
+//    added into f32 registers (128 x 128 tiles only);
 //  - the epilogue stores each consumer's accumulators with bounds checks:
 //    a plain result straight from registers (pairs of columns per store;
 //    beta read beside them on 128-column tiles only: at 128 x 256 ptxas
@@ -532,27 +535,44 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   };
   const std::string trans = std::string(aMnMajor ? " trans_a" : "") +
                             (bMnMajor ? " trans_b" : "");
+  // Promoted FP8 sums: the tile's wgmmas start from nothing (scale-d 0: the
+  // accumulators they are given do not matter) into their own registers.
+  const bool promote = hopperGemmPromotesSums(c.in);
+  std::vector<std::string> sums = promote ? zeros : acc;
   for (unsigned kk = 0; kk < c.blockK / kInstr; ++kk) {
     std::string dak = kk ? w.add64(da, w.i64(kStep(aMnMajor, kk))) : da;
     std::string dbk = kk ? w.add64(db, w.i64(kStep(bMnMajor, kk))) : db;
     std::string d = w.letMany(
         accs, llvm::formatv("ptx.wgmma_mma_async m64n{0}k{6} {7} {1} "
-                            "{1} {{{2}}, {3}, {4}{5} : {8}",
-                            c.blockN, type, joined(acc), dak, dbk, trans,
-                            kInstr, intAcc ? "s32" : "f32", accType)
+                            "{1} {{{2}}, {3}, {4}{9}{5} : {8}",
+                            c.blockN, type, joined(sums), dak, dbk, trans,
+                            kInstr, intAcc ? "s32" : "f32", accType,
+                            promote && kk == 0 ? " scale_d_imm 0" : "")
                   .str());
     for (unsigned i = 0; i < accs; ++i)
-      acc[i] = d + "#" + std::to_string(i);
+      sums[i] = d + "#" + std::to_string(i);
   }
-  // Keep this group in flight; once the previous one is done its stage is
-  // free (the first k tile of a tile has no previous group).
   w.op("ptx.wgmma_commit_group");
-  w.op("ptx.wgmma_wait_group 1");
-  std::string notFirst = w.setp("ne", "%ckt", zero);
-  std::string release = w.let("ptx.and pred " + wgLeader + ", " + notFirst + " : i1");
-  std::string prevIt = w.add32("%cit", w.i32(-1));
-  Stage prev = stageOf(prevIt);
-  w.op("ptx.mbarrier_arrive if " + release + " shared [" + prev.empty + "] : i32");
+  if (promote) {
+    // Wait for the tile's sums (its stage is free then) and add them in.
+    w.op("ptx.wgmma_wait_group 0");
+    w.op("ptx.mbarrier_arrive if " + wgLeader + " shared [" + cs.empty +
+         "] : i32");
+    for (unsigned i = 0; i < accs; ++i)
+      acc[i] = w.let("ptx.add rn f32 " + acc[i] + ", " + sums[i] + " : f32");
+  } else {
+    // Keep this group in flight; once the previous one is done its stage
+    // is free (the first k tile of a tile has no previous group).
+    acc = sums;
+    w.op("ptx.wgmma_wait_group 1");
+    std::string notFirst = w.setp("ne", "%ckt", zero);
+    std::string release =
+        w.let("ptx.and pred " + wgLeader + ", " + notFirst + " : i1");
+    std::string prevIt = w.add32("%cit", w.i32(-1));
+    Stage prev = stageOf(prevIt);
+    w.op("ptx.mbarrier_arrive if " + release + " shared [" + prev.empty +
+         "] : i32");
+  }
   std::string cnext = w.add32("%ckt", one);
   std::string citNext = w.add32("%cit", one);
   std::string cmore = w.setp("lt", cnext, kTiles);
@@ -570,9 +590,12 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
                              intAcc && !intOut ? "sum" : "res", i, accType)
                    .str();
   w.label("^epilogue(" + resArgs + "):");
-  // The last group: wait for it and free its stage.
-  w.op("ptx.wgmma_wait_group 0");
-  w.op("ptx.mbarrier_arrive if " + wgLeader + " shared [" + cs.empty + "] : i32");
+  // The last group: wait for it and free its stage (promoted sums did).
+  if (!promote) {
+    w.op("ptx.wgmma_wait_group 0");
+    w.op("ptx.mbarrier_arrive if " + wgLeader + " shared [" + cs.empty +
+         "] : i32");
+  }
   if (intAcc && !intOut)
     for (unsigned i = 0; i < accs; ++i)
       w.op(llvm::formatv("%res{0} = ptx.cvt rn f32 s32 %sum{0} : i32 -> f32", i)
@@ -729,8 +752,7 @@ std::vector<HopperGemmConfig> kaio::ops::kernels::getHopperGemmConfigs() {
   std::vector<HopperGemmConfig> configs;
   auto add = [&](GemmElem in, GemmElem out, bool aColMajor, bool bColMajor) {
     for (unsigned blockN : {128u, 256u}) {
-      // An s32 C reads C beside the accumulators: 256 columns would spill.
-      if (out == GemmElem::S32 && blockN == 256)
+      if (blockN == 256 && !hopperGemmHasWideTile(in, out))
         continue;
       HopperGemmConfig c;
       c.in = in;

@@ -187,10 +187,18 @@ template <class P> P rowOf(const P &base, const U64 &row, const U32 &ld) {
 /// not pay for R chunks. Kernels on rows of up to Threads * V * R elements
 /// use it to skip the second read of the row (from L1/L2) that a block
 /// walking longer rows needs.
+///
+/// Rows of 16-bit elements of at most kWideRowChunks chunks a thread are
+/// held converted to f32 (twice the registers, still few): the passes over
+/// them then convert nothing, where longer rows keep T to halve theirs.
 template <class T, unsigned V, unsigned R, unsigned Threads> class RegisterRow {
 public:
   static constexpr unsigned kSlots = R * V + 1;
   static constexpr unsigned kTail = R * V;
+  static constexpr unsigned kWideRowChunks = 2;
+  /// What a slot holds: f32 for short rows of 16-bit elements, else T.
+  using Held = std::conditional_t<sizeof(T) == 2 && R <= kWideRowChunks,
+                                  float, T>;
 
   RegisterRow(KernelBuilder &k, const U32 &tid, const U32 &n) : k_(k) {
     U32 whole = n / V;
@@ -202,14 +210,55 @@ public:
     }
     tailCol_ = whole * V + tid;
     tailValid_ = tailCol_ < n;
-    for (Val<T> &v : values_)
-      v = k.constantOf<T>(0.0f);
+    for (Val<Held> &v : values_)
+      v = k.constantOf<Held>(0.0f);
   }
 
   /// Reads the row from p where `enable` holds (`other` elsewhere).
   template <class P>
   void load(const P &p, const Pred *enable = nullptr, float other = 0.0f) {
     update(p, enable, other, [](const F32 &, const F32 &in) { return in; });
+  }
+  /// Reads the row from p; the slots outside it hold `outside` (no
+  /// conversion: the loads' own selects).
+  template <class P> void loadOr(const P &p, const Val<T> &outside) {
+    for (unsigned r = 0; r < R; ++r) {
+      auto next = k_.if_(
+          live_[r],
+          [&] {
+            std::array<Val<T>, V> in =
+                p.template loadVector<V>(first_[r], chunkValid_[r], outside);
+            std::array<Val<Held>, V> out;
+            for (unsigned j = 0; j < V; ++j)
+              out[j] = held(in[j]);
+            return asTuple(out);
+          },
+          [&] { return asTuple(chunk(r)); });
+      setChunk(r, next, std::make_index_sequence<V>());
+    }
+    values_[kTail] = held(p.load(tailCol_, tailValid_, outside));
+  }
+  /// Slots of columns past `limit` (signed) take `masked`: a causal mask
+  /// applied once, where the values are read. Only chunks that reach past
+  /// the limit select element by element (a branch per chunk: rows without
+  /// a mask, whose limit is INT32_MAX, never enter it).
+  void maskPast(const I32 &limit, const Val<T> &maskedT) {
+    const Val<Held> masked = held(maskedT);
+    for (unsigned r = 0; r < R; ++r) {
+      I32 room = limit - first_[r].template as<int32_t>();
+      auto next = k_.if_(
+          live_[r] && room < int32_t(V - 1),
+          [&] {
+            std::array<Val<Held>, V> out = chunk(r);
+            for (unsigned j = 0; j < V; ++j)
+              out[j] = select(room >= int32_t(j), out[j], masked);
+            return asTuple(out);
+          },
+          [&] { return asTuple(chunk(r)); });
+      setChunk(r, next, std::make_index_sequence<V>());
+    }
+    values_[kTail] = select(tailCol_.template as<int32_t>() <= limit,
+                            values_[kTail], masked);
   }
   /// Each slot's value becomes fn(value, p's element) (read where `enable`
   /// holds, `other` elsewhere), rounded to T.
@@ -221,17 +270,17 @@ public:
           live_[r],
           [&] {
             auto in = p.template loadVector<V>(first_[r], m, other);
-            std::array<Val<T>, V> out;
+            std::array<Val<Held>, V> out;
             for (unsigned j = 0; j < V; ++j)
-              out[j] = fromF32<T>(fn(at(r * V + j), toF32(in[j])));
+              out[j] = held(fromF32<T>(fn(at(r * V + j), toF32(in[j]))));
             return asTuple(out);
           },
           [&] { return asTuple(chunk(r)); });
       setChunk(r, next, std::make_index_sequence<V>());
     }
-    values_[kTail] = fromF32<T>(
+    values_[kTail] = held(fromF32<T>(
         fn(at(kTail), toF32(p.load(tailCol_, mask(tailValid_, enable),
-                                   other))));
+                                   other)))));
   }
 
   /// fn(state, slot) folded over the slots (a Val or a tuple of Vals).
@@ -279,13 +328,19 @@ private:
   static Pred mask(const Pred &valid, const Pred *enable) {
     return enable ? valid && *enable : valid;
   }
-  std::array<Val<T>, V> chunk(unsigned r) const {
-    std::array<Val<T>, V> out;
+  static Val<Held> held(const Val<T> &v) {
+    if constexpr (std::is_same_v<Held, T>)
+      return v;
+    else
+      return toF32(v);
+  }
+  std::array<Val<Held>, V> chunk(unsigned r) const {
+    std::array<Val<Held>, V> out;
     for (unsigned j = 0; j < V; ++j)
       out[j] = values_[r * V + j];
     return out;
   }
-  static auto asTuple(const std::array<Val<T>, V> &a) {
+  static auto asTuple(const std::array<Val<Held>, V> &a) {
     return std::apply([](const auto &...v) { return std::make_tuple(v...); },
                       a);
   }
@@ -295,7 +350,7 @@ private:
   }
 
   KernelBuilder &k_;
-  std::array<Val<T>, kSlots> values_;
+  std::array<Val<Held>, kSlots> values_;
   std::array<U32, R> first_;
   std::array<Pred, R> chunkValid_, live_;
   U32 tailCol_;

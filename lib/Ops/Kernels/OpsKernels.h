@@ -20,7 +20,10 @@
 #include "Kaio/Ops/Elementwise.h"
 
 #include <cstdint>
+#include <iterator>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace kaio::builder {
@@ -37,10 +40,22 @@ constexpr unsigned kRowsPerWarpBlock = kRowBlock / 32;
 /// Rows up to this long take the warp-per-row softmax.
 constexpr std::int64_t kWarpSoftmaxMaxCols = 1024;
 /// 16-byte chunks each thread of the register-row kernels holds
-/// (softmax_regs_*, rms_norm_regs_*, ...): rows of up to kRowBlock x
-/// kRegisterRowChunks chunks are read once (8192 f32, 16384 f16/bf16
-/// elements).
-constexpr unsigned kRegisterRowChunks = 8;
+/// (softmax_regs<R>_*, rms_norm_regs<R>_*, ...: one kernel for each count R
+/// here): rows of up to kRowBlock x R chunks are read once (up to 8192 f32,
+/// 16384 f16/bf16 elements at the most chunks). The host takes the fewest
+/// chunks that hold the row (registerRowChunks): registers scale with R,
+/// and fewer of them let more blocks share an SM, more rows in flight.
+constexpr unsigned kRegisterRowChunkCounts[] = {1, 2, 4, 8};
+constexpr unsigned kRegisterRowChunks = 8; ///< the most
+template <class F, std::size_t... I>
+void forEachRegisterRowChunksOf(F &fn, std::index_sequence<I...>) {
+  (fn(std::integral_constant<unsigned, kRegisterRowChunkCounts[I]>()), ...);
+}
+/// fn(std::integral_constant<unsigned, R>) for each count R.
+template <class F> void forEachRegisterRowChunks(F fn) {
+  forEachRegisterRowChunksOf(
+      fn, std::make_index_sequence<std::size(kRegisterRowChunkCounts)>());
+}
 /// The longest row the softmax backward's register-row kernels take (y
 /// and dy held: 8192 elements of any type, 64 registers of data).
 constexpr std::int64_t kSoftmaxBwdRegisterRowMaxCols = 8192;
@@ -48,6 +63,14 @@ constexpr std::int64_t kSoftmaxBwdRegisterRowMaxCols = 8192;
 /// `elementBytes` bytes.
 constexpr std::int64_t registerRowMaxCols(unsigned elementBytes) {
   return std::int64_t(kRowBlock) * kRegisterRowChunks * (16 / elementBytes);
+}
+/// The fewest chunks a thread of the register-row kernels holds for rows
+/// of `cols` elements (0: longer than registerRowMaxCols).
+constexpr unsigned registerRowChunks(std::int64_t cols, unsigned elementBytes) {
+  for (unsigned r : kRegisterRowChunkCounts)
+    if (cols <= std::int64_t(kRowBlock) * r * (16 / elementBytes))
+      return r;
+  return 0;
 }
 
 /// Bits of the norm kernels' `flags` parameter.
@@ -369,6 +392,20 @@ enum HopperGemmEpilogue : std::uint32_t {
 /// accumulators' 8-byte writes conflict-free (quads of rows land 8 banks
 /// apart) and each 16-byte read-back of a row's 128 bytes one wavefront.
 constexpr unsigned kGemmStagingColumns = 32, kGemmStagingRowBytes = 160;
+/// FP8 sums are promoted: each K tile's wgmmas accumulate apart (scale-d 0
+/// on the first) and the tile's sum is added into f32 registers, since the
+/// tensor cores keep FP8 sums to about 14 significant bits (CUTLASS's and
+/// cuBLAS's default FP8 accumulation does the same): errors stay those of
+/// one 128-deep tile whatever K.
+inline bool hopperGemmPromotesSums(GemmElem in) {
+  return in == GemmElem::E4M3 || in == GemmElem::E5M2;
+}
+/// Whether a 128 x 256 tile exists beside the 128 x 128 one: not for an s32
+/// C (read beside the accumulators, it would spill) nor for promoted FP8
+/// sums (two sets of 128 accumulators would not fit in 232 registers).
+inline bool hopperGemmHasWideTile(GemmElem in, GemmElem out) {
+  return out != GemmElem::S32 && !hopperGemmPromotesSums(in);
+}
 /// Dynamic shared memory of a configuration: the ring of A and B stages,
 /// then the two consumer warpgroups' staging buffers.
 inline unsigned hopperGemmSharedBytes(const HopperGemmConfig &c) {

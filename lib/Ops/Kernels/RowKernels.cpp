@@ -112,46 +112,57 @@ void buildSoftmax(ModuleBuilder &mb) {
       });
 }
 
-/// Rows of up to registerRowMaxCols elements held in registers
-/// (softmax_regs_*, log_softmax_regs_*; 16-byte accesses): one read of the
-/// row, the maximum and then the sum from the registers, the results
-/// written from them. Same parameters and results as buildSoftmax's.
-template <class T, unsigned V, bool Log>
+/// Rows of up to kRowBlock x R x V elements held in registers
+/// (softmax_regs<R>_*, log_softmax_regs<R>_*; 16-byte accesses), R 16-byte
+/// chunks a thread (registerRowChunks picks the fewest that hold the row:
+/// fewer registers, more blocks an SM): one read of the row, the maximum
+/// and then the sum from the registers, the results written from them.
+/// Slots outside the row or past the causal mask are set once, as they
+/// are read, to a value whose scale * x is -inf (-inf for a positive
+/// scale, +inf for a negative one; the host runs a zero scale on the
+/// walking kernel), so the passes select nothing. The exponentials are
+/// base 2 with log2(e) folded into the scale: an element costs a multiply
+/// and a max, an fma, ex2 and an add, then an fma, ex2 and a multiply
+/// (log-softmax: one fma). Same parameters and results as buildSoftmax's.
+template <class T, unsigned V, bool Log, unsigned R>
 void buildSoftmaxRegs(ModuleBuilder &mb) {
-  std::string base = std::string(Log ? "log_softmax" : "softmax") + "_regs";
+  std::string base = std::string(Log ? "log_softmax" : "softmax") + "_regs" +
+                     std::to_string(R);
   mb.kernel(
       kernelName<T, V>(base.c_str()), {int32_t(kRowBlock)},
       [](KernelBuilder &k) {
         SoftmaxParams<T> p(k);
         U32 tid = k.threadId(), row32 = k.blockId();
         U64 row = cast<uint64_t>(row32);
-        I32 limit = p.limit(k, row32);
-        RegisterRow<T, V, kRegisterRowChunks, kRowBlock> x(k, tid, p.n);
-        x.load(rowOf(p.x, row, p.ldx));
-        const float ninf = -INFINITY;
-        // scale * x, -inf where masked or past the row.
-        auto scaled = [&](unsigned i) {
-          return select(x.valid(i),
-                        scaledOrMasked(x.at(i), p.scale, x.col(i), &limit),
-                        k.constant(ninf));
-        };
-        F32 rowMax = k.blockReduce(
+        const float inf = INFINITY;
+        Val<T> masked = fromF32<T>(
+            select(p.scale < 0.0f, k.constant(inf), k.constant(-inf)));
+        RegisterRow<T, V, R, kRowBlock> x(k, tid, p.n);
+        x.loadOr(rowOf(p.x, row, p.ldx), masked);
+        x.maskPast(p.limit(k, row32), masked);
+        F32 c = p.scale * float(M_LOG2E);
+        F32 max2 = k.blockReduce(
             ReduceKind::max,
-            x.fold(k.constant(ninf),
-                   [&](F32 m, unsigned i) { return max(m, scaled(i)); }));
-        F32 off = select(rowMax == ninf, k.constant(0.0f), rowMax);
+            x.fold(k.constant(-inf),
+                   [&](F32 m, unsigned i) { return max(m, x.at(i) * c); }));
+        F32 off2 = select(max2 == -inf, k.constant(0.0f), max2);
         F32 sum = k.blockReduce(
             ReduceKind::sum,
             x.fold(k.constant(0.0f), [&](F32 s, unsigned i) {
-              return s + exp(scaled(i) - off);
+              return s + fastExp2(fma(x.at(i), c, -off2));
             }));
         SoftmaxOut<Log> result(sum);
+        // log_softmax = scale * x - (max + log(sum)), max = off2 * ln 2.
+        F32 shift = fma(off2, float(M_LN2), result.logSum);
         x.store(rowOf(p.out, row, p.ldout),
                 [&](auto width, const U32 &, const Pred &, unsigned slot) {
                   constexpr unsigned W = decltype(width)::value;
                   Chunk<W> y;
-                  for (unsigned j = 0; j < W; ++j)
-                    y[j] = result(scaled(slot + j) - off);
+                  for (unsigned j = 0; j < W; ++j) {
+                    const F32 v = x.at(slot + j);
+                    y[j] = Log ? fma(v, p.scale, -shift)
+                               : fastExp2(fma(v, c, -off2)) * result.inv;
+                  }
                   return y;
                 });
       });
@@ -305,17 +316,20 @@ template <class T, unsigned V, bool Layer> void buildNorm(ModuleBuilder &mb) {
 /// residual read once, h = x + residual kept (and stored to sum_out), the
 /// statistics and the output from the registers; `src` is not read. Same
 /// parameters and results as buildNorm's.
-template <class T, unsigned V, bool Layer>
+template <class T, unsigned V, bool Layer, unsigned R>
 void buildNormRegs(ModuleBuilder &mb) {
+  std::string base =
+      std::string(Layer ? "layer_norm_regs" : "rms_norm_regs") +
+      std::to_string(R);
   mb.kernel(
-      kernelName<T, V>(Layer ? "layer_norm_regs" : "rms_norm_regs"),
-      {int32_t(kRowBlock)}, [](KernelBuilder &k) {
+      kernelName<T, V>(base.c_str()), {int32_t(kRowBlock)},
+      [](KernelBuilder &k) {
         NormParams<T> p(k);
         U32 tid = k.threadId();
         U64 row = cast<uint64_t>(k.blockId());
         auto xr = rowOf(p.x, row, p.ldx);
         auto resr = rowOf(p.residual, row, p.ldres);
-        RegisterRow<T, V, kRegisterRowChunks, kRowBlock> h(k, tid, p.n);
+        RegisterRow<T, V, R, kRowBlock> h(k, tid, p.n);
         h.load(xr);
         h.update(resr, &p.hasResidual, 0.0f,
                  [](const F32 &x, const F32 &r) { return x + r; });
@@ -327,9 +341,13 @@ void buildNormRegs(ModuleBuilder &mb) {
           return c;
         };
         F32 shift = normShift<T, Layer>(k, p, xr, resr), zero = k.constant(0.0f);
+        // Slots outside the row hold 0: RMSNorm sums them as they are.
         auto [s1, s2] = h.fold(std::make_tuple(zero, zero),
                                [&](std::tuple<F32, F32> s, unsigned i) {
                                  auto [a, b] = s;
+                                 if constexpr (!Layer)
+                                   return std::make_tuple(
+                                       a, fma(h.at(i), h.at(i), b));
                                  F32 d = select(h.valid(i), h.at(i) - shift,
                                                 zero);
                                  return std::make_tuple(a + d, fma(d, d, b));
@@ -369,10 +387,13 @@ template <class T> void buildForType(ModuleBuilder &mb) {
   buildNorm<T, 1, false>(mb);
   buildNorm<T, V, true>(mb);
   buildNorm<T, 1, true>(mb);
-  buildSoftmaxRegs<T, V, false>(mb);
-  buildSoftmaxRegs<T, V, true>(mb);
-  buildNormRegs<T, V, false>(mb);
-  buildNormRegs<T, V, true>(mb);
+  forEachRegisterRowChunks([&](auto chunks) {
+    constexpr unsigned R = decltype(chunks)::value;
+    buildSoftmaxRegs<T, V, false, R>(mb);
+    buildSoftmaxRegs<T, V, true, R>(mb);
+    buildNormRegs<T, V, false, R>(mb);
+    buildNormRegs<T, V, true, R>(mb);
+  });
 }
 
 } // namespace

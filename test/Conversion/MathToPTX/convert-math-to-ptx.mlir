@@ -18,6 +18,11 @@ ptx.entry @f32(%x: f32, %y: f32) {
   %2 = math.exp %x : f32
   // CHECK: ptx.ex2 approx f32 %[[X]] : f32
   %3 = math.exp2 %x : f32
+  // Approximate functions allowed: subnormal results flush to 0.
+  // CHECK: ptx.ex2 approx ftz f32 %[[X]] : f32
+  %30 = math.exp2 %x fastmath<afn> : f32
+  // CHECK: ptx.ex2 approx f32 %[[X]] : f32
+  %31 = math.exp2 %x fastmath<nnan> : f32
   // CHECK: %[[L:.*]] = ptx.lg2 approx f32 %[[X]] : f32
   // CHECK: ptx.mul rn f32 %[[L]], %{{.*}} : f32
   %4 = math.log %x : f32

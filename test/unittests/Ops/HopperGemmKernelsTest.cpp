@@ -446,9 +446,9 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_tuple(kE4M3, 128u, 130u, 136u, 208u, kBCol),
                       std::make_tuple(kE5M2, 128u, 17u, 40u, 144u,
                                       kBCol | kPadded),
-                      std::make_tuple(kE4M3, 256u, 130u, 264u, 80u,
+                      std::make_tuple(kE4M3, 128u, 130u, 264u, 80u,
                                       kBCol | kPadded),
-                      std::make_tuple(kE5M2, 256u, 64u, 300u, 256u, kBCol)));
+                      std::make_tuple(kE5M2, 128u, 64u, 300u, 400u, kBCol)));
 
 // s8 (K-major, 128-element K tiles of four k32 wgmmas into s32): C s32
 // (128-column tiles; beta 1 accumulates), f32, f16, bf16 (dequantized by
@@ -498,9 +498,9 @@ INSTANTIATE_TEST_SUITE_P(
                         Activation::GeluTanh, 0u),
         std::make_tuple(GemmElem::E4M3, kF32, 128u, 33u, 70u, 144u,
                         Activation::GeluErf, kCols),
-        std::make_tuple(GemmElem::E4M3, GemmElem::BF16, 256u, 130u, 264u, 64u,
+        std::make_tuple(GemmElem::E4M3, GemmElem::BF16, 128u, 130u, 264u, 64u,
                         Activation::Relu, kRows),
-        std::make_tuple(GemmElem::E5M2, kF32, 256u, 40u, 130u, 128u,
+        std::make_tuple(GemmElem::E5M2, kF32, 128u, 40u, 130u, 128u,
                         Activation::Silu, kRows),
         // s8: the s32 sums converted, then the same epilogue.
         std::make_tuple(GemmElem::S8, kF32, 128u, 70u, 136u, 144u,
@@ -508,3 +508,22 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_tuple(GemmElem::S8, GemmElem::BF16, 256u, 33u, 264u, 64u,
                         Activation::Relu, kRows)));
 } // namespace
+
+/// FP8 sums are promoted (hopperGemmPromotesSums): each K tile's first
+/// wgmma starts from zero (scale-d 0) and the tile's sums are added into
+/// f32 registers after wgmma.wait_group 0; FP8 has no 128 x 256 tile (two
+/// sets of 128 accumulators would not fit). 16-bit inputs chain their
+/// wgmmas across K with one group in flight.
+TEST(HopperGemmSource, PromotesFp8SumsOncePerKTile) {
+  for (const HopperGemmConfig &c : getHopperGemmConfigs()) {
+    const std::string text = hopperGemmSource(c);
+    const bool fp8 = c.in == GemmElem::E4M3 || c.in == GemmElem::E5M2;
+    EXPECT_EQ(hopperGemmPromotesSums(c.in), fp8);
+    EXPECT_EQ(text.find("scale_d_imm 0") != std::string::npos, fp8)
+        << hopperGemmName(c);
+    EXPECT_EQ(text.find("ptx.wgmma_wait_group 1") != std::string::npos, !fp8)
+        << hopperGemmName(c);
+    if (fp8)
+      EXPECT_EQ(c.blockN, 128u) << hopperGemmName(c);
+  }
+}

@@ -149,6 +149,9 @@ public:
   Elem elem() const { return std::get<0>(GetParam()); }
   bool vectorized() const { return std::get<1>(GetParam()); }
   unsigned width() const { return vectorized() ? vectorOf(elem()) : 1; }
+  std::string kernel(const std::string &base) const {
+    return kernel(base.c_str());
+  }
   std::string kernel(const char *base) const {
     std::string name = std::string(base) + "_" + elemName(elem());
     if (vectorized())

@@ -72,16 +72,33 @@ struct SoftmaxMode {
   bool log = false, warp = false;
   uint32_t period = 0;
   int32_t offset = 0;
-  bool regs = false;
+  /// The register-row kernel holding this many chunks a thread (0: none).
+  unsigned regs = 0;
 };
 
-/// The softmax kernels a variant has, as (warp, regs): the register-row
-/// kernels come with 16-byte accesses only, for rows up to their limit.
-std::vector<std::pair<bool, bool>> softmaxKernels(const RowKernelsTest &t,
-                                                  uint32_t n) {
-  std::vector<std::pair<bool, bool>> kinds = {{false, false}, {true, false}};
-  if (t.vectorized() && n <= registerRowMaxCols(elemBytes(t.elem())))
-    kinds.push_back({false, true});
+/// The register-row kernels for rows of n (16-byte accesses only): the
+/// fewest chunks that hold the row (the host's choice) and the most (dead
+/// chunks skipped), as chunk counts; none past their limit.
+std::vector<unsigned> registerRowKernels(const RowKernelsTest &t, uint32_t n) {
+  unsigned fewest = registerRowChunks(n, elemBytes(t.elem()));
+  if (!t.vectorized() || !fewest)
+    return {};
+  if (fewest == kRegisterRowChunks)
+    return {fewest};
+  return {fewest, kRegisterRowChunks};
+}
+
+/// "_regs<R>" for the register-row kernel of R chunks.
+std::string regsPart(unsigned chunks) {
+  return "_regs" + std::to_string(chunks);
+}
+
+/// The softmax kernels a variant has, as (warp, register-row chunks).
+std::vector<std::pair<bool, unsigned>> softmaxKernels(const RowKernelsTest &t,
+                                                      uint32_t n) {
+  std::vector<std::pair<bool, unsigned>> kinds = {{false, 0}, {true, 0}};
+  for (unsigned chunks : registerRowKernels(t, n))
+    kinds.push_back({false, chunks});
   return kinds;
 }
 
@@ -132,13 +149,15 @@ TEST_P(RowKernelsTest, CausalMasks) {
     rows.push_back(random(n, -3, 3));
   for (int32_t offset : {0, 4, -1})
     for (bool log : {false, true})
-      for (auto [warp, regs] : softmaxKernels(*this, n)) {
-        Interpreter interp(**module);
-        runSoftmax(this, interp, {log, warp, queries, offset, regs}, rows, n,
-                   0.5f);
-        if (HasFatalFailure())
-          return;
-      }
+      for (auto [warp, regs] : softmaxKernels(*this, n))
+        // A negative scale too: the register-row kernels mask with +inf.
+        for (float scale : {0.5f, -0.5f}) {
+          Interpreter interp(**module);
+          runSoftmax(this, interp, {log, warp, queries, offset, regs}, rows,
+                     n, scale);
+          if (HasFatalFailure())
+            return;
+        }
 }
 
 TEST_P(RowKernelsTest, SoftmaxOfALongRow) {
@@ -159,7 +178,8 @@ TEST_P(RowKernelsTest, RegisterRowsAtTheirLongest) {
     std::vector<std::vector<double>> rows = {random(n, -3, 3)};
     for (bool log : {false, true}) {
       Interpreter interp(**module);
-      runSoftmax(this, interp, {log, false, 0, 0, true}, rows, n, 1.0f);
+      runSoftmax(this, interp, {log, false, 0, 0, kRegisterRowChunks}, rows,
+                 n, 1.0f);
       if (HasFatalFailure())
         return;
     }
@@ -176,7 +196,7 @@ void runSoftmax(RowKernelsTest *t, Interpreter &interp, SoftmaxMode mode,
     for (uint32_t r = 0; r < count; ++r)
       for (uint32_t c = 0; c < n; ++c)
         if (int64_t(c) > int64_t(r % mode.period) + mode.offset)
-          masked[r][c] = -INFINITY;
+          masked[r][c] = scale < 0 ? INFINITY : -INFINITY; // scaled: -inf
   std::vector<double> x(size_t(count) * ld, 0.0);
   for (uint32_t r = 0; r < count; ++r)
     std::copy(rows[r].begin(), rows[r].end(), x.begin() + r * ld);
@@ -186,9 +206,8 @@ void runSoftmax(RowKernelsTest *t, Interpreter &interp, SoftmaxMode mode,
   std::vector<double> sentinel(size_t(count) * ldOut, 12.0);
   uint64_t dx = t->upload(interp, x), dout = t->upload(interp, sentinel);
   std::string name = t->kernel(
-      mode.warp   ? (log ? "log_softmax_warp" : "softmax_warp")
-      : mode.regs ? (log ? "log_softmax_regs" : "softmax_regs")
-                  : (log ? "log_softmax" : "softmax"));
+      std::string(log ? "log_softmax" : "softmax") +
+      (mode.warp ? "_warp" : mode.regs ? regsPart(mode.regs) : ""));
   uint32_t blocks =
       mode.warp ? (count + kRowsPerWarpBlock - 1) / kRowsPerWarpBlock : count;
   auto r = interp.launch(name, {blocks}, {kRowBlock},
@@ -228,17 +247,18 @@ void runSoftmax(RowKernelsTest *t, Interpreter &interp, SoftmaxMode mode,
 struct NormCase {
   bool layer;
   bool weight, bias, residual, mean, rstd;
-  bool regs = false; ///< the register-row kernel
+  unsigned regs = 0; ///< the register-row kernel's chunks (0: none)
   /// sum_out in place of: 0 its own buffer, 1 x, 2 residual.
   int sumAliases = 0;
 };
 
-/// The norm kernels a variant has for rows of n: the block kernel, and the
-/// register-row one (16-byte accesses, rows up to its limit).
-std::vector<bool> normKernels(const RowKernelsTest &t, uint32_t n) {
-  if (t.vectorized() && n <= registerRowMaxCols(elemBytes(t.elem())))
-    return {false, true};
-  return {false};
+/// The norm kernels a variant has for rows of n: the block kernel (0), and
+/// the register-row ones (their chunk counts).
+std::vector<unsigned> normKernels(const RowKernelsTest &t, uint32_t n) {
+  std::vector<unsigned> kinds = {0};
+  for (unsigned chunks : registerRowKernels(t, n))
+    kinds.push_back(chunks);
+  return kinds;
 }
 
 void runNorm(RowKernelsTest *t, const NormCase &c, uint32_t rows, uint32_t n,
@@ -259,9 +279,9 @@ void runNorm(RowKernelsTest *t, const NormCase &c, uint32_t rows, uint32_t n,
   uint32_t flags = (c.weight ? kNormWeight : 0) | (c.bias ? kNormBias : 0) |
                    (c.residual ? kNormResidual : 0) |
                    (c.mean ? kNormMean : 0) | (c.rstd ? kNormRstd : 0);
-  std::string name = t->kernel(
-      c.layer ? (c.regs ? "layer_norm_regs" : "layer_norm")
-              : (c.regs ? "rms_norm_regs" : "rms_norm"));
+  std::string name =
+      t->kernel(std::string(c.layer ? "layer_norm" : "rms_norm") +
+                (c.regs ? regsPart(c.regs) : ""));
   // In place: x + residual written over x or over residual.
   uint64_t sumAt = c.sumAliases == 1 ? dx : c.sumAliases == 2 ? dres : dsum;
   uint64_t src = c.residual ? sumAt : dx;
@@ -323,7 +343,7 @@ void runNorm(RowKernelsTest *t, const NormCase &c, uint32_t rows, uint32_t n,
 
 TEST_P(RowKernelsTest, RmsNormAtRaggedLengths) {
   for (uint32_t n : {1u, 7u, 129u, 1000u, 4099u})
-    for (bool regs : normKernels(*this, n)) {
+    for (unsigned regs : normKernels(*this, n)) {
       runNorm(this, {false, true, false, false, false, true, regs}, 3, n);
       if (HasFatalFailure())
         return;
@@ -332,7 +352,7 @@ TEST_P(RowKernelsTest, RmsNormAtRaggedLengths) {
 
 TEST_P(RowKernelsTest, LayerNormAtRaggedLengths) {
   for (uint32_t n : {1u, 9u, 300u, 2049u})
-    for (bool regs : normKernels(*this, n)) {
+    for (unsigned regs : normKernels(*this, n)) {
       runNorm(this, {true, true, true, false, true, true, regs}, 3, n);
       if (HasFatalFailure())
         return;
@@ -342,7 +362,7 @@ TEST_P(RowKernelsTest, LayerNormAtRaggedLengths) {
 TEST_P(RowKernelsTest, NormsWithEveryOptionalOperand) {
   for (bool layer : {false, true})
     for (int mask = 0; mask < 16; ++mask)
-      for (bool regs : normKernels(*this, 70)) {
+      for (unsigned regs : normKernels(*this, 70)) {
         NormCase c{layer,          bool(mask & 1),
                    layer && (mask & 2), bool(mask & 4),
                    layer && (mask & 8), bool(mask & 8), regs};
@@ -357,7 +377,7 @@ TEST_P(RowKernelsTest, LayerNormOfRowsFarFromZero) {
   // f32; the kernel sums x - x[0].
   if (elem() != Elem::F32)
     GTEST_SKIP() << "16-bit inputs cannot hold 1000 +- 2 finely";
-  for (bool regs : normKernels(*this, 1000)) {
+  for (unsigned regs : normKernels(*this, 1000)) {
     runNorm(this, {true, false, false, false, true, true, regs}, 2, 1000,
             1000);
     if (HasFatalFailure())
@@ -376,7 +396,7 @@ TEST_P(RowKernelsTest, NormsWithTheSumInPlace) {
   for (int alias : {1, 2})
     for (bool layer : {false, true})
       for (uint32_t n : {5u, 1000u})
-        for (bool regs : normKernels(*this, n)) {
+        for (unsigned regs : normKernels(*this, n)) {
           NormCase c{layer, true, layer, true, layer, true, regs, alias};
           runNorm(this, c, 3, n, /*offset=*/layer ? 3 : 0);
           if (HasFatalFailure())
@@ -389,10 +409,12 @@ TEST_P(RowKernelsTest, RegisterRowNormsAtTheirLongest) {
     GTEST_SKIP() << "the register-row kernels have 16-byte accesses";
   const uint32_t most = registerRowMaxCols(elemBytes(elem()));
   for (uint32_t n : {most, most - 3}) {
-    runNorm(this, {false, true, false, true, false, true, true}, 1, n);
+    runNorm(this, {false, true, false, true, false, true, kRegisterRowChunks},
+            1, n);
     if (HasFatalFailure())
       return;
-    runNorm(this, {true, true, true, true, true, true, true}, 1, n);
+    runNorm(this, {true, true, true, true, true, true, kRegisterRowChunks}, 1,
+            n);
     if (HasFatalFailure())
       return;
   }
@@ -445,7 +467,8 @@ TEST_P(RowKernelsTest, RegisterRowKernelsReadTheRowOnce) {
   interp::Profile profile;
   interp::LaunchOptions options;
   options.profile = &profile;
-  auto r = interp.launch(kernel("softmax_regs"), {rows}, {kRowBlock},
+  const std::string regs = regsPart(registerRowChunks(n, elemBytes(elem())));
+  auto r = interp.launch(kernel("softmax" + regs), {rows}, {kRowBlock},
                          {dx, dout, rows, n, ld, ld, Interpreter::argF32(1.0f),
                           0u, 0u},
                          options);
@@ -453,7 +476,7 @@ TEST_P(RowKernelsTest, RegisterRowKernelsReadTheRowOnce) {
   // RMSNorm of x + residual with a weight: x, residual and weight read
   // once, the sum and the output written once (src is not read).
   uint32_t flags = kNormWeight | kNormResidual | kNormRstd;
-  r = interp.launch(kernel("rms_norm_regs"), {rows}, {kRowBlock},
+  r = interp.launch(kernel("rms_norm" + regs), {rows}, {kRowBlock},
                     {dx, dres, dw, dw, dout, dsum, dsum, dstat, dstat, n, ld,
                      ld, ld, ld, ld, Interpreter::argF32(1e-5f), flags},
                     options);

@@ -154,16 +154,29 @@ TEST_P(RowOpsTest, PicksTheKernelForTheTypeAndAlignment) {
   auto fbuf = rt::DeviceBuffer<float>::allocate(*device, 16392);
   ASSERT_TRUE(buf && fbuf);
   // bf16, 16-byte aligned rows: the 8-wide vector kernel, a block per row,
-  // the row held in registers.
+  // the row held in registers: one 16-byte chunk a thread holds 2048.
   Matrix x = Matrix::rowMajor(buf->view(), 7, 1100, 1104);
   ASSERT_FALSE(lib->softmax(x, x));
-  EXPECT_STREQ(counters->lastKernel, "softmax_regs_bf16_v8");
+  EXPECT_STREQ(counters->lastKernel, "softmax_regs1_bf16_v8");
   EXPECT_EQ(counters->lastGrid[0], 7u);
   EXPECT_EQ(counters->lastBlock[0], 256u);
-  // Up to 16384 bf16 columns; longer rows are walked (read twice).
+  // The fewest chunks that hold the row (2049 columns: two; 4096: two),
+  // up to 16384 bf16 columns (eight); longer rows are walked (read twice).
+  Matrix two = Matrix::rowMajor(buf->view(), 2, 2049, 2056);
+  ASSERT_FALSE(lib->softmax(two, two));
+  EXPECT_STREQ(counters->lastKernel, "softmax_regs2_bf16_v8");
+  two.cols = two.ld = 4096;
+  ASSERT_FALSE(lib->logSoftmax(two, two));
+  EXPECT_STREQ(counters->lastKernel, "log_softmax_regs2_bf16_v8");
   Matrix most = Matrix::rowMajor(buf->view(), 2, 16384, 16392);
   ASSERT_FALSE(lib->softmax(most, most));
-  EXPECT_STREQ(counters->lastKernel, "softmax_regs_bf16_v8");
+  EXPECT_STREQ(counters->lastKernel, "softmax_regs8_bf16_v8");
+  // A zero scale walks the row (the register-row kernels mask by the
+  // scale's sign).
+  SoftmaxOptions zero;
+  zero.scale = 0.0f;
+  ASSERT_FALSE(lib->softmax(most, most, zero));
+  EXPECT_STREQ(counters->lastKernel, "softmax_bf16_v8");
   Matrix longer = Matrix::rowMajor(buf->view(), 2, 16385, 16392);
   ASSERT_FALSE(lib->softmax(longer, longer));
   EXPECT_STREQ(counters->lastKernel, "softmax_bf16_v8");
@@ -183,11 +196,11 @@ TEST_P(RowOpsTest, PicksTheKernelForTheTypeAndAlignment) {
   NormOptions o;
   o.rstd = Matrix::vector(fbuf->view().subview(3000, 3), 3);
   ASSERT_FALSE(lib->rmsNorm(fx, fx, o));
-  EXPECT_STREQ(counters->lastKernel, "rms_norm_regs_f32_v4");
+  EXPECT_STREQ(counters->lastKernel, "rms_norm_regs1_f32_v4");
   // Up to 8192 f32 columns in registers.
   Matrix wide = Matrix::rowMajor(fbuf->view(), 1, 8192);
   ASSERT_FALSE(lib->layerNorm(wide, wide));
-  EXPECT_STREQ(counters->lastKernel, "layer_norm_regs_f32_v4");
+  EXPECT_STREQ(counters->lastKernel, "layer_norm_regs8_f32_v4");
   wide = Matrix::rowMajor(fbuf->view(), 1, 8193, 8196);
   ASSERT_FALSE(lib->rmsNorm(wide, wide));
   EXPECT_STREQ(counters->lastKernel, "rms_norm_f32_v4");
