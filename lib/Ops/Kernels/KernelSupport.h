@@ -10,6 +10,7 @@
 #define KAIO_LIB_OPS_KERNELS_KERNELSUPPORT_H
 
 #include "Activation.h"
+#include "OpsKernels.h"
 
 #include "Kaio/Builder/Builder.h"
 
@@ -214,10 +215,9 @@ public:
       v = k.constantOf<Held>(0.0f);
   }
 
-  /// Reads the row from p where `enable` holds (`other` elsewhere).
-  template <class P>
-  void load(const P &p, const Pred *enable = nullptr, float other = 0.0f) {
-    update(p, enable, other, [](const F32 &, const F32 &in) { return in; });
+  /// Reads the row from p (0 outside it).
+  template <class P> void load(const P &p) {
+    update(p, nullptr, [](const F32 &, const F32 &in) { return in; });
   }
   /// Reads the row from p; the slots outside it hold `outside` (no
   /// conversion: the loads' own selects).
@@ -260,16 +260,15 @@ public:
     values_[kTail] = select(tailCol_.template as<int32_t>() <= limit,
                             values_[kTail], masked);
   }
-  /// Each slot's value becomes fn(value, p's element) (read where `enable`
-  /// holds, `other` elsewhere), rounded to T.
-  template <class P, class F>
-  void update(const P &p, const Pred *enable, float other, F fn) {
+  /// Each slot's value becomes fn(value, p's element), rounded to T (0
+  /// read outside the row) — where `when` holds: otherwise (a flag, e.g.
+  /// no residual) the values stay and p is not read, a branch per chunk.
+  template <class P, class F> void update(const P &p, const Pred *when, F fn) {
     for (unsigned r = 0; r < R; ++r) {
-      Pred m = mask(chunkValid_[r], enable);
       auto next = k_.if_(
-          live_[r],
+          when ? live_[r] && *when : live_[r],
           [&] {
-            auto in = p.template loadVector<V>(first_[r], m, other);
+            auto in = p.template loadVector<V>(first_[r], chunkValid_[r], 0.0f);
             std::array<Val<Held>, V> out;
             for (unsigned j = 0; j < V; ++j)
               out[j] = held(fromF32<T>(fn(at(r * V + j), toF32(in[j]))));
@@ -278,9 +277,10 @@ public:
           [&] { return asTuple(chunk(r)); });
       setChunk(r, next, std::make_index_sequence<V>());
     }
-    values_[kTail] = held(fromF32<T>(
-        fn(at(kTail), toF32(p.load(tailCol_, mask(tailValid_, enable),
-                                   other)))));
+    Pred tail = mask(tailValid_, when);
+    Val<Held> updated = held(
+        fromF32<T>(fn(at(kTail), toF32(p.load(tailCol_, tail, 0.0f)))));
+    values_[kTail] = when ? select(*when, updated, values_[kTail]) : updated;
   }
 
   /// fn(state, slot) folded over the slots (a Val or a tuple of Vals).
@@ -356,6 +356,31 @@ private:
   U32 tailCol_;
   Pred tailValid_;
 };
+
+/// The sums of a and b over a block of kRowBlock threads behind one
+/// barrier (two kaio.block_reduce would take two each): each warp's sums
+/// (shuffles) to shared memory by its lane 0, then every thread adds the
+/// warps' in order (broadcast reads; deterministic). The buffer is the
+/// call's own and never rewritten: call it once per kernel.
+inline std::pair<F32, F32> blockSumPair(KernelBuilder &k, const U32 &tid,
+                                        const F32 &a, const F32 &b) {
+  constexpr int64_t kWarps = kRowBlock / 32;
+  Shared<float> part = k.shared<float>({2, kWarps});
+  F32 wa = k.warpReduce(ReduceKind::sum, a);
+  F32 wb = k.warpReduce(ReduceKind::sum, b);
+  U32 warp = tid / 32u;
+  k.if_(tid % 32u == 0u, [&] {
+    part.store({0, warp}, wa);
+    part.store({1, warp}, wb);
+  });
+  k.barrier();
+  F32 sa = part.load({0, 0}), sb = part.load({1, 0});
+  for (int64_t w = 1; w < kWarps; ++w) {
+    sa = sa + part.load({0, w});
+    sb = sb + part.load({1, w});
+  }
+  return {sa, sb};
+}
 
 /// The reduction across the threads that share a row: the block's, or (for
 /// the warp-per-row kernels) the warp's.

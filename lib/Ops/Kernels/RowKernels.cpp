@@ -212,9 +212,9 @@ std::pair<F32, F32> normStats(KernelBuilder &k, const NormParams<T> &p,
   F32 count = cast<float>(p.n);
   F32 mean = k.constant(0.0f), rstd;
   if constexpr (Layer) {
-    F32 d = k.blockReduce(ReduceKind::sum, s1) / count;
-    F32 var =
-        max(k.blockReduce(ReduceKind::sum, s2) / count - d * d, 0.0f);
+    auto [t1, t2] = blockSumPair(k, tid, s1, s2);
+    F32 d = t1 / count;
+    F32 var = max(t2 / count - d * d, 0.0f);
     mean = shift + d;
     rstd = rsqrt(var + p.eps);
   } else {
@@ -331,7 +331,7 @@ void buildNormRegs(ModuleBuilder &mb) {
         auto resr = rowOf(p.residual, row, p.ldres);
         RegisterRow<T, V, R, kRowBlock> h(k, tid, p.n);
         h.load(xr);
-        h.update(resr, &p.hasResidual, 0.0f,
+        h.update(resr, &p.hasResidual,
                  [](const F32 &x, const F32 &r) { return x + r; });
         auto held = [&](auto width, const U32 &, const Pred &, unsigned slot) {
           constexpr unsigned W = decltype(width)::value;
