@@ -63,12 +63,14 @@ rt::Error launchSoftmaxBackward(Library::Impl &impl, const char *op,
     return e;
   if (y.cols == 0)
     return rt::Error::success();
-  // Rows the register-row kernel holds: y and dy read once.
+  // Rows a register-row kernel holds (the fewest chunks that do): y and
+  // dy read once.
   unsigned width = detail::vectorWidth(y.dtype, {&y, &dy, &dx});
-  std::string name = std::string(base) +
-                     (width > 1 && y.cols <= kSoftmaxBwdRegisterRowMaxCols
-                          ? "_regs"
-                          : "");
+  unsigned chunks =
+      softmaxBwdRegisterRowChunks(y.cols, getDTypeBytes(y.dtype));
+  std::string name = std::string(base) + (width > 1 && chunks
+                                              ? "_regs" + std::to_string(chunks)
+                                              : "");
   return launchRows(impl, op, name.c_str(), y, width,
                     {detail::pointerArg(y, y.dtype, true),
                      detail::pointerArg(dy, y.dtype, true),

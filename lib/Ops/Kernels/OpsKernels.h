@@ -72,6 +72,14 @@ constexpr unsigned registerRowChunks(std::int64_t cols, unsigned elementBytes) {
       return r;
   return 0;
 }
+/// The same for the softmax backward's register-row kernels (y and dy
+/// held: rows of up to kSoftmaxBwdRegisterRowMaxCols).
+constexpr unsigned softmaxBwdRegisterRowChunks(std::int64_t cols,
+                                               unsigned elementBytes) {
+  return cols <= kSoftmaxBwdRegisterRowMaxCols
+             ? registerRowChunks(cols, elementBytes)
+             : 0;
+}
 
 /// Bits of the norm kernels' `flags` parameter.
 enum NormFlags : std::uint32_t {

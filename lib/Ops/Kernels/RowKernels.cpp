@@ -329,8 +329,11 @@ void buildNormRegs(ModuleBuilder &mb) {
         U64 row = cast<uint64_t>(k.blockId());
         auto xr = rowOf(p.x, row, p.ldx);
         auto resr = rowOf(p.residual, row, p.ldres);
+        // Slots outside the row hold the shift (LayerNorm: h[0], whose
+        // h - shift is 0) or 0 (RMSNorm): the sums take them as they are.
+        F32 shift = normShift<T, Layer>(k, p, xr, resr), zero = k.constant(0.0f);
         RegisterRow<T, V, R, kRowBlock> h(k, tid, p.n);
-        h.load(xr);
+        h.loadOr(xr, fromF32<T>(shift));
         h.update(resr, &p.hasResidual,
                  [](const F32 &x, const F32 &r) { return x + r; });
         auto held = [&](auto width, const U32 &, const Pred &, unsigned slot) {
@@ -340,16 +343,13 @@ void buildNormRegs(ModuleBuilder &mb) {
             c[j] = h.at(slot + j);
           return c;
         };
-        F32 shift = normShift<T, Layer>(k, p, xr, resr), zero = k.constant(0.0f);
-        // Slots outside the row hold 0: RMSNorm sums them as they are.
         auto [s1, s2] = h.fold(std::make_tuple(zero, zero),
                                [&](std::tuple<F32, F32> s, unsigned i) {
                                  auto [a, b] = s;
                                  if constexpr (!Layer)
                                    return std::make_tuple(
                                        a, fma(h.at(i), h.at(i), b));
-                                 F32 d = select(h.valid(i), h.at(i) - shift,
-                                                zero);
+                                 F32 d = h.at(i) - shift;
                                  return std::make_tuple(a + d, fma(d, d, b));
                                });
         auto [mean, rstd] = normStats<T, Layer>(k, p, row, tid, shift, s1, s2);

@@ -82,18 +82,21 @@ void buildSoftmaxBackward(ModuleBuilder &mb) {
 }
 
 /// The same on rows of up to kSoftmaxBwdRegisterRowMaxCols elements with
-/// y and dy held in registers: each read once (the walking kernel reads
-/// them twice). Same parameters.
-template <class T, unsigned V, bool Log>
+/// y and dy held in registers, R 16-byte chunks of each a thread
+/// (softmax_bwd_regs<R>_*; the host takes the fewest that hold the row):
+/// each read once (the walking kernel reads them twice). Same parameters.
+template <class T, unsigned V, bool Log, unsigned R>
 void buildSoftmaxBackwardRegs(ModuleBuilder &mb) {
-  constexpr unsigned kChunks = kSoftmaxBwdRegisterRowMaxCols / (kRowBlock * V);
+  std::string base = std::string(Log ? "log_softmax_bwd_regs"
+                                     : "softmax_bwd_regs") +
+                     std::to_string(R);
   mb.kernel(
-      kernelName<T, V>(Log ? "log_softmax_bwd_regs" : "softmax_bwd_regs"),
+      kernelName<T, V>(base.c_str()),
       {int32_t(kRowBlock)}, [](KernelBuilder &k) {
         SoftmaxBwdRows<T> rows(k);
         F32 scale = rows.scale;
         U32 tid = k.threadId();
-        using Row = RegisterRow<T, V, kChunks, kRowBlock>;
+        using Row = RegisterRow<T, V, R, kRowBlock>;
         Row p(k, tid, rows.n), g(k, tid, rows.n);
         p.load(rows.y);
         g.load(rows.dy);
@@ -304,8 +307,13 @@ template <class T> void buildForType(ModuleBuilder &mb) {
   buildSoftmaxBackward<T, 1, false>(mb);
   buildSoftmaxBackward<T, V, true>(mb);
   buildSoftmaxBackward<T, 1, true>(mb);
-  buildSoftmaxBackwardRegs<T, V, false>(mb);
-  buildSoftmaxBackwardRegs<T, V, true>(mb);
+  forEachRegisterRowChunks([&](auto chunks) {
+    constexpr unsigned R = decltype(chunks)::value;
+    if constexpr (R * kRowBlock * V <= kSoftmaxBwdRegisterRowMaxCols) {
+      buildSoftmaxBackwardRegs<T, V, false, R>(mb);
+      buildSoftmaxBackwardRegs<T, V, true, R>(mb);
+    }
+  });
   buildCrossEntropy<T, V>(mb);
   buildCrossEntropy<T, 1>(mb);
   buildCrossEntropyBackward<T, V>(mb);

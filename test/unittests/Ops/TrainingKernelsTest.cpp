@@ -131,36 +131,45 @@ TEST_P(TrainingKernelsTest, SoftmaxBackwardRegisterRows) {
       std::vector<double> y = log ? random(size_t(rows) * ld, -9, 0)
                                   : random(size_t(rows) * ld, 0, 2.0 / n);
       std::vector<double> dy = random(size_t(rows) * ld, -1, 1);
-      Interpreter interp(**module);
-      uint64_t dyAddr = upload(interp, y), ddy = upload(interp, dy),
-               ddx = upload(interp, std::vector<double>(y.size(), 7.0));
-      std::string name =
-          kernel(log ? "log_softmax_bwd_regs" : "softmax_bwd_regs");
-      run(interp, name, rows,
-          {dyAddr, ddy, ddx, n, ld, ld, ld, Interpreter::argF32(scale)});
-      if (HasFatalFailure())
-        return;
-      std::vector<double> dx = download(interp, ddx, y.size());
-      for (uint32_t r = 0; r < rows; ++r) {
-        double total = 0;
-        for (uint32_t c = 0; c < n; ++c)
-          total += log ? dy[r * ld + c] : dy[r * ld + c] * y[r * ld + c];
-        for (uint32_t c = 0; c < ld; ++c) {
-          double got = dx[r * ld + c];
-          if (c >= n) {
-            ASSERT_EQ(got, 7.0) << name << " wrote past the row";
-            continue;
+      // Every kernel that holds the row: the fewest chunks (the host's
+      // choice) up to the most (dead chunks skipped); dx starts as a
+      // sentinel each time.
+      for (unsigned chunks : kRegisterRowChunkCounts) {
+        if (chunks < softmaxBwdRegisterRowChunks(n, elemBytes(elem())) ||
+            chunks * kRowBlock * width() > kSoftmaxBwdRegisterRowMaxCols)
+          continue;
+        Interpreter interp(**module);
+        uint64_t dyAddr = upload(interp, y), ddy = upload(interp, dy),
+                 ddx = upload(interp, std::vector<double>(y.size(), 7.0));
+        std::string name = kernel(
+            std::string(log ? "log_softmax_bwd_regs" : "softmax_bwd_regs") +
+            std::to_string(chunks));
+        run(interp, name, rows,
+            {dyAddr, ddy, ddx, n, ld, ld, ld, Interpreter::argF32(scale)});
+        if (HasFatalFailure())
+          return;
+        std::vector<double> dx = download(interp, ddx, y.size());
+        for (uint32_t r = 0; r < rows; ++r) {
+          double total = 0;
+          for (uint32_t c = 0; c < n; ++c)
+            total += log ? dy[r * ld + c] : dy[r * ld + c] * y[r * ld + c];
+          for (uint32_t c = 0; c < ld; ++c) {
+            double got = dx[r * ld + c];
+            if (c >= n) {
+              ASSERT_EQ(got, 7.0) << name << " wrote past the row";
+              continue;
+            }
+            double yv = y[r * ld + c], g = dy[r * ld + c];
+            double want = log ? scale * (g - std::exp(yv) * total)
+                              : scale * yv * (g - total);
+            // The error is relative to the terms, which may cancel.
+            double terms = log ? scale * (std::fabs(g) +
+                                          std::exp(yv) * std::fabs(total))
+                               : scale * std::fabs(yv) *
+                                     (std::fabs(g) + std::fabs(total));
+            ASSERT_NEAR(got, want, tolerance(elem()) * (terms + 1e-3))
+                << name << " n=" << n << " row " << r << " col " << c;
           }
-          double yv = y[r * ld + c], g = dy[r * ld + c];
-          double want = log ? scale * (g - std::exp(yv) * total)
-                            : scale * yv * (g - total);
-          // The error is relative to the terms, which may cancel.
-          double terms = log ? scale * (std::fabs(g) +
-                                        std::exp(yv) * std::fabs(total))
-                             : scale * std::fabs(yv) *
-                                   (std::fabs(g) + std::fabs(total));
-          ASSERT_NEAR(got, want, tolerance(elem()) * (terms + 1e-3))
-              << name << " n=" << n << " row " << r << " col " << c;
         }
       }
     }
