@@ -278,6 +278,75 @@ TEST_P(RowOpsTest, MatchesF64ReferencesOnTheGpu) {
               << "rms_norm n=" << n << " ld=" << ld;
         }
       }
+      // log_softmax of -0.5 x under a causal mask (row r keeps columns up
+      // to r % 3 + n - 3): the register-row kernels mask with +inf.
+      SoftmaxOptions so;
+      so.scale = -0.5f;
+      so.causalRows = 3;
+      so.causalOffset = std::int32_t(n) - 3;
+      ASSERT_FALSE(lib->logSoftmax(mx, mo, so));
+      ASSERT_FALSE(out->copyToHost(got.data(), got.size()));
+      for (std::int64_t r = 0; r < rows; ++r) {
+        const std::int64_t keep = std::min<std::int64_t>(n, r % 3 + n - 2);
+        double m = -INFINITY, s = 0;
+        for (std::int64_t c = 0; c < keep; ++c)
+          m = std::max(m, -0.5 * hx[r * ld + c]);
+        for (std::int64_t c = 0; c < keep; ++c)
+          s += std::exp(-0.5 * hx[r * ld + c] - m);
+        for (std::int64_t c = 0; c < n; ++c) {
+          double v = got[r * ld + c];
+          if (c >= keep) {
+            ASSERT_EQ(v, -INFINITY) << "log_softmax n=" << n << " col " << c;
+            continue;
+          }
+          double want = -0.5 * hx[r * ld + c] - m - std::log(s);
+          ASSERT_NEAR(v, want, 1e-5 * (std::fabs(want) + std::fabs(m) + 1))
+              << "log_softmax n=" << n << " ld=" << ld;
+        }
+      }
+      // layer_norm with weight and bias (the weight as the bias too)
+      o.bias = o.weight;
+      o.rstd = Matrix();
+      ASSERT_FALSE(lib->layerNorm(mx, mo, o));
+      ASSERT_FALSE(out->copyToHost(got.data(), got.size()));
+      for (std::int64_t r = 0; r < rows; ++r) {
+        double mean = 0, var = 0;
+        for (std::int64_t c = 0; c < n; ++c)
+          mean += hx[r * ld + c];
+        mean /= n;
+        for (std::int64_t c = 0; c < n; ++c)
+          var += (hx[r * ld + c] - mean) * (hx[r * ld + c] - mean);
+        double rs = 1 / std::sqrt(var / n + 1e-5);
+        for (std::int64_t c = 0; c < n; ++c) {
+          double want = (hx[r * ld + c] - mean) * rs * hw[c] + hw[c];
+          ASSERT_NEAR(got[r * ld + c], want, 2e-5 * (std::fabs(want) + 1))
+              << "layer_norm n=" << n << " ld=" << ld;
+        }
+      }
+      // softmax backward: dx = y (dy - sum(dy y)) with y = the softmax of
+      // x above (recomputed) and dy = x
+      ASSERT_FALSE(lib->softmax(mx, mo));
+      std::vector<float> hy(rows * ld);
+      ASSERT_FALSE(out->copyToHost(hy.data(), hy.size()));
+      auto dx = rt::DeviceBuffer<float>::allocate(*device, rows * ld);
+      ASSERT_TRUE(dx);
+      ASSERT_FALSE(lib->softmaxBackward(
+          mo, mx, Matrix::rowMajor(dx->view(), rows, n, ld)));
+      ASSERT_FALSE(dx->copyToHost(got.data(), got.size()));
+      for (std::int64_t r = 0; r < rows; ++r) {
+        double dot = 0, mag = 0;
+        for (std::int64_t c = 0; c < n; ++c) {
+          dot += double(hy[r * ld + c]) * hx[r * ld + c];
+          mag += std::fabs(double(hy[r * ld + c]) * hx[r * ld + c]);
+        }
+        for (std::int64_t c = 0; c < n; ++c) {
+          double y = hy[r * ld + c];
+          double want = y * (hx[r * ld + c] - dot);
+          ASSERT_NEAR(got[r * ld + c], want,
+                      1e-5 * y * (std::fabs(hx[r * ld + c]) + mag) + 1e-12)
+              << "softmax_backward n=" << n << " ld=" << ld;
+        }
+      }
     }
 }
 
