@@ -25,6 +25,22 @@ public:
     auto r = interp.launch(name, {rows}, {kRowBlock}, args);
     ASSERT_TRUE(r.success) << name << ": " << r.message();
   }
+  /// dx from softmax backward kernel `name` over `rows` rows of n (leading
+  /// dimension ld) of y and dy, dx starting as 7.0 (empty on a failure).
+  std::vector<double> softmaxBackward(const std::string &name,
+                                      const std::vector<double> &y,
+                                      const std::vector<double> &dy,
+                                      uint32_t rows, uint32_t n, uint32_t ld,
+                                      double scale) {
+    Interpreter interp(**module);
+    uint64_t dyAddr = upload(interp, y), ddy = upload(interp, dy),
+             ddx = upload(interp, std::vector<double>(y.size(), 7.0));
+    run(interp, name, rows,
+        {dyAddr, ddy, ddx, n, ld, ld, ld, Interpreter::argF32(scale)});
+    if (HasFatalFailure())
+      return {};
+    return download(interp, ddx, y.size());
+  }
   uint64_t uploadI32(Interpreter &interp, const std::vector<int32_t> &v) {
     uint64_t addr = interp.allocGlobal(std::max<size_t>(v.size() * 4, 16));
     EXPECT_TRUE(interp.write(addr, v));
@@ -80,15 +96,11 @@ TEST_P(TrainingKernelsTest, SoftmaxBackwardIsTheForwardsGradient) {
         for (uint32_t c = 0; c < n; ++c)
           y[r * ld + c] = roundTo(elem(), s[c]);
       }
-      Interpreter interp(**module);
-      uint64_t dyAddr = upload(interp, y), ddy = upload(interp, dy),
-               ddx = upload(interp, std::vector<double>(y.size(), 7.0));
       std::string name = kernel(log ? "log_softmax_bwd" : "softmax_bwd");
-      run(interp, name, rows,
-          {dyAddr, ddy, ddx, n, ld, ld, ld, Interpreter::argF32(scale)});
+      std::vector<double> dx =
+          softmaxBackward(name, y, dy, rows, n, ld, scale);
       if (HasFatalFailure())
         return;
-      std::vector<double> dx = download(interp, ddx, y.size());
       for (uint32_t r = 0; r < rows; ++r) {
         std::vector<double> row(x.begin() + r * ld, x.begin() + r * ld + n);
         // sum_i dy_i * y_i(x): its gradient is the backward's result (up to
@@ -138,17 +150,13 @@ TEST_P(TrainingKernelsTest, SoftmaxBackwardRegisterRows) {
         if (chunks < softmaxBwdRegisterRowChunks(n, elemBytes(elem())) ||
             chunks * kRowBlock * width() > kSoftmaxBwdRegisterRowMaxCols)
           continue;
-        Interpreter interp(**module);
-        uint64_t dyAddr = upload(interp, y), ddy = upload(interp, dy),
-                 ddx = upload(interp, std::vector<double>(y.size(), 7.0));
         std::string name = kernel(
             std::string(log ? "log_softmax_bwd_regs" : "softmax_bwd_regs") +
             std::to_string(chunks));
-        run(interp, name, rows,
-            {dyAddr, ddy, ddx, n, ld, ld, ld, Interpreter::argF32(scale)});
+        std::vector<double> dx =
+            softmaxBackward(name, y, dy, rows, n, ld, scale);
         if (HasFatalFailure())
           return;
-        std::vector<double> dx = download(interp, ddx, y.size());
         for (uint32_t r = 0; r < rows; ++r) {
           double total = 0;
           for (uint32_t c = 0; c < n; ++c)
