@@ -18,6 +18,10 @@
 // `ma=tmap:a:MxK:128x128:swizzle128 mb=tmap:b:NxK:256x128:swizzle128` over
 // u8 buffers) and launches any grid with 384 threads and the 196672 bytes
 // of dynamic shared memory the entry declares. Not yet timed on a GPU.
+// The sums stay in the wgmma accumulators over the whole K: the tensor
+// cores keep FP8 sums to about 14 significant bits, so the error grows
+// with K (the library's FP8 GEMM promotes each K tile's sums into f32
+// registers instead, on 128 x 128 tiles: docs/design.md).
 !A = !kaio.smem<512x128xf8E4M3FN, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
 !B = !kaio.smem<1024x128xf8E4M3FN, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
 !MA = !kaio.tensor_map<128x128xf8E4M3FN, swizzle = 128>

@@ -180,7 +180,8 @@ std::int64_t tileCount(const Matrix &c, unsigned blockM, unsigned blockN) {
 /// when C is wide and not read (beta 0: the wide kernel has no beta path)
 /// and its 128 x 128 tiles would not all fit in one wave (with no more
 /// tiles than SMs, halving each block's work halves the time); else
-/// 128 x 128. One block per SM walks the tiles.
+/// 128 x 128, the only tile for FP8 inputs and an s32 C
+/// (hopperGemmHasWideTile). One block per SM walks the tiles.
 rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
                            const Matrix &b, const Matrix &c,
                            const GemmOptions &options, bool biasAlongRows,

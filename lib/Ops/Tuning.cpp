@@ -175,12 +175,13 @@ Library::tuneGemm(const rt::Device &device, const Matrix &a, const Matrix &b,
   result.key = getGemmTuningKey(impl_->deviceName, ra, rb, rc, fused,
                                 options.beta != 0);
   std::vector<const char *> choices;
-  if (detail::gemmRunsOnHopper(impl_->hopper != nullptr, ra, rb, options) &&
-      detail::hopperGemmHasTileChoice(ra, rc))
+  if (!detail::gemmRunsOnHopper(impl_->hopper != nullptr, ra, rb, options))
+    choices.push_back(nullptr); // the one configuration (named "portable")
+  else if (detail::hopperGemmHasTileChoice(ra, rc))
     choices.assign(std::begin(kGemmTuningChoices),
                    std::end(kGemmTuningChoices));
   else
-    choices.push_back(nullptr); // the one configuration (named "portable")
+    choices.push_back("n128"); // FP8 inputs, an s32 C: one tile
   rt::Expected<rt::Event> start = rt::Event::create(device);
   rt::Expected<rt::Event> stop = rt::Event::create(device);
   if (!start)
@@ -218,7 +219,7 @@ Library::tuneGemm(const rt::Device &device, const Matrix &a, const Matrix &b,
       result.timings.begin(), result.timings.end(),
       [](const auto &x, const auto &y) { return x.second < y.second; });
   result.choice = best->first;
-  if (choices.front() == nullptr)
+  if (choices.size() == 1)
     return result; // nothing to choose
   impl_->loadGemmTuning(); // the file's entries first, then ours
   impl_->gemmTuning[result.key] = result.choice;

@@ -746,7 +746,8 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
 }
 
 std::vector<HopperGemmConfig> kaio::ops::kernels::getHopperGemmConfigs() {
-  // 128 x 128 and 128 x 256 tiles (m64n128 / m64n256 wgmma per consumer);
+  // 128 x 128 and (hopperGemmHasWideTile) 128 x 256 tiles (m64n128 /
+  // m64n256 wgmma per consumer);
   // the host picks by shape. 16-bit inputs: C f32 or theirs, A and B in
   // either layout; FP8: C f32, f16 or bf16, A row-major and B column-major.
   std::vector<HopperGemmConfig> configs;

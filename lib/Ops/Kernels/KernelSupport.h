@@ -180,10 +180,11 @@ template <class P> P rowOf(const P &base, const U64 &row, const U32 &ld) {
 /// thread t's chunks t, t + Threads, ..., R of them of V elements each
 /// (masked off past the row's whole chunks), and of the ragged tail past
 /// them (fewer than V elements) element t. The values stay in T (16-bit
-/// rows take half the registers). Slots 0 .. kSlots - 1 are the chunks'
-/// elements in order, then the tail's; `valid(slot)` says whether the slot
-/// holds an element of the row (the others hold 0 or stale values that
-/// uses must mask), `col(slot)` which. Chunk r is skipped by a uniform
+/// rows take half the registers) but for short 16-bit rows (below). Slots
+/// 0 .. kSlots - 1 are the chunks' elements in order, then the tail's;
+/// `valid(slot)` says whether the slot holds an element of the row (the
+/// others hold what the reads put there — 0, or loadOr's `outside` — or,
+/// in chunks no thread holds, 0), `col(slot)` which. Chunk r is skipped by a uniform
 /// branch when no thread holds it (r * Threads >= n / V), so short rows do
 /// not pay for R chunks. Kernels on rows of up to Threads * V * R elements
 /// use it to skip the second read of the row (from L1/L2) that a block
@@ -244,8 +245,11 @@ public:
   /// a mask, whose limit is INT32_MAX, never enter it).
   void maskPast(const I32 &limit, const Val<T> &maskedT) {
     const Val<Held> masked = held(maskedT);
+    // Limits below -1 keep nothing, as -1 does: clamped so that the room
+    // left in a chunk cannot wrap (first < 2^15).
+    I32 lim = select(limit < -1, k_.constant(int32_t(-1)), limit);
     for (unsigned r = 0; r < R; ++r) {
-      I32 room = limit - first_[r].template as<int32_t>();
+      I32 room = lim - first_[r].template as<int32_t>();
       auto next = k_.if_(
           live_[r] && room < int32_t(V - 1),
           [&] {

@@ -96,8 +96,9 @@ enum NormFlags : std::uint32_t {
 /// Softmax and log-softmax also come as `softmax_warp_*` (a warp per row,
 /// for short rows); all of them take (x, out, rows, n, ld_x, ld_out, scale,
 /// mask_period, mask_offset). The vector kernels also come as
-/// `*_regs_<type>_vN` (`softmax_regs_f32_v4`, same parameters): rows of up
-/// to registerRowMaxCols elements held in registers, read once.
+/// `*_regs<R>_<type>_vN` (`softmax_regs4_f32_v4`, same parameters): rows of
+/// up to kRowBlock x R 16-byte chunks held in registers, read once, R in
+/// kRegisterRowChunkCounts (the host takes registerRowChunks).
 void buildRowKernels(builder::ModuleBuilder &mb);
 
 /// Threads per block of the element-wise kernels; each thread handles one
@@ -136,9 +137,9 @@ enum CrossEntropyFlags : std::uint32_t { kCrossEntropyLse = 1 };
 ///     dx = scale * y * (dy - sum(dy * y));
 ///   log_softmax_bwd_<type>[_vN](y, dy, dx, ...): dx = scale * (dy -
 ///     exp(y) * sum(dy));
-///   {log_}softmax_bwd_regs_<type>_vN(same parameters): rows of up to
-///     kSoftmaxBwdRegisterRowMaxCols, y and dy held in registers (read
-///     once);
+///   {log_}softmax_bwd_regs<R>_<type>_vN(same parameters): rows of up to
+///     kSoftmaxBwdRegisterRowMaxCols, y and dy held in registers, R 16-byte
+///     chunks of each a thread (softmaxBwdRegisterRowChunks; read once);
 ///   cross_entropy_<type>[_vN](logits, targets, loss, lse, n, ld, ignore,
 ///     flags): loss[r] = logsumexp(row) - row[target[r]], 0 for the ignored
 ///     target, NaN for a target outside [0, n); lse stored with

@@ -3,10 +3,13 @@
 // One block of kRowBlock threads per row. A row is walked in chunks: with
 // vector width V, thread t handles elements [c*V, c*V + V) for chunks
 // c = t, t + blockDim, ... (one 16-byte access per operand), then the tail
-// past the last whole chunk element by element. Every kernel reads the row
-// twice (the second read is the block's own recent data, from L1/L2) and
-// writes it once; statistics are accumulated in f32 whatever the element
-// type, and reduced across the block with kaio.block_reduce.
+// past the last whole chunk element by element. The walking kernels read
+// the row twice (the second read is the block's own recent data, from
+// L1/L2) and write it once; the register-row ones (`*_regs<R>_*`, rows of
+// up to kRowBlock x R chunks) read it once. Statistics are accumulated in
+// f32 whatever the element type, and reduced across the block with
+// kaio.block_reduce (LayerNorm's two sums behind one barrier:
+// blockSumPair).
 //
 //===----------------------------------------------------------------------===//
 
@@ -121,9 +124,12 @@ void buildSoftmax(ModuleBuilder &mb) {
 /// are read, to a value whose scale * x is -inf (-inf for a positive
 /// scale, +inf for a negative one; the host runs a zero scale on the
 /// walking kernel), so the passes select nothing. The exponentials are
-/// base 2 with log2(e) folded into the scale: an element costs a multiply
-/// and a max, an fma, ex2 and an add, then an fma, ex2 and a multiply
-/// (log-softmax: one fma). Same parameters and results as buildSoftmax's.
+/// ex2.approx.ftz of (scale x - max) log2(e) (fastExp2; the difference
+/// first, so that no product overflows where scale x does not): an element
+/// costs a multiply and a max, an fma, a multiply, ex2 and an add, then the
+/// same and a multiply (log-softmax: (scale x - max) - log(sum), an fma and
+/// a subtraction).
+/// Same parameters and results as buildSoftmax's.
 template <class T, unsigned V, bool Log, unsigned R>
 void buildSoftmaxRegs(ModuleBuilder &mb) {
   std::string base = std::string(Log ? "log_softmax" : "softmax") + "_regs" +
@@ -140,28 +146,28 @@ void buildSoftmaxRegs(ModuleBuilder &mb) {
         RegisterRow<T, V, R, kRowBlock> x(k, tid, p.n);
         x.loadOr(rowOf(p.x, row, p.ldx), masked);
         x.maskPast(p.limit(k, row32), masked);
-        F32 c = p.scale * float(M_LOG2E);
-        F32 max2 = k.blockReduce(
+        F32 rowMax = k.blockReduce(
             ReduceKind::max,
-            x.fold(k.constant(-inf),
-                   [&](F32 m, unsigned i) { return max(m, x.at(i) * c); }));
-        F32 off2 = select(max2 == -inf, k.constant(0.0f), max2);
+            x.fold(k.constant(-inf), [&](F32 m, unsigned i) {
+              return max(m, x.at(i) * p.scale);
+            }));
+        F32 off = select(rowMax == -inf, k.constant(0.0f), rowMax);
+        auto e = [&](const F32 &v) {
+          return fastExp2(fma(v, p.scale, -off) * float(M_LOG2E));
+        };
         F32 sum = k.blockReduce(
             ReduceKind::sum,
-            x.fold(k.constant(0.0f), [&](F32 s, unsigned i) {
-              return s + fastExp2(fma(x.at(i), c, -off2));
-            }));
+            x.fold(k.constant(0.0f),
+                   [&](F32 s, unsigned i) { return s + e(x.at(i)); }));
         SoftmaxOut<Log> result(sum);
-        // log_softmax = scale * x - (max + log(sum)), max = off2 * ln 2.
-        F32 shift = fma(off2, float(M_LN2), result.logSum);
         x.store(rowOf(p.out, row, p.ldout),
                 [&](auto width, const U32 &, const Pred &, unsigned slot) {
                   constexpr unsigned W = decltype(width)::value;
                   Chunk<W> y;
                   for (unsigned j = 0; j < W; ++j) {
                     const F32 v = x.at(slot + j);
-                    y[j] = Log ? fma(v, p.scale, -shift)
-                               : fastExp2(fma(v, c, -off2)) * result.inv;
+                    y[j] = Log ? fma(v, p.scale, -off) - result.logSum
+                               : e(v) * result.inv;
                   }
                   return y;
                 });
@@ -312,7 +318,7 @@ template <class T, unsigned V, bool Layer> void buildNorm(ModuleBuilder &mb) {
 }
 
 /// The norms on rows of up to registerRowMaxCols elements held in
-/// registers (rms_norm_regs_*, layer_norm_regs_*; 16-byte accesses): x and
+/// registers (rms_norm_regs<R>_*, layer_norm_regs<R>_*; 16-byte accesses): x and
 /// residual read once, h = x + residual kept (and stored to sum_out), the
 /// statistics and the output from the registers; `src` is not read. Same
 /// parameters and results as buildNorm's.

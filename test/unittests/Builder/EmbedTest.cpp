@@ -271,11 +271,18 @@ TEST(Embed, HopperExamplesOnTheGpu) {
     ASSERT_TRUE(c8);
     for (std::uint32_t i = 0; i < M; ++i)
       for (std::uint32_t j = 0; j < N; ++j) {
-        double want = 0;
-        for (std::uint32_t kk = 0; kk < K8; ++kk)
-          want += double(a8f[i * K8 + kk]) * b8f[j * K8 + kk];
+        double want = 0, magnitude = 0;
+        for (std::uint32_t kk = 0; kk < K8; ++kk) {
+          double product = double(a8f[i * K8 + kk]) * b8f[j * K8 + kk];
+          want += product;
+          magnitude += std::fabs(product);
+        }
         want *= 0.25;
-        ASSERT_NEAR((*c8)[i * N + j], want, 1e-3 + 1e-5 * std::fabs(want))
+        // The tensor cores keep FP8 sums to about 14 significant bits
+        // (errors near 2^-13 of the sum of |products| on an H200); the
+        // example does not promote them per K tile as the library does.
+        ASSERT_NEAR((*c8)[i * N + j], want,
+                    1e-3 + 1e-5 * std::fabs(want) + 0.25 * magnitude / 2048)
             << "fp8 " << i << ", " << j;
       }
   }

@@ -537,6 +537,17 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
   ASSERT_FALSE(lib->gemm(a8, b8, cb16));
   EXPECT_STREQ(counters->lastKernel,
                "hopper_gemm_e5m2_bf16_128x128x128_s4_bcol");
+  // One tile to time: the tuner names it (n128), records nothing.
+  GemmTuneOptions once;
+  once.warmup = 0;
+  once.reps = 1;
+  rt::Expected<GemmTuneResult> tuned =
+      lib->tuneGemm(*h100, a8, b8, cb16, {}, once);
+  ASSERT_TRUE(tuned) << tuned.error().message();
+  EXPECT_EQ(tuned->choice, "n128");
+  EXPECT_EQ(tuned->timings.size(), 1u);
+  EXPECT_STREQ(counters->lastKernel,
+               "hopper_gemm_e5m2_bf16_128x128x128_s4_bcol");
   // K lines that are not 16-byte multiples cannot be tensor-mapped, and
   // only the sm_90 kernel reads FP8.
   a8.cols = b8.rows = 72;
@@ -578,7 +589,8 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
       lib->gemm(as8, bs8, Matrix::rowMajor(c->view(), m, n), dequant));
   EXPECT_STREQ(counters->lastKernel,
                "hopper_gemm_s8_f32_128x256x128_s4_bcol");
-  EXPECT_EQ(counters->tensorMapsEncoded, maps + 2 * 13); // 13 launches
+  // 13 launches, and the tuner's one timed FP8 run.
+  EXPECT_EQ(counters->tensorMapsEncoded, maps + 2 * 14);
 }
 
 TEST_P(GemmTest, FusesBiasAndActivationIntoEveryKernel) {
@@ -1118,15 +1130,18 @@ double fp8Value(std::uint8_t bits, bool e4m3) {
 
 /// FP8 A (row-major, M x K) times FP8 B (column-major: N lines of K) into
 /// C of CT (float or a 16-bit type) with alpha as the combined scale,
-/// against an f64 reference; inputs of magnitude 1/8..2 or zero.
+/// against an f64 reference; inputs of magnitude 1/8..2 or zero, of both
+/// signs or (`positive`) not: sums that only grow, whose error would grow
+/// with K without the kernel's promotion of each K tile's sums.
 template <class CT = float>
 void expectFp8GemmMatchesReference(rt::Device &device, Library &lib,
                                    DType type,
-                                   std::initializer_list<GemmCase> cases) {
+                                   std::initializer_list<GemmCase> cases,
+                                   bool positive = false) {
   const bool e4m3 = type == DType::E4M3;
   std::mt19937 rng(11);
-  std::uniform_int_distribution<int> mant(0, e4m3 ? 7 : 3), sign(0, 1),
-      exp(e4m3 ? 4 : 12, e4m3 ? 7 : 15);
+  std::uniform_int_distribution<int> mant(0, e4m3 ? 7 : 3),
+      sign(0, positive ? 0 : 1), exp(e4m3 ? 4 : 12, e4m3 ? 7 : 15);
   auto sample = [&] {
     return std::uint8_t(sign(rng) << 7 | exp(rng) << (e4m3 ? 3 : 2) |
                         mant(rng));
@@ -1264,6 +1279,9 @@ TEST_P(GemmTest, AlignedShapesMatchAnF64ReferenceOnTheGpu) {
                                 {{300, 264, 144, 1, 0},
                                  {2048, 2304, 512, 0.25f, 0},
                                  {136, 264, 8192, 0.125f, 0}});
+  expectFp8GemmMatchesReference(*device, *lib, DType::E4M3,
+                                {{136, 264, 8192, 0.125f, 0}},
+                                /*positive=*/true);
   expectFp8GemmMatchesReference<rt::BFloat16>(*device, *lib, DType::E5M2,
                                               {{129, 520, 208, 2, 0}});
   expectFp8GemmMatchesReference<rt::Half>(*device, *lib, DType::E4M3,

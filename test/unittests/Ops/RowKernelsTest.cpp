@@ -108,7 +108,7 @@ void runSoftmax(RowKernelsTest *t, Interpreter &interp, SoftmaxMode mode,
 
 TEST_P(RowKernelsTest, SoftmaxAtRaggedLengths) {
   for (bool log : {false, true})
-    for (uint32_t n : {1u, 3u, 33u, 257u, 1000u, 2051u}) {
+    for (uint32_t n : {1u, 3u, 33u, 257u, 1000u, 1500u, 2051u}) {
       uint32_t rows = n > 1000 ? 2 : 3;
       std::vector<double> x = random(size_t(rows) * leading(n), -8, 8);
       Interpreter interp(**module);
@@ -342,7 +342,7 @@ void runNorm(RowKernelsTest *t, const NormCase &c, uint32_t rows, uint32_t n,
 }
 
 TEST_P(RowKernelsTest, RmsNormAtRaggedLengths) {
-  for (uint32_t n : {1u, 7u, 129u, 1000u, 4099u})
+  for (uint32_t n : {1u, 7u, 129u, 1000u, 1500u, 4099u})
     for (unsigned regs : normKernels(*this, n)) {
       runNorm(this, {false, true, false, false, false, true, regs}, 3, n);
       if (HasFatalFailure())
@@ -351,7 +351,7 @@ TEST_P(RowKernelsTest, RmsNormAtRaggedLengths) {
 }
 
 TEST_P(RowKernelsTest, LayerNormAtRaggedLengths) {
-  for (uint32_t n : {1u, 9u, 300u, 2049u})
+  for (uint32_t n : {1u, 9u, 300u, 1500u, 2049u})
     for (unsigned regs : normKernels(*this, n)) {
       runNorm(this, {true, true, true, false, true, true, regs}, 3, n);
       if (HasFatalFailure())

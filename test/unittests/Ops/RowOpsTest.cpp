@@ -227,8 +227,9 @@ TEST_P(RowOpsTest, MatchesF64ReferencesOnTheGpu) {
   ASSERT_TRUE(lib) << lib.error().message();
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> dist(-3, 3);
-  // 8192: the longest f32 row held in registers; 100003: a walked row.
-  for (std::int64_t n : {1, 37, 1000, 4096, 8192, 100003})
+  // Register rows of 1, 2, 4 and 8 chunks a thread (1000 f32 columns: a
+  // softmax on the warp kernel), 8192 the longest; 100003: a walked row.
+  for (std::int64_t n : {1, 37, 1000, 2048, 4096, 8192, 100003})
     for (std::int64_t ld : {n, n + 1}) {
       const std::int64_t rows = n > 5000 ? 2 : 9;
       std::vector<float> hx(rows * ld), hw(n);
