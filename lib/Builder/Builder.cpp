@@ -123,6 +123,8 @@ Value kbd::binary(KernelState *st, BinOp op, Kind kind, Value lhs,
   case BinOp::Mul:
     return fp ? Value(arith::MulFOp::create(b, loc, lhs, rhs))
               : Value(arith::MulIOp::create(b, loc, lhs, rhs));
+  case BinOp::FastDiv:
+    return arith::DivFOp::create(b, loc, lhs, rhs, arith::FastMathFlags::arcp);
   case BinOp::Div:
     if (fp)
       return arith::DivFOp::create(b, loc, lhs, rhs);

@@ -131,7 +131,7 @@ template <class T> struct Identity {
 template <class T> using NoDeduce = typename Identity<T>::type;
 
 enum class BinOp : uint8_t { Add, Sub, Mul, Div, Rem, And, Or, Xor, Shl, Shr,
-                             Min, Max };
+                             Min, Max, FastDiv };
 enum class CmpOp : uint8_t { Lt, Le, Gt, Ge, Eq, Ne };
 enum class UnOp : uint8_t { Neg, Not, Exp, Exp2, Log, Log2, Tanh, Sqrt, Rsqrt,
                             Sin, Cos, Erf, Abs, Floor, Ceil, Trunc, FastExp2 };
@@ -415,6 +415,22 @@ KAIO_BUILDER_BINARY(^, Xor)
 KAIO_BUILDER_BINARY(<<, Shl)
 KAIO_BUILDER_BINARY(>>, Shr)
 #undef KAIO_BUILDER_BINARY
+
+/// a / b of floats within 2 ulp (arith.divf with fastmath<arcp>:
+/// div.full.f32, two instructions where the IEEE division takes a dozen
+/// with its slow path). For results rounded to 16 bits afterwards.
+template <class T>
+Val<T> fastDiv(const Val<T> &a, detail::NoDeduce<Operand<T>> b) {
+  static_assert(detail::ElemTraits<T>::kind == detail::Kind::Float,
+                "kaio builder: fastDiv of integers");
+  return Val<T>(a.state(), detail::binary(a.state(), detail::BinOp::FastDiv,
+                                          detail::ElemTraits<T>::kind, a.raw(),
+                                          b.materialize(a.state()), b.loc()));
+}
+template <class T>
+Val<T> fastDiv(detail::NoDeduce<Literal<T>> a, const Val<T> &b) {
+  return fastDiv(Val<T>(b.state(), a.operand().materialize(b.state())), b);
+}
 
 #define KAIO_BUILDER_COMPARE(OP, NAME)                                         \
   template <class T>                                                           \

@@ -250,6 +250,13 @@ struct IntBinaryLowering : OpConversionPattern<SourceOp> {
 
 enum class FloatOp { Add, Sub, Mul, Div, Max, Min };
 
+/// a / b in f32 within 2 ulp over the whole range (div.full.f32).
+Value divFull(PTXBuilder &p, Value a, Value b) {
+  return DivOp::create(p.builder(), p.location(), a.getType(), PTXType::f32,
+                       RoundingAttr(), /*approx=*/false, /*full=*/true,
+                       /*ftz=*/false, a, b, Value(), false);
+}
+
 template <typename SourceOp, FloatOp kind>
 struct FloatBinaryLowering : OpConversionPattern<SourceOp> {
   FloatBinaryLowering(const TypeConverter &converter, MLIRContext *ctx,
@@ -263,6 +270,10 @@ struct FloatBinaryLowering : OpConversionPattern<SourceOp> {
       return rewriter.notifyMatchFailure(op, "vector arith is not lowered");
     PTXBuilder p(rewriter, op.getLoc());
     bool strict = !contracts(op) && !fastMath;
+    // A reciprocal approximation allowed (arcp): div.full, within 2 ulp.
+    const bool full = kind == FloatOp::Div &&
+                      arith::bitEnumContainsAll(op.getFastmath(),
+                                                arith::FastMathFlags::arcp);
     Value r = viaF32IfBF16(
         p, type, {adaptor.getLhs(), adaptor.getRhs()}, [&](ValueRange v) {
           Type t = v[0].getType();
@@ -289,10 +300,14 @@ struct FloatBinaryLowering : OpConversionPattern<SourceOp> {
             Type f32 = p.builder().getF32Type();
             Value a = p.cvt(PTXType::f32, PTXType::f16, v[0], f32);
             Value b = p.cvt(PTXType::f32, PTXType::f16, v[1], f32);
-            Value q = fastMath ? p.div(PTXType::f32, a, b, std::nullopt, true)
-                               : p.div(PTXType::f32, a, b, Rounding::rn);
+            Value q = full ? divFull(p, a, b)
+                      : fastMath
+                          ? p.div(PTXType::f32, a, b, std::nullopt, true)
+                          : p.div(PTXType::f32, a, b, Rounding::rn);
             return p.cvt(PTXType::f16, PTXType::f32, q, t, Rounding::rn);
           }
+          if (full && t.isF32())
+            return divFull(p, v[0], v[1]);
           if (fastMath && t.isF32())
             return p.div(pt, v[0], v[1], std::nullopt, /*approx=*/true);
           return p.div(pt, v[0], v[1], Rounding::rn);

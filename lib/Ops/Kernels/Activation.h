@@ -16,8 +16,25 @@
 
 namespace kaio::ops::kernels {
 
-/// act(x) in f32.
-template <class F> F activate(Activation act, const F &x) {
+/// e^-v and a / b: exactly rounded-ish (exp: ~2 ulp, IEEE division) or,
+/// with Fast, ex2.approx.ftz of -v log2(e) and div.full (within 2 ulp;
+/// builder values only: fastExp2, fastDiv) — for results rounded to 16
+/// bits, whose kernels were compute-bound on the exact forms.
+template <bool Fast, class F> F expNeg(const F &v) {
+  if constexpr (Fast)
+    return fastExp2(v * -1.4426950408889634f);
+  else
+    return exp(-v);
+}
+template <bool Fast, class F> F quotient(const F &a, const F &b) {
+  if constexpr (Fast)
+    return fastDiv(a, b);
+  else
+    return a / b;
+}
+
+/// act(x) in f32 (Fast: see expNeg).
+template <bool Fast = false, class F> F activate(Activation act, const F &x) {
   switch (act) {
   case Activation::None:
     return x;
@@ -25,7 +42,7 @@ template <class F> F activate(Activation act, const F &x) {
     return max(x, 0.0f);
   case Activation::Silu:
     // x / (1 + e^-x): 0 (not NaN) where e^-x overflows.
-    return x / (1.0f + exp(-x));
+    return quotient<Fast>(x, 1.0f + expNeg<Fast>(x));
   case Activation::GeluTanh: {
     // 0.5 x (1 + tanh(u)) = x / (1 + e^{-2u}), u = sqrt(2 / pi) (x +
     // 0.044715 x^3): one exp and a division where tanh costs an exp, a
@@ -33,7 +50,7 @@ template <class F> F activate(Activation act, const F &x) {
     // Saturates like tanh: x for large x, -0 where e^{-2u} overflows.
     const float k2 = 2.0f * 0.7978845608028654f; // 2 sqrt(2 / pi)
     F twoU = k2 * fma(x * x, 0.044715f, 1.0f) * x;
-    return x / (1.0f + exp(-twoU));
+    return quotient<Fast>(x, 1.0f + expNeg<Fast>(twoU));
   }
   case Activation::GeluErf:
     return 0.5f * x * (1.0f + erf(x * 0.7071067811865476f));

@@ -72,7 +72,7 @@ void buildBiasActivation(ModuleBuilder &mb, Activation act) {
                 Chunk<W> v = loadChunk<W>(rowAt(x, row, ldx), col);
                 Chunk<W> b = loadChunkOr<W>(bias, col, hasBias, 0.0f);
                 for (unsigned j = 0; j < W; ++j)
-                  v[j] = activate(act, v[j] + b[j]);
+                  v[j] = activate<!std::is_same_v<T, float>>(act, v[j] + b[j]);
                 storeChunk<W>(rowAt(out, row, ldout), col, v);
               });
             });
@@ -197,7 +197,7 @@ template <class T> void buildForType(ModuleBuilder &mb) {
   for (Activation act :
        {Activation::Silu, Activation::GeluTanh, Activation::GeluErf}) {
     auto gated = [act](const F32 &gate, const F32 &up) {
-      return activate(act, gate) * up;
+      return activate<!std::is_same_v<T, float>>(act, gate) * up;
     };
     std::string name = std::string("glu_") + getActivationName(act);
     buildBinary<T, V>(mb, name, "gate", "up", gated);

@@ -180,27 +180,18 @@ template <class P> P rowOf(const P &base, const U64 &row, const U32 &ld) {
 /// thread t's chunks t, t + Threads, ..., R of them of V elements each
 /// (masked off past the row's whole chunks), and of the ragged tail past
 /// them (fewer than V elements) element t. The values stay in T (16-bit
-/// rows take half the registers) but for short 16-bit rows (below). Slots
-/// 0 .. kSlots - 1 are the chunks' elements in order, then the tail's;
-/// `valid(slot)` says whether the slot holds an element of the row (the
-/// others hold what the reads put there — 0, or loadOr's `outside` — or,
-/// in chunks no thread holds, 0), `col(slot)` which. Chunk r is skipped by a uniform
-/// branch when no thread holds it (r * Threads >= n / V), so short rows do
-/// not pay for R chunks. Kernels on rows of up to Threads * V * R elements
+/// rows take half the registers). Slots 0 .. kSlots - 1 are the chunks'
+/// elements in order, then the tail's; `valid(slot)` says whether the slot
+/// holds an element of the row (the others hold what the reads put there —
+/// 0, or loadOr's `outside` — or, in chunks no thread holds, 0),
+/// `col(slot)` which. Chunk r is skipped by a uniform branch when no thread
+/// holds it (r * Threads >= n / V), so short rows do not pay for R chunks. Kernels on rows of up to Threads * V * R elements
 /// use it to skip the second read of the row (from L1/L2) that a block
 /// walking longer rows needs.
-///
-/// Rows of 16-bit elements of at most kWideRowChunks chunks a thread are
-/// held converted to f32 (twice the registers, still few): the passes over
-/// them then convert nothing, where longer rows keep T to halve theirs.
 template <class T, unsigned V, unsigned R, unsigned Threads> class RegisterRow {
 public:
   static constexpr unsigned kSlots = R * V + 1;
   static constexpr unsigned kTail = R * V;
-  static constexpr unsigned kWideRowChunks = 2;
-  /// What a slot holds: f32 for short rows of 16-bit elements, else T.
-  using Held = std::conditional_t<sizeof(T) == 2 && R <= kWideRowChunks,
-                                  float, T>;
 
   RegisterRow(KernelBuilder &k, const U32 &tid, const U32 &n) : k_(k) {
     U32 whole = n / V;
@@ -212,8 +203,8 @@ public:
     }
     tailCol_ = whole * V + tid;
     tailValid_ = tailCol_ < n;
-    for (Val<Held> &v : values_)
-      v = k.constantOf<Held>(0.0f);
+    for (Val<T> &v : values_)
+      v = k.constantOf<T>(0.0f);
   }
 
   /// Reads the row from p (0 outside it).
@@ -227,24 +218,19 @@ public:
       auto next = k_.if_(
           live_[r],
           [&] {
-            std::array<Val<T>, V> in =
-                p.template loadVector<V>(first_[r], chunkValid_[r], outside);
-            std::array<Val<Held>, V> out;
-            for (unsigned j = 0; j < V; ++j)
-              out[j] = held(in[j]);
-            return asTuple(out);
+            return asTuple(
+                p.template loadVector<V>(first_[r], chunkValid_[r], outside));
           },
           [&] { return asTuple(chunk(r)); });
       setChunk(r, next, std::make_index_sequence<V>());
     }
-    values_[kTail] = held(p.load(tailCol_, tailValid_, outside));
+    values_[kTail] = p.load(tailCol_, tailValid_, outside);
   }
   /// Slots of columns past `limit` (signed) take `masked`: a causal mask
   /// applied once, where the values are read. Only chunks that reach past
   /// the limit select element by element (a branch per chunk: rows without
   /// a mask, whose limit is INT32_MAX, never enter it).
-  void maskPast(const I32 &limit, const Val<T> &maskedT) {
-    const Val<Held> masked = held(maskedT);
+  void maskPast(const I32 &limit, const Val<T> &masked) {
     // Limits below -1 keep nothing, as -1 does: clamped so that the room
     // left in a chunk cannot wrap (first < 2^15).
     I32 lim = select(limit < -1, k_.constant(int32_t(-1)), limit);
@@ -253,7 +239,7 @@ public:
       auto next = k_.if_(
           live_[r] && room < int32_t(V - 1),
           [&] {
-            std::array<Val<Held>, V> out = chunk(r);
+            std::array<Val<T>, V> out = chunk(r);
             for (unsigned j = 0; j < V; ++j)
               out[j] = select(room >= int32_t(j), out[j], masked);
             return asTuple(out);
@@ -273,17 +259,17 @@ public:
           when ? live_[r] && *when : live_[r],
           [&] {
             auto in = p.template loadVector<V>(first_[r], chunkValid_[r], 0.0f);
-            std::array<Val<Held>, V> out;
+            std::array<Val<T>, V> out;
             for (unsigned j = 0; j < V; ++j)
-              out[j] = held(fromF32<T>(fn(at(r * V + j), toF32(in[j]))));
+              out[j] = fromF32<T>(fn(at(r * V + j), toF32(in[j])));
             return asTuple(out);
           },
           [&] { return asTuple(chunk(r)); });
       setChunk(r, next, std::make_index_sequence<V>());
     }
     Pred tail = mask(tailValid_, when);
-    Val<Held> updated = held(
-        fromF32<T>(fn(at(kTail), toF32(p.load(tailCol_, tail, 0.0f)))));
+    Val<T> updated =
+        fromF32<T>(fn(at(kTail), toF32(p.load(tailCol_, tail, 0.0f))));
     values_[kTail] = when ? select(*when, updated, values_[kTail]) : updated;
   }
 
@@ -304,17 +290,24 @@ public:
 
   /// Stores fn(Width<W>, col, valid, slot) — the Chunk<W> of W elements
   /// from column col, slots slot .. slot + W - 1, `valid` where they are
-  /// the row's — converted to p's type, where `enable` holds.
+  /// the row's — converted to p's type, where `enable` holds. fn runs for
+  /// whole chunks only where they are the row's (a branch per chunk,
+  /// divergent at the row's end only), so it may read other rows of n
+  /// elements unmasked there (W > 1); the tail's (W = 1) it runs for every
+  /// thread, `valid` saying which.
   template <class P, class F>
   void store(const P &p, F fn, const Pred *enable = nullptr) const {
     using E = typename P::element_type;
     for (unsigned r = 0; r < R; ++r)
-      k_.if_(live_[r], [&] {
+      k_.if_(live_[r] && chunkValid_[r], [&] {
         Chunk<V> c = fn(Width<V>(), first_[r], chunkValid_[r], r * V);
         std::array<Val<E>, V> v;
         for (unsigned j = 0; j < V; ++j)
           v[j] = fromF32<E>(c[j]);
-        p.template storeVector<V>(first_[r], v, mask(chunkValid_[r], enable));
+        if (enable)
+          p.template storeVector<V>(first_[r], v, *enable);
+        else
+          p.template storeVector<V>(first_[r], v);
       });
     Chunk<1> c = fn(Width<1>(), tailCol_, tailValid_, kTail);
     p.store(tailCol_, fromF32<E>(c[0]), mask(tailValid_, enable));
@@ -332,19 +325,13 @@ private:
   static Pred mask(const Pred &valid, const Pred *enable) {
     return enable ? valid && *enable : valid;
   }
-  static Val<Held> held(const Val<T> &v) {
-    if constexpr (std::is_same_v<Held, T>)
-      return v;
-    else
-      return toF32(v);
-  }
-  std::array<Val<Held>, V> chunk(unsigned r) const {
-    std::array<Val<Held>, V> out;
+  std::array<Val<T>, V> chunk(unsigned r) const {
+    std::array<Val<T>, V> out;
     for (unsigned j = 0; j < V; ++j)
       out[j] = values_[r * V + j];
     return out;
   }
-  static auto asTuple(const std::array<Val<Held>, V> &a) {
+  static auto asTuple(const std::array<Val<T>, V> &a) {
     return std::apply([](const auto &...v) { return std::make_tuple(v...); },
                       a);
   }
@@ -354,7 +341,7 @@ private:
   }
 
   KernelBuilder &k_;
-  std::array<Val<Held>, kSlots> values_;
+  std::array<Val<T>, kSlots> values_;
   std::array<U32, R> first_;
   std::array<Pred, R> chunkValid_, live_;
   U32 tailCol_;

@@ -363,19 +363,32 @@ void buildNormRegs(ModuleBuilder &mb) {
         // thread has read them (the shift included), past the reductions'
         // barriers.
         h.store(rowOf(p.sumOut, row, p.ldsum), held, &p.hasResidual);
-        h.store(rowOf(p.out, row, p.ldout), [&](auto width, const U32 &col,
-                                                const Pred &valid,
-                                                unsigned slot) {
-          constexpr unsigned W = decltype(width)::value;
-          Chunk<W> w = loadChunkOr<W>(p.weight, col, valid && p.hasWeight, 1.0f);
-          Chunk<W> b = Layer ? loadChunkOr<W>(p.bias, col, valid && p.hasBias,
-                                              0.0f)
-                             : Chunk<W>{};
-          Chunk<W> y;
-          for (unsigned j = 0; j < W; ++j)
-            y[j] = normalize<Layer>(h.at(slot + j), mean, rstd, w[j], b[j]);
-          return y;
-        });
+        // The output: with every affine operand present (the common
+        // case), whole chunks read weight and bias unmasked (no select per
+        // element); otherwise absent ones read as 1 and 0.
+        auto output = [&](bool affine) {
+          h.store(rowOf(p.out, row, p.ldout), [&](auto width, const U32 &col,
+                                                  const Pred &valid,
+                                                  unsigned slot) {
+            constexpr unsigned W = decltype(width)::value;
+            Chunk<W> w, b{};
+            if (affine && W > 1) {
+              w = loadChunk<W>(p.weight, col);
+              if constexpr (Layer)
+                b = loadChunk<W>(p.bias, col);
+            } else {
+              w = loadChunkOr<W>(p.weight, col, valid && p.hasWeight, 1.0f);
+              if constexpr (Layer)
+                b = loadChunkOr<W>(p.bias, col, valid && p.hasBias, 0.0f);
+            }
+            Chunk<W> y;
+            for (unsigned j = 0; j < W; ++j)
+              y[j] = normalize<Layer>(h.at(slot + j), mean, rstd, w[j], b[j]);
+            return y;
+          });
+        };
+        Pred affine = Layer ? p.hasWeight && p.hasBias : p.hasWeight;
+        k.if_(affine, [&] { output(true); }, [&] { output(false); });
       });
 }
 

@@ -235,6 +235,14 @@ ptx.entry @floats(%a: f32, %b: f32, %h: f16, %g: f16, %d: f64) {
   // CHECK: ptx.cvt rn f16 f32 %[[Q]] : f32 -> f16
   // FAST: ptx.div approx f32
   %9 = arith.divf %h, %g : f16
+  // A reciprocal approximation allowed (arcp): div.full, within 2 ulp,
+  // with or without fast-math; f16 through f32.
+  // CHECK: ptx.div full f32
+  // FAST: ptx.div full f32
+  %30 = arith.divf %a, %b fastmath<arcp> : f32
+  // CHECK: ptx.div full f32
+  // CHECK: ptx.cvt rn f16 f32
+  %31 = arith.divf %h, %g fastmath<arcp> : f16
   // CHECK: ptx.add rn f16
   %10 = arith.addf %h, %g : f16
   // maximumf: IEEE maximum, NaN if either is NaN, and -0 < +0 (for equal
@@ -265,7 +273,7 @@ ptx.entry @floats(%a: f32, %b: f32, %h: f16, %g: f16, %d: f64) {
   // CHECK: ptx.selp b16 %{{.*}}, %{{.*}}, %{{.*}} : f16
   %c = arith.cmpf olt, %a, %b : f32
   %18 = arith.select %c, %h, %g : f16
-  "test.use"(%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18) : (f32, f32, f32, f32, f32, f32, f32, f32, f64, f16, f16, f32, f64, f16, i32, i64, f32, i32, f16) -> ()
+  "test.use"(%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %30, %31) : (f32, f32, f32, f32, f32, f32, f32, f32, f64, f16, f16, f32, f64, f16, i32, i64, f32, i32, f16, f32, f16) -> ()
   ptx.ret
 }
 
@@ -331,6 +339,9 @@ ptx.entry @bf16(%x: bf16, %y: bf16, %i: i32, %d: f64, %s: i16, %f: f32) {
   // CHECK: ptx.div rn f32
   // CHECK: ptx.cvt rn bf16 f32
   %1 = arith.divf %x, %y : bf16
+  // CHECK: ptx.div full f32
+  // CHECK: ptx.cvt rn bf16 f32
+  %20 = arith.divf %x, %y fastmath<arcp> : bf16
   // CHECK: ptx.setp nan f32
   %2 = arith.cmpf uno, %x, %y : bf16
   // CHECK: %[[SIGN:.*]] = ptx.constant -0.000000e+00 : bf16
@@ -367,7 +378,7 @@ ptx.entry @bf16(%x: bf16, %y: bf16, %i: i32, %d: f64, %s: i16, %f: f32) {
   // CHECK: %[[E:.*]] = ptx.mov b32 %{{.*}} : i32 -> f32
   // CHECK: ptx.cvt f64 f32 %[[E]] : f32 -> f64
   %9 = arith.extf %x : bf16 to f64
-  "test.use"(%0, %1, %2, %3, %4, %5, %6, %7, %8, %9) : (bf16, bf16, i1, bf16, bf16, bf16, bf16, i32, bf16, f64) -> ()
+  "test.use"(%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %20) : (bf16, bf16, i1, bf16, bf16, bf16, bf16, i32, bf16, f64, bf16) -> ()
   ptx.ret
 }
 
