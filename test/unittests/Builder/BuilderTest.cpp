@@ -145,6 +145,26 @@ TEST(Builder, MathAndCasts) {
     EXPECT_THAT(ir, HasSubstr(op)) << op;
 }
 
+// fastExp2 and fastDiv carry their licence as fastmath flags (afn, arcp),
+// which the lowering turns into ex2.approx.ftz and div.full; exp2 and /
+// carry none.
+TEST(Builder, FastMathFunctionsCarryTheirFlags) {
+  std::string ir = build([](KernelBuilder &k) {
+    auto p = k.param<Ptr<float>>("p");
+    F32 x = p[0];
+    p[1] = fastExp2(x) + fastDiv(x, p[2]) + fastDiv(1.0f, x);
+    p[3] = exp2(x) + x / p[4];
+  });
+  EXPECT_THAT(ir, HasSubstr("math.exp2 %"));
+  EXPECT_THAT(ir, HasSubstr("fastmath<afn>"));
+  EXPECT_THAT(ir, HasSubstr("fastmath<arcp>"));
+  size_t arcp = 0;
+  for (size_t at = ir.find("fastmath<arcp>"); at != std::string::npos;
+       at = ir.find("fastmath<arcp>", at + 1))
+    ++arcp;
+  EXPECT_EQ(arcp, 2u);
+}
+
 TEST(Builder, IfElseYieldsValues) {
   std::string ir = build([](KernelBuilder &k) {
     auto p = k.param<Ptr<float>>("p");
