@@ -429,7 +429,10 @@ Val<T> fastDiv(const Val<T> &a, detail::NoDeduce<Operand<T>> b) {
 }
 template <class T>
 Val<T> fastDiv(detail::NoDeduce<Literal<T>> a, const Val<T> &b) {
-  return fastDiv(Val<T>(b.state(), a.operand().materialize(b.state())), b);
+  return Val<T>(b.state(), detail::binary(b.state(), detail::BinOp::FastDiv,
+                                          detail::ElemTraits<T>::kind,
+                                          a.operand().materialize(b.state()),
+                                          b.raw(), a.operand().loc()));
 }
 
 #define KAIO_BUILDER_COMPARE(OP, NAME)                                         \

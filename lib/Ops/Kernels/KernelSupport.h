@@ -185,9 +185,10 @@ template <class P> P rowOf(const P &base, const U64 &row, const U32 &ld) {
 /// holds an element of the row (the others hold what the reads put there —
 /// 0, or loadOr's `outside` — or, in chunks no thread holds, 0),
 /// `col(slot)` which. Chunk r is skipped by a uniform branch when no thread
-/// holds it (r * Threads >= n / V), so short rows do not pay for R chunks. Kernels on rows of up to Threads * V * R elements
-/// use it to skip the second read of the row (from L1/L2) that a block
-/// walking longer rows needs.
+/// holds it (r * Threads >= n / V), so short rows do not pay for R chunks.
+/// Kernels on rows of up to Threads * V * R elements use it to skip the
+/// second read of the row (from L1/L2) that a block walking longer rows
+/// needs.
 template <class T, unsigned V, unsigned R, unsigned Threads> class RegisterRow {
 public:
   static constexpr unsigned kSlots = R * V + 1;

@@ -318,9 +318,9 @@ template <class T, unsigned V, bool Layer> void buildNorm(ModuleBuilder &mb) {
 }
 
 /// The norms on rows of up to registerRowMaxCols elements held in
-/// registers (rms_norm_regs<R>_*, layer_norm_regs<R>_*; 16-byte accesses): x and
-/// residual read once, h = x + residual kept (and stored to sum_out), the
-/// statistics and the output from the registers; `src` is not read. Same
+/// registers (rms_norm_regs<R>_*, layer_norm_regs<R>_*; 16-byte accesses):
+/// x and residual read once, h = x + residual kept (and stored to sum_out),
+/// the statistics and the output from the registers; `src` is not read. Same
 /// parameters and results as buildNorm's.
 template <class T, unsigned V, bool Layer, unsigned R>
 void buildNormRegs(ModuleBuilder &mb) {
@@ -337,7 +337,8 @@ void buildNormRegs(ModuleBuilder &mb) {
         auto resr = rowOf(p.residual, row, p.ldres);
         // Slots outside the row hold the shift (LayerNorm: h[0], whose
         // h - shift is 0) or 0 (RMSNorm): the sums take them as they are.
-        F32 shift = normShift<T, Layer>(k, p, xr, resr), zero = k.constant(0.0f);
+        F32 shift = normShift<T, Layer>(k, p, xr, resr);
+        F32 zero = k.constant(0.0f);
         RegisterRow<T, V, R, kRowBlock> h(k, tid, p.n);
         h.loadOr(xr, fromF32<T>(shift));
         h.update(resr, &p.hasResidual,

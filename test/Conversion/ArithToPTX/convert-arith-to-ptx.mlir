@@ -242,6 +242,7 @@ ptx.entry @floats(%a: f32, %b: f32, %h: f16, %g: f16, %d: f64) {
   %30 = arith.divf %a, %b fastmath<arcp> : f32
   // CHECK: ptx.div full f32
   // CHECK: ptx.cvt rn f16 f32
+  // FAST: ptx.div full f32
   %31 = arith.divf %h, %g fastmath<arcp> : f16
   // CHECK: ptx.add rn f16
   %10 = arith.addf %h, %g : f16
