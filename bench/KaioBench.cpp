@@ -1429,7 +1429,7 @@ void BM_FlashAttention(benchmark::State &state) {
 void attentionShapes(benchmark::internal::Benchmark *b) {
   b->ArgNames({"seq", "dim", "causal"});
   for (int64_t causal : {0, 1})
-    for (int64_t dim : {64, 128})
+    for (int64_t dim : {64, 128, 256})
       for (int64_t seq : {512, 1024, 2048, 4096, 8192, 16384})
         b->Args({seq, dim, causal});
   b->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);

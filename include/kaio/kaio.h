@@ -474,7 +474,7 @@ static inline kaio_attention_options kaio_attention_defaults(void) {
   return o;
 }
 
-/* O = softmax(scale Q K^T) V (FlashAttention-2; head dims 64 and 128; k/v
+/* O = softmax(scale Q K^T) V (FlashAttention-2; head dims 64, 128, 256; k/v
  * heads dividing q's: GQA, MQA). cu_seqlens_q/k (NULL, or s32 vectors of
  * batch + 1 offsets: packed sequences, tensors of batch 1), lse (NULL, or
  * f32 [batch, heads, seq_q] / [heads, total_q]) and options (NULL:

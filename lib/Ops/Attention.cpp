@@ -268,10 +268,6 @@ rt::Error validateBackward(const AttentionTensor &q, const AttentionTensor &k,
                            const AttentionOptions &opt, Extents &x) {
   if (rt::Error e = validateAttention(q, k, v, o, opt, true, x))
     return e;
-  if (q.dim > 128)
-    return detail::unsupported(kOp, "q",
-                               "head dimension " + std::to_string(q.dim) +
-                                   " in the backward (supported: 64, 128)");
   for (auto [name, t, like, likeName] :
        {std::tuple<const char *, const AttentionTensor *,
                    const AttentionTensor *, const char *>{"do", &dO, &q, "q"},
@@ -314,7 +310,8 @@ rt::Error validateBackward(const AttentionTensor &q, const AttentionTensor &k,
   if (rt::Error e =
           detail::checkDisjoint(kOp, "lse", opt.lse, "workspace", opt.workspace))
     return e;
-  if ((x.maxK + kAttnBlockK - 1) / kAttnBlockK > detail::kMaxExtent)
+  const std::int64_t keysPerBlock = attnDkdvBlockK(unsigned(q.dim));
+  if ((x.maxK + keysPerBlock - 1) / keysPerBlock > detail::kMaxExtent)
     return detail::invalid(kOp, "k", "too many rows for one grid");
   return rt::Error::success();
 }
@@ -589,7 +586,8 @@ rt::Error Library::flashAttentionBackward(
   if (maxK)
     if (rt::Error e = launch(
             *dkdv,
-            rt::Dim3(unsigned((maxK + kAttnBlockK - 1) / kAttnBlockK),
+            rt::Dim3(unsigned((maxK + attnDkdvBlockK(unsigned(q.dim)) - 1) /
+                              attnDkdvBlockK(unsigned(q.dim))),
                      unsigned(k.heads), batches),
             32 * kAttnWarps, ka.args))
       return e.addContext(kOp);

@@ -526,8 +526,8 @@ def flash_attention(q, k, v, out=None, scale=None, causal=False,
     """softmax(scale * q @ k^T) @ v per batch and head (FlashAttention-2 on
     tensor cores): q, k, v float16 or bfloat16 in `layout` "bshd" ([batch,
     seq, heads, dim], FlashAttention's) or "bhsd" ([batch, heads, seq,
-    dim], torch SDPA's), any strides with dim contiguous; head dims 64 and
-    128; k/v heads dividing q's (GQA, MQA). scale defaults to
+    dim], torch SDPA's), any strides with dim contiguous; head dims 64,
+    128 and 256; k/v heads dividing q's (GQA, MQA). scale defaults to
     1/sqrt(dim); causal masks keys right of the diagonal (bottom-right
     aligned for seq_q != seq_k with bottom_right=True); window=(left,
     right) is a sliding window (-1: unbounded). Packed sequences: 3-D

@@ -105,8 +105,7 @@ struct AttentionOptions {
   const rt::Stream *stream = nullptr;
 };
 
-/// The head dimensions the forward takes; the backward and decoding take
-/// 64 and 128.
+/// The head dimensions the forward, the backward and decoding take.
 constexpr std::int64_t kAttentionHeadDims[] = {64, 128, 256};
 
 /// Checks flashAttention's arguments (what Library::flashAttention

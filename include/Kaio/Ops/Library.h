@@ -175,7 +175,7 @@ public:
                 const ElementwiseOptions &options = {});
 
   /// O = softmax(scale Q K^T) V per batch and head, FlashAttention-2 on
-  /// tensor cores (Attention.h): f16 or bf16, head dims 64 and 128, MHA,
+  /// tensor cores (Attention.h): f16 or bf16, head dims 64, 128, 256, MHA,
   /// GQA and MQA (k/v heads dividing q's), causal masks aligned top-left or
   /// bottom-right, sliding windows, packed variable-length batches, and
   /// optionally each row's logsumexp.

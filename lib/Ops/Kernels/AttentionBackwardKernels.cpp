@@ -73,10 +73,47 @@ template <class T, unsigned D> void buildPrep(ModuleBuilder &mb) {
             });
 }
 
+/// acc = sum over kk of a(kk) B_kk^T, B_kk the 16 columns 16 kk of `rows`
+/// from row row0 on (its rows are the product's columns, `tile` of them).
+template <class T, class AFragment>
+Frag productWithRows(KernelBuilder &k, AFragment a, const Shared<T> &rows,
+                     const U32 &row0, unsigned cols, FragTile tile) {
+  Frag acc = k.fragFill<float>(FragRole::acc, kShape, 0.0f, tile);
+  for (unsigned kk = 0; kk < cols / 16; ++kk)
+    acc = k.mma(a(kk), rows.loadFragmentTransposed(kShape, row0, kk * 16, tile),
+                acc);
+  return acc;
+}
+
+/// acc[p] += a B_p, a the A operand of `depth` (16s) columns, B_p the
+/// first `depth` rows of `b` and its columns col0 + p w .. + w, w the parts'
+/// width.
+template <class T, size_t N>
+void accumulateParts(KernelBuilder &k, std::array<Frag, N> &acc,
+                     const Frag &a, const Shared<T> &b, unsigned depth,
+                     const U32 &col0, unsigned width) {
+  for (unsigned kk = 0; kk < depth / 16; ++kk)
+    for (unsigned part = 0; part < N; ++part)
+      acc[part] = k.mma(a.slice(0, kk, FragTile{1, 1}),
+                        b.loadFragment(FragRole::b, kShape, kk * 16,
+                                       col0 + part * width,
+                                       FragTile{1, width / 8}),
+                        acc[part]);
+}
+
+/// dQ for 64 query rows (16 a warp). Up to head dim 128 the warp's Q and dO
+/// fragments stay in registers and three tiles rotate through K_j, V_j and
+/// K_{j+1}, 64 keys a step. At 256 dQ alone takes 128 registers: Q and dO
+/// keep tiles of their own (fragments reloaded by ldmatrix each step), and
+/// one K and one V tile of 32 keys take turns: V_{j+1}'s copy overlaps S,
+/// the softmax and dS K_j, K_{j+1}'s the next step's dP (96 KiB).
 template <class T, unsigned D> void buildDq(ModuleBuilder &mb) {
   mb.kernel(
       kernelName("flash_bwd_dq", typeName<T>(), D),
       {int32_t(32 * kAttnWarps)}, [](KernelBuilder &k) {
+        constexpr bool kWide = D > 128;
+        constexpr unsigned kKeys = kWide ? 32 : kBlockK;
+        constexpr unsigned kParts = kWide ? 4 : 2, kWidth = D / kParts;
         auto q = tensorParam<Ptr<const T>>(k, "q");
         auto kp = tensorParam<Ptr<const T>>(k, "k");
         auto v = tensorParam<Ptr<const T>>(k, "v");
@@ -96,26 +133,11 @@ template <class T, unsigned D> void buildDq(ModuleBuilder &mb) {
           auto db = delta.at(b, h, seq.qStart);
           Mask mk = mask(k, c, seq);
           I32 q0i = q0.as<int32_t>();
-          BlockRange keys = keyBlocks(k, mk, q0i);
+          BlockRange keys = keyBlocks(k, mk, q0i, kKeys);
           auto aligned = CopyAlignment::Promised;
-          std::array<Shared<T>, 3> bufs = {k.shared<T>({kBlockK, D}),
-                                           k.shared<T>({kBlockK, D}),
-                                           k.shared<T>({kBlockK, D})};
-          Token tq = k.asyncCopy(q.at(b, h, seq.qStart), q0, 0u, seq.sq, D,
-                                 q.rowStride, bufs[0], aligned);
-          Token tdo = k.asyncCopy(dO.at(b, h, seq.qStart), q0, 0u, seq.sq, D,
-                                  dO.rowStride, bufs[1], aligned);
-          Token tk = k.asyncCopy(kb, keys.first.as<uint32_t>(), 0u, seq.sk, D,
-                                 kp.rowStride, bufs[2], aligned);
-          k.asyncWait({tq, tdo});
-          k.barrier();
           U32 warpRow = k.warpId() * 16u;
-          FragTile rowTile{1, D / 16};
-          Frag qf = bufs[0].loadFragment(FragRole::a, kShape, warpRow, 0u,
-                                         rowTile);
-          Frag dof = bufs[1].loadFragment(FragRole::a, kShape, warpRow, 0u,
-                                          rowTile);
-          k.barrier();
+          FragTile keyTile{1, kKeys / 8};
+          U32 origin = k.constant(0u);
           // Each row's lse (log2) and delta, as row broadcasts.
           I32 rowBase = q0i + warpRow.as<int32_t>();
           Frag one = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
@@ -132,31 +154,13 @@ template <class T, unsigned D> void buildDq(ModuleBuilder &mb) {
           Frag dlt = perRow([&](const U32 &i, const Pred &in) {
             return db.load(i, in, 0.0f);
           });
-          Frag zero = k.fragFill<float>(FragRole::acc, kShape, 0.0f, rowTile);
-
-          using State = std::tuple<Frag, Frag, Shared<T>, Shared<T>,
-                                   Shared<T>, Token>;
-          auto step = [&](bool masked, const I32 &j0, const Frag &dq0,
-                          const Frag &dq1, const Shared<T> &kTile,
-                          const Shared<T> &free0, const Shared<T> &free1,
-                          const Token &tkIn) -> State {
-            U32 j0u = j0.as<uint32_t>();
-            // K_j has landed, and every warp is past the last step: the
-            // free tiles take V_j and K_{j+1}.
-            k.asyncWait({tkIn});
-            k.barrier();
-            Token tv = k.asyncCopy(vb, j0u, 0u, seq.sk, D, v.rowStride,
-                                   free0, aligned);
-            Token tkNext = k.asyncCopy(kb, j0u + kBlockK, 0u, seq.sk, D,
-                                       kp.rowStride, free1, aligned);
-            FragTile keyTile{1, kBlockK / 8};
-            Frag s = k.fragFill<float>(FragRole::acc, kShape, 0.0f, keyTile);
-            for (unsigned kk = 0; kk < D / 16; ++kk)
-              s = k.mma(qf.slice(0, kk, FragTile{1, 1}),
-                        kTile.loadFragmentTransposed(kShape, 0u, kk * 16,
-                                                     keyTile),
-                        s);
-            Frag p = s.mapIndexed<float, float>(
+          Frag zero = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
+                                        FragTile{1, kWidth / 8});
+          using Parts = std::array<Frag, kParts>;
+          // P = exp2(scale log2e S - lse log2e) and dS = P (dP - delta),
+          // the A operand of dS K.
+          auto probabilities = [&](bool masked, const I32 &j0, const Frag &s) {
+            return s.mapIndexed<float, float>(
                 [&](F32 x, I32 r, I32 col, F32 l2) {
                   F32 e = fastExp2(fma(x, c.scaleLog2, -l2));
                   if (!masked)
@@ -165,56 +169,155 @@ template <class T, unsigned D> void buildDq(ModuleBuilder &mb) {
                                 k.constant(0.0f));
                 },
                 lse2);
-            k.asyncWait({tv});
+          };
+          auto dsOperand = [&](const Frag &p, const Frag &dp) {
+            return p
+                .mapWith<float, float>(
+                    [&](F32 pv, F32 dpv, F32 dl) { return pv * (dpv - dl); },
+                    dp, dlt)
+                .template toOperand<T>();
+          };
+          Parts result;
+          if constexpr (kWide) {
+            Shared<T> qT = k.shared<T>({kBlockQ, D}),
+                      doT = k.shared<T>({kBlockQ, D}),
+                      kT = k.shared<T>({kKeys, D}), vT = k.shared<T>({kKeys, D});
+            U32 j = keys.first.as<uint32_t>();
+            k.asyncCopy(q.at(b, h, seq.qStart), q0, 0u, seq.sq, D,
+                        q.rowStride, qT, aligned);
+            k.asyncCopy(dO.at(b, h, seq.qStart), q0, 0u, seq.sq, D,
+                        dO.rowStride, doT, aligned);
+            // V first: every step waits for V before K.
+            Token tv = k.asyncCopy(vb, j, 0u, seq.sk, D, v.rowStride, vT,
+                                   aligned);
+            Token tk = k.asyncCopy(kb, j, 0u, seq.sk, D, kp.rowStride, kT,
+                                   aligned);
+            auto qFragment = [&](unsigned kk) {
+              return qT.loadFragment(FragRole::a, kShape, warpRow, kk * 16);
+            };
+            auto doFragment = [&](unsigned kk) {
+              return doT.loadFragment(FragRole::a, kShape, warpRow, kk * 16);
+            };
+            using State = std::tuple<Frag, Frag, Frag, Frag, Token, Token>;
+            auto step = [&](bool masked, const I32 &j0, Parts acc,
+                            const Token &tvIn, const Token &tkIn) -> State {
+              U32 next = j0.as<uint32_t>() + kKeys;
+              // V_j (and, on the first step, Q and dO) has landed.
+              k.asyncWait({tvIn});
+              k.barrier();
+              Frag dp = productWithRows<T>(k, doFragment, vT, origin, D,
+                                           keyTile);
+              // K_j has landed; every warp is done with V_j.
+              k.asyncWait({tkIn});
+              k.barrier();
+              Token tvNext = k.asyncCopy(vb, next, 0u, seq.sk, D, v.rowStride,
+                                         vT, aligned);
+              Frag p = probabilities(
+                  masked, j0,
+                  productWithRows<T>(k, qFragment, kT, origin, D, keyTile));
+              accumulateParts(k, acc, dsOperand(p, dp), kT, kKeys, origin,
+                              kWidth);
+              // Every warp is done with K_j.
+              k.barrier();
+              Token tkNext = k.asyncCopy(kb, next, 0u, seq.sk, D,
+                                         kp.rowStride, kT, aligned);
+              return State(acc[0], acc[1], acc[2], acc[3], tvNext, tkNext);
+            };
+            State state(zero, zero, zero, zero, tv, tk);
+            auto loop = [&](bool masked, const I32 &from, const I32 &to) {
+              state = k.forCarrying(
+                  from, to, int32_t(kKeys), state,
+                  [&](I32 j0, Frag a0, Frag a1, Frag a2, Frag a3, Token tvI,
+                      Token tkI) {
+                    return step(masked, j0, Parts{a0, a1, a2, a3}, tvI, tkI);
+                  });
+            };
+            loop(true, keys.first, keys.clean);
+            loop(false, keys.clean, keys.cleanEnd);
+            loop(true, keys.cleanEnd, keys.end);
+            result = {std::get<0>(state), std::get<1>(state),
+                      std::get<2>(state), std::get<3>(state)};
+          } else {
+            std::array<Shared<T>, 3> bufs = {k.shared<T>({kKeys, D}),
+                                             k.shared<T>({kKeys, D}),
+                                             k.shared<T>({kKeys, D})};
+            Token tq = k.asyncCopy(q.at(b, h, seq.qStart), q0, 0u, seq.sq, D,
+                                   q.rowStride, bufs[0], aligned);
+            Token tdo = k.asyncCopy(dO.at(b, h, seq.qStart), q0, 0u, seq.sq,
+                                    D, dO.rowStride, bufs[1], aligned);
+            Token tk = k.asyncCopy(kb, keys.first.as<uint32_t>(), 0u, seq.sk,
+                                   D, kp.rowStride, bufs[2], aligned);
+            k.asyncWait({tq, tdo});
             k.barrier();
-            Frag dp = k.fragFill<float>(FragRole::acc, kShape, 0.0f, keyTile);
-            for (unsigned kk = 0; kk < D / 16; ++kk)
-              dp = k.mma(dof.slice(0, kk, FragTile{1, 1}),
-                         free0.loadFragmentTransposed(kShape, 0u, kk * 16,
-                                                      keyTile),
-                         dp);
-            Frag ds = p.mapWith<float, float>(
-                [&](F32 pv, F32 dpv, F32 dl) { return pv * (dpv - dl); }, dp,
-                dlt);
-            Frag dsa = ds.toOperand<T>();
-            std::array<Frag, 2> acc = {dq0, dq1};
-            for (unsigned kk = 0; kk < kBlockK / 16; ++kk)
-              for (unsigned half = 0; half < 2; ++half)
-                acc[half] = k.mma(
-                    dsa.slice(0, kk, FragTile{1, 1}),
-                    kTile.loadFragment(FragRole::b, kShape, kk * 16,
-                                       half * (D / 2), rowTile),
-                    acc[half]);
-            return State(acc[0], acc[1], free1, kTile, free0, tkNext);
-          };
-          State state(zero, zero, bufs[2], bufs[0], bufs[1], tk);
-          auto loop = [&](bool masked, const I32 &from, const I32 &to) {
-            state = k.forCarrying(
-                from, to, int32_t(kBlockK), state,
-                [&](I32 j0, Frag a0, Frag a1, Shared<T> kt, Shared<T> f0,
-                    Shared<T> f1, Token t) {
-                  return step(masked, j0, a0, a1, kt, f0, f1, t);
-                });
-          };
-          loop(true, keys.first, keys.clean);
-          loop(false, keys.clean, keys.cleanEnd);
-          loop(true, keys.cleanEnd, keys.end);
+            FragTile rowTile{1, D / 16};
+            Frag qf = bufs[0].loadFragment(FragRole::a, kShape, warpRow, 0u,
+                                           rowTile);
+            Frag dof = bufs[1].loadFragment(FragRole::a, kShape, warpRow, 0u,
+                                            rowTile);
+            k.barrier();
+            auto qFragment = [&](unsigned kk) {
+              return qf.slice(0, kk, FragTile{1, 1});
+            };
+            auto doFragment = [&](unsigned kk) {
+              return dof.slice(0, kk, FragTile{1, 1});
+            };
+            using State = std::tuple<Frag, Frag, Shared<T>, Shared<T>,
+                                     Shared<T>, Token>;
+            auto step = [&](bool masked, const I32 &j0, Parts acc,
+                            const Shared<T> &kTile, const Shared<T> &free0,
+                            const Shared<T> &free1,
+                            const Token &tkIn) -> State {
+              U32 j0u = j0.as<uint32_t>();
+              // K_j has landed, and every warp is past the last step: the
+              // free tiles take V_j and K_{j+1}.
+              k.asyncWait({tkIn});
+              k.barrier();
+              Token tv = k.asyncCopy(vb, j0u, 0u, seq.sk, D, v.rowStride,
+                                     free0, aligned);
+              Token tkNext = k.asyncCopy(kb, j0u + kKeys, 0u, seq.sk, D,
+                                         kp.rowStride, free1, aligned);
+              Frag p = probabilities(
+                  masked, j0,
+                  productWithRows<T>(k, qFragment, kTile, origin, D, keyTile));
+              k.asyncWait({tv});
+              k.barrier();
+              Frag dp = productWithRows<T>(k, doFragment, free0, origin, D,
+                                           keyTile);
+              accumulateParts(k, acc, dsOperand(p, dp), kTile, kKeys, origin,
+                              kWidth);
+              return State(acc[0], acc[1], free1, kTile, free0, tkNext);
+            };
+            State state(zero, zero, bufs[2], bufs[0], bufs[1], tk);
+            auto loop = [&](bool masked, const I32 &from, const I32 &to) {
+              state = k.forCarrying(
+                  from, to, int32_t(kKeys), state,
+                  [&](I32 j0, Frag a0, Frag a1, Shared<T> kt, Shared<T> f0,
+                      Shared<T> f1, Token t) {
+                    return step(masked, j0, Parts{a0, a1}, kt, f0, f1, t);
+                  });
+            };
+            loop(true, keys.first, keys.clean);
+            loop(false, keys.clean, keys.cleanEnd);
+            loop(true, keys.cleanEnd, keys.end);
+            result = {std::get<0>(state), std::get<1>(state)};
+          }
+          // The last prefetch (past the keys) lands before the kernel ends.
           k.asyncWait({});
           auto dqb = dq.at(b, h, seq.qStart);
-          for (unsigned half = 0; half < 2; ++half) {
-            Frag f = half ? std::get<1>(state) : std::get<0>(state);
-            f.mapWith<float, float>([&](F32 x) { return x * c.scale; })
-                .store(dqb, q0 + warpRow, half * (D / 2), seq.sq, D,
+          for (unsigned part = 0; part < kParts; ++part)
+            result[part]
+                .template mapWith<float, float>([&](F32 x) { return x * c.scale; })
+                .store(dqb, q0 + warpRow, part * kWidth, seq.sq, D,
                        dq.rowStride);
-          }
         });
       });
 }
 
-/// The query blocks (of kDkdvBlockQ rows) that see keys [j0, j0 + 64), and
+/// The query blocks (of kDkdvBlockQ rows) that see keys [j0, j0 + bk), and
 /// among them those that see them whole.
-BlockRange queryBlocks(KernelBuilder &k, const Mask &m, const I32 &j0) {
-  const int32_t bq = kDkdvBlockQ, bk = kBlockK;
+BlockRange queryBlocks(KernelBuilder &k, const Mask &m, const I32 &j0,
+                       int32_t bk) {
+  const int32_t bq = kDkdvBlockQ;
   I32 iLo = select(m.hasRight, max(j0 - m.off - m.right, 0), k.constant(0));
   I32 iHi = select(m.hasLeft, min(j0 + bk - m.off + m.left, m.sq), m.sq);
   I32 first = (iLo / bq) * bq;
@@ -236,10 +339,20 @@ BlockRange queryBlocks(KernelBuilder &k, const Mask &m, const I32 &j0) {
           first + blocks * bq};
 }
 
+/// dK and dV for a block of keys, 16 a warp up to head dim 128. At 256 dK
+/// and dV would take 256 registers a warp: a pair of warps shares 16 keys
+/// and splits each step's queries, computing S^T and dP^T for its 16 (no
+/// product twice), and the columns of dK and dV (64 + 64 registers each);
+/// the pair trades P^T and dS^T through shared memory (FlashAttention-2's
+/// way), where each reads the whole step's as A operands.
 template <class T, unsigned D> void buildDkdv(ModuleBuilder &mb) {
   mb.kernel(
       kernelName("flash_bwd_dkdv", typeName<T>(), D),
       {int32_t(32 * kAttnWarps)}, [](KernelBuilder &k) {
+        constexpr unsigned kKeys = attnDkdvBlockK(D), kPairs = kKeys / 16;
+        constexpr unsigned kSplit = kAttnWarps / kPairs, kCols = D / kSplit;
+        constexpr unsigned kWidth = kCols / 2;
+        static_assert(kSplit == 1 || kSplit == 2, "a warp or a pair a key row");
         auto q = tensorParam<Ptr<const T>>(k, "q");
         auto kp = tensorParam<Ptr<const T>>(k, "k");
         auto v = tensorParam<Ptr<const T>>(k, "v");
@@ -250,31 +363,42 @@ template <class T, unsigned D> void buildDkdv(ModuleBuilder &mb) {
         auto delta = rowVectorParam<Ptr<const float>>(k, "delta");
         Common c = commonParams(k);
         U32 b = k.blockId(Dim::z), kvh = k.blockId(Dim::y);
-        U32 j0 = k.blockId(Dim::x) * kBlockK;
+        U32 j0 = k.blockId(Dim::x) * kKeys;
         Sequences seq = sequences(c, b);
         k.if_(j0 < seq.sk, [&] {
           Mask mk = mask(k, c, seq);
           I32 j0i = j0.as<int32_t>();
-          BlockRange queries = queryBlocks(k, mk, j0i);
+          BlockRange queries = queryBlocks(k, mk, j0i, kKeys);
           auto aligned = CopyAlignment::Promised;
           // K and V stay for the whole kernel; Q and dO change per step.
-          Shared<T> kT = k.shared<T>({kBlockK, D}), vT = k.shared<T>({kBlockK, D});
+          Shared<T> kT = k.shared<T>({kKeys, D}), vT = k.shared<T>({kKeys, D});
           Shared<T> qT = k.shared<T>({kDkdvBlockQ, D}),
                     doT = k.shared<T>({kDkdvBlockQ, D});
           // The step's lse (log2) and delta, one per query (column).
           Shared<float> lseS = k.shared<float>({kDkdvBlockQ}),
                         deltaS = k.shared<float>({kDkdvBlockQ});
-          U32 tid = k.threadId();
+          U32 tid = k.threadId(), warp = k.warpId();
           Token tk = k.asyncCopy(kp.at(b, kvh, seq.kStart), j0, 0u, seq.sk, D,
                                  kp.rowStride, kT, aligned);
           Token tv = k.asyncCopy(v.at(b, kvh, seq.kStart), j0, 0u, seq.sk, D,
                                  v.rowStride, vT, aligned);
           k.asyncWait({tk, tv});
-          U32 warpKey = k.warpId() * 16u;
+          // The warp's 16 keys, its queries [qOff, qOff + kQueries) of each
+          // step and its columns [col0, col0 + kCols) of dK and dV.
+          constexpr unsigned kQueries = kDkdvBlockQ / kSplit;
+          U32 warpKey = (kSplit > 1 ? warp % kPairs : warp) * 16u;
+          U32 half = kSplit > 1 ? warp / kPairs : k.constant(0u);
+          U32 qOff = half * kQueries, col0 = half * kCols;
           I32 keyBase = j0i + warpKey.as<int32_t>();
-          FragTile rowTile{1, D / 16};
-          FragTile queryTile{1, kDkdvBlockQ / 8};
-          Frag zero = k.fragFill<float>(FragRole::acc, kShape, 0.0f, rowTile);
+          FragTile queryTile{1, kQueries / 8};
+          // Split pairs trade P^T and dS^T here (keys x the step's queries).
+          Shared<T> pS, dsS;
+          if constexpr (kSplit > 1) {
+            pS = k.shared<T>({kKeys, kDkdvBlockQ});
+            dsS = k.shared<T>({kKeys, kDkdvBlockQ});
+          }
+          Frag zero = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
+                                        FragTile{1, kWidth / 8});
           using State = std::tuple<Frag, Frag, Frag, Frag>;
           State state(zero, zero, zero, zero);
           // The query heads of this key/value head, in order.
@@ -303,54 +427,53 @@ template <class T, unsigned D> void buildDkdv(ModuleBuilder &mb) {
                   });
                   k.asyncWait({tq, tdo});
                   k.barrier();
-                  // S^T = K Q^T: the warp's 16 keys by the step's queries.
-                  Frag sT = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
-                                              queryTile);
-                  Frag dpT = sT;
-                  for (unsigned kk = 0; kk < D / 16; ++kk)
-                    sT = k.mma(kT.loadFragment(FragRole::a, kShape, warpKey,
-                                               kk * 16),
-                               qT.loadFragmentTransposed(kShape, 0u, kk * 16,
-                                                         queryTile),
-                               sT);
-                  for (unsigned kk = 0; kk < D / 16; ++kk)
-                    dpT = k.mma(vT.loadFragment(FragRole::a, kShape, warpKey,
-                                                kk * 16),
-                                doT.loadFragmentTransposed(kShape, 0u,
-                                                           kk * 16, queryTile),
-                                dpT);
+                  // S^T = K Q^T and dP^T = V dO^T: the warp's 16 keys by its
+                  // queries.
+                  auto keyRows = [&](const Shared<T> &tile) {
+                    return [&tile, &warpKey](unsigned kk) {
+                      return tile.loadFragment(FragRole::a, kShape, warpKey,
+                                               kk * 16);
+                    };
+                  };
+                  Frag sT = productWithRows<T>(k, keyRows(kT), qT, qOff, D,
+                                               queryTile);
+                  Frag dpT = productWithRows<T>(k, keyRows(vT), doT, qOff, D,
+                                                queryTile);
                   // lse and delta are per query: per column here.
+                  I32 colBase = qOff.as<int32_t>();
                   Frag pT = sT.mapIndexed<float, float>(
                       [&](F32 x, I32 r, I32 col) {
                         F32 e = fastExp2(
-                            fma(x, c.scaleLog2, -lseS(col).load()));
+                            fma(x, c.scaleLog2, -lseS(colBase + col).load()));
                         if (!masked)
                           return e;
-                        I32 i = i0 + col;
+                        I32 i = i0 + colBase + col;
                         return select(mk.visible(i, keyBase + r), e,
                                       k.constant(0.0f));
                       });
                   Frag dsT = pT.mapIndexed<float, float>(
                       [&](F32 p, I32, I32 col, F32 dp) {
-                        return p * (dp - deltaS(col).load());
+                        return p * (dp - deltaS(colBase + col).load());
                       },
                       dpT);
-                  Frag pa = pT.toOperand<T>(), dsa = dsT.toOperand<T>();
+                  Frag pa, dsa;
+                  if constexpr (kSplit > 1) {
+                    pT.store(pS, warpKey, qOff);
+                    dsT.store(dsS, warpKey, qOff);
+                    k.barrier();
+                    FragTile stepTile{1, kDkdvBlockQ / 16};
+                    pa = pS.loadFragment(FragRole::a, kShape, warpKey, 0u,
+                                         stepTile);
+                    dsa = dsS.loadFragment(FragRole::a, kShape, warpKey, 0u,
+                                           stepTile);
+                  } else {
+                    pa = pT.toOperand<T>();
+                    dsa = dsT.toOperand<T>();
+                  }
                   std::array<Frag, 2> dkA = {std::get<0>(st), std::get<1>(st)};
                   std::array<Frag, 2> dvA = {std::get<2>(st), std::get<3>(st)};
-                  for (unsigned kk = 0; kk < kDkdvBlockQ / 16; ++kk)
-                    for (unsigned half = 0; half < 2; ++half) {
-                      dvA[half] = k.mma(
-                          pa.slice(0, kk, FragTile{1, 1}),
-                          doT.loadFragment(FragRole::b, kShape, kk * 16,
-                                           half * (D / 2), rowTile),
-                          dvA[half]);
-                      dkA[half] = k.mma(
-                          dsa.slice(0, kk, FragTile{1, 1}),
-                          qT.loadFragment(FragRole::b, kShape, kk * 16,
-                                          half * (D / 2), rowTile),
-                          dkA[half]);
-                    }
+                  accumulateParts(k, dvA, pa, doT, kDkdvBlockQ, col0, kWidth);
+                  accumulateParts(k, dkA, dsa, qT, kDkdvBlockQ, col0, kWidth);
                   return State(dkA[0], dkA[1], dvA[0], dvA[1]);
                 };
                 State st(dk0, dk1, dv0, dv1);
@@ -371,11 +494,10 @@ template <class T, unsigned D> void buildDkdv(ModuleBuilder &mb) {
           for (unsigned half = 0; half < 2; ++half) {
             Frag dkF = half ? std::get<1>(state) : std::get<0>(state);
             Frag dvF = half ? std::get<3>(state) : std::get<2>(state);
+            U32 col = col0 + half * kWidth;
             dkF.mapWith<float, float>([&](F32 x) { return x * c.scale; })
-                .store(dkb, j0 + warpKey, half * (D / 2), seq.sk, D,
-                       dk.rowStride);
-            dvF.store(dvb, j0 + warpKey, half * (D / 2), seq.sk, D,
-                      dv.rowStride);
+                .store(dkb, j0 + warpKey, col, seq.sk, D, dk.rowStride);
+            dvF.store(dvb, j0 + warpKey, col, seq.sk, D, dv.rowStride);
           }
         });
       });
@@ -394,4 +516,6 @@ void kaio::ops::kernels::buildAttentionBackwardKernels(ModuleBuilder &mb) {
   buildBackward<f16, 128>(mb);
   buildBackward<bf16, 64>(mb);
   buildBackward<bf16, 128>(mb);
+  buildBackward<f16, 256>(mb);
+  buildBackward<bf16, 256>(mb);
 }

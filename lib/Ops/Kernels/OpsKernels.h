@@ -229,6 +229,11 @@ void buildGemvKernels(builder::ModuleBuilder &mb);
 constexpr unsigned kAttnWarps = 4;
 constexpr unsigned kAttnBlockQ = 16 * kAttnWarps;
 constexpr unsigned kAttnBlockK = 64;
+/// Keys per block of flash_bwd_dkdv: 16 a warp, or at head dims above 128
+/// 16 a pair of warps (each accumulates half of dK's and dV's columns).
+constexpr unsigned attnDkdvBlockK(unsigned headDim) {
+  return headDim > 128 ? kAttnBlockK / 2 : kAttnBlockK;
+}
 
 /// Bits of the attention kernels' `flags` parameter.
 enum AttentionFlags : std::uint32_t {
@@ -250,7 +255,7 @@ enum AttentionFlags : std::uint32_t {
 /// seq_k, d = seq_k - seq_q with kAttnBottomRight, else 0. Every row must be
 /// 16-byte aligned.
 ///
-///   flash_fwd_<f16|bf16>_d<64|128>(q, k, v, o, lse, ...): grid
+///   flash_fwd_<f16|bf16>_d<D>(q, k, v, o, lse, ...): grid
 ///     (ceil(max seq_q / kAttnBlockQ), heads, batch), 32 * kAttnWarps
 ///     threads; O = softmax(scale Q K^T) V (0 for a row that sees no key),
 ///     lse[row] (with kAttnLse) its natural logsumexp (-inf then).
@@ -261,8 +266,9 @@ enum AttentionFlags : std::uint32_t {
 ///     as flash_fwd's.
 ///   flash_bwd_dkdv_<type>_d<D>(q, k, v, do, dk, dv, lse, delta, ...): dV =
 ///     sum over the kv group's heads of P^T dO, dK = scale dS^T Q; grid
-///     (ceil(max seq_k / kAttnBlockK), kv heads, batch), 32 * kAttnWarps
-///     threads. No atomics: deterministic.
+///     (ceil(max seq_k / attnDkdvBlockK(D)), kv heads, batch), 32 *
+///     kAttnWarps threads. No atomics: deterministic.
+/// Head dims 64, 128 and 256 (the forward and the backward alike).
 void buildAttentionKernels(builder::ModuleBuilder &mb);
 void buildAttentionBackwardKernels(builder::ModuleBuilder &mb);
 

@@ -170,3 +170,65 @@ kaio.kernel @first_iteration_decides(%p: !kaio.ptr<f16>, %n: i32)
   }
   kaio.return
 }
+
+// -----
+
+// A pipeline split into two loops (masked and unmasked steps): the second
+// loop's inits are the first loop's results, whose newer copies are the
+// ones its last iteration issued after them (or, when it runs none, its
+// own inits'), so the second loop keeps the other stage in flight too.
+// CHECK-LABEL: kaio.kernel @chained_loops
+kaio.kernel @chained_loops(%p: !kaio.ptr<f16>, %n: i32, %m: i32)
+    attributes {block_size = array<i32: 128>} {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %s0 = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  %s1 = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  %t0 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s0 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  %t1 = kaio.async_copy %p[%c0, %c16] bounds [%n, %n] ld %n to %s1 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  %r:2 = scf.for %k = %c0 to %m step %c16 iter_args(%a = %t0, %b = %t1) -> (!kaio.token, !kaio.token) : i32 {
+    // CHECK: kaio.async_wait %{{.*}} {pending = 1 : i32}
+    kaio.async_wait %a
+    kaio.barrier
+    %c = kaio.async_copy %p[%c0, %k] bounds [%n, %n] ld %n to %s0 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+    scf.yield %b, %c : !kaio.token, !kaio.token
+  }
+  %u:2 = scf.for %k = %m to %n step %c16 iter_args(%a = %r#0, %b = %r#1) -> (!kaio.token, !kaio.token) : i32 {
+    // CHECK: kaio.async_wait %{{.*}} {pending = 1 : i32}
+    kaio.async_wait %a
+    kaio.barrier
+    %c = kaio.async_copy %p[%c0, %k] bounds [%n, %n] ld %n to %s0 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+    scf.yield %b, %c : !kaio.token, !kaio.token
+  }
+  // After the loops: the first result has one newer copy, the second none.
+  // CHECK: kaio.async_wait %{{.*}} {pending = 1 : i32}
+  kaio.async_wait %u#0
+  // CHECK: kaio.async_wait %{{.*}} {pending = 0 : i32}
+  kaio.async_wait %u#1
+  kaio.return
+}
+
+// -----
+
+// A loop whose body's copies cannot be counted (one inside an scf.if):
+// after it, only the copies after the loop count (fewer: still safe).
+// CHECK-LABEL: kaio.kernel @loop_result_uncountable
+kaio.kernel @loop_result_uncountable(%p: !kaio.ptr<f16>, %n: i32)
+    attributes {block_size = array<i32: 128>} {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %s0 = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  %t0 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s0 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  %r = scf.for %k = %c0 to %n step %c16 iter_args(%a = %t0) -> (!kaio.token) : i32 {
+    %big = arith.cmpi sgt, %k, %c16 : i32
+    scf.if %big {
+      %x = kaio.async_copy %p[%c0, %k] bounds [%n, %n] ld %n to %s0 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+    }
+    %c = kaio.async_copy %p[%c0, %k] bounds [%n, %n] ld %n to %s0 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+    scf.yield %a : !kaio.token
+  }
+  %t2 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s0 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  // CHECK: kaio.async_wait %{{.*}} {pending = 1 : i32}
+  kaio.async_wait %r
+  kaio.return
+}

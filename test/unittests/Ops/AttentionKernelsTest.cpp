@@ -383,7 +383,8 @@ public:
                    tensorArgs(adq, c.lq), {al, c.lseBatch, c.lseHead},
                    {adelta, c.lseBatch, c.lseHead}, common}));
     launch(name("flash_bwd_dkdv"),
-           {(c.maxK + kAttnBlockK - 1) / kAttnBlockK, p.kvHeads, c.batch},
+           {(c.maxK + attnDkdvBlockK(D) - 1) / attnDkdvBlockK(D), p.kvHeads,
+            c.batch},
            concat({tensorArgs(aq, c.lq), tensorArgs(ak, c.lk),
                    tensorArgs(av, c.lk), tensorArgs(ado, c.lq),
                    tensorArgs(adk, c.lk), tensorArgs(adv, c.lk),
@@ -736,8 +737,9 @@ TEST_P(AttentionKernelsTest, ConflictFreeTilesAndWholeSectors) {
       << profile.str(10);
 }
 
-/// Head dim 256: the forward and decoding (Q's fragments reloaded from its
-/// tile each step; dynamic shared memory); the backward rejects it.
+/// Head dim 256: the forward, the backward and decoding (Q's fragments
+/// reloaded from its tile each step; dynamic shared memory; the dK/dV
+/// kernel's warp pairs adding their partial products).
 class AttentionWideHeadTest : public AttentionKernelsTest {};
 
 TEST_P(AttentionWideHeadTest, ForwardRaggedCausalGrouped) {
@@ -752,6 +754,75 @@ TEST_P(AttentionWideHeadTest, ForwardRaggedCausalGrouped) {
     if (HasFatalFailure())
       return;
   }
+}
+
+TEST_P(AttentionWideHeadTest, BackwardRaggedCausalGroupedPacked) {
+  for (uint32_t seq : {1u, 17u, 130u}) {
+    Problem p;
+    p.seqQ = p.seqK = seq;
+    p.heads = 2;
+    p.kvHeads = 1;
+    p.headsMajor = seq == 17;
+    p.windowRight = seq == 130 ? 0 : -1;
+    checkBackward(p);
+    if (HasFatalFailure())
+      return;
+  }
+  // Bottom-right causal with more keys than queries, a left window; then
+  // packed sequences.
+  Problem p;
+  p.seqQ = 40;
+  p.seqK = 100;
+  p.heads = p.kvHeads = 1;
+  p.windowRight = 0;
+  p.windowLeft = 50;
+  p.bottomRight = true;
+  checkBackward(p);
+  ASSERT_FALSE(HasFatalFailure());
+  Problem v;
+  v.heads = 2;
+  v.kvHeads = 1;
+  v.lensQ = {5, 37};
+  v.lensK = {9, 70};
+  v.windowRight = 0;
+  v.bottomRight = true;
+  checkBackward(v);
+}
+
+// The backward at head dim 256, counted by the interpreter's profile:
+// every shared access conflict-free (the K/V/Q/dO tiles, and the P^T and
+// dS^T tiles the dK/dV kernel's warp pairs trade), whole sectors for every
+// copy, and each of the five products computed once: as many mma as their
+// FLOPs need (seq 128: dQ's three products, dK/dV's four, each 128 x 128 x
+// 256).
+TEST_P(AttentionWideHeadTest, BackwardConflictFreeEachProductOnce) {
+  interp::Profile profile;
+  Problem p;
+  p.heads = p.kvHeads = 1;
+  p.seqQ = p.seqK = 128;
+  p.profile = &profile;
+  checkBackward(p);
+  ASSERT_FALSE(HasFatalFailure());
+  std::string mma = std::string("mma.m16n8k16.f32.") + elemName(elem()) +
+                    "." + elemName(elem()) + ".f32";
+  const uint64_t perProduct = 128u * 128 * 256 / (16 * 8 * 16);
+  unsigned seen = 0;
+  for (const interp::KernelProfile &k : profile.kernels()) {
+    SCOPED_TRACE(k.name);
+    EXPECT_EQ(k.sharedTotal().bankConflicts(), 0u) << profile.str(10);
+    EXPECT_EQ(k.divergentBranches, 0u);
+    if (auto it = k.global.find("cp.async"); it != k.global.end())
+      EXPECT_EQ(it->second.sectors, it->second.idealSectors);
+    uint64_t mmas = k.mix.count(mma) ? k.mix.at(mma) : 0;
+    if (k.name.find("flash_bwd_dq") == 0) {
+      EXPECT_EQ(mmas, 3 * perProduct);
+      ++seen;
+    } else if (k.name.find("flash_bwd_dkdv") == 0) {
+      EXPECT_EQ(mmas, 4 * perProduct);
+      ++seen;
+    }
+  }
+  EXPECT_EQ(seen, 2u);
 }
 
 TEST_P(AttentionWideHeadTest, DecodePaged) {

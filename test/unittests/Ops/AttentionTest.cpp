@@ -203,7 +203,7 @@ TEST(FlashAttentionValidation, Backward) {
   EXPECT_EQ(flashAttentionBackwardWorkspaceElements(a.q), 1600);
   EXPECT_EQ(check(a, dO, dq, dk, dv), "");
   {
-    // Head dim 256: the forward only.
+    // Head dim 256: the backward too (dK/dV blocks of 32 keys).
     Args w = a;
     AttentionTensor wdo = dO, wdq = dq, wdk = dk, wdv = dv;
     for (AttentionTensor *t :
@@ -214,12 +214,17 @@ TEST(FlashAttentionValidation, Backward) {
       t->headStride *= 2;
     }
     EXPECT_EQ(w.check(), "");
+    EXPECT_EQ(check(w, wdo, wdq, wdk, wdv), "");
+    // Other head dims: a typed error naming the supported set.
+    for (AttentionTensor *t :
+         {&w.q, &w.k, &w.v, &w.o, &wdo, &wdq, &wdk, &wdv})
+      t->dim = 96;
     rt::Error e = validateFlashAttentionBackward(w.q, w.k, w.v, w.o, wdo, wdq,
                                                  wdk, wdv, w.opt);
     ASSERT_TRUE(e);
     EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
-    EXPECT_EQ(e.message(), "flash_attention: q: head dimension 256 in the "
-                           "backward (supported: 64, 128)");
+    EXPECT_EQ(e.message(), "flash_attention: q: head dimension 96 "
+                           "(supported: 64, 128, 256)");
   }
   Args b = a;
   b.opt.lse = Matrix();
@@ -383,37 +388,41 @@ TEST_P(FlashAttentionTest, BackwardLaunchesThreeKernels) {
   auto f32 = rt::DeviceBuffer<float>::allocate(*device, 1 << 16);
   ASSERT_TRUE(buf && f32);
   auto view = buf->view();
-  const std::int64_t qn = 2 * 130 * 4 * 128, kn = 2 * 200 * 2 * 128;
-  std::int64_t at = 0;
-  auto next = [&](std::int64_t n, std::int64_t seq, std::int64_t heads) {
-    AttentionTensor t =
-        AttentionTensor::bshd(view.subview(at, n), 2, seq, heads, 128);
-    at += n;
-    return t;
-  };
-  AttentionTensor q = next(qn, 130, 4), k = next(kn, 200, 2),
-                  v = next(kn, 200, 2), o = next(qn, 130, 4),
-                  dO = next(qn, 130, 4), dq = next(qn, 130, 4),
-                  dk = next(kn, 200, 2), dv = next(kn, 200, 2);
-  AttentionOptions opt;
-  opt.causal = true;
-  opt.lse = Matrix::vector(f32->view().subview(0, 2 * 4 * 130), 2 * 4 * 130);
-  opt.workspace =
-      Matrix::vector(f32->view().subview(2048, 2 * 4 * 130), 2 * 4 * 130);
-  int launches = counters->launches;
-  rt::Error e = lib->flashAttentionBackward(q, k, v, o, dO, dq, dk, dv, opt);
-  ASSERT_FALSE(e) << e.message();
-  EXPECT_EQ(counters->launches, launches + 3);
-  // The last: dK/dV, a block per 64 keys of each kv head, its tiles in
-  // dynamic shared memory at head dim 128.
-  EXPECT_STREQ(counters->lastKernel, "flash_bwd_dkdv_f16_d128");
-  EXPECT_EQ(counters->lastGrid[0], 4u); // ceil(200 / 64)
-  EXPECT_EQ(counters->lastGrid[1], 2u);
-  EXPECT_EQ(counters->lastGrid[2], 2u);
-  EXPECT_GT(counters->lastSharedBytes, 48u * 1024);
-  opt.lse = Matrix();
-  EXPECT_TRUE(lib->flashAttentionBackward(q, k, v, o, dO, dq, dk, dv, opt));
-  EXPECT_EQ(counters->launches, launches + 3);
+  for (std::int64_t dim : {128, 256}) {
+    SCOPED_TRACE(dim);
+    const std::int64_t qn = 2 * 130 * 4 * dim, kn = 2 * 200 * 2 * dim;
+    std::int64_t at = 0;
+    auto next = [&](std::int64_t n, std::int64_t seq, std::int64_t heads) {
+      AttentionTensor t =
+          AttentionTensor::bshd(view.subview(at, n), 2, seq, heads, dim);
+      at += n;
+      return t;
+    };
+    AttentionTensor q = next(qn, 130, 4), k = next(kn, 200, 2),
+                    v = next(kn, 200, 2), o = next(qn, 130, 4),
+                    dO = next(qn, 130, 4), dq = next(qn, 130, 4),
+                    dk = next(kn, 200, 2), dv = next(kn, 200, 2);
+    AttentionOptions opt;
+    opt.causal = true;
+    opt.lse = Matrix::vector(f32->view().subview(0, 2 * 4 * 130), 2 * 4 * 130);
+    opt.workspace =
+        Matrix::vector(f32->view().subview(2048, 2 * 4 * 130), 2 * 4 * 130);
+    int launches = counters->launches;
+    rt::Error e = lib->flashAttentionBackward(q, k, v, o, dO, dq, dk, dv, opt);
+    ASSERT_FALSE(e) << e.message();
+    EXPECT_EQ(counters->launches, launches + 3);
+    // The last: dK/dV, a block per 64 keys of each kv head (32 at head dim
+    // 256), its tiles in dynamic shared memory.
+    EXPECT_EQ(std::string(counters->lastKernel),
+              "flash_bwd_dkdv_f16_d" + std::to_string(dim));
+    EXPECT_EQ(counters->lastGrid[0], dim == 256 ? 7u : 4u); // ceil(200 / n)
+    EXPECT_EQ(counters->lastGrid[1], 2u);
+    EXPECT_EQ(counters->lastGrid[2], 2u);
+    EXPECT_GT(counters->lastSharedBytes, 48u * 1024);
+    opt.lse = Matrix();
+    EXPECT_TRUE(lib->flashAttentionBackward(q, k, v, o, dO, dq, dk, dv, opt));
+    EXPECT_EQ(counters->launches, launches + 3);
+  }
 }
 
 TEST_P(FlashAttentionTest, LaunchesABlockPer64RowsHeadAndBatch) {
@@ -625,6 +634,132 @@ TEST_P(FlashAttentionTest, MatchesAnF64ReferenceOnTheGpu) {
       *device, *lib, {2, 1000, 4, 2, 128, true}, 4e-3, /*portable=*/true);
   expectAttentionMatchesReference<rt::BFloat16>(
       *device, *lib, {1, 300, 2, 2, 64, false}, 2e-2, /*portable=*/true);
+}
+
+/// Runs flashAttention (for O and the logsumexp) and flashAttentionBackward
+/// on T inputs from [-1, 1] and compares dQ, dK and dV with f64 gradients
+/// (P from the f64 softmax, delta from the GPU's O), relative to each
+/// gradient's largest magnitude.
+template <class T>
+void expectBackwardMatchesReference(rt::Device &device, Library &lib,
+                                    AttentionCase c, double relative) {
+  const auto [B, S, H, Hk, D, causal] = c;
+  std::mt19937 rng(29);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  const std::size_t nq = B * S * H * D, nk = B * S * Hk * D;
+  std::vector<T> hq(nq), hk(nk), hv(nk), hdo(nq);
+  for (auto *vec : {&hq, &hk, &hv, &hdo})
+    for (T &x : *vec)
+      x = kaio::test::roundTo16<T>(dist(rng));
+  auto upload = [&](const std::vector<T> &h) {
+    return rt::DeviceBuffer<T>::fromHost(device, h);
+  };
+  auto dq = upload(hq), dk = upload(hk), dv = upload(hv), ddo = upload(hdo);
+  auto dout = rt::DeviceBuffer<T>::allocate(device, nq);
+  auto gq = rt::DeviceBuffer<T>::allocate(device, nq);
+  auto gk = rt::DeviceBuffer<T>::allocate(device, nk);
+  auto gv = rt::DeviceBuffer<T>::allocate(device, nk);
+  auto f32 = rt::DeviceBuffer<float>::allocate(device, 2 * B * H * S);
+  ASSERT_TRUE(dq && dk && dv && ddo && dout && gq && gk && gv && f32);
+  auto qShaped = [&](rt::DeviceBuffer<T> &b) {
+    return AttentionTensor::bshd(b.view(), B, S, H, D);
+  };
+  auto kShaped = [&](rt::DeviceBuffer<T> &b) {
+    return AttentionTensor::bshd(b.view(), B, S, Hk, D);
+  };
+  AttentionOptions opt;
+  opt.causal = causal;
+  opt.lse = Matrix::vector(f32->view().subview(0, B * H * S), B * H * S);
+  opt.workspace =
+      Matrix::vector(f32->view().subview(B * H * S, B * H * S), B * H * S);
+  rt::Error e = lib.flashAttention(qShaped(*dq), kShaped(*dk), kShaped(*dv),
+                                   qShaped(*dout), opt);
+  ASSERT_FALSE(e) << e.message();
+  e = lib.flashAttentionBackward(qShaped(*dq), kShaped(*dk), kShaped(*dv),
+                                 qShaped(*dout), qShaped(*ddo), qShaped(*gq),
+                                 kShaped(*gk), kShaped(*gv), opt);
+  ASSERT_FALSE(e) << e.message();
+  std::vector<T> out(nq), rq(nq), rk(nk), rv(nk);
+  ASSERT_FALSE(dout->copyToHost(out.data(), nq));
+  ASSERT_FALSE(gq->copyToHost(rq.data(), nq));
+  ASSERT_FALSE(gk->copyToHost(rk.data(), nk));
+  ASSERT_FALSE(gv->copyToHost(rv.data(), nk));
+  auto f = [](const T &x) { return double(rt::toFloat(x)); };
+  auto qi = [&](std::int64_t b, std::int64_t i, std::int64_t h) {
+    return ((b * S + i) * H + h) * D;
+  };
+  auto ki = [&](std::int64_t b, std::int64_t j, std::int64_t h) {
+    return ((b * S + j) * Hk + h) * D;
+  };
+  const double scale = 1 / std::sqrt(double(D));
+  std::vector<double> wq(nq, 0.0), wk(nk, 0.0), wv(nk, 0.0);
+  for (std::int64_t b = 0; b < B; ++b)
+    for (std::int64_t h = 0; h < H; ++h)
+      for (std::int64_t i = 0; i < S; ++i) {
+        const std::int64_t kh = h / (H / Hk), keys = causal ? i + 1 : S;
+        std::vector<double> p(keys);
+        double mx = -INFINITY, sum = 0, delta = 0;
+        for (std::int64_t j = 0; j < keys; ++j) {
+          double dot = 0;
+          for (std::int64_t d = 0; d < D; ++d)
+            dot += f(hq[qi(b, i, h) + d]) * f(hk[ki(b, j, kh) + d]);
+          p[j] = dot * scale;
+          mx = std::max(mx, p[j]);
+        }
+        for (double &x : p)
+          sum += (x = std::exp(x - mx));
+        for (std::int64_t d = 0; d < D; ++d)
+          delta += f(hdo[qi(b, i, h) + d]) * f(out[qi(b, i, h) + d]);
+        for (std::int64_t j = 0; j < keys; ++j) {
+          double pj = p[j] / sum, dp = 0;
+          for (std::int64_t d = 0; d < D; ++d)
+            dp += f(hdo[qi(b, i, h) + d]) * f(hv[ki(b, j, kh) + d]);
+          double ds = pj * (dp - delta);
+          for (std::int64_t d = 0; d < D; ++d) {
+            wq[qi(b, i, h) + d] += scale * ds * f(hk[ki(b, j, kh) + d]);
+            wk[ki(b, j, kh) + d] += scale * ds * f(hq[qi(b, i, h) + d]);
+            wv[ki(b, j, kh) + d] += pj * f(hdo[qi(b, i, h) + d]);
+          }
+        }
+      }
+  auto compare = [&](const char *what, const std::vector<double> &want,
+                     const std::vector<T> &got) {
+    double mag = 1e-3;
+    for (double w : want)
+      mag = std::max(mag, std::fabs(w));
+    std::size_t wrong = 0;
+    std::string examples;
+    for (std::size_t i = 0; i < want.size(); ++i)
+      if (!(std::fabs(f(got[i]) - want[i]) <= relative * mag) &&
+          wrong++ < 6)
+        examples += " [" + std::to_string(i) + "] " +
+                    std::to_string(f(got[i])) + " vs " +
+                    std::to_string(want[i]) + ";";
+    EXPECT_EQ(wrong, 0u) << what << " B " << B << " S " << S << " H " << H
+                         << ":" << Hk << " D " << D
+                         << (causal ? " causal" : "") << " (largest " << mag
+                         << "):" << examples;
+  };
+  compare("dq", wq, rq);
+  compare("dk", wk, rk);
+  compare("dv", wv, rv);
+}
+
+/// The backward (mma.sync kernels on every GPU) at each head dim, causal
+/// and not, grouped heads, ragged lengths.
+TEST_P(FlashAttentionTest, BackwardMatchesAnF64ReferenceOnTheGpu) {
+  if (isFake())
+    GTEST_SKIP() << "the fake driver computes nothing";
+  rt::Expected<Library> lib = Library::load(*device);
+  ASSERT_TRUE(lib) << lib.error().message();
+  expectBackwardMatchesReference<rt::Half>(*device, *lib,
+                                           {2, 300, 4, 2, 128, true}, 4e-3);
+  expectBackwardMatchesReference<rt::Half>(*device, *lib,
+                                           {1, 200, 2, 2, 64, false}, 4e-3);
+  expectBackwardMatchesReference<rt::Half>(*device, *lib,
+                                           {1, 130, 2, 1, 256, true}, 4e-3);
+  expectBackwardMatchesReference<rt::BFloat16>(
+      *device, *lib, {1, 257, 4, 1, 256, false}, 3e-2);
 }
 
 TEST_P(FlashAttentionTest, DecodeMatchesAnF64ReferenceOnTheGpu) {

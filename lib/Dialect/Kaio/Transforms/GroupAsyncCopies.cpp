@@ -45,7 +45,23 @@ std::optional<int64_t> groupsAfter(Value token, Operation *point,
   if (Operation *def = token.getDefiningOp()) {
     if (def->getBlock() != block || !def->isBeforeInBlock(point))
       return std::nullopt;
-    return copiesBetween(std::next(def->getIterator()), point->getIterator());
+    std::optional<int64_t> after =
+        copiesBetween(std::next(def->getIterator()), point->getIterator());
+    // A loop's token: the copy its last iteration yields, or its init when
+    // it runs none; the copies issued after that one in the loop count too
+    // (uncountable: the copies after the loop alone, fewer, still safe).
+    auto loop = dyn_cast<scf::ForOp>(def);
+    if (!after || !loop)
+      return after;
+    unsigned i = cast<OpResult>(token).getResultNumber();
+    Operation *yield = loop.getBody()->getTerminator();
+    std::optional<int64_t> last =
+        groupsAfter(yield->getOperand(i), yield, depth + 1);
+    std::optional<int64_t> none =
+        groupsAfter(loop.getInitArgs()[i], loop, depth + 1);
+    if (!last || !none)
+      return after;
+    return *after + std::min(*last, *none);
   }
   auto arg = cast<BlockArgument>(token);
   auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
