@@ -723,22 +723,44 @@ void runOpsGemmVsCublas(benchmark::State &state, bool bf16, bool aCol,
   if (bufs.empty())
     return;
   int next = 0;
-  auto kaio = [&] {
-    const GemmBuffers<> &g = bufs[next++ % sets];
+  auto problem = [&](const GemmBuffers<> &g, kaio::ops::Matrix &a,
+                     kaio::ops::Matrix &b) {
     // A column-major operand: the transpose of a row-major one.
     auto operand = [](const DeviceBuffer<Half> &buf, int64_t rows,
                       int64_t cols, bool col) {
       return col ? kMajorB(buf, rows, cols)
                  : kaio::ops::Matrix::rowMajor(buf.view(), rows, cols);
     };
-    kaio::ops::Matrix a = operand(g.a, m, k, aCol);
-    kaio::ops::Matrix b = operand(g.b, k, n, bCol);
+    a = operand(g.a, m, k, aCol);
+    b = operand(g.b, k, n, bCol);
     if (bf16) // the same 16-bit buffers read as bf16 (0x3c3c: 0.0115)
       a.dtype = b.dtype = kaio::ops::DType::BF16;
-    kaio::ops::GemmOptions options;
-    options.portable = portable;
-    return !gpu.library->gemm(
-        a, b, kaio::ops::Matrix::rowMajor(g.c.view(), m, n), options);
+    return kaio::ops::Matrix::rowMajor(g.c.view(), m, n);
+  };
+  // The workspace with which gemm() splits K (decode-like M), as a user
+  // passing one would.
+  kaio::ops::GemmOptions options;
+  options.portable = portable;
+  kaio::ops::Matrix a0, b0;
+  kaio::ops::Matrix c0 = problem(bufs[0], a0, b0);
+  const int64_t wsElements =
+      gpu.library->gemmWorkspaceElements(a0, b0, c0, options);
+  std::optional<DeviceBuffer<float>> ws;
+  if (wsElements) {
+    auto got = DeviceBuffer<float>::allocate(*gpu.device, size_t(wsElements));
+    if (!got) {
+      state.SkipWithError(got.error().message().c_str());
+      return;
+    }
+    ws.emplace(std::move(*got));
+    options.workspace = kaio::ops::Matrix::vector(ws->view(), wsElements);
+  }
+  state.counters["split_k_workspace_mib"] =
+      double(wsElements) * 4 / (1 << 20);
+  auto kaio = [&] {
+    kaio::ops::Matrix a, b;
+    kaio::ops::Matrix c = problem(bufs[next++ % sets], a, b);
+    return !gpu.library->gemm(a, b, c, options);
   };
   auto peer = [&] {
     const GemmBuffers<> &g = bufs[next++ % sets];

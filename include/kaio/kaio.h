@@ -242,6 +242,26 @@ KAIO_API kaio_status kaio_gemm_ex(kaio_context ctx, const kaio_matrix *a,
                                   float alpha, float beta,
                                   const kaio_matrix *bias, kaio_activation act,
                                   uint32_t flags, kaio_stream stream);
+/* The f32 elements of the workspace with which kaio_gemm_split splits K
+   for these arguments on ctx's device (decode-like M on a 9.0 GPU: C of
+   few tiles, a long K), or 0 where it would not split (also for arguments
+   kaio_gemm_ex would refuse), in *elements. */
+KAIO_API kaio_status kaio_gemm_workspace_elements(
+    kaio_context ctx, const kaio_matrix *a, const kaio_matrix *b,
+    const kaio_matrix *c, float alpha, float beta, const kaio_matrix *bias,
+    kaio_activation act, uint32_t flags, int64_t *elements);
+/* kaio_gemm_ex with a workspace (NULL, or a contiguous f32 vector, 16-byte
+   aligned, overlapping no other argument): with at least
+   kaio_gemm_workspace_elements elements K is split across blocks and a
+   second kernel adds the splits (in a fixed order) and applies the
+   epilogue; with fewer, or NULL, this is kaio_gemm_ex. */
+KAIO_API kaio_status kaio_gemm_split(kaio_context ctx, const kaio_matrix *a,
+                                     const kaio_matrix *b,
+                                     const kaio_matrix *c, float alpha,
+                                     float beta, const kaio_matrix *bias,
+                                     kaio_activation act, uint32_t flags,
+                                     const kaio_matrix *workspace,
+                                     kaio_stream stream);
 /* The gradients of C = alpha A B by the forward's kernels: dA = alpha dC
    B^T (+ beta dA) and dB = alpha A^T dC (+ beta dB), the transposes read
    in place; da or db may be NULL (not computed). */

@@ -171,6 +171,50 @@ kaio_status kaio_gemm_backward(kaio_context ctx, const kaio_matrix *a,
                });
 }
 
+kaio_status kaio_gemm_workspace_elements(kaio_context ctx,
+                                         const kaio_matrix *a,
+                                         const kaio_matrix *b,
+                                         const kaio_matrix *c, float alpha,
+                                         float beta, const kaio_matrix *bias,
+                                         kaio_activation act, uint32_t flags,
+                                         int64_t *elements) {
+  const char *fn = "kaio_gemm_workspace_elements";
+  if (!elements)
+    return guard(fn, [&] { return failNull(fn, "elements"); });
+  *elements = 0;
+  if (kaio_status s = checkGemmEnums(fn, act, flags))
+    return s;
+  return runOp(fn, ctx, nullptr,
+               {{"a", a}, {"b", b}, {"c", c}, opt("bias", bias)},
+               [&](ops::Library &lib, const rt::Stream *, ops::Matrix *m) {
+                 *elements = lib.gemmWorkspaceElements(
+                     m[0], m[1], m[2],
+                     gemmOptions(alpha, beta, m, act, flags, nullptr));
+                 return rt::Error::success();
+               });
+}
+
+kaio_status kaio_gemm_split(kaio_context ctx, const kaio_matrix *a,
+                            const kaio_matrix *b, const kaio_matrix *c,
+                            float alpha, float beta, const kaio_matrix *bias,
+                            kaio_activation act, uint32_t flags,
+                            const kaio_matrix *workspace, kaio_stream stream) {
+  if (kaio_status s = checkGemmEnums("kaio_gemm_split", act, flags))
+    return s;
+  return runOp("kaio_gemm_split", ctx, stream,
+               {{"a", a},
+                {"b", b},
+                {"c", c},
+                opt("bias", bias),
+                opt("workspace", workspace)},
+               [&](ops::Library &lib, const rt::Stream *s, ops::Matrix *m) {
+                 ops::GemmOptions o =
+                     gemmOptions(alpha, beta, m, act, flags, s);
+                 o.workspace = m[4];
+                 return lib.gemm(m[0], m[1], m[2], o);
+               });
+}
+
 kaio_status kaio_gemm_tune(kaio_context ctx, const kaio_matrix *a,
                            const kaio_matrix *b, const kaio_matrix *c,
                            float alpha, float beta, const kaio_matrix *bias,

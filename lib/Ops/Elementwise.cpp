@@ -121,7 +121,7 @@ rt::Error Library::biasActivation(const Matrix &x, const Matrix &out,
                  detail::pointerArg(bias, x.dtype, true),
                  detail::pointerArg(out, x.dtype, false), u32(x.rows),
                  u32(x.cols), u32(x.ld), u32(out.ld),
-                 u32(o.bias.isAbsent() ? 0 : kBiasPresent)},
+                 u32(o.bias.isAbsent() ? 0u : unsigned(kBiasPresent))},
                 o.stream);
 }
 

@@ -176,23 +176,23 @@ std::int64_t tileCount(const Matrix &c, unsigned blockM, unsigned blockN) {
   return ((c.rows + blockM - 1) / blockM) * ((c.cols + blockN - 1) / blockN);
 }
 
-/// The persistent warp-specialised TMA + wgmma kernel: 128 x 256 tiles
-/// when C is wide and not read (beta 0: the wide kernel has no beta path)
-/// and its 128 x 128 tiles would not all fit in one wave (with no more
-/// tiles than SMs, halving each block's work halves the time); else
-/// 128 x 128, the only tile for FP8 inputs and an s32 C
-/// (hopperGemmHasWideTile). One block per SM walks the tiles.
-rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
-                           const Matrix &b, const Matrix &c,
-                           const GemmOptions &options, bool biasAlongRows,
-                           const char *choice) {
+/// The sm_90a kernel's configuration: 128 x 256 tiles when C is wide and
+/// not read (beta 0: the wide kernel has no beta path) and its 128 x 128
+/// tiles would not all fit in one wave (with no more tiles than SMs,
+/// halving each block's work halves the time); else 128 x 128, the only
+/// tile for FP8 inputs and an s32 C (hopperGemmHasWideTile). `choice` (a
+/// tuner's) or the tuning table decide first.
+kernels::HopperGemmConfig hopperConfig(Library::Impl &impl, const Matrix &a,
+                                       const Matrix &b, const Matrix &c,
+                                       const GemmOptions &options,
+                                       std::uint32_t epilogue,
+                                       const char *choice) {
   kernels::HopperGemmConfig config;
   config.in = gemmElemOf(a.dtype);
   config.out = gemmElemOf(c.dtype);
   config.blockK = 128 / getDTypeBytes(a.dtype); // 128-byte rows
   config.aColMajor = a.layout == Layout::ColMajor;
   config.bColMajor = b.layout == Layout::ColMajor;
-  const std::uint32_t epilogue = epilogueBits(options, biasAlongRows);
   // The tuner's choice (being timed, or recorded for this problem class),
   // else: the staged epilogue (any fused one) reads C on wide tiles too.
   const std::string *tuned =
@@ -212,6 +212,61 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
                             tileCount(c, config.blockM, 128) > impl.smCount
                         ? 256
                         : 128;
+  return config;
+}
+
+/// A split of K across the sm_90a kernel's work units (splits 1: none):
+/// k tiles per split, and the rows of f32 partial sums (ldw, a multiple of
+/// 4 elements) each split leaves in the workspace.
+struct SplitK {
+  std::int64_t splits = 1, kTilesPerSplit = 0, kTiles = 0, ldw = 0;
+  std::int64_t elements(const Matrix &c) const {
+    return splits > 1 ? splits * c.rows * ldw : 0;
+  }
+};
+/// A split needs at least this many k tiles, and takes at most this many.
+constexpr std::int64_t kMinSplitKTiles = 4, kMaxSplits = 16;
+
+/// K split when C's tiles fill at most half the SMs (decode-like M): as
+/// many splits as fill them, of at least kMinSplitKTiles k tiles each but
+/// the last (which may be shorter: 33 k tiles in 7 splits of 5, the last
+/// 3). An s32 C (exact integer sums, C += A B) is never split.
+SplitK chooseSplitK(int smCount, const kernels::HopperGemmConfig &config,
+                    const Matrix &c, std::int64_t k) {
+  SplitK split;
+  split.kTiles = (k + config.blockK - 1) / config.blockK;
+  split.kTilesPerSplit = split.kTiles;
+  const std::int64_t tiles = tileCount(c, config.blockM, config.blockN);
+  if (c.dtype == DType::S32 || 2 * tiles > smCount)
+    return split;
+  std::int64_t want = std::min({smCount / tiles,
+                                split.kTiles / kMinSplitKTiles, kMaxSplits});
+  if (want < 2)
+    return split;
+  split.kTilesPerSplit = (split.kTiles + want - 1) / want;
+  split.splits = (split.kTiles + split.kTilesPerSplit - 1) / split.kTilesPerSplit;
+  split.ldw = (c.cols + 3) / 4 * 4;
+  return split;
+}
+
+/// The persistent warp-specialised TMA + wgmma kernel (hopperConfig's
+/// tiles), one block per SM walking the work units; with a split K
+/// (options.workspace large enough) the f32-C kernel leaves each split's
+/// partial sums in the workspace and gemm_split_reduce adds them and
+/// applies the epilogue.
+rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
+                           const Matrix &b, const Matrix &c,
+                           const GemmOptions &options, bool biasAlongRows,
+                           const char *choice) {
+  const std::uint32_t epilogue = epilogueBits(options, biasAlongRows);
+  kernels::HopperGemmConfig config =
+      hopperConfig(impl, a, b, c, options, epilogue, choice);
+  const SplitK split = chooseSplitK(impl.smCount, config, c, a.cols);
+  const Matrix &ws = options.workspace;
+  const bool splitting = split.splits > 1 && !ws.isAbsent() &&
+                         ws.rows * ws.cols >= split.elements(c);
+  if (splitting)
+    config.out = kernels::GemmElem::F32; // the partial sums
   rt::Expected<rt::Kernel *> kernel =
       impl.kernel(kernels::hopperGemmName(config), /*hopperSet=*/true);
   if (!kernel)
@@ -228,17 +283,52 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
                        : matrixMap(**kernel, b, 64, config.blockK);
   if (!mapB)
     return mapB.takeError().addContext("the tensor map of b");
-  const std::int64_t tiles = tileCount(c, config.blockM, config.blockN);
+  const std::int64_t units = tileCount(c, config.blockM, config.blockN) *
+                             (splitting ? split.splits : 1);
   rt::LaunchConfig launch;
   launch.block = rt::Dim3(384);
-  launch.grid = rt::Dim3(unsigned(std::min<std::int64_t>(tiles, impl.smCount)));
+  launch.grid = rt::Dim3(unsigned(std::min<std::int64_t>(units, impl.smCount)));
   launch.stream = options.stream;
-  rt::KernelArg cv = rt::KernelArg::pointer(
-      c.data, detail::scalarTypeOf(c.dtype), /*readOnly=*/false);
-  return (*kernel)->launch(launch, *mapA, *mapB, cv, std::uint32_t(c.rows),
-                           std::uint32_t(c.cols), std::uint32_t(a.cols),
-                           std::uint32_t(c.ld), options.alpha, options.beta,
-                           biasArg(c, options), epilogue);
+  if (!splitting) {
+    rt::KernelArg cv = rt::KernelArg::pointer(
+        c.data, detail::scalarTypeOf(c.dtype), /*readOnly=*/false);
+    return (*kernel)->launch(
+        launch, *mapA, *mapB, cv, std::uint32_t(c.rows), std::uint32_t(c.cols),
+        std::uint32_t(a.cols), std::uint32_t(c.ld), options.alpha,
+        options.beta, biasArg(c, options), epilogue,
+        std::uint32_t(split.kTiles), std::uint64_t(0));
+  }
+  const std::uint64_t stride = std::uint64_t(c.rows * split.ldw);
+  rt::KernelArg partial = rt::KernelArg::pointer(
+      ws.data, rt::ScalarType::F32, /*readOnly=*/false);
+  if (rt::Error e = (*kernel)->launch(
+          launch, *mapA, *mapB, partial, std::uint32_t(c.rows),
+          std::uint32_t(c.cols), std::uint32_t(a.cols),
+          std::uint32_t(split.ldw), 1.0f, 0.0f, partial, std::uint32_t(0),
+          std::uint32_t(split.kTilesPerSplit), stride * sizeof(float)))
+    return e;
+  rt::Expected<rt::Kernel *> reduce = impl.kernel(
+      std::string("gemm_split_reduce_") + getDTypeName(c.dtype));
+  if (!reduce)
+    return reduce.takeError();
+  const std::int64_t perBlock = 4 * kernels::kGemmSplitReduceThreads;
+  rt::LaunchConfig sum;
+  sum.block = rt::Dim3(kernels::kGemmSplitReduceThreads);
+  sum.grid = rt::Dim3(unsigned((c.cols + perBlock - 1) / perBlock),
+                      unsigned(std::min<std::int64_t>(c.rows, kMaxGridY)));
+  sum.stream = options.stream;
+  // Vector accesses of C (and a column bias) where its rows allow them.
+  const std::uint64_t chunk = 4 * getDTypeBytes(c.dtype);
+  const bool vectorC = c.data % chunk == 0 && c.ld % 4 == 0 &&
+                       (options.bias.isAbsent() || biasAlongRows ||
+                        options.bias.data % chunk == 0);
+  return (*reduce)->launch(
+      sum, rt::KernelArg::pointer(ws.data, rt::ScalarType::F32, true),
+      std::uint32_t(split.splits), stride, std::uint32_t(split.ldw),
+      rt::KernelArg::pointer(c.data, detail::scalarTypeOf(c.dtype), false),
+      std::uint32_t(c.rows), std::uint32_t(c.cols), std::uint32_t(c.ld),
+      options.alpha, options.beta, biasArg(c, options),
+      epilogue | (vectorC ? kernels::kGemmSplitVectorC : 0u));
 }
 
 } // namespace
@@ -303,6 +393,20 @@ rt::Error kaio::ops::validateGemm(const Matrix &a, const Matrix &b,
     if (rt::Error e = detail::checkDisjoint("gemm", "c", c, "bias",
                                             options.bias))
       return e;
+  if (const Matrix &ws = options.workspace; !ws.isAbsent()) {
+    // Any size (smaller than gemmWorkspaceElements: K is not split).
+    if (rt::Error e = detail::checkWorkspace("gemm", ws, 1,
+                                             "Library::gemmWorkspaceElements"))
+      return e;
+    if (ws.data % 16)
+      return invalid("workspace", "must be 16-byte aligned");
+    for (auto [name, m] :
+         {std::pair<const char *, const Matrix *>{"a", &a}, {"b", &b},
+          {"c", &c}, {"bias", &options.bias}})
+      if (rt::Error e = detail::checkDisjoint("gemm", name, *m, "workspace",
+                                              ws))
+        return e;
+  }
   return rt::Error::success();
 }
 
@@ -331,8 +435,7 @@ enum class GemmPath { Hopper, Sgemm, MmaSync };
 /// it returns before launching anything: what each kernel reads.
 rt::Expected<GemmPath> chooseGemmPath(bool hopperGpu, const Matrix &a,
                                       const Matrix &b, const Matrix &c,
-                                      const GemmOptions &options,
-                                      bool biasAlongRows) {
+                                      const GemmOptions &options) {
   if (detail::gemmRunsOnHopper(hopperGpu, a, b, options))
     return GemmPath::Hopper;
   // The portable kernels compute indices and bounds in signed 32 bits.
@@ -459,7 +562,7 @@ rt::Error Library::checkGemmRuns(const Matrix &a, const Matrix &b,
     return e;
   const RowMajorProblem p = rowMajorProblem(a, b, c);
   rt::Expected<GemmPath> path = chooseGemmPath(
-      impl_->hopper != nullptr, p.a, p.b, p.c, options, p.biasAlongRows);
+      impl_->hopper != nullptr, p.a, p.b, p.c, options);
   return path ? rt::Error::success() : aboutSwapped(path.takeError(), p);
 }
 
@@ -467,7 +570,7 @@ rt::Error Library::gemmRowMajorC(const Matrix &a, const Matrix &b,
                                  const Matrix &c, const GemmOptions &options,
                                  bool biasAlongRows, const char *choice) {
   rt::Expected<GemmPath> path = chooseGemmPath(impl_->hopper != nullptr, a, b,
-                                               c, options, biasAlongRows);
+                                               c, options);
   if (!path)
     return path.takeError();
   rt::Error launched =
@@ -562,6 +665,22 @@ rt::Error Library::gemmBackward(const Matrix &a, const Matrix &b,
     if (rt::Error e = gemm(p.a, p.b, p.c, g))
       return inProduct(std::move(e), p);
   return rt::Error::success();
+}
+
+std::int64_t Library::gemmWorkspaceElements(const Matrix &a, const Matrix &b,
+                                            const Matrix &c,
+                                            const GemmOptions &options) {
+  if (validateGemm(a, b, c, options) || c.rows == 0 || c.cols == 0)
+    return 0;
+  const RowMajorProblem p = rowMajorProblem(a, b, c);
+  rt::Expected<GemmPath> path = chooseGemmPath(
+      impl_->hopper != nullptr, p.a, p.b, p.c, options);
+  if (!path || *path != GemmPath::Hopper)
+    return 0;
+  kernels::HopperGemmConfig config =
+      hopperConfig(*impl_, p.a, p.b, p.c, options,
+                   epilogueBits(options, p.biasAlongRows), nullptr);
+  return chooseSplitK(impl_->smCount, config, p.c, p.a.cols).elements(p.c);
 }
 
 rt::Error Library::gemm(const Matrix &a, const Matrix &b, const Matrix &c,

@@ -59,7 +59,7 @@ rt::Error Library::gemv(const Matrix &a, const Matrix &x, const Matrix &y,
       rt::KernelArg::scalar(std::uint32_t(a.rows)),
       rt::KernelArg::scalar(std::uint32_t(a.cols)),
       rt::KernelArg::scalar(std::uint32_t(a.ld)),
-      rt::KernelArg::scalar(std::uint32_t(o.bias.isAbsent() ? 0 : kGemvBias))};
+      rt::KernelArg::scalar(std::uint32_t(o.bias.isAbsent() ? 0u : unsigned(kGemvBias)))};
   rt::LaunchConfig config;
   config.grid = rt::Dim3(
       unsigned((a.rows + kGemvRowsPerBlock - 1) / kGemvRowsPerBlock));
@@ -142,5 +142,5 @@ rt::Error Library::gemvTransposed(const Matrix &a, const Matrix &x,
       {detail::pointerArg(o.workspace, DType::F32, true),
        detail::pointerArg(bias, a.dtype, true),
        detail::pointerArg(y, a.dtype, false), u32(n), u32(splits),
-       u32(o.bias.isAbsent() ? 0 : kGemvBias)});
+       u32(o.bias.isAbsent() ? 0u : unsigned(kGemvBias))});
 }

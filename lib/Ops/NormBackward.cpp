@@ -137,7 +137,7 @@ rt::Error launchNormBackward(Library::Impl &impl, const char *op, bool layer,
       args.insert(args.end(),
                   {u32(x.cols), u32(x.ld), u32(dy.ld), u32(dx.ld)});
     }
-    args.push_back(u32(o.weight.isAbsent() ? 0 : kNormBwdWeight));
+    args.push_back(u32(o.weight.isAbsent() ? 0u : unsigned(kNormBwdWeight)));
     if (rt::Error e = (*k)->launchArgs(config, args))
       return e.addContext(op);
   }
@@ -159,7 +159,7 @@ rt::Error launchNormBackward(Library::Impl &impl, const char *op, bool layer,
         detail::pointerArg(o.rstd, DType::F32, true),
         detail::pointerArg(o.workspace, DType::F32, false),
         u32(x.cols), u32(x.rows), u32(x.ld), u32(dy.ld), u32(perSplit),
-        u32(layer ? kNormBwdLayer : 0)};
+        u32(layer ? unsigned(kNormBwdLayer) : 0u)};
     rt::LaunchConfig config;
     config.grid = rt::Dim3(columnBlocks, unsigned(splits));
     config.block = rt::Dim3(kNormParamsBlock);
@@ -178,7 +178,7 @@ rt::Error launchNormBackward(Library::Impl &impl, const char *op, bool layer,
       detail::pointerArg(o.workspace, DType::F32, true),
       detail::pointerArg(dweight, x.dtype, false),
       detail::pointerArg(dbias, x.dtype, false), u32(x.cols), u32(splits),
-      u32(o.dbias.isAbsent() ? 0 : kNormBwdBias)};
+      u32(o.dbias.isAbsent() ? 0u : unsigned(kNormBwdBias))};
   rt::LaunchConfig config;
   config.grid = rt::Dim3(columnBlocks);
   config.block = rt::Dim3(kNormParamsBlock);

@@ -298,7 +298,7 @@ rt::Error Library::crossEntropy(const Matrix &logits, const Matrix &targets,
        detail::pointerArg(loss, DType::F32, false),
        detail::pointerArg(o.lse, DType::F32, false), u32(logits.cols),
        u32(logits.ld), rt::KernelArg::scalar(o.ignoreIndex),
-       u32(o.lse.isAbsent() ? 0 : kCrossEntropyLse)},
+       u32(o.lse.isAbsent() ? 0u : unsigned(kCrossEntropyLse))},
       o.stream);
 }
 

@@ -95,7 +95,10 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, bias=None, activation="none",
     int32 — exact sums, alpha 1, beta 0 or 1 — or float32, float16,
     bfloat16 scaled by alpha). bias (optional): one per column of out, out's
     dtype; activation "none", "relu", "silu", "gelu" (erf) or "gelu_tanh".
-    Bias and activation are fused into the GEMM's epilogue (one launch)."""
+    Bias and activation are fused into the GEMM's epilogue (one launch).
+    Where the library splits K (decode-like M on a 9.0 GPU) a workspace is
+    allocated like `out` and a second kernel adds the splits and applies
+    the epilogue."""
     c = _Call("kaio.ops.gemm", "a", a, stream)
     act = _enum(_ACTIVATIONS, c.fn, "activation", activation)
     if out is None:
@@ -105,12 +108,22 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, bias=None, activation="none",
         bv = _arrays.view(c.fn, "b", b)
         out = c.new("out", (c.first.shape[0], bv.shape[-1]), "float32")
     flags = _capi.GEMM_ALLOW_TF32 if allow_tf32 else 0
-    if bias is None and act == _capi.ACT_NONE and not flags:
-        c.run("kaio_gemm", c.m("a", a), c.m("b", b), c.m("out", out),
-              float(alpha), float(beta))
+    ma, mb, mo, mbias = (c.m("a", a), c.m("b", b), c.m("out", out),
+                         c.m("bias", bias))
+    # Bad arguments leave 0 here; the call below names them.
+    elements = ctypes.c_int64(0)
+    _capi.function("kaio_gemm_workspace_elements")(
+        c.ctx, ma, mb, mo, float(alpha), float(beta), mbias, act, flags,
+        ctypes.byref(elements))
+    if elements.value:
+        ws = c.new("workspace", (elements.value,), "float32")
+        c.run("kaio_gemm_split", ma, mb, mo, float(alpha), float(beta), mbias,
+              act, flags, c.m("workspace", ws))
+    elif bias is None and act == _capi.ACT_NONE and not flags:
+        c.run("kaio_gemm", ma, mb, mo, float(alpha), float(beta))
     else:
-        c.run("kaio_gemm_ex", c.m("a", a), c.m("b", b), c.m("out", out),
-              float(alpha), float(beta), c.m("bias", bias), act, flags)
+        c.run("kaio_gemm_ex", ma, mb, mo, float(alpha), float(beta), mbias,
+              act, flags)
     return out
 
 

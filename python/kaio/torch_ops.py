@@ -513,7 +513,7 @@ _flash_attention.register_autograd(_attention_backward,
 
 def flash_attention(q, k, v, scale=None, causal=False, window=(-1, -1)):
     """softmax(scale q k^T) v for [batch, seq, heads, dim] float16/bfloat16
-    tensors (head dims 64, 128; k/v heads dividing q's), differentiable in
+    tensors (head dims 64, 128, 256; k/v heads dividing q's), differentiable in
     q, k and v (FlashAttention-2 backward, deterministic). A causal mask
     aligns bottom-right when seq_q != seq_k, as FlashAttention >= 2.1."""
     if scale is None:

@@ -390,6 +390,33 @@ static void testOps(kaio_context ctx, FakeCudaCounters *fake) {
                              KAIO_ACT_NONE, 6, NULL),
                 KAIO_ERROR_INVALID_VALUE, "kaio_gemm_ex: flags: unknown bits 6");
     CHECK(fake->launches == launches + 3);
+    /* Split K needs the sm_90a kernel: none on the fake 8.0 GPU, and
+       kaio_gemm_split with a workspace is kaio_gemm_ex; a bad workspace is
+       named before anything launches. */
+    {
+      int64_t elements = -1;
+      kaio_matrix ws = kaio_vector(y, KAIO_F32, 64);
+      kaio_matrix wsOdd = kaio_vector(y + 4, KAIO_F32, 64);
+      CHECK_OK(kaio_gemm_workspace_elements(ctx, &ma, &mb, &mc, 1.0f, 0.0f,
+                                            NULL, KAIO_ACT_NONE, 0,
+                                            &elements));
+      CHECK(elements == 0);
+      CHECK_FAILS(kaio_gemm_workspace_elements(ctx, &ma, &mb, &mc, 1.0f,
+                                               0.0f, NULL, KAIO_ACT_NONE, 0,
+                                               NULL),
+                  KAIO_ERROR_INVALID_VALUE,
+                  "kaio_gemm_workspace_elements: elements: null");
+      CHECK_OK(kaio_gemm_split(ctx, &ma, &mb, &mc, 1.0f, 0.0f, NULL,
+                               KAIO_ACT_RELU, 0, &ws, NULL));
+      CHECK(fake->launches == launches + 4);
+      CHECK(strcmp(fake->lastKernel, "mma_gemm_f16_f32_aligned") == 0);
+      CHECK_FAILS(kaio_gemm_split(ctx, &ma, &mb, &mc, 1.0f, 0.0f, NULL,
+                                  KAIO_ACT_NONE, 0, &wsOdd, NULL),
+                  KAIO_ERROR_INVALID_VALUE,
+                  "gemm: workspace: must be 16-byte aligned");
+      CHECK(fake->launches == launches + 4);
+    }
+    launches += 1;
     /* The backward: the transposes are column-major views read in place
        (B^T's 48-element lines are 16-byte aligned: the fake 8.0 GPU's
        kernel reads them); an unaligned one is named, nothing launched. */

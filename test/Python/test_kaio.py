@@ -37,7 +37,14 @@ class FakeCounters(ctypes.Structure):
                 ("lastBlock", ctypes.c_uint * 3),
                 ("lastSharedBytes", ctypes.c_uint),
                 ("lastLaunchDevice", ctypes.c_int),
-                ("lastKernel", ctypes.c_char * 64)]
+                ("lastKernel", ctypes.c_char * 64),
+                ("faultsInjected", ctypes.c_int),
+                ("lastFault", ctypes.c_char * 64),
+                ("tensorMapsEncoded", ctypes.c_int),
+                ("lastTensorMapParam", ctypes.c_ubyte * 128),
+                ("lastCluster", ctypes.c_uint * 3),
+                ("prevKernel", ctypes.c_char * 64),
+                ("prevGrid", ctypes.c_uint * 3)]
 
 
 def fake():
@@ -234,6 +241,26 @@ class OpsTest(unittest.TestCase):
         self.assertEqual(ops.argmax_all(self.x).dtype, "int32")
         self.assertEqual(fake().launches, self.launches + 19)
         self.assertIn("argmax_all_finish", fake().lastKernel.decode())
+
+    def test_gemm_splits_k_for_decode_like_m(self):
+        # On the fake 9.0 GPU (132 SMs): 16 x 256 is 2 tiles, K 1024 is 16
+        # k tiles: gemm allocates the workspace and splits K in 4 (the
+        # product on 8 work units, then the reduction in out's dtype); a
+        # C of many tiles is one launch.
+        x = kaio.DeviceArray.empty((16, 1024), "float16", device=1)
+        w = kaio.DeviceArray.empty((256, 1024), "float16", device=1)
+        launches = fake().launches
+        c = ops.gemm(x, w.T, activation="relu")
+        self.assertEqual((c.shape, c.dtype), ((16, 256), "float32"))
+        self.assertEqual(fake().launches, launches + 2)
+        self.assertEqual(fake().prevKernel.decode(),
+                         "hopper_gemm_f16_f32_128x128x64_s4_bcol")
+        self.assertEqual(fake().prevGrid[0], 8)
+        self.assertEqual(fake().lastKernel.decode(), "gemm_split_reduce_f32")
+        big = kaio.DeviceArray.empty((2048, 1024), "float16", device=1)
+        wide = kaio.DeviceArray.empty((1024, 1024), "float16", device=1)
+        ops.gemm(big, wide.T)  # 128 tiles
+        self.assertEqual(fake().launches, launches + 3)
 
     def test_gemm_layouts_and_fp8(self):
         # On the fake 9.0 GPU (device 1): x @ w.T with w row-major (N, K)

@@ -19,8 +19,9 @@ struct GemmOptions {
   /// C = alpha * A B + beta * C, scaled in f32. beta == 0 does not read C.
   float alpha = 1.0f, beta = 0.0f;
   /// C = act(alpha * A B + beta * C + bias), fused into every GEMM
-  /// kernel's epilogue (one launch): bias (optional) is a vector of C.cols
-  /// elements of C's dtype, one per column.
+  /// kernel's epilogue (one launch; with K split, into the reduction of the
+  /// splits): bias (optional) is a vector of C.cols elements of C's dtype,
+  /// one per column.
   Matrix bias;
   Activation activation = Activation::None;
   /// f32 A and B may run on the tensor cores as tf32 (10-bit mantissas:
@@ -33,6 +34,14 @@ struct GemmOptions {
   /// the CUDA cores for f32; FP8 and s8, which only the sm_90 kernel
   /// takes, are then Unsupported.
   bool portable = false;
+  /// Optional f32 scratch, a contiguous vector 16-byte aligned, overlapping
+  /// nothing else: when it holds Library::gemmWorkspaceElements() elements
+  /// (more than 0 for a C of few tiles — decode-like small M — on a 9.0
+  /// GPU), K is split across blocks, each writing its partial sums there,
+  /// and a second kernel adds them in a fixed order (the same bits every
+  /// run) and applies alpha, beta, the bias and the activation. Absent or
+  /// smaller: K is not split.
+  Matrix workspace;
   /// Null: the legacy default stream.
   const rt::Stream *stream = nullptr;
 };

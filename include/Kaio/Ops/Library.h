@@ -65,9 +65,17 @@ public:
   /// four-stage cp.async pipeline (lib/Ops/Kernels/MmaGemmKernels.cpp).
   /// options.bias and options.activation make it C = act(alpha * A B +
   /// beta * C + bias): fused into each kernel's epilogue (the sm_90 and
-  /// portable ones staged through shared memory; one launch).
+  /// portable ones staged through shared memory; one launch), or, with K
+  /// split (options.workspace), into the reduction of the splits.
   rt::Error gemm(const Matrix &a, const Matrix &b, const Matrix &c,
                  const GemmOptions &options = {});
+  /// The f32 elements of options.workspace with which gemm() splits K for
+  /// these arguments on this device, or 0 where it would not split (C has
+  /// enough tiles to fill the GPU, K is short, the kernel is not the
+  /// sm_90a one, the C is s32, or the arguments are invalid).
+  std::int64_t gemmWorkspaceElements(const Matrix &a, const Matrix &b,
+                                     const Matrix &c,
+                                     const GemmOptions &options = {});
 
   /// The gradients of C = alpha A B by the forward's own kernels (KAIO's
   /// forward-reuse backward): dA = alpha dC B^T and dB = alpha A^T dC

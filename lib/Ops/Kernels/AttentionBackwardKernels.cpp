@@ -14,6 +14,12 @@
 //                   there, in order): S^T = K Q^T and dP^T = V dO^T, so that
 //                   P^T and dS^T are A operands in registers for P^T dO and
 //                   dS^T Q; lse and delta are per column there.
+// Head dim 256 (the accumulators alone would take 128 and 256 registers):
+// flash_bwd_dq keeps Q and dO in shared tiles and walks 32-key blocks;
+// flash_bwd_dkdv takes 32 keys a block, a warp pair per 16, each warp
+// computing S^T and dP^T for half of a step's queries and accumulating
+// half of dK's and dV's columns, the pair trading P^T and dS^T through
+// shared memory (see buildDq and buildDkdv).
 // Masks as in the forward: loops split into blocks that need them and
 // blocks that do not.
 //

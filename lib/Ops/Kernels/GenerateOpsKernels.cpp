@@ -20,5 +20,6 @@ int main(int argc, char **argv) {
         kaio::ops::kernels::buildAttentionKernels(mb);
         kaio::ops::kernels::buildSgemmKernels(mb);
         kaio::ops::kernels::buildMmaGemmKernels(mb);
+        kaio::ops::kernels::buildGemmSplitKernels(mb);
       });
 }

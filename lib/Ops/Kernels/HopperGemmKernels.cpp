@@ -10,9 +10,12 @@
 // 8-bit or 32 32-bit elements), one wgmma per 32 bytes of K (k16, k32 or
 // k8).
 //
-// A persistent block of three warpgroups walks the BM x BN tiles of C
-// (tile = blockIdx.x, + gridDim.x, ...; in groups of 8 tile rows, M
-// fastest within a group, for L2 reuse):
+// A persistent block of three warpgroups walks the work units (unit =
+// blockIdx.x, + gridDim.x, ...): unit u is BM x BN tile u % tiles of C (in
+// groups of 8 tile rows, M fastest within a group, for L2 reuse) over the
+// k tiles of split u / tiles, `k_tiles_per_split` each, its C
+// `c_split_bytes` after the previous split's (the host's split K: f32
+// partial sums that gemm_split_reduce adds; one split is the whole K):
 //  - warpgroup 0 is the producer: it gives registers back (setmaxnreg.dec)
 //    and one thread streams K tiles of A (BM x BK) and B (BK x BN, as BN/64
 //    boxes of 64 columns) with TMA into a ring of `stages` shared buffers,
@@ -63,6 +66,7 @@ struct EpilogueInputs {
   std::string g;       ///< the consumer warpgroup (0, 1)
   std::string lane128; ///< the thread in its warpgroup
   std::string row0, col0; ///< the tile's origin in C
+  std::string c;          ///< C's address (a split's partial sums)
   std::string readC;      ///< beta != 0
   std::string aligned;    ///< C's rows take 4-column vector stores
   std::string nextTile, nextIt; ///< where ^ctile continues
@@ -197,7 +201,7 @@ void writeFusedEpilogue(PtxWriter &w, const HopperGemmConfig &c,
   std::string element = w.add64(
       rowElems, w.let("ptx.cvt u64 u32 " + chunkCol + " : i32 -> i64"));
   std::string at = w.add64(
-      "%c", w.let("ptx.shl b64 " + element + ", " +
+      in.c, w.let("ptx.shl b64 " + element + ", " +
                   w.i32(llvm::Log2_32(outBytes)) + " : (i64, i32) -> i64"));
   // One element of C's type at `address` (+ offset) as f32.
   auto loadOut = [&](const std::string &pred, const std::string &address,
@@ -351,7 +355,9 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
       "%ldc: i32 {{ptx.name = \"ldc\"}, %alpha: f32 {{ptx.name = \"alpha\"}, "
       "%beta: f32 {{ptx.name = \"beta\"}, "
       "%bias: i64 {{ptx.ptr = {2}, ptx.readonly, ptx.name = \"bias\"}, "
-      "%epi: i32 {{ptx.name = \"epilogue\"}) attributes {{reqntid = "
+      "%epi: i32 {{ptx.name = \"epilogue\"}, "
+      "%kps: i32 {{ptx.name = \"k_tiles_per_split\"}, "
+      "%c_split: i64 {{ptx.name = \"c_split_bytes\"}) attributes {{reqntid = "
       "array<i32: 384>, "
       "dynamic_smem = {1} : i64} {{\n",
       name, smem, c.out == GemmElem::S32 ? "i32" : outType);
@@ -379,6 +385,14 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
       "ptx.shr u32 " + w.add32("%n", w.i32(c.blockN - 1)) + ", " +
       w.i32(llvm::Log2_32(c.blockN)) + " : (i32, i32) -> i32");
   std::string numTiles = w.mul32(tilesM, tilesN);
+  // Split K: work unit u is tile u % numTiles over k tiles [s kps, s kps +
+  // kps) of split s = u / numTiles, its C at c + s c_split (the host's
+  // partial sums); kps >= k tiles is one split.
+  std::string kps = w.let("ptx.max u32 %kps, " + w.i32(1) + " : i32");
+  std::string splits = w.let(
+      "ptx.div u32 " + w.add32(kTiles, w.add32(kps, w.i32(-1))) + ", " + kps +
+      " : i32");
+  std::string numUnits = w.mul32(numTiles, splits);
   constexpr unsigned kGroupM = 8; // tile rows per rasterization group
   std::string groupSize = w.mul32(tilesN, w.i32(kGroupM));
   std::vector<std::string> full(c.stages), empty(c.stages);
@@ -419,7 +433,17 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   // Grouped rasterization: tiles go down groups of kGroupM tile rows
   // before moving right, so the blocks running at once share A's rows and
   // B's columns in L2.
-  auto tileOrigin = [&](const std::string &tile) {
+  struct Unit {
+    std::string row0, col0, kt0, kt1, split;
+  };
+  auto unitOf = [&](const std::string &unit) {
+    Unit u;
+    std::string tile =
+        w.let("ptx.rem u32 " + unit + ", " + numTiles + " : i32");
+    u.split = w.let("ptx.div u32 " + unit + ", " + numTiles + " : i32");
+    u.kt0 = w.mul32(u.split, kps);
+    u.kt1 = w.let("ptx.min u32 " + w.add32(u.kt0, kps) + ", " + kTiles +
+                  " : i32");
     std::string group = w.let("ptx.div u32 " + tile + ", " + groupSize + " : i32");
     std::string firstM = w.mul32(group, w.i32(kGroupM));
     std::string rowsLeft = w.let("ptx.sub s32 " + tilesM + ", " + firstM + " : i32");
@@ -429,13 +453,14 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
     std::string tm = w.add32(
         firstM, w.let("ptx.rem u32 " + inGroup + ", " + groupM + " : i32"));
     std::string tn = w.let("ptx.div u32 " + inGroup + ", " + groupM + " : i32");
-    return std::make_pair(w.mul32(tm, w.i32(c.blockM)),
-                          w.mul32(tn, w.i32(c.blockN)));
+    u.row0 = w.mul32(tm, w.i32(c.blockM));
+    u.col0 = w.mul32(tn, w.i32(c.blockN));
+    return u;
   };
-  // Tiles left: `tile` < numTiles.
+  // Units left: `unit` < numUnits.
   auto tileLoop = [&](llvm::StringRef name, llvm::StringRef body) {
     w.label("^" + name + "(%" + name + "_tile: i32, %" + name + "_it: i32):");
-    std::string more = w.setp("lt", "%" + name.str() + "_tile", numTiles);
+    std::string more = w.setp("lt", "%" + name.str() + "_tile", numUnits);
     w.op("ptx.cond_bra " + more + ", ^" + body + ", ^done");
     w.label("^" + body + ":");
   };
@@ -447,8 +472,9 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   w.op("ptx.cond_bra " + first + ", ^ptile(" + bx + ", " + zero +
        " : i32, i32), ^done");
   tileLoop("ptile", "ptile_body");
-  auto [row0, col0] = tileOrigin("%ptile_tile");
-  w.op("ptx.bra ^produce(" + zero + ", %ptile_it : i32, i32)");
+  Unit pu = unitOf("%ptile_tile");
+  const std::string &row0 = pu.row0, &col0 = pu.col0;
+  w.op("ptx.bra ^produce(" + pu.kt0 + ", %ptile_it : i32, i32)");
   w.label("^produce(%pkt: i32, %pit: i32):");
   Stage ps = stageOf("%pit");
   std::string freeParity = w.let("ptx.xor b32 " + ps.parity + ", " + one + " : i32");
@@ -481,7 +507,7 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
            !c.bColMajor);
   std::string pnext = w.add32("%pkt", one);
   std::string pitNext = w.add32("%pit", one);
-  std::string pmore = w.setp("lt", pnext, kTiles);
+  std::string pmore = w.setp("lt", pnext, pu.kt1);
   std::string pnextTile = w.add32("%ptile_tile", nbx);
   w.op("ptx.cond_bra " + pmore + ", ^produce(" + pnext + ", " + pitNext +
        " : i32, i32), ^ptile(" + pnextTile + ", " + pitNext + " : i32, i32)");
@@ -515,8 +541,14 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   std::string wgLeader = w.setp("eq", lane128, zero);
   w.op("ptx.bra ^ctile(" + bx + ", " + zero + " : i32, i32)");
   tileLoop("ctile", "ctile_body");
-  auto [crow0, ccol0] = tileOrigin("%ctile_tile");
-  w.op("ptx.bra ^consume(" + zero + ", %ctile_it, " + joined(zeros) +
+  Unit cu = unitOf("%ctile_tile");
+  const std::string &crow0 = cu.row0, &ccol0 = cu.col0;
+  // This unit's C: the split's partial sums when K is split.
+  std::string cTile = w.add64(
+      "%c", w.let("ptx.mul lo u64 " +
+                  w.let("ptx.cvt u64 u32 " + cu.split + " : i32 -> i64") +
+                  ", %c_split : i64"));
+  w.op("ptx.bra ^consume(" + cu.kt0 + ", %ctile_it, " + joined(zeros) +
        " : i32, i32, " + accTypes + ")");
   w.label("^consume(%ckt: i32, %cit: i32, " + accArgs + "):");
   Stage cs = stageOf("%cit");
@@ -565,7 +597,7 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
     // is free (the first k tile of a tile has no previous group).
     acc = sums;
     w.op("ptx.wgmma_wait_group 1");
-    std::string notFirst = w.setp("ne", "%ckt", zero);
+    std::string notFirst = w.setp("ne", "%ckt", cu.kt0);
     std::string release =
         w.let("ptx.and pred " + wgLeader + ", " + notFirst + " : i1");
     std::string prevIt = w.add32("%cit", w.i32(-1));
@@ -575,7 +607,7 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   }
   std::string cnext = w.add32("%ckt", one);
   std::string citNext = w.add32("%cit", one);
-  std::string cmore = w.setp("lt", cnext, kTiles);
+  std::string cmore = w.setp("lt", cnext, cu.kt1);
   w.op("ptx.cond_bra " + cmore + ", ^consume(" + cnext + ", " + citNext + ", " +
        joined(acc) + " : i32, i32, " + accTypes + "), ^epilogue(" +
        joined(acc) + " : " + accTypes + ")");
@@ -616,7 +648,7 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   std::string readC = w.let("ptx.setp ne f32 %beta, " + fzero + " : f32");
   std::string colBytes = w.let("ptx.mul wide u32 " + colBase + ", " +
                                w.i32(outBytes) + " : (i32, i32) -> i64");
-  std::string cBase = w.add64("%c", colBytes);
+  std::string cBase = w.add64(cTile, colBytes);
   std::string nextTile = w.add32("%ctile_tile", nbx);
   // Without beta, pairs of neighbouring columns (even, the next; N is a
   // multiple of 8, so both are in bounds or neither) go out as one store
@@ -624,7 +656,7 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   // when C's rows allow it (C aligned to the pair, ldc even); else one
   // element at a time.
   const unsigned pairBytes = 2 * outBytes;
-  std::string cLow = w.let("ptx.cvt u32 u64 %c : i64 -> i32");
+  std::string cLow = w.let("ptx.cvt u32 u64 " + cTile + " : i64 -> i32");
   std::string rowStride =
       w.let("ptx.mul lo u32 %ldc, " + w.i32(outBytes) + " : i32");
   std::string misaligned = w.let(
@@ -648,7 +680,7 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
     if (!readsC)
       fused = w.let("ptx.or pred " + fused + ", " + readC + " : i1");
     w.op("ptx.cond_bra " + fused + ", ^fused, ^plain");
-    writeFusedEpilogue(w, c, {tiles, g, lane128, crow0, ccol0, readC,
+    writeFusedEpilogue(w, c, {tiles, g, lane128, crow0, ccol0, cTile, readC,
                               aligned16, nextTile, citNext});
     w.label("^plain:");
   }

@@ -400,7 +400,19 @@ enum HopperGemmEpilogue : std::uint32_t {
   kGemmActivationMask = 7, ///< an Activation (0: none)
   kGemmBiasColumns = 8,    ///< + bias[col] (one per column of C)
   kGemmBiasRows = 16,      ///< + bias[row] (one per row of C)
+  /// gemm_split_reduce only: C's and the bias's rows start at multiples of
+  /// 4 elements (4-element vector accesses).
+  kGemmSplitVectorC = 32,
 };
+/// Threads of gemm_split_reduce_<f32|f16|bf16> (GemmSplitKernels.cpp): 4
+/// columns each; grid (ceil(n / (4 threads)), rows walked by gridDim.y).
+constexpr unsigned kGemmSplitReduceThreads = 128;
+/// Adds the split-K GEMM's reduction, gemm_split_reduce_<type>(ws, splits,
+/// split_stride, ldw, c, m, n, ldc, alpha, beta, bias, epilogue): C =
+/// act(alpha * sum over s of ws[s * split_stride + row * ldw + col] + beta
+/// * C + bias) (ws 16-byte aligned, ldw and split_stride multiples of 4).
+void buildGemmSplitKernels(builder::ModuleBuilder &mb);
+
 /// The fused epilogue stages each consumer warpgroup's 64 rows of the tile
 /// through shared memory (after the ring) in chunks of this many f32
 /// columns, rows this many bytes apart: 8 words of padding make the
@@ -430,12 +442,15 @@ inline unsigned hopperGemmSharedBytes(const HopperGemmConfig &c) {
 }
 /// Its kernel (the name is what the host launches, so it is defined here):
 /// `hopper_gemm_f16_f32_128x128x64_s4(a_map, b_map, c, m, n, k, ldc,
-/// alpha, beta, bias, epilogue)` computing C = act(alpha * A * B + beta *
-/// C + bias) (beta 0 never reads C), with `_acol` / `_bcol` appended for a
-/// column-major A / B; a_map and b_map are 128-byte-swizzled tensor maps
-/// over A and B (boxes below); `bias` any valid pointer when `epilogue`
-/// has no bias bit. Persistent: any 1-D grid (up to the number of BM x BN
-/// tiles) covers C. Plain results (no activation or bias) leave from the
+/// alpha, beta, bias, epilogue, k_tiles_per_split, c_split_bytes)`
+/// computing C = act(alpha * A * B + beta * C + bias) (beta 0 never reads
+/// C), with `_acol` / `_bcol` appended for a column-major A / B; a_map and
+/// b_map are 128-byte-swizzled tensor maps over A and B (boxes below);
+/// `bias` any valid pointer when `epilogue` has no bias bit. K runs in
+/// splits of k_tiles_per_split k tiles (at least the k tile count: one
+/// split), split s writing its C at c + s * c_split_bytes. Persistent: any
+/// 1-D grid (up to the number of work units, BM x BN tiles times splits)
+/// covers C. Plain results (no activation or bias) leave from the
 /// accumulators' registers (pairs of columns per store); the fused
 /// epilogue (and beta on 256-column tiles, where loading C beside 128
 /// accumulators would spill) goes through the staging buffers: 16-byte

@@ -232,3 +232,33 @@ kaio.kernel @loop_result_uncountable(%p: !kaio.ptr<f16>, %n: i32)
   kaio.async_wait %r
   kaio.return
 }
+
+// -----
+
+// After a loop, its token result's newer copies are the fewer of what its
+// last iteration issued after the yielded copy and what followed its init:
+// %r#0 yields %c (one newer, %d) but may be its init %t1 (none newer) when
+// the loop runs no iteration, so nothing may stay in flight.
+// CHECK-LABEL: kaio.kernel @loop_result_zero_trips
+kaio.kernel @loop_result_zero_trips(%p: !kaio.ptr<f16>, %n: i32)
+    attributes {block_size = array<i32: 128>} {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %s0 = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  %s1 = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  %t0 = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s0 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  %t1 = kaio.async_copy %p[%c0, %c16] bounds [%n, %n] ld %n to %s1 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  %r:2 = scf.for %k = %c0 to %n step %c16 iter_args(%a = %t1, %b = %t0) -> (!kaio.token, !kaio.token) : i32 {
+    %c = kaio.async_copy %p[%c0, %k] bounds [%n, %n] ld %n to %s0 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+    %d = kaio.async_copy %p[%c0, %k] bounds [%n, %n] ld %n to %s1 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+    scf.yield %c, %d : !kaio.token, !kaio.token
+  }
+  // CHECK: kaio.async_wait %{{.*}} {pending = 0 : i32}
+  kaio.async_wait %r#0
+  // %r#1: none newer after its last iteration's %d, one (%t1) after its
+  // init %t0 — and one copy after the loop.
+  %e = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s0 : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  // CHECK: kaio.async_wait %{{.*}} {pending = 1 : i32}
+  kaio.async_wait %r#1
+  kaio.return
+}

@@ -593,6 +593,106 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
   EXPECT_EQ(counters->tensorMapsEncoded, maps + 2 * 14);
 }
 
+// Decode-like M (C with fewer 128 x 128 tiles than half the SMs) and a
+// workspace: K split across the persistent kernel's work units (its f32
+// variant leaves partial sums), then gemm_split_reduce in C's type; the
+// size asked for is what gemm() needs, and less (or none) does not split.
+TEST_P(GemmTest, SplitsKForFewTilesGivenAWorkspace) {
+  if (!isFake())
+    GTEST_SKIP() << "checks the launch through the fake driver";
+  rt::Expected<kaio::test::FakeHopper> fake = kaio::test::loadOnFakeHopper();
+  ASSERT_TRUE(fake) << fake.error().message();
+  rt::Device *h100 = &fake->device;
+  Library *lib = &fake->lib;
+  const std::int64_t m = 128, n = 4096, k = 4096;
+  auto a = rt::DeviceBuffer<rt::Half>::allocate(*h100, m * k);
+  auto b = rt::DeviceBuffer<rt::Half>::allocate(*h100, k * n);
+  auto c = rt::DeviceBuffer<rt::Half>::allocate(*h100, m * n);
+  auto ws = rt::DeviceBuffer<float>::allocate(*h100, 4 * m * n + 4);
+  ASSERT_TRUE(a && b && c && ws);
+  Matrix ma = Matrix::rowMajor(a->view(), m, k),
+         mb = Matrix::rowMajor(b->view(), k, n),
+         mc = Matrix::rowMajor(c->view(), m, n);
+  // 32 tiles on 132 SMs, 64 k tiles: 4 splits of 16.
+  EXPECT_EQ(lib->gemmWorkspaceElements(ma, mb, mc), 4 * m * n);
+  FakeCudaCounters *counters = getFakeCounters();
+  int launches = counters->launches;
+  ASSERT_FALSE(lib->gemm(ma, mb, mc));
+  EXPECT_EQ(counters->launches, launches + 1);
+  EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f16_128x128x64_s4");
+  EXPECT_EQ(counters->lastGrid[0], 32u);
+  GemmOptions split;
+  split.workspace = Matrix::vector(ws->view(), 4 * m * n);
+  launches = counters->launches;
+  // The epilogue (bias, activation) runs in the reduction.
+  auto bias = rt::DeviceBuffer<rt::Half>::allocate(*h100, n);
+  ASSERT_TRUE(bias);
+  split.bias = Matrix::vector(bias->view(), n);
+  split.activation = Activation::Silu;
+  ASSERT_FALSE(lib->gemm(ma, mb, mc, split));
+  EXPECT_EQ(counters->launches, launches + 2);
+  // The partial sums: the f32-C kernel on 128 work units (32 tiles x 4).
+  EXPECT_STREQ(counters->prevKernel, "hopper_gemm_f16_f32_128x128x64_s4");
+  EXPECT_EQ(counters->prevGrid[0], 128u);
+  EXPECT_STREQ(counters->lastKernel, "gemm_split_reduce_f16");
+  EXPECT_EQ(counters->lastGrid[0], 8u);   // 4096 columns, 512 a block
+  EXPECT_EQ(counters->lastGrid[1], 128u); // a row each
+  EXPECT_EQ(counters->lastBlock[0], 128u);
+  // Too small a workspace: no split.
+  GemmOptions small = split;
+  small.workspace = Matrix::vector(ws->view(), 4 * m * n - 1);
+  launches = counters->launches;
+  ASSERT_FALSE(lib->gemm(ma, mb, mc, small));
+  EXPECT_EQ(counters->launches, launches + 1);
+  EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f16_128x128x64_s4");
+  // M = 16: the same 32 tiles; an f32 C.
+  auto c32 = rt::DeviceBuffer<float>::allocate(*h100, m * n);
+  ASSERT_TRUE(c32);
+  Matrix a16 = Matrix::rowMajor(a->view(), 16, k),
+         c16 = Matrix::rowMajor(c32->view(), 16, n);
+  EXPECT_EQ(lib->gemmWorkspaceElements(a16, mb, c16), 4 * 16 * n);
+  GemmOptions plain;
+  plain.workspace = split.workspace;
+  ASSERT_FALSE(lib->gemm(a16, mb, c16, plain));
+  EXPECT_STREQ(counters->lastKernel, "gemm_split_reduce_f32");
+  EXPECT_EQ(counters->lastGrid[1], 16u);
+  // Short K (8 k tiles: 2 splits of 4), ragged N (rows of partial sums
+  // padded to 4 elements).
+  Matrix mShort = Matrix::rowMajor(a->view(), 16, 512),
+         bShort = Matrix::rowMajor(b->view(), 512, 1000),
+         cShort = Matrix::rowMajor(c32->view(), 16, 1000);
+  EXPECT_EQ(lib->gemmWorkspaceElements(mShort, bShort, cShort), 2 * 16 * 1000);
+  ASSERT_FALSE(lib->gemm(mShort, bShort, cShort, plain));
+  EXPECT_EQ(counters->prevGrid[0], 16u); // 8 tiles x 2 splits
+  // Not split: enough tiles, too short a K, the portable kernel.
+  EXPECT_EQ(lib->gemmWorkspaceElements(Matrix::rowMajor(a->view(), 2048, 64),
+                                       Matrix::rowMajor(b->view(), 64, 2048),
+                                       Matrix::rowMajor(c32->view(), 2048,
+                                                        2048)),
+            0);
+  EXPECT_EQ(lib->gemmWorkspaceElements(Matrix::rowMajor(a->view(), 16, 448),
+                                       Matrix::rowMajor(b->view(), 448, n),
+                                       c16),
+            0);
+  GemmOptions portable;
+  portable.portable = true;
+  EXPECT_EQ(lib->gemmWorkspaceElements(a16, mb, c16, portable), 0);
+  // A bad workspace is an error naming it (before anything launches).
+  launches = counters->launches;
+  GemmOptions bad = plain;
+  bad.workspace.data += 4;
+  EXPECT_EQ(kaio::test::messageOf(lib->gemm(a16, mb, c16, bad)),
+            "gemm: workspace: must be 16-byte aligned");
+  bad.workspace = Matrix::vector(c32->view(), 4 * 16 * n);
+  EXPECT_EQ(kaio::test::messageOf(lib->gemm(a16, mb, c16, bad)),
+            "gemm: workspace: overlaps c");
+  bad.workspace = Matrix::vector(a->view(), 1024);
+  EXPECT_NE(kaio::test::messageOf(lib->gemm(a16, mb, c16, bad))
+                .find("gemm: workspace: must be a contiguous f32 vector"),
+            std::string::npos);
+  EXPECT_EQ(counters->launches, launches);
+}
+
 TEST_P(GemmTest, FusesBiasAndActivationIntoEveryKernel) {
   if (!isFake())
     GTEST_SKIP() << "checks the launches through the fake driver";
@@ -963,7 +1063,7 @@ TEST(GemmValidation, ShapesFitTheKernels32BitArguments) {
 /// (leading dimension 8 past its lines rounded up to 8 elements); the
 /// portable mma.sync kernel even on a 9.0 GPU (GemmOptions::portable).
 enum : unsigned { kACol = 1, kBCol = 2, kCCol = 4, kPadded = 8,
-                  kPortable = 16 };
+                  kPortable = 16, kSplitK = 32 };
 
 struct GemmCase {
   int m, n, k;
@@ -1068,6 +1168,19 @@ void expectGemmMatchesReference(rt::Device &device, Library &lib,
     ASSERT_TRUE(bias);
     if (gc.bias)
       options.bias = Matrix::rowMajor(bias->view(), 1, n);
+    // kSplitK: the workspace gemm() asks for (it must split the case).
+    const std::int64_t wsElements =
+        gc.layout & kSplitK
+            ? lib.gemmWorkspaceElements(pa.matrix(a->view()),
+                                        pb.matrix(b->view()),
+                                        pc.matrix(c->view()), options)
+            : 0;
+    if (gc.layout & kSplitK)
+      ASSERT_GT(wsElements, 0) << m << "x" << n << "x" << k << ": no split";
+    auto ws = rt::DeviceBuffer<float>::allocate(device, wsElements + 4);
+    ASSERT_TRUE(ws);
+    if (wsElements)
+      options.workspace = Matrix::vector(ws->view(), wsElements);
     rt::Error e = lib.gemm(pa.matrix(a->view()), pb.matrix(b->view()),
                            pc.matrix(c->view()), options);
     ASSERT_FALSE(e) << e.message();
@@ -1331,6 +1444,15 @@ TEST_P(GemmTest, FusedEpiloguesMatchAnF64ReferenceOnTheGpu) {
        {1100, 1040, 200, 1, 0, kCCol, kErf, true}});
   expectGemmMatchesReference<rt::Half, rt::Half>(
       *device, *lib, {{296, 264, 136, 1, 0, kACol | kBCol, kRelu, true}});
+  // Split K (decode-like M, a workspace): the partial sums' reduction
+  // applies alpha, beta, the bias and the activation; a column-major C.
+  expectGemmMatchesReference<rt::Half>(
+      *device, *lib,
+      {{16, 4096, 4096, 1, 0, kSplitK, Activation::None, false},
+       {128, 1000, 2056, 0.5f, -1.0f, kSplitK, kSilu, true},
+       {40, 264, 1024, 1, 0, kSplitK | kCCol | kBCol, kRelu, true}});
+  expectGemmMatchesReference<rt::BFloat16, rt::BFloat16>(
+      *device, *lib, {{100, 512, 3000, 1, 0, kSplitK, kTanh, true}});
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, GemmTest,

@@ -120,15 +120,18 @@ rt::ScalarType mapElem(GemmElem type) {
 
 /// Launches `config`'s kernel on A and B (uploaded here) and C at `gc`
 /// (m x n, ldc) on a persistent grid of at most 3 blocks (block 0 also
-/// takes tile 3, ...), with the fused epilogue's `bias` and `epilogue`
-/// arguments; returns the launch and fills `profile`.
+/// takes work unit 3, ...), with the fused epilogue's `bias` and
+/// `epilogue` arguments and K split in `kps` k tiles (0: not split), each
+/// split's C `cSplit` bytes after the last; returns the launch and fills
+/// `profile`.
 interp::LaunchResult launchGemm(interp::Interpreter &in,
                                 const HopperGemmConfig &config,
                                 const Operand &opA, const Operand &opB,
                                 uint64_t gc, unsigned m, unsigned n,
                                 unsigned k, unsigned ldc, float alpha,
                                 float beta, uint64_t bias, uint32_t epilogue,
-                                interp::Profile &profile) {
+                                interp::Profile &profile, unsigned kps = 0,
+                                uint64_t cSplit = 0) {
   uint64_t ga = in.allocGlobal(opA.bytes.size());
   uint64_t gb = in.allocGlobal(opB.bytes.size());
   in.write(ga, opA.bytes);
@@ -151,11 +154,16 @@ interp::LaunchResult launchGemm(interp::Interpreter &in,
   options.profile = &profile;
   const uint64_t tiles = uint64_t((n + config.blockN - 1) / config.blockN) *
                          ((m + config.blockM - 1) / config.blockM);
-  interp::Dim3 grid(unsigned(std::min<uint64_t>(tiles, 3)));
+  const unsigned kTiles = (k + config.blockK - 1) / config.blockK;
+  if (!kps)
+    kps = kTiles;
+  const uint64_t splits = (kTiles + kps - 1) / kps;
+  interp::Dim3 grid(unsigned(std::min<uint64_t>(tiles * splits, 3)));
   return in.launch(hopperGemmName(config), grid, {384},
                    {mapA, mapB, gc, m, n, k, ldc,
                     interp::Interpreter::argF32(alpha),
-                    interp::Interpreter::argF32(beta), bias, epilogue},
+                    interp::Interpreter::argF32(beta), bias, epilogue, kps,
+                    cSplit},
                    options);
 }
 
@@ -508,6 +516,81 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_tuple(GemmElem::S8, GemmElem::BF16, 256u, 33u, 264u, 64u,
                         Activation::Relu, kRows)));
 } // namespace
+
+/// K split into work units (k tiles [s kps, s kps + kps) of each tile;
+/// the last split shorter): split s leaves exactly its k tiles' sum in its
+/// f32 partial C, for 16-bit inputs in both layouts, promoted FP8 sums, s8
+/// converted sums and tf32; each k tile of each tile is loaded once (the
+/// same TMA and mma counts as without the split).
+using HopperGemmSplitTest =
+    HopperKernelsTest<std::tuple<GemmElem, bool, bool, unsigned>>;
+
+TEST_P(HopperGemmSplitTest, EachSplitSumsItsKTiles) {
+  ASSERT_TRUE(*module) << "the generated module does not parse";
+  const auto [inType, aCol, bCol, blockN] = GetParam();
+  HopperGemmConfig config;
+  config.in = inType;
+  config.out = GemmElem::F32;
+  config.blockN = blockN;
+  const unsigned esz = getGemmElemBytes(inType);
+  config.blockK = 128 / esz;
+  config.aColMajor = aCol;
+  config.bColMajor = bCol;
+  // 130 x 136 (4 tiles, or 2 of 128 x 256), 5 k tiles (the last
+  // partial), 2 a split: splits of 2, 2 and 1 k tiles; 12 (6) work units
+  // on 3 blocks.
+  const unsigned m = 130, n = 136, k = 4 * config.blockK + 24, kps = 2;
+  const unsigned kTiles = 5, splits = 3, ldw = 136;
+  std::mt19937 rng(7);
+  Operand opA = sampleOperand(rng, m, k, aCol, false, inType);
+  Operand opB = sampleOperand(rng, k, n, bCol, false, inType);
+  interp::Interpreter in(**module);
+  const uint64_t stride = uint64_t(m) * ldw * 4;
+  uint64_t ws = in.allocGlobal(splits * stride);
+  interp::Profile profile;
+  interp::LaunchResult r = launchGemm(in, config, opA, opB, ws, m, n, k, ldw,
+                                      1.0f, 0.0f, ws, 0, profile, kps, stride);
+  ASSERT_TRUE(r.success) << r.message();
+  std::vector<double> got = readOut(in, ws, GemmElem::F32, splits * m * ldw);
+  const double abs = inType == GemmElem::S8 ? 0.0
+                     : esz == 1             ? 4e-3 * std::sqrt(double(k))
+                     : esz == 4             ? 2e-5 * std::sqrt(double(k))
+                                            : 1e-3 * std::sqrt(double(k));
+  for (unsigned s = 0; s < splits; ++s)
+    for (unsigned i = 0; i < m; ++i)
+      for (unsigned j = 0; j < n; ++j) {
+        double want = 0;
+        for (unsigned p = s * kps * config.blockK;
+             p < std::min(k, (s + 1) * kps * config.blockK); ++p)
+          want += opA.values[size_t(i) * k + p] * opB.values[size_t(p) * n + j];
+        ASSERT_NEAR(got[(size_t(s) * m + i) * ldw + j], want, abs)
+            << "split " << s << " C(" << i << ", " << j << ")";
+      }
+  const interp::KernelProfile *kp = profile.find(hopperGemmName(config));
+  ASSERT_NE(kp, nullptr);
+  const uint64_t tiles = blockN == 256 ? 2 : 4;
+  const uint64_t boxes = (aCol ? config.blockM / 64 : 1) +
+                         (bCol ? 1 : config.blockN / 64);
+  EXPECT_EQ(kp->mix.at("cp.async.bulk.tensor.load"), tiles * kTiles * boxes);
+  EXPECT_EQ(kp->mmaFlops.at(getGemmMmaTypeName(inType)),
+            tiles * kTiles * 8 * 2ull * 16 * config.blockN * config.blockK);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Hopper, HopperGemmSplitTest,
+    ::testing::Values(std::make_tuple(GemmElem::F16, false, false, 128u),
+                      std::make_tuple(GemmElem::F16, false, true, 256u),
+                      std::make_tuple(GemmElem::BF16, true, true, 128u),
+                      std::make_tuple(GemmElem::E4M3, false, true, 128u),
+                      std::make_tuple(GemmElem::S8, false, true, 128u),
+                      std::make_tuple(GemmElem::F32, false, true, 128u)),
+    [](const ::testing::TestParamInfo<
+        std::tuple<GemmElem, bool, bool, unsigned>> &i) {
+      return std::string(getGemmElemName(std::get<0>(i.param))) +
+             (std::get<1>(i.param) ? "_acol" : "") +
+             (std::get<2>(i.param) ? "_bcol" : "") + "_n" +
+             std::to_string(std::get<3>(i.param));
+    });
 
 /// FP8 sums are promoted (hopperGemmPromotesSums): each K tile's first
 /// wgmma starts from zero (scale-d 0) and the tile's sums are added into

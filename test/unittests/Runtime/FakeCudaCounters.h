@@ -35,6 +35,9 @@ typedef struct FakeCudaCounters {
      "tmap_probe" (a tensor map passed by value). */
   unsigned char lastTensorMapParam[128];
   unsigned lastCluster[3]; /* Blocks per cluster of the last launch. */
+  /* The launch before the last: its kernel and grid. */
+  char prevKernel[64];
+  unsigned prevGrid[3];
 } FakeCudaCounters;
 
 #ifdef __cplusplus

@@ -589,6 +589,9 @@ API CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
   if (int(smem) > f->maxDynamicShared)
     return InvalidValue;
   ++counters.launches;
+  std::memcpy(counters.prevKernel, counters.lastKernel,
+              sizeof(counters.prevKernel));
+  std::memcpy(counters.prevGrid, counters.lastGrid, sizeof(counters.prevGrid));
   counters.lastGrid[0] = gx, counters.lastGrid[1] = gy, counters.lastGrid[2] = gz;
   counters.lastBlock[0] = bx, counters.lastBlock[1] = by,
   counters.lastBlock[2] = bz;

@@ -70,7 +70,9 @@ def GroupAsyncCopies : Pass<"kaio-group-async-copies", "::mlir::ModuleOp"> {
     token may leave the groups issued after the token's copy in flight: this
     pass counts them (copies later in the same block before the wait, and
     for a loop-carried token those after its copy in the previous iteration
-    or before the loop, whichever is fewer) and records the count as
+    or before the loop, whichever is fewer; for a loop's token result those
+    after the copy its last iteration yields, or its init when it runs
+    none, again the fewer, plus those after the loop) and records the count as
     `pending`, which becomes `cp.async.wait_group N`. A written `pending` is
     kept when provably safe, else replaced with a warning; when a copy in a
     nested region could intervene the count is 0 (wait for everything), with
