@@ -739,17 +739,28 @@ TEST_P(AttentionKernelsTest, ConflictFreeTilesAndWholeSectors) {
 
 /// Head dim 256: the forward, the backward and decoding (Q's fragments
 /// reloaded from its tile each step; dynamic shared memory; the dK/dV
-/// kernel's warp pairs adding their partial products).
-class AttentionWideHeadTest : public AttentionKernelsTest {};
+/// kernel's warp pairs trading P^T and dS^T).
+class AttentionWideHeadTest : public AttentionKernelsTest {
+protected:
+  /// Sequences of 1, 17 (heads-major) and 130 (causal) of two query heads
+  /// over one kv head.
+  static std::vector<Problem> raggedGrouped() {
+    std::vector<Problem> out;
+    for (uint32_t seq : {1u, 17u, 130u}) {
+      Problem p;
+      p.seqQ = p.seqK = seq;
+      p.heads = 2;
+      p.kvHeads = 1;
+      p.headsMajor = seq == 17;
+      p.windowRight = seq == 130 ? 0 : -1;
+      out.push_back(p);
+    }
+    return out;
+  }
+};
 
 TEST_P(AttentionWideHeadTest, ForwardRaggedCausalGrouped) {
-  for (uint32_t seq : {1u, 17u, 130u}) {
-    Problem p;
-    p.seqQ = p.seqK = seq;
-    p.heads = 2;
-    p.kvHeads = 1;
-    p.headsMajor = seq == 17;
-    p.windowRight = seq == 130 ? 0 : -1;
+  for (const Problem &p : raggedGrouped()) {
     check(p);
     if (HasFatalFailure())
       return;
@@ -757,13 +768,7 @@ TEST_P(AttentionWideHeadTest, ForwardRaggedCausalGrouped) {
 }
 
 TEST_P(AttentionWideHeadTest, BackwardRaggedCausalGroupedPacked) {
-  for (uint32_t seq : {1u, 17u, 130u}) {
-    Problem p;
-    p.seqQ = p.seqK = seq;
-    p.heads = 2;
-    p.kvHeads = 1;
-    p.headsMajor = seq == 17;
-    p.windowRight = seq == 130 ? 0 : -1;
+  for (const Problem &p : raggedGrouped()) {
     checkBackward(p);
     if (HasFatalFailure())
       return;

@@ -56,10 +56,7 @@ TEST_P(GemmSplitKernelsTest, AddsTheSplitsThenTheEpilogue) {
     x = roundTo(out, dist(rng));
   Interpreter interp(*kernels->module);
   auto upload = [&](const std::vector<double> &v, Elem e) {
-    std::vector<unsigned char> bytes = encode(e, v);
-    uint64_t at = interp.allocGlobal(std::max<size_t>(bytes.size(), 16));
-    EXPECT_TRUE(interp.write(at, bytes));
-    return at;
+    return uploadAs(interp, v, e);
   };
   uint64_t dws = upload(ws, Elem::F32), dc = upload(c0, out),
            dbias = upload(b, out);

@@ -73,6 +73,15 @@ inline std::vector<unsigned char> encode(Elem e, const std::vector<double> &v) {
   }
   return out;
 }
+/// `values` encoded as `e` in a new global allocation (at least 16 bytes)
+/// of the interpreter; returns its address.
+inline uint64_t uploadAs(Interpreter &interp, const std::vector<double> &values,
+                         Elem e) {
+  std::vector<unsigned char> bytes = encode(e, values);
+  uint64_t at = interp.allocGlobal(std::max<size_t>(bytes.size(), 16));
+  EXPECT_TRUE(interp.write(at, bytes));
+  return at;
+}
 
 inline std::vector<double> decode(Elem e, const std::vector<unsigned char> &bytes) {
   std::vector<double> out(bytes.size() / elemBytes(e));

@@ -90,10 +90,7 @@ TEST_P(MmaGemmKernelsTest, MatchesF64WithoutBankConflicts) {
   };
   Interpreter interp(*kernels->module);
   auto upload = [&](const std::vector<double> &v, Elem e) {
-    std::vector<unsigned char> bytes = encode(e, v);
-    uint64_t at = interp.allocGlobal(std::max<size_t>(bytes.size(), 16));
-    EXPECT_TRUE(interp.write(at, bytes));
-    return at;
+    return uploadAs(interp, v, e);
   };
   std::vector<double> bias = random(shape.bias == Bias::Rows ? m : n, out);
   uint64_t da = upload(a, in), db = upload(b, in), dc = upload(c0, out),
