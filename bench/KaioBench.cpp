@@ -788,6 +788,9 @@ BENCHMARK(BM_OpsGemmPortableVsCublas)
     ->Args({8192, 8192, 8192, 1, 0})
     ->Args({4096, 11008, 4096, 1, 2})
     ->Args({4096, 4096, 4096, 0, 3})
+    // Decode-like M: K split over grid z (the workspace the bench passes).
+    ->Args({16, 4096, 4096, 0, 0})
+    ->Args({128, 4096, 4096, 1, 0})
     ->UseManualTime()
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);

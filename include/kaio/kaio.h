@@ -243,8 +243,8 @@ KAIO_API kaio_status kaio_gemm_ex(kaio_context ctx, const kaio_matrix *a,
                                   const kaio_matrix *bias, kaio_activation act,
                                   uint32_t flags, kaio_stream stream);
 /* The f32 elements of the workspace with which kaio_gemm_split splits K
-   for these arguments on ctx's device (decode-like M on a 9.0 GPU: C of
-   few tiles, a long K), or 0 where it would not split (also for arguments
+   for these arguments on ctx's device (decode-like M: C of few tiles, a
+   long K; tensor-core kernels), or 0 where it would not split (also for arguments
    kaio_gemm_ex would refuse), in *elements. */
 KAIO_API kaio_status kaio_gemm_workspace_elements(
     kaio_context ctx, const kaio_matrix *a, const kaio_matrix *b,

@@ -215,9 +215,10 @@ kernels::HopperGemmConfig hopperConfig(Library::Impl &impl, const Matrix &a,
   return config;
 }
 
-/// A split of K across the sm_90a kernel's work units (splits 1: none):
-/// k tiles per split, and the rows of f32 partial sums (ldw, a multiple of
-/// 4 elements) each split leaves in the workspace.
+/// A split of K (splits 1: none) across the sm_90a kernel's work units or
+/// the portable kernel's grid z: k tiles per split, and the rows of f32
+/// partial sums (ldw, a multiple of 4 elements) each split leaves in the
+/// workspace.
 struct SplitK {
   std::int64_t splits = 1, kTilesPerSplit = 0, kTiles = 0, ldw = 0;
   std::int64_t elements(const Matrix &c) const {
@@ -231,12 +232,12 @@ constexpr std::int64_t kMinSplitKTiles = 4, kMaxSplits = 16;
 /// many splits as fill them, of at least kMinSplitKTiles k tiles each but
 /// the last (which may be shorter: 33 k tiles in 7 splits of 5, the last
 /// 3). An s32 C (exact integer sums, C += A B) is never split.
-SplitK chooseSplitK(int smCount, const kernels::HopperGemmConfig &config,
-                    const Matrix &c, std::int64_t k) {
+SplitK chooseSplitK(int smCount, unsigned blockM, unsigned blockN,
+                    unsigned blockK, const Matrix &c, std::int64_t k) {
   SplitK split;
-  split.kTiles = (k + config.blockK - 1) / config.blockK;
+  split.kTiles = (k + blockK - 1) / blockK;
   split.kTilesPerSplit = split.kTiles;
-  const std::int64_t tiles = tileCount(c, config.blockM, config.blockN);
+  const std::int64_t tiles = tileCount(c, blockM, blockN);
   if (c.dtype == DType::S32 || 2 * tiles > smCount)
     return split;
   std::int64_t want = std::min({smCount / tiles,
@@ -247,6 +248,52 @@ SplitK chooseSplitK(int smCount, const kernels::HopperGemmConfig &config,
   split.splits = (split.kTiles + split.kTilesPerSplit - 1) / split.kTilesPerSplit;
   split.ldw = (c.cols + 3) / 4 * 4;
   return split;
+}
+
+/// The portable kernel's split: its 128 x 128 tiles, 32-deep k tiles.
+SplitK mmaSplitK(const Library::Impl &impl, const Matrix &c, std::int64_t k) {
+  return chooseSplitK(impl.smCount, kernels::kMmaGemmBlockM,
+                      kernels::kMmaGemmBlockN, kernels::kMmaGemmBlockK, c, k);
+}
+
+/// Whether options.workspace holds the split's partial sums (splits > 1).
+bool fitsWorkspace(const SplitK &split, const Matrix &c,
+                   const GemmOptions &options) {
+  const Matrix &ws = options.workspace;
+  return split.splits > 1 && !ws.isAbsent() &&
+         ws.rows * ws.cols >= split.elements(c);
+}
+
+/// Adds the splits' partial sums in the workspace (gemm_split_reduce in
+/// C's type) and applies the epilogue.
+rt::Error launchSplitReduce(Library::Impl &impl, const Matrix &c,
+                            const GemmOptions &options, bool biasAlongRows,
+                            const SplitK &split) {
+  const Matrix &ws = options.workspace;
+  const std::uint64_t stride = std::uint64_t(c.rows * split.ldw);
+  rt::Expected<rt::Kernel *> reduce = impl.kernel(
+      std::string("gemm_split_reduce_") + getDTypeName(c.dtype));
+  if (!reduce)
+    return reduce.takeError();
+  const std::int64_t perBlock = 4 * kernels::kGemmSplitReduceThreads;
+  rt::LaunchConfig sum;
+  sum.block = rt::Dim3(kernels::kGemmSplitReduceThreads);
+  sum.grid = rt::Dim3(unsigned((c.cols + perBlock - 1) / perBlock),
+                      unsigned(std::min<std::int64_t>(c.rows, kMaxGridY)));
+  sum.stream = options.stream;
+  // Vector accesses of C (and a column bias) where its rows allow them.
+  const std::uint64_t chunk = 4 * getDTypeBytes(c.dtype);
+  const bool vectorC = c.data % chunk == 0 && c.ld % 4 == 0 &&
+                       (options.bias.isAbsent() || biasAlongRows ||
+                        options.bias.data % chunk == 0);
+  return (*reduce)->launch(
+      sum, rt::KernelArg::pointer(ws.data, rt::ScalarType::F32, true),
+      std::uint32_t(split.splits), stride, std::uint32_t(split.ldw),
+      rt::KernelArg::pointer(c.data, detail::scalarTypeOf(c.dtype), false),
+      std::uint32_t(c.rows), std::uint32_t(c.cols), std::uint32_t(c.ld),
+      options.alpha, options.beta, biasArg(c, options),
+      epilogueBits(options, biasAlongRows) |
+          (vectorC ? kernels::kGemmSplitVectorC : 0u));
 }
 
 /// The persistent warp-specialised TMA + wgmma kernel (hopperConfig's
@@ -261,10 +308,9 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
   const std::uint32_t epilogue = epilogueBits(options, biasAlongRows);
   kernels::HopperGemmConfig config =
       hopperConfig(impl, a, b, c, options, epilogue, choice);
-  const SplitK split = chooseSplitK(impl.smCount, config, c, a.cols);
-  const Matrix &ws = options.workspace;
-  const bool splitting = split.splits > 1 && !ws.isAbsent() &&
-                         ws.rows * ws.cols >= split.elements(c);
+  const SplitK split = chooseSplitK(impl.smCount, config.blockM,
+                                    config.blockN, config.blockK, c, a.cols);
+  const bool splitting = fitsWorkspace(split, c, options);
   if (splitting)
     config.out = kernels::GemmElem::F32; // the partial sums
   rt::Expected<rt::Kernel *> kernel =
@@ -300,36 +346,16 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
   }
   const std::uint64_t stride = std::uint64_t(c.rows * split.ldw);
   rt::KernelArg partial = rt::KernelArg::pointer(
-      ws.data, rt::ScalarType::F32, /*readOnly=*/false);
+      options.workspace.data, rt::ScalarType::F32, /*readOnly=*/false);
   if (rt::Error e = (*kernel)->launch(
           launch, *mapA, *mapB, partial, std::uint32_t(c.rows),
           std::uint32_t(c.cols), std::uint32_t(a.cols),
           std::uint32_t(split.ldw), 1.0f, 0.0f, partial, std::uint32_t(0),
           std::uint32_t(split.kTilesPerSplit), stride * sizeof(float)))
     return e;
-  rt::Expected<rt::Kernel *> reduce = impl.kernel(
-      std::string("gemm_split_reduce_") + getDTypeName(c.dtype));
-  if (!reduce)
-    return reduce.takeError();
-  const std::int64_t perBlock = 4 * kernels::kGemmSplitReduceThreads;
-  rt::LaunchConfig sum;
-  sum.block = rt::Dim3(kernels::kGemmSplitReduceThreads);
-  sum.grid = rt::Dim3(unsigned((c.cols + perBlock - 1) / perBlock),
-                      unsigned(std::min<std::int64_t>(c.rows, kMaxGridY)));
-  sum.stream = options.stream;
-  // Vector accesses of C (and a column bias) where its rows allow them.
-  const std::uint64_t chunk = 4 * getDTypeBytes(c.dtype);
-  const bool vectorC = c.data % chunk == 0 && c.ld % 4 == 0 &&
-                       (options.bias.isAbsent() || biasAlongRows ||
-                        options.bias.data % chunk == 0);
-  return (*reduce)->launch(
-      sum, rt::KernelArg::pointer(ws.data, rt::ScalarType::F32, true),
-      std::uint32_t(split.splits), stride, std::uint32_t(split.ldw),
-      rt::KernelArg::pointer(c.data, detail::scalarTypeOf(c.dtype), false),
-      std::uint32_t(c.rows), std::uint32_t(c.cols), std::uint32_t(c.ld),
-      options.alpha, options.beta, biasArg(c, options),
-      epilogue | (vectorC ? kernels::kGemmSplitVectorC : 0u));
+  return launchSplitReduce(impl, c, options, biasAlongRows, split);
 }
+
 
 } // namespace
 
@@ -535,23 +561,43 @@ rt::Error launchMmaSync(Library::Impl &impl, const Matrix &a, const Matrix &b,
   mma.aColMajor = a.layout == Layout::ColMajor;
   mma.bColMajor = b.layout == Layout::ColMajor;
   mma.aligned = linesAligned(a, b);
+  // Split K (decode-like M, a workspace): the f32-C kernel over grid z.
+  const SplitK split = mmaSplitK(impl, c, a.cols);
+  const bool splitting = fitsWorkspace(split, c, options);
+  if (splitting)
+    mma.out = kernels::GemmElem::F32;
   rt::LaunchConfig config;
   config.block = rt::Dim3(kernels::kMmaGemmThreads);
   config.grid = rt::Dim3(
       unsigned((c.cols + kernels::kMmaGemmBlockN - 1) / kernels::kMmaGemmBlockN),
-      unsigned((c.rows + kernels::kMmaGemmBlockM - 1) / kernels::kMmaGemmBlockM));
+      unsigned((c.rows + kernels::kMmaGemmBlockM - 1) / kernels::kMmaGemmBlockM),
+      splitting ? unsigned(split.splits) : 1u);
   config.stream = options.stream;
   rt::Expected<rt::Kernel *> kernel = impl.kernel(kernels::mmaGemmName(mma));
   if (!kernel)
     return kernel.takeError();
-  return (*kernel)->launch(config, detail::pointerArg(a, a.dtype, true),
-                           detail::pointerArg(b, b.dtype, true),
-                           detail::pointerArg(c, c.dtype, false),
-                           std::uint32_t(c.rows), std::uint32_t(c.cols),
-                           std::uint32_t(a.cols), std::uint32_t(a.ld),
-                           std::uint32_t(b.ld), std::uint32_t(c.ld),
-                           options.alpha, options.beta, biasArg(c, options),
-                           epilogueBits(options, biasAlongRows));
+  const std::uint32_t kPerSplit =
+      std::uint32_t(split.kTilesPerSplit * kernels::kMmaGemmBlockK);
+  if (!splitting)
+    return (*kernel)->launch(
+        config, detail::pointerArg(a, a.dtype, true),
+        detail::pointerArg(b, b.dtype, true),
+        detail::pointerArg(c, c.dtype, false), std::uint32_t(c.rows),
+        std::uint32_t(c.cols), std::uint32_t(a.cols), std::uint32_t(a.ld),
+        std::uint32_t(b.ld), std::uint32_t(c.ld), options.alpha,
+        options.beta, biasArg(c, options),
+        epilogueBits(options, biasAlongRows), kPerSplit, std::uint64_t(0));
+  rt::KernelArg partial = rt::KernelArg::pointer(
+      options.workspace.data, rt::ScalarType::F32, /*readOnly=*/false);
+  if (rt::Error e = (*kernel)->launch(
+          config, detail::pointerArg(a, a.dtype, true),
+          detail::pointerArg(b, b.dtype, true), partial,
+          std::uint32_t(c.rows), std::uint32_t(c.cols), std::uint32_t(a.cols),
+          std::uint32_t(a.ld), std::uint32_t(b.ld), std::uint32_t(split.ldw),
+          1.0f, 0.0f, partial, std::uint32_t(0), kPerSplit,
+          std::uint64_t(c.rows * split.ldw)))
+    return e;
+  return launchSplitReduce(impl, c, options, biasAlongRows, split);
 }
 
 } // namespace
@@ -675,12 +721,16 @@ std::int64_t Library::gemmWorkspaceElements(const Matrix &a, const Matrix &b,
   const RowMajorProblem p = rowMajorProblem(a, b, c);
   rt::Expected<GemmPath> path = chooseGemmPath(
       impl_->hopper != nullptr, p.a, p.b, p.c, options);
-  if (!path || *path != GemmPath::Hopper)
+  if (!path || *path == GemmPath::Sgemm)
     return 0;
+  if (*path == GemmPath::MmaSync)
+    return mmaSplitK(*impl_, p.c, p.a.cols).elements(p.c);
   kernels::HopperGemmConfig config =
       hopperConfig(*impl_, p.a, p.b, p.c, options,
                    epilogueBits(options, p.biasAlongRows), nullptr);
-  return chooseSplitK(impl_->smCount, config, p.c, p.a.cols).elements(p.c);
+  return chooseSplitK(impl_->smCount, config.blockM, config.blockN,
+                      config.blockK, p.c, p.a.cols)
+      .elements(p.c);
 }
 
 rt::Error Library::gemm(const Matrix &a, const Matrix &b, const Matrix &c,

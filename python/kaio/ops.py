@@ -96,7 +96,7 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, bias=None, activation="none",
     bfloat16 scaled by alpha). bias (optional): one per column of out, out's
     dtype; activation "none", "relu", "silu", "gelu" (erf) or "gelu_tanh".
     Bias and activation are fused into the GEMM's epilogue (one launch).
-    Where the library splits K (decode-like M on a 9.0 GPU) a workspace is
+    Where the library splits K (decode-like M, a long K) a workspace is
     allocated like `out` and a second kernel adds the splits and applies
     the epilogue."""
     c = _Call("kaio.ops.gemm", "a", a, stream)

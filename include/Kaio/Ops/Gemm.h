@@ -36,8 +36,9 @@ struct GemmOptions {
   bool portable = false;
   /// Optional f32 scratch, a contiguous vector 16-byte aligned, overlapping
   /// nothing else: when it holds Library::gemmWorkspaceElements() elements
-  /// (more than 0 for a C of few tiles — decode-like small M — on a 9.0
-  /// GPU), K is split across blocks, each writing its partial sums there,
+  /// (more than 0 for a C of few tiles — decode-like small M — and a long
+  /// K, on the sm_90a and the portable tensor-core kernels), K is split
+  /// across blocks, each writing its partial sums there,
   /// and a second kernel adds them in a fixed order (the same bits every
   /// run) and applies alpha, beta, the bias and the activation. Absent or
   /// smaller: K is not split.

@@ -71,8 +71,8 @@ public:
                  const GemmOptions &options = {});
   /// The f32 elements of options.workspace with which gemm() splits K for
   /// these arguments on this device, or 0 where it would not split (C has
-  /// enough tiles to fill the GPU, K is short, the kernel is not the
-  /// sm_90a one, the C is s32, or the arguments are invalid).
+  /// enough tiles to fill the GPU, K is short, the kernel is the f32
+  /// CUDA-core one, the C is s32, or the arguments are invalid).
   std::int64_t gemmWorkspaceElements(const Matrix &a, const Matrix &b,
                                      const Matrix &c,
                                      const GemmOptions &options = {});

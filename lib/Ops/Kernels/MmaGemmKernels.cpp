@@ -14,6 +14,8 @@
 //    shared memory in the layout they have in memory (a column-major
 //    operand as its transpose, [k][m] or [n][k]), 16-byte cp.async chunks
 //    unrolled for the block (kaio.async_copy; zero fill past M, N, K);
+//  - K may be split across grid z (decode-like M: a split's partial sums
+//    into the host's workspace, gemm_split_reduce adds them);
 //  - the loop is marked for kMmaGemmStages pipeline stages
 //    (kaio-pipeline-copies): each tile gets that many buffers and the
 //    copies of step i + stages - 1 are in flight while step i computes;
@@ -107,7 +109,14 @@ template <class T, class O>
 void buildMmaGemm(ModuleBuilder &mb, const MmaGemmConfig &c) {
   mb.kernel(mmaGemmName(c), {int32_t(kMmaGemmThreads)},
             [c](KernelBuilder &k) {
-    const auto p = support::gemmParams<T, O>(k);
+    auto p = support::gemmParams<T, O>(k);
+    U32 kPerSplit = k.param<uint32_t>("k_per_split");
+    U64 cSplit = k.param<uint64_t>("c_split");
+    // This block's split of K, and its C (a split's partial sums).
+    U32 split = k.blockId(Dim::z);
+    U32 kBegin = split * kPerSplit;
+    U32 kEnd = min(kBegin + kPerSplit, p.k);
+    p.c = p.c + cast<uint64_t>(split) * cSplit;
     const CopyAlignment copies =
         c.aligned ? CopyAlignment::Promised : CopyAlignment::Checked;
     U32 row0 = k.blockId(Dim::y) * kBM, col0 = k.blockId() * kBN;
@@ -120,7 +129,7 @@ void buildMmaGemm(ModuleBuilder &mb, const MmaGemmConfig &c) {
     Frag init = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
                                   FragTile{kAtomsM, kAtomsN});
     auto [acc] = k.pipeline(kMmaGemmStages)
-                     .forCarrying(0u, p.k, kBK, std::tuple<Frag>(init),
+                     .forCarrying(kBegin, kEnd, kBK, std::tuple<Frag>(init),
                                   [&](U32 k0, Frag s) {
       Token ta = c.aColMajor
                      ? k.asyncCopy(p.a, k0, row0, p.k, p.m, p.lda, as, copies)

@@ -362,10 +362,13 @@ struct MmaGemmConfig {
   bool aligned = false;
 };
 /// `mma_gemm_<in>_<out>[_acol][_bcol][_aligned](a, b, c, m, n, k, lda, ldb,
-/// ldc, alpha, beta, bias, epilogue)`: C = act(alpha A B + beta C + bias)
-/// with `epilogue` as the sm_90a kernel's (HopperGemmEpilogue: the
-/// Activation and where the bias, of C's type, is added; `bias` any valid
-/// pointer without one).
+/// ldc, alpha, beta, bias, epilogue, k_per_split, c_split)`: C = act(alpha
+/// A B + beta C + bias) with `epilogue` as the sm_90a kernel's
+/// (HopperGemmEpilogue: the Activation and where the bias, of C's type, is
+/// added; `bias` any valid pointer without one). Split K: grid z is the
+/// split, block z computing K [z k_per_split, z k_per_split + k_per_split)
+/// (a multiple of kMmaGemmBlockK; at least K: one split) into its C at c +
+/// z c_split elements.
 inline std::string mmaGemmName(const MmaGemmConfig &c) {
   return std::string("mma_gemm_") + getGemmElemName(c.in) + "_" +
          getGemmElemName(c.out) + (c.aColMajor ? "_acol" : "") +

@@ -664,7 +664,7 @@ TEST_P(GemmTest, SplitsKForFewTilesGivenAWorkspace) {
   EXPECT_EQ(lib->gemmWorkspaceElements(mShort, bShort, cShort), 2 * 16 * 1000);
   ASSERT_FALSE(lib->gemm(mShort, bShort, cShort, plain));
   EXPECT_EQ(counters->prevGrid[0], 16u); // 8 tiles x 2 splits
-  // Not split: enough tiles, too short a K, the portable kernel.
+  // Not split: enough tiles, too short a K.
   EXPECT_EQ(lib->gemmWorkspaceElements(Matrix::rowMajor(a->view(), 2048, 64),
                                        Matrix::rowMajor(b->view(), 64, 2048),
                                        Matrix::rowMajor(c32->view(), 2048,
@@ -674,9 +674,19 @@ TEST_P(GemmTest, SplitsKForFewTilesGivenAWorkspace) {
                                        Matrix::rowMajor(b->view(), 448, n),
                                        c16),
             0);
-  GemmOptions portable;
+  // The portable kernel splits over grid z (32-deep k tiles: 128 of them,
+  // still 4 splits), then the same reduction.
+  GemmOptions portable = plain;
   portable.portable = true;
-  EXPECT_EQ(lib->gemmWorkspaceElements(a16, mb, c16, portable), 0);
+  EXPECT_EQ(lib->gemmWorkspaceElements(a16, mb, c16, portable), 4 * 16 * n);
+  launches = counters->launches;
+  ASSERT_FALSE(lib->gemm(a16, mb, c16, portable));
+  EXPECT_EQ(counters->launches, launches + 2);
+  EXPECT_STREQ(counters->prevKernel, "mma_gemm_f16_f32_aligned");
+  EXPECT_EQ(counters->prevGrid[0], 32u);
+  EXPECT_EQ(counters->prevGrid[1], 1u);
+  EXPECT_EQ(counters->prevGrid[2], 4u);
+  EXPECT_STREQ(counters->lastKernel, "gemm_split_reduce_f32");
   // A bad workspace is an error naming it (before anything launches).
   launches = counters->launches;
   GemmOptions bad = plain;

@@ -111,7 +111,7 @@ TEST_P(MmaGemmKernelsTest, MatchesF64WithoutBankConflicts) {
        (m + kMmaGemmBlockM - 1) / kMmaGemmBlockM},
       {kMmaGemmThreads},
       {da, db, dc, m, n, k, lda, ldb, ldc, Interpreter::argF32(alpha),
-       Interpreter::argF32(beta), dbias, epilogue},
+       Interpreter::argF32(beta), dbias, epilogue, k, 0},
       options);
   ASSERT_TRUE(r.success) << r.message();
   std::vector<unsigned char> bytes(c0.size() * elemBytes(out));
@@ -222,5 +222,82 @@ std::string caseName(
 
 INSTANTIATE_TEST_SUITE_P(Configs, MmaGemmKernelsTest,
                          ::testing::ValuesIn(cases()), caseName);
+
+/// K split over grid z (k_per_split 64: 2 k tiles; K 168 ends in a partial
+/// tile, so the last of the 3 splits is short): block z writes exactly the
+/// sum over its K range into its f32 partial C (c + z c_split), for row-
+/// and column-major operands; no split reads or writes outside it.
+class MmaGemmSplitTest : public MmaGemmKernelsTest {};
+
+TEST_P(MmaGemmSplitTest, EachSplitSumsItsKRange) {
+  const MmaGemmConfig config = std::get<0>(GetParam());
+  const uint32_t m = 70, n = 136, k = 168, kps = 64, splits = 3, ldw = 136;
+  const uint32_t aRows = config.aColMajor ? k : m,
+                 aLine = config.aColMajor ? m : k,
+                 bRows = config.bColMajor ? n : k,
+                 bLine = config.bColMajor ? k : n;
+  const uint32_t lda = (aLine + 7) / 8 * 8, ldb = (bLine + 7) / 8 * 8;
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> dist(-1, 1);
+  const Elem in = toElem(config.in);
+  auto random = [&](size_t size) {
+    std::vector<double> v(size);
+    for (double &x : v)
+      x = roundTo(in, dist(rng));
+    return v;
+  };
+  std::vector<double> a = random(size_t(aRows) * lda),
+                      b = random(size_t(bRows) * ldb);
+  Interpreter interp(*kernels->module);
+  // The partial Cs, one row of slack after each, as a sentinel.
+  const uint64_t stride = uint64_t(m + 1) * ldw;
+  std::vector<double> init(splits * stride, 7.0);
+  uint64_t da = uploadAs(interp, a, in), db = uploadAs(interp, b, in),
+           dc = uploadAs(interp, init, Elem::F32);
+  auto r = interp.launch(
+      mmaGemmName(config),
+      {(n + kMmaGemmBlockN - 1) / kMmaGemmBlockN,
+       (m + kMmaGemmBlockM - 1) / kMmaGemmBlockM, splits},
+      {kMmaGemmThreads},
+      {da, db, dc, m, n, k, lda, ldb, ldw, Interpreter::argF32(1.0f),
+       Interpreter::argF32(0.0f), dc, 0u, kps, stride});
+  ASSERT_TRUE(r.success) << r.message();
+  std::vector<unsigned char> bytes(init.size() * 4);
+  ASSERT_TRUE(interp.read(dc, bytes));
+  std::vector<double> c = decode(Elem::F32, bytes);
+  auto aAt = [&](uint32_t i, uint32_t p) {
+    return config.aColMajor ? a[size_t(p) * lda + i] : a[size_t(i) * lda + p];
+  };
+  auto bAt = [&](uint32_t p, uint32_t j) {
+    return config.bColMajor ? b[size_t(j) * ldb + p] : b[size_t(p) * ldb + j];
+  };
+  for (uint32_t s = 0; s < splits; ++s)
+    for (uint32_t i = 0; i <= m; ++i)
+      for (uint32_t j = 0; j < ldw; ++j) {
+        const double got = c[s * stride + size_t(i) * ldw + j];
+        if (i == m || j >= n) {
+          ASSERT_EQ(got, 7.0) << "split " << s << " wrote (" << i << ", "
+                              << j << ")";
+          continue;
+        }
+        double want = 0;
+        for (uint32_t p = s * kps; p < std::min(k, (s + 1) * kps); ++p)
+          want += aAt(i, p) * bAt(p, j);
+        ASSERT_NEAR(got, want, 1e-5 * (std::fabs(want) + 1))
+            << "split " << s << " C(" << i << ", " << j << ")";
+      }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Split, MmaGemmSplitTest,
+    ::testing::Values(
+        std::make_tuple(MmaGemmConfig{GemmElem::F16, GemmElem::F32, false,
+                                      false, true},
+                        Shape{}),
+        std::make_tuple(MmaGemmConfig{GemmElem::BF16, GemmElem::F32, true,
+                                      true, true},
+                        Shape{})),
+    [](const ::testing::TestParamInfo<std::tuple<MmaGemmConfig, Shape>>
+           &info) { return mmaGemmName(std::get<0>(info.param)); });
 
 } // namespace
