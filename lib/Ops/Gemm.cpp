@@ -256,12 +256,16 @@ SplitK mmaSplitK(const Library::Impl &impl, const Matrix &c, std::int64_t k) {
                       kernels::kMmaGemmBlockN, kernels::kMmaGemmBlockK, c, k);
 }
 
-/// Whether options.workspace holds the split's partial sums (splits > 1).
-bool fitsWorkspace(const SplitK &split, const Matrix &c,
-                   const GemmOptions &options) {
+/// `split` where options.workspace holds its partial sums, else no split
+/// (one split of every k tile: what the kernels are launched with then).
+SplitK usableSplit(SplitK split, const Matrix &c, const GemmOptions &options) {
   const Matrix &ws = options.workspace;
-  return split.splits > 1 && !ws.isAbsent() &&
-         ws.rows * ws.cols >= split.elements(c);
+  if (split.splits > 1 && !ws.isAbsent() &&
+      ws.rows * ws.cols >= split.elements(c))
+    return split;
+  split.splits = 1;
+  split.kTilesPerSplit = split.kTiles;
+  return split;
 }
 
 /// Adds the splits' partial sums in the workspace (gemm_split_reduce in
@@ -308,9 +312,11 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
   const std::uint32_t epilogue = epilogueBits(options, biasAlongRows);
   kernels::HopperGemmConfig config =
       hopperConfig(impl, a, b, c, options, epilogue, choice);
-  const SplitK split = chooseSplitK(impl.smCount, config.blockM,
-                                    config.blockN, config.blockK, c, a.cols);
-  const bool splitting = fitsWorkspace(split, c, options);
+  const SplitK split = usableSplit(
+      chooseSplitK(impl.smCount, config.blockM, config.blockN, config.blockK,
+                   c, a.cols),
+      c, options);
+  const bool splitting = split.splits > 1;
   if (splitting)
     config.out = kernels::GemmElem::F32; // the partial sums
   rt::Expected<rt::Kernel *> kernel =
@@ -342,7 +348,7 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
         launch, *mapA, *mapB, cv, std::uint32_t(c.rows), std::uint32_t(c.cols),
         std::uint32_t(a.cols), std::uint32_t(c.ld), options.alpha,
         options.beta, biasArg(c, options), epilogue,
-        std::uint32_t(split.kTiles), std::uint64_t(0));
+        std::uint32_t(split.kTilesPerSplit), std::uint64_t(0));
   }
   const std::uint64_t stride = std::uint64_t(c.rows * split.ldw);
   rt::KernelArg partial = rt::KernelArg::pointer(
@@ -355,7 +361,6 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
     return e;
   return launchSplitReduce(impl, c, options, biasAlongRows, split);
 }
-
 
 } // namespace
 
@@ -562,8 +567,8 @@ rt::Error launchMmaSync(Library::Impl &impl, const Matrix &a, const Matrix &b,
   mma.bColMajor = b.layout == Layout::ColMajor;
   mma.aligned = linesAligned(a, b);
   // Split K (decode-like M, a workspace): the f32-C kernel over grid z.
-  const SplitK split = mmaSplitK(impl, c, a.cols);
-  const bool splitting = fitsWorkspace(split, c, options);
+  const SplitK split = usableSplit(mmaSplitK(impl, c, a.cols), c, options);
+  const bool splitting = split.splits > 1;
   if (splitting)
     mma.out = kernels::GemmElem::F32;
   rt::LaunchConfig config;

@@ -95,10 +95,9 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, bias=None, activation="none",
     int32 — exact sums, alpha 1, beta 0 or 1 — or float32, float16,
     bfloat16 scaled by alpha). bias (optional): one per column of out, out's
     dtype; activation "none", "relu", "silu", "gelu" (erf) or "gelu_tanh".
-    Bias and activation are fused into the GEMM's epilogue (one launch).
-    Where the library splits K (decode-like M, a long K) a workspace is
-    allocated like `out` and a second kernel adds the splits and applies
-    the epilogue."""
+    Bias and activation are fused into the GEMM's epilogue (one launch),
+    or where the library splits K (decode-like M, a long K; a workspace is
+    allocated like `out`) into the second kernel, which adds the splits."""
     c = _Call("kaio.ops.gemm", "a", a, stream)
     act = _enum(_ACTIVATIONS, c.fn, "activation", activation)
     if out is None:

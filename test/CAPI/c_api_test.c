@@ -390,9 +390,9 @@ static void testOps(kaio_context ctx, FakeCudaCounters *fake) {
                              KAIO_ACT_NONE, 6, NULL),
                 KAIO_ERROR_INVALID_VALUE, "kaio_gemm_ex: flags: unknown bits 6");
     CHECK(fake->launches == launches + 3);
-    /* Split K needs the sm_90a kernel: none on the fake 8.0 GPU, and
-       kaio_gemm_split with a workspace is kaio_gemm_ex; a bad workspace is
-       named before anything launches. */
+    /* This K (32) is too short to split: no workspace is needed, and
+       kaio_gemm_split with one is kaio_gemm_ex; a bad workspace is named
+       before anything launches. */
     {
       int64_t elements = -1;
       kaio_matrix ws = kaio_vector(y, KAIO_F32, 64);

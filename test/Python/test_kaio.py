@@ -44,7 +44,9 @@ class FakeCounters(ctypes.Structure):
                 ("lastTensorMapParam", ctypes.c_ubyte * 128),
                 ("lastCluster", ctypes.c_uint * 3),
                 ("prevKernel", ctypes.c_char * 64),
-                ("prevGrid", ctypes.c_uint * 3)]
+                ("prevGrid", ctypes.c_uint * 3),
+                ("lastGemmK", ctypes.c_uint),
+                ("lastGemmKPerSplit", ctypes.c_uint)]
 
 
 def fake():

@@ -1,7 +1,8 @@
 //===- GemmSplitKernels.cpp - the reduction of a split-K GEMM -------------===//
 //
 // A GEMM whose C has too few tiles to fill the GPU splits K across blocks
-// (the sm_90a kernel's work units, Gemm.cpp): split s leaves its partial
+// (the sm_90a kernel's work units, the portable kernel's grid z; Gemm.cpp):
+// split s leaves its partial
 // sums A[:, K_s] B[K_s, :] as f32 rows of `ldw` elements (a multiple of 4)
 // at ws + s * split_stride. This kernel adds them in split order (the same
 // bits every run) and applies the GEMM's epilogue once:

@@ -157,7 +157,8 @@ void buildMmaGemm(ModuleBuilder &mb, const MmaGemmConfig &c) {
       k.barrier();
       return std::tuple<Frag>(s);
     });
-    // The pipeline's last copies (predicated off past K) have landed.
+    // The pipeline's last copies (predicated off past the split's end) have
+    // landed.
     k.asyncWait({});
     writeEpilogue(k, acc, p, row0, col0);
   });

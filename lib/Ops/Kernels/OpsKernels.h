@@ -367,8 +367,8 @@ struct MmaGemmConfig {
 /// (HopperGemmEpilogue: the Activation and where the bias, of C's type, is
 /// added; `bias` any valid pointer without one). Split K: grid z is the
 /// split, block z computing K [z k_per_split, z k_per_split + k_per_split)
-/// (a multiple of kMmaGemmBlockK; at least K: one split) into its C at c +
-/// z c_split elements.
+/// (a multiple of kMmaGemmBlockK when there are several splits; at least K:
+/// one split) into its C at c + z c_split elements.
 inline std::string mmaGemmName(const MmaGemmConfig &c) {
   return std::string("mma_gemm_") + getGemmElemName(c.in) + "_" +
          getGemmElemName(c.out) + (c.aColMajor ? "_acol" : "") +

@@ -621,6 +621,9 @@ TEST_P(GemmTest, SplitsKForFewTilesGivenAWorkspace) {
   EXPECT_EQ(counters->launches, launches + 1);
   EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f16_128x128x64_s4");
   EXPECT_EQ(counters->lastGrid[0], 32u);
+  // Without a workspace every unit takes all 64 k tiles.
+  EXPECT_EQ(counters->lastGemmK, 4096u);
+  EXPECT_EQ(counters->lastGemmKPerSplit, 64u);
   GemmOptions split;
   split.workspace = Matrix::vector(ws->view(), 4 * m * n);
   launches = counters->launches;
@@ -631,9 +634,11 @@ TEST_P(GemmTest, SplitsKForFewTilesGivenAWorkspace) {
   split.activation = Activation::Silu;
   ASSERT_FALSE(lib->gemm(ma, mb, mc, split));
   EXPECT_EQ(counters->launches, launches + 2);
-  // The partial sums: the f32-C kernel on 128 work units (32 tiles x 4).
+  // The partial sums: the f32-C kernel on 128 work units (32 tiles x 4),
+  // 16 k tiles each.
   EXPECT_STREQ(counters->prevKernel, "hopper_gemm_f16_f32_128x128x64_s4");
   EXPECT_EQ(counters->prevGrid[0], 128u);
+  EXPECT_EQ(counters->lastGemmKPerSplit, 16u);
   EXPECT_STREQ(counters->lastKernel, "gemm_split_reduce_f16");
   EXPECT_EQ(counters->lastGrid[0], 8u);   // 4096 columns, 512 a block
   EXPECT_EQ(counters->lastGrid[1], 128u); // a row each
@@ -686,7 +691,14 @@ TEST_P(GemmTest, SplitsKForFewTilesGivenAWorkspace) {
   EXPECT_EQ(counters->prevGrid[0], 32u);
   EXPECT_EQ(counters->prevGrid[1], 1u);
   EXPECT_EQ(counters->prevGrid[2], 4u);
+  EXPECT_EQ(counters->lastGemmKPerSplit, 1024u); // 32 k tiles of 32
   EXPECT_STREQ(counters->lastKernel, "gemm_split_reduce_f32");
+  // Without the workspace: one launch over the whole K.
+  portable.workspace = Matrix();
+  ASSERT_FALSE(lib->gemm(a16, mb, c16, portable));
+  EXPECT_STREQ(counters->lastKernel, "mma_gemm_f16_f32_aligned");
+  EXPECT_EQ(counters->lastGrid[2], 1u);
+  EXPECT_GE(counters->lastGemmKPerSplit, 4096u);
   // A bad workspace is an error naming it (before anything launches).
   launches = counters->launches;
   GemmOptions bad = plain;

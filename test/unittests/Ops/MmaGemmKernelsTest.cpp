@@ -231,7 +231,8 @@ class MmaGemmSplitTest : public MmaGemmKernelsTest {};
 
 TEST_P(MmaGemmSplitTest, EachSplitSumsItsKRange) {
   const MmaGemmConfig config = std::get<0>(GetParam());
-  const uint32_t m = 70, n = 136, k = 168, kps = 64, splits = 3, ldw = 136;
+  // Rows of 136 (n 134: the last two columns stay the sentinel).
+  const uint32_t m = 70, n = 134, k = 168, kps = 64, splits = 3, ldw = 136;
   const uint32_t aRows = config.aColMajor ? k : m,
                  aLine = config.aColMajor ? m : k,
                  bRows = config.bColMajor ? n : k,

@@ -38,6 +38,9 @@ typedef struct FakeCudaCounters {
   /* The launch before the last: its kernel and grid. */
   char prevKernel[64];
   unsigned prevGrid[3];
+  /* The last GEMM launch's (hopper_gemm_*, mma_gemm_*) K and its K per
+     split (k tiles for hopper_gemm, elements for mma_gemm). */
+  unsigned lastGemmK, lastGemmKPerSplit;
 } FakeCudaCounters;
 
 #ifdef __cplusplus

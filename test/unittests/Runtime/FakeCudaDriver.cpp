@@ -600,6 +600,16 @@ API CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
   counters.lastLaunchDevice = current()->device;
   std::snprintf(counters.lastKernel, sizeof(counters.lastKernel), "%s",
                 f->name.c_str());
+  // The library's GEMM kernels' k (parameter 5) and k per split (after
+  // the epilogue: parameter 11 of hopper_gemm_<in>_<out>_<tile>_s<stages>,
+  // 13 of mma_gemm_<in>_<out>; not the examples' hopper_gemm_fp8).
+  const bool hopperGemm = f->name.rfind("hopper_gemm_", 0) == 0 &&
+                          f->name.find("_s4") != std::string::npos;
+  if (hopperGemm || f->name.rfind("mma_gemm_", 0) == 0) {
+    counters.lastGemmK = *static_cast<unsigned *>(params[5]);
+    counters.lastGemmKPerSplit =
+        *static_cast<unsigned *>(params[hopperGemm ? 11 : 13]);
+  }
   if (f->name == "tmap_probe") {
     std::memcpy(counters.lastTensorMapParam, params[0], 128);
   } else if (f->name == "vector_add") {
