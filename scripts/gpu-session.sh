@@ -103,13 +103,13 @@ for s in "${steps[@]}"; do
     step torch-attention-backward 180 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --backward \
       --json "$out/torch-attention-backward.json" ;;
-  pending-bench) # kernels changed since the last GPU run (sessions 12-13):
-                 # the portable mma.sync GEMM, the mma.sync attention
-                 # forward and backward, flash decoding (new merge, key
-                 # pipeline), the register-row softmax / norms / softmax
-                 # backward; torch on the same row ops
+  pending-bench) # written since the last GPU run (sessions 14-15): split K
+                 # for decode-like GEMMs (both tensor-core kernels), the
+                 # attention backward at head dim 256, the norms' unmasked
+                 # weight/bias path, the 16-bit activations' fast exp and
+                 # division, the promoted FP8 GEMM
     step bench-pending 180 "$build/bin/kaio-bench" --filter \
-      'OpsGemmPortable|FlashAttentionPortable|FlashAttentionBwd|FlashDecode|Softmax|RmsNormF|RmsNormBF|LayerNormF|LayerNormBF' \
+      'OpsGemm(F16F32|BF16F32)VsCublas/M:(16|128)/|OpsGemmPortableVsCublas/M:(16|128)/|FlashAttentionBwd(F16|BF16)/seq:(2048|8192)/dim:256/|RmsNormBF|LayerNormF|LayerNormBF|GeluTanhBF16|SwiGluBF16|OpsGemmFp8' \
       --json "$out/bench-pending.json"
     "$py" "$root/bench/plot.py" --table "$out/bench-pending.json" > "$out/bench-pending.md" 2>&1 || true
     step torch-attention-portable 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
