@@ -300,6 +300,29 @@ rt::Error launchSplitReduce(Library::Impl &impl, const Matrix &c,
           (vectorC ? kernels::kGemmSplitVectorC : 0u));
 }
 
+/// What a GEMM kernel writes and how: C itself with the options' epilogue,
+/// or, with K split, the f32 partial sums in the workspace (rows of ldw,
+/// splits `splitStride` elements apart; alpha 1, nothing else).
+struct KernelOutput {
+  rt::KernelArg c, bias;
+  std::uint32_t ldc, epilogue;
+  float alpha, beta;
+  std::uint64_t splitStride;
+};
+KernelOutput kernelOutput(const Matrix &c, const GemmOptions &options,
+                          bool biasAlongRows, const SplitK &split) {
+  if (split.splits == 1)
+    return {rt::KernelArg::pointer(c.data, detail::scalarTypeOf(c.dtype),
+                                   /*readOnly=*/false),
+            biasArg(c, options), std::uint32_t(c.ld),
+            epilogueBits(options, biasAlongRows), options.alpha,
+            options.beta, 0};
+  rt::KernelArg partial = rt::KernelArg::pointer(
+      options.workspace.data, rt::ScalarType::F32, /*readOnly=*/false);
+  return {partial, partial, std::uint32_t(split.ldw), 0, 1.0f, 0.0f,
+          std::uint64_t(c.rows * split.ldw)};
+}
+
 /// The persistent warp-specialised TMA + wgmma kernel (hopperConfig's
 /// tiles), one block per SM walking the work units; with a split K
 /// (options.workspace large enough) the f32-C kernel leaves each split's
@@ -341,25 +364,16 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
   launch.block = rt::Dim3(384);
   launch.grid = rt::Dim3(unsigned(std::min<std::int64_t>(units, impl.smCount)));
   launch.stream = options.stream;
-  if (!splitting) {
-    rt::KernelArg cv = rt::KernelArg::pointer(
-        c.data, detail::scalarTypeOf(c.dtype), /*readOnly=*/false);
-    return (*kernel)->launch(
-        launch, *mapA, *mapB, cv, std::uint32_t(c.rows), std::uint32_t(c.cols),
-        std::uint32_t(a.cols), std::uint32_t(c.ld), options.alpha,
-        options.beta, biasArg(c, options), epilogue,
-        std::uint32_t(split.kTilesPerSplit), std::uint64_t(0));
-  }
-  const std::uint64_t stride = std::uint64_t(c.rows * split.ldw);
-  rt::KernelArg partial = rt::KernelArg::pointer(
-      options.workspace.data, rt::ScalarType::F32, /*readOnly=*/false);
+  const KernelOutput out = kernelOutput(c, options, biasAlongRows, split);
   if (rt::Error e = (*kernel)->launch(
-          launch, *mapA, *mapB, partial, std::uint32_t(c.rows),
-          std::uint32_t(c.cols), std::uint32_t(a.cols),
-          std::uint32_t(split.ldw), 1.0f, 0.0f, partial, std::uint32_t(0),
-          std::uint32_t(split.kTilesPerSplit), stride * sizeof(float)))
+          launch, *mapA, *mapB, out.c, std::uint32_t(c.rows),
+          std::uint32_t(c.cols), std::uint32_t(a.cols), out.ldc, out.alpha,
+          out.beta, out.bias, out.epilogue,
+          std::uint32_t(split.kTilesPerSplit),
+          out.splitStride * sizeof(float)))
     return e;
-  return launchSplitReduce(impl, c, options, biasAlongRows, split);
+  return splitting ? launchSplitReduce(impl, c, options, biasAlongRows, split)
+                   : rt::Error::success();
 }
 
 } // namespace
@@ -583,26 +597,16 @@ rt::Error launchMmaSync(Library::Impl &impl, const Matrix &a, const Matrix &b,
     return kernel.takeError();
   const std::uint32_t kPerSplit =
       std::uint32_t(split.kTilesPerSplit * kernels::kMmaGemmBlockK);
-  if (!splitting)
-    return (*kernel)->launch(
-        config, detail::pointerArg(a, a.dtype, true),
-        detail::pointerArg(b, b.dtype, true),
-        detail::pointerArg(c, c.dtype, false), std::uint32_t(c.rows),
-        std::uint32_t(c.cols), std::uint32_t(a.cols), std::uint32_t(a.ld),
-        std::uint32_t(b.ld), std::uint32_t(c.ld), options.alpha,
-        options.beta, biasArg(c, options),
-        epilogueBits(options, biasAlongRows), kPerSplit, std::uint64_t(0));
-  rt::KernelArg partial = rt::KernelArg::pointer(
-      options.workspace.data, rt::ScalarType::F32, /*readOnly=*/false);
+  const KernelOutput out = kernelOutput(c, options, biasAlongRows, split);
   if (rt::Error e = (*kernel)->launch(
           config, detail::pointerArg(a, a.dtype, true),
-          detail::pointerArg(b, b.dtype, true), partial,
-          std::uint32_t(c.rows), std::uint32_t(c.cols), std::uint32_t(a.cols),
-          std::uint32_t(a.ld), std::uint32_t(b.ld), std::uint32_t(split.ldw),
-          1.0f, 0.0f, partial, std::uint32_t(0), kPerSplit,
-          std::uint64_t(c.rows * split.ldw)))
+          detail::pointerArg(b, b.dtype, true), out.c, std::uint32_t(c.rows),
+          std::uint32_t(c.cols), std::uint32_t(a.cols), std::uint32_t(a.ld),
+          std::uint32_t(b.ld), out.ldc, out.alpha, out.beta, out.bias,
+          out.epilogue, kPerSplit, out.splitStride))
     return e;
-  return launchSplitReduce(impl, c, options, biasAlongRows, split);
+  return splitting ? launchSplitReduce(impl, c, options, biasAlongRows, split)
+                   : rt::Error::success();
 }
 
 } // namespace
