@@ -757,6 +757,21 @@ void runOpsGemmVsCublas(benchmark::State &state, bool bf16, bool aCol,
   }
   state.counters["split_k_workspace_mib"] =
       double(wsElements) * 4 / (1 << 20);
+  if (portable) {
+    // The portable kernel's variants (2 or 3 blocks an SM) timed by the
+    // tuner (its CUDA events, warm-up and median; recorded for this run
+    // only): the runs below take the faster, both medians are counters.
+    kaio::ops::GemmTuneOptions tune;
+    tune.save = false;
+    kaio::rt::Expected<kaio::ops::GemmTuneResult> tuned =
+        gpu.library->tuneGemm(*gpu.device, a0, b0, c0, options, tune);
+    if (!tuned) {
+      state.SkipWithError(tuned.error().message().c_str());
+      return;
+    }
+    for (const auto &[name, ms] : tuned->timings)
+      state.counters[name + "_ms"] = ms;
+  }
   auto kaio = [&] {
     kaio::ops::Matrix a, b;
     kaio::ops::Matrix c = problem(bufs[next++ % sets], a, b);
@@ -773,7 +788,8 @@ template <bool BF16> void BM_OpsGemmVsCublas(benchmark::State &state) {
   runOpsGemmVsCublas(state, BF16, false, false);
 }
 /// The portable mma.sync kernel (the path of every GPU but a 9.0 one) on
-/// any GPU: bf16 0/1, layout as below.
+/// any GPU: bf16 0/1, layout as below; the faster of its variants for 2
+/// and 3 blocks an SM (counters b2_ms, b3_ms: the tuner's medians).
 void BM_OpsGemmPortableVsCublas(benchmark::State &state) {
   runOpsGemmVsCublas(state, state.range(3) != 0, state.range(4) & 1,
                      state.range(4) & 2, /*portable=*/true);

@@ -103,13 +103,15 @@ for s in "${steps[@]}"; do
     step torch-attention-backward 180 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --backward \
       --json "$out/torch-attention-backward.json" ;;
-  pending-bench) # written since the last GPU run (sessions 14-15): split K
+  pending-bench) # written since the last GPU run (sessions 14-16): split K
                  # for decode-like GEMMs (both tensor-core kernels), the
-                 # attention backward at head dim 256, the norms' unmasked
-                 # weight/bias path, the 16-bit activations' fast exp and
-                 # division, the promoted FP8 GEMM
-    step bench-pending 180 "$build/bin/kaio-bench" --filter \
-      'OpsGemm(F16F32|BF16F32)VsCublas/M:(16|128)/|OpsGemmPortableVsCublas/M:(16|128)/|FlashAttentionBwd(F16|BF16)/seq:(2048|8192)/dim:256/|RmsNormBF|LayerNormF|LayerNormBF|GeluTanhBF16|SwiGluBF16|OpsGemmFp8' \
+                 # portable GEMM's 3-blocks-an-SM variant (b2_ms/b3_ms), the
+                 # attention kernels' XOR-stepped ldmatrix addresses (fewer
+                 # registers, no spills) and the backward at head dim 256,
+                 # the norms' unmasked weight/bias path, the 16-bit
+                 # activations' fast exp and division, the promoted FP8 GEMM
+    step bench-pending 240 "$build/bin/kaio-bench" --filter \
+      'OpsGemm(F16F32|BF16F32)VsCublas/M:(16|128)/|OpsGemmPortableVsCublas|FlashAttention(Portable|Bwd)?(F16|BF16)/seq:(2048|8192)/|FlashDecode|RmsNormBF|LayerNormF|LayerNormBF|GeluTanhBF16|SwiGluBF16|OpsGemmFp8' \
       --json "$out/bench-pending.json"
     "$py" "$root/bench/plot.py" --table "$out/bench-pending.json" > "$out/bench-pending.md" 2>&1 || true
     step torch-attention-portable 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \

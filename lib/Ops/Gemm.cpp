@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -471,6 +472,11 @@ bool detail::hopperGemmHasTileChoice(const Matrix &a, const Matrix &c) {
                                         gemmElemOf(c.dtype));
 }
 
+bool detail::portableGemmHasBlockChoice(const Matrix &a, const Matrix &b) {
+  return (a.dtype == DType::F16 || a.dtype == DType::BF16) &&
+         linesAligned(a, b);
+}
+
 namespace {
 
 /// The kernel that runs a (validated) row-major-C product.
@@ -568,18 +574,41 @@ rt::Error launchSgemm(Library::Impl &impl, const Matrix &a, const Matrix &b,
                            epilogueBits(options, biasAlongRows));
 }
 
+/// The variant of the portable kernel (blocks an SM it is built for): the
+/// tuner's `choice` (being timed) or the tuning table's for the problem's
+/// class, else 2 (the measured default); 2 also where only that variant
+/// exists (unaligned lines).
+unsigned portableBlocksPerSM(Library::Impl &impl, const Matrix &a,
+                             const Matrix &b, const Matrix &c,
+                             const GemmOptions &options, const char *choice) {
+  if (!detail::portableGemmHasBlockChoice(a, b))
+    return 2;
+  const std::string *tuned =
+      choice || !impl.hasGemmTuning()
+          ? nullptr
+          : impl.gemmChoice(getGemmTuningKey(
+                impl.deviceName, a, b, c,
+                !options.bias.isAbsent() ||
+                    options.activation != Activation::None,
+                options.beta != 0,
+                options.portable && impl.hopper != nullptr));
+  const char *name = choice ? choice : tuned ? tuned->c_str() : nullptr;
+  return name && std::string_view(name) == "b3" ? 3 : 2;
+}
+
 /// The portable tensor-core kernel (mma.sync): f16 or bf16 A and B in
 /// either layout, C f32 or their type; the variant whose copies skip the
 /// run-time alignment test when A's and B's lines are 16-byte aligned.
 rt::Error launchMmaSync(Library::Impl &impl, const Matrix &a, const Matrix &b,
                         const Matrix &c, const GemmOptions &options,
-                        bool biasAlongRows) {
+                        bool biasAlongRows, const char *choice) {
   kernels::MmaGemmConfig mma;
   mma.in = gemmElemOf(a.dtype);
   mma.out = gemmElemOf(c.dtype);
   mma.aColMajor = a.layout == Layout::ColMajor;
   mma.bColMajor = b.layout == Layout::ColMajor;
   mma.aligned = linesAligned(a, b);
+  mma.blocksPerSM = portableBlocksPerSM(impl, a, b, c, options, choice);
   // Split K (decode-like M, a workspace): the f32-C kernel over grid z.
   const SplitK split = usableSplit(mmaSplitK(impl, c, a.cols), c, options);
   const bool splitting = split.splits > 1;
@@ -633,7 +662,7 @@ rt::Error Library::gemmRowMajorC(const Matrix &a, const Matrix &b,
           ? launchHopperGemm(*impl_, a, b, c, options, biasAlongRows, choice)
       : *path == GemmPath::Sgemm
           ? launchSgemm(*impl_, a, b, c, options, biasAlongRows)
-          : launchMmaSync(*impl_, a, b, c, options, biasAlongRows);
+          : launchMmaSync(*impl_, a, b, c, options, biasAlongRows, choice);
   // Every kernel fuses bias and activation into its epilogue.
   return launched ? launched.addContext("gemm") : rt::Error::success();
 }

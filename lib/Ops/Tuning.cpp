@@ -29,6 +29,9 @@ bool isChoice(std::string_view name) {
   for (const char *c : kGemmTuningChoices)
     if (name == c)
       return true;
+  for (const char *c : kPortableGemmTuningChoices)
+    if (name == c)
+      return true;
   return false;
 }
 
@@ -64,7 +67,7 @@ GemmTuningTable readTuningFile(std::vector<std::string> &warnings) {
 std::string kaio::ops::getGemmTuningKey(std::string_view deviceName,
                                         const Matrix &a, const Matrix &b,
                                         const Matrix &c, bool fused,
-                                        bool readsC) {
+                                        bool readsC, bool portable) {
   auto layout = [](const Matrix &m) {
     return m.layout == Layout::RowMajor ? "r" : "c";
   };
@@ -76,7 +79,7 @@ std::string kaio::ops::getGemmTuningKey(std::string_view deviceName,
          "|" + layout(a) + layout(b) + "|m" + std::to_string(bucket(c.rows)) +
          "|n" + std::to_string(bucket(c.cols)) + "|k" +
          std::to_string(bucket(a.cols)) + (fused ? "|fused" : "|plain") +
-         (readsC ? "|beta" : "");
+         (readsC ? "|beta" : "") + (portable ? "|portable" : "");
 }
 
 rt::Expected<GemmTuningTable>
@@ -157,13 +160,6 @@ Library::tuneGemm(const rt::Device &device, const Matrix &a, const Matrix &b,
     return e;
   if (c.rows == 0 || c.cols == 0)
     return detail::invalid(op, "c", "is empty: nothing to time");
-  // What is tuned are the sm_90 kernel's tile widths; a forced portable
-  // kernel has one configuration, and timing it must not record a choice
-  // for the problem's class.
-  if (options.portable)
-    return detail::invalid(op, "portable",
-                           "the portable kernel has one configuration: "
-                           "nothing to tune");
   // The problem gemm() launches: a row-major C (C^T = B^T A^T).
   const bool colC = c.layout == Layout::ColMajor;
   const Matrix ra = colC ? detail::transposed(b) : a;
@@ -172,12 +168,20 @@ Library::tuneGemm(const rt::Device &device, const Matrix &a, const Matrix &b,
   const bool fused =
       !options.bias.isAbsent() || options.activation != Activation::None;
   GemmTuneResult result;
+  // What is tuned: the sm_90 kernel's tile widths, or the blocks an SM
+  // the portable kernel is built for (forced on a 9.0 GPU, another kernel
+  // than gemm()'s own: recorded apart, its key says so).
   result.key = getGemmTuningKey(impl_->deviceName, ra, rb, rc, fused,
-                                options.beta != 0);
+                                options.beta != 0,
+                                options.portable && impl_->hopper != nullptr);
   std::vector<const char *> choices;
-  if (!detail::gemmRunsOnHopper(impl_->hopper != nullptr, ra, rb, options))
-    choices.push_back(nullptr); // the one configuration (named "portable")
-  else if (detail::hopperGemmHasTileChoice(ra, rc))
+  if (!detail::gemmRunsOnHopper(impl_->hopper != nullptr, ra, rb, options)) {
+    if (detail::portableGemmHasBlockChoice(ra, rb))
+      choices.assign(std::begin(kPortableGemmTuningChoices),
+                     std::end(kPortableGemmTuningChoices));
+    else
+      choices.push_back(nullptr); // one configuration (named "portable")
+  } else if (detail::hopperGemmHasTileChoice(ra, rc))
     choices.assign(std::begin(kGemmTuningChoices),
                    std::end(kGemmTuningChoices));
   else

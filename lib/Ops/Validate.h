@@ -44,6 +44,10 @@ bool gemmRunsOnHopper(bool hopperGpu, const Matrix &a, const Matrix &b,
 /// kernel reads it) into C: 128 x 256 beside 128 x 128, not for FP8 inputs
 /// or an s32 C (hopperGemmHasWideTile).
 bool hopperGemmHasTileChoice(const Matrix &a, const Matrix &c);
+/// Whether the portable mma.sync kernel that gemm() would launch for A x B
+/// (not on the sm_90a kernel) has a variant to choose (blocks an SM,
+/// kPortableGemmTuningChoices): 16-bit inputs with 16-byte aligned lines.
+bool portableGemmHasBlockChoice(const Matrix &a, const Matrix &b);
 
 /// What holds for any matrix argument: a non-negative shape within the
 /// kernels' 32-bit sizes, a leading dimension covering a row (column), a

@@ -27,6 +27,9 @@ void kaio::buildKaioToPTXPipeline(OpPassManager &pm,
   // Per-lane index arithmetic (fragment coordinates, copy addresses) does
   // not change across the K loop: hoist it while the loops are still scf.
   pm.addPass(createLoopInvariantCodeMotionPass());
+  // ... except a constant away from a value the loop keeps anyway (the
+  // XOR-stepped ldmatrix addresses of a tile): a register each, otherwise.
+  pm.addPass(createRematerializeOffsets());
   pm.addPass(createCSEPass());
   // Structured control flow → blocks, then each dialect → ptx.
   pm.addPass(createSCFToControlFlowPass());

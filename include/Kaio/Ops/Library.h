@@ -91,10 +91,14 @@ public:
   /// `device` (the library's) and makes the fastest gemm()'s choice for
   /// their problem class (Kaio/Ops/Tuning.h), saved in the tuning file
   /// under the runtime's cache directory. C's contents afterwards are
-  /// unspecified (pass scratch memory of C's shape). Where gemm() has one
-  /// configuration (not a 9.0 GPU, or rows tensor maps cannot take) the
-  /// result names "portable", timed, and nothing is recorded;
-  /// options.portable (forcing that kernel) is an InvalidValue error.
+  /// unspecified (pass scratch memory of C's shape). The sm_90a kernel's
+  /// choices are its tile widths ("n128", "n256"), the portable mma.sync
+  /// kernel's (any other GPU, or options.portable) its variants for 2 and
+  /// 3 blocks an SM ("b2", "b3") where A's and B's lines are 16-byte
+  /// aligned; a forced portable kernel on a 9.0 GPU is recorded under its
+  /// own key. Where gemm() has one configuration (unaligned lines, f32
+  /// without tf32) the result names "portable", timed, and nothing is
+  /// recorded.
   rt::Expected<GemmTuneResult> tuneGemm(const rt::Device &device,
                                         const Matrix &a, const Matrix &b,
                                         const Matrix &c,

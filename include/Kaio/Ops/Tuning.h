@@ -36,16 +36,21 @@ constexpr const char *kGemmTuningFileName = "gemm-tuning.txt";
 
 /// The configurations gemm() chooses among on a 9.0 GPU, by name.
 inline constexpr const char *kGemmTuningChoices[] = {"n128", "n256"};
+/// ... and with the portable mma.sync kernel (every other GPU, or
+/// GemmOptions::portable) for 16-byte aligned operands: built for 2 or 3
+/// blocks an SM.
+inline constexpr const char *kPortableGemmTuningChoices[] = {"b2", "b3"};
 
 /// key -> choice.
 using GemmTuningTable = std::map<std::string, std::string>;
 
 /// The class of a row-major-C problem (as gemm() computes it) on a device;
 /// `fused`: a bias or activation; `readsC`: beta != 0 (both change the
-/// epilogue).
+/// epilogue); `portable`: GemmOptions::portable on a 9.0 GPU (another
+/// kernel than the device's own).
 std::string getGemmTuningKey(std::string_view deviceName, const Matrix &a,
                              const Matrix &b, const Matrix &c, bool fused,
-                             bool readsC);
+                             bool readsC, bool portable = false);
 
 /// The table in a tuning file's text, or an error saying which line is
 /// wrong (a wrong header, a line without a key and a choice, an unknown

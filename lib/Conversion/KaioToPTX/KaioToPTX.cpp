@@ -390,15 +390,6 @@ struct AtomicLowering : OpConversionPattern<kaio::AtomicOp> {
 // Shared memory
 //===----------------------------------------------------------------------===//
 
-/// Alignment of a shared tile: 16 bytes, or a swizzled tile's pattern
-/// period (up to 1 KiB), so that its offsets fall in the banks the swizzle
-/// was chosen for.
-int64_t getTileAlignment(SmemType type) {
-  if (LayoutAttr layout = type.getLayout(); layout && layout.isSwizzled())
-    return std::clamp<int64_t>(layout.getSwizzle().periodBytes(), 16, 1024);
-  return 16;
-}
-
 /// Where kernels above the static shared-memory limit keep their tiles: one
 /// `extern` (dynamic) array, each tile at an offset.
 struct DynamicSharedLayout {
@@ -430,7 +421,7 @@ struct SharedAllocLowering : OpConversionPattern<SharedAllocOp> {
     // Declared as bytes so that padded/swizzled layouts fit exactly.
     std::string name =
         declareShared(rewriter, op, PTXType::b8, type.getSizeInBytes(),
-                      "smem", getTileAlignment(type));
+                      "smem", type.getAlignment());
     rewriter.replaceOp(op, p.addressOf(name, rewriter.getI32Type()));
     return success();
   }
@@ -461,7 +452,7 @@ LogicalResult layoutDynamicShared(ModuleOp module, const ChipInfo &chip,
       return WalkResult::advance();
     int64_t offset = 0;
     kernel.walk([&](SharedAllocOp alloc) {
-      int64_t align = getTileAlignment(alloc.getType());
+      int64_t align = alloc.getType().getAlignment();
       offset = llvm::alignTo(offset, align);
       layout.offsets[alloc] = offset;
       offset += alloc.getType().getSizeInBytes();

@@ -117,6 +117,7 @@ template <class T, unsigned D> void buildDq(ModuleBuilder &mb) {
   mb.kernel(
       kernelName("flash_bwd_dq", typeName<T>(), D),
       {int32_t(32 * kAttnWarps)}, [](KernelBuilder &k) {
+        k.setMinBlocksPerSM(kAttnMinBlocksPerSM);
         constexpr bool kWide = D > 128;
         constexpr unsigned kKeys = kWide ? 32 : kBlockK;
         constexpr unsigned kParts = kWide ? 4 : 2, kWidth = D / kParts;
@@ -355,6 +356,7 @@ template <class T, unsigned D> void buildDkdv(ModuleBuilder &mb) {
   mb.kernel(
       kernelName("flash_bwd_dkdv", typeName<T>(), D),
       {int32_t(32 * kAttnWarps)}, [](KernelBuilder &k) {
+        k.setMinBlocksPerSM(kAttnMinBlocksPerSM);
         constexpr unsigned kKeys = attnDkdvBlockK(D), kPairs = kKeys / 16;
         constexpr unsigned kSplit = kAttnWarps / kPairs, kCols = D / kSplit;
         constexpr unsigned kWidth = kCols / 2;

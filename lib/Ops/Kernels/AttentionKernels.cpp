@@ -43,6 +43,7 @@ static_assert(kBlockQ == 16 * kAttnWarps, "16 query rows per warp");
 template <class T, unsigned D> void buildFlashForward(ModuleBuilder &mb) {
   mb.kernel(kernelName("flash_fwd", typeName<T>(), D),
             {int32_t(32 * kAttnWarps)}, [](KernelBuilder &k) {
+    k.setMinBlocksPerSM(kAttnMinBlocksPerSM);
     auto q = tensorParam<Ptr<const T>>(k, "q");
     auto kp = tensorParam<Ptr<const T>>(k, "k");
     auto v = tensorParam<Ptr<const T>>(k, "v");

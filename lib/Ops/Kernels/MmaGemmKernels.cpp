@@ -16,9 +16,11 @@
 //    unrolled for the block (kaio.async_copy; zero fill past M, N, K);
 //  - K may be split across grid z (decode-like M: a split's partial sums
 //    into the host's workspace, gemm_split_reduce adds them);
-//  - the loop is marked for kMmaGemmStages pipeline stages
+//  - the loop is marked for mmaGemmStages pipeline stages
 //    (kaio-pipeline-copies): each tile gets that many buffers and the
 //    copies of step i + stages - 1 are in flight while step i computes;
+//    4 in the default variant (two blocks an SM), 3 in the one built for
+//    three (`.minnctapersm 3`, at most 168 registers; kMmaGemmBlocksPerSM);
 //  - per 16 of K a warp loads its 4 A atoms (ldmatrix.x4; .trans from a
 //    [k][m] tile) and 8 B atoms (ldmatrix.x4.trans pairs from a [k][n]
 //    tile, plain from an [n][k] one) and issues 32 mma.sync;
@@ -109,6 +111,8 @@ template <class T, class O>
 void buildMmaGemm(ModuleBuilder &mb, const MmaGemmConfig &c) {
   mb.kernel(mmaGemmName(c), {int32_t(kMmaGemmThreads)},
             [c](KernelBuilder &k) {
+    if (c.blocksPerSM != 2)
+      k.setMinBlocksPerSM(int32_t(c.blocksPerSM));
     auto p = support::gemmParams<T, O>(k);
     U32 kPerSplit = k.param<uint32_t>("k_per_split");
     U64 cSplit = k.param<uint64_t>("c_split");
@@ -128,7 +132,7 @@ void buildMmaGemm(ModuleBuilder &mb, const MmaGemmConfig &c) {
     Shared<T> bs = c.bColMajor ? k.shared<T>({kBN, kBK}) : k.shared<T>({kBK, kBN});
     Frag init = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
                                   FragTile{kAtomsM, kAtomsN});
-    auto [acc] = k.pipeline(kMmaGemmStages)
+    auto [acc] = k.pipeline(mmaGemmStages(c.blocksPerSM))
                      .forCarrying(kBegin, kEnd, kBK, std::tuple<Frag>(init),
                                   [&](U32 k0, Frag s) {
       Token ta = c.aColMajor
@@ -184,8 +188,9 @@ std::vector<MmaGemmConfig> kaio::ops::kernels::getMmaGemmConfigs() {
             // Rows that are not 16-byte aligned take the copies' run-time
             // test and element-wise path (twice the code): embedded for
             // row-major A and B only.
-            if (aligned || (!aCol && !bCol))
-              configs.push_back({in, out, aCol, bCol, aligned});
+            for (unsigned blocks : kMmaGemmBlocksPerSM)
+              if (blocks == 2 ? aligned || (!aCol && !bCol) : aligned)
+                configs.push_back({in, out, aCol, bCol, aligned, blocks});
   return configs;
 }
 

@@ -229,6 +229,11 @@ void buildGemvKernels(builder::ModuleBuilder &mb);
 constexpr unsigned kAttnWarps = 4;
 constexpr unsigned kAttnBlockQ = 16 * kAttnWarps;
 constexpr unsigned kAttnBlockK = 64;
+/// Blocks per SM the tensor-core attention kernels (forward, dQ, dK/dV) are
+/// built for (`.minnctapersm`): 8 warps an SM. Without it ptxas may trade
+/// spills in the key loop for a third block (the d64 forward: 168
+/// registers with 56 bytes of spill loads, against 179 and none).
+constexpr unsigned kAttnMinBlocksPerSM = 2;
 /// Keys per block of flash_bwd_dkdv: 16 a warp, or at head dims above 128
 /// 16 a pair of warps (each accumulates half of dK's and dV's columns).
 constexpr unsigned attnDkdvBlockK(unsigned headDim) {
@@ -344,12 +349,23 @@ inline unsigned getGemmElemBytes(GemmElem type) {
 /// row- or column-major with a leading dimension, C row-major in f32 or the
 /// inputs' type; any M, N, K. kMmaGemmThreads threads (4 warps of 64 x 64)
 /// per kMmaGemmBlockM x kMmaGemmBlockN tile of C (grid x along N, y along
-/// M); a kMmaGemmStages-deep cp.async pipeline of kMmaGemmBlockK-deep tiles
+/// M); an mmaGemmStages-deep cp.async pipeline of kMmaGemmBlockK-deep tiles
 /// (4 stages x (8 KiB of A + 8 KiB of B) = 64 KiB of shared memory at
-/// 16-bit inputs, + 17 KiB for the staged epilogue).
+/// 16-bit inputs, 3 stages = 48 KiB in the 3-blocks-an-SM variant, + 17 KiB
+/// for the staged epilogue).
 constexpr unsigned kMmaGemmBlockM = 128, kMmaGemmBlockN = 128,
                    kMmaGemmBlockK = 32, kMmaGemmStages = 4,
                    kMmaGemmThreads = 128;
+/// Blocks an SM each variant is built for, and its pipeline depth: 2 (the
+/// default, measured: about 224 registers, 4 stages, 81 KiB) or 3
+/// (`.minnctapersm 3`: at most 168 registers, so 12 warps an SM where 2
+/// blocks give 8 — ncu found the 2-block kernel short of warps to hide
+/// fixed-latency dependencies —, and 3 stages, 65 KiB, so that three fit
+/// in an H100's 228 KiB). The tuner times both (choices "b2" and "b3").
+constexpr unsigned kMmaGemmBlocksPerSM[] = {2, 3};
+constexpr unsigned mmaGemmStages(unsigned blocksPerSM) {
+  return blocksPerSM >= 3 ? 3 : kMmaGemmStages;
+}
 /// Rows of C its epilogue stages through shared memory per pass (f32, rows
 /// of kMmaGemmBlockN + 8 words: 17 KiB).
 constexpr unsigned kMmaGemmStageRows = 32;
@@ -360,8 +376,10 @@ struct MmaGemmConfig {
   /// A's and B's rows (as stored) are 16-byte aligned: pointers and
   /// leading dimensions; the copies skip the run-time alignment test.
   bool aligned = false;
+  /// kMmaGemmBlocksPerSM: 3 only for aligned variants.
+  unsigned blocksPerSM = 2;
 };
-/// `mma_gemm_<in>_<out>[_acol][_bcol][_aligned](a, b, c, m, n, k, lda, ldb,
+/// `mma_gemm_<in>_<out>[_acol][_bcol][_aligned][_b3](a, b, c, m, n, k, lda, ldb,
 /// ldc, alpha, beta, bias, epilogue, k_per_split, c_split)`: C = act(alpha
 /// A B + beta C + bias) with `epilogue` as the sm_90a kernel's
 /// (HopperGemmEpilogue: the Activation and where the bias, of C's type, is
@@ -372,11 +390,12 @@ struct MmaGemmConfig {
 inline std::string mmaGemmName(const MmaGemmConfig &c) {
   return std::string("mma_gemm_") + getGemmElemName(c.in) + "_" +
          getGemmElemName(c.out) + (c.aColMajor ? "_acol" : "") +
-         (c.bColMajor ? "_bcol" : "") + (c.aligned ? "_aligned" : "");
+         (c.bColMajor ? "_bcol" : "") + (c.aligned ? "_aligned" : "") +
+         (c.blocksPerSM != 2 ? "_b" + std::to_string(c.blocksPerSM) : "");
 }
 /// Every configuration the library embeds: f16 and bf16 inputs, f32 or
-/// the inputs' type out, the four layouts aligned, and row-major A and B
-/// also unaligned.
+/// the inputs' type out, the four layouts aligned (each for 2 and 3
+/// blocks an SM), and row-major A and B also unaligned (2 blocks).
 std::vector<MmaGemmConfig> getMmaGemmConfigs();
 void buildMmaGemmKernels(builder::ModuleBuilder &mb);
 

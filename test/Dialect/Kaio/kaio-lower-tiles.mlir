@@ -1,4 +1,5 @@
 // RUN: kaio-opt %s --kaio-lower-tiles --split-input-file | FileCheck %s
+// RUN: kaio-opt %s --kaio-lower-tiles --cse --split-input-file | FileCheck %s --check-prefix=XOR
 
 // Each thread copies 16-byte chunks of the 32x16 f16 tile (2 per row) with
 // cp.async, zero filled past the matrix edge (src-size < 16); when the source
@@ -435,5 +436,41 @@ kaio.kernel @store_fragment_beta(%c: !kaio.ptr<f32>, %n: i32, %beta: f32)
   %zero = arith.constant 0.0 : f32
   %acc = kaio.frag_fill %zero : f32 -> !kaio.frag<acc, m16n8k16, f32>
   kaio.store_fragment %acc, %c[%c0, %c0] bounds [%n, %n] ld %n beta %beta : !kaio.frag<acc, m16n8k16, f32>, !kaio.ptr<f32>
+  kaio.return
+}
+
+// -----
+
+// Under a swizzle, atoms at constant k steps of one tile derive from one
+// address: the lane's column in the tile is below 16 (the op's column, a
+// constant, joins the atom's offset), so the 32- and 64-byte steps inside a
+// 256-byte row are that address XOR 32 and XOR 64 (rows, the swizzle's
+// source bits, untouched). Along the rows (a whole swizzle period, 8 rows of
+// 256 bytes) the step stays an immediate. A run-time column has no bound:
+// its atoms get an address each.
+// XOR-LABEL: kaio.kernel @swizzled_k_steps
+// XOR: %[[OFF:.*]] = kaio.tile_offset [%{{.*}}, %{{.*}}] : !kaio.smem<32x128xf16, <row_major, swizzle = <3, 4, 4>>>
+// XOR: %[[BASE:.*]] = arith.addi %{{.*}}, %[[OFF]] : i32
+// XOR: ptx.ldmatrix [%[[BASE]]]
+// XOR: %[[K16:.*]] = arith.xori %[[BASE]], %c32_i32 : i32
+// XOR: ptx.ldmatrix [%[[K16]]]
+// XOR: %[[K32:.*]] = arith.xori %[[BASE]], %c64_i32 : i32
+// XOR: %[[K32R16:.*]] = arith.addi %[[K32]], %c4096_i32 : i32
+// XOR: ptx.ldmatrix [%[[K32R16]]]
+// XOR-NOT: arith.xori
+// XOR: kaio.tile_offset
+// XOR: ptx.ldmatrix
+// XOR: kaio.tile_offset
+// XOR: ptx.ldmatrix
+kaio.kernel @swizzled_k_steps(%c: !kaio.ptr<f32>, %col: i32)
+    attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %c32 = arith.constant 32 : i32
+  %t = kaio.shared_alloc : !kaio.smem<32x128xf16, #kaio.layout<row_major, swizzle = <3, 4, 4>>>
+  %a0 = kaio.load_fragment %t[%c0, %c0] : !kaio.smem<32x128xf16, #kaio.layout<row_major, swizzle = <3, 4, 4>>> -> !kaio.frag<a, m16n8k16, f16>
+  %a1 = kaio.load_fragment %t[%c0, %c16] : !kaio.smem<32x128xf16, #kaio.layout<row_major, swizzle = <3, 4, 4>>> -> !kaio.frag<a, m16n8k16, f16>
+  %a2 = kaio.load_fragment %t[%c16, %c32] : !kaio.smem<32x128xf16, #kaio.layout<row_major, swizzle = <3, 4, 4>>> -> !kaio.frag<a, m16n8k16, f16>
+  %r = kaio.load_fragment %t[%c0, %col] : !kaio.smem<32x128xf16, #kaio.layout<row_major, swizzle = <3, 4, 4>>> -> !kaio.frag<a, m16n8k16, f16, 1x2>
   kaio.return
 }

@@ -408,18 +408,31 @@ TEST_P(GemmTest, LaunchesOneBlockPerOutputTileAndNothingOnBadInput) {
                 "2^31 - 1 elements only the sm_90 kernel runs"),
             std::string::npos)
       << kaio::test::messageOf(big);
-  // A forced portable kernel has nothing to tune (and records nothing).
+  EXPECT_EQ(counters->launches, launches);
+  // A forced portable kernel on an 8.0 GPU is gemm()'s own: its two
+  // variants (blocks an SM) timed under the plain key.
   GemmOptions portable;
   portable.portable = true;
+  GemmTuneOptions quick;
+  quick.warmup = 0;
+  quick.reps = 1;
+  quick.save = false;
+  const Matrix pa = Matrix::rowMajor(a->view(), m, k),
+               pb = Matrix::rowMajor(b->view(), k, 128),
+               pc = Matrix::rowMajor(c->view(), m, 128);
   rt::Expected<GemmTuneResult> tuned =
-      lib->tuneGemm(*device, Matrix::rowMajor(a->view(), m, k),
-                    Matrix::rowMajor(b->view(), k, 128),
-                    Matrix::rowMajor(c->view(), m, 128), portable);
-  ASSERT_FALSE(tuned);
-  EXPECT_NE(tuned.error().message().find("tune_gemm: portable:"),
-            std::string::npos)
-      << tuned.error().message();
-  EXPECT_EQ(counters->launches, launches);
+      lib->tuneGemm(*device, pa, pb, pc, portable, quick);
+  ASSERT_TRUE(tuned) << tuned.error().message();
+  EXPECT_EQ(counters->launches, launches + 2);
+  ASSERT_EQ(tuned->timings.size(), 2u);
+  EXPECT_EQ(tuned->timings[0].first, "b2");
+  EXPECT_EQ(tuned->timings[1].first, "b3");
+  EXPECT_EQ(tuned->key, getGemmTuningKey(device->properties().name, pa, pb,
+                                         pc, false, false));
+  ASSERT_FALSE(lib->gemm(pa, pb, pc, portable));
+  EXPECT_STREQ(counters->lastKernel, tuned->choice == "b3"
+                                         ? "mma_gemm_f16_f32_aligned_b3"
+                                         : "mma_gemm_f16_f32_aligned");
 }
 
 TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
@@ -873,6 +886,28 @@ TEST_P(GemmTest, TunesOnA90GpuAndLaunchesTheTunedChoice) {
     EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f32_128x256x64_s4");
     EXPECT_TRUE(later->lib.warnings().empty());
   }
+  // The portable kernel forced on the 9.0 GPU: its variants, recorded under
+  // a key of their own, which gemm() with the option reads (and without
+  // it does not).
+  {
+    GemmOptions portable;
+    portable.portable = true;
+    rt::Expected<GemmTuneResult> forced =
+        fake->lib.tuneGemm(fake->device, ma, mb, mc, portable, quick);
+    ASSERT_TRUE(forced) << forced.error().message();
+    ASSERT_EQ(forced->timings.size(), 2u);
+    EXPECT_EQ(forced->timings[1].first, "b3");
+    EXPECT_EQ(forced->key, tuned->key + "|portable");
+    ASSERT_TRUE(rt::writeFileAtomically(
+        cacheDir.path() + "/" + kGemmTuningFileName,
+        formatGemmTuningTable({{forced->key, "b3"}})));
+    rt::Expected<kaio::test::FakeHopper> later = kaio::test::loadOnFakeHopper();
+    ASSERT_TRUE(later) << later.error().message();
+    ASSERT_FALSE(later->lib.gemm(ma, mb, mc, portable));
+    EXPECT_STREQ(counters->lastKernel, "mma_gemm_f16_f32_aligned_b3");
+    ASSERT_FALSE(later->lib.gemm(ma, mb, mc));
+    EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f32_128x256x64_s4");
+  }
   // A corrupt file is ignored with a warning: the heuristic again.
   ASSERT_TRUE(rt::writeFileAtomically(
       cacheDir.path() + "/" + kGemmTuningFileName,
@@ -891,17 +926,43 @@ TEST_P(GemmTest, TunesOnA90GpuAndLaunchesTheTunedChoice) {
   ASSERT_TRUE(corrupt->lib.tuneGemm(corrupt->device, ma, mb, mc, {}, quick));
   file = rt::readWholeFile(cacheDir.path() + "/" + kGemmTuningFileName);
   ASSERT_TRUE(file && parseGemmTuningTable(*file));
-  // The portable kernel has one configuration: timed, nothing recorded.
+  // The portable kernel (an 8.0 GPU): its variants for 2 and 3 blocks an
+  // SM with aligned lines, recorded and read back by a later library; one
+  // configuration, nothing recorded, with unaligned ones.
   rt::Expected<Library> portable = Library::load(*device);
   ASSERT_TRUE(portable) << portable.error().message();
   auto a8 = rt::DeviceBuffer<rt::Half>::allocate(*device, 256 * 64);
   auto b8 = rt::DeviceBuffer<rt::Half>::allocate(*device, 64 * 256);
   auto c8 = rt::DeviceBuffer<float>::allocate(*device, 256 * 256);
   ASSERT_TRUE(a8 && b8 && c8);
+  const Matrix pa = Matrix::rowMajor(a8->view(), 256, 64),
+               pb = Matrix::rowMajor(b8->view(), 64, 256),
+               pc = Matrix::rowMajor(c8->view(), 256, 256);
+  rt::Expected<GemmTuneResult> two =
+      portable->tuneGemm(*device, pa, pb, pc, {}, quick);
+  ASSERT_TRUE(two) << two.error().message();
+  ASSERT_EQ(two->timings.size(), 2u);
+  EXPECT_EQ(two->timings[0].first, "b2");
+  EXPECT_EQ(two->timings[1].first, "b3");
+  ASSERT_TRUE(rt::writeFileAtomically(
+      cacheDir.path() + "/" + kGemmTuningFileName,
+      formatGemmTuningTable({{two->key, "b3"}})));
+  {
+    rt::Expected<Library> later = Library::load(*device);
+    ASSERT_TRUE(later) << later.error().message();
+    ASSERT_FALSE(later->gemm(pa, pb, pc));
+    EXPECT_STREQ(counters->lastKernel, "mma_gemm_f16_f32_aligned_b3");
+    EXPECT_EQ(counters->lastBlock[0], 128u);
+    // Another class (beta reads C): the default variant.
+    GemmOptions beta;
+    beta.beta = 1.0f;
+    ASSERT_FALSE(later->gemm(pa, pb, pc, beta));
+    EXPECT_STREQ(counters->lastKernel, "mma_gemm_f16_f32_aligned");
+  }
+  const Matrix odd = Matrix::rowMajor(a8->view(), 255, 63, 63);
   rt::Expected<GemmTuneResult> one = portable->tuneGemm(
-      *device, Matrix::rowMajor(a8->view(), 256, 64),
-      Matrix::rowMajor(b8->view(), 64, 256),
-      Matrix::rowMajor(c8->view(), 256, 256), {}, quick);
+      *device, odd, Matrix::rowMajor(b8->view(), 63, 256),
+      Matrix::rowMajor(c8->view(), 255, 256), {}, quick);
   ASSERT_TRUE(one) << one.error().message();
   EXPECT_EQ(one->choice, "portable");
   ASSERT_EQ(one->timings.size(), 1u);

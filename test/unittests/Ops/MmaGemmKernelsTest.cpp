@@ -1,7 +1,8 @@
 //===- MmaGemmKernelsTest.cpp - the mma.sync GEMM in the interpreter ------===//
 //
 // Every embedded mma_gemm configuration (f16 and bf16 in; f32 or 16-bit
-// out; row- or column-major A and B; aligned rows or not) against an f64
+// out; row- or column-major A and B; aligned rows or not; built for 2 or 3
+// blocks an SM) against an f64
 // reference at ragged shapes (partial tiles in M, N and K, padded leading
 // dimensions, beta reading C, K not a multiple of 8), with the fused
 // epilogue (bias along C's columns or rows, each activation), and the
@@ -208,6 +209,12 @@ std::vector<std::tuple<MmaGemmConfig, Shape>> cases() {
   // A long K (32 steps through the pipeline) in one block.
   out.push_back({{GemmElem::F16, GemmElem::F32, false, false, true},
                  {128, 128, 1024, 0.0f}});
+  // The same through the three-stage variant (three blocks an SM), and
+  // 2 x 2 blocks of it with both operands column-major.
+  out.push_back({{GemmElem::F16, GemmElem::F32, false, false, true, 3},
+                 {128, 128, 1024, 0.0f}});
+  out.push_back({{GemmElem::BF16, GemmElem::BF16, true, true, true, 3},
+                 {256, 256, 256, 1.0f}});
   return out;
 }
 

@@ -8,6 +8,8 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace kaio;
 
@@ -327,6 +329,12 @@ int64_t SmemType::getSizeInBytes() const {
   int64_t lines = isColumnMajor() ? shape.back() : shape.front();
   int64_t elems = shape.size() == 2 ? lines * getRowStride() : shape[0];
   return elems * elementBytes(getElementType());
+}
+
+int64_t SmemType::getAlignment() const {
+  if (LayoutAttr layout = getLayout(); layout && layout.isSwizzled())
+    return std::clamp<int64_t>(layout.getSwizzle().periodBytes(), 16, 1024);
+  return 16;
 }
 
 std::optional<ptx::PTXType> kaio::getMmaElementType(FragType type) {

@@ -140,12 +140,27 @@ struct Emitter {
   /// that of (row, col) plus a constant: the tiles of atoms a warp loads
   /// then share one offset register (a loop-invariant one, hoisted) and
   /// differ in the immediate.
+  ///
+  /// Under a swizzle the column step usually moves elements by different
+  /// bytes, but when `col` is known to be a lane part in [0, colBound)
+  /// (colBound > 0) plus a multiple of colAlign (0: plus nothing), the
+  /// address of (row, col + dCol) may still be that of (row, col) XOR a
+  /// constant (xorDelta): the loads of one tile at k = 0, 16, 32, ... (or
+  /// of a warp's atoms side by side) then derive from one address register
+  /// with an xor each (kaio-rematerialize-offsets keeps them next to their
+  /// loads).
   Value tileAddress(Value tile, Value row, Value col, int64_t dRow,
-                    int64_t dCol) {
+                    int64_t dCol, int64_t colBound = 0, int64_t colAlign = 0) {
     auto type = cast<SmemType>(tile.getType());
     if (std::optional<int64_t> delta = constantDelta(type, dRow, dCol))
       return *delta ? add(tileAddress(tile, row, col), i32(*delta))
                     : tileAddress(tile, row, col);
+    if (std::optional<int64_t> x = xorDelta(type, dCol, colBound, colAlign)) {
+      std::optional<int64_t> rowDelta = constantDelta(type, dRow, 0);
+      Value base = tileAddress(tile, rowDelta ? row : add(row, i32(dRow)), col);
+      Value addr = arith::XOrIOp::create(b, loc, base, i32(*x));
+      return rowDelta && *rowDelta ? add(addr, i32(*rowDelta)) : addr;
+    }
     // Else the part of the step that is constant (whole swizzle periods of
     // rows, typically) leaves the address register.
     if (std::optional<int64_t> delta = constantDelta(type, dRow, 0))
@@ -166,6 +181,39 @@ struct Emitter {
         delta % int64_t(layout.getSwizzle().periodBytes()) != 0)
       return std::nullopt;
     return delta;
+  }
+  /// The constant D with address(row, col + dCol) == address(row, col) ^ D
+  /// for every row and every col = l + a (l in [0, colBound), a a multiple
+  /// of colAlign, or 0 when colAlign is 0), if there is one. With rows of R
+  /// bytes (a power of two), a column step of D bytes that is a multiple of
+  /// P (colBound's bytes rounded up to a power of two) and keeps D + P <= R
+  /// (and <= colAlign's bytes) sets bits that neither the column (l below
+  /// P, a from colAlign up) nor the row (R and above) has: the linear
+  /// offset is the unstepped one OR D. The swizzle XORs bits [base, base +
+  /// bits) with bits from base + shift up, which D leaves alone when D <
+  /// 2^(base + shift): so it commutes with the step. And a tile's base is
+  /// aligned past D (D below its alignment), so the XOR can apply to the
+  /// whole address.
+  static std::optional<int64_t> xorDelta(SmemType type, int64_t dCol,
+                                         int64_t colBound, int64_t colAlign) {
+    LayoutAttr layout = type.getLayout();
+    if (colBound <= 0 || dCol <= 0 || !layout || !layout.isSwizzled() ||
+        type.isColumnMajor() || type.getShape().size() != 2)
+      return std::nullopt;
+    int64_t bytes =
+        std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
+    int64_t rowBytes = type.getRowStride() * bytes;
+    int64_t step = dCol * bytes;
+    int64_t span = int64_t(llvm::PowerOf2Ceil(uint64_t(colBound * bytes)));
+    int64_t room = colAlign > 0 ? std::min(rowBytes, colAlign * bytes)
+                                : rowBytes;
+    ptx::Swizzle swizzle = layout.getSwizzle();
+    if (!llvm::isPowerOf2_64(uint64_t(rowBytes)) || step % span != 0 ||
+        step + span > room ||
+        step >= (int64_t(1) << (swizzle.base + swizzle.shift)) ||
+        step >= type.getAlignment())
+      return std::nullopt;
+    return step;
   }
   /// Linear thread id for a block of exactly `dims` threads.
   Value staticLinearThread(ArrayRef<int32_t> dims) {
@@ -226,6 +274,55 @@ std::pair<Value, Value> lanePosition(Emitter &e, const AffineCoord &c,
   Value cc = e.add(col, e.add(e.i32(c.col0), e.add(e.mul(g, e.i32(c.colG)),
                                                    e.mul(t, e.i32(c.colT)))));
   return {r, cc};
+}
+
+/// How many low bits of an i32 index are known to be zero: from
+/// constants, products (the factors' zeros add), sums and differences (the
+/// fewer), left shifts by a constant and masks with a constant.
+unsigned knownTrailingZeros(Value v, unsigned depth = 8) {
+  APInt c;
+  if (matchPattern(v, m_ConstantInt(&c)))
+    return c.isZero() ? 32 : c.countr_zero();
+  Operation *def = v.getDefiningOp();
+  if (!depth || !def)
+    return 0;
+  auto of = [&](unsigned i) {
+    return knownTrailingZeros(def->getOperand(i), depth - 1);
+  };
+  if (isa<arith::MulIOp>(def))
+    return std::min(32u, of(0) + of(1));
+  if (isa<arith::AddIOp, arith::SubIOp, arith::OrIOp, arith::XOrIOp>(def))
+    return std::min(of(0), of(1));
+  if (isa<arith::AndIOp>(def))
+    return std::max(of(0), of(1));
+  if (isa<arith::ShLIOp>(def) &&
+      matchPattern(def->getOperand(1), m_ConstantInt(&c)) && c.ult(32))
+    return std::min<unsigned>(32, of(0) + unsigned(c.getZExtValue()));
+  return 0;
+}
+
+/// The value of an i32 index computed from constants only (sums,
+/// differences and products: a warp's offset times a constant 0, say), which
+/// the canonicalizer has not folded yet when tiles are lowered.
+std::optional<int64_t> foldIndex(Value v, unsigned depth = 8) {
+  APInt c;
+  if (matchPattern(v, m_ConstantInt(&c)))
+    return c.getSExtValue();
+  Operation *def = v.getDefiningOp();
+  if (!depth || !def || !isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
+    return std::nullopt;
+  std::optional<int64_t> x = foldIndex(def->getOperand(0), depth - 1);
+  std::optional<int64_t> y = foldIndex(def->getOperand(1), depth - 1);
+  if (isa<arith::MulIOp>(def) && ((x && *x == 0) || (y && *y == 0)))
+    return 0;
+  if (!x || !y)
+    return std::nullopt;
+  // i32 arithmetic wraps.
+  uint32_t a = uint32_t(*x), b = uint32_t(*y);
+  uint32_t r = isa<arith::AddIOp>(def)   ? a + b
+               : isa<arith::SubIOp>(def) ? a - b
+                                         : a * b;
+  return int64_t(int32_t(r));
 }
 
 //===----------------------------------------------------------------------===//
@@ -292,13 +389,12 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
         int64_t dRow = int64_t(i) * atomRows, dCol = int64_t(j) * atomCols;
         // Constant indices join the atom's offset: loads at (16 kk, c) of
         // one tile then share their address registers.
-        APInt constant;
-        if (matchPattern(row0, m_ConstantInt(&constant))) {
-          dRow += constant.getSExtValue();
+        if (std::optional<int64_t> c = foldIndex(row0)) {
+          dRow += *c;
           row0 = e.i32(0);
         }
-        if (matchPattern(col0, m_ConstantInt(&constant))) {
-          dCol += constant.getSExtValue();
+        if (std::optional<int64_t> c = foldIndex(col0)) {
+          dCol += *c;
           col0 = e.i32(0);
         }
         if (!isPacked(frag)) {
@@ -371,11 +467,25 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
         addrCol = e.add(col, e.add(r, e.mul(jn, e.i32(8))));
       }
     }
-    // The atom's constant offset (dRow, dCol) from the op's indices.
+    // The atom's constant offset (dRow, dCol) from the op's indices. When
+    // the op's index along the tile's rows is a constant (folded into the
+    // offset, so 0 here), the lane's column in the tile is below 16.
+    // A run-time index that is a multiple of 2^t (a warp's column, say)
+    // leaves that much room for the steps.
+    bool transposed = op.getTranspose();
+    Value tileCol = transposed ? row : col;
+    int64_t colAlign = 0;
+    if (!matchPattern(tileCol, m_Zero())) {
+      unsigned zeros = knownTrailingZeros(tileCol);
+      colAlign = zeros >= 4 && zeros < 31 ? int64_t(1) << zeros : -1;
+    }
+    int64_t colBound = colAlign >= 0 ? 16 : 0;
     Value addr =
-        op.getTranspose()
-            ? e.tileAddress(op.getTile(), addrCol, addrRow, dCol, dRow)
-            : e.tileAddress(op.getTile(), addrRow, addrCol, dRow, dCol);
+        transposed
+            ? e.tileAddress(op.getTile(), addrCol, addrRow, dCol, dRow,
+                            colBound, colAlign)
+            : e.tileAddress(op.getTile(), addrRow, addrCol, dRow, dCol,
+                            colBound, colAlign);
     SmallVector<Type> types(n, rewriter.getI32Type());
     auto ld = ptx::LdMatrixOp::create(rewriter, op.getLoc(), types, trans,
                                       addr, /*offset=*/0, Value(), false);

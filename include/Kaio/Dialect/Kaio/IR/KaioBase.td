@@ -158,6 +158,11 @@ def Kaio_SmemType : Kaio_Type<"Smem", "smem"> {
     int64_t getRowStride() const;
     /// Bytes the tile occupies with its layout.
     int64_t getSizeInBytes() const;
+    /// Bytes the tile's base address is aligned to: 16, or a swizzled
+    /// layout's pattern period (up to 1 KiB), so that its offsets fall in
+    /// the banks the swizzle was chosen for (and an address XOR below the
+    /// alignment moves only the offset).
+    int64_t getAlignment() const;
   }];
 }
 

@@ -100,4 +100,23 @@ def LowerTiles : Pass<"kaio-lower-tiles", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def RematerializeOffsets : Pass<"kaio-rematerialize-offsets", "::mlir::ModuleOp"> {
+  let summary = "recompute loop-invariant `x ^ c` / `x + c` next to their uses in loops";
+  let description = [{
+    LICM hoists every loop-invariant value out of a loop, including
+    addresses that differ from one another by a constant: the ldmatrix
+    addresses of one shared tile at k = 0, 16, 32, ... (kaio-lower-tiles
+    writes them as one address XOR a constant). Hoisted, each takes a
+    register for the whole loop; a kernel that reads a few tiles at eight
+    k steps loses dozens of registers to them, and ptxas spills. This pass
+    moves such an op back into the loop, before each use there, when its
+    other operand is live in the loop anyway (used there by another op): a
+    register for the whole loop becomes one integer op per use per
+    iteration (none for `x + c`, which ptx-fold-address-offsets folds into
+    the load's immediate). Run after loop-invariant-code-motion, and CSE
+    after it (the copies in one block merge).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // KAIO_DIALECT_KAIO_TRANSFORMS_PASSES_TD
