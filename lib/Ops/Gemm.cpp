@@ -196,18 +196,11 @@ kernels::HopperGemmConfig hopperConfig(Library::Impl &impl, const Matrix &a,
   config.bColMajor = b.layout == Layout::ColMajor;
   // The tuner's choice (being timed, or recorded for this problem class),
   // else: the staged epilogue (any fused one) reads C on wide tiles too.
-  const std::string *tuned =
-      choice || !impl.hasGemmTuning()
-          ? nullptr
-          : impl.gemmChoice(getGemmTuningKey(impl.deviceName, a, b, c,
-                                             epilogue != 0,
-                                             options.beta != 0));
+  const char *tuned = impl.gemmChoiceFor(a, b, c, options, choice);
   if (!kernels::hopperGemmHasWideTile(config.in, config.out))
     config.blockN = 128; // the only tile (s32 C, FP8 inputs)
-  else if (choice || tuned)
-    config.blockN = std::string(choice ? choice : tuned->c_str()) == "n256"
-                        ? 256
-                        : 128;
+  else if (tuned)
+    config.blockN = std::string_view(tuned) == "n256" ? 256 : 128;
   else
     config.blockN = (options.beta == 0 || epilogue) && c.cols >= 256 &&
                             tileCount(c, config.blockM, 128) > impl.smCount
@@ -583,17 +576,8 @@ unsigned portableBlocksPerSM(Library::Impl &impl, const Matrix &a,
                              const GemmOptions &options, const char *choice) {
   if (!detail::portableGemmHasBlockChoice(a, b))
     return 2;
-  const std::string *tuned =
-      choice || !impl.hasGemmTuning()
-          ? nullptr
-          : impl.gemmChoice(getGemmTuningKey(
-                impl.deviceName, a, b, c,
-                !options.bias.isAbsent() ||
-                    options.activation != Activation::None,
-                options.beta != 0,
-                options.portable && impl.hopper != nullptr));
-  const char *name = choice ? choice : tuned ? tuned->c_str() : nullptr;
-  return name && std::string_view(name) == "b3" ? 3 : 2;
+  const char *tuned = impl.gemmChoiceFor(a, b, c, options, choice);
+  return tuned && std::string_view(tuned) == "b3" ? 3 : 2;
 }
 
 /// The portable tensor-core kernel (mma.sync): f16 or bf16 A and B in

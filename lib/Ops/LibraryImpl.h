@@ -46,6 +46,15 @@ struct Library::Impl {
   void loadGemmTuning();
   /// The tuned choice for `key`, or null.
   const std::string *gemmChoice(const std::string &key);
+  /// The tuning key of the row-major-C problem A x B into C with these
+  /// options (getGemmTuningKey: fused epilogue, beta, a portable kernel
+  /// forced on a 9.0 GPU).
+  std::string gemmTuningKey(const Matrix &a, const Matrix &b, const Matrix &c,
+                            const GemmOptions &options) const;
+  /// `choice` (a tuner's, being timed) if given, else the table's choice
+  /// for the problem's class, else null (the heuristic decides).
+  const char *gemmChoiceFor(const Matrix &a, const Matrix &b, const Matrix &c,
+                            const GemmOptions &options, const char *choice);
   /// Whether the table has any entry (gemm() skips building keys if not).
   bool hasGemmTuning() {
     loadGemmTuning();

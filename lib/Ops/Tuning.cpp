@@ -131,6 +131,25 @@ void Library::Impl::loadGemmTuning() {
   gemmTuningLoaded = true;
 }
 
+std::string Library::Impl::gemmTuningKey(const Matrix &a, const Matrix &b,
+                                         const Matrix &c,
+                                         const GemmOptions &options) const {
+  const bool fused =
+      !options.bias.isAbsent() || options.activation != Activation::None;
+  return getGemmTuningKey(deviceName, a, b, c, fused, options.beta != 0,
+                          options.portable && hopper != nullptr);
+}
+
+const char *Library::Impl::gemmChoiceFor(const Matrix &a, const Matrix &b,
+                                         const Matrix &c,
+                                         const GemmOptions &options,
+                                         const char *choice) {
+  if (choice || !hasGemmTuning())
+    return choice;
+  const std::string *tuned = gemmChoice(gemmTuningKey(a, b, c, options));
+  return tuned ? tuned->c_str() : nullptr;
+}
+
 const std::string *Library::Impl::gemmChoice(const std::string &key) {
   loadGemmTuning();
   auto it = gemmTuning.find(key);
@@ -165,15 +184,11 @@ Library::tuneGemm(const rt::Device &device, const Matrix &a, const Matrix &b,
   const Matrix ra = colC ? detail::transposed(b) : a;
   const Matrix rb = colC ? detail::transposed(a) : b;
   const Matrix rc = colC ? detail::transposed(c) : c;
-  const bool fused =
-      !options.bias.isAbsent() || options.activation != Activation::None;
   GemmTuneResult result;
   // What is tuned: the sm_90 kernel's tile widths, or the blocks an SM
   // the portable kernel is built for (forced on a 9.0 GPU, another kernel
   // than gemm()'s own: recorded apart, its key says so).
-  result.key = getGemmTuningKey(impl_->deviceName, ra, rb, rc, fused,
-                                options.beta != 0,
-                                options.portable && impl_->hopper != nullptr);
+  result.key = impl_->gemmTuningKey(ra, rb, rc, options);
   std::vector<const char *> choices;
   if (!detail::gemmRunsOnHopper(impl_->hopper != nullptr, ra, rb, options)) {
     if (detail::portableGemmHasBlockChoice(ra, rb))

@@ -279,7 +279,7 @@ std::pair<Value, Value> lanePosition(Emitter &e, const AffineCoord &c,
 /// How many low bits of an i32 index are known to be zero: from
 /// constants, products (the factors' zeros add), sums and differences (the
 /// fewer), left shifts by a constant and masks with a constant.
-unsigned knownTrailingZeros(Value v, unsigned depth = 8) {
+unsigned knownTrailingZeros(Value v, unsigned depth = 16) {
   APInt c;
   if (matchPattern(v, m_ConstantInt(&c)))
     return c.isZero() ? 32 : c.countr_zero();
@@ -991,26 +991,6 @@ struct StoreFragmentLowering : OpConversionPattern<StoreFragmentOp> {
 /// Copies needing more rounds of the whole block than this keep a loop.
 constexpr int64_t kMaxUnrolledCopyRounds = 16;
 
-/// Whether an i32 value is even by construction: an even constant, a
-/// product with an even factor, a sum or difference of even terms, a left
-/// shift by at least one.
-bool isKnownEven(Value v) {
-  APInt c;
-  if (matchPattern(v, m_ConstantInt(&c)))
-    return !c[0];
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return false;
-  if (isa<arith::MulIOp>(def))
-    return isKnownEven(def->getOperand(0)) || isKnownEven(def->getOperand(1));
-  if (isa<arith::AddIOp, arith::SubIOp>(def))
-    return isKnownEven(def->getOperand(0)) && isKnownEven(def->getOperand(1));
-  if (isa<arith::ShLIOp>(def) && matchPattern(def->getOperand(1),
-                                              m_ConstantInt(&c)))
-    return !c.isZero();
-  return false;
-}
-
 /// Each lane's accumulator elements at their tile positions (the layout
 /// applied by the tile address): pairs of row neighbours as one 4-byte
 /// (16-bit) or 8-byte (f32) st.shared where the column is known even and
@@ -1041,7 +1021,7 @@ struct SharedStoreFragmentLowering
     // The pair's first column is col + an even offset: col must be even
     // (a constant, or a product or sum of even terms) for aligned pairs.
     bool pairsStay =
-        isKnownEven(op.getCol()) && !tile.isColumnMajor() &&
+        knownTrailingZeros(op.getCol()) >= 1 && !tile.isColumnMajor() &&
         (tile.getRowStride() * bytes) % (2 * bytes) == 0 &&
         (!layout || !layout.isSwizzled() ||
          (int64_t(1) << layout.getSwizzleBase()) >= 2 * bytes);
