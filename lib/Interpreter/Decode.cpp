@@ -207,10 +207,14 @@ LogicalResult Decoder::decodeOp(Operation *op, Instr &in) {
       in.flags |= FFtz;
     return success();
   };
-  // One CTA at a time: no thread block clusters.
+  // `.shared::cluster` reaches another CTA's shared memory through the ops
+  // that take it as their space (HopperOps.cpp, Memory.cpp).
   if (auto space = op->getAttrOfType<StateSpaceAttr>("space");
-      space && space.getValue() == StateSpace::shared_cluster)
-    return fail(op, "the interpreter does not model .shared::cluster memory");
+      space && space.getValue() == StateSpace::shared_cluster &&
+      !isa<LoadOp, StoreOp, AtomOp, RedOp, CvtaOp, MapaOp, MBarrierArriveOp,
+           MBarrierExpectTxOp, FenceProxyAsyncOp>(op))
+    return fail(op, "the interpreter does not model .shared::cluster for " +
+                        op->getName().getStringRef().str());
   return TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](ConstantOp o) {
         in.op = Opc::Const;
@@ -248,10 +252,6 @@ LogicalResult Decoder::decodeOp(Operation *op, Instr &in) {
         return success();
       })
       .Case([&](SpecialRegOp o) -> LogicalResult {
-        if (getSpecialRegInfo(o.getReg()).requirement.sm >= 90)
-          return fail(op, "the interpreter does not model thread block "
-                          "clusters (%" +
-                              stringifySpecialReg(o.getReg()) + ")");
         in.op = Opc::Sreg;
         in.aux = uint32_t(o.getReg());
         in.r = slot(o.getResult());
@@ -617,6 +617,8 @@ LogicalResult Decoder::decodeOp(Operation *op, Instr &in) {
       })
       .Case([&](MBarrierArriveOp o) {
         in.op = Opc::MbarArrive;
+        if (o.getSpace() == StateSpace::shared_cluster)
+          in.flags |= FCluster;
         in.a = slot(o.getAddr());
         in.b = optSlot(o.getCount());
         in.r = optSlot(o.getState());
@@ -626,6 +628,8 @@ LogicalResult Decoder::decodeOp(Operation *op, Instr &in) {
       })
       .Case([&](MBarrierExpectTxOp o) {
         in.op = Opc::MbarExpectTx;
+        if (o.getSpace() == StateSpace::shared_cluster)
+          in.flags |= FCluster;
         in.a = slot(o.getAddr());
         in.b = slot(o.getTxCount());
         return success();
@@ -671,9 +675,28 @@ LogicalResult Decoder::decodeOp(Operation *op, Instr &in) {
         in.op = Opc::Nop;
         return success();
       })
+      .Case([&](BarrierClusterArriveOp) {
+        in.op = Opc::ClusterArrive;
+        return success();
+      })
+      .Case([&](BarrierClusterWaitOp) {
+        in.op = Opc::ClusterWait;
+        return success();
+      })
+      .Case([&](MapaOp o) {
+        in.op = Opc::Mapa;
+        in.aux = uint32_t(o.getSpace());
+        in.a = slot(o.getAddr());
+        in.b = slot(o.getRank());
+        in.r = slot(o.getResult());
+        in.rbits = regBits(o.getResult().getType());
+        return success();
+      })
       .Case([&](CpAsyncBulkLoadOp o) {
-        if (o.getCtaMask())
-          return fail(op, "the interpreter does not model cluster multicast");
+        if (Value mask = o.getCtaMask()) {
+          in.flags |= FMulticast;
+          in.aux2 = slot(mask);
+        }
         in.op = Opc::BulkLoad;
         in.a = slot(o.getDst());
         in.b = slot(o.getSrc());
@@ -689,8 +712,10 @@ LogicalResult Decoder::decodeOp(Operation *op, Instr &in) {
         return success();
       })
       .Case([&](CpAsyncBulkTensorLoadOp o) {
-        if (o.getCtaMask())
-          return fail(op, "the interpreter does not model cluster multicast");
+        if (Value mask = o.getCtaMask()) {
+          in.flags |= FMulticast;
+          in.aux2 = slot(mask);
+        }
         in.op = Opc::BulkTensorLoad;
         in.a = slot(o.getDst());
         in.b = slot(o.getTensorMap());

@@ -1,6 +1,8 @@
 //===- Execute.cpp - run a decoded kernel over a grid ---------------------===//
 //
-// Blocks run one after another; a block runs warp by warp. A warp executes
+// Clusters run one after another (a cluster is one block unless the launch
+// names cluster dimensions); the blocks of a cluster take turns, each running
+// warp by warp until all its warps wait. A warp executes
 // a group of lanes that share a pc, one instruction at a time across the
 // group. When lanes diverge, the group with the lowest pc runs first (join
 // points come later in block order, so the lanes meet there again). A group
@@ -20,12 +22,18 @@ using namespace kaio::interp;
 using namespace kaio::interp::detail;
 
 void Runner::report(uint32_t pc, int tid, const llvm::Twine &what) {
+  auto coords = [](const uint32_t id[3]) {
+    return "(" + std::to_string(id[0]) + "," + std::to_string(id[1]) + "," +
+           std::to_string(id[2]) + ")";
+  };
+  // During a remote access the thread belongs to the issuing CTA.
+  const uint32_t *block = issuer >= 0 ? cta(unsigned(issuer)).ctaid : ctaid;
   std::string msg = formatLocation(prog.locs[pc]) + ": " + what.str() +
-                    " (kernel '" + prog.name + "', block (" +
-                    std::to_string(ctaid[0]) + "," + std::to_string(ctaid[1]) +
-                    "," + std::to_string(ctaid[2]) + ")";
+                    " (kernel '" + prog.name + "', block " + coords(block);
   if (tid >= 0)
-    msg += ", thread " + threadName(unsigned(tid));
+    msg += ", thread " + threadName(unsigned(tid) % kRemoteTid);
+  if (issuer >= 0)
+    msg += ", accessing the shared memory of block " + coords(ctaid);
   msg += ")";
   result.errors.push_back(std::move(msg));
   aborted = true;
@@ -39,25 +47,34 @@ void Runner::run() {
   numThreads = unsigned(block.count());
   if (opts.maxInstructions)
     instrLimit = opts.maxInstructions;
-  unsigned numWarps = (numThreads + 31) / 32;
-  warps.resize(numWarps);
-  regs.assign(size_t(numWarps) * prog.numSlots * 32, 0);
-  for (unsigned i = 0; i < numWarps; ++i) {
-    warps[i].index = i;
-    warps[i].regs = regs.data() + size_t(i) * prog.numSlots * 32;
-    unsigned lanes = std::min(32u, numThreads - 32 * i);
-    warps[i].exists = lanes == 32 ? ~0u : (1u << lanes) - 1;
-  }
+  cluster = opts.cluster;
+  clusterSize = unsigned(cluster.count());
   sharedSize = prog.dynamicSharedOffset + opts.dynamicSharedBytes;
-  shared.assign(sharedSize, 0);
-  shadow.assign(sharedSize, ShadowByte());
+  unsigned numWarps = (numThreads + 31) / 32;
+  ctas.resize(clusterSize);
+  for (unsigned r = 0; r < clusterSize; ++r) {
+    CtaState &c = ctas[r];
+    c.rank = r;
+    c.warps.resize(numWarps);
+    c.regs.assign(size_t(numWarps) * prog.numSlots * 32, 0);
+    for (unsigned i = 0; i < numWarps; ++i) {
+      c.warps[i].index = i;
+      c.warps[i].regs = c.regs.data() + size_t(i) * prog.numSlots * 32;
+      unsigned lanes = std::min(32u, numThreads - 32 * i);
+      c.warps[i].exists = lanes == 32 ? ~0u : (1u << lanes) - 1;
+    }
+    c.shared.assign(sharedSize, 0);
+    c.shadow.assign(sharedSize, ShadowByte());
+  }
+  // The running CTA's slot holds rank 0's state until the first switch.
+  static_cast<CtaState &>(*this) = std::move(ctas[0]);
+  ctas[0] = CtaState();
   if (opts.profile)
     prof = std::make_unique<ProfileRecorder>(prog);
-  firstBlockSerial = blockSerial + 1;
-  for (uint32_t z = 0; z < grid.z && !aborted; ++z)
-    for (uint32_t y = 0; y < grid.y && !aborted; ++y)
-      for (uint32_t x = 0; x < grid.x && !aborted; ++x)
-        runBlock(x, y, z);
+  for (uint32_t z = 0; z < grid.z && !aborted; z += cluster.z)
+    for (uint32_t y = 0; y < grid.y && !aborted; y += cluster.y)
+      for (uint32_t x = 0; x < grid.x && !aborted; x += cluster.x)
+        runCluster(x, y, z);
   // A failed launch still reports what ran up to the failure.
   if (prof)
     prof->finish(*opts.profile, grid, block);
@@ -66,12 +83,20 @@ void Runner::run() {
   result.success = result.errors.empty();
 }
 
-void Runner::runBlock(uint32_t bx, uint32_t by, uint32_t bz) {
-  ctaid[0] = bx;
-  ctaid[1] = by;
-  ctaid[2] = bz;
+void Runner::activate(unsigned r) {
+  if (r == rank)
+    return;
+  CtaState &self = *this;
+  std::swap(self, ctas[rank]);
+  std::swap(self, ctas[r]);
+}
+
+void Runner::startBlock(const uint32_t id[3]) {
+  std::copy(id, id + 3, ctaid);
   ++epoch;
-  ++blockSerial;
+  // Serials follow the blocks' linear index from firstBlockSerial, so a
+  // serial names its block (global race reports).
+  blockSerial = firstBlockSerial + id[0] + grid.x * (id[1] + grid.y * id[2]);
   std::fill(std::begin(arrived), std::end(arrived), 0);
   mbarriers.clear();
   wgmmaInFlight = 0;
@@ -80,46 +105,87 @@ void Runner::runBlock(uint32_t bx, uint32_t by, uint32_t bz) {
   for (Warp &w : warps) {
     w.wgmmaOpen.clear();
     w.wgmmaGroups.clear();
-  }
-  for (Warp &w : warps) {
     w.exited = 0;
     w.blocked = 0;
+    w.clusterArrived = 0;
     std::fill(std::begin(w.pc), std::end(w.pc), 0);
     for (auto [i, slotOff] : llvm::enumerate(prog.paramSlots)) {
       uint64_t v = args[i] & maskBits(prog.paramBits[i]);
       std::fill(w.regs + slotOff, w.regs + slotOff + 32, v);
     }
   }
+}
+
+void Runner::runCluster(uint32_t bx, uint32_t by, uint32_t bz) {
+  for (unsigned r = 0; r < clusterSize; ++r) {
+    activate(r);
+    const uint32_t id[3] = {bx + r % cluster.x,
+                            by + r / cluster.x % cluster.y,
+                            bz + r / (cluster.x * cluster.y)};
+    startBlock(id);
+  }
+  clusterArrivals = 0;
   for (;;) {
     // Each warp runs until all its lanes wait or have exited; only a barrier
     // release can wake them again.
-    for (Warp &w : warps) {
-      if (w.runnable())
-        runWarp(w);
-      if (aborted)
-        return;
+    bool anyRunnable = false, clusterExited = true;
+    for (unsigned r = 0; r < clusterSize; ++r) {
+      activate(r);
+      for (Warp &w : warps) {
+        if (w.runnable())
+          runWarp(w);
+        if (aborted)
+          return;
+      }
     }
-    bool allExited = true, anyRunnable = false;
-    for (Warp &w : warps) {
-      allExited &= (w.exited == w.exists);
-      anyRunnable |= w.runnable() != 0;
+    for (unsigned r = 0; r < clusterSize; ++r) {
+      activate(r);
+      for (Warp &w : warps) {
+        clusterExited &= (w.exited == w.exists);
+        anyRunnable |= w.runnable() != 0;
+      }
     }
     if (anyRunnable) {
       // A warp stopped after completing an mbarrier phase: wake its
       // waiters, then run everyone again.
-      landAllBulk();
-      releaseMBarrierWaiters();
+      for (unsigned r = 0; r < clusterSize && !aborted; ++r) {
+        activate(r);
+        landAllBulk();
+        releaseMBarrierWaiters();
+      }
       if (aborted)
         return;
       continue;
     }
-    if (allExited) {
+    if (clusterExited) {
       // Bulk copies nobody waited for still land.
-      landAllBulk();
+      for (unsigned r = 0; r < clusterSize && !aborted; ++r) {
+        activate(r);
+        landAllBulk();
+      }
       return;
     }
-    if (!releaseBarriers())
+    // Every thread waits: a cluster barrier, then each CTA's barriers; a
+    // deadlock is reported only when no CTA of the cluster can move.
+    if (releaseClusterBarrier())
+      continue;
+    bool released = false;
+    for (unsigned r = 0; r < clusterSize && !aborted; ++r) {
+      activate(r);
+      released |= releaseBarriers(/*reportStuck=*/false);
+    }
+    if (aborted)
       return;
+    if (released)
+      continue;
+    for (unsigned r = 0; r < clusterSize; ++r) {
+      activate(r);
+      if (!allExited()) {
+        releaseBarriers(/*reportStuck=*/true);
+        return;
+      }
+    }
+    return;
   }
 }
 
@@ -154,7 +220,7 @@ void Runner::runWarp(Warp &w) {
 /// Releases every barrier whose participants have all arrived, or reports
 /// why none can be: threads waiting at a block-wide barrier while others
 /// have exited or wait elsewhere.
-bool Runner::releaseBarriers() {
+bool Runner::releaseBarriers(bool reportStuck) {
   // mbarrier waits first: their copies may land now that nothing else runs.
   landAllBulk();
   if (aborted || releaseMBarrierWaiters())
@@ -164,9 +230,10 @@ bool Runner::releaseBarriers() {
   bool mixedPcs[16] = {};
   int firstTid[16];
   std::fill(std::begin(firstPc), std::end(firstPc), UINT32_MAX);
-  unsigned live = 0, collectiveWaiters = 0, mbarrierWaiters = 0;
-  uint32_t collectivePc = 0, mbarrierPc = 0;
-  int collectiveTid = -1, mbarrierTid = -1;
+  unsigned live = 0, collectiveWaiters = 0, mbarrierWaiters = 0,
+           clusterWaiters = 0;
+  uint32_t collectivePc = 0, mbarrierPc = 0, clusterPc = 0;
+  int collectiveTid = -1, mbarrierTid = -1, clusterTid = -1;
   for (Warp &w : warps) {
     live += __builtin_popcount(w.exists & ~w.exited);
     forLanes(w.blocked & ~w.exited, [&](unsigned l) {
@@ -176,6 +243,13 @@ bool Runner::releaseBarriers() {
         if (!mbarrierWaiters++) {
           mbarrierPc = pc;
           mbarrierTid = int(tidOf(w, l));
+        }
+        return;
+      }
+      if (in.op == Opc::ClusterWait) {
+        if (!clusterWaiters++) {
+          clusterPc = pc;
+          clusterTid = int(tidOf(w, l));
         }
         return;
       }
@@ -253,7 +327,22 @@ bool Runner::releaseBarriers() {
     ++epoch;
     return true;
   }
+  if (!reportStuck)
+    return false;
   // Nothing can move: describe the first waiter.
+  if (clusterWaiters) {
+    unsigned clusterLive = 0;
+    for (unsigned r = 0; r < clusterSize; ++r)
+      for (const Warp &cw : cta(r).warps)
+        clusterLive += __builtin_popcount(cw.exists & ~cw.exited);
+    report(clusterPc, clusterTid,
+           "cluster barrier deadlock: " + llvm::Twine(clusterWaiters) +
+               " thread(s) of this block wait at barrier.cluster.wait; " +
+               llvm::Twine(clusterArrivals) + " of the cluster's " +
+               llvm::Twine(clusterLive) +
+               " live threads arrived (barrier.cluster.arrive)");
+    return false;
+  }
   if (mbarrierWaiters) {
     const Warp &w = warps[unsigned(mbarrierTid) / 32];
     const Instr &in = prog.code[mbarrierPc];
@@ -353,6 +442,36 @@ uint64_t Runner::specialRegister(SpecialReg reg, const Warp &w,
     return ~uint32_t((2ull << lane) - 1);
   case SpecialReg::lanemask_ge:
     return ~((1u << lane) - 1);
+  case SpecialReg::clusterid_x:
+    return ctaid[0] / cluster.x;
+  case SpecialReg::clusterid_y:
+    return ctaid[1] / cluster.y;
+  case SpecialReg::clusterid_z:
+    return ctaid[2] / cluster.z;
+  case SpecialReg::nclusterid_x:
+    return grid.x / cluster.x;
+  case SpecialReg::nclusterid_y:
+    return grid.y / cluster.y;
+  case SpecialReg::nclusterid_z:
+    return grid.z / cluster.z;
+  case SpecialReg::cluster_ctaid_x:
+    return ctaid[0] % cluster.x;
+  case SpecialReg::cluster_ctaid_y:
+    return ctaid[1] % cluster.y;
+  case SpecialReg::cluster_ctaid_z:
+    return ctaid[2] % cluster.z;
+  case SpecialReg::cluster_nctaid_x:
+    return cluster.x;
+  case SpecialReg::cluster_nctaid_y:
+    return cluster.y;
+  case SpecialReg::cluster_nctaid_z:
+    return cluster.z;
+  case SpecialReg::cluster_ctarank:
+    return rank;
+  case SpecialReg::cluster_nctarank:
+    return clusterSize;
+  case SpecialReg::is_explicit_cluster:
+    return clusterSize > 1;
   }
   return 0;
 }
@@ -619,9 +738,11 @@ void Runner::execute(Warp &w, uint32_t pc, uint32_t mask) {
       break;
     case Opc::Cvta: {
       const StateSpace space = StateSpace(in.aux);
-      const uint64_t base = space == StateSpace::shared  ? kSharedWindow
-                            : space == StateSpace::local ? kLocalWindow
-                                                         : 0;
+      const uint64_t base =
+          space == StateSpace::shared || space == StateSpace::shared_cluster
+              ? kSharedWindow
+          : space == StateSpace::local ? kLocalWindow
+                                       : 0;
       const bool to = in.flags & FTo;
       const uint64_t m = maskBits(in.rbits);
       forLanes(em, [&](unsigned l) {
@@ -718,6 +839,9 @@ void Runner::execute(Warp &w, uint32_t pc, uint32_t mask) {
     case Opc::BulkTensorStore:
     case Opc::BulkLoad:
     case Opc::BulkStore:
+    case Opc::Mapa:
+    case Opc::ClusterArrive:
+    case Opc::ClusterWait:
       if (!asyncOp(in, w, pc, mask, em))
         return;
       break;

@@ -1,6 +1,6 @@
 //===- HopperOps.cpp - mbarriers and bulk (TMA) copies --------------------===//
 //
-// The sm_90 asynchronous machinery, one CTA at a time (clusters of one):
+// The sm_90 asynchronous machinery and thread block clusters:
 //
 // - mbarrier objects live at 8-byte aligned shared addresses; their state
 //   (expected and pending arrivals, transaction bytes, completed phases) is
@@ -14,8 +14,16 @@
 // - Bulk copies into shared memory (cp.async.bulk[.tensor]) read global
 //   memory at issue, mark their destination pending and land when a thread
 //   waits on their mbarrier (or nothing else can run): a read of the
-//   destination before the phase completes is an error.
+//   destination before the phase completes is an error. With
+//   .multicast::cluster the same bytes land, and complete on the mbarrier
+//   at the same offset, in every CTA of the mask.
 // - Bulk copies out of shared memory complete at issue.
+// - Clusters: the CTAs of a cluster run side by side (Execute.cpp). mapa
+//   names another CTA's variable; `.shared::cluster` loads, stores, atomics
+//   and mbarrier arrivals reach it (an access to a CTA whose threads have
+//   all exited is reported). barrier.cluster.arrive/wait is one barrier
+//   for every live thread of the cluster; its completion orders shared and
+//   global accesses across the cluster's CTAs.
 // Wgmma.cpp has wgmma and elect.sync.
 //
 //===----------------------------------------------------------------------===//
@@ -40,19 +48,48 @@ bool Runner::asyncOp(const Instr &in, Warp &w, uint32_t pc, uint32_t &mask,
   case Opc::MbarInval:
     forLanes(em, [&](unsigned l) {
       if (!aborted && mbarrierAt(w, l, pc, R[in.a + l], "mbarrier.inval"))
-        mbarriers.erase(uint32_t(R[in.a + l]));
+        mbarriers.erase(uint32_t(ownOffset(R[in.a + l])));
     });
     break;
   case Opc::MbarArrive:
-    mbarrierArrive(in, w, pc, em);
+  case Opc::MbarExpectTx:
+    if (in.flags & FCluster) {
+      // One lane at a time, on the CTA its address names.
+      forLanes(em, [&](unsigned l) {
+        if (aborted)
+          return;
+        auto target = clusterTarget(w, l, pc, R[in.a + l],
+                                    in.op == Opc::MbarArrive
+                                        ? "mbarrier.arrive"
+                                        : "mbarrier.expect_tx");
+        if (!target)
+          return;
+        onCta(target->first, [&] {
+          if (in.op == Opc::MbarArrive)
+            mbarrierArrive(in, w, pc, 1u << l);
+          else
+            mbarrierExpectTx(in, w, pc, 1u << l);
+        });
+      });
+    } else if (in.op == Opc::MbarArrive) {
+      mbarrierArrive(in, w, pc, em);
+    } else {
+      mbarrierExpectTx(in, w, pc, em);
+    }
     if (!aborted && phaseCompleted) {
       forLanes(mask, [&](unsigned l) { w.pc[l] = pc + 1; });
       return false;
     }
     break;
-  case Opc::MbarExpectTx:
-    mbarrierExpectTx(in, w, pc, em);
+  case Opc::Mapa:
+    mapa(in, w, pc, em);
     break;
+  case Opc::ClusterArrive:
+    clusterArrive(in, w, pc, em);
+    break;
+  case Opc::ClusterWait:
+    clusterWait(in, w, pc, mask, em);
+    return !aborted && mask;
   case Opc::MbarTryWait:
     mbarrierTryWait(in, w, pc, mask, em);
     return !aborted && mask;
@@ -77,6 +114,7 @@ bool Runner::asyncOp(const Instr &in, Warp &w, uint32_t pc, uint32_t &mask,
 MBarrier *Runner::mbarrierAt(Warp &w, unsigned lane, uint32_t pc,
                              uint64_t addr, const char *what) {
   const int tid = int(tidOf(w, lane));
+  addr = ownOffset(addr);
   if (addr & 7) {
     report(pc, tid,
            llvm::Twine("misaligned mbarrier at shared address ") + hex(addr) +
@@ -114,6 +152,7 @@ void Runner::mbarrierInit(const Instr &in, Warp &w, uint32_t pc, uint32_t em) {
       return;
     }
     // The object's 8 bytes count as written (they are the barrier now).
+    addr = ownOffset(addr);
     if (!access(w, l, pc, StateSpace::shared, addr, 8, 8, Access::Write,
                 "mbarrier.init"))
       return;
@@ -183,7 +222,7 @@ void Runner::mbarrierExpectTx(const Instr &in, Warp &w, uint32_t pc,
 }
 
 bool Runner::mbarrierReady(const Instr &in, const Warp &w, unsigned lane) {
-  auto it = mbarriers.find(uint32_t(w.regs[in.a + lane]));
+  auto it = mbarriers.find(uint32_t(ownOffset(w.regs[in.a + lane])));
   if (it == mbarriers.end())
     return true; // reported when the wait runs again
   MBarrier &mb = it->second;
@@ -223,7 +262,8 @@ void Runner::landBulk(MBarrier &mb) {
   mb.copyTids.clear();
   int64_t bytes = 0;
   for (auto [c, tid] : llvm::zip(copies, tids)) {
-    Warp &w = warps[tid / 32];
+    // A multicast copy another CTA issued names its thread here.
+    Warp &w = warps[tid % kRemoteTid / 32];
     uint8_t *p = sharedAccess(w, tid % 32, c.pc, c.dst, c.bytes,
                               Access::BulkLand, "bulk copy write");
     if (!p)
@@ -336,7 +376,9 @@ void Runner::bulkTensorCopy(const Instr &in, Warp &w, uint32_t pc,
                  llvm::Twine(rowBytes) + " bytes, not a multiple of 16");
       return;
     }
-    const uint64_t smem = R[in.a + l];
+    // A load's destination is a .shared::cluster address: its offset in
+    // the CTA it names (deliverBulk checks the CTA).
+    const uint64_t smem = load ? R[in.a + l] % kClusterWindow : R[in.a + l];
     if (smem & 127) {
       report(pc, tid,
              llvm::Twine(name) + ": shared address " + hex(smem) +
@@ -352,15 +394,14 @@ void Runner::bulkTensorCopy(const Instr &in, Warp &w, uint32_t pc,
                  " bytes of shared memory");
       return;
     }
-    MBarrier *mb = nullptr;
-    if (load && !(mb = mbarrierAt(w, l, pc, R[in.d + l], name)))
-      return;
     const Swizzle swizzle = swizzleOf(map->swizzle);
     int64_t origin[kaio::rt::TensorMapDesc::kMaxRank] = {};
     for (unsigned i = 0; i < map->rank; ++i)
       origin[i] = int32_t(R[coords[i] + l]);
     // Walk the box one 16-byte chunk of its dense shared image at a time;
-    // the swizzle permutes whole chunks.
+    // the swizzle permutes whole chunks. A load reads every chunk first,
+    // then delivers them (to each CTA of a multicast).
+    std::vector<PendingCopy> chunks;
     uint64_t index[kaio::rt::TensorMapDesc::kMaxRank] = {};
     for (uint64_t chunk = 0; chunk < total / 16 && !aborted; ++chunk) {
       uint64_t linear = chunk * 16 / esz;
@@ -370,7 +411,7 @@ void Runner::bulkTensorCopy(const Instr &in, Warp &w, uint32_t pc,
       }
       const uint32_t dst = uint32_t(swizzle.apply(smem + chunk * 16));
       PendingCopy copy;
-      copy.dst = dst;
+      copy.dst = dst - uint32_t(smem);
       copy.pc = pc;
       copy.bytes = 16;
       for (unsigned e = 0; e < 16 / esz && !aborted; ++e) {
@@ -402,25 +443,88 @@ void Runner::bulkTensorCopy(const Instr &in, Warp &w, uint32_t pc,
           std::memcpy(g, s, esz);
         }
       }
-      if (!load)
-        continue;
-      if (!checkWgmmaReads(w, l, pc, dst, dst + 16, name))
+      if (load)
+        chunks.push_back(copy);
+    }
+    if (load && !aborted)
+      deliverBulk(in, w, l, pc, name, R[in.a + l], R[in.d + l],
+                  (in.flags & FMulticast) ? uint32_t(R[in.aux2 + l] & 0xffff)
+                                          : 0,
+                  chunks);
+  });
+}
+
+bool Runner::deliverBulk(const Instr &in, Warp &w, unsigned lane, uint32_t pc,
+                         const char *name, uint64_t dst, uint64_t mbar,
+                         uint32_t ctaMask, std::vector<PendingCopy> &chunks) {
+  auto dstTarget = clusterTarget(w, lane, pc, dst, name);
+  auto barTarget = dstTarget ? clusterTarget(w, lane, pc, mbar, name)
+                             : std::nullopt;
+  if (!barTarget)
+    return false;
+  if (barTarget->first != dstTarget->first) {
+    report(pc, int(tidOf(w, lane)),
+           llvm::Twine(name) + ": the destination (CTA rank " +
+               llvm::Twine(dstTarget->first) + ") and the mbarrier (CTA rank " +
+               llvm::Twine(barTarget->first) +
+               ") must be in the same CTA of the cluster");
+    return false;
+  }
+  if (in.flags & FMulticast) {
+    if (ctaMask >> clusterSize) {
+      report(pc, int(tidOf(w, lane)),
+             llvm::Twine(name) + ": the multicast mask " + hex(ctaMask) +
+                 " names CTAs beyond the cluster's " +
+                 llvm::Twine(clusterSize));
+      return false;
+    }
+  } else {
+    ctaMask = 1u << dstTarget->first;
+  }
+  const uint64_t base = dstTarget->second, barOff = barTarget->second;
+  const uint16_t tid = uint16_t(tidOf(w, lane));
+  for (uint32_t m = ctaMask; m && !aborted; m &= m - 1) {
+    unsigned r = __builtin_ctz(m);
+    if (r != rank && cta(r).allExited()) {
+      report(pc, int(tid),
+             llvm::Twine(name) + " to the cluster's CTA rank " +
+                 llvm::Twine(r) + ", whose threads have all exited");
+      return false;
+    }
+    onCta(r, [&] {
+      MBarrier *mb = mbarrierAt(w, lane, pc, barOff, name);
+      if (!mb)
         return;
-      for (unsigned i = 0; i < 16; ++i) {
-        ShadowByte &s = shadow[dst + i];
-        if (s.init == kPending || s.init == kPendingBulk) {
-          report(pc, tid,
-                 llvm::Twine(name) + " to shared address " + hex(dst + i) +
-                     " overwrites the destination of an asynchronous copy "
-                     "that has not been waited for");
+      for (const PendingCopy &chunk : chunks) {
+        const uint64_t at = base + chunk.dst;
+        if (at >= sharedSize || sharedSize - at < chunk.bytes) {
+          report(pc, int(tid),
+                 llvm::Twine("out-of-bounds ") + name + " at shared address " +
+                     hex(at) + ": the block has " + llvm::Twine(sharedSize) +
+                     " bytes of shared memory");
           return;
         }
-        s.init = kPendingBulk;
+        if (!checkWgmmaReads(w, lane, pc, at, at + chunk.bytes, name))
+          return;
+        for (unsigned i = 0; i < chunk.bytes; ++i) {
+          ShadowByte &s = shadow[at + i];
+          if (s.init == kPending || s.init == kPendingBulk) {
+            report(pc, int(tid),
+                   llvm::Twine(name) + " to shared address " + hex(at + i) +
+                       " overwrites the destination of an asynchronous copy "
+                       "that has not been waited for");
+            return;
+          }
+          s.init = kPendingBulk;
+        }
+        PendingCopy copy = chunk;
+        copy.dst = uint32_t(at);
+        mb->copies.push_back(copy);
+        mb->copyTids.push_back(tid);
       }
-      mb->copies.push_back(copy);
-      mb->copyTids.push_back(uint16_t(tid));
-    }
-  });
+    });
+  }
+  return !aborted;
 }
 
 void Runner::bulkCopy(const Instr &in, Warp &w, uint32_t pc, uint32_t em) {
@@ -450,30 +554,164 @@ void Runner::bulkCopy(const Instr &in, Warp &w, uint32_t pc, uint32_t em) {
         std::memcpy(g, s, size);
       return;
     }
-    MBarrier *mb = mbarrierAt(w, l, pc, R[in.d + l], name);
-    const uint8_t *g = mb ? access(w, l, pc, StateSpace::global, src, size, 16,
-                                   Access::Read, name)
-                          : nullptr;
+    const uint8_t *g = access(w, l, pc, StateSpace::global, src, size, 16,
+                              Access::Read, name);
     if (!g)
       return;
-    if (dst >= sharedSize || sharedSize - dst < size) {
-      report(pc, tid,
-             llvm::Twine("out-of-bounds ") + name + " of " +
-                 llvm::Twine(size) + " bytes at shared address " + hex(dst));
-      return;
+    std::vector<PendingCopy> chunks(size / 16);
+    for (uint32_t i = 0; i < size / 16; ++i) {
+      chunks[i].dst = i * 16;
+      chunks[i].pc = pc;
+      chunks[i].bytes = 16;
+      std::memcpy(chunks[i].data, g + i * 16, 16);
     }
-    if (!checkWgmmaReads(w, l, pc, dst, dst + size, name))
-      return;
-    for (uint32_t off = 0; off < size; off += 16) {
-      PendingCopy copy;
-      copy.dst = uint32_t(dst + off);
-      copy.pc = pc;
-      copy.bytes = 16;
-      std::memcpy(copy.data, g + off, 16);
-      for (unsigned i = 0; i < 16; ++i)
-        shadow[copy.dst + i].init = kPendingBulk;
-      mb->copies.push_back(copy);
-      mb->copyTids.push_back(uint16_t(tid));
-    }
+    deliverBulk(in, w, l, pc, name, dst, R[in.d + l],
+                (in.flags & FMulticast) ? uint32_t(R[in.aux2 + l] & 0xffff) : 0,
+                chunks);
   });
+}
+
+//===----------------------------------------------------------------------===//
+// Clusters
+//===----------------------------------------------------------------------===//
+
+std::optional<std::pair<unsigned, uint64_t>>
+Runner::clusterTarget(Warp &w, unsigned lane, uint32_t pc, uint64_t addr,
+                      const char *what) {
+  if (addr < kClusterWindow)
+    return std::make_pair(rank, addr);
+  const uint64_t r = addr / kClusterWindow - 1;
+  if (r >= clusterSize) {
+    report(pc, int(tidOf(w, lane)),
+           llvm::Twine(what) + " at shared::cluster address " + hex(addr) +
+               ": names CTA rank " + llvm::Twine(r) + " of a cluster of " +
+               llvm::Twine(clusterSize) + " (addresses come from mapa)");
+    return std::nullopt;
+  }
+  if (r != rank && cta(unsigned(r)).allExited()) {
+    report(pc, int(tidOf(w, lane)),
+           llvm::Twine(what) + " at shared::cluster address " + hex(addr) +
+               ": the cluster's CTA rank " + llvm::Twine(r) +
+               " has exited (its shared memory is gone; a cluster barrier "
+               "before exiting keeps it alive)");
+    return std::nullopt;
+  }
+  return std::make_pair(unsigned(r), addr % kClusterWindow);
+}
+
+uint8_t *Runner::clusterAccess(Warp &w, unsigned lane, uint32_t pc,
+                               uint64_t addr, unsigned size, Access kind,
+                               const char *what) {
+  auto target = clusterTarget(w, lane, pc, addr, what);
+  if (!target)
+    return nullptr;
+  return onCta(target->first, [&] {
+    return sharedAccess(w, lane, pc, target->second, size, kind, what);
+  });
+}
+
+void Runner::mapa(const Instr &in, Warp &w, uint32_t pc, uint32_t em) {
+  uint64_t *R = w.regs;
+  const bool generic = StateSpace(in.aux) == StateSpace::generic;
+  forLanes(em, [&](unsigned l) {
+    if (aborted)
+      return;
+    uint64_t addr = R[in.a + l];
+    const uint32_t r = uint32_t(R[in.b + l]);
+    if (generic) {
+      if (addr - kSharedWindow >= kWindowSize) {
+        report(pc, int(tidOf(w, l)),
+               "mapa of generic address " + hex(addr) +
+                   ", which is not in the shared window");
+        return;
+      }
+      addr -= kSharedWindow;
+    }
+    const uint64_t off = addr % kClusterWindow;
+    if (r >= clusterSize || off >= sharedSize) {
+      report(pc, int(tidOf(w, l)),
+             "mapa of shared address " + hex(addr) + " to CTA rank " +
+                 llvm::Twine(r) + ": " +
+                 (r >= clusterSize
+                      ? "the cluster has " + llvm::Twine(clusterSize) + " CTAs"
+                      : "the block has " + llvm::Twine(sharedSize) +
+                            " bytes of shared memory"));
+      return;
+    }
+    R[in.r + l] = ((generic ? kSharedWindow : 0) + (r + 1) * kClusterWindow +
+                   off) &
+                  maskBits(in.rbits);
+  });
+}
+
+void Runner::clusterArrive(const Instr &in, Warp &w, uint32_t pc,
+                           uint32_t em) {
+  (void)in;
+  forLanes(em, [&](unsigned l) {
+    if (aborted)
+      return;
+    if (w.clusterArrived >> l & 1) {
+      report(pc, int(tidOf(w, l)),
+             "barrier.cluster.arrive again before barrier.cluster.wait");
+      return;
+    }
+    w.clusterArrived |= 1u << l;
+    w.clusterArrivePhase[l] = clusterPhase;
+    ++clusterArrivals;
+  });
+  releaseClusterBarrier();
+}
+
+void Runner::clusterWait(const Instr &in, Warp &w, uint32_t pc,
+                         uint32_t &mask, uint32_t em) {
+  (void)in;
+  uint32_t waiting = 0;
+  forLanes(em, [&](unsigned l) {
+    if (aborted)
+      return;
+    if (!(w.clusterArrived >> l & 1)) {
+      report(pc, int(tidOf(w, l)),
+             "barrier.cluster.wait without a barrier.cluster.arrive before it");
+      return;
+    }
+    if (clusterPhase != w.clusterArrivePhase[l])
+      w.clusterArrived &= ~(1u << l);
+    else
+      waiting |= 1u << l;
+  });
+  forLanes(waiting, [&](unsigned l) { w.pc[l] = pc; });
+  w.blocked |= waiting;
+  mask &= ~waiting;
+}
+
+bool Runner::releaseClusterBarrier() {
+  if (clusterArrivals) {
+    unsigned live = 0;
+    for (unsigned r = 0; r < clusterSize; ++r)
+      for (const Warp &w : cta(r).warps)
+        live += __builtin_popcount(w.exists & ~w.exited);
+    if (clusterArrivals >= live) {
+      // Every live thread arrived: the phase completes and orders every
+      // access before the arrivals against every access after the waits.
+      ++clusterPhase;
+      clusterArrivals = 0;
+      for (unsigned r = 0; r < clusterSize; ++r)
+        ++cta(r).epoch;
+    }
+  }
+  return releaseClusterWaiters();
+}
+
+bool Runner::releaseClusterWaiters() {
+  bool released = false;
+  for (unsigned r = 0; r < clusterSize; ++r)
+    for (Warp &w : cta(r).warps)
+      forLanes(w.blocked & ~w.exited, [&](unsigned l) {
+        if (prog.code[w.pc[l]].op == Opc::ClusterWait &&
+            clusterPhase != w.clusterArrivePhase[l]) {
+          w.blocked &= ~(1u << l);
+          released = true;
+        }
+      });
+  return released;
 }

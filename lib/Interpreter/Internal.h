@@ -40,6 +40,7 @@ enum class Opc : uint8_t {
   // Hopper (HopperOps.cpp).
   MbarInit, MbarInval, MbarArrive, MbarExpectTx, MbarTryWait, Elect,
   BulkTensorLoad, BulkTensorStore, BulkLoad, BulkStore, Wgmma, WarpSync,
+  Mapa, ClusterArrive, ClusterWait,
   Bra, CondBra, Exit, Trap,
 };
 
@@ -75,6 +76,8 @@ enum InstrFlag : uint16_t {
   FExpectTx = 1 << 10, // mbarrier.arrive.expect_tx
   FParity = 1 << 11,   // mbarrier.try_wait.parity
   FNc = 1 << 12,       // ld.global.nc
+  FCluster = 1 << 13,  // an mbarrier op on a .shared::cluster address
+  FMulticast = 1 << 14, // a bulk load's .multicast::cluster (mask: aux2)
 };
 
 /// WarpSync's `aux`: what the .sync.aligned op does besides converging.

@@ -133,6 +133,15 @@ LaunchResult Interpreter::launch(llvm::StringRef name, Dim3 grid, Dim3 block,
     return fail("empty grid or block");
   if (block.count() > 1024 || block.z > 64)
     return fail("a block has at most 1024 threads and z <= 64");
+  const Dim3 &cluster = options.cluster;
+  if (cluster.count() == 0 || cluster.count() > 16)
+    return fail("a cluster has 1 to 16 blocks, not " +
+                Twine(cluster.count()));
+  if (grid.x % cluster.x || grid.y % cluster.y || grid.z % cluster.z)
+    return fail("the grid (" + Twine(grid.x) + "," + Twine(grid.y) + "," +
+                Twine(grid.z) + ") is not a whole number of clusters (" +
+                Twine(cluster.x) + "," + Twine(cluster.y) + "," +
+                Twine(cluster.z) + ")");
   auto checkBound = [&](ArrayRef<int32_t> dims, StringRef what,
                         bool exact) -> bool {
     if (dims.empty())

@@ -66,8 +66,11 @@ uint8_t *Runner::checkedGlobalAccess(Warp &w, unsigned lane, uint32_t pc,
       const GlobalWriter &prev = it->second;
       // Blocks may be ordered through fences and atomics, which are not
       // modelled: a kernel with fences gets the within-block check only.
-      if (prev.blockSerial != blockSerial && !prog.hasFences) {
-        // Blocks run in x, y, z order from serial 1 (runBlock).
+      // The blocks of a cluster are ordered by its barrier.
+      if (prev.blockSerial != blockSerial && !prog.hasFences &&
+          !(prev.clusterPhase != clusterPhase &&
+            sameCluster(prev.blockSerial))) {
+        // Serials are linear block indices from firstBlockSerial.
         uint32_t s = prev.blockSerial - firstBlockSerial;
         report(pc, int(tid),
                llvm::Twine("global-memory race: ") + what + " of address " +
@@ -93,7 +96,7 @@ uint8_t *Runner::checkedGlobalAccess(Warp &w, unsigned lane, uint32_t pc,
     if (kind == Access::Write &&
         (it != globalWriters.end() ||
          globalWriters.size() < kMaxTrackedGlobalBytes))
-      globalWriters[addr + i] = {blockSerial, epoch, tid};
+      globalWriters[addr + i] = {blockSerial, epoch, tid, clusterPhase};
   }
   return p;
 }
@@ -224,7 +227,11 @@ uint8_t *Runner::access(Warp &w, unsigned lane, uint32_t pc, StateSpace space,
   switch (space) {
   case StateSpace::generic:
     if (addr - kSharedWindow < kWindowSize)
-      return sharedAccess(w, lane, pc, addr - kSharedWindow, size, kind, what);
+      return addr - kSharedWindow < kClusterWindow
+                 ? sharedAccess(w, lane, pc, addr - kSharedWindow, size, kind,
+                                what)
+                 : clusterAccess(w, lane, pc, addr - kSharedWindow, size,
+                                 kind, what);
     if (addr - kLocalWindow < kWindowSize)
       return access(w, lane, pc, StateSpace::local, addr - kLocalWindow, size,
                     1, kind, what);
@@ -235,6 +242,8 @@ uint8_t *Runner::access(Warp &w, unsigned lane, uint32_t pc, StateSpace space,
     return checkedGlobalAccess(w, lane, pc, addr, size, kind, what, space);
   case StateSpace::shared:
     return sharedAccess(w, lane, pc, addr, size, kind, what);
+  case StateSpace::shared_cluster:
+    return clusterAccess(w, lane, pc, addr, size, kind, what);
   case StateSpace::local: {
     uint64_t per = opts.localBytesPerThread;
     if (addr >= per || per - addr < size) {

@@ -390,6 +390,13 @@ PcClass classify(const Program &prog, const Instr &in) {
   case Opc::Elect:
     c.mix = "elect";
     break;
+  case Opc::Mapa:
+    c.mix = "mapa";
+    break;
+  case Opc::ClusterArrive:
+  case Opc::ClusterWait:
+    c.mix = "bar.cluster";
+    break;
   case Opc::WarpSync:
     c.mix = "warpsync";
     break;

@@ -1,9 +1,11 @@
 //===- Runner.h - the interpreter's execution state -------------*- C++ -*-===//
 //
-// One launch: the block being run, its warps with their registers, lane
-// pcs and pending cp.async copies, shared memory and its shadow for the
+// One launch: the cluster of blocks being run (one block unless the launch
+// names cluster dimensions), each with its warps, their registers, lane pcs
+// and pending cp.async copies, shared memory and its shadow for the
 // sanitizer. Execute.cpp schedules and dispatches, Memory.cpp implements
-// loads, stores, atomics and cp.async, WarpOps.cpp the warp-level ops.
+// loads, stores, atomics and cp.async, WarpOps.cpp the warp-level ops,
+// HopperOps.cpp mbarriers, bulk copies and the cluster operations.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <deque>
+#include <optional>
 
 namespace kaio::interp::detail {
 using namespace kaio::ptx;
@@ -82,11 +85,57 @@ struct Warp {
   std::vector<WgmmaRead> wgmmaOpen;
   std::deque<std::vector<WgmmaRead>> wgmmaGroups;
   uint32_t exists = 0, exited = 0, blocked = 0;
+  /// Lanes that arrived at the cluster barrier and have not waited yet, and
+  /// the cluster barrier phase each arrived in.
+  uint32_t clusterArrived = 0;
+  uint32_t clusterArrivePhase[32] = {};
   uint32_t pc[32] = {};
   uint64_t *regs = nullptr;
   LaneAsync async[32];
   uint32_t asyncLanes = 0; // lanes with pending cp.async state
   uint32_t runnable() const { return exists & ~exited & ~blocked; }
+};
+
+/// Shared::cluster addresses: the interpreter's `.shared::cta` addresses
+/// are offsets below the block's shared size; `mapa` gives the variable of
+/// the cluster's CTA `rank` the address `(rank + 1) * kClusterWindow +
+/// offset` (in the generic shared window too). A `.shared::cta` address is
+/// also a `.shared::cluster` address of the running CTA, as on the GPU.
+inline constexpr uint64_t kClusterWindow = uint64_t(1) << 24;
+/// Thread ids recorded in shared shadows by another CTA of the cluster
+/// (remote accesses, multicast copies): kRemoteTid * (rank + 1) + tid.
+inline constexpr unsigned kRemoteTid = 1024;
+
+/// The state of one CTA (thread block): its warps and registers, shared
+/// and local memory with the sanitizer's shadow, bar.sync arrivals and
+/// mbarriers. The CTAs of a cluster run side by side: the Runner holds the
+/// running CTA's state (it derives from CtaState) and parks the others in
+/// `ctas`, swapping on a switch (the vectors' storage, and so every Warp
+/// reference, stays put).
+struct CtaState {
+  uint32_t ctaid[3] = {};
+  unsigned rank = 0; // %cluster_ctarank
+  std::vector<Warp> warps;
+  std::vector<uint64_t> regs;
+  std::vector<uint8_t> shared;
+  std::vector<ShadowByte> shadow;
+  std::vector<uint8_t> local;
+  uint32_t epoch = 0, blockSerial = 0;
+  uint32_t arrived[16] = {};
+  std::map<uint32_t, MBarrier> mbarriers; // by shared address
+  unsigned wgmmaInFlight = 0; // wgmma reads of all warps not yet retired
+  std::vector<unsigned> warpgroupWaiting; // warps at a wgmma.wait_group
+  /// Set when an mbarrier phase completes: the running warp stops so that
+  /// the threads waiting for that phase run before it goes on (the most
+  /// eager schedule the hardware allows, to expose early buffer reuse).
+  bool phaseCompleted = false;
+
+  bool allExited() const {
+    for (const Warp &w : warps)
+      if (w.exited != w.exists)
+        return false;
+    return true;
+  }
 };
 
 /// AsyncIssue / AsyncLand: a cp.async; BulkLand: a bulk (TMA) copy landing,
@@ -110,7 +159,7 @@ inline const char *spaceName(StateSpace s) {
   }
 }
 
-class Runner {
+class Runner : private CtaState {
 public:
   Runner(Interpreter::Impl &impl, const Program &prog, Dim3 grid, Dim3 block,
          llvm::ArrayRef<uint64_t> args, const LaunchOptions &opts,
@@ -121,10 +170,73 @@ public:
   void run();
 
 private:
-  void runBlock(uint32_t bx, uint32_t by, uint32_t bz);
+  /// Runs the cluster whose first block is (bx, by, bz): its CTAs in turn,
+  /// each until all its warps wait, then releases whatever barrier can be.
+  void runCluster(uint32_t bx, uint32_t by, uint32_t bz);
+  /// Resets the running CTA's state for the block at `ctaid`.
+  void startBlock(const uint32_t ctaid[3]);
   void runWarp(Warp &w);
   void execute(Warp &w, uint32_t pc, uint32_t mask);
-  bool releaseBarriers();
+  /// Releases the running CTA's barriers that can be; when none can, with
+  /// `reportStuck` reports why (a deadlock), otherwise returns false
+  /// quietly (another CTA of the cluster may still release its waiters).
+  bool releaseBarriers(bool reportStuck);
+
+  // Clusters.
+  /// Makes CTA `rank` of the cluster the running one.
+  void activate(unsigned rank);
+  CtaState &cta(unsigned r) {
+    return r == rank ? static_cast<CtaState &>(*this) : ctas[r];
+  }
+  /// Runs `f` with CTA `target` running on behalf of the current one (a
+  /// remote access): reports name both, shadows record the issuer's
+  /// threads as kRemoteTid * (rank + 1) + tid.
+  template <typename F>
+  auto onCta(unsigned target, F &&f) -> decltype(f()) {
+    if (target == rank)
+      return f();
+    unsigned back = rank;
+    int outer = issuer;
+    issuer = int(back);
+    activate(target);
+    struct Restore {
+      Runner &r;
+      unsigned back;
+      int outer;
+      ~Restore() {
+        r.activate(back);
+        r.issuer = outer;
+      }
+    } restore{*this, back, outer};
+    return f();
+  }
+  /// The CTA a `.shared::cluster` address names and the offset in it, or
+  /// nullopt (reported) when it names no CTA of the cluster or one that
+  /// has exited.
+  std::optional<std::pair<unsigned, uint64_t>>
+  clusterTarget(Warp &w, unsigned lane, uint32_t pc, uint64_t addr,
+                const char *what);
+  /// `.shared::cluster` access: the running CTA's shared memory or,
+  /// through onCta, another CTA's.
+  uint8_t *clusterAccess(Warp &w, unsigned lane, uint32_t pc, uint64_t addr,
+                         unsigned size, Access kind, const char *what);
+  /// The running CTA's own offset of a `.shared::cta` address (which may be
+  /// the running CTA's `.shared::cluster` address).
+  uint64_t ownOffset(uint64_t addr) const {
+    return addr >= kClusterWindow && addr / kClusterWindow == rank + 1
+               ? addr % kClusterWindow
+               : addr;
+  }
+  void mapa(const Instr &in, Warp &w, uint32_t pc, uint32_t em);
+  void clusterArrive(const Instr &in, Warp &w, uint32_t pc, uint32_t em);
+  /// Blocks the lanes whose cluster barrier phase has not completed.
+  void clusterWait(const Instr &in, Warp &w, uint32_t pc, uint32_t &mask,
+                   uint32_t em);
+  /// Completes the cluster barrier's phase when every live thread of the
+  /// cluster has arrived, and unblocks its waiters; true when it did.
+  bool releaseClusterBarrier();
+  /// Unblocks the lanes whose cluster barrier phase has completed.
+  bool releaseClusterWaiters();
 
   // Memory.
   uint8_t *access(Warp &w, unsigned lane, uint32_t pc, StateSpace space,
@@ -147,7 +259,7 @@ private:
   void landAll(Warp &w, unsigned lane);
 
   // Hopper (HopperOps.cpp).
-  /// Runs an mbarrier or bulk-copy op; false when the lanes in `mask`
+  /// Runs an mbarrier, bulk-copy or cluster op; false when the lanes in `mask`
   /// stop here (an error, a wait, or a completed phase whose waiters go
   /// first), their pcs saved.
   bool asyncOp(const Instr &in, Warp &w, uint32_t pc, uint32_t &mask,
@@ -169,6 +281,13 @@ private:
   bool releaseMBarrierWaiters();
   void bulkTensorCopy(const Instr &in, Warp &w, uint32_t pc, uint32_t em);
   void bulkCopy(const Instr &in, Warp &w, uint32_t pc, uint32_t em);
+  /// Delivers the 16-byte chunks of a bulk load (destinations relative to
+  /// `dst`, a `.shared::cluster` address) to their CTA, or with
+  /// `ctaMask` (in.flags & FMulticast) to every CTA of the mask, pending
+  /// on the mbarrier at `mbar` there. False when reported.
+  bool deliverBulk(const Instr &in, Warp &w, unsigned lane, uint32_t pc,
+                   const char *name, uint64_t dst, uint64_t mbar,
+                   uint32_t ctaMask, std::vector<PendingCopy> &chunks);
   void elect(const Instr &in, Warp &w, uint32_t em);
   void wgmma(const Instr &in, Warp &w, uint32_t pc, uint32_t em);
   void wgmmaGroupOp(const Instr &in, Warp &w);
@@ -203,14 +322,24 @@ private:
   }
 
   // Errors.
+  /// A thread's coordinates; threads of another CTA of the cluster
+  /// (kRemoteTid * (rank + 1) + tid) also name the CTA's rank.
   std::string threadName(unsigned tid) const {
+    std::string of;
+    if (tid >= kRemoteTid) {
+      of = " of the cluster's CTA rank " + std::to_string(tid / kRemoteTid - 1);
+      tid %= kRemoteTid;
+    }
     return "(" + std::to_string(tid % block.x) + "," +
            std::to_string(tid / block.x % block.y) + "," +
-           std::to_string(tid / (block.x * block.y)) + ")";
+           std::to_string(tid / (block.x * block.y)) + ")" + of;
   }
   void report(uint32_t pc, int tid, const llvm::Twine &what);
+  /// The thread id of a lane: during a remote access (onCta), a thread of
+  /// the issuing CTA.
   unsigned tidOf(const Warp &w, unsigned lane) const {
-    return w.index * 32 + lane;
+    return w.index * 32 + lane +
+           (issuer >= 0 ? kRemoteTid * (unsigned(issuer) + 1) : 0);
   }
 
   Interpreter::Impl &impl;
@@ -223,36 +352,39 @@ private:
   bool aborted = false;
   uint64_t threadInstrs = 0, warpInstrs = 0;
   uint64_t instrLimit = UINT64_MAX;
-  uint32_t ctaid[3] = {};
   unsigned numThreads = 0;
-  std::vector<Warp> warps;
-  std::vector<uint64_t> regs;
-  std::vector<uint8_t> shared;
-  std::vector<ShadowByte> shadow;
   uint64_t sharedSize = 0;
-  std::vector<uint8_t> local;
-  uint32_t epoch = 0, blockSerial = 0;
-  uint32_t arrived[16] = {};
-  std::map<uint32_t, MBarrier> mbarriers; // by shared address
-  unsigned wgmmaInFlight = 0; // wgmma reads of all warps not yet retired
-  std::vector<unsigned> warpgroupWaiting; // warps at a wgmma.wait_group
-  /// Set when an mbarrier phase completes: the running warp stops so that
-  /// the threads waiting for that phase run before it goes on (the most
-  /// eager schedule the hardware allows, to expose early buffer reuse).
-  bool phaseCompleted = false;
+  /// The cluster's shape and its CTAs (`ctas[rank]` parked, the running
+  /// one's slot empty); one CTA without cluster dimensions.
+  Dim3 cluster;
+  unsigned clusterSize = 1;
+  std::vector<CtaState> ctas;
+  /// The rank on whose behalf the running CTA is accessed (onCta), or -1.
+  int issuer = -1;
+  /// The cluster barrier: completed phases and the threads arrived in the
+  /// current one.
+  uint32_t clusterPhase = 0, clusterArrivals = 0;
   Buffer *lastBuffer = nullptr;
   /// The last writer of each global byte this launch wrote (for
-  /// checkGlobalRaces): its block, the block's barrier epoch, its thread.
+  /// checkGlobalRaces): its block, the block's barrier epoch, its thread,
+  /// and the cluster barrier phases completed then.
   struct GlobalWriter {
-    uint32_t blockSerial, epoch, tid;
+    uint32_t blockSerial, epoch, tid, clusterPhase;
   };
   llvm::DenseMap<uint64_t, GlobalWriter> globalWriters;
   /// The written bytes checkGlobalRaces records at most per launch (about
   /// 200 MiB of records); later writes go unrecorded.
   static constexpr size_t kMaxTrackedGlobalBytes = size_t(1) << 22;
-  /// blockSerial of the launch's first block (block coordinates in
-  /// reports).
+  /// blockSerial of the launch's first block: a block's serial is
+  /// firstBlockSerial plus its linear index (block coordinates in reports).
   uint32_t firstBlockSerial = 1;
+  /// Whether the block of `serial` is in the running block's cluster.
+  bool sameCluster(uint32_t serial) const {
+    uint32_t s = serial - firstBlockSerial;
+    return s % grid.x / cluster.x == ctaid[0] / cluster.x &&
+           s / grid.x % grid.y / cluster.y == ctaid[1] / cluster.y &&
+           s / (grid.x * grid.y) / cluster.z == ctaid[2] / cluster.z;
+  }
   /// Set when the launch is profiled.
   std::unique_ptr<ProfileRecorder> prof;
 };

@@ -119,6 +119,7 @@ Error interpret(const RunOptions &opts, std::vector<HostArg> &args) {
   }
   kaio::interp::LaunchOptions launch;
   launch.dynamicSharedBytes = opts.sharedBytes;
+  launch.cluster = {opts.cluster.x, opts.cluster.y, opts.cluster.z};
   kaio::interp::Profile profile;
   if (opts.profile || !opts.profileJson.empty())
     launch.profile = &profile;

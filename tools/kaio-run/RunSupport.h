@@ -107,6 +107,8 @@ struct RunOptions {
   std::string input;
   std::string kernel;
   Dim3 grid, block;
+  /// --cluster: blocks per thread block cluster (sm_90).
+  Dim3 cluster;
   unsigned sharedBytes = 0;
   std::vector<ArgSpec> args;
   std::vector<std::string> prints;

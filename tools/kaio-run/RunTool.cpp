@@ -16,7 +16,7 @@ using namespace kaio::run;
 
 std::string kaio::run::getUsage() {
   return R"(usage: kaio-run FILE.ptx|FILE.mlir --kernel NAME --grid X[,Y,Z]
-                --block X[,Y,Z] [--smem BYTES] [--arg SPEC]... [--print NAME]...
+                --block X[,Y,Z] [--cluster X[,Y,Z]] [--smem BYTES] [--arg SPEC]... [--print NAME]...
                 [--out NAME=FILE] [--time [--reps N] [--warmup N]]
                 [--seed S] [--device N] [--chip sm_XX] [--verbose] [--interpret
                 [--profile] [--profile-json FILE] [--profile-top N]]
@@ -43,6 +43,8 @@ device's chip; builds with the compiler only.
   parameter takes u32:..., not s32/i32), buffers point to their element
   type.
   --smem BYTES      dynamic shared memory (opts in beyond 48 KiB)
+  --cluster X[,Y,Z] blocks per thread block cluster (sm_90; each divides
+                    the grid's, at most 8 blocks, 16 with --interpret)
   --print NAME      print a buffer after the run (head, tail, min/max/mean/NaN)
   --out NAME=FILE   write a buffer after the run: FILE.npy (NumPy) or raw
   --time            report median and min of --reps event-timed launches
@@ -127,7 +129,7 @@ Expected<RunOptions> kaio::run::parseCommandLine(int argc,
     } else if (arg == "--verbose" || arg == "-v") {
       opts.verbose = true;
     } else if (arg == "--kernel" || arg == "--grid" || arg == "--block" ||
-               arg == "--smem" || arg == "--arg" || arg == "--buffer" ||
+               arg == "--cluster" || arg == "--smem" || arg == "--arg" || arg == "--buffer" ||
                arg == "--print" ||
                arg == "--out" || arg == "--reps" || arg == "--warmup" ||
                arg == "--seed" || arg == "--device" || arg == "--profile-top") {
@@ -142,6 +144,11 @@ Expected<RunOptions> kaio::run::parseCommandLine(int argc,
           return d.takeError().addContext(arg);
         (arg == "--grid" ? opts.grid : opts.block) = *d;
         (arg == "--grid" ? haveGrid : haveBlock) = true;
+      } else if (arg == "--cluster") {
+        Expected<Dim3> d = parseDim3(*v);
+        if (!d)
+          return d.takeError().addContext(arg);
+        opts.cluster = *d;
       } else if (arg == "--arg" || arg == "--buffer") {
         Expected<ArgSpec> spec = parseArgSpec(*v);
         if (!spec)
@@ -348,6 +355,7 @@ public:
     rt::LaunchConfig cfg;
     cfg.grid = opts_.grid;
     cfg.block = opts_.block;
+    cfg.cluster = opts_.cluster;
     cfg.dynamicSharedBytes = opts_.sharedBytes;
     // The tool opts in on the user's behalf: asking for --smem is intent.
     if (int(opts_.sharedBytes) > kernel->attributes().maxDynamicSharedBytes)

@@ -1,9 +1,10 @@
 //===- Interpreter.h - run ptx-dialect kernels on the CPU -------*- C++ -*-===//
 //
-// Executes `ptx.entry` kernels over a grid of blocks with PTX semantics and
-// sanitizer checks (out-of-bounds and misaligned accesses, shared-memory
-// races, uninitialised shared reads, cp.async destinations read before their
-// wait, barrier divergence). Device memory is host memory behind fake 64-bit
+// Executes `ptx.entry` kernels over a grid of blocks (in thread block
+// clusters when asked) with PTX semantics and sanitizer checks
+// (out-of-bounds and misaligned accesses, shared-memory races, uninitialised
+// shared reads, cp.async destinations read before their wait, barrier
+// divergence). Device memory is host memory behind fake 64-bit
 // device addresses.
 //
 //   Interpreter interp(module);
@@ -65,6 +66,13 @@ struct LaunchOptions {
   /// bank conflicts, sectors, FLOPs per kernel and source line; see
   /// Kaio/Interpreter/Profile.h). A failed launch adds what ran.
   Profile *profile = nullptr;
+  /// Thread block clusters (sm_90): blocks per cluster along each axis. The
+  /// grid must be a whole number of clusters of at most 16 blocks. The
+  /// blocks of a cluster run side by side, sharing distributed shared
+  /// memory (mapa, `.shared::cluster`), the cluster barrier and multicast
+  /// bulk copies; %is_explicit_cluster is set when a cluster has more than
+  /// one block.
+  Dim3 cluster;
 };
 
 struct LaunchResult {
