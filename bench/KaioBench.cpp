@@ -705,8 +705,9 @@ void reportGemmPair(benchmark::State &state, Gpu &gpu, int64_t m, int64_t n,
   }
 }
 
-/// kaio::ops::gemm against cuBLAS GemmEx at the same precision (f16 or
-/// bf16 inputs, f32 out) and the same layouts (A, B row- or column-major).
+/// kaio::ops::gemm, tuned (counters <choice>_ms), against cuBLAS GemmEx at
+/// the same precision (f16 or bf16 inputs, f32 out) and the same layouts
+/// (A, B row- or column-major).
 /// Each timed run uses the next of enough A, B, C copies to exceed twice
 /// the L2 cache, so neither side reads its inputs from L2 left by the
 /// previous run.
@@ -757,10 +758,12 @@ void runOpsGemmVsCublas(benchmark::State &state, bool bf16, bool aCol,
   }
   state.counters["split_k_workspace_mib"] =
       double(wsElements) * 4 / (1 << 20);
-  if (portable) {
-    // The portable kernel's variants (2 or 3 blocks an SM) timed by the
-    // tuner (its CUDA events, warm-up and median; recorded for this run
-    // only): the runs below take the faster, both medians are counters.
+  {
+    // The kernel's configurations timed by the tuner (its CUDA events,
+    // warm-up and median; recorded for this run only): the sm_90a kernel's
+    // tile widths alone and in clusters of two (n128, n256, n128c2,
+    // n256c2), the portable one's variants for 2 or 3 blocks an SM (b2,
+    // b3). The runs below take the fastest; every median is a counter.
     kaio::ops::GemmTuneOptions tune;
     tune.save = false;
     kaio::rt::Expected<kaio::ops::GemmTuneResult> tuned =

@@ -103,7 +103,9 @@ for s in "${steps[@]}"; do
     step torch-attention-backward 180 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --backward \
       --json "$out/torch-attention-backward.json" ;;
-  pending-bench) # written since the last GPU run (sessions 14-16): split K
+  pending-bench) # written since the last GPU run (sessions 14-17): the
+                 # sm_90a GEMM in clusters of two multicasting B (counters
+                 # n128c2_ms/n256c2_ms beside n128_ms/n256_ms), split K
                  # for decode-like GEMMs (both tensor-core kernels), the
                  # portable GEMM's 3-blocks-an-SM variant (b2_ms/b3_ms), the
                  # attention kernels' XOR-stepped ldmatrix addresses (fewer
@@ -111,7 +113,7 @@ for s in "${steps[@]}"; do
                  # the norms' unmasked weight/bias path, the 16-bit
                  # activations' fast exp and division, the promoted FP8 GEMM
     step bench-pending 240 "$build/bin/kaio-bench" --filter \
-      'OpsGemm(F16F32|BF16F32)VsCublas/M:(16|128)/|OpsGemmPortableVsCublas|FlashAttention(Portable|Bwd)?(F16|BF16)/seq:(2048|8192)/|FlashDecode|RmsNormBF|LayerNormF|LayerNormBF|GeluTanhBF16|SwiGluBF16|OpsGemmFp8' \
+      'OpsGemm(F16F32|BF16F32)(Layouts)?VsCublas|OpsGemmPortableVsCublas|FlashAttention(Portable|Bwd)?(F16|BF16)/seq:(2048|8192)/|FlashDecode|RmsNormBF|LayerNormF|LayerNormBF|GeluTanhBF16|SwiGluBF16|OpsGemmFp8' \
       --json "$out/bench-pending.json"
     "$py" "$root/bench/plot.py" --table "$out/bench-pending.json" > "$out/bench-pending.md" 2>&1 || true
     step torch-attention-portable 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \

@@ -276,7 +276,7 @@ KAIO_API kaio_status kaio_gemm_backward(kaio_context ctx, const kaio_matrix *a,
    dtypes, layouts, epilogue, M, N, K rounded up to powers of two), saved in
    a file under the runtime's cache directory. C's contents afterwards are
    unspecified (pass scratch memory). `choice` (or NULL) receives the chosen
-   configuration's name ("n128", "n256" on a 9.0 GPU; "b2", "b3" for the
+   configuration's name ("n128", "n256", "n128c2", "n256c2" on a 9.0 GPU; "b2", "b3" for the
    portable kernel with 16-byte aligned lines; "portable" where there is
    one),
    NUL-terminated, truncated to choice_size bytes. */

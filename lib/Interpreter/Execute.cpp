@@ -126,37 +126,51 @@ void Runner::runCluster(uint32_t bx, uint32_t by, uint32_t bz) {
   }
   clusterArrivals = 0;
   for (;;) {
-    // Each warp runs until all its lanes wait or have exited; only a barrier
-    // release can wake them again.
-    bool anyRunnable = false, clusterExited = true;
+    // Each block runs alone as far as it can: its warps until all wait or
+    // have exited, then whatever of its own barriers can be released, and
+    // again. Running one block far ahead of the others (which may not
+    // have started) exposes a missing cluster barrier: a multicast to a
+    // block that has not initialised its mbarrier yet, a read of another
+    // block's shared memory before it was written.
     for (unsigned r = 0; r < clusterSize; ++r) {
       activate(r);
-      for (Warp &w : warps) {
-        if (w.runnable())
-          runWarp(w);
-        if (aborted)
-          return;
-      }
-    }
-    for (unsigned r = 0; r < clusterSize; ++r) {
-      activate(r);
-      for (Warp &w : warps) {
-        clusterExited &= (w.exited == w.exists);
-        anyRunnable |= w.runnable() != 0;
-      }
-    }
-    if (anyRunnable) {
-      // A warp stopped after completing an mbarrier phase: wake its
-      // waiters, then run everyone again.
-      for (unsigned r = 0; r < clusterSize && !aborted; ++r) {
-        activate(r);
-        landAllBulk();
-        releaseMBarrierWaiters();
+      for (;;) {
+        for (Warp &w : warps) {
+          if (w.runnable())
+            runWarp(w);
+          if (aborted)
+            return;
+        }
+        // (A warpgroup's last warp at wgmma.wait_group releases the
+        // others, which may have run before it.)
+        bool anyRunnable = false;
+        for (Warp &w : warps)
+          anyRunnable |= w.runnable() != 0;
+        if (anyRunnable) {
+          // A warp stopped after completing an mbarrier phase: wake its
+          // waiters, then run everyone again.
+          landAllBulk();
+          releaseMBarrierWaiters();
+          if (aborted)
+            return;
+          continue;
+        }
+        if (allExited() || !releaseBarriers(/*reportStuck=*/false))
+          break;
       }
       if (aborted)
         return;
-      continue;
     }
+    // Another block's cluster arrival or mbarrier phase may have woken
+    // one that ran before it.
+    bool clusterExited = true, anyRunnable = false;
+    for (unsigned r = 0; r < clusterSize; ++r) {
+      clusterExited &= cta(r).allExited();
+      for (const Warp &w : cta(r).warps)
+        anyRunnable |= w.runnable() != 0;
+    }
+    if (anyRunnable)
+      continue;
     if (clusterExited) {
       // Bulk copies nobody waited for still land.
       for (unsigned r = 0; r < clusterSize && !aborted; ++r) {
@@ -165,25 +179,45 @@ void Runner::runCluster(uint32_t bx, uint32_t by, uint32_t bz) {
       }
       return;
     }
-    // Every thread waits: a cluster barrier, then each CTA's barriers; a
-    // deadlock is reported only when no CTA of the cluster can move.
+    // Every block waits: the cluster barrier, then what the other blocks
+    // did for each (remote arrivals, multicast copies); a deadlock is
+    // reported only when no block of the cluster can move.
     if (releaseClusterBarrier())
       continue;
     bool released = false;
     for (unsigned r = 0; r < clusterSize && !aborted; ++r) {
       activate(r);
-      released |= releaseBarriers(/*reportStuck=*/false);
+      if (!allExited())
+        released |= releaseBarriers(/*reportStuck=*/false);
     }
     if (aborted)
       return;
     if (released)
       continue;
-    for (unsigned r = 0; r < clusterSize; ++r) {
+    // Describe a block waiting on an mbarrier if there is one (the likely
+    // cause: its waiters hold the others at their barriers), else the
+    // first that has not exited.
+    auto waitsOnMBarrier = [&] {
+      for (const Warp &w : warps)
+        for (uint32_t m = w.blocked & ~w.exited; m; m &= m - 1)
+          if (prog.code[w.pc[__builtin_ctz(m)]].op == Opc::MbarTryWait)
+            return true;
+      return false;
+    };
+    int stuck = -1;
+    for (unsigned r = 0; r < clusterSize && stuck < 0; ++r) {
       activate(r);
-      if (!allExited()) {
-        releaseBarriers(/*reportStuck=*/true);
-        return;
-      }
+      if (waitsOnMBarrier())
+        stuck = int(r);
+    }
+    for (unsigned r = 0; r < clusterSize && stuck < 0; ++r) {
+      activate(r);
+      if (!allExited())
+        stuck = int(r);
+    }
+    if (stuck >= 0) {
+      activate(unsigned(stuck));
+      releaseBarriers(/*reportStuck=*/true);
     }
     return;
   }
@@ -330,6 +364,22 @@ bool Runner::releaseBarriers(bool reportStuck) {
   if (!reportStuck)
     return false;
   // Nothing can move: describe the first waiter.
+  if (mbarrierWaiters) {
+    const Warp &w = warps[unsigned(mbarrierTid) / 32];
+    const Instr &in = prog.code[mbarrierPc];
+    uint32_t addr =
+        uint32_t(ownOffset(w.regs[in.a + unsigned(mbarrierTid) % 32]));
+    const MBarrier &mb = mbarriers[addr];
+    report(mbarrierPc, mbarrierTid,
+           "mbarrier deadlock: " + llvm::Twine(mbarrierWaiters) +
+               " thread(s) wait on mbarrier phases that can never complete "
+               "(this one at shared address " +
+               hex(addr) + ": " + llvm::Twine(mb.pending) + " of " +
+               llvm::Twine(mb.expected) + " arrivals and " +
+               llvm::Twine(mb.tx) + " transaction bytes missing, " +
+               llvm::Twine(mb.phase) + " phase(s) completed)");
+    return false;
+  }
   if (clusterWaiters) {
     unsigned clusterLive = 0;
     for (unsigned r = 0; r < clusterSize; ++r)
@@ -341,21 +391,6 @@ bool Runner::releaseBarriers(bool reportStuck) {
                llvm::Twine(clusterArrivals) + " of the cluster's " +
                llvm::Twine(clusterLive) +
                " live threads arrived (barrier.cluster.arrive)");
-    return false;
-  }
-  if (mbarrierWaiters) {
-    const Warp &w = warps[unsigned(mbarrierTid) / 32];
-    const Instr &in = prog.code[mbarrierPc];
-    uint32_t addr = uint32_t(w.regs[in.a + unsigned(mbarrierTid) % 32]);
-    const MBarrier &mb = mbarriers[addr];
-    report(mbarrierPc, mbarrierTid,
-           "mbarrier deadlock: " + llvm::Twine(mbarrierWaiters) +
-               " thread(s) wait on mbarrier phases that can never complete "
-               "(this one at shared address " +
-               hex(addr) + ": " + llvm::Twine(mb.pending) + " of " +
-               llvm::Twine(mb.expected) + " arrivals and " +
-               llvm::Twine(mb.tx) + " transaction bytes missing, " +
-               llvm::Twine(mb.phase) + " phase(s) completed)");
     return false;
   }
   for (unsigned id = 0; id < 16; ++id) {

@@ -197,10 +197,15 @@ kernels::HopperGemmConfig hopperConfig(Library::Impl &impl, const Matrix &a,
   // The tuner's choice (being timed, or recorded for this problem class),
   // else: the staged epilogue (any fused one) reads C on wide tiles too.
   const char *tuned = impl.gemmChoiceFor(a, b, c, options, choice);
+  // Clusters of two (B multicast) only where chosen (not measured yet:
+  // docs/perf.md).
+  if (tuned && std::string_view(tuned).size() > 4 &&
+      kernels::hopperGemmHasClusters(config.in))
+    config.clusterM = 2;
   if (!kernels::hopperGemmHasWideTile(config.in, config.out))
     config.blockN = 128; // the only tile (s32 C, FP8 inputs)
   else if (tuned)
-    config.blockN = std::string_view(tuned) == "n256" ? 256 : 128;
+    config.blockN = std::string_view(tuned).substr(0, 4) == "n256" ? 256 : 128;
   else
     config.blockN = (options.beta == 0 || epilogue) && c.cols >= 256 &&
                             tileCount(c, config.blockM, 128) > impl.smCount
@@ -341,23 +346,41 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
   if (!kernel)
     return kernel.takeError();
   // K-major operands (row-major A, column-major B): boxes of BK columns of
-  // K x all the tile's rows; MN-major ones: 64 columns x BK rows of K.
+  // K x the tile's rows (a cluster's B: half of them); MN-major ones: 64
+  // columns x BK rows of K (kernels::hopperGemmBoxA/B).
+  const kernels::HopperGemmBox boxA = kernels::hopperGemmBoxA(config),
+                               boxB = kernels::hopperGemmBoxB(config);
   rt::Expected<rt::TensorMap> mapA =
-      config.aColMajor ? matrixMap(**kernel, a, 64, config.blockK)
-                       : matrixMap(**kernel, a, config.blockK, config.blockM);
+      matrixMap(**kernel, a, boxA.inner, boxA.outer);
   if (!mapA)
     return mapA.takeError().addContext("the tensor map of a");
   rt::Expected<rt::TensorMap> mapB =
-      config.bColMajor ? matrixMap(**kernel, b, config.blockK, config.blockN)
-                       : matrixMap(**kernel, b, 64, config.blockK);
+      matrixMap(**kernel, b, boxB.inner, boxB.outer);
   if (!mapB)
     return mapB.takeError().addContext("the tensor map of b");
-  const std::int64_t units = tileCount(c, config.blockM, config.blockN) *
-                             (splitting ? split.splits : 1);
+  // Work units: tiles (pairs of vertically adjacent tiles for a cluster)
+  // times splits; one block (cluster) per unit, at most as many as run at
+  // once (persistent).
+  const unsigned cl = config.clusterM;
+  const std::int64_t units =
+      ((c.rows + cl * config.blockM - 1) / (cl * config.blockM)) *
+      ((c.cols + config.blockN - 1) / config.blockN) *
+      (splitting ? split.splits : 1);
   rt::LaunchConfig launch;
   launch.block = rt::Dim3(384);
-  launch.grid = rt::Dim3(unsigned(std::min<std::int64_t>(units, impl.smCount)));
   launch.stream = options.stream;
+  std::int64_t resident = impl.smCount;
+  if (cl > 1) {
+    launch.cluster = rt::Dim3(cl);
+    // The SMs of a GPC that are left over do not take a cluster: ask the
+    // driver (a driver without the query: one cluster per cl SMs).
+    rt::Expected<unsigned> clusters = (*kernel)->maxActiveClusters(launch);
+    if (!clusters && clusters.error().code() != rt::ErrorCode::Unsupported)
+      return clusters.takeError();
+    resident = std::int64_t(clusters.valueOr(unsigned(impl.smCount / cl)));
+  }
+  launch.grid = rt::Dim3(
+      unsigned(cl * std::max<std::int64_t>(1, std::min(units, resident))));
   const KernelOutput out = kernelOutput(c, options, biasAlongRows, split);
   if (rt::Error e = (*kernel)->launch(
           launch, *mapA, *mapB, out.c, std::uint32_t(c.rows),
@@ -460,9 +483,19 @@ bool detail::gemmRunsOnHopper(bool hopperGpu, const Matrix &a,
          (a.dtype != DType::F32 || tf32);
 }
 
-bool detail::hopperGemmHasTileChoice(const Matrix &a, const Matrix &c) {
-  return kernels::hopperGemmHasWideTile(gemmElemOf(a.dtype),
-                                        gemmElemOf(c.dtype));
+std::vector<const char *> detail::hopperGemmChoices(const Matrix &a,
+                                                   const Matrix &c) {
+  const kernels::GemmElem in = gemmElemOf(a.dtype), out = gemmElemOf(c.dtype);
+  std::vector<const char *> choices;
+  for (const char *choice : kGemmTuningChoices) {
+    const std::string_view name = choice;
+    if (name.substr(0, 4) == "n256" && !kernels::hopperGemmHasWideTile(in, out))
+      continue;
+    if (name.size() > 4 && !kernels::hopperGemmHasClusters(in))
+      continue;
+    choices.push_back(choice);
+  }
+  return choices;
 }
 
 bool detail::portableGemmHasBlockChoice(const Matrix &a, const Matrix &b) {

@@ -196,11 +196,9 @@ Library::tuneGemm(const rt::Device &device, const Matrix &a, const Matrix &b,
                      std::end(kPortableGemmTuningChoices));
     else
       choices.push_back(nullptr); // one configuration (named "portable")
-  } else if (detail::hopperGemmHasTileChoice(ra, rc))
-    choices.assign(std::begin(kGemmTuningChoices),
-                   std::end(kGemmTuningChoices));
-  else
-    choices.push_back("n128"); // FP8 inputs, an s32 C: one tile
+  } else {
+    choices = detail::hopperGemmChoices(ra, rc);
+  }
   rt::Expected<rt::Event> start = rt::Event::create(device);
   rt::Expected<rt::Event> stop = rt::Event::create(device);
   if (!start)

@@ -40,10 +40,11 @@ bool hopperGemmFits(const Matrix &a, const Matrix &b);
 /// hopperGemmFits, and for f32 inputs allowTf32 with K-major operands.
 bool gemmRunsOnHopper(bool hopperGpu, const Matrix &a, const Matrix &b,
                       const GemmOptions &options);
-/// Whether the sm_90a kernel has a tile width to choose for A (as the
-/// kernel reads it) into C: 128 x 256 beside 128 x 128, not for FP8 inputs
-/// or an s32 C (hopperGemmHasWideTile).
-bool hopperGemmHasTileChoice(const Matrix &a, const Matrix &c);
+/// The sm_90a kernel's configurations for A (as the kernel reads it) into
+/// C (kGemmTuningChoices): 128 x 256 tiles beside 128 x 128 but for FP8
+/// inputs and an s32 C (hopperGemmHasWideTile), each also in clusters of
+/// two for 16-bit inputs (hopperGemmHasClusters).
+std::vector<const char *> hopperGemmChoices(const Matrix &a, const Matrix &c);
 /// Whether the portable mma.sync kernel that gemm() would launch for A x B
 /// (not on the sm_90a kernel) has a variant to choose (blocks an SM,
 /// kPortableGemmTuningChoices): 16-bit inputs with 16-byte aligned lines.

@@ -65,6 +65,9 @@ std::unique_ptr<LoadedDriver> loadDriver(const std::string &path) {
     missing += std::string(missing.empty() ? "" : ", ") + "cuEventElapsedTime";
   api.cuLaunchKernelEx = reinterpret_cast<decltype(api.cuLaunchKernelEx)>(
       dlsym(handle, "cuLaunchKernelEx"));
+  api.cuOccupancyMaxActiveClusters =
+      reinterpret_cast<decltype(api.cuOccupancyMaxActiveClusters)>(
+          dlsym(handle, "cuOccupancyMaxActiveClusters"));
   api.cuTensorMapEncodeTiled =
       reinterpret_cast<decltype(api.cuTensorMapEncodeTiled)>(
           dlsym(handle, "cuTensorMapEncodeTiled"));

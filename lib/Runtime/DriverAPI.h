@@ -187,6 +187,10 @@ struct DriverApi {
   /// configuration is a CUlaunchConfig (see LaunchExConfig in Module.cpp).
   CUresult (*cuLaunchKernelEx)(const void *, CUfunction, void **,
                                void **) = nullptr;
+  /// Optional (CUDA >= 12): how many clusters of a CUlaunchConfig's
+  /// cluster dimension run at once.
+  CUresult (*cuOccupancyMaxActiveClusters)(int *, CUfunction,
+                                           const void *) = nullptr;
   /// Optional (CUDA >= 12): null when the driver lacks it. The enums
   /// (data type, interleave, swizzle, L2 promotion, OOB fill) are ints.
   CUresult (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *,

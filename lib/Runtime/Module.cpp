@@ -534,6 +534,49 @@ constexpr int kClusterDimensionAttribute = 4;
 constexpr int kNonPortableClusterSizeAllowed = 14; // CUfunction_attribute
 } // namespace
 
+Expected<unsigned> Kernel::maxActiveClusters(const LaunchConfig &requested) {
+  const DriverApi &api = *module_->device->api;
+  const std::string doing = "querying the active clusters of kernel '" +
+                            kernel_->name + "'";
+  if (!api.cuOccupancyMaxActiveClusters)
+    return Error::make(ErrorCode::Unsupported,
+                       "the CUDA driver has no cuOccupancyMaxActiveClusters "
+                       "(CUDA 12)")
+        .addContext(doing);
+  // The shared memory a launch would have (and its opt-in, without which
+  // no block of the kernel fits).
+  LaunchConfig config = requested;
+  if (const KernelSignature *sig = kernel_->signature)
+    config.dynamicSharedBytes =
+        std::max(config.dynamicSharedBytes, sig->dynamicSharedBytes);
+  if (int(config.dynamicSharedBytes) > kernel_->attrs.maxDynamicSharedBytes)
+    if (Error e = setMaxDynamicSharedMemory(config.dynamicSharedBytes))
+      return e.addContext(doing);
+  ScopedContext scope(*module_->device);
+  if (Error e = scope.enter(doing))
+    return e;
+  LaunchExAttribute attr{};
+  attr.id = kClusterDimensionAttribute;
+  attr.value.clusterDim = {config.cluster.x, config.cluster.y,
+                           config.cluster.z};
+  // The grid must hold whole clusters; its size is otherwise ignored.
+  LaunchExConfig ex{config.cluster.x,
+                    config.cluster.y,
+                    config.cluster.z,
+                    config.block.x,
+                    config.block.y,
+                    config.block.z,
+                    config.dynamicSharedBytes,
+                    nullptr,
+                    &attr,
+                    1};
+  int clusters = 0;
+  if (CUresult r = api.cuOccupancyMaxActiveClusters(&clusters,
+                                                    kernel_->function, &ex))
+    return makeCudaError(api, r, "cuOccupancyMaxActiveClusters", doing);
+  return unsigned(std::max(clusters, 0));
+}
+
 Error Kernel::launchCluster(const LaunchConfig &config, void **params,
                             const std::string &doing) {
   const DriverApi &api = *module_->device->api;

@@ -154,8 +154,8 @@ def tune_gemm(a, b, out, alpha=1.0, beta=0.0, bias=None, activation="none",
               allow_tf32=False, stream=None):
     """Times every configuration gemm could launch for these arguments and
     makes the fastest its choice for their problem class (saved under the
-    runtime's cache directory); returns its name ("n128", "n256" on a 9.0
-    GPU, "b2", "b3" for the portable kernel with 16-byte aligned lines, or
+    runtime's cache directory); returns its name ("n128", "n256",
+    "n128c2", "n256c2" on a 9.0 GPU, "b2", "b3" for the portable kernel with 16-byte aligned lines, or
     "portable" where there is one). out's contents afterwards are
     unspecified: pass scratch memory of the result's shape."""
     c = _Call("kaio.ops.tune_gemm", "a", a, stream)

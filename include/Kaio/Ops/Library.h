@@ -92,8 +92,10 @@ public:
   /// their problem class (Kaio/Ops/Tuning.h), saved in the tuning file
   /// under the runtime's cache directory. C's contents afterwards are
   /// unspecified (pass scratch memory of C's shape). The sm_90a kernel's
-  /// choices are its tile widths ("n128", "n256"), the portable mma.sync
-  /// kernel's (any other GPU, or options.portable) its variants for 2 and
+  /// choices are its tile widths ("n128", "n256"), each also in clusters of
+  /// two blocks multicasting B ("n128c2", "n256c2": 16-bit inputs), the
+  /// portable mma.sync kernel's (any other GPU, or options.portable) its
+  /// variants for 2 and
   /// 3 blocks an SM ("b2", "b3") where A's and B's lines are 16-byte
   /// aligned; a forced portable kernel on a 9.0 GPU is recorded under its
   /// own key. Where gemm() has one configuration (unaligned lines, f32

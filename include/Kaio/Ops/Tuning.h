@@ -11,8 +11,8 @@
 //
 // Keys name the device, the dtypes, the layouts, whether the epilogue is
 // fused or reads C and the problem's size class (each of M, N, K rounded up to a power
-// of two); choices name a configuration ("n128", "n256": the sm_90a
-// kernel's tile width). A file that does not parse is ignored as a whole,
+// of two); choices name a configuration ("n128", "n256", "n128c2",
+// "n256c2": the sm_90a kernel's tile width, alone or in clusters of two). A file that does not parse is ignored as a whole,
 // with a warning (Library::warnings()); the next tuneGemm rewrites it.
 //
 //===----------------------------------------------------------------------===//
@@ -34,8 +34,12 @@ namespace kaio::ops {
 
 constexpr const char *kGemmTuningFileName = "gemm-tuning.txt";
 
-/// The configurations gemm() chooses among on a 9.0 GPU, by name.
-inline constexpr const char *kGemmTuningChoices[] = {"n128", "n256"};
+/// The configurations gemm() chooses among on a 9.0 GPU, by name: the
+/// sm_90a kernel's tile width (128 x 128 or 128 x 256), alone or in
+/// clusters of two blocks sharing B's k tiles (`c2`: TMA multicast; 16-bit
+/// inputs).
+inline constexpr const char *kGemmTuningChoices[] = {"n128", "n256", "n128c2",
+                                                     "n256c2"};
 /// ... and with the portable mma.sync kernel (every other GPU, or
 /// GemmOptions::portable) for 16-byte aligned operands: built for 2 or 3
 /// blocks an SM.

@@ -148,6 +148,13 @@ public:
   /// Untyped launch with cuLaunchKernel's `void **` convention; only the
   /// configuration is checked.
   Error launchRaw(const LaunchConfig &config, void **params);
+  /// How many clusters of `config.cluster` blocks (with its block size and
+  /// dynamic shared memory; the grid does not matter) the device runs at
+  /// once: what a persistent clustered kernel's grid should hold
+  /// (cuOccupancyMaxActiveClusters; opts in to the shared memory the
+  /// kernel's signature needs, as a launch does). Unsupported when the
+  /// driver lacks it.
+  Expected<unsigned> maxActiveClusters(const LaunchConfig &config);
 
   CUfunction raw() const;
   /// For runtime internals: the device the kernel was loaded on.

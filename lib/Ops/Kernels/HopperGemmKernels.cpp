@@ -39,6 +39,15 @@
 //    batches the loads of C next to 128 live accumulators and spills), any
 //    other (bias, activation, beta on wide tiles) through the staged
 //    epilogue (writeFusedEpilogue); s8 inputs accumulate in s32.
+// The `_c2` variant runs in clusters of two blocks along M: a unit is a
+// pair of vertically adjacent tiles (the cluster walks the units, block
+// rank r takes tile row 2 u + r), which read the same k tiles of B. Each
+// block loads half of B's k tile and multicasts it to both, so B crosses
+// from L2 once per pair: every block's full barrier expects the whole
+// stage, its empty barrier the consumers of both blocks (each frees the
+// stage in both, mbarrier.arrive.shared::cluster through mapa), and a
+// cluster barrier after mbarrier.init and before exit keeps every block's
+// barriers alive while the other may reach them.
 // The ring position (stage, phase parity) runs on across tiles. TMA
 // zero-fills rows and columns past M, N and K, so any shape works as long
 // as A's and B's rows are 16-byte multiples (K, N multiples of 8).
@@ -367,8 +376,14 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   std::string tid = w.let("ptx.sreg tid.x : i32");
   std::string c7 = w.i32(7);
   std::string wg = w.let("ptx.shr u32 " + tid + ", " + c7 + " : (i32, i32) -> i32");
-  std::string bx = w.let("ptx.sreg ctaid.x : i32");
-  std::string nbx = w.let("ptx.sreg nctaid.x : i32");
+  // A cluster walks the units as one: its index and count; its blocks
+  // take the unit's tiles by rank.
+  const unsigned cl = c.clusterM;
+  std::string bx = w.let(cl > 1 ? "ptx.sreg clusterid.x : i32"
+                                : "ptx.sreg ctaid.x : i32");
+  std::string nbx = w.let(cl > 1 ? "ptx.sreg nclusterid.x : i32"
+                                 : "ptx.sreg nctaid.x : i32");
+  std::string rank = cl > 1 ? w.let("ptx.sreg cluster_ctarank : i32") : "";
   std::string tiles = w.let("ptx.addressof @" + name + "_tiles : i32");
   std::string bars = w.let("ptx.addressof @" + name + "_bars : i32");
   std::string zero = w.i32(0), one = w.i32(1), two = w.i32(2);
@@ -384,7 +399,12 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   std::string tilesN = w.let(
       "ptx.shr u32 " + w.add32("%n", w.i32(c.blockN - 1)) + ", " +
       w.i32(llvm::Log2_32(c.blockN)) + " : (i32, i32) -> i32");
-  std::string numTiles = w.mul32(tilesM, tilesN);
+  // Units of `cl` vertically adjacent tiles.
+  std::string unitsM =
+      cl > 1 ? w.let("ptx.shr u32 " + w.add32(tilesM, w.i32(cl - 1)) + ", " +
+                     w.i32(llvm::Log2_32(cl)) + " : (i32, i32) -> i32")
+             : tilesM;
+  std::string numTiles = w.mul32(unitsM, tilesN);
   // Split K: work unit u is tile u % numTiles over k tiles [s kps, s kps +
   // kps) of split s = u / numTiles, its C at c + s c_split (the host's
   // partial sums); kps >= k tiles is one split.
@@ -393,17 +413,27 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
       "ptx.div u32 " + w.add32(kTiles, w.add32(kps, w.i32(-1))) + ", " + kps +
       " : i32");
   std::string numUnits = w.mul32(numTiles, splits);
-  constexpr unsigned kGroupM = 8; // tile rows per rasterization group
+  // Tile rows per rasterization group (in units of `cl` tiles).
+  const unsigned kGroupM = 8 / cl;
   std::string groupSize = w.mul32(tilesN, w.i32(kGroupM));
   std::vector<std::string> full(c.stages), empty(c.stages);
   for (unsigned s = 0; s < c.stages; ++s) {
     full[s] = w.add32(bars, w.i32(8 * s));
     empty[s] = w.add32(bars, w.i32(8 * (c.stages + s)));
     w.op("ptx.mbarrier_init if " + first + " [" + full[s] + "], " + one + " : i32");
-    w.op("ptx.mbarrier_init if " + first + " [" + empty[s] + "], " + two + " : i32");
+    // Both consumers of every block whose copies land in this block's
+    // stage (the cluster's: B is multicast) free it.
+    w.op("ptx.mbarrier_init if " + first + " [" + empty[s] + "], " +
+         w.i32(2 * cl) + " : i32");
   }
   w.op("ptx.fence_mbarrier_init");
-  w.op("ptx.bar_sync 0");
+  // In a cluster every block's barriers exist before any multicast.
+  if (cl > 1) {
+    w.op("ptx.barrier_cluster_arrive release aligned");
+    w.op("ptx.barrier_cluster_wait acquire aligned");
+  } else {
+    w.op("ptx.bar_sync 0");
+  }
   std::string stageMask = w.i32(c.stages - 1);
   std::string stageShift = w.i32(llvm::Log2_32(c.stages));
   std::string stageSize = w.i32(stageBytes);
@@ -446,13 +476,17 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
                   " : i32");
     std::string group = w.let("ptx.div u32 " + tile + ", " + groupSize + " : i32");
     std::string firstM = w.mul32(group, w.i32(kGroupM));
-    std::string rowsLeft = w.let("ptx.sub s32 " + tilesM + ", " + firstM + " : i32");
+    std::string rowsLeft = w.let("ptx.sub s32 " + unitsM + ", " + firstM + " : i32");
     std::string groupM =
         w.let("ptx.min u32 " + rowsLeft + ", " + w.i32(kGroupM) + " : i32");
     std::string inGroup = w.let("ptx.rem u32 " + tile + ", " + groupSize + " : i32");
     std::string tm = w.add32(
         firstM, w.let("ptx.rem u32 " + inGroup + ", " + groupM + " : i32"));
     std::string tn = w.let("ptx.div u32 " + inGroup + ", " + groupM + " : i32");
+    // A cluster's unit: tile rows cl tm + rank (past M for the last unit
+    // of an odd count: TMA reads zeros there, the epilogue stores none).
+    if (cl > 1)
+      tm = w.add32(w.mul32(tm, w.i32(cl)), rank);
     u.row0 = w.mul32(tm, w.i32(c.blockM));
     u.col0 = w.mul32(tn, w.i32(c.blockN));
     return u;
@@ -503,8 +537,37 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
     }
   };
   loadTile("%ma", ps.buffer, row0, c.blockM, c.aColMajor);
-  loadTile("%mb", w.add32(ps.buffer, w.i32(aBytes)), col0, c.blockN,
-           !c.bColMajor);
+  std::string bBuffer = w.add32(ps.buffer, w.i32(aBytes));
+  if (cl == 1) {
+    loadTile("%mb", bBuffer, col0, c.blockN, !c.bColMajor);
+  } else {
+    // The cluster's blocks share B's k tile: each loads 1/cl of it and
+    // multicasts it to all (their full barriers, at the same offset,
+    // expect the whole stage). K-major: block r the rows [r BN/cl, (r + 1)
+    // BN/cl) of the tile (boxes of BN/cl rows); MN-major: the 64-column
+    // boxes cl i + r.
+    std::string all = w.let("ptx.constant " + std::to_string((1u << cl) - 1) +
+                            " : i16");
+    auto multicast = [&](const std::string &dst, const std::string &inner,
+                         const std::string &outer) {
+      w.op("ptx.cp_async_bulk_tensor_load 2d [" + dst + "], [%mb, {" + inner +
+           ", " + outer + "}], [" + ps.full + "] multicast " + all +
+           " : i32, i32");
+    };
+    if (c.bColMajor) {
+      const unsigned part = c.blockN / cl;
+      multicast(w.add32(bBuffer, w.mul32(rank, w.i32(part * 128))), kx,
+                w.add32(col0, w.mul32(rank, w.i32(part))));
+    } else {
+      std::string dst0 =
+          w.add32(bBuffer, w.mul32(rank, w.i32(64 * c.blockK * inBytes)));
+      std::string col = w.add32(col0, w.mul32(rank, w.i32(64)));
+      for (unsigned i = 0; i < c.blockN / 64 / cl; ++i)
+        multicast(i ? w.add32(dst0, w.i32(i * cl * 64 * c.blockK * inBytes))
+                    : dst0,
+                  i ? w.add32(col, w.i32(i * cl * 64)) : col, kx);
+    }
+  }
   std::string pnext = w.add32("%pkt", one);
   std::string pitNext = w.add32("%pit", one);
   std::string pmore = w.setp("lt", pnext, pu.kt1);
@@ -539,6 +602,21 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
     accArgs += llvm::formatv("{0}%acc{1}: {2}", i ? ", " : "", i, accType).str();
   std::string lane128 = w.let("ptx.and b32 " + tid + ", " + w.i32(127) + " : i32");
   std::string wgLeader = w.setp("eq", lane128, zero);
+  // A consumer warpgroup frees a stage in every block of the cluster (each
+  // multicasts into it).
+  auto freeStage = [&](const std::string &pred, const std::string &emptyBar) {
+    if (cl == 1) {
+      w.op("ptx.mbarrier_arrive if " + pred + " shared [" + emptyBar +
+           "] : i32");
+      return;
+    }
+    for (unsigned r = 0; r < cl; ++r) {
+      std::string remote = w.let("ptx.mapa shared_cluster " + emptyBar + ", " +
+                                 w.i32(r) + " : i32");
+      w.op("ptx.mbarrier_arrive if " + pred +
+           " release cluster shared_cluster [" + remote + "] : i32");
+    }
+  };
   w.op("ptx.bra ^ctile(" + bx + ", " + zero + " : i32, i32)");
   tileLoop("ctile", "ctile_body");
   Unit cu = unitOf("%ctile_tile");
@@ -588,8 +666,7 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   if (promote) {
     // Wait for the tile's sums (its stage is free then) and add them in.
     w.op("ptx.wgmma_wait_group 0");
-    w.op("ptx.mbarrier_arrive if " + wgLeader + " shared [" + cs.empty +
-         "] : i32");
+    freeStage(wgLeader, cs.empty);
     for (unsigned i = 0; i < accs; ++i)
       acc[i] = w.let("ptx.add rn f32 " + acc[i] + ", " + sums[i] + " : f32");
   } else {
@@ -602,8 +679,7 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
         w.let("ptx.and pred " + wgLeader + ", " + notFirst + " : i1");
     std::string prevIt = w.add32("%cit", w.i32(-1));
     Stage prev = stageOf(prevIt);
-    w.op("ptx.mbarrier_arrive if " + release + " shared [" + prev.empty +
-         "] : i32");
+    freeStage(release, prev.empty);
   }
   std::string cnext = w.add32("%ckt", one);
   std::string citNext = w.add32("%cit", one);
@@ -625,8 +701,7 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   // The last group: wait for it and free its stage (promoted sums did).
   if (!promote) {
     w.op("ptx.wgmma_wait_group 0");
-    w.op("ptx.mbarrier_arrive if " + wgLeader + " shared [" + cs.empty +
-         "] : i32");
+    freeStage(wgLeader, cs.empty);
   }
   if (intAcc && !intOut)
     for (unsigned i = 0; i < accs; ++i)
@@ -771,6 +846,12 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
     w.op("ptx.bra ^ctile(" + nextTile + ", " + citNext + " : i32, i32)");
   }
   w.label("^done:");
+  // No block of a cluster leaves while another may still multicast into
+  // it or free its stages.
+  if (cl > 1) {
+    w.op("ptx.barrier_cluster_arrive release");
+    w.op("ptx.barrier_cluster_wait acquire");
+  }
   w.op("ptx.ret");
   out += w.text;
   out += "  }\n";
@@ -783,19 +864,24 @@ std::vector<HopperGemmConfig> kaio::ops::kernels::getHopperGemmConfigs() {
   // the host picks by shape. 16-bit inputs: C f32 or theirs, A and B in
   // either layout; FP8: C f32, f16 or bf16, A row-major and B column-major.
   std::vector<HopperGemmConfig> configs;
+  // 16-bit inputs also in clusters of 2 (B multicast).
   auto add = [&](GemmElem in, GemmElem out, bool aColMajor, bool bColMajor) {
-    for (unsigned blockN : {128u, 256u}) {
-      if (blockN == 256 && !hopperGemmHasWideTile(in, out))
-        continue;
-      HopperGemmConfig c;
-      c.in = in;
-      c.out = out;
-      c.blockN = blockN;
-      c.blockK = 128 / getGemmElemBytes(in);
-      c.aColMajor = aColMajor;
-      c.bColMajor = bColMajor;
-      configs.push_back(c);
-    }
+    for (unsigned blockN : {128u, 256u})
+      for (unsigned clusterM : {1u, 2u}) {
+        if (blockN == 256 && !hopperGemmHasWideTile(in, out))
+          continue;
+        if (clusterM > 1 && !hopperGemmHasClusters(in))
+          continue;
+        HopperGemmConfig c;
+        c.in = in;
+        c.out = out;
+        c.blockN = blockN;
+        c.blockK = 128 / getGemmElemBytes(in);
+        c.aColMajor = aColMajor;
+        c.bColMajor = bColMajor;
+        c.clusterM = clusterM;
+        configs.push_back(c);
+      }
   };
   for (GemmElem in : {GemmElem::F16, GemmElem::BF16})
     for (GemmElem out : {GemmElem::F32, in})

@@ -414,6 +414,11 @@ struct HopperGemmConfig {
   unsigned blockM = 128, blockN = 128, blockK = 64, stages = 4;
   /// A column-major A (M contiguous) / B (K contiguous).
   bool aColMajor = false, bColMajor = false;
+  /// Blocks per thread block cluster (1 or 2), along M: the two blocks of
+  /// a cluster compute vertically adjacent tiles, which share B's columns;
+  /// each loads half of B's k tile and multicasts it to both (half the B
+  /// traffic from L2).
+  unsigned clusterM = 1;
 };
 /// The GEMM kernels' `epilogue` parameter (sm_90a, the portable mma.sync
 /// kernel, the f32 one): the Activation in the low bits, and where a bias
@@ -482,12 +487,33 @@ inline std::string hopperGemmName(const HopperGemmConfig &c) {
          getGemmElemName(c.out) + "_" + std::to_string(c.blockM) + "x" +
          std::to_string(c.blockN) + "x" + std::to_string(c.blockK) + "_s" +
          std::to_string(c.stages) + (c.aColMajor ? "_acol" : "") +
-         (c.bColMajor ? "_bcol" : "");
+         (c.bColMajor ? "_bcol" : "") +
+         (c.clusterM > 1 ? "_c" + std::to_string(c.clusterM) : "");
+}
+/// `_c2` kernels (clusterM 2) are launched in clusters of 2 blocks along
+/// x (an even grid): cluster u walks the work units u, u + clusters, ...,
+/// a unit being a pair of vertically adjacent tiles (2 BM x BN), block rank
+/// r taking its r-th tile.
+/// Whether `_c2` cluster kernels exist for these inputs (16-bit ones).
+inline bool hopperGemmHasClusters(GemmElem in) {
+  return in == GemmElem::F16 || in == GemmElem::BF16;
 }
 /// Its ptx-dialect text (the tensor-map boxes it expects, innermost first:
-/// A's BK x BM, column-major 64 x BK; B's 64 x BK, column-major BK x BN):
-/// a ptx.var pair and a ptx.entry.
+/// A's BK x BM, column-major 64 x BK; B's 64 x BK, column-major BK x BN, or
+/// BK x BN / 2 in a cluster): a ptx.var pair and a ptx.entry.
 std::string hopperGemmSource(const HopperGemmConfig &config);
+/// The boxes (innermost dimension first) of its tensor maps over A and B.
+struct HopperGemmBox {
+  unsigned inner, outer;
+};
+inline HopperGemmBox hopperGemmBoxA(const HopperGemmConfig &c) {
+  return c.aColMajor ? HopperGemmBox{64, c.blockK}
+                     : HopperGemmBox{c.blockK, c.blockM};
+}
+inline HopperGemmBox hopperGemmBoxB(const HopperGemmConfig &c) {
+  return c.bColMajor ? HopperGemmBox{c.blockK, c.blockN / c.clusterM}
+                     : HopperGemmBox{64, c.blockK};
+}
 std::vector<HopperGemmConfig> getHopperGemmConfigs();
 /// A FlashAttention forward configuration for sm_90a
 /// (HopperAttentionKernels.cpp): f16 or bf16 Q, K, V, O; head dim 64, 128

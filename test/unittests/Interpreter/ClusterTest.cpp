@@ -245,9 +245,10 @@ ptx.entry @handoff(%buf: i64, %out: i64) {
 }
 
 TEST_F(ClusterTest, AClusterBarrierSomeThreadsNeverReachIsADeadlock) {
-  // Rank 1's threads wait on an mbarrier nobody arrives on instead of the
-  // cluster barrier.
-  std::string body = R"(
+  // Rank 1's threads wait somewhere else instead of the cluster barrier:
+  // at a named barrier for more threads than the block has, or on an
+  // mbarrier nobody arrives on (reported first: the likely cause).
+  const char *kStuck = R"(
 ptx.var shared @bar : b64 [1] align 8
 ptx.entry @stuck() {
   %rank = ptx.sreg cluster_ctarank : i32
@@ -265,18 +266,34 @@ ptx.entry @stuck() {
   ptx.barrier_cluster_wait acquire aligned
   ptx.ret
 ^wait:
-  %ready = ptx.mbarrier_try_wait parity [%b], %zero : i32, i32
-  ptx.cond_bra %ready, ^out, ^wait
+  WAIT
 ^out:
   ptx.ret
 })";
+  // Half of rank 1's threads wait for 64 at a named barrier, the rest exit.
+  std::string body = replace(kStuck, "WAIT",
+                             "%c32 = ptx.constant 32 : i32\n"
+                             "  %lo = ptx.setp lt u32 %tid, %c32 : i32\n"
+                             "  ptx.cond_bra %lo, ^named, ^out\n"
+                             "^named:\n"
+                             "  ptx.bar_sync 1, 64\n"
+                             "  ptx.bra ^out");
   Interpreter &in = load(body);
   LaunchResult r = in.launch("stuck", {2}, {64}, {}, clustered({2}));
   ASSERT_FALSE(r.success);
   EXPECT_HAS(r, "cluster barrier deadlock: 64 thread(s) of this block wait at "
-                "barrier.cluster.wait; 64 of the cluster's 128 live threads "
+                "barrier.cluster.wait; 64 of the cluster's 96 live threads "
                 "arrived");
   EXPECT_HAS(r, where(body, "ptx.barrier_cluster_wait"));
+
+  body = replace(kStuck, "WAIT",
+                 "%ready = ptx.mbarrier_try_wait parity [%b], %zero : i32, "
+                 "i32\n  ptx.cond_bra %ready, ^out, ^wait");
+  Interpreter &in2 = load(body);
+  r = in2.launch("stuck", {2}, {64}, {}, clustered({2}));
+  ASSERT_FALSE(r.success);
+  EXPECT_HAS(r, "mbarrier deadlock: 64 thread(s) wait");
+  EXPECT_HAS(r, "block (1,0,0)");
 }
 
 TEST_F(ClusterTest, WaitWithoutArriveIsReported) {

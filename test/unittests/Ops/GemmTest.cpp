@@ -847,17 +847,26 @@ TEST_P(GemmTest, TunesOnA90GpuAndLaunchesTheTunedChoice) {
   EXPECT_NE(wrong.error().message().find("tune_gemm: tune: needs"),
             std::string::npos);
   EXPECT_EQ(counters->launches, launches);
-  // Both tile widths timed (2 warm-up + 3 timed runs each); the fastest is
-  // recorded, in the library and in the file.
+  // Both tile widths, alone and in clusters of two, timed (2 warm-up + 3
+  // timed runs each); the fastest is recorded, in the library and in the
+  // file.
   GemmTuneOptions quick;
   quick.reps = 3;
   rt::Expected<GemmTuneResult> tuned =
       fake->lib.tuneGemm(fake->device, ma, mb, mc, {}, quick);
   ASSERT_TRUE(tuned) << tuned.error().message();
-  EXPECT_EQ(counters->launches, launches + 2 * 5);
-  ASSERT_EQ(tuned->timings.size(), 2u);
+  EXPECT_EQ(counters->launches, launches + 4 * 5);
+  ASSERT_EQ(tuned->timings.size(), 4u);
   EXPECT_EQ(tuned->timings[0].first, "n128");
   EXPECT_EQ(tuned->timings[1].first, "n256");
+  EXPECT_EQ(tuned->timings[2].first, "n128c2");
+  EXPECT_EQ(tuned->timings[3].first, "n256c2");
+  // The last one timed: clusters of two, as many as run at once (the fake
+  // 132-SM GPU holds 66), B's map boxes of BN / 2 rows would be for a
+  // column-major B (here row-major: 64-column boxes).
+  EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f32_128x256x64_s4_c2");
+  EXPECT_EQ(counters->lastCluster[0], 2u);
+  EXPECT_EQ(counters->lastGrid[0], 132u);
   EXPECT_EQ(tuned->key, getGemmTuningKey(fake->device.properties().name, ma,
                                          mb, mc, false, false));
   rt::Expected<std::string> file =
@@ -867,9 +876,10 @@ TEST_P(GemmTest, TunesOnA90GpuAndLaunchesTheTunedChoice) {
   ASSERT_TRUE(table) << table.error().message();
   EXPECT_EQ(table->at(tuned->key), tuned->choice);
   ASSERT_FALSE(fake->lib.gemm(ma, mb, mc));
-  EXPECT_STREQ(counters->lastKernel, tuned->choice == "n128"
-                                         ? "hopper_gemm_f16_f32_128x128x64_s4"
-                                         : "hopper_gemm_f16_f32_128x256x64_s4");
+  EXPECT_EQ(counters->lastKernel,
+            std::string("hopper_gemm_f16_f32_") +
+                (tuned->choice.substr(0, 4) == "n128" ? "128x128" : "128x256") +
+                "x64_s4" + (tuned->choice.size() > 4 ? "_c2" : ""));
   // A library loaded later reads the file: a recorded n128 overrides the
   // heuristic's 128 x 256 tiles for this class (and only this class).
   ASSERT_TRUE(rt::writeFileAtomically(
@@ -884,7 +894,27 @@ TEST_P(GemmTest, TunesOnA90GpuAndLaunchesTheTunedChoice) {
     fusedRelu.activation = Activation::Relu;
     ASSERT_FALSE(later->lib.gemm(ma, mb, mc, fusedRelu)); // another class
     EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f32_128x256x64_s4");
+    EXPECT_EQ(counters->lastCluster[0], 1u);
     EXPECT_TRUE(later->lib.warnings().empty());
+  }
+  // A recorded cluster choice: pairs of 128 x 128 tiles, 32 x 32 of them
+  // (16 x 32 units) on 66 clusters; a column-major B's tensor map gets
+  // boxes of 64 rows (half the tile's columns).
+  {
+    ASSERT_TRUE(rt::writeFileAtomically(
+        cacheDir.path() + "/" + kGemmTuningFileName,
+        formatGemmTuningTable({{tuned->key, "n128c2"}})));
+    rt::Expected<kaio::test::FakeHopper> later = kaio::test::loadOnFakeHopper();
+    ASSERT_TRUE(later) << later.error().message();
+    ASSERT_FALSE(later->lib.gemm(ma, mb, mc));
+    EXPECT_STREQ(counters->lastKernel, "hopper_gemm_f16_f32_128x128x64_s4_c2");
+    EXPECT_EQ(counters->lastCluster[0], 2u);
+    EXPECT_EQ(counters->lastGrid[0], 132u);
+    // Another problem class (200 x 100): the heuristic's tile, alone.
+    const Matrix small = Matrix::rowMajor(c->view(), 200, 100);
+    ASSERT_FALSE(later->lib.gemm(Matrix::rowMajor(a->view(), 200, k),
+                                 Matrix::rowMajor(b->view(), k, 100), small));
+    EXPECT_EQ(counters->lastCluster[0], 1u) << "another class: no cluster";
   }
   // The portable kernel forced on the 9.0 GPU: its variants, recorded under
   // a key of their own, which gemm() with the option reads (and without

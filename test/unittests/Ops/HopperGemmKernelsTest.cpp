@@ -22,8 +22,29 @@ using namespace kaio::test;
 namespace {
 
 /// Layout bits of a test case: a column-major A, a column-major B, A and B
-/// padded (a leading dimension 8 past their 16-byte-rounded lines).
-enum : unsigned { kACol = 1, kBCol = 2, kPadded = 4 };
+/// padded (a leading dimension 8 past their 16-byte-rounded lines), the
+/// `_c2` kernel in clusters of 2 blocks.
+enum : unsigned { kACol = 1, kBCol = 2, kPadded = 4, kCluster = 8 };
+
+/// Tiles the kernel computes (a cluster's last unit may hold a tile past
+/// M: computed on zeros, never stored) and the boxes its TMA loads.
+struct GemmWork {
+  uint64_t tiles, boxes;
+};
+GemmWork gemmWork(const HopperGemmConfig &c, unsigned m, unsigned n,
+                  unsigned k) {
+  const uint64_t tilesM = (m + c.blockM - 1) / c.blockM,
+                 units = (tilesM + c.clusterM - 1) / c.clusterM,
+                 tilesN = (n + c.blockN - 1) / c.blockN,
+                 kTiles = (k + c.blockK - 1) / c.blockK;
+  // Per k tile of a unit: A's boxes for each of its tiles (one K-major,
+  // one per 64 rows MN-major); B's once for the unit (K-major: one box,
+  // split in clusterM parts; MN-major: one per 64 columns).
+  const uint64_t aBoxes = c.aColMajor ? c.blockM / 64 : 1;
+  const uint64_t bBoxes = c.bColMajor ? c.clusterM : c.blockN / 64;
+  return {units * c.clusterM * tilesN,
+          units * tilesN * kTiles * (c.clusterM * aBoxes + bBoxes)};
+}
 
 /// (input type, block N, M, N, K, layout bits).
 using HopperGemmTest = HopperKernelsTest<
@@ -136,29 +157,37 @@ interp::LaunchResult launchGemm(interp::Interpreter &in,
   uint64_t gb = in.allocGlobal(opB.bytes.size());
   in.write(ga, opA.bytes);
   in.write(gb, opB.bytes);
-  // The boxes of OpsKernels.h: K-major operands BK x (tile rows),
-  // MN-major ones 64 x BK.
+  // The boxes of OpsKernels.h (hopperGemmBoxA/B).
   const rt::ScalarType elem = mapElem(config.in);
+  const HopperGemmBox boxA = hopperGemmBoxA(config),
+                      boxB = hopperGemmBoxB(config);
   uint64_t mapA =
       config.aColMajor
-          ? tensorMap(in, ga, elem, {m, k}, {1, opA.ld}, {64, config.blockK})
+          ? tensorMap(in, ga, elem, {m, k}, {1, opA.ld}, {boxA.inner, boxA.outer})
           : tensorMap(in, ga, elem, {k, m}, {1, opA.ld},
-                      {config.blockK, config.blockM});
+                      {boxA.inner, boxA.outer});
   uint64_t mapB =
       config.bColMajor
-          ? tensorMap(in, gb, elem, {k, n}, {1, opB.ld},
-                      {config.blockK, config.blockN})
-          : tensorMap(in, gb, elem, {n, k}, {1, opB.ld}, {64, config.blockK});
+          ? tensorMap(in, gb, elem, {k, n}, {1, opB.ld}, {boxB.inner, boxB.outer})
+          : tensorMap(in, gb, elem, {n, k}, {1, opB.ld},
+                      {boxB.inner, boxB.outer});
   interp::LaunchOptions options;
   options.dynamicSharedBytes = hopperGemmSharedBytes(config);
   options.profile = &profile;
-  const uint64_t tiles = uint64_t((n + config.blockN - 1) / config.blockN) *
-                         ((m + config.blockM - 1) / config.blockM);
+  options.cluster = {config.clusterM};
+  // Units: tiles (pairs of tiles in a cluster) times splits.
+  const uint64_t units =
+      uint64_t((n + config.blockN - 1) / config.blockN) *
+      ((m + config.blockM * config.clusterM - 1) /
+       (config.blockM * config.clusterM));
   const unsigned kTiles = (k + config.blockK - 1) / config.blockK;
   if (!kps)
     kps = kTiles;
   const uint64_t splits = (kTiles + kps - 1) / kps;
-  interp::Dim3 grid(unsigned(std::min<uint64_t>(tiles * splits, 3)));
+  // At most 3 blocks, or 2 clusters, so some walk several units.
+  interp::Dim3 grid(config.clusterM *
+                    unsigned(std::min<uint64_t>(
+                        units * splits, config.clusterM > 1 ? 2 : 3)));
   return in.launch(hopperGemmName(config), grid, {384},
                    {mapA, mapB, gc, m, n, k, ldc,
                     interp::Interpreter::argF32(alpha),
@@ -221,6 +250,7 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
   config.blockK = 128 / esz;
   config.aColMajor = layout & kACol;
   config.bColMajor = layout & kBCol;
+  config.clusterM = layout & kCluster ? 2 : 1;
   std::mt19937 rng(m * 131 + n * 7 + k);
   const bool padded = layout & kPadded;
   Operand opA = sampleOperand(rng, m, k, config.aColMajor, padded, inType);
@@ -304,16 +334,13 @@ TEST_P(HopperGemmTest, MatchesF64AtRaggedShapes) {
     EXPECT_TRUE(kind.rfind("cp.async.16B", 0) != 0 &&
                 (staged || kind.rfind("st.shared", 0) != 0))
         << kind << ": " << count;
-  const uint64_t tiles = uint64_t((n + config.blockN - 1) / config.blockN) *
-                         ((m + config.blockM - 1) / config.blockM);
   const uint64_t kTiles = (k + config.blockK - 1) / config.blockK;
-  // One thread issues A's and B's boxes per k tile: one for a K-major
-  // operand, one per 64 rows of the tile for an MN-major one.
-  const uint64_t boxes = (config.aColMajor ? config.blockM / 64 : 1) +
-                         (config.bColMajor ? 1 : config.blockN / 64);
-  EXPECT_EQ(kp->mix.at("cp.async.bulk.tensor.load"), tiles * kTiles * boxes);
+  // One thread per block issues the boxes; in a cluster B's are shared.
+  const GemmWork work = gemmWork(config, m, n, k);
+  EXPECT_EQ(kp->mix.at("cp.async.bulk.tensor.load"), work.boxes);
   EXPECT_EQ(kp->mmaFlops.at(getGemmMmaTypeName(inType)),
-            tiles * kTiles * 8 * 2ull * 16 * config.blockN * config.blockK);
+            work.tiles * kTiles * 8 * 2ull * 16 * config.blockN *
+                config.blockK);
   // Pair stores (8 bytes of f32, or two 16-bit values packed in 4) where
   // C's rows are aligned to a pair.
   const bool pairs = pad == 4 && beta == 0;
@@ -445,6 +472,23 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_tuple(kBF16, 256u, 64u, 520u, 64u,
                                       kACol | kBCol | kPadded)));
 
+// Clusters of 2 blocks along M (B multicast): one unit (M 130), an odd
+// tile-row count (the last unit's second tile past M), several units per
+// cluster with two rasterization groups, both tile widths, every layout
+// (a K-major B in halves of BN / 2 rows, an MN-major one box by box).
+INSTANTIATE_TEST_SUITE_P(
+    Clusters, HopperGemmTest,
+    ::testing::Values(std::make_tuple(kF16, 128u, 130u, 136u, 72u, kCluster),
+                      std::make_tuple(kBF16, 128u, 300u, 136u, 200u,
+                                      kCluster | kBCol),
+                      std::make_tuple(kF16, 128u, 1100u, 136u, 8u, kCluster),
+                      std::make_tuple(kBF16, 256u, 300u, 520u, 64u,
+                                      kCluster | kACol | kPadded),
+                      std::make_tuple(kF16, 256u, 130u, 264u, 136u,
+                                      kCluster | kBCol | kPadded),
+                      std::make_tuple(kF16, 128u, 72u, 40u, 136u,
+                                      kCluster | kACol | kBCol)));
+
 // FP8 (A row-major, B column-major: both K-major, 128-element K tiles of
 // four k32 wgmmas): K ragged by 16 (16-byte lines), a K tail past one
 // tile, padded lines, both tile widths, C f32, f16 and bf16.
@@ -523,15 +567,16 @@ INSTANTIATE_TEST_SUITE_P(
 /// converted sums and tf32; each k tile of each tile is loaded once (the
 /// same TMA and mma counts as without the split).
 using HopperGemmSplitTest =
-    HopperKernelsTest<std::tuple<GemmElem, bool, bool, unsigned>>;
+    HopperKernelsTest<std::tuple<GemmElem, bool, bool, unsigned, unsigned>>;
 
 TEST_P(HopperGemmSplitTest, EachSplitSumsItsKTiles) {
   ASSERT_TRUE(*module) << "the generated module does not parse";
-  const auto [inType, aCol, bCol, blockN] = GetParam();
+  const auto [inType, aCol, bCol, blockN, clusterM] = GetParam();
   HopperGemmConfig config;
   config.in = inType;
   config.out = GemmElem::F32;
   config.blockN = blockN;
+  config.clusterM = clusterM;
   const unsigned esz = getGemmElemBytes(inType);
   config.blockK = 128 / esz;
   config.aColMajor = aCol;
@@ -568,28 +613,32 @@ TEST_P(HopperGemmSplitTest, EachSplitSumsItsKTiles) {
       }
   const interp::KernelProfile *kp = profile.find(hopperGemmName(config));
   ASSERT_NE(kp, nullptr);
-  const uint64_t tiles = blockN == 256 ? 2 : 4;
-  const uint64_t boxes = (aCol ? config.blockM / 64 : 1) +
-                         (bCol ? 1 : config.blockN / 64);
-  EXPECT_EQ(kp->mix.at("cp.async.bulk.tensor.load"), tiles * kTiles * boxes);
+  const GemmWork work = gemmWork(config, m, n, k);
+  EXPECT_EQ(kp->mix.at("cp.async.bulk.tensor.load"), work.boxes);
   EXPECT_EQ(kp->mmaFlops.at(getGemmMmaTypeName(inType)),
-            tiles * kTiles * 8 * 2ull * 16 * config.blockN * config.blockK);
+            work.tiles * kTiles * 8 * 2ull * 16 * config.blockN *
+                config.blockK);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Hopper, HopperGemmSplitTest,
-    ::testing::Values(std::make_tuple(GemmElem::F16, false, false, 128u),
-                      std::make_tuple(GemmElem::F16, false, true, 256u),
-                      std::make_tuple(GemmElem::BF16, true, true, 128u),
-                      std::make_tuple(GemmElem::E4M3, false, true, 128u),
-                      std::make_tuple(GemmElem::S8, false, true, 128u),
-                      std::make_tuple(GemmElem::F32, false, true, 128u)),
+    ::testing::Values(std::make_tuple(GemmElem::F16, false, false, 128u, 1u),
+                      std::make_tuple(GemmElem::F16, false, true, 256u, 1u),
+                      std::make_tuple(GemmElem::BF16, true, true, 128u, 1u),
+                      std::make_tuple(GemmElem::E4M3, false, true, 128u, 1u),
+                      std::make_tuple(GemmElem::S8, false, true, 128u, 1u),
+                      std::make_tuple(GemmElem::F32, false, true, 128u, 1u),
+                      // Clusters: units of 2 tiles x 3 splits on 2
+                      // clusters, B multicast in halves or boxes.
+                      std::make_tuple(GemmElem::F16, false, false, 128u, 2u),
+                      std::make_tuple(GemmElem::BF16, false, true, 256u, 2u)),
     [](const ::testing::TestParamInfo<
-        std::tuple<GemmElem, bool, bool, unsigned>> &i) {
+        std::tuple<GemmElem, bool, bool, unsigned, unsigned>> &i) {
       return std::string(getGemmElemName(std::get<0>(i.param))) +
              (std::get<1>(i.param) ? "_acol" : "") +
              (std::get<2>(i.param) ? "_bcol" : "") + "_n" +
-             std::to_string(std::get<3>(i.param));
+             std::to_string(std::get<3>(i.param)) +
+             (std::get<4>(i.param) > 1 ? "_c2" : "");
     });
 
 /// FP8 sums are promoted (hopperGemmPromotesSums): each K tile's first
@@ -608,7 +657,8 @@ TEST(HopperGemmSource, PromotesFp8SumsOncePerKTile) {
          at != std::string::npos;
          at = text.find("ptx.mbarrier_arrive if ", at + 1))
       ++releases;
-    EXPECT_EQ(releases, fp8 ? 1u : 2u) << hopperGemmName(c);
+    // In a cluster, in both blocks.
+    EXPECT_EQ(releases, (fp8 ? 1u : 2u) * c.clusterM) << hopperGemmName(c);
     EXPECT_EQ(text.find("scale_d_imm 0") != std::string::npos, fp8)
         << hopperGemmName(c);
     EXPECT_EQ(text.find("ptx.wgmma_wait_group 1") != std::string::npos, !fp8)

@@ -581,6 +581,28 @@ API CUresult cuLaunchKernelEx(const FakeLaunchConfig *config, CUfunction f,
   return r;
 }
 
+/// Clusters of the configuration's dimension that run at once: as many as
+/// the SMs hold (one block an SM, as the GEMM's), 0 past the opt-in.
+API CUresult cuOccupancyMaxActiveClusters(int *clusters, CUfunction f,
+                                          const FakeLaunchConfig *config) {
+  FAULT_POINT("cuOccupancyMaxActiveClusters");
+  if (!current())
+    return InvalidContext;
+  unsigned size = 1;
+  for (unsigned i = 0; i < config->numAttrs; ++i)
+    if (config->attrs[i].id == 4)
+      size = config->attrs[i].value[0] * config->attrs[i].value[1] *
+             config->attrs[i].value[2];
+  if (!size || size > 16)
+    return InvalidValue;
+  int sms = 0;
+  cuDeviceGetAttribute(&sms, 16, current()->device);
+  *clusters = int(config->sharedMemBytes) > f->maxDynamicShared
+                  ? 0
+                  : sms / int(size);
+  return Success;
+}
+
 API CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
                             unsigned gz, unsigned bx, unsigned by, unsigned bz,
                             unsigned smem, CUstream, void **params, void **) { FAULT_POINT("cuLaunchKernel");

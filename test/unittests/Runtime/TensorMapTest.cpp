@@ -205,6 +205,35 @@ TEST_F(TensorMapFakeDriverTest, ClusterLaunchesGoThroughCuLaunchKernelEx) {
             std::string::npos);
 }
 
+TEST_F(TensorMapFakeDriverTest, MaxActiveClustersAsksTheDriver) {
+  // The fake 132-SM GPU runs one cluster per `size` SMs; the query opts in
+  // to the shared memory asked for, as a launch does, so a kernel that
+  // needs more than 48 KiB still fits.
+  Device h100 = *Device::open(1);
+  Module mod = *Module::loadPtx(h100, kProbePtx);
+  Kernel kernel = *mod.getKernel("tmap_probe");
+  LaunchConfig config;
+  config.block = Dim3(384);
+  config.cluster = Dim3(2);
+  Expected<unsigned> clusters = kernel.maxActiveClusters(config);
+  ASSERT_TRUE(clusters) << clusters.takeError().message();
+  EXPECT_EQ(*clusters, 66u);
+  config.cluster = Dim3(2, 2);
+  config.dynamicSharedBytes = 200 * 1024;
+  clusters = kernel.maxActiveClusters(config);
+  ASSERT_TRUE(clusters) << clusters.takeError().message();
+  EXPECT_EQ(*clusters, 33u);
+  EXPECT_EQ(kernel.attributes().maxDynamicSharedBytes, 200 * 1024);
+  // More than the device has: the opt-in fails, named.
+  config.dynamicSharedBytes = 300 * 1024;
+  clusters = kernel.maxActiveClusters(config);
+  ASSERT_FALSE(clusters);
+  EXPECT_NE(clusters.error().message().find(
+                "querying the active clusters of kernel 'tmap_probe'"),
+            std::string::npos)
+      << clusters.error().message();
+}
+
 TEST(TensorMapSignatureTest, ParsesAndPrintsTmap) {
   Expected<KernelSignature> sig =
       parseKernelSignature("k(tmap,ptr<const f16>,u32) smem=1024");
