@@ -705,6 +705,28 @@ void reportGemmPair(benchmark::State &state, Gpu &gpu, int64_t m, int64_t n,
   }
 }
 
+/// Times the configurations gemm() chooses among for these arguments with
+/// the tuner (its CUDA events, warm-up and median; recorded for this run
+/// only, so gemm() then launches the fastest): the sm_90a kernel's tile
+/// widths alone and in clusters of two (n128, n256, n128c2, n256c2), the
+/// portable one's variants for 2 or 3 blocks an SM (b2, b3). Every median
+/// is a counter <choice>_ms. False (the benchmark skipped) on an error.
+bool tuneForBench(benchmark::State &state, Gpu &gpu, const kaio::ops::Matrix &a,
+                  const kaio::ops::Matrix &b, const kaio::ops::Matrix &c,
+                  const kaio::ops::GemmOptions &options) {
+  kaio::ops::GemmTuneOptions tune;
+  tune.save = false;
+  kaio::rt::Expected<kaio::ops::GemmTuneResult> tuned =
+      gpu.library->tuneGemm(*gpu.device, a, b, c, options, tune);
+  if (!tuned) {
+    state.SkipWithError(tuned.error().message().c_str());
+    return false;
+  }
+  for (const auto &[name, ms] : tuned->timings)
+    state.counters[name + "_ms"] = ms;
+  return true;
+}
+
 /// kaio::ops::gemm, tuned (counters <choice>_ms), against cuBLAS GemmEx at
 /// the same precision (f16 or bf16 inputs, f32 out) and the same layouts
 /// (A, B row- or column-major).
@@ -758,23 +780,8 @@ void runOpsGemmVsCublas(benchmark::State &state, bool bf16, bool aCol,
   }
   state.counters["split_k_workspace_mib"] =
       double(wsElements) * 4 / (1 << 20);
-  {
-    // The kernel's configurations timed by the tuner (its CUDA events,
-    // warm-up and median; recorded for this run only): the sm_90a kernel's
-    // tile widths alone and in clusters of two (n128, n256, n128c2,
-    // n256c2), the portable one's variants for 2 or 3 blocks an SM (b2,
-    // b3). The runs below take the fastest; every median is a counter.
-    kaio::ops::GemmTuneOptions tune;
-    tune.save = false;
-    kaio::rt::Expected<kaio::ops::GemmTuneResult> tuned =
-        gpu.library->tuneGemm(*gpu.device, a0, b0, c0, options, tune);
-    if (!tuned) {
-      state.SkipWithError(tuned.error().message().c_str());
-      return;
-    }
-    for (const auto &[name, ms] : tuned->timings)
-      state.counters[name + "_ms"] = ms;
-  }
+  if (!tuneForBench(state, gpu, a0, b0, c0, options))
+    return;
   auto kaio = [&] {
     kaio::ops::Matrix a, b;
     kaio::ops::Matrix c = problem(bufs[next++ % sets], a, b);
@@ -865,16 +872,27 @@ void BM_OpsGemmFp8VsCublasLt(benchmark::State &state) {
     return;
   const kaio::ops::DType type =
       e4m3 ? kaio::ops::DType::E4M3 : kaio::ops::DType::E5M2;
+  kaio::ops::GemmOptions options;
+  options.alpha = 0.5f;
+  auto operands = [&](const auto &g, kaio::ops::Matrix &a,
+                      kaio::ops::Matrix &b) {
+    a = kaio::ops::Matrix::rowMajor(g.a.view(), m, k);
+    b = kMajorB(g.b, k, n);
+    a.dtype = b.dtype = type;
+    return kaio::ops::Matrix::rowMajor(g.c.view(), m, n);
+  };
+  {
+    // Alone or in clusters of two (counters n128_ms, n128c2_ms).
+    kaio::ops::Matrix a0, b0;
+    kaio::ops::Matrix c0 = operands(bufs[0], a0, b0);
+    if (!tuneForBench(state, gpu, a0, b0, c0, options))
+      return;
+  }
   int next = 0;
   auto kaio = [&] {
-    const auto &g = bufs[next++ % sets];
-    kaio::ops::Matrix a = kaio::ops::Matrix::rowMajor(g.a.view(), m, k);
-    kaio::ops::Matrix b = kMajorB(g.b, k, n);
-    a.dtype = b.dtype = type;
-    kaio::ops::GemmOptions options;
-    options.alpha = 0.5f;
-    return !gpu.library->gemm(
-        a, b, kaio::ops::Matrix::rowMajor(g.c.view(), m, n), options);
+    kaio::ops::Matrix a, b;
+    kaio::ops::Matrix c = operands(bufs[next++ % sets], a, b);
+    return !gpu.library->gemm(a, b, c, options);
   };
   auto peer = [&] {
     const auto &g = bufs[next++ % sets];

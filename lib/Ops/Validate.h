@@ -43,7 +43,7 @@ bool gemmRunsOnHopper(bool hopperGpu, const Matrix &a, const Matrix &b,
 /// The sm_90a kernel's configurations for A (as the kernel reads it) into
 /// C (kGemmTuningChoices): 128 x 256 tiles beside 128 x 128 but for FP8
 /// inputs and an s32 C (hopperGemmHasWideTile), each also in clusters of
-/// two for 16-bit inputs (hopperGemmHasClusters).
+/// two for 16-bit and FP8 inputs (hopperGemmHasClusters).
 std::vector<const char *> hopperGemmChoices(const Matrix &a, const Matrix &c);
 /// Whether the portable mma.sync kernel that gemm() would launch for A x B
 /// (not on the sm_90a kernel) has a variant to choose (blocks an SM,

@@ -93,7 +93,7 @@ public:
   /// under the runtime's cache directory. C's contents afterwards are
   /// unspecified (pass scratch memory of C's shape). The sm_90a kernel's
   /// choices are its tile widths ("n128", "n256"), each also in clusters of
-  /// two blocks multicasting B ("n128c2", "n256c2": 16-bit inputs), the
+  /// two blocks multicasting B ("n128c2", "n256c2": 16-bit and FP8 inputs), the
   /// portable mma.sync kernel's (any other GPU, or options.portable) its
   /// variants for 2 and
   /// 3 blocks an SM ("b2", "b3") where A's and B's lines are 16-byte

@@ -37,7 +37,7 @@ constexpr const char *kGemmTuningFileName = "gemm-tuning.txt";
 /// The configurations gemm() chooses among on a 9.0 GPU, by name: the
 /// sm_90a kernel's tile width (128 x 128 or 128 x 256), alone or in
 /// clusters of two blocks sharing B's k tiles (`c2`: TMA multicast; 16-bit
-/// inputs).
+/// and FP8 inputs).
 inline constexpr const char *kGemmTuningChoices[] = {"n128", "n256", "n128c2",
                                                      "n256c2"};
 /// ... and with the portable mma.sync kernel (every other GPU, or

@@ -864,7 +864,7 @@ std::vector<HopperGemmConfig> kaio::ops::kernels::getHopperGemmConfigs() {
   // the host picks by shape. 16-bit inputs: C f32 or theirs, A and B in
   // either layout; FP8: C f32, f16 or bf16, A row-major and B column-major.
   std::vector<HopperGemmConfig> configs;
-  // 16-bit inputs also in clusters of 2 (B multicast).
+  // 16-bit and FP8 inputs also in clusters of 2 (B multicast).
   auto add = [&](GemmElem in, GemmElem out, bool aColMajor, bool bColMajor) {
     for (unsigned blockN : {128u, 256u})
       for (unsigned clusterM : {1u, 2u}) {

@@ -494,9 +494,11 @@ inline std::string hopperGemmName(const HopperGemmConfig &c) {
 /// x (an even grid): cluster u walks the work units u, u + clusters, ...,
 /// a unit being a pair of vertically adjacent tiles (2 BM x BN), block rank
 /// r taking its r-th tile.
-/// Whether `_c2` cluster kernels exist for these inputs (16-bit ones).
+/// Whether `_c2` cluster kernels exist for these inputs (16-bit and FP8
+/// ones: the dense tensor-core rates, where B's traffic counts most).
 inline bool hopperGemmHasClusters(GemmElem in) {
-  return in == GemmElem::F16 || in == GemmElem::BF16;
+  return in == GemmElem::F16 || in == GemmElem::BF16 ||
+         in == GemmElem::E4M3 || in == GemmElem::E5M2;
 }
 /// Its ptx-dialect text (the tensor-map boxes it expects, innermost first:
 /// A's BK x BM, column-major 64 x BK; B's 64 x BK, column-major BK x BN, or

@@ -550,17 +550,21 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
   ASSERT_FALSE(lib->gemm(a8, b8, cb16));
   EXPECT_STREQ(counters->lastKernel,
                "hopper_gemm_e5m2_bf16_128x128x128_s4_bcol");
-  // One tile to time: the tuner names it (n128), records nothing.
+  // One tile width to time, alone and in clusters of two (B's tensor map
+  // in boxes of 64 rows then).
   GemmTuneOptions once;
   once.warmup = 0;
   once.reps = 1;
+  once.save = false;
   rt::Expected<GemmTuneResult> tuned =
       lib->tuneGemm(*h100, a8, b8, cb16, {}, once);
   ASSERT_TRUE(tuned) << tuned.error().message();
-  EXPECT_EQ(tuned->choice, "n128");
-  EXPECT_EQ(tuned->timings.size(), 1u);
+  ASSERT_EQ(tuned->timings.size(), 2u);
+  EXPECT_EQ(tuned->timings[0].first, "n128");
+  EXPECT_EQ(tuned->timings[1].first, "n128c2");
   EXPECT_STREQ(counters->lastKernel,
-               "hopper_gemm_e5m2_bf16_128x128x128_s4_bcol");
+               "hopper_gemm_e5m2_bf16_128x128x128_s4_bcol_c2");
+  EXPECT_EQ(counters->lastCluster[0], 2u);
   // K lines that are not 16-byte multiples cannot be tensor-mapped, and
   // only the sm_90 kernel reads FP8.
   a8.cols = b8.rows = 72;
@@ -602,8 +606,8 @@ TEST_P(GemmTest, UsesTheTmaWgmmaKernelOnA90Gpu) {
       lib->gemm(as8, bs8, Matrix::rowMajor(c->view(), m, n), dequant));
   EXPECT_STREQ(counters->lastKernel,
                "hopper_gemm_s8_f32_128x256x128_s4_bcol");
-  // 13 launches, and the tuner's one timed FP8 run.
-  EXPECT_EQ(counters->tensorMapsEncoded, maps + 2 * 14);
+  // 13 launches, and the tuner's two timed FP8 runs.
+  EXPECT_EQ(counters->tensorMapsEncoded, maps + 2 * 15);
 }
 
 // Decode-like M (C with fewer 128 x 128 tiles than half the SMs) and a

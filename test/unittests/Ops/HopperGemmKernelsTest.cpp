@@ -500,7 +500,10 @@ INSTANTIATE_TEST_SUITE_P(
                                       kBCol | kPadded),
                       std::make_tuple(kE4M3, 128u, 130u, 264u, 80u,
                                       kBCol | kPadded),
-                      std::make_tuple(kE5M2, 128u, 64u, 300u, 400u, kBCol)));
+                      std::make_tuple(kE5M2, 128u, 64u, 300u, 400u, kBCol),
+                      // Clusters of 2: promoted sums, B in halves.
+                      std::make_tuple(kE4M3, 128u, 300u, 264u, 208u,
+                                      kBCol | kCluster)));
 
 // s8 (K-major, 128-element K tiles of four k32 wgmmas into s32): C s32
 // (128-column tiles; beta 1 accumulates), f32, f16, bf16 (dequantized by
