@@ -742,7 +742,8 @@ KernelState *kb::ModuleBuilder::beginKernel(StringRef name,
   auto kernel = KernelOp::create(
       b, loc, name, FunctionType::get(impl_->context, {}, {}),
       /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr, blockSize,
-      /*max_registers=*/nullptr, /*min_blocks_per_sm=*/nullptr);
+      /*max_registers=*/nullptr, /*min_blocks_per_sm=*/nullptr,
+      /*cluster_size=*/nullptr);
   impl_->kernel = std::make_unique<KernelState>(*impl_, kernel);
   KernelState *st = impl_->kernel.get();
   st->last = where;

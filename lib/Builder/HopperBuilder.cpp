@@ -63,12 +63,13 @@ void kb::MBarriers::init(Index i, Index count, SrcLoc where) const {
 
 void kb::MBarriers::arrive(Index i, SrcLoc where) const {
   MBarrierArriveOp::create(st_->b, st_->loc(where), value_,
-                           i.materialize(st_), Value());
+                           i.materialize(st_), Value(), Value());
 }
 
 void kb::MBarriers::arriveExpectTx(Index i, Index bytes, SrcLoc where) const {
   MBarrierArriveOp::create(st_->b, st_->loc(where), value_,
-                           i.materialize(st_), bytes.materialize(st_));
+                           i.materialize(st_), bytes.materialize(st_),
+                           Value());
 }
 
 void kb::MBarriers::wait(Index i, Index parity, SrcLoc where) const {
@@ -80,7 +81,7 @@ void kbd::tmaLoad(KernelState *st, Value map, ArrayRef<Value> coords,
                   Value dst, Value row, Value bars, Value index,
                   SrcLoc where) {
   TmaLoadOp::create(st->b, st->loc(where), map, coords, dst, row, bars,
-                    index);
+                    index, /*multicast=*/Value());
 }
 
 Value kbd::warpgroupMma(KernelState *st, Value a, Value aRow,

@@ -137,6 +137,8 @@ std::unique_ptr<Program> Decoder::run() {
     p->maxntid.assign(dims->begin(), dims->end());
   if (auto dims = entry.getReqntid())
     p->reqntid.assign(dims->begin(), dims->end());
+  if (auto dims = entry.getReqnctapercluster())
+    p->reqnctapercluster.assign(dims->begin(), dims->end());
   p->requiredDynamicShared = entry.getDynamicSmem().value_or(0);
   if (failed(layoutShared()))
     return nullptr;

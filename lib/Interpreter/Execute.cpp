@@ -124,7 +124,6 @@ void Runner::runCluster(uint32_t bx, uint32_t by, uint32_t bz) {
                             bz + r / (cluster.x * cluster.y)};
     startBlock(id);
   }
-  clusterArrivals = 0;
   for (;;) {
     // Each block runs alone as far as it can: its warps until all wait or
     // have exited, then whatever of its own barriers can be released, and
@@ -381,14 +380,11 @@ bool Runner::releaseBarriers(bool reportStuck) {
     return false;
   }
   if (clusterWaiters) {
-    unsigned clusterLive = 0;
-    for (unsigned r = 0; r < clusterSize; ++r)
-      for (const Warp &cw : cta(r).warps)
-        clusterLive += __builtin_popcount(cw.exists & ~cw.exited);
+    auto [clusterLive, clusterArrived] = clusterArrivals();
     report(clusterPc, clusterTid,
            "cluster barrier deadlock: " + llvm::Twine(clusterWaiters) +
                " thread(s) of this block wait at barrier.cluster.wait; " +
-               llvm::Twine(clusterArrivals) + " of the cluster's " +
+               llvm::Twine(clusterArrived) + " of the cluster's " +
                llvm::Twine(clusterLive) +
                " live threads arrived (barrier.cluster.arrive)");
     return false;

@@ -482,16 +482,17 @@ bool Runner::deliverBulk(const Instr &in, Warp &w, unsigned lane, uint32_t pc,
     ctaMask = 1u << dstTarget->first;
   }
   const uint64_t base = dstTarget->second, barOff = barTarget->second;
-  const uint16_t tid = uint16_t(tidOf(w, lane));
   for (uint32_t m = ctaMask; m && !aborted; m &= m - 1) {
     unsigned r = __builtin_ctz(m);
     if (r != rank && cta(r).allExited()) {
-      report(pc, int(tid),
+      report(pc, int(tidOf(w, lane)),
              llvm::Twine(name) + " to the cluster's CTA rank " +
                  llvm::Twine(r) + ", whose threads have all exited");
       return false;
     }
     onCta(r, [&] {
+      // The issuing thread, as the destination's shadow names it.
+      const uint16_t tid = uint16_t(tidOf(w, lane));
       MBarrier *mb = mbarrierAt(w, lane, pc, barOff, name);
       if (!mb)
         return;
@@ -657,7 +658,6 @@ void Runner::clusterArrive(const Instr &in, Warp &w, uint32_t pc,
     }
     w.clusterArrived |= 1u << l;
     w.clusterArrivePhase[l] = clusterPhase;
-    ++clusterArrivals;
   });
   releaseClusterBarrier();
 }
@@ -684,20 +684,29 @@ void Runner::clusterWait(const Instr &in, Warp &w, uint32_t pc,
   mask &= ~waiting;
 }
 
-bool Runner::releaseClusterBarrier() {
-  if (clusterArrivals) {
-    unsigned live = 0;
-    for (unsigned r = 0; r < clusterSize; ++r)
-      for (const Warp &w : cta(r).warps)
-        live += __builtin_popcount(w.exists & ~w.exited);
-    if (clusterArrivals >= live) {
-      // Every live thread arrived: the phase completes and orders every
-      // access before the arrivals against every access after the waits.
-      ++clusterPhase;
-      clusterArrivals = 0;
-      for (unsigned r = 0; r < clusterSize; ++r)
-        ++cta(r).epoch;
+std::pair<unsigned, unsigned> Runner::clusterArrivals() const {
+  unsigned live = 0, arrived = 0;
+  for (unsigned r = 0; r < clusterSize; ++r)
+    for (const Warp &w : (r == rank ? static_cast<const CtaState &>(*this)
+                                    : ctas[r])
+                             .warps) {
+      const uint32_t lanes = w.exists & ~w.exited;
+      live += __builtin_popcount(lanes);
+      forLanes(lanes & w.clusterArrived, [&](unsigned l) {
+        arrived += w.clusterArrivePhase[l] == clusterPhase;
+      });
     }
+  return {live, arrived};
+}
+
+bool Runner::releaseClusterBarrier() {
+  auto [live, arrived] = clusterArrivals();
+  if (arrived && arrived == live) {
+    // Every live thread arrived: the phase completes and orders every
+    // access before the arrivals against every access after the waits.
+    ++clusterPhase;
+    for (unsigned r = 0; r < clusterSize; ++r)
+      ++cta(r).epoch;
   }
   return releaseClusterWaiters();
 }

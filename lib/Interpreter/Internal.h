@@ -139,6 +139,8 @@ struct Program {
   uint64_t dynamicSharedOffset = 0; // where extern .shared starts
   uint64_t requiredDynamicShared = 0; // the entry's dynamic_smem
   llvm::SmallVector<int32_t, 3> maxntid, reqntid;
+  /// The entry's reqnctapercluster (empty: none).
+  llvm::SmallVector<int32_t, 3> reqnctapercluster;
 };
 
 struct Buffer {

@@ -133,7 +133,26 @@ LaunchResult Interpreter::launch(llvm::StringRef name, Dim3 grid, Dim3 block,
     return fail("empty grid or block");
   if (block.count() > 1024 || block.z > 64)
     return fail("a block has at most 1024 threads and z <= 64");
-  const Dim3 &cluster = options.cluster;
+  // A kernel that names its cluster (reqnctapercluster) gets it; a launch
+  // that names another fails.
+  LaunchOptions effective = options;
+  if (!program.reqnctapercluster.empty()) {
+    Dim3 required;
+    uint32_t *dims[3] = {&required.x, &required.y, &required.z};
+    for (auto [i, d] : llvm::enumerate(program.reqnctapercluster))
+      *dims[i] = uint32_t(d);
+    const Dim3 &asked = options.cluster;
+    if (asked.count() == 1)
+      effective.cluster = required;
+    else if (asked.x != required.x || asked.y != required.y ||
+             asked.z != required.z)
+      return fail("the launch's cluster (" + Twine(asked.x) + "," +
+                  Twine(asked.y) + "," + Twine(asked.z) +
+                  ") differs from the kernel's reqnctapercluster (" +
+                  Twine(required.x) + "," + Twine(required.y) + "," +
+                  Twine(required.z) + ")");
+  }
+  const Dim3 &cluster = effective.cluster;
   if (cluster.count() == 0 || cluster.count() > 16)
     return fail("a cluster has 1 to 16 blocks, not " +
                 Twine(cluster.count()));
@@ -165,7 +184,6 @@ LaunchResult Interpreter::launch(llvm::StringRef name, Dim3 grid, Dim3 block,
     return fail("the block has more threads than the kernel's maxntid");
   // A kernel whose tiles live in dynamic shared memory gets at least the
   // bytes it declares (`dynamic_smem`), as the runtime launches it.
-  LaunchOptions effective = options;
   effective.dynamicSharedBytes =
       std::max<uint64_t>(options.dynamicSharedBytes, program.requiredDynamicShared);
   uint64_t shared = program.dynamicSharedOffset + effective.dynamicSharedBytes;

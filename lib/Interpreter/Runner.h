@@ -235,6 +235,10 @@ private:
   /// Completes the cluster barrier's phase when every live thread of the
   /// cluster has arrived, and unblocks its waiters; true when it did.
   bool releaseClusterBarrier();
+  /// The cluster's live (not exited) threads and how many of them arrived
+  /// in the current phase (a thread that arrived and exited counts as
+  /// neither: the barrier no longer waits for it).
+  std::pair<unsigned, unsigned> clusterArrivals() const;
   /// Unblocks the lanes whose cluster barrier phase has completed.
   bool releaseClusterWaiters();
 
@@ -361,9 +365,8 @@ private:
   std::vector<CtaState> ctas;
   /// The rank on whose behalf the running CTA is accessed (onCta), or -1.
   int issuer = -1;
-  /// The cluster barrier: completed phases and the threads arrived in the
-  /// current one.
-  uint32_t clusterPhase = 0, clusterArrivals = 0;
+  /// The cluster barrier's completed phases.
+  uint32_t clusterPhase = 0;
   Buffer *lastBuffer = nullptr;
   /// The last writer of each global byte this launch wrote (for
   /// checkGlobalRaces): its block, the block's barrier epoch, its thread,

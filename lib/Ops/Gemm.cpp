@@ -198,9 +198,10 @@ kernels::HopperGemmConfig hopperConfig(Library::Impl &impl, const Matrix &a,
   // else: the staged epilogue (any fused one) reads C on wide tiles too.
   const char *tuned = impl.gemmChoiceFor(a, b, c, options, choice);
   // Clusters of two (B multicast) only where chosen (not measured yet:
-  // docs/perf.md).
+  // docs/perf.md), and where C has two tile rows (a pair's second tile
+  // would compute nothing).
   if (tuned && std::string_view(tuned).size() > 4 &&
-      kernels::hopperGemmHasClusters(config.in))
+      kernels::hopperGemmHasClusters(config.in) && c.rows > config.blockM)
     config.clusterM = 2;
   if (!kernels::hopperGemmHasWideTile(config.in, config.out))
     config.blockN = 128; // the only tile (s32 C, FP8 inputs)
@@ -373,11 +374,24 @@ rt::Error launchHopperGemm(Library::Impl &impl, const Matrix &a,
   if (cl > 1) {
     launch.cluster = rt::Dim3(cl);
     // The SMs of a GPC that are left over do not take a cluster: ask the
-    // driver (a driver without the query: one cluster per cl SMs).
-    rt::Expected<unsigned> clusters = (*kernel)->maxActiveClusters(launch);
-    if (!clusters && clusters.error().code() != rt::ErrorCode::Unsupported)
-      return clusters.takeError();
-    resident = std::int64_t(clusters.valueOr(unsigned(impl.smCount / cl)));
+    // driver once per kernel (a driver without the query: one cluster per
+    // cl SMs).
+    const std::string name = kernels::hopperGemmName(config);
+    auto known = impl.activeClusters.find(name);
+    if (known == impl.activeClusters.end()) {
+      rt::Expected<unsigned> clusters = (*kernel)->maxActiveClusters(launch);
+      if (!clusters && clusters.error().code() != rt::ErrorCode::Unsupported)
+        return clusters.takeError();
+      const unsigned fits =
+          clusters.valueOr(unsigned(impl.smCount) / cl);
+      if (fits == 0)
+        return rt::Error::make(rt::ErrorCode::InvalidConfig,
+                               "gemm: the device runs no cluster of " +
+                                   std::to_string(cl) + " blocks of '" +
+                                   name + "' (tune again without it)");
+      known = impl.activeClusters.emplace(name, fits).first;
+    }
+    resident = known->second;
   }
   launch.grid = rt::Dim3(
       unsigned(cl * std::max<std::int64_t>(1, std::min(units, resident))));

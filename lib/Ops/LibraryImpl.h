@@ -34,6 +34,9 @@ struct Library::Impl {
   /// The GPU's streaming multiprocessors (persistent kernels' grids).
   int smCount = 1;
   std::unordered_map<std::string, rt::Kernel> byName;
+  /// Clusters each clustered kernel runs at once (asked once per kernel:
+  /// Kernel::maxActiveClusters at its block and shared memory).
+  std::unordered_map<std::string, unsigned> activeClusters;
   /// The device's name and ordinal (tuning keys, tuneGemm's check).
   std::string deviceName;
   int deviceOrdinal = 0;

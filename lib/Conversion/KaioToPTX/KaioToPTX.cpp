@@ -117,7 +117,8 @@ struct KernelLowering : OpConversionPattern<KernelOp> {
         op.getMinBlocksPerSmAttr(), op.getMaxRegistersAttr(),
         getDynamicSharedBytes(dynamic, op)
             ? rewriter.getI64IntegerAttr(getDynamicSharedBytes(dynamic, op))
-            : IntegerAttr());
+            : IntegerAttr(),
+        op.getClusterSizeAttr());
     rewriter.inlineRegionBefore(op.getBody(), entry.getBody(),
                                 entry.getBody().end());
     if (failed(rewriter.convertRegionTypes(&entry.getBody(), converter,
@@ -157,6 +158,36 @@ struct IdLowering : OpConversionPattern<OpTy> {
     return success();
   }
   std::array<SpecialReg, 3> regs;
+};
+
+struct BlockRankLowering : OpConversionPattern<BlockRankOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BlockRankOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PTXBuilder p(rewriter, op.getLoc());
+    rewriter.replaceOp(op, p.sreg(SpecialReg::cluster_ctarank));
+    return success();
+  }
+};
+
+/// barrier.cluster.arrive.release then wait.acquire.
+struct ClusterBarrierLowering : OpConversionPattern<ClusterBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ClusterBarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    BarrierClusterArriveOp::create(
+        rewriter, loc, MemOrderAttr::get(ctx, MemOrder::release),
+        op.getAligned(), Value(), false);
+    BarrierClusterWaitOp::create(rewriter, loc,
+                                 MemOrderAttr::get(ctx, MemOrder::acquire),
+                                 op.getAligned(), Value(), false);
+    rewriter.eraseOp(op);
+    return success();
+  }
 };
 
 struct LaneIdLowering : OpConversionPattern<LaneIdOp> {
@@ -589,9 +620,13 @@ struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
     Value barAddr = p.add(PTXType::u32, adaptor.getBars(),
                           p.mulLo(PTXType::u32, adaptor.getIndex(), p.i32(8)));
     SmallVector<Value> coords(llvm::reverse(adaptor.getCoords()));
+    // The multicast mask is a 16-bit CTA mask.
+    Value mask;
+    if (Value m = adaptor.getMulticast())
+      mask = p.cvt(PTXType::u16, PTXType::u32, m, rewriter.getI16Type());
     CpAsyncBulkTensorLoadOp::create(rewriter, op.getLoc(), coords.size(),
                                     dstAddr, adaptor.getMap(), coords, barAddr,
-                                    Value(), Value(), false);
+                                    mask, Value(), false);
     rewriter.eraseOp(op);
     return success();
   }
@@ -851,8 +886,8 @@ struct ConvertKaioToPTXPass
                  WarpIdLowering, PtrAddLowering, PtrToIntLowering, StoreLowering,
                  AtomicLowering, SharedAddressLowering, TileOffsetLowering,
                  SharedLoadLowering, SharedStoreLowering, BarrierLowering,
-                 ShuffleLowering, TmaLoadLowering, TmaStoreLowering>(
-        converter, ctx);
+                 ShuffleLowering, TmaLoadLowering, TmaStoreLowering,
+                 BlockRankLowering, ClusterBarrierLowering>(converter, ctx);
     patterns.add<WarpReduceLowering, BlockReduceLowering>(converter, ctx,
                                                           useRedux);
     DenseSet<Operation *> readOnlyLoads;
@@ -882,6 +917,14 @@ struct ConvertKaioToPTXPass
         converter, ctx,
         std::array{SpecialReg::nctaid_x, SpecialReg::nctaid_y,
                    SpecialReg::nctaid_z});
+    patterns.add<IdLowering<ClusterIdOp>>(
+        converter, ctx,
+        std::array{SpecialReg::clusterid_x, SpecialReg::clusterid_y,
+                   SpecialReg::clusterid_z});
+    patterns.add<IdLowering<ClusterGridDimOp>>(
+        converter, ctx,
+        std::array{SpecialReg::nclusterid_x, SpecialReg::nclusterid_y,
+                   SpecialReg::nclusterid_z});
 
     // Values of kaio types carried between blocks (tiles rotating through a
     // loop's stages, pointers) change type with their block arguments: the

@@ -367,9 +367,13 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
       "%epi: i32 {{ptx.name = \"epilogue\"}, "
       "%kps: i32 {{ptx.name = \"k_tiles_per_split\"}, "
       "%c_split: i64 {{ptx.name = \"c_split_bytes\"}) attributes {{reqntid = "
-      "array<i32: 384>, "
+      "array<i32: 384>, {3}"
       "dynamic_smem = {1} : i64} {{\n",
-      name, smem, c.out == GemmElem::S32 ? "i32" : outType);
+      name, smem, c.out == GemmElem::S32 ? "i32" : outType,
+      c.clusterM > 1 ? llvm::formatv("reqnctapercluster = array<i32: {0}>, ",
+                                     c.clusterM)
+                           .str()
+                     : std::string());
 
   // Common values; thread 0 initialises the barriers: full[s] waits for the
   // producer's arrival and the stage's bytes, empty[s] for both consumers.

@@ -843,6 +843,7 @@ LogicalResult KernelEmitter::emit(raw_ostream &out) {
     out << ".minnctapersm " << *n << "\n";
   if (auto n = entry.getMaxnreg())
     out << ".maxnreg " << *n << "\n";
+  printDims("reqnctapercluster", entry.getReqnctapercluster());
   out << "{\n";
   namer.printDeclarations(out);
   out << "\n" << body << "}\n";

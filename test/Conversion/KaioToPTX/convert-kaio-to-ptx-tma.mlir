@@ -52,3 +52,44 @@ module attributes {kaio.target = "sm_90a"} {
     kaio.return
   }
 }
+
+// -----
+
+// Thread block clusters: cluster_size is the entry's reqnctapercluster; the
+// cluster ids and the block's rank are special registers; a cluster barrier
+// is barrier.cluster.arrive.release + wait.acquire; a multicast load takes
+// the mask as its 16-bit CTA mask.
+// CHECK-LABEL: ptx.entry @cluster(%arg0: i64 {ptx.tensor_map}
+// CHECK-SAME: reqnctapercluster = array<i32: 2, 1>
+// CHECK: ptx.sreg clusterid.y : i32
+// CHECK: ptx.sreg nclusterid.x : i32
+// CHECK: ptx.sreg cluster_ctarank : i32
+// CHECK: ptx.barrier_cluster_arrive release aligned
+// CHECK-NEXT: ptx.barrier_cluster_wait acquire aligned
+// CHECK: %[[MASK:.*]] = ptx.cvt u16 u32 %arg1 : i32 -> i16
+// CHECK: ptx.cp_async_bulk_tensor_load 2d [%{{.*}}], [%arg0, {%{{.*}}, %{{.*}}}], [%{{.*}}] multicast %[[MASK]] : i32, i32
+// CHECK: ptx.barrier_cluster_arrive release{{$}}
+// CHECK-NEXT: ptx.barrier_cluster_wait acquire{{$}}
+!T = !kaio.smem<128x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+!Bars = !kaio.smem<4xi64>
+module attributes {kaio.target = "sm_90a"} {
+  kaio.kernel @cluster(%map: !kaio.tensor_map<64x64xf16, swizzle = 128>,
+                       %mask: i32, %out: !kaio.ptr<i32>)
+      attributes {block_size = array<i32: 128>,
+                  cluster_size = array<i32: 2, 1>} {
+    %c0 = arith.constant 0 : i32
+    %cy = kaio.cluster_id y : i32
+    %n = kaio.cluster_grid_dim x : i32
+    %r = kaio.block_rank : i32
+    %t = kaio.shared_alloc : !T
+    %bars = kaio.shared_alloc : !Bars
+    kaio.cluster_barrier aligned
+    kaio.tma_load %map[%r, %c0] to %t[%c0], %bars[%c0] multicast %mask
+        : !kaio.tensor_map<64x64xf16, swizzle = 128>, !T, !Bars
+    kaio.cluster_barrier
+    %s = arith.addi %cy, %n : i32
+    %s2 = arith.addi %s, %r : i32
+    kaio.store %s2, %out[%c0] : i32, !kaio.ptr<i32>, i32
+    kaio.return
+  }
+}

@@ -656,3 +656,32 @@ func.func @fp8_shared_load(%a: !kaio.smem<128x128xf8E4M3FN, #kaio.layout<row_maj
   %x = kaio.shared_load %a[%i, %i] : !kaio.smem<128x128xf8E4M3FN, #kaio.layout<row_major, swizzle = <3, 4, 3>>> -> f8E4M3FN
   return
 }
+
+// -----
+
+!T = !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+kaio.kernel @multicast_alone(%map: !kaio.tensor_map<64x64xf16, swizzle = 128>, %m: i32)
+    attributes {block_size = array<i32: 128>} {
+  %c0 = arith.constant 0 : i32
+  %t = kaio.shared_alloc : !T
+  %bars = kaio.shared_alloc : !kaio.smem<1xi64>
+  // expected-error @+1 {{'kaio.tma_load' op multicast needs a kernel with cluster_size}}
+  kaio.tma_load %map[%c0, %c0] to %t[%c0], %bars[%c0] multicast %m
+      : !kaio.tensor_map<64x64xf16, swizzle = 128>, !T, !kaio.smem<1xi64>
+  kaio.return
+}
+
+// -----
+
+!T = !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+kaio.kernel @multicast_beyond(%map: !kaio.tensor_map<64x64xf16, swizzle = 128>)
+    attributes {block_size = array<i32: 128>, cluster_size = array<i32: 2>} {
+  %c0 = arith.constant 0 : i32
+  %c5 = arith.constant 5 : i32
+  %t = kaio.shared_alloc : !T
+  %bars = kaio.shared_alloc : !kaio.smem<1xi64>
+  // expected-error @+1 {{'kaio.tma_load' op multicast mask 5 must name blocks 0..1 of the cluster}}
+  kaio.tma_load %map[%c0, %c0] to %t[%c0], %bars[%c0] multicast %c5
+      : !kaio.tensor_map<64x64xf16, swizzle = 128>, !T, !kaio.smem<1xi64>
+  kaio.return
+}

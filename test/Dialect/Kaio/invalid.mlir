@@ -174,6 +174,27 @@ kaio.kernel @no_blocks() attributes {block_size = array<i32: 32>, min_blocks_per
 
 // -----
 
+// expected-error @+1 {{'kaio.kernel' op cluster_size dimensions must be positive}}
+kaio.kernel @empty_cluster() attributes {block_size = array<i32: 32>, cluster_size = array<i32: 2, 0>} {
+  kaio.return
+}
+
+// -----
+
+// expected-error @+1 {{'kaio.kernel' op cluster_size has 1 to 3 dimensions}}
+kaio.kernel @cluster_4d() attributes {block_size = array<i32: 32>, cluster_size = array<i32: 1, 1, 1, 2>} {
+  kaio.return
+}
+
+// -----
+
+// expected-error @+1 {{'kaio.kernel' op cluster of 32 blocks exceeds the limit of 16}}
+kaio.kernel @huge_cluster() attributes {block_size = array<i32: 32>, cluster_size = array<i32: 8, 4>} {
+  kaio.return
+}
+
+// -----
+
 // expected-error @+1 {{'kaio.kernel' op kernel must have a body}}
 kaio.kernel @declaration() attributes {block_size = array<i32: 32>}
 

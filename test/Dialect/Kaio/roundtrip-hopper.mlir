@@ -80,4 +80,35 @@ module attributes {kaio.target = "sm_90a"} {
     kaio.tma_store_wait pending 0
     kaio.return
   }
+
+  // Thread block clusters.
+  // CHECK-LABEL: kaio.kernel @cluster
+  // CHECK-SAME: cluster_size = array<i32: 2, 2>
+  // CHECK: kaio.cluster_id x : i32
+  // CHECK: kaio.cluster_grid_dim z : i32
+  // CHECK: kaio.block_rank : i32
+  // CHECK: kaio.cluster_barrier aligned
+  // CHECK: kaio.cluster_barrier{{$}}
+  // CHECK: kaio.tma_load %{{.*}}[%{{.*}}, %{{.*}}] to %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] multicast %{{.*}} : <128x64xf16, swizzle = 128>
+  // CHECK: kaio.mbarrier_arrive %{{.*}}[%{{.*}}] expect_tx %{{.*}} on_block %{{.*}} : <4xi64>
+  // CHECK: kaio.mbarrier_arrive %{{.*}}[%{{.*}}] on_block %{{.*}} : <4xi64>
+  kaio.kernel @cluster(%map: !kaio.tensor_map<128x64xf16, swizzle = 128>,
+                       %mask: i32)
+      attributes {block_size = array<i32: 128>,
+                  cluster_size = array<i32: 2, 2>} {
+    %c0 = arith.constant 0 : i32
+    %bytes = arith.constant 16384 : i32
+    %id = kaio.cluster_id x : i32
+    %n = kaio.cluster_grid_dim z : i32
+    %r = kaio.block_rank : i32
+    %t = kaio.shared_alloc : !T
+    %bars = kaio.shared_alloc : !B
+    kaio.cluster_barrier aligned
+    kaio.cluster_barrier
+    kaio.tma_load %map[%c0, %id] to %t[%c0], %bars[%c0] multicast %mask
+        : !kaio.tensor_map<128x64xf16, swizzle = 128>, !T, !B
+    kaio.mbarrier_arrive %bars[%c0] expect_tx %bytes on_block %r : !B
+    kaio.mbarrier_arrive %bars[%n] on_block %r : !B
+    kaio.return
+  }
 }

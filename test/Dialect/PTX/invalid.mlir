@@ -142,6 +142,36 @@ ptx.entry @k() attributes {minnctapersm = 0 : i32} {
 
 // -----
 
+// expected-error @+1 {{reqnctapercluster dimensions must be positive}}
+ptx.entry @k() attributes {reqnctapercluster = array<i32: 2, 0>} {
+  ptx.ret
+}
+
+// -----
+
+// expected-error @+1 {{reqnctapercluster takes 1 to 3 dimensions}}
+ptx.entry @k() attributes {reqnctapercluster = array<i32: 1, 1, 1, 1>} {
+  ptx.ret
+}
+
+// -----
+
+// expected-error @+1 {{reqnctapercluster asks for 32 blocks; a cluster has at most 16}}
+ptx.entry @k() attributes {reqnctapercluster = array<i32: 8, 4>} {
+  ptx.ret
+}
+
+// -----
+
+module attributes {ptx.target = "sm_80"} {
+  // expected-error @+1 {{reqnctapercluster needs sm_90 or newer (target is sm_80)}}
+  ptx.entry @k() attributes {reqnctapercluster = array<i32: 2>} {
+    ptx.ret
+  }
+}
+
+// -----
+
 // expected-error @+1 {{dynamic_smem must be between 1 and 232448 bytes}}
 ptx.entry @k() attributes {dynamic_smem = 0 : i64} {
   ptx.ret

@@ -25,6 +25,12 @@ module attributes {ptx.target = "sm_90a", ptx.version = "8.6", ptx.address_size 
     ptx.ret
   }
 
+  // CHECK-LABEL: ptx.entry @cluster_pair(
+  // CHECK-SAME: ) attributes {reqnctapercluster = array<i32: 2, 1>, reqntid = array<i32: 128>} {
+  ptx.entry @cluster_pair() attributes {reqnctapercluster = array<i32: 2, 1>, reqntid = array<i32: 128>} {
+    ptx.ret
+  }
+
   // CHECK-LABEL: ptx.entry @reqntid(
   // CHECK-SAME: ) attributes {reqntid = array<i32: 32, 4, 2>} {
   ptx.entry @reqntid() attributes {reqntid = array<i32: 32, 4, 2>} {

@@ -296,6 +296,59 @@ ptx.entry @stuck() {
   EXPECT_HAS(r, "block (1,0,0)");
 }
 
+TEST_F(ClusterTest, AThreadThatArrivesAndExitsDoesNotCompleteAPhase) {
+  // Rank 0's warp 0 arrives and exits; its warp 1 waits, then reads what
+  // the same thread of rank 1 wrote before arriving. The phase completes
+  // only once every live thread arrived (rank 1's warp 1 too): the read is
+  // ordered after the write. A second barrier keeps rank 1 alive.
+  Interpreter &in = load(R"(
+ptx.var shared @word : b32 [64] align 4
+ptx.entry @k(%out: i64) {
+  %tid = ptx.sreg tid.x : i32
+  %rank = ptx.sreg cluster_ctarank : i32
+  %zero = ptx.constant 0 : i32
+  %one = ptx.constant 1 : i32
+  %c4 = ptx.constant 4 : i32
+  %c32 = ptx.constant 32 : i32
+  %w = ptx.addressof @word : i32
+  %off = ptx.mul lo s32 %tid, %c4 : i32
+  %mine = ptx.add s32 %w, %off : i32
+  %root = ptx.setp eq u32 %rank, %zero : i32
+  ptx.cond_bra %root, ^reader, ^writer
+^reader:
+  ptx.barrier_cluster_arrive release aligned
+  %warp0 = ptx.setp lt u32 %tid, %c32 : i32
+  ptx.cond_bra %warp0, ^leave, ^read
+^read:
+  ptx.barrier_cluster_wait acquire aligned
+  %theirs = ptx.mapa shared_cluster %mine, %one : i32
+  %v = ptx.ld shared_cluster b32 [%theirs] : i32 -> i32
+  %goff = ptx.mul wide u32 %tid, %c4 : (i32, i32) -> i64
+  %o = ptx.add s64 %out, %goff : i64
+  ptx.st global b32 [%o], %v : i64, i32
+  ptx.barrier_cluster_arrive release aligned
+  ptx.barrier_cluster_wait acquire aligned
+  ptx.ret
+^leave:
+  ptx.ret
+^writer:
+  %v1 = ptx.add s32 %tid, %c4 : i32
+  ptx.st shared b32 [%mine], %v1 : i32, i32
+  ptx.barrier_cluster_arrive release aligned
+  ptx.barrier_cluster_wait acquire aligned
+  ptx.barrier_cluster_arrive release aligned
+  ptx.barrier_cluster_wait acquire aligned
+  ptx.ret
+})");
+  uint64_t out = in.allocGlobal(64 * 4);
+  LaunchResult r = in.launch("k", {2}, {64}, {out}, clustered({2}));
+  ASSERT_TRUE(r.success) << r.message();
+  std::vector<uint32_t> got(64);
+  in.read(out, got);
+  for (uint32_t t = 32; t < 64; ++t)
+    EXPECT_EQ(got[t], t + 4) << "thread " << t;
+}
+
 TEST_F(ClusterTest, WaitWithoutArriveIsReported) {
   Interpreter &in = load(R"(
 ptx.entry @k() {
@@ -483,6 +536,37 @@ ptx.entry @k() {
   EXPECT_HAS(r, "mapa of shared address 0x0 to CTA rank 2: the cluster has 2 "
                 "CTAs");
   EXPECT_HAS(r, where(body, "ptx.mapa"));
+}
+
+TEST_F(ClusterTest, AKernelThatNamesItsClusterGetsIt) {
+  // reqnctapercluster: a launch without cluster dimensions runs in the
+  // kernel's clusters, one with others fails.
+  Interpreter &in = load(R"(
+ptx.entry @k(%out: i64) attributes {reqnctapercluster = array<i32: 2>} {
+  %tid = ptx.sreg tid.x : i32
+  %bx = ptx.sreg ctaid.x : i32
+  %n = ptx.sreg cluster_nctarank : i32
+  %c4 = ptx.constant 4 : i32
+  %zero = ptx.constant 0 : i32
+  %first = ptx.setp eq u32 %tid, %zero : i32
+  %off = ptx.mul wide u32 %bx, %c4 : (i32, i32) -> i64
+  %p = ptx.add s64 %out, %off : i64
+  ptx.st if %first global b32 [%p], %n : i64, i32
+  ptx.ret
+})");
+  uint64_t out = in.allocGlobal(16);
+  LaunchResult r = in.launch("k", {4}, {32}, {out});
+  ASSERT_TRUE(r.success) << r.message();
+  std::vector<uint32_t> got(4);
+  in.read(out, got);
+  EXPECT_EQ(got, std::vector<uint32_t>(4, 2u));
+  r = in.launch("k", {4}, {32}, {out}, clustered({4}));
+  ASSERT_FALSE(r.success);
+  EXPECT_HAS(r, "the launch's cluster (4,1,1) differs from the kernel's "
+                "reqnctapercluster (2,1,1)");
+  r = in.launch("k", {3}, {32}, {out});
+  ASSERT_FALSE(r.success);
+  EXPECT_HAS(r, "the grid (3,1,1) is not a whole number of clusters (2,1,1)");
 }
 
 TEST_F(ClusterTest, LaunchShapesAreChecked) {

@@ -187,6 +187,22 @@ LogicalResult TmaLoadOp::verify() {
     return failure();
   if (failed(verifyBarrier(*this, getBars().getType(), getIndex())))
     return failure();
+  if (Value mask = getMulticast()) {
+    // The mask names blocks of the kernel's cluster.
+    auto kernel = (*this)->getParentOfType<KernelOp>();
+    std::optional<ArrayRef<int32_t>> cluster =
+        kernel ? kernel.getClusterSize() : std::nullopt;
+    if (!cluster)
+      return emitOpError("multicast needs a kernel with cluster_size");
+    int64_t blocks = 1;
+    for (int32_t d : *cluster)
+      blocks *= d;
+    if (std::optional<int64_t> m = constantOf(mask);
+        m && (*m <= 0 || (*m >> blocks) != 0))
+      return emitOpError() << "multicast mask " << *m
+                           << " must name blocks 0.." << blocks - 1
+                           << " of the cluster";
+  }
 
   // Straight-line code after the copy must wait on the barrier before it
   // reads the tile.

@@ -141,6 +141,19 @@ LogicalResult KernelOp::verify() {
     return emitOpError("max_registers must be between 16 and 255");
   if (auto m = getMinBlocksPerSm(); m && *m <= 0)
     return emitOpError("min_blocks_per_sm must be positive");
+  if (std::optional<ArrayRef<int32_t>> cluster = getClusterSize()) {
+    if (cluster->empty() || cluster->size() > 3)
+      return emitOpError("cluster_size has 1 to 3 dimensions");
+    int64_t blocks = 1;
+    for (int32_t d : *cluster) {
+      if (d <= 0)
+        return emitOpError("cluster_size dimensions must be positive");
+      blocks *= d;
+    }
+    if (blocks > 16)
+      return emitOpError() << "cluster of " << blocks
+                           << " blocks exceeds the limit of 16";
+  }
   return success();
 }
 

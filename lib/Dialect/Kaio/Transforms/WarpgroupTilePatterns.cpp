@@ -65,6 +65,22 @@ struct MBarrierArriveLowering : OpConversionPattern<MBarrierArriveOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Value addr = barrierAddress(rewriter, op.getLoc(), op.getBars(),
                                 adaptor.getIndex());
+    if (Value block = adaptor.getBlock()) {
+      // The same barrier of another block of the cluster: its
+      // .shared::cluster address, a release at cluster scope.
+      MLIRContext *ctx = rewriter.getContext();
+      Value remote = ptx::MapaOp::create(rewriter, op.getLoc(), addr.getType(),
+                                         ptx::StateSpace::shared_cluster, addr,
+                                         block, Value(), false);
+      ptx::MBarrierArriveOp::create(
+          rewriter, op.getLoc(), Type(), bool(adaptor.getTxBytes()),
+          ptx::MemOrderAttr::get(ctx, ptx::MemOrder::release),
+          ptx::MemScopeAttr::get(ctx, ptx::MemScope::cluster),
+          ptx::StateSpace::shared_cluster, remote, adaptor.getTxBytes(),
+          Value(), false);
+      rewriter.eraseOp(op);
+      return success();
+    }
     ptx::MBarrierArriveOp::create(
         rewriter, op.getLoc(), Type(), bool(adaptor.getTxBytes()),
         ptx::MemOrderAttr(), ptx::MemScopeAttr(), ptx::StateSpace::shared,

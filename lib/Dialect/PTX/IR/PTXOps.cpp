@@ -335,6 +335,27 @@ LogicalResult EntryOp::verify() {
     return emitOpError("maxnreg must be between 16 and 255");
   if (getMinnctapersm() && *getMinnctapersm() <= 0)
     return emitOpError("minnctapersm must be positive");
+  if (std::optional<ArrayRef<int32_t>> dims = getReqnctapercluster()) {
+    if (dims->empty() || dims->size() > 3)
+      return emitOpError("reqnctapercluster takes 1 to 3 dimensions");
+    int64_t total = 1;
+    for (int32_t d : *dims) {
+      if (d <= 0)
+        return emitOpError("reqnctapercluster dimensions must be positive");
+      total *= d;
+    }
+    if (total > 16)
+      return emitOpError() << "reqnctapercluster asks for " << total
+                           << " blocks; a cluster has at most 16";
+    if (auto module = (*this)->getParentOfType<ModuleOp>())
+      if (auto target = module->getAttrOfType<StringAttr>(
+              PTXDialect::kTargetAttrName))
+        if (const ChipInfo *chip = lookupChip(target.getValue());
+            chip && chip->sm < 90)
+          return emitOpError() << "reqnctapercluster needs sm_90 or newer "
+                                  "(target is "
+                               << chip->name << ")";
+  }
   if (std::optional<uint64_t> smem = getDynamicSmem()) {
     uint64_t limit = 0;
     for (const ChipInfo &chip : getChips())

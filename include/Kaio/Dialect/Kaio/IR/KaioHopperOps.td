@@ -30,18 +30,24 @@ def Kaio_MBarrierInitOp : Kaio_Op<"mbarrier_init"> {
   let hasVerifier = 1;
 }
 
-def Kaio_MBarrierArriveOp : Kaio_Op<"mbarrier_arrive"> {
+def Kaio_MBarrierArriveOp : Kaio_Op<"mbarrier_arrive",
+    [AttrSizedOperandSegments]> {
   let summary = "arrive on an mbarrier (each calling thread arrives once)";
   let description = [{
     With `expect_tx %bytes` the arrival also raises the transaction bytes
     the current phase waits for: the bytes of the `kaio.tma_load`s that
     complete on the barrier (`!kaio.tensor_map` box bytes each). A phase
     completes when all arrivals and all expected bytes are in.
+
+    With `on_block %rank` the arrival goes to the same barrier of block
+    `rank` of the thread block cluster (release at cluster scope): how a
+    consumer frees a stage that another block multicasts into.
   }];
   let arguments = (ins Kaio_SmemType:$bars, I32:$index,
-                       Optional<I32>:$tx_bytes);
+                       Optional<I32>:$tx_bytes, Optional<I32>:$block);
   let assemblyFormat = [{
-    $bars `[` $index `]` (`expect_tx` $tx_bytes^)? attr-dict `:` type($bars)
+    $bars `[` $index `]` (`expect_tx` $tx_bytes^)? (`on_block` $block^)?
+    attr-dict `:` type($bars)
   }];
   let hasVerifier = 1;
 }
@@ -61,7 +67,7 @@ def Kaio_MBarrierWaitOp : Kaio_Op<"mbarrier_wait"> {
   let hasVerifier = 1;
 }
 
-def Kaio_TmaLoadOp : Kaio_Op<"tma_load"> {
+def Kaio_TmaLoadOp : Kaio_Op<"tma_load", [AttrSizedOperandSegments]> {
   let summary = "copy a tensor-map box into a shared tile (TMA), completing "
                 "on an mbarrier";
   let description = [{
@@ -82,12 +88,18 @@ def Kaio_TmaLoadOp : Kaio_Op<"tma_load"> {
     The tile must be laid out as the map swizzles it: no padding, and the
     128/64/32-byte maps need `swizzle = <3|2|1, 4, 3>` with rows of exactly
     that many bytes.
+
+    `multicast %mask` (a kernel with `cluster_size`, sm_90a): the box lands
+    in the same rows of the tile, and completes on the same barrier, in
+    every block of the cluster whose rank's bit is set in the i32 mask; each
+    of them must expect its bytes.
   }];
   let arguments = (ins Kaio_TensorMapType:$map, Variadic<I32>:$coords,
                        Kaio_SmemType:$dst, I32:$row, Kaio_SmemType:$bars,
-                       I32:$index);
+                       I32:$index, Optional<I32>:$multicast);
   let assemblyFormat = [{
     $map `[` $coords `]` `to` $dst `[` $row `]` `,` $bars `[` $index `]`
+    (`multicast` $multicast^)?
     attr-dict `:` type($map) `,` type($dst) `,` type($bars)
   }];
   let hasVerifier = 1;
@@ -253,6 +265,22 @@ def Kaio_SetMaxNRegOp : Kaio_Op<"setmaxnreg"> {
   let arguments = (ins Kaio_RegisterAction:$action, I32Attr:$count);
   let assemblyFormat = "$action $count attr-dict";
   let hasVerifier = 1;
+}
+
+def Kaio_ClusterBarrierOp : Kaio_Op<"cluster_barrier"> {
+  let summary = "wait until every thread of the thread block cluster has "
+                "arrived";
+  let description = [{
+    `kaio.cluster_barrier` (`barrier.cluster.arrive.release` then
+    `wait.acquire`): shared memory written before it by any block of the
+    cluster, and mbarriers initialised before it, are visible to every
+    block after it. Needed after `kaio.mbarrier_init` when other blocks
+    multicast into or arrive on the barriers, and before a block exits
+    while others may still reach its shared memory. `aligned`: every
+    thread of each warp reaches it together (the faster form).
+  }];
+  let arguments = (ins UnitAttr:$aligned);
+  let assemblyFormat = "(`aligned` $aligned^)? attr-dict";
 }
 
 #endif // KAIO_DIALECT_KAIO_IR_KAIOHOPPEROPS_TD

@@ -35,7 +35,9 @@ def Kaio_KernelOp : Kaio_Op<"kernel", [
     Parameters are global pointers and scalars; `kaio.readonly` pointers are
     read through the non-coherent cache. `block_size` (1-3 dims) becomes
     `.maxntid` (a launch may use fewer threads); `max_registers` → `.maxnreg`; `min_blocks_per_sm` →
-    `.minnctapersm`.
+    `.minnctapersm`; `cluster_size` (1-3 dims, at most 16 blocks, sm_90) →
+    `.reqnctapercluster`: the kernel runs in thread block clusters of that
+    shape (`kaio.cluster_barrier`, `kaio.block_rank`, multicast TMA).
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<FunctionType>:$function_type,
@@ -43,7 +45,8 @@ def Kaio_KernelOp : Kaio_Op<"kernel", [
                        OptionalAttr<DictArrayAttr>:$res_attrs,
                        DenseI32ArrayAttr:$block_size,
                        OptionalAttr<I32Attr>:$max_registers,
-                       OptionalAttr<I32Attr>:$min_blocks_per_sm);
+                       OptionalAttr<I32Attr>:$min_blocks_per_sm,
+                       OptionalAttr<DenseI32ArrayAttr>:$cluster_size);
   let regions = (region AnyRegion:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -81,6 +84,19 @@ def Kaio_ThreadIdOp : Kaio_IdOp<"thread_id", "thread index in the block">;
 def Kaio_BlockIdOp : Kaio_IdOp<"block_id", "block index in the grid">;
 def Kaio_BlockDimOp : Kaio_IdOp<"block_dim", "threads per block">;
 def Kaio_GridDimOp : Kaio_IdOp<"grid_dim", "blocks per grid">;
+def Kaio_ClusterIdOp : Kaio_IdOp<"cluster_id",
+                                 "thread block cluster index in the grid">;
+def Kaio_ClusterGridDimOp : Kaio_IdOp<"cluster_grid_dim", "clusters per grid">;
+
+def Kaio_BlockRankOp : Kaio_Op<"block_rank", [Pure]> {
+  let summary = "the block's rank in its thread block cluster";
+  let description = [{
+    `%r = kaio.block_rank : i32`: 0 .. (blocks per cluster - 1), x fastest
+    (`%cluster_ctarank`); 0 in a kernel without `cluster_size`.
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
 
 def Kaio_LaneIdOp : Kaio_Op<"lane_id", [Pure]> {
   let summary = "lane of the thread in its warp (0-31)";

@@ -37,7 +37,10 @@ def PTX_EntryOp : PTX_Op<"entry", [
     `ptx.align`, `ptx.tensor_map` (a TMA tensor map passed by value as
     `.param .align 64 .b8 name[128]`; the i64 argument is its generic
     address, the operand cp.async.bulk.tensor takes). Launch bounds: `maxntid`, `reqntid` (1-3 dims),
-    `minnctapersm`, `maxnreg`. `dynamic_smem`: bytes of dynamic shared
+    `minnctapersm`, `maxnreg`. `reqnctapercluster` (1-3 dims, at most 16
+    blocks, sm_90): the thread block cluster the kernel is launched in
+    (`.reqnctapercluster`; a launch without cluster dimensions gets it, one
+    with others fails). `dynamic_smem`: bytes of dynamic shared
     memory every launch needs (the kernel's tiles live in an `extern`
     array); the printer records it in the `// kaio.kernel` comment
     (`smem=N`), and the runtime and the interpreter launch with at least
@@ -57,7 +60,8 @@ def PTX_EntryOp : PTX_Op<"entry", [
                        OptionalAttr<DenseI32ArrayAttr>:$reqntid,
                        OptionalAttr<I32Attr>:$minnctapersm,
                        OptionalAttr<I32Attr>:$maxnreg,
-                       OptionalAttr<I64Attr>:$dynamic_smem);
+                       OptionalAttr<I64Attr>:$dynamic_smem,
+                       OptionalAttr<DenseI32ArrayAttr>:$reqnctapercluster);
   let regions = (region AnyRegion:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
