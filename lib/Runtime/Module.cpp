@@ -532,6 +532,26 @@ struct LaunchExConfig {
 };
 constexpr int kClusterDimensionAttribute = 4;
 constexpr int kNonPortableClusterSizeAllowed = 14; // CUfunction_attribute
+
+/// The CUlaunchConfig of `config` with its cluster dimension (`attr`, which
+/// it points to), over `grid`.
+LaunchExConfig clusterLaunchConfig(const LaunchConfig &config, Dim3 grid,
+                                   LaunchExAttribute &attr) {
+  attr = LaunchExAttribute{};
+  attr.id = kClusterDimensionAttribute;
+  attr.value.clusterDim = {config.cluster.x, config.cluster.y,
+                           config.cluster.z};
+  return LaunchExConfig{grid.x,
+                        grid.y,
+                        grid.z,
+                        config.block.x,
+                        config.block.y,
+                        config.block.z,
+                        config.dynamicSharedBytes,
+                        config.stream ? config.stream->raw() : nullptr,
+                        &attr,
+                        1};
+}
 } // namespace
 
 Expected<unsigned> Kernel::maxActiveClusters(const LaunchConfig &requested) {
@@ -555,21 +575,11 @@ Expected<unsigned> Kernel::maxActiveClusters(const LaunchConfig &requested) {
   ScopedContext scope(*module_->device);
   if (Error e = scope.enter(doing))
     return e;
-  LaunchExAttribute attr{};
-  attr.id = kClusterDimensionAttribute;
-  attr.value.clusterDim = {config.cluster.x, config.cluster.y,
-                           config.cluster.z};
-  // The grid must hold whole clusters; its size is otherwise ignored.
-  LaunchExConfig ex{config.cluster.x,
-                    config.cluster.y,
-                    config.cluster.z,
-                    config.block.x,
-                    config.block.y,
-                    config.block.z,
-                    config.dynamicSharedBytes,
-                    nullptr,
-                    &attr,
-                    1};
+  // The grid must hold whole clusters; its size (and the stream) are
+  // otherwise ignored.
+  config.stream = nullptr;
+  LaunchExAttribute attr;
+  LaunchExConfig ex = clusterLaunchConfig(config, config.cluster, attr);
   int clusters = 0;
   if (CUresult r = api.cuOccupancyMaxActiveClusters(&clusters,
                                                     kernel_->function, &ex))
@@ -590,20 +600,8 @@ Error Kernel::launchCluster(const LaunchConfig &config, void **params,
             kernel_->function, kNonPortableClusterSizeAllowed, 1))
       return makeCudaError(api, r, "cuFuncSetAttribute", doing,
                            "allowing a non-portable cluster size");
-  LaunchExAttribute attr{};
-  attr.id = kClusterDimensionAttribute;
-  attr.value.clusterDim = {config.cluster.x, config.cluster.y,
-                           config.cluster.z};
-  LaunchExConfig ex{config.grid.x,
-                    config.grid.y,
-                    config.grid.z,
-                    config.block.x,
-                    config.block.y,
-                    config.block.z,
-                    config.dynamicSharedBytes,
-                    config.stream ? config.stream->raw() : nullptr,
-                    &attr,
-                    1};
+  LaunchExAttribute attr;
+  LaunchExConfig ex = clusterLaunchConfig(config, config.grid, attr);
   if (CUresult r = api.cuLaunchKernelEx(&ex, kernel_->function, params,
                                         nullptr))
     return makeCudaError(api, r, "cuLaunchKernelEx", doing);

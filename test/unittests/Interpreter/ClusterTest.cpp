@@ -27,6 +27,13 @@ protected:
     o.cluster = cluster;
     return o;
   }
+  /// Runs kExchange's kernel `body` as one cluster of two blocks of 32.
+  LaunchResult runPair(const std::string &body) {
+    Interpreter &in = load(body);
+    return in.launch("exchange", {2}, {32},
+                     {in.allocGlobal(256), in.allocGlobal(4)},
+                     clustered({2}));
+  }
 };
 
 TEST_F(ClusterTest, ClusterRegistersNameEachBlocksPlace) {
@@ -166,10 +173,7 @@ TEST_F(ClusterTest, ReadingANeighbourBeforeTheClusterBarrierIsReported) {
   // Without the first barrier rank 0 reads rank 1's words before rank 1
   // has run at all.
   std::string body = exchange("", kClusterSync);
-  Interpreter &in = load(body);
-  LaunchResult r = in.launch("exchange", {2}, {32},
-                             {in.allocGlobal(256), in.allocGlobal(4)},
-                             clustered({2}));
+  LaunchResult r = runPair(body);
   ASSERT_FALSE(r.success);
   EXPECT_HAS(r, "read of uninitialised shared memory");
   EXPECT_HAS(r, where(body, "ptx.ld shared_cluster"));
@@ -181,10 +185,7 @@ TEST_F(ClusterTest, ExitingWhileANeighbourStillReadsIsReported) {
   // Without the second barrier rank 1 finishes and exits; rank 0, released
   // from the first barrier afterwards, reads its shared memory.
   std::string body = exchange(kClusterSync, "");
-  Interpreter &in = load(body);
-  LaunchResult r = in.launch("exchange", {2}, {32},
-                             {in.allocGlobal(256), in.allocGlobal(4)},
-                             clustered({2}));
+  LaunchResult r = runPair(body);
   ASSERT_FALSE(r.success);
   EXPECT_HAS(r, "the cluster's CTA rank 1 has exited (its shared memory is "
                 "gone; a cluster barrier before exiting keeps it alive)");
@@ -196,10 +197,7 @@ TEST_F(ClusterTest, SharedWritesOfTwoBlocksWithoutABarrierRace) {
   std::string body = exchange(kClusterSync, kClusterSync);
   body = replace(body, "ptx.red shared_cluster add u32 [%root], %one",
                  "ptx.st shared_cluster b32 [%root], %one");
-  Interpreter &in = load(body);
-  LaunchResult r = in.launch("exchange", {2}, {32},
-                             {in.allocGlobal(256), in.allocGlobal(4)},
-                             clustered({2}));
+  LaunchResult r = runPair(body);
   ASSERT_FALSE(r.success);
   EXPECT_HAS(r, "shared-memory race: store of shared address 0x200 "
                 "overwrites a value written by thread (0,0,0)");
