@@ -4,6 +4,7 @@
 
 #include "Internal.h"
 #include "Kaio/Interpreter/FloatSemantics.h"
+#include "Kaio/Runtime/Types.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include <cstring>
@@ -153,9 +154,9 @@ LaunchResult Interpreter::launch(llvm::StringRef name, Dim3 grid, Dim3 block,
                   Twine(required.z) + ")");
   }
   const Dim3 &cluster = effective.cluster;
-  if (cluster.count() == 0 || cluster.count() > 16)
-    return fail("a cluster has 1 to 16 blocks, not " +
-                Twine(cluster.count()));
+  if (cluster.count() == 0 || cluster.count() > kaio::rt::kMaxClusterBlocks)
+    return fail("a cluster has 1 to " + Twine(kaio::rt::kMaxClusterBlocks) +
+                " blocks, not " + Twine(cluster.count()));
   if (grid.x % cluster.x || grid.y % cluster.y || grid.z % cluster.z)
     return fail("the grid (" + Twine(grid.x) + "," + Twine(grid.y) + "," +
                 Twine(grid.z) + ") is not a whole number of clusters (" +

@@ -353,14 +353,16 @@ Error kaio::rt::validateLaunchConfig(const LaunchConfig &config,
     if (props.computeCapability() < 90)
       return fail("thread block clusters need sm_90 or newer (the device is "
                   "sm_" + std::to_string(props.computeCapability()) + ")");
-    unsigned limit = config.nonPortableCluster ? 16 : 8;
+    unsigned limit =
+        config.nonPortableCluster ? kMaxClusterBlocks : kPortableClusterBlocks;
     if (blocks > limit)
       return fail("cluster of " + std::to_string(blocks) +
                   " blocks exceeds " + std::to_string(limit) +
                   (config.nonPortableCluster
                        ? ""
                        : " (the portable size; set nonPortableCluster for "
-                         "up to 16)"));
+                         "up to " +
+                             std::to_string(kMaxClusterBlocks) + ")"));
   }
   std::uint64_t threads = config.block.count();
   if (threads > std::uint64_t(props.maxThreadsPerBlock))

@@ -16,6 +16,12 @@
 
 namespace kaio::rt {
 
+/// Blocks a thread block cluster (sm_90) may hold: portably (what a
+/// kernel's `.reqnctapercluster` and a plain cluster launch get), and with
+/// the non-portable-size opt-in of a launch.
+inline constexpr unsigned kPortableClusterBlocks = 8, kMaxClusterBlocks = 16;
+
+
 enum class ScalarType : std::uint8_t {
   U8, S8, U16, S16, U32, S32, U64, S64, F16, BF16, F32, F64,
   B8, ///< Untyped byte; only valid as a pointer element ("ptr<b8>").

@@ -685,3 +685,55 @@ kaio.kernel @multicast_beyond(%map: !kaio.tensor_map<64x64xf16, swizzle = 128>)
       : !kaio.tensor_map<64x64xf16, swizzle = 128>, !T, !kaio.smem<1xi64>
   kaio.return
 }
+
+// -----
+
+!T = !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+kaio.kernel @multicast_nobody(%map: !kaio.tensor_map<64x64xf16, swizzle = 128>)
+    attributes {block_size = array<i32: 128>, cluster_size = array<i32: 2>} {
+  %c0 = arith.constant 0 : i32
+  %t = kaio.shared_alloc : !T
+  %bars = kaio.shared_alloc : !kaio.smem<1xi64>
+  // expected-error @+1 {{'kaio.tma_load' op multicast mask 0 must name blocks 0..1 of the cluster}}
+  kaio.tma_load %map[%c0, %c0] to %t[%c0], %bars[%c0] multicast %c0
+      : !kaio.tensor_map<64x64xf16, swizzle = 128>, !T, !kaio.smem<1xi64>
+  kaio.return
+}
+
+// -----
+
+kaio.kernel @remote_alone(%r: i32) attributes {block_size = array<i32: 128>} {
+  %c0 = arith.constant 0 : i32
+  %bars = kaio.shared_alloc : !kaio.smem<1xi64>
+  // expected-error @+1 {{'kaio.mbarrier_arrive' op on_block needs a kernel with cluster_size}}
+  kaio.mbarrier_arrive %bars[%c0] on_block %r : !kaio.smem<1xi64>
+  kaio.return
+}
+
+// -----
+
+kaio.kernel @remote_beyond() attributes {block_size = array<i32: 128>, cluster_size = array<i32: 2>} {
+  %c0 = arith.constant 0 : i32
+  %c2 = arith.constant 2 : i32
+  %bars = kaio.shared_alloc : !kaio.smem<1xi64>
+  // expected-error @+1 {{'kaio.mbarrier_arrive' op on_block 2 is not a block of the 2-block cluster}}
+  kaio.mbarrier_arrive %bars[%c0] on_block %c2 : !kaio.smem<1xi64>
+  kaio.return
+}
+
+// -----
+
+!T = !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+module attributes {kaio.target = "sm_90"} {
+  kaio.kernel @multicast_sm90(%map: !kaio.tensor_map<64x64xf16, swizzle = 128>)
+      attributes {block_size = array<i32: 128>, cluster_size = array<i32: 2>} {
+    %c0 = arith.constant 0 : i32
+    %c3 = arith.constant 3 : i32
+    %t = kaio.shared_alloc : !T
+    %bars = kaio.shared_alloc : !kaio.smem<1xi64>
+    // expected-error @+1 {{'kaio.tma_load' op needs sm_90a, but the module targets sm_90}}
+    kaio.tma_load %map[%c0, %c0] to %t[%c0], %bars[%c0] multicast %c3
+        : !kaio.tensor_map<64x64xf16, swizzle = 128>, !T, !kaio.smem<1xi64>
+    kaio.return
+  }
+}

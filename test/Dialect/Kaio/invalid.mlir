@@ -188,8 +188,58 @@ kaio.kernel @cluster_4d() attributes {block_size = array<i32: 32>, cluster_size 
 
 // -----
 
-// expected-error @+1 {{'kaio.kernel' op cluster of 32 blocks exceeds the limit of 16}}
-kaio.kernel @huge_cluster() attributes {block_size = array<i32: 32>, cluster_size = array<i32: 8, 4>} {
+// expected-error @+1 {{'kaio.kernel' op cluster of 16 blocks exceeds the portable limit of 8}}
+kaio.kernel @huge_cluster() attributes {block_size = array<i32: 32>, cluster_size = array<i32: 4, 4>} {
+  kaio.return
+}
+
+// -----
+
+module attributes {kaio.target = "sm_80"} {
+  // expected-error @+1 {{'kaio.kernel' op cluster_size needs sm_90, but the module targets sm_80}}
+  kaio.kernel @old_cluster() attributes {block_size = array<i32: 32>, cluster_size = array<i32: 2>} {
+    kaio.return
+  }
+}
+
+// -----
+
+module attributes {kaio.target = "sm_80"} {
+  kaio.kernel @old_rank(%out: !kaio.ptr<i32>) attributes {block_size = array<i32: 32>} {
+    // expected-error @+1 {{'kaio.block_rank' op needs sm_90, but the module targets sm_80}}
+    %r = kaio.block_rank : i32
+    kaio.store %r, %out[%r] : i32, !kaio.ptr<i32>, i32
+    kaio.return
+  }
+}
+
+// -----
+
+kaio.kernel @diverged_cluster_barrier() attributes {block_size = array<i32: 64>, cluster_size = array<i32: 2>} {
+  %c0 = arith.constant 0 : i32
+  %tid = kaio.thread_id x : i32
+  %first = arith.cmpi eq, %tid, %c0 : i32
+  // expected-note @+1 {{the condition depends on the thread or its block}}
+  scf.if %first {
+    // expected-error @+1 {{'kaio.cluster_barrier' op synchronises the cluster but sits under control flow that depends on the thread or its block: threads that skip it deadlock}}
+    kaio.cluster_barrier
+  }
+  kaio.return
+}
+
+// -----
+
+kaio.kernel @rank_cluster_barrier() attributes {block_size = array<i32: 64>, cluster_size = array<i32: 2>} {
+  %c0 = arith.constant 0 : i32
+  %r = kaio.block_rank : i32
+  %root = arith.cmpi eq, %r, %c0 : i32
+  // A block-wide barrier may depend on the block; the cluster's may not.
+  // expected-note @+1 {{the condition depends on the thread or its block}}
+  scf.if %root {
+    kaio.barrier
+    // expected-error @+1 {{'kaio.cluster_barrier' op synchronises the cluster}}
+    kaio.cluster_barrier
+  }
   kaio.return
 }
 

@@ -42,6 +42,8 @@
 // cluster scope.
 // CHECK: %[[REMOTE:.*]] = ptx.mapa shared_cluster %{{.*}}, %arg5 : i32
 // CHECK: ptx.mbarrier_arrive release cluster shared_cluster [%[[REMOTE]]] : i32
+// CHECK: %[[REMOTE2:.*]] = ptx.mapa shared_cluster %{{.*}}, %arg5 : i32
+// CHECK: ptx.mbarrier_arrive expect_tx release cluster shared_cluster [%[[REMOTE2]]], %arg4 : i32
 // CHECK: %[[B3:.*]] = kaio.shared_address %[[BARS]][%[[S]]] : <4xi64>
 // CHECK: scf.while : () -> () {
 // CHECK:   %[[READY:.*]] = ptx.mbarrier_try_wait parity [%[[B3]]], %arg4 : i32, i32
@@ -66,7 +68,7 @@
 !Acc = !kaio.frag<acc, m16n8k16, f32, 1x16>
 kaio.kernel @wg(%out: !kaio.ptr<f32>, %ar: i32, %br: i32, %s: i32, %p: i32,
                 %rank: i32)
-    attributes {block_size = array<i32: 128>} {
+    attributes {block_size = array<i32: 128>, cluster_size = array<i32: 2>} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %zero = arith.constant 0.0 : f32
@@ -76,6 +78,7 @@ kaio.kernel @wg(%out: !kaio.ptr<f32>, %ar: i32, %br: i32, %s: i32, %p: i32,
   kaio.mbarrier_arrive %bars[%s] expect_tx %p : !Bars
   kaio.mbarrier_arrive %bars[%s] : !Bars
   kaio.mbarrier_arrive %bars[%s] on_block %rank : !Bars
+  kaio.mbarrier_arrive %bars[%s] expect_tx %p on_block %rank : !Bars
   kaio.mbarrier_wait %bars[%s], %p : !Bars
   kaio.setmaxnreg inc 232
   %init = kaio.frag_fill %zero : f32 -> !Acc

@@ -156,8 +156,8 @@ ptx.entry @k() attributes {reqnctapercluster = array<i32: 1, 1, 1, 1>} {
 
 // -----
 
-// expected-error @+1 {{reqnctapercluster asks for 32 blocks; a cluster has at most 16}}
-ptx.entry @k() attributes {reqnctapercluster = array<i32: 8, 4>} {
+// expected-error @+1 {{reqnctapercluster asks for 16 blocks; a kernel's cluster has at most 8 (the portable size)}}
+ptx.entry @k() attributes {reqnctapercluster = array<i32: 4, 4>} {
   ptx.ret
 }
 

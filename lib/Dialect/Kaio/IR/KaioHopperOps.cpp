@@ -91,9 +91,32 @@ LogicalResult MBarrierInitOp::verify() {
   return success();
 }
 
+/// The blocks of the cluster of `op`'s kernel (its cluster_size), or
+/// nothing (reported, naming `what`) when the kernel has none.
+static FailureOr<int64_t> clusterBlocks(Operation *op, StringRef what) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  std::optional<ArrayRef<int32_t>> cluster =
+      kernel ? kernel.getClusterSize() : std::nullopt;
+  if (!cluster)
+    return op->emitOpError() << what << " needs a kernel with cluster_size";
+  int64_t blocks = 1;
+  for (int32_t d : *cluster)
+    blocks *= d;
+  return blocks;
+}
+
 LogicalResult MBarrierArriveOp::verify() {
   if (failed(verifyBarrier(*this, getBars().getType(), getIndex())))
     return failure();
+  if (Value block = getBlock()) {
+    FailureOr<int64_t> blocks = clusterBlocks(*this, "on_block");
+    if (failed(blocks))
+      return failure();
+    if (std::optional<int64_t> r = constantOf(block);
+        r && (*r < 0 || *r >= *blocks))
+      return emitOpError() << "on_block " << *r << " is not a block of the "
+                           << *blocks << "-block cluster";
+  }
   if (getTxBytes())
     if (std::optional<int64_t> n = constantOf(getTxBytes());
         n && (*n < 0 || *n >= (1 << 20)))
@@ -189,18 +212,13 @@ LogicalResult TmaLoadOp::verify() {
     return failure();
   if (Value mask = getMulticast()) {
     // The mask names blocks of the kernel's cluster.
-    auto kernel = (*this)->getParentOfType<KernelOp>();
-    std::optional<ArrayRef<int32_t>> cluster =
-        kernel ? kernel.getClusterSize() : std::nullopt;
-    if (!cluster)
-      return emitOpError("multicast needs a kernel with cluster_size");
-    int64_t blocks = 1;
-    for (int32_t d : *cluster)
-      blocks *= d;
+    FailureOr<int64_t> blocks = clusterBlocks(*this, "multicast");
+    if (failed(blocks))
+      return failure();
     if (std::optional<int64_t> m = constantOf(mask);
-        m && (*m <= 0 || (*m >> blocks) != 0))
+        m && (*m <= 0 || (*m >> *blocks) != 0))
       return emitOpError() << "multicast mask " << *m
-                           << " must name blocks 0.." << blocks - 1
+                           << " must name blocks 0.." << *blocks - 1
                            << " of the cluster";
   }
 
@@ -542,13 +560,17 @@ LogicalResult kaio::verifyHopperOpTarget(Operation *op,
                                          const ptx::ChipInfo &chip) {
   unsigned sm = 0;
   bool archSpecific = false;
-  if (isa<WarpgroupMmaOp, WarpgroupWaitOp, SetMaxNRegOp>(op))
-    sm = 90, archSpecific = true;
+  auto tma = dyn_cast<TmaLoadOp>(op);
+  if (isa<WarpgroupMmaOp, WarpgroupWaitOp, SetMaxNRegOp>(op) ||
+      (tma && tma.getMulticast()))
+    sm = 90, archSpecific = true; // .multicast::cluster too
   else if (isa<TmaLoadOp, TmaStoreOp, TmaStoreWaitOp, FenceProxyAsyncOp,
-               MBarrierWaitOp>(op))
-    sm = 90; // cp.async.bulk(.tensor), fence.proxy.async, try_wait.parity
+               MBarrierWaitOp, ClusterBarrierOp, BlockRankOp, ClusterIdOp,
+               ClusterGridDimOp>(op))
+    sm = 90; // cp.async.bulk(.tensor), fence.proxy.async, try_wait.parity,
+             // clusters
   else if (auto arrive = dyn_cast<MBarrierArriveOp>(op))
-    sm = arrive.getTxBytes() ? 90 : 80;
+    sm = arrive.getTxBytes() || arrive.getBlock() ? 90 : 80;
   else if (isa<MBarrierInitOp>(op))
     sm = 80;
   if (!sm || (chip.sm >= sm && (!archSpecific || chip.archSpecific)))

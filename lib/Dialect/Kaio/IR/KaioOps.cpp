@@ -1,6 +1,7 @@
 //===- KaioOps.cpp - kaio dialect operations ------------------------------===//
 
 #include "Kaio/Dialect/Kaio/IR/KaioOps.h"
+#include "Kaio/Runtime/Types.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -150,9 +151,10 @@ LogicalResult KernelOp::verify() {
         return emitOpError("cluster_size dimensions must be positive");
       blocks *= d;
     }
-    if (blocks > 16)
+    if (blocks > rt::kPortableClusterBlocks)
       return emitOpError() << "cluster of " << blocks
-                           << " blocks exceeds the limit of 16";
+                           << " blocks exceeds the portable limit of "
+                           << rt::kPortableClusterBlocks;
   }
   return success();
 }
@@ -160,8 +162,10 @@ LogicalResult KernelOp::verify() {
 /// Values that may differ between the threads of a block: thread and lane
 /// ids and whatever is computed from them, including through loads at such
 /// addresses and through structured control flow. Values loaded from memory
-/// at uniform addresses are taken as uniform.
-static DenseSet<Value> findThreadDependentValues(KernelOp kernel) {
+/// at uniform addresses are taken as uniform. `acrossCluster`: between the
+/// threads of a cluster (block ids and ranks differ too).
+static DenseSet<Value> findThreadDependentValues(KernelOp kernel,
+                                                 bool acrossCluster = false) {
   DenseSet<Value> dep;
   bool changed = true;
   auto markAll = [&](ValueRange values) {
@@ -171,7 +175,8 @@ static DenseSet<Value> findThreadDependentValues(KernelOp kernel) {
   while (changed) {
     changed = false;
     kernel.walk([&](Operation *op) {
-      if (isa<ThreadIdOp, LaneIdOp, WarpIdOp>(op)) {
+      if (isa<ThreadIdOp, LaneIdOp, WarpIdOp>(op) ||
+          (acrossCluster && isa<BlockIdOp, BlockRankOp>(op))) {
         markAll(op->getResults());
         return;
       }
@@ -251,6 +256,25 @@ LogicalResult KernelOp::verifyRegions() {
   });
   if (barriers.wasInterrupted())
     return failure();
+  // Cluster barriers by every thread of every block of the cluster.
+  DenseSet<Value> clusterDep;
+  WalkResult clusterBarriers = walk([&](ClusterBarrierOp op) {
+    if (clusterDep.empty())
+      clusterDep = findThreadDependentValues(*this, /*acrossCluster=*/true);
+    if (Operation *guard = findDivergentGuard(op, *this, clusterDep)) {
+      InFlightDiagnostic diag =
+          op->emitOpError()
+          << "synchronises the cluster but sits under control flow that "
+             "depends on the thread or its block: threads that skip it "
+             "deadlock";
+      diag.attachNote(guard->getLoc())
+          << "the condition depends on the thread or its block";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (clusterBarriers.wasInterrupted())
+    return failure();
 
   // Static shared memory, and what the target chip supports.
   const ptx::ChipInfo *chip = nullptr;
@@ -258,6 +282,10 @@ LogicalResult KernelOp::verifyRegions() {
     if (auto target =
             module->getAttrOfType<StringAttr>(KaioDialect::kTargetAttrName))
       chip = ptx::lookupChip(target.getValue());
+  if (getClusterSize() && chip && chip->sm < 90)
+    return emitOpError() << "cluster_size needs sm_90, but the module "
+                            "targets "
+                         << chip->name;
   int64_t shared = 0;
   WalkResult limits = walk([&](Operation *op) {
     if (auto alloc = dyn_cast<SharedAllocOp>(op))

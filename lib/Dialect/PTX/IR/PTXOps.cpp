@@ -1,6 +1,7 @@
 //===- PTXOps.cpp - ptx dialect operations --------------------------------===//
 
 #include "Kaio/Dialect/PTX/IR/PTXOps.h"
+#include "Kaio/Runtime/Types.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -344,9 +345,11 @@ LogicalResult EntryOp::verify() {
         return emitOpError("reqnctapercluster dimensions must be positive");
       total *= d;
     }
-    if (total > 16)
+    if (total > kaio::rt::kPortableClusterBlocks)
       return emitOpError() << "reqnctapercluster asks for " << total
-                           << " blocks; a cluster has at most 16";
+                           << " blocks; a kernel's cluster has at most "
+                           << kaio::rt::kPortableClusterBlocks
+                           << " (the portable size)";
     if (auto module = (*this)->getParentOfType<ModuleOp>())
       if (auto target = module->getAttrOfType<StringAttr>(
               PTXDialect::kTargetAttrName))

@@ -92,7 +92,7 @@ def Kaio_BlockRankOp : Kaio_Op<"block_rank", [Pure]> {
   let summary = "the block's rank in its thread block cluster";
   let description = [{
     `%r = kaio.block_rank : i32`: 0 .. (blocks per cluster - 1), x fastest
-    (`%cluster_ctarank`); 0 in a kernel without `cluster_size`.
+    (`%cluster_ctarank`); 0 in a block launched without a cluster.
   }];
   let results = (outs I32:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
