@@ -687,9 +687,7 @@ void Runner::clusterWait(const Instr &in, Warp &w, uint32_t pc,
 std::pair<unsigned, unsigned> Runner::clusterArrivals() const {
   unsigned live = 0, arrived = 0;
   for (unsigned r = 0; r < clusterSize; ++r)
-    for (const Warp &w : (r == rank ? static_cast<const CtaState &>(*this)
-                                    : ctas[r])
-                             .warps) {
+    for (const Warp &w : cta(r).warps) {
       const uint32_t lanes = w.exists & ~w.exited;
       live += __builtin_popcount(lanes);
       forLanes(lanes & w.clusterArrived, [&](unsigned l) {

@@ -188,6 +188,9 @@ private:
   CtaState &cta(unsigned r) {
     return r == rank ? static_cast<CtaState &>(*this) : ctas[r];
   }
+  const CtaState &cta(unsigned r) const {
+    return r == rank ? static_cast<const CtaState &>(*this) : ctas[r];
+  }
   /// Runs `f` with CTA `target` running on behalf of the current one (a
   /// remote access): reports name both, shadows record the issuer's
   /// threads as kRemoteTid * (rank + 1) + tid.

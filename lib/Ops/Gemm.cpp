@@ -177,6 +177,16 @@ std::int64_t tileCount(const Matrix &c, unsigned blockM, unsigned blockN) {
   return ((c.rows + blockM - 1) / blockM) * ((c.cols + blockN - 1) / blockN);
 }
 
+/// What a kGemmTuningChoices name selects of the sm_90a kernel: its tile
+/// width ("n128", "n256") and, with a "c2" suffix, clusters of two.
+struct HopperChoice {
+  unsigned blockN, clusterM;
+};
+HopperChoice hopperChoiceOf(std::string_view name) {
+  return {name.substr(0, 4) == "n256" ? 256u : 128u,
+          name.substr(4) == "c2" ? 2u : 1u};
+}
+
 /// The sm_90a kernel's configuration: 128 x 256 tiles when C is wide and
 /// not read (beta 0: the wide kernel has no beta path) and its 128 x 128
 /// tiles would not all fit in one wave (with no more tiles than SMs,
@@ -200,13 +210,15 @@ kernels::HopperGemmConfig hopperConfig(Library::Impl &impl, const Matrix &a,
   // Clusters of two (B multicast) only where chosen (not measured yet:
   // docs/perf.md), and where C has two tile rows (a pair's second tile
   // would compute nothing).
-  if (tuned && std::string_view(tuned).size() > 4 &&
-      kernels::hopperGemmHasClusters(config.in) && c.rows > config.blockM)
-    config.clusterM = 2;
+  const std::optional<HopperChoice> picked =
+      tuned ? std::optional(hopperChoiceOf(tuned)) : std::nullopt;
+  if (picked && kernels::hopperGemmHasClusters(config.in) &&
+      c.rows > config.blockM)
+    config.clusterM = picked->clusterM;
   if (!kernels::hopperGemmHasWideTile(config.in, config.out))
     config.blockN = 128; // the only tile (s32 C, FP8 inputs)
-  else if (tuned)
-    config.blockN = std::string_view(tuned).substr(0, 4) == "n256" ? 256 : 128;
+  else if (picked)
+    config.blockN = picked->blockN;
   else
     config.blockN = (options.beta == 0 || epilogue) && c.cols >= 256 &&
                             tileCount(c, config.blockM, 128) > impl.smCount
@@ -502,10 +514,10 @@ std::vector<const char *> detail::hopperGemmChoices(const Matrix &a,
   const kernels::GemmElem in = gemmElemOf(a.dtype), out = gemmElemOf(c.dtype);
   std::vector<const char *> choices;
   for (const char *choice : kGemmTuningChoices) {
-    const std::string_view name = choice;
-    if (name.substr(0, 4) == "n256" && !kernels::hopperGemmHasWideTile(in, out))
+    const HopperChoice picked = hopperChoiceOf(choice);
+    if (picked.blockN > 128 && !kernels::hopperGemmHasWideTile(in, out))
       continue;
-    if (name.size() > 4 && !kernels::hopperGemmHasClusters(in))
+    if (picked.clusterM > 1 && !kernels::hopperGemmHasClusters(in))
       continue;
     choices.push_back(choice);
   }

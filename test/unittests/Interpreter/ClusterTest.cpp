@@ -27,6 +27,14 @@ protected:
     o.cluster = cluster;
     return o;
   }
+  /// Runs kMulticast's kernel (loaded in `in`) as one cluster of two blocks
+  /// on a 40 x 96 f16 matrix of zeros.
+  LaunchResult launchMulticast(Interpreter &in) {
+    uint64_t map = makeTensorMap2D(in, in.allocGlobal(40 * 96 * 2), 40, 96, 16,
+                                   64, rt::TensorMapSwizzle::B128);
+    return in.launch("multicast", {2}, {128}, {map, in.allocGlobal(4096)},
+                     clustered({2}));
+  }
   /// Runs kExchange's kernel `body` as one cluster of two blocks of 32.
   LaunchResult runPair(const std::string &body) {
     Interpreter &in = load(body);
@@ -498,11 +506,7 @@ TEST_F(ClusterTest, MulticastBeforeTheNeighboursBarrierExistsIsReported) {
   // Without the cluster barrier after mbarrier.init, rank 0 multicasts
   // before rank 1 has initialised its barrier.
   Interpreter &in = load(multicast("3", ""), "sm_90a");
-  uint64_t a = in.allocGlobal(40 * 96 * 2);
-  uint64_t map = makeTensorMap2D(in, a, 40, 96, 16, 64,
-                                 rt::TensorMapSwizzle::B128);
-  LaunchResult r = in.launch("multicast", {2}, {128},
-                             {map, in.allocGlobal(4096)}, clustered({2}));
+  LaunchResult r = launchMulticast(in);
   ASSERT_FALSE(r.success);
   EXPECT_HAS(r, "which holds no initialised mbarrier (mbarrier.init)");
   EXPECT_HAS(r, "accessing the shared memory of block (1,0,0)");
@@ -510,11 +514,7 @@ TEST_F(ClusterTest, MulticastBeforeTheNeighboursBarrierExistsIsReported) {
 
 TEST_F(ClusterTest, AMulticastMaskBeyondTheClusterIsReported) {
   Interpreter &in = load(multicast("5", kClusterSync), "sm_90a");
-  uint64_t a = in.allocGlobal(40 * 96 * 2);
-  uint64_t map = makeTensorMap2D(in, a, 40, 96, 16, 64,
-                                 rt::TensorMapSwizzle::B128);
-  LaunchResult r = in.launch("multicast", {2}, {128},
-                             {map, in.allocGlobal(4096)}, clustered({2}));
+  LaunchResult r = launchMulticast(in);
   ASSERT_FALSE(r.success);
   EXPECT_HAS(r, "the multicast mask 0x5 names CTAs beyond the cluster's 2");
 }
