@@ -194,7 +194,11 @@ public:
   static constexpr unsigned kSlots = R * V + 1;
   static constexpr unsigned kTail = R * V;
 
-  RegisterRow(KernelBuilder &k, const U32 &tid, const U32 &n) : k_(k) {
+  /// Every slot starts as `fill` (what `update` with a false `when`
+  /// leaves).
+  RegisterRow(KernelBuilder &k, const U32 &tid, const U32 &n,
+              float fill = 0.0f)
+      : k_(k) {
     U32 whole = n / V;
     for (unsigned r = 0; r < R; ++r) {
       U32 chunk = tid + r * Threads;
@@ -205,7 +209,7 @@ public:
     tailCol_ = whole * V + tid;
     tailValid_ = tailCol_ < n;
     for (Val<T> &v : values_)
-      v = k.constantOf<T>(0.0f);
+      v = k.constantOf<T>(fill);
   }
 
   /// Reads the row from p (0 outside it).
@@ -349,29 +353,55 @@ private:
   Pred tailValid_;
 };
 
+/// The sums of two f32 values over a block of Threads threads behind one
+/// barrier (two kaio.block_reduce take two barriers each): each warp's
+/// sums (shuffles) to shared memory by its lane 0; after the barrier, lane
+/// l of every warp reads warp l's and a second shuffle reduction adds them
+/// (every thread gets the same bits: deterministic). Two buffers, the
+/// caller's `parity` choosing one, make it safe in a loop: a thread writes
+/// a buffer again only two calls later, past a barrier every thread
+/// reaches only after reading it (pass 0 for a single call).
+template <unsigned Threads> class BlockPairSum {
+  static_assert(Threads % 32 == 0 && Threads <= 1024, "whole warps, <= 32");
+  static constexpr int64_t kWarps = Threads / 32;
+
+public:
+  explicit BlockPairSum(KernelBuilder &k)
+      : k_(k), part_(k.shared<float>({4, kWarps})) {}
+
+  std::pair<F32, F32> operator()(const U32 &tid, const U32 &parity,
+                                 const F32 &a, const F32 &b) const {
+    F32 wa = k_.warpReduce(ReduceKind::sum, a);
+    F32 wb = k_.warpReduce(ReduceKind::sum, b);
+    // Rows 2 parity and 2 parity + 1: the buffer's a and b.
+    U32 ra = parity * 2u, rb = ra + 1u;
+    U32 warp = tid / 32u, lane = tid % 32u;
+    k_.if_(lane == 0u, [&] {
+      part_.store({ra, warp}, wa);
+      part_.store({rb, warp}, wb);
+    });
+    k_.barrier();
+    if constexpr (kWarps == 1)
+      return {part_.load({ra, 0}), part_.load({rb, 0})};
+    // Lanes past the warps read the last warp's and count 0.
+    Pred has = lane < uint32_t(kWarps);
+    U32 from = min(lane, uint32_t(kWarps - 1));
+    F32 pa = select(has, part_.load({ra, from}), 0.0f);
+    F32 pb = select(has, part_.load({rb, from}), 0.0f);
+    return {k_.warpReduce(ReduceKind::sum, pa),
+            k_.warpReduce(ReduceKind::sum, pb)};
+  }
+
+private:
+  KernelBuilder &k_;
+  Shared<float> part_;
+};
+
 /// The sums of a and b over a block of kRowBlock threads behind one
-/// barrier (two kaio.block_reduce would take two each): each warp's sums
-/// (shuffles) to shared memory by its lane 0, then every thread adds the
-/// warps' in order (broadcast reads; deterministic). The buffer is the
-/// call's own and never rewritten: call it once per kernel.
+/// barrier, once in a kernel (BlockPairSum's first buffer).
 inline std::pair<F32, F32> blockSumPair(KernelBuilder &k, const U32 &tid,
                                         const F32 &a, const F32 &b) {
-  constexpr int64_t kWarps = kRowBlock / 32;
-  Shared<float> part = k.shared<float>({2, kWarps});
-  F32 wa = k.warpReduce(ReduceKind::sum, a);
-  F32 wb = k.warpReduce(ReduceKind::sum, b);
-  U32 warp = tid / 32u;
-  k.if_(tid % 32u == 0u, [&] {
-    part.store({0, warp}, wa);
-    part.store({1, warp}, wb);
-  });
-  k.barrier();
-  F32 sa = part.load({0, 0}), sb = part.load({1, 0});
-  for (int64_t w = 1; w < kWarps; ++w) {
-    sa = sa + part.load({0, w});
-    sb = sb + part.load({1, w});
-  }
-  return {sa, sb};
+  return BlockPairSum<kRowBlock>(k)(tid, k.constant(0u), a, b);
 }
 
 /// The reduction across the threads that share a row: the block's, or (for

@@ -16,6 +16,7 @@
 
 #include <iterator>
 #include <string>
+#include <type_traits>
 
 using namespace kaio;
 using namespace kaio::builder;
@@ -98,21 +99,19 @@ void buildNormDx(ModuleBuilder &mb) {
 }
 
 /// dx, and the slice's dweight and dbias partials, in one pass over x and
-/// dy: block s walks rows [s * rows_per_split, ...) one at a time (dx as in
-/// buildNormDx: a fold, the block's sums, then dx from a second read of the
-/// row, which stays in registers); each thread keeps dw and db of its
-/// columns in registers across the rows — chunk slot j is chunk
-/// j * B + tid, plus one scalar slot for the tail of a row
-/// that is not a whole number of chunks — and writes them to
-/// partial[s][0][c] and partial[s][1][c] at the end (norm_bwd_reduce sums
-/// the slices in order). Rows up to B * kNormFusedChunks chunks of V (plus
-/// the tail).
+/// dy: block s walks rows [s * rows_per_split, ...) one at a time, each
+/// held in registers (RegisterRow: x and dy read once, in 16-byte chunks),
+/// with the weight read once for all of them; the row's two sums take one
+/// barrier (BlockPairSum), then dx is stored from the registers. Each
+/// thread keeps dw and db of its slots' columns in registers across the
+/// rows and writes them to partial[s][0][c] and partial[s][1][c] at the end
+/// (norm_bwd_reduce sums the slices in order). Rows up to B *
+/// kNormFusedChunks chunks of V (plus the tail).
 template <class T, unsigned V, bool Layer, unsigned B>
 void buildNormFused(ModuleBuilder &mb) {
   static_assert(V > 1, "the fused kernel moves 16-byte chunks");
-  constexpr unsigned S = kNormFusedChunks; // chunk slots per thread
-  constexpr unsigned Tail = 1;             // the scalar tail slot
-  constexpr unsigned A = S * V + Tail;     // columns per thread
+  using Row = RegisterRow<T, V, kNormFusedChunks, B>;
+  constexpr unsigned Slots = Row::kSlots;
   std::string base = std::string(Layer ? "layer" : "rms") +
                      "_norm_bwd_fused_b" + std::to_string(B);
   mb.kernel(
@@ -127,100 +126,72 @@ void buildNormFused(ModuleBuilder &mb) {
         auto perSplit = k.param<uint32_t>("rows_per_split");
         auto flags = k.param<uint32_t>("flags");
         Pred hasWeight = (flags & uint32_t(kNormBwdWeight)) != 0u;
+        // f32 rows: 24 warps an SM (ptxas: 80 registers at 128 and 256
+        // threads, no spills; left to itself it spills at 256). 16-bit
+        // rows hold twice the elements a thread: ptxas's own choice.
+        if constexpr (std::is_same_v<T, float> && 768 / B > 1)
+          k.setMinBlocksPerSM(int32_t(768 / B));
         U32 tid = k.threadId();
         U32 split = k.blockId();
         U32 first = split * perSplit;
         U32 last = min(first + perSplit, rows);
-        // The thread's columns: slot j's chunk starts at col[j] (valid[j]:
-        // the chunk lies in the row); the tail slot holds column col[S].
-        U32 chunks = n / V;
-        std::array<U32, S + Tail> col;
-        std::array<Pred, S + Tail> valid;
-        for (unsigned j = 0; j < S; ++j) {
-          U32 c = tid + j * B;
-          col[j] = c * V;
-          valid[j] = c < chunks;
-        }
-        col[S] = chunks * V + tid;
-        valid[S] = col[S] < n;
-        // Each slot's chunk of a row as f32 (zeros outside the row).
-        // (The tail slot's one element fills its chunk; only [0] is used.)
-        auto load = [&](const Ptr<const T> &p, unsigned j, const Pred &mask,
-                        float other) {
-          if (j < S)
-            return loadChunkOr<V>(p, col[j], mask, other);
-          Chunk<V> out;
-          out.fill(toF32(p.load(col[j], mask, other)));
-          return out;
-        };
-        auto loadRow = [&](const Ptr<const T> &row, unsigned j) {
-          return load(row, j, valid[j], 0.0f);
-        };
-        auto loadWeight = [&](unsigned j) {
-          return load(t.weight, j, valid[j] & hasWeight, 1.0f);
-        };
-        constexpr unsigned Slots = S + Tail;
-        auto width = [](unsigned j) { return j < S ? V : 1u; };
+        // The weight (1 without one; 0 outside the row, where dy is 0).
+        Row w(k, tid, n, 1.0f);
+        w.update(t.weight, &hasWeight,
+                 [](const F32 &, const F32 &in) { return in; });
+        Row h(k, tid, n), d(k, tid, n);
+        BlockPairSum<B> sums(k);
         F32 zero = k.constant(0.0f);
-        std::array<F32, 2 * A> init;
+        F32 count = cast<float>(n);
+        std::array<F32, 2 * Slots> init;
         init.fill(zero);
-        std::array<F32, 2 * A> acc = k.for_(
-            first, last, 1u, init, [&](U32 r, std::array<F32, 2 * A> a) {
+        std::array<F32, 2 * Slots> acc = k.for_(
+            first, last, 1u, init, [&](U32 r, std::array<F32, 2 * Slots> a) {
               U64 row = cast<uint64_t>(r);
-              auto xr = rowOf(t.x, row, ldx);
-              auto dyr = rowOf(t.dy, row, lddy);
-              auto dxr = rowOf(t.dx, row, lddx);
+              // Read before the barrier, written after it: dx may be dy.
+              h.load(rowOf(t.x, row, ldx));
+              d.load(rowOf(t.dy, row, lddy));
               F32 rs = t.rstd.load(r);
               F32 mu = zero;
               if constexpr (Layer)
                 mu = t.mean.load(r);
-              // sum(g) (LayerNorm) and sum(g * xhat) over the row.
-              F32 sg = zero, sgx = zero;
-              for (unsigned j = 0; j < Slots; ++j) {
-                Chunk<V> h = loadRow(xr, j), d = loadRow(dyr, j),
-                         w = loadWeight(j);
-                for (unsigned e = 0; e < width(j); ++e) {
-                  F32 g = d[e] * w[e];
-                  sg = sg + g;
-                  sgx = fma(g, (h[e] - mu) * rs, sgx);
-                }
-              }
-              F32 count = cast<float>(n);
-              F32 meanG = zero;
-              if constexpr (Layer)
-                meanG = k.blockReduce(ReduceKind::sum, sg) / count;
-              F32 meanGx = k.blockReduce(ReduceKind::sum, sgx) / count;
-              // dx, and dw += dy * xhat, db += dy (zeros outside the row).
-              unsigned at = 0;
-              for (unsigned j = 0; j < Slots; ++j) {
-                Chunk<V> h = loadRow(xr, j), d = loadRow(dyr, j),
-                         w = loadWeight(j);
-                Chunk<V> out;
-                for (unsigned e = 0; e < width(j); ++e, ++at) {
-                  F32 xhat = (h[e] - mu) * rs;
-                  out[e] = rs * (d[e] * w[e] - meanG - xhat * meanGx);
-                  a[at] = fma(d[e], xhat, a[at]);
-                  a[A + at] = a[A + at] + d[e];
-                }
-                if (j < S) {
-                  storeChunk<V>(dxr, col[j], out, &valid[j]);
-                } else {
-                  Chunk<1> one = {out[0]};
-                  storeChunk<1>(dxr, col[j], one, &valid[j]);
-                }
+              // sum(g) (LayerNorm) and sum(g * xhat), g = dy * weight,
+              // xhat = (x - mean) rstd (slots outside the row add 0).
+              auto xhat = [&](unsigned s) { return (h.at(s) - mu) * rs; };
+              auto [sg, sgx] = d.fold(
+                  std::make_tuple(zero, zero), [&](Pair st, unsigned s) {
+                    auto [a0, a1] = st;
+                    F32 g = d.at(s) * w.at(s);
+                    return std::make_tuple(a0 + g, fma(g, xhat(s), a1));
+                  });
+              auto [tg, tgx] = sums(tid, r & 1u, sg, sgx);
+              F32 meanG = Layer ? tg / count : zero;
+              F32 meanGx = tgx / count;
+              h.store(rowOf(t.dx, row, lddx),
+                      [&](auto width, const U32 &, const Pred &,
+                          unsigned slot) {
+                        constexpr unsigned W = decltype(width)::value;
+                        Chunk<W> out;
+                        for (unsigned e = 0; e < W; ++e) {
+                          unsigned s = slot + e;
+                          out[e] = rs * (d.at(s) * w.at(s) - meanG -
+                                         xhat(s) * meanGx);
+                        }
+                        return out;
+                      });
+              // dw += dy * xhat, db += dy (0 outside the row).
+              for (unsigned s = 0; s < Slots; ++s) {
+                a[s] = fma(d.at(s), xhat(s), a[s]);
+                a[Slots + s] = a[Slots + s] + d.at(s);
               }
               return a;
             });
         // The slice's partials: dw at [split][0][c], db at [split][1][c].
         auto dwRow = partial + cast<uint64_t>(split) * cast<uint64_t>(n) * 2u;
         auto dbRow = dwRow + cast<uint64_t>(n);
-        unsigned at = 0;
-        for (unsigned j = 0; j < Slots; ++j) {
-          for (unsigned e = 0; e < width(j); ++e, ++at) {
-            U32 c = col[j] + e;
-            dwRow.store(c, acc[at], valid[j]);
-            dbRow.store(c, acc[A + at], valid[j]);
-          }
+        for (unsigned s = 0; s < Slots; ++s) {
+          dwRow.store(h.col(s), acc[s], h.valid(s));
+          dbRow.store(h.col(s), acc[Slots + s], h.valid(s));
         }
       });
 }

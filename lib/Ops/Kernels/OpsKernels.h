@@ -161,12 +161,14 @@ enum NormBackwardFlags : std::uint32_t {
 constexpr unsigned kNormParamsBlock = 256;
 /// The fused norm backward (dx with the slices' dweight/dbias partials),
 /// built for 16-byte chunks only, in blocks of 128, 256 or 512 threads:
-/// each thread holds kNormFusedChunks chunks of a row (x, dy, weight and
-/// its dw, db accumulators) in registers (ptxas: about 128, no spills), so
-/// rows of up to 512 * kNormFusedChunks chunks (f32: 4096 elements,
-/// f16/bf16: 8192). The host picks the smallest block whose threads' slots
-/// the row fills (more rows in flight per SM). Other rows and unaligned
-/// tensors take the two-kernel path.
+/// each thread holds kNormFusedChunks chunks of a row (x, dy and the
+/// weight, in their type) and its columns' dw, db accumulators (f32) in
+/// registers (ptxas: 80 to 128, no spills), so rows of up to 512 *
+/// kNormFusedChunks chunks (f32: 4096 elements, f16/bf16: 8192) are read
+/// once. (1024-thread blocks, for 8192 f32 columns, would spill at their 64
+/// registers.) The host picks the smallest block whose threads' slots the
+/// row fills (more rows in flight per SM). Other rows and unaligned tensors
+/// take the two-kernel path.
 constexpr unsigned kNormFusedChunks = 2;
 constexpr unsigned kNormFusedBlocks[] = {128, 256, 512};
 /// The fused kernel's block for rows of `chunks` 16-byte chunks: the

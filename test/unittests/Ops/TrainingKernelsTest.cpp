@@ -10,6 +10,8 @@
 
 #include "KernelTestSupport.h"
 
+#include "Kaio/Interpreter/Profile.h"
+
 #include <cmath>
 #include <functional>
 
@@ -440,6 +442,8 @@ TEST_P(TrainingKernelsTest, NormBackwardIsTheForwardsGradient) {
       // chunk slots). 0 and 1 stand for rows of 300 and 600 chunks plus a
       // 3-element tail: the 256- and 512-thread kernels, each with its
       // second chunk slot (chunks B and up) and the scalar tail slot in use.
+      // Five rows in two slices: a block walks three rows, its pair sums'
+      // two buffers each used again (the race check watches them).
       const uint32_t width = elem() == Elem::F32 ? 4 : 8;
       if (n < 2) {
         if (!vectorized())
@@ -450,7 +454,12 @@ TEST_P(TrainingKernelsTest, NormBackwardIsTheForwardsGradient) {
                      perSplit = (rows + splits - 1) / splits;
       std::vector<double> x = random(size_t(rows) * ld, -2, 2);
       std::vector<double> dy = random(size_t(rows) * ld, -1, 1);
-      std::vector<double> w = random(n, 0.5, 1.5), b = random(n, -1, 1);
+      // 300 without a weight (flags 0: the kernels take it as 1).
+      const bool weighted = n != 300;
+      std::vector<double> w = weighted ? random(n, 0.5, 1.5)
+                                       : std::vector<double>(n, 1.0),
+                          b = random(n, -1, 1);
+      const uint32_t weightFlag = weighted ? uint32_t(kNormBwdWeight) : 0u;
       std::vector<float> mean(rows), rstd(rows);
       for (uint32_t r = 0; r < rows; ++r) {
         double mu = 0, ss = 0;
@@ -464,7 +473,7 @@ TEST_P(TrainingKernelsTest, NormBackwardIsTheForwardsGradient) {
       }
       Interpreter interp(**module);
       uint64_t dx = upload(interp, x), ddy = upload(interp, dy),
-               dw = upload(interp, w),
+               dw = weighted ? upload(interp, w) : dx,
                dmean = interp.allocGlobal(rows * 4),
                drstd = interp.allocGlobal(rows * 4),
                dgrad = upload(interp, std::vector<double>(x.size(), 7.0)),
@@ -487,13 +496,11 @@ TEST_P(TrainingKernelsTest, NormBackwardIsTheForwardsGradient) {
       if (vectorized()) {
         auto r = interp.launch(name, {splits}, {block},
                                {dx, ddy, dw, dmean, drstd, dgrad, dpartial, n,
-                                rows, ld, ld, ld, perSplit,
-                                uint32_t(kNormBwdWeight)});
+                                rows, ld, ld, ld, perSplit, weightFlag});
         ASSERT_TRUE(r.success) << name << ": " << r.message();
       } else {
         run(interp, name, rows,
-            {dx, ddy, dw, dmean, drstd, dgrad, n, ld, ld, ld,
-             uint32_t(kNormBwdWeight)});
+            {dx, ddy, dw, dmean, drstd, dgrad, n, ld, ld, ld, weightFlag});
         uint32_t flags = layer ? uint32_t(kNormBwdLayer) : 0u;
         std::string params =
             std::string("norm_bwd_params_") + elemName(elem());
@@ -554,6 +561,54 @@ TEST_P(TrainingKernelsTest, NormBackwardIsTheForwardsGradient) {
           ASSERT_EQ(gb[c], 7.0) << at << ": RMSNorm has no dbias";
       }
     }
+}
+
+TEST_P(TrainingKernelsTest, FusedNormBackwardReadsEachRowOnce) {
+  if (!vectorized())
+    GTEST_SKIP() << "the fused kernel moves 16-byte chunks";
+  // Rows of 1024 chunks (the 512-thread kernel), eight of them in two
+  // slices: x and dy read once, in 16-byte accesses of whole sectors; the
+  // weight once a block; one barrier a row (the two sums together).
+  const uint32_t width = elem() == Elem::F32 ? 4 : 8, n = 1024 * width,
+                 rows = 8, splits = 2, block = normFusedBlock(n / width);
+  ASSERT_EQ(block, 512u);
+  const uint64_t eb = elemBytes(elem()), rowBytes = uint64_t(rows) * n * eb;
+  for (bool layer : {false, true}) {
+    SCOPED_TRACE(layer ? "LayerNorm" : "RMSNorm");
+    Interpreter interp(**module);
+    std::vector<double> x = random(size_t(rows) * n, -2, 2);
+    uint64_t dx = upload(interp, x), ddy = upload(interp, x),
+             dw = upload(interp, random(n, 0.5, 1.5)),
+             dmean = uploadF32(interp, rows, 0.0f),
+             drstd = uploadF32(interp, rows, 1.0f),
+             dgrad = upload(interp, x),
+             dpartial = interp.allocGlobal(size_t(splits) * 2 * n * 4);
+    interp::Profile profile;
+    interp::LaunchOptions options;
+    options.profile = &profile;
+    std::string name =
+        kernel((std::string(layer ? "layer" : "rms") + "_norm_bwd_fused_b" +
+                std::to_string(block))
+                   .c_str());
+    auto r = interp.launch(name, {splits}, {block},
+                           {dx, ddy, dw, dmean, drstd, dgrad, dpartial, n,
+                            rows, n, n, n, rows / splits,
+                            uint32_t(kNormBwdWeight)},
+                           options);
+    ASSERT_TRUE(r.success) << r.message();
+    const interp::KernelProfile &k = profile.kernels().at(0);
+    const uint64_t vectorBytes = 2 * rowBytes + splits * n * eb;
+    // The vector reads, and rstd (and mean) a row, by every thread.
+    EXPECT_EQ(k.global.at("ld.global").bytes,
+              vectorBytes + uint64_t(rows) * block * 4 * (layer ? 2 : 1));
+    EXPECT_EQ(k.mix.at("ld.global.16B"), vectorBytes / 16 / 32);
+    EXPECT_EQ(k.global.at("ld.global").sectors,
+              k.global.at("ld.global").idealSectors);
+    // dx once, in 16-byte stores; then each slice's dw and db partials.
+    EXPECT_EQ(k.mix.at("st.global.16B"), rowBytes / 16 / 32);
+    EXPECT_EQ(k.global.at("st.global").bytes, rowBytes + splits * 2 * n * 4);
+    EXPECT_EQ(k.mix.at("bar"), uint64_t(rows) * (block / 32));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Types, TrainingKernelsTest, elemVariants(), elemVariantName);
