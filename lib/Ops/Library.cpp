@@ -31,6 +31,8 @@ rt::Expected<Library> Library::load(const rt::Device &device) {
   auto impl = std::make_unique<Impl>(
       std::make_unique<ops_kernels::Kernels>(std::move(*kernels)));
   impl->smCount = std::max(1, device.properties().smCount);
+  impl->sharedOptin =
+      std::uint64_t(std::max(0, device.properties().sharedMemPerBlockOptin));
   impl->deviceName = device.properties().name;
   impl->deviceOrdinal = device.ordinal();
   // The TMA + wgmma kernels are arch-specific: sm_90a code runs on 9.0

@@ -101,19 +101,38 @@ rt::Error launchNormBackward(Library::Impl &impl, const char *op, bool layer,
   const Matrix &mean = layer ? o.mean : o.rstd;
   bool params = !o.dweight.isAbsent() || !o.dbias.isAbsent();
   // With parameter gradients, 16-byte chunks and rows that fit a block's
-  // registers, one kernel writes dx and the slices' partials (x and dy read
-  // once).
+  // registers (or the wide variant's registers and shared memory), one
+  // kernel writes dx and the slices' partials (x and dy read once).
   unsigned width = detail::vectorWidth(x.dtype, {&x, &dy, &dx, &o.weight});
-  // The fused kernel's block, 0 for the two-kernel path.
-  unsigned block = params && x.rows > 0 && width > 1
-                       ? normFusedBlock(x.cols / width)
-                       : 0;
+  std::string base = op;
+  unsigned block = 0; // the fused kernel's, 0 for the two-kernel path
+  if (params && x.rows > 0 && width > 1) {
+    long long chunks = x.cols / width;
+    if ((block = normFusedBlock(chunks))) {
+      base += "_fused_b" + std::to_string(block);
+    } else if (chunks <= static_cast<long long>(kNormFusedWideBlock) *
+                             kNormFusedWideChunks) {
+      std::string wide = base + "_fused_b" +
+                         std::to_string(kNormFusedWideBlock) + "r" +
+                         std::to_string(kNormFusedWideChunks);
+      rt::Expected<rt::Kernel *> k =
+          kernel(detail::kernelName(wide.c_str(), x.dtype, width));
+      if (!k)
+        return k.takeError().addContext(op);
+      // Its accumulators need the GPU's opt-in shared memory.
+      const rt::KernelSignature *sig = (*k)->signature();
+      std::uint64_t need = (*k)->attributes().staticSharedBytes +
+                           (sig ? sig->dynamicSharedBytes : 0);
+      if (need <= impl.sharedOptin) {
+        base = wide;
+        block = kNormFusedWideBlock;
+      }
+    }
+  }
   bool fused = block != 0;
   std::int64_t splits = x.rows > 0 ? splitsFor(x.rows) : 0;
   std::int64_t perSplit = x.rows > 0 ? (x.rows + splits - 1) / splits : 0;
   if (x.rows > 0) {
-    std::string base = fused ? std::string(op) + "_fused_b" + std::to_string(block)
-                             : std::string(op);
     rt::Expected<rt::Kernel *> k =
         kernel(detail::kernelName(base.c_str(), x.dtype, width));
     if (!k)

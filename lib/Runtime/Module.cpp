@@ -471,6 +471,27 @@ Error Kernel::launchArgs(const LaunchConfig &config, KernelArg *args,
   return launchRaw(config, params.data());
 }
 
+/// A kernel compiled for a cluster (`cluster=` in its signature) takes that
+/// one: `config` without a cluster gets it (so that the grid is checked
+/// against it), one that names another is refused.
+static Error applyCompiledCluster(const KernelSignature *sig,
+                                  LaunchConfig &config,
+                                  const std::string &kernelName) {
+  if (!sig || !sig->hasCluster())
+    return Error::success();
+  Dim3 compiled(sig->cluster[0], sig->cluster[1], sig->cluster[2]);
+  if (config.cluster.count() > 1 &&
+      (config.cluster.x != compiled.x || config.cluster.y != compiled.y ||
+       config.cluster.z != compiled.z))
+    return Error::make(ErrorCode::InvalidConfig,
+                       "cluster " + config.cluster.str() +
+                           " differs from the kernel's compiled cluster " +
+                           compiled.str() + " (.reqnctapercluster)")
+        .addContext("launching kernel '" + kernelName + "'");
+  config.cluster = compiled;
+  return Error::success();
+}
+
 Error Kernel::launchRaw(const LaunchConfig &requested, void **params) {
   // A kernel that keeps its tiles in dynamic shared memory (`smem=N` in its
   // signature) launches with at least N bytes, opted in when above the
@@ -486,6 +507,14 @@ Error Kernel::launchRaw(const LaunchConfig &requested, void **params) {
                             std::to_string(sig->dynamicSharedBytes) +
                             " bytes of dynamic shared memory");
   }
+  // A kernel compiled for a cluster is launched plainly when the launch
+  // names none (the driver applies the compiled one).
+  bool compiledCluster =
+      kernel_->signature && kernel_->signature->hasCluster() &&
+      config.cluster.count() <= 1;
+  if (Error e = applyCompiledCluster(kernel_->signature, config,
+                                     kernel_->name))
+    return e;
   if (Error e = validate(config))
     return e;
   // Described only when something fails: a launch is a hot path.
@@ -499,7 +528,7 @@ Error Kernel::launchRaw(const LaunchConfig &requested, void **params) {
   ScopedContext scope(*module_->device);
   if (Error e = scope.enterLazily(doing))
     return e;
-  if (config.cluster.count() > 1)
+  if (config.cluster.count() > 1 && !compiledCluster)
     return launchCluster(config, params, doing());
   if (CUresult r = api.cuLaunchKernel(
           kernel_->function, config.grid.x, config.grid.y, config.grid.z,
@@ -571,6 +600,9 @@ Expected<unsigned> Kernel::maxActiveClusters(const LaunchConfig &requested) {
   if (const KernelSignature *sig = kernel_->signature)
     config.dynamicSharedBytes =
         std::max(config.dynamicSharedBytes, sig->dynamicSharedBytes);
+  if (Error e = applyCompiledCluster(kernel_->signature, config,
+                                     kernel_->name))
+    return e;
   if (int(config.dynamicSharedBytes) > kernel_->attrs.maxDynamicSharedBytes)
     if (Error e = setMaxDynamicSharedMemory(config.dynamicSharedBytes))
       return e.addContext(doing);

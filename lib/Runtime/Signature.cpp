@@ -5,6 +5,7 @@
 #include "Kaio/Runtime/TensorMap.h"
 
 #include <cctype>
+#include <optional>
 
 using namespace kaio::rt;
 
@@ -38,7 +39,75 @@ std::string KernelSignature::str() const {
   s += ")";
   if (dynamicSharedBytes)
     s += " smem=" + std::to_string(dynamicSharedBytes);
+  if (hasCluster())
+    s += " cluster=" + std::to_string(cluster[0]) + "x" +
+         std::to_string(cluster[1]) + "x" + std::to_string(cluster[2]);
   return s;
+}
+
+/// A decimal of 1 to 9 digits, or nothing.
+static std::optional<std::uint64_t> parseDecimal(std::string_view digits) {
+  if (digits.empty() || digits.size() > 9)
+    return std::nullopt;
+  std::uint64_t value = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9')
+      return std::nullopt;
+    value = value * 10 + std::uint64_t(c - '0');
+  }
+  return value;
+}
+
+/// The launch requirements after the parameters: " smem=N", " cluster=X",
+/// "XxY" or "XxYxZ" (each at most once, in any order).
+static Error parseRequirements(std::string_view extra, KernelSignature &sig) {
+  bool sawSmem = false, sawCluster = false;
+  while (!(extra = trim(extra)).empty()) {
+    std::size_t end = 0;
+    while (end < extra.size() &&
+           !std::isspace(static_cast<unsigned char>(extra[end])))
+      ++end;
+    std::string_view item = extra.substr(0, end);
+    extra.remove_prefix(end);
+    auto bad = [&](const std::string &what) {
+      return Error::make(ErrorCode::Parse, "expected " + what +
+                                               " after the parameters, got '" +
+                                               std::string(item) + "'");
+    };
+    if (item.substr(0, 5) == "smem=") {
+      std::optional<std::uint64_t> bytes = parseDecimal(item.substr(5));
+      if (sawSmem || !bytes || *bytes == 0)
+        return bad("' smem=BYTES' (once, BYTES > 0)");
+      sig.dynamicSharedBytes = std::uint32_t(*bytes);
+      sawSmem = true;
+      continue;
+    }
+    if (item.substr(0, 8) == "cluster=") {
+      std::string_view dims = item.substr(8);
+      std::array<unsigned, 3> cluster = {1, 1, 1};
+      unsigned n = 0;
+      bool ok = !sawCluster;
+      while (ok) {
+        std::size_t x = dims.find('x');
+        std::optional<std::uint64_t> d = parseDecimal(dims.substr(0, x));
+        ok = n < 3 && d && *d >= 1 && *d <= kMaxClusterBlocks;
+        if (ok)
+          cluster[n++] = unsigned(*d);
+        if (x == std::string_view::npos)
+          break;
+        dims.remove_prefix(x + 1);
+      }
+      if (!ok || std::uint64_t(cluster[0]) * cluster[1] * cluster[2] >
+                     kMaxClusterBlocks)
+        return bad("' cluster=X[xY[xZ]]' (once, at most " +
+                   std::to_string(kMaxClusterBlocks) + " blocks)");
+      sig.cluster = cluster;
+      sawCluster = true;
+      continue;
+    }
+    return bad("' smem=BYTES' or ' cluster=XxYxZ'");
+  }
+  return Error::success();
 }
 
 Expected<ParamType> kaio::rt::parseParamType(std::string_view text) {
@@ -91,25 +160,8 @@ kaio::rt::parseKernelSignature(std::string_view text) {
   if (close == std::string_view::npos)
     return Error::make(ErrorCode::Parse,
                        "expected ')' at the end of the signature");
-  // Launch requirements after the parameters: " smem=N".
-  std::string_view extra = trim(t.substr(close + 1));
-  if (!extra.empty()) {
-    static constexpr std::string_view key = "smem=";
-    std::string_view digits = extra.substr(0, key.size()) == key
-                                  ? extra.substr(key.size())
-                                  : std::string_view();
-    std::uint64_t value = 0;
-    bool ok = !digits.empty() && digits.size() <= 9;
-    for (char c : digits) {
-      ok = ok && c >= '0' && c <= '9';
-      value = value * 10 + std::uint64_t(c - '0');
-    }
-    if (!ok || value == 0)
-      return Error::make(ErrorCode::Parse,
-                         "expected ' smem=BYTES' after the parameters, got '" +
-                             std::string(extra) + "'");
-    sig.dynamicSharedBytes = std::uint32_t(value);
-  }
+  if (Error e = parseRequirements(t.substr(close + 1), sig))
+    return e;
   std::string_view params = trim(t.substr(open + 1, close - open - 1));
   if (params.empty())
     return sig;

@@ -16,6 +16,7 @@
 #include "Kaio/Runtime/Error.h"
 #include "Kaio/Runtime/Types.h"
 
+#include <array>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -52,15 +53,22 @@ struct KernelSignature {
   /// parameters: the kernel keeps its tiles in dynamic shared memory).
   /// Launches get at least this much, opted in beyond 48 KiB.
   std::uint32_t dynamicSharedBytes = 0;
+  /// The thread block cluster the kernel was compiled for (`cluster=XxYxZ`
+  /// after the parameters: PTX `.reqnctapercluster`), 1 x 1 x 1 without
+  /// one. Its launches need a grid of whole clusters and may name no other
+  /// cluster.
+  std::array<unsigned, 3> cluster = {1, 1, 1};
+  bool hasCluster() const { return cluster[0] * cluster[1] * cluster[2] > 1; }
   /// "vector_add(ptr<const f32>,ptr<f32>,u32)", the comment's own syntax
-  /// (with " smem=N" when dynamicSharedBytes is set).
+  /// (with " smem=N" when dynamicSharedBytes is set, " cluster=XxYxZ" with a
+  /// cluster).
   std::string str() const;
 };
 
 /// Parses "u32", "ptr<f32>", "ptr<const b8>", "tmap".
 Expected<ParamType> parseParamType(std::string_view text);
 /// Parses the text after "kaio.kernel": "NAME(T1,...)" optionally followed
-/// by " smem=N".
+/// by " smem=N" and " cluster=XxYxZ" (each at most once).
 Expected<KernelSignature> parseKernelSignature(std::string_view text);
 /// Collects every `// kaio.kernel` comment in a PTX text. A malformed or
 /// duplicated comment is an error naming its line.

@@ -103,17 +103,25 @@ void buildNormDx(ModuleBuilder &mb) {
 /// held in registers (RegisterRow: x and dy read once, in 16-byte chunks),
 /// with the weight read once for all of them; the row's two sums take one
 /// barrier (BlockPairSum), then dx is stored from the registers. Each
-/// thread keeps dw and db of its slots' columns in registers across the
-/// rows and writes them to partial[s][0][c] and partial[s][1][c] at the end
-/// (norm_bwd_reduce sums the slices in order). Rows up to B *
-/// kNormFusedChunks chunks of V (plus the tail).
-template <class T, unsigned V, bool Layer, unsigned B>
+/// thread keeps dw and db of its slots' columns across the rows and writes
+/// them to partial[s][0][c] and partial[s][1][c] at the end
+/// (norm_bwd_reduce sums the slices in order): in registers, or with more
+/// than kNormFusedChunks chunks a thread (the wide variant, whose
+/// registers would not hold them) those of its chunks in shared memory,
+/// element j of its chunk r at [j][r * B + tid] for dw and [V + j][...] for
+/// db (a thread's own words, so no barrier; a warp's consecutive words, so
+/// no bank conflict). Rows up to B * R chunks of V (plus the tail).
+template <class T, unsigned V, bool Layer, unsigned B, unsigned R>
 void buildNormFused(ModuleBuilder &mb) {
   static_assert(V > 1, "the fused kernel moves 16-byte chunks");
-  using Row = RegisterRow<T, V, kNormFusedChunks, B>;
+  using Row = RegisterRow<T, V, R, B>;
   constexpr unsigned Slots = Row::kSlots;
+  constexpr bool InShared = R > kNormFusedChunks;
+  // Accumulators carried in registers: every slot's, or the tail's.
+  constexpr unsigned Held = InShared ? 1 : Slots;
   std::string base = std::string(Layer ? "layer" : "rms") +
-                     "_norm_bwd_fused_b" + std::to_string(B);
+                     "_norm_bwd_fused_b" + std::to_string(B) +
+                     (R == kNormFusedChunks ? "" : "r" + std::to_string(R));
   mb.kernel(
       kernelName<T, V>(base.c_str()), {int32_t(B)}, [](KernelBuilder &k) {
         NormBwdTensors<T> t = declareNormBwdTensors<T>(k);
@@ -143,10 +151,41 @@ void buildNormFused(ModuleBuilder &mb) {
         BlockPairSum<B> sums(k);
         F32 zero = k.constant(0.0f);
         F32 count = cast<float>(n);
-        std::array<F32, 2 * Slots> init;
+        Shared<float> sharedAcc;
+        auto sharedAt = [&](unsigned s, unsigned which) {
+          return std::make_pair(U32(k.constant(which * V + s % V)),
+                                tid + (s / V) * B);
+        };
+        if constexpr (InShared) {
+          sharedAcc = k.shared<float>({int64_t(2 * V), int64_t(R * B)});
+          for (unsigned s = 0; s < Row::kTail; ++s)
+            for (unsigned which : {0u, 1u}) {
+              auto [i, j] = sharedAt(s, which);
+              sharedAcc.store({i, j}, zero);
+            }
+        }
+        // dw (which 0) and db (1) of slot s.
+        auto get = [&](const std::array<F32, 2 * Held> &a, unsigned s,
+                       unsigned which) -> F32 {
+          if (InShared && s < Row::kTail) {
+            auto [i, j] = sharedAt(s, which);
+            return sharedAcc.load({i, j});
+          }
+          return a[which * Held + (InShared ? 0 : s)];
+        };
+        auto set = [&](std::array<F32, 2 * Held> &a, unsigned s,
+                       unsigned which, const F32 &v) {
+          if (InShared && s < Row::kTail) {
+            auto [i, j] = sharedAt(s, which);
+            sharedAcc.store({i, j}, v);
+          } else {
+            a[which * Held + (InShared ? 0 : s)] = v;
+          }
+        };
+        std::array<F32, 2 * Held> init;
         init.fill(zero);
-        std::array<F32, 2 * Slots> acc = k.for_(
-            first, last, 1u, init, [&](U32 r, std::array<F32, 2 * Slots> a) {
+        std::array<F32, 2 * Held> acc = k.for_(
+            first, last, 1u, init, [&](U32 r, std::array<F32, 2 * Held> a) {
               U64 row = cast<uint64_t>(r);
               // Read before the barrier, written after it: dx may be dy.
               h.load(rowOf(t.x, row, ldx));
@@ -181,8 +220,8 @@ void buildNormFused(ModuleBuilder &mb) {
                       });
               // dw += dy * xhat, db += dy (0 outside the row).
               for (unsigned s = 0; s < Slots; ++s) {
-                a[s] = fma(d.at(s), xhat(s), a[s]);
-                a[Slots + s] = a[Slots + s] + d.at(s);
+                set(a, s, 0, fma(d.at(s), xhat(s), get(a, s, 0)));
+                set(a, s, 1, get(a, s, 1) + d.at(s));
               }
               return a;
             });
@@ -190,16 +229,16 @@ void buildNormFused(ModuleBuilder &mb) {
         auto dwRow = partial + cast<uint64_t>(split) * cast<uint64_t>(n) * 2u;
         auto dbRow = dwRow + cast<uint64_t>(n);
         for (unsigned s = 0; s < Slots; ++s) {
-          dwRow.store(h.col(s), acc[s], h.valid(s));
-          dbRow.store(h.col(s), acc[Slots + s], h.valid(s));
+          dwRow.store(h.col(s), get(acc, s, 0), h.valid(s));
+          dbRow.store(h.col(s), get(acc, s, 1), h.valid(s));
         }
       });
 }
 
 template <class T, unsigned V, unsigned... B>
 void buildNormFusedBlocks(ModuleBuilder &mb) {
-  (buildNormFused<T, V, false, B>(mb), ...);
-  (buildNormFused<T, V, true, B>(mb), ...);
+  (buildNormFused<T, V, false, B, kNormFusedChunks>(mb), ...);
+  (buildNormFused<T, V, true, B, kNormFusedChunks>(mb), ...);
 }
 
 template <class T> void buildParams(ModuleBuilder &mb) {
@@ -281,6 +320,8 @@ template <class T> void buildForType(ModuleBuilder &mb) {
   static_assert(std::size(kNormFusedBlocks) == 3, "one build per block");
   buildNormFusedBlocks<T, V, kNormFusedBlocks[0], kNormFusedBlocks[1],
                        kNormFusedBlocks[2]>(mb);
+  buildNormFused<T, V, false, kNormFusedWideBlock, kNormFusedWideChunks>(mb);
+  buildNormFused<T, V, true, kNormFusedWideBlock, kNormFusedWideChunks>(mb);
   buildParams<T>(mb);
   buildReduce<T>(mb);
 }

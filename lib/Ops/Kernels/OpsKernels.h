@@ -171,6 +171,13 @@ constexpr unsigned kNormParamsBlock = 256;
 /// take the two-kernel path.
 constexpr unsigned kNormFusedChunks = 2;
 constexpr unsigned kNormFusedBlocks[] = {128, 256, 512};
+/// The wide fused variant (`*_norm_bwd_fused_b512r4_*`) for longer rows:
+/// up to kNormFusedWideBlock x kNormFusedWideChunks chunks (8192 f32,
+/// 16384 f16/bf16 elements), x, dy and the weight in registers (ptxas: 128,
+/// no spills), the chunks' dw/db accumulators in shared memory (64 KiB for
+/// f32 rows, 128 KiB for 16-bit ones: dynamic, opted in; a GPU with less
+/// takes the two-kernel path).
+constexpr unsigned kNormFusedWideBlock = 512, kNormFusedWideChunks = 4;
 /// The fused kernel's block for rows of `chunks` 16-byte chunks: the
 /// smallest whose slots hold them, or 0 when none does.
 constexpr unsigned normFusedBlock(long long chunks) {
@@ -188,11 +195,12 @@ constexpr unsigned kColumnUnroll = 4;
 /// Adds the norm backward kernels (NormBackwardKernels.cpp):
 ///   rms_norm_bwd_<type>[_vN] and layer_norm_bwd_<type>[_vN](x, dy, weight,
 ///     mean, rstd, dx, n, ld_x, ld_dy, ld_dx, flags): dx, a block per row;
-///   rms_norm_bwd_fused_b<B>_<type>_vN and layer_norm_bwd_fused_b<B>_<type>_vN(x,
+///   rms_norm_bwd_fused_b<B>[r4]_<type>_vN and
+///     layer_norm_bwd_fused_b<B>[r4]_<type>_vN(x,
 ///     dy, weight, mean, rstd, dx, partial, n, rows, ld_x, ld_dy, ld_dx,
 ///     rows_per_split, flags): dx and the partials below in one pass, block
 ///     p (B threads) over rows [p * rows_per_split, ...) (at most
-///     B * kNormFusedChunks chunks of N);
+///     B * kNormFusedChunks chunks of N; `r4`: the wide variant);
 ///   norm_bwd_params_<type>(x, dy, mean, rstd, partial, n, rows, ld_x,
 ///     ld_dy, rows_per_split, flags): thread j of block (bx, p) sums
 ///     dy * xhat and dy over rows [p * rows_per_split, ...) of column

@@ -117,6 +117,14 @@ std::string kaio::ptx::formatKernelSignature(Operation *op) {
   sig += ")";
   if (std::optional<uint64_t> smem = entry.getDynamicSmem())
     sig += " smem=" + std::to_string(*smem);
+  // The compiled cluster: the runtime checks launches against it.
+  if (std::optional<ArrayRef<int32_t>> cluster =
+          entry.getReqnctapercluster()) {
+    sig += " cluster=";
+    for (unsigned i = 0; i < 3; ++i)
+      sig += (i ? "x" : "") +
+             std::to_string(i < cluster->size() ? (*cluster)[i] : 1);
+  }
   return sig;
 }
 

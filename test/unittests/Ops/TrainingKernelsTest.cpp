@@ -563,52 +563,171 @@ TEST_P(TrainingKernelsTest, NormBackwardIsTheForwardsGradient) {
     }
 }
 
+/// dx, dweight and dbias of RMSNorm / LayerNorm in closed form (f64), for
+/// rows too long for finite differences (NormBackwardIsTheForwardsGradient
+/// checks the same formula against them on shorter rows).
+struct NormGrads {
+  std::vector<double> dx, dw, db;
+};
+NormGrads normBackwardRef(bool layer, const std::vector<double> &x,
+                          const std::vector<double> &dy,
+                          const std::vector<double> &w,
+                          const std::vector<float> &mean,
+                          const std::vector<float> &rstd, uint32_t rows,
+                          uint32_t n, uint32_t ld) {
+  NormGrads g{std::vector<double>(x.size()), std::vector<double>(n),
+              std::vector<double>(n)};
+  for (uint32_t r = 0; r < rows; ++r) {
+    double mu = layer ? mean[r] : 0, rs = rstd[r], sg = 0, sgx = 0;
+    for (uint32_t c = 0; c < n; ++c) {
+      double gc = dy[r * ld + c] * w[c], xhat = (x[r * ld + c] - mu) * rs;
+      sg += gc;
+      sgx += gc * xhat;
+      g.dw[c] += dy[r * ld + c] * xhat;
+      g.db[c] += dy[r * ld + c];
+    }
+    for (uint32_t c = 0; c < n; ++c) {
+      double xhat = (x[r * ld + c] - mu) * rs;
+      g.dx[r * ld + c] = rs * (dy[r * ld + c] * w[c] - (layer ? sg / n : 0) -
+                               xhat * sgx / n);
+    }
+  }
+  return g;
+}
+
+TEST_P(TrainingKernelsTest, FusedNormBackwardWideRows) {
+  if (!vectorized())
+    GTEST_SKIP() << "the fused kernel moves 16-byte chunks";
+  // Rows past the register variants' 1024 chunks take the wide one (512
+  // threads, 4 chunks each, dw/db of the chunks in shared memory): 1500
+  // chunks and a 3-element tail (the fourth chunk slot and the tail in
+  // use), and the longest, 2048 chunks. Five rows in two slices: the
+  // shared accumulators carry across rows.
+  const uint32_t width = elem() == Elem::F32 ? 4 : 8;
+  ASSERT_EQ(normFusedBlock(1025), 0u);
+  for (uint32_t n : {1500 * width + 3, 2048 * width})
+    for (bool layer : {false, true}) {
+      const uint32_t rows = 5, splits = 2, ld = leading(n),
+                     perSplit = (rows + splits - 1) / splits;
+      std::vector<double> x = random(size_t(rows) * ld, -2, 2);
+      std::vector<double> dy = random(size_t(rows) * ld, -1, 1);
+      std::vector<double> w = random(n, 0.5, 1.5);
+      std::vector<float> mean(rows), rstd(rows);
+      for (uint32_t r = 0; r < rows; ++r) {
+        double mu = 0, ss = 0;
+        for (uint32_t c = 0; c < n; ++c)
+          mu += x[r * ld + c];
+        mu = layer ? mu / n : 0;
+        for (uint32_t c = 0; c < n; ++c)
+          ss += (x[r * ld + c] - mu) * (x[r * ld + c] - mu);
+        mean[r] = float(mu);
+        rstd[r] = float(1 / std::sqrt(ss / n + 1e-5));
+      }
+      Interpreter interp(**module);
+      uint64_t dx = upload(interp, x), ddy = upload(interp, dy),
+               dw = upload(interp, w), dmean = interp.allocGlobal(rows * 4),
+               drstd = interp.allocGlobal(rows * 4),
+               dgrad = upload(interp, std::vector<double>(x.size(), 7.0)),
+               dpartial = interp.allocGlobal(size_t(splits) * 2 * n * 4);
+      ASSERT_TRUE(interp.write(dmean, mean));
+      ASSERT_TRUE(interp.write(drstd, rstd));
+      std::string name = kernel(
+          (std::string(layer ? "layer" : "rms") + "_norm_bwd_fused_b" +
+           std::to_string(kNormFusedWideBlock) + "r" +
+           std::to_string(kNormFusedWideChunks))
+              .c_str());
+      auto r = interp.launch(name, {splits}, {kNormFusedWideBlock},
+                             {dx, ddy, dw, dmean, drstd, dgrad, dpartial, n,
+                              rows, ld, ld, ld, perSplit,
+                              uint32_t(kNormBwdWeight)});
+      ASSERT_TRUE(r.success) << name << ": " << r.message();
+      NormGrads want =
+          normBackwardRef(layer, x, dy, w, mean, rstd, rows, n, ld);
+      std::vector<double> grad = download(interp, dgrad, x.size());
+      std::vector<float> partial(size_t(splits) * 2 * n);
+      ASSERT_TRUE(interp.read(dpartial, partial));
+      const double tol = tolerance(elem());
+      const std::string at = name + " n=" + std::to_string(n);
+      for (uint32_t row = 0; row < rows; ++row)
+        for (uint32_t c = 0; c < ld; ++c) {
+          size_t i = size_t(row) * ld + c;
+          if (c >= n)
+            ASSERT_EQ(grad[i], 7.0) << at << ": wrote past the row";
+          else
+            ASSERT_NEAR(grad[i], want.dx[i],
+                        tol * (std::fabs(want.dx[i]) + 0.1))
+                << at << " dx row " << row << " col " << c;
+        }
+      // The slices' partials (f32) sum to dweight and dbias.
+      for (uint32_t c = 0; c < n; ++c) {
+        double gw = 0, gb = 0;
+        for (uint32_t p = 0; p < splits; ++p) {
+          gw += partial[size_t(p) * 2 * n + c];
+          gb += partial[size_t(p) * 2 * n + n + c];
+        }
+        ASSERT_NEAR(gw, want.dw[c], 1e-4 * (std::fabs(want.dw[c]) + 1))
+            << at << " dweight " << c;
+        ASSERT_NEAR(gb, want.db[c], 1e-4 * (std::fabs(want.db[c]) + 1))
+            << at << " dbias " << c;
+      }
+    }
+}
+
 TEST_P(TrainingKernelsTest, FusedNormBackwardReadsEachRowOnce) {
   if (!vectorized())
     GTEST_SKIP() << "the fused kernel moves 16-byte chunks";
-  // Rows of 1024 chunks (the 512-thread kernel), eight of them in two
-  // slices: x and dy read once, in 16-byte accesses of whole sectors; the
-  // weight once a block; one barrier a row (the two sums together).
-  const uint32_t width = elem() == Elem::F32 ? 4 : 8, n = 1024 * width,
-                 rows = 8, splits = 2, block = normFusedBlock(n / width);
-  ASSERT_EQ(block, 512u);
-  const uint64_t eb = elemBytes(elem()), rowBytes = uint64_t(rows) * n * eb;
-  for (bool layer : {false, true}) {
-    SCOPED_TRACE(layer ? "LayerNorm" : "RMSNorm");
-    Interpreter interp(**module);
-    std::vector<double> x = random(size_t(rows) * n, -2, 2);
-    uint64_t dx = upload(interp, x), ddy = upload(interp, x),
-             dw = upload(interp, random(n, 0.5, 1.5)),
-             dmean = uploadF32(interp, rows, 0.0f),
-             drstd = uploadF32(interp, rows, 1.0f),
-             dgrad = upload(interp, x),
-             dpartial = interp.allocGlobal(size_t(splits) * 2 * n * 4);
-    interp::Profile profile;
-    interp::LaunchOptions options;
-    options.profile = &profile;
-    std::string name =
-        kernel((std::string(layer ? "layer" : "rms") + "_norm_bwd_fused_b" +
-                std::to_string(block))
-                   .c_str());
-    auto r = interp.launch(name, {splits}, {block},
-                           {dx, ddy, dw, dmean, drstd, dgrad, dpartial, n,
-                            rows, n, n, n, rows / splits,
-                            uint32_t(kNormBwdWeight)},
-                           options);
-    ASSERT_TRUE(r.success) << r.message();
-    const interp::KernelProfile &k = profile.kernels().at(0);
-    const uint64_t vectorBytes = 2 * rowBytes + splits * n * eb;
-    // The vector reads, and rstd (and mean) a row, by every thread.
-    EXPECT_EQ(k.global.at("ld.global").bytes,
-              vectorBytes + uint64_t(rows) * block * 4 * (layer ? 2 : 1));
-    EXPECT_EQ(k.mix.at("ld.global.16B"), vectorBytes / 16 / 32);
-    EXPECT_EQ(k.global.at("ld.global").sectors,
-              k.global.at("ld.global").idealSectors);
-    // dx once, in 16-byte stores; then each slice's dw and db partials.
-    EXPECT_EQ(k.mix.at("st.global.16B"), rowBytes / 16 / 32);
-    EXPECT_EQ(k.global.at("st.global").bytes, rowBytes + splits * 2 * n * 4);
-    EXPECT_EQ(k.mix.at("bar"), uint64_t(rows) * (block / 32));
-  }
+  // Rows of 1024 chunks (the 512-thread kernel) and of 2048 (the wide one),
+  // eight of them in two slices: x and dy read once, in 16-byte accesses of
+  // whole sectors; the weight once a block; one barrier a row (the two sums
+  // together); the wide kernel's shared accumulators without bank
+  // conflicts.
+  const uint32_t width = elem() == Elem::F32 ? 4 : 8, rows = 8, splits = 2;
+  const uint64_t eb = elemBytes(elem());
+  ASSERT_EQ(normFusedBlock(1024), 512u);
+  for (bool wide : {false, true})
+    for (bool layer : {false, true}) {
+      SCOPED_TRACE(std::string(layer ? "LayerNorm" : "RMSNorm") +
+                   (wide ? ", wide" : ""));
+      const uint32_t n = (wide ? 2048 : 1024) * width, block = 512;
+      const uint64_t rowBytes = uint64_t(rows) * n * eb;
+      Interpreter interp(**module);
+      std::vector<double> x = random(size_t(rows) * n, -2, 2);
+      uint64_t dx = upload(interp, x), ddy = upload(interp, x),
+               dw = upload(interp, random(n, 0.5, 1.5)),
+               dmean = uploadF32(interp, rows, 0.0f),
+               drstd = uploadF32(interp, rows, 1.0f),
+               dgrad = upload(interp, x),
+               dpartial = interp.allocGlobal(size_t(splits) * 2 * n * 4);
+      interp::Profile profile;
+      interp::LaunchOptions options;
+      options.profile = &profile;
+      std::string name = kernel((std::string(layer ? "layer" : "rms") +
+                                 "_norm_bwd_fused_b512" + (wide ? "r4" : ""))
+                                    .c_str());
+      auto r = interp.launch(name, {splits}, {block},
+                             {dx, ddy, dw, dmean, drstd, dgrad, dpartial, n,
+                              rows, n, n, n, rows / splits,
+                              uint32_t(kNormBwdWeight)},
+                             options);
+      ASSERT_TRUE(r.success) << r.message();
+      const interp::KernelProfile &k = profile.kernels().at(0);
+      const uint64_t vectorBytes = 2 * rowBytes + splits * n * eb;
+      // The vector reads, and rstd (and mean) a row, by every thread.
+      EXPECT_EQ(k.global.at("ld.global").bytes,
+                vectorBytes + uint64_t(rows) * block * 4 * (layer ? 2 : 1));
+      EXPECT_EQ(k.mix.at("ld.global.16B"), vectorBytes / 16 / 32);
+      EXPECT_EQ(k.global.at("ld.global").sectors,
+                k.global.at("ld.global").idealSectors);
+      // dx once, in 16-byte stores; then each slice's dw and db partials.
+      EXPECT_EQ(k.mix.at("st.global.16B"), rowBytes / 16 / 32);
+      EXPECT_EQ(k.global.at("st.global").bytes,
+                rowBytes + splits * 2 * n * 4);
+      EXPECT_EQ(k.mix.at("bar"), uint64_t(rows) * (block / 32));
+      for (auto &[kind, stats] : k.shared)
+        EXPECT_EQ(stats.bankConflicts(), 0u) << kind;
+      if (wide)
+        EXPECT_GT(k.shared.size(), 1u) << "no shared accumulators";
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Types, TrainingKernelsTest, elemVariants(), elemVariantName);

@@ -10,6 +10,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
 using namespace kaio;
 using namespace kaio::ops;
 using namespace kaio::rt::test;
@@ -236,8 +241,9 @@ TEST_P(TrainingOpsTest, LaunchesABlockPerRow) {
   EXPECT_EQ(counters->launches, launches + 4);
   EXPECT_STREQ(counters->lastKernel, "norm_bwd_reduce_f32");
   EXPECT_EQ(counters->lastGrid[0], 4u);
-  // Rows wider than a block holds (5000 f32 columns): dx, the slices (20
-  // blocks across), their sum.
+  // Rows longer than the register variants hold (5000 f32 columns): the
+  // wide fused kernel (512 threads, accumulators in shared memory), then
+  // the sum (20 blocks across).
   Matrix wide = Matrix::rowMajor(buf->view().subview(0, 10000), 2, 5000);
   Matrix dwide = Matrix::rowMajor(buf->view().subview(40000, 10000), 2, 5000);
   nb.mean = Matrix::vector(buf->view().subview(30400, 2), 2);
@@ -247,9 +253,124 @@ TEST_P(TrainingOpsTest, LaunchesABlockPerRow) {
   nb.workspace = Matrix::vector(buf->view().subview(20000, 10000), 10000);
   launches = counters->launches;
   ASSERT_FALSE(lib->layerNormBackward(wide, dwide, dwide, nb));
-  EXPECT_EQ(counters->launches, launches + 3);
+  EXPECT_EQ(counters->launches, launches + 2);
+  EXPECT_STREQ(counters->prevKernel, "layer_norm_bwd_fused_b512r4_f32_v4");
   EXPECT_STREQ(counters->lastKernel, "norm_bwd_reduce_f32");
   EXPECT_EQ(counters->lastGrid[0], 20u);
+  // Longer still (8193 columns, past 8192): dx, the slices, their sum.
+  Matrix wider = Matrix::rowMajor(buf->view().subview(0, 16386), 2, 8193);
+  Matrix dwider =
+      Matrix::rowMajor(buf->view().subview(41000, 16386), 2, 8193);
+  nb.mean = Matrix::vector(buf->view().subview(57400, 2), 2);
+  nb.rstd = Matrix::vector(buf->view().subview(57500, 2), 2);
+  nb.dweight = Matrix::vector(buf->view().subview(16400, 8193), 8193);
+  nb.dbias = Matrix();
+  nb.workspace = Matrix::vector(buf->view().subview(24600, 16386), 16386);
+  launches = counters->launches;
+  ASSERT_FALSE(lib->layerNormBackward(wider, dwider, dwider, nb));
+  EXPECT_EQ(counters->launches, launches + 3);
+  EXPECT_STREQ(counters->prevKernel, "norm_bwd_params_f32");
+  EXPECT_STREQ(counters->lastKernel, "norm_bwd_reduce_f32");
+}
+
+// On a GPU: RMSNorm and LayerNorm backward (dx, dweight, dbias) against
+// the closed form in f64, on every path: the register fused kernels (7 to
+// 4096 columns, 128 to 512 threads), the wide one (5000, 8192: shared
+// accumulators), the two-kernel path (8193; and a row stride that is not
+// 16-byte aligned), with enough rows for several slices.
+TEST_P(TrainingOpsTest, NormBackwardMatchesF64OnTheGpu) {
+  if (isFake())
+    GTEST_SKIP() << "the fake driver computes nothing";
+  rt::Expected<Library> lib = Library::load(*device);
+  ASSERT_TRUE(lib) << lib.error().message();
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> dist(-2, 2);
+  struct Shape {
+    std::int64_t n, ld;
+  };
+  for (Shape sh : {Shape{7, 8}, Shape{300, 300}, Shape{1000, 1000},
+                   Shape{4096, 4096}, Shape{5000, 5000}, Shape{8192, 8192},
+                   Shape{8193, 8196}, Shape{4096, 4097}})
+    for (bool layer : {false, true}) {
+      const std::int64_t n = sh.n, ld = sh.ld, rows = n > 2000 ? 40 : 100;
+      std::vector<float> hx(rows * ld), hdy(rows * ld), hw(n), hmean(rows),
+          hrstd(rows);
+      for (float &v : hx)
+        v = dist(rng);
+      for (float &v : hdy)
+        v = dist(rng) / 2;
+      for (float &v : hw)
+        v = 1 + dist(rng) / 4;
+      for (std::int64_t r = 0; r < rows; ++r) {
+        double mu = 0, ss = 0;
+        for (std::int64_t c = 0; c < n; ++c)
+          mu += hx[r * ld + c];
+        mu = layer ? mu / n : 0;
+        for (std::int64_t c = 0; c < n; ++c)
+          ss += (hx[r * ld + c] - mu) * (hx[r * ld + c] - mu);
+        hmean[r] = float(mu);
+        hrstd[r] = float(1 / std::sqrt(ss / n + 1e-5));
+      }
+      auto x = rt::DeviceBuffer<float>::fromHost(*device, hx);
+      auto dy = rt::DeviceBuffer<float>::fromHost(*device, hdy);
+      auto w = rt::DeviceBuffer<float>::fromHost(*device, hw);
+      auto mean = rt::DeviceBuffer<float>::fromHost(*device, hmean);
+      auto rstd = rt::DeviceBuffer<float>::fromHost(*device, hrstd);
+      auto dx = rt::DeviceBuffer<float>::allocate(*device, rows * ld);
+      auto dw = rt::DeviceBuffer<float>::allocate(*device, n);
+      auto db = rt::DeviceBuffer<float>::allocate(*device, n);
+      auto ws = rt::DeviceBuffer<float>::allocate(
+          *device, normBackwardWorkspaceElements(rows, n));
+      ASSERT_TRUE(x && dy && w && mean && rstd && dx && dw && db && ws);
+      NormBackwardOptions o;
+      o.weight = Matrix::vector(w->view(), n);
+      o.rstd = Matrix::vector(rstd->view(), rows);
+      if (layer) {
+        o.mean = Matrix::vector(mean->view(), rows);
+        o.dbias = Matrix::vector(db->view(), n);
+      }
+      o.dweight = Matrix::vector(dw->view(), n);
+      o.workspace = Matrix::vector(ws->view(), ws->size());
+      Matrix mx = Matrix::rowMajor(x->view(), rows, n, ld);
+      Matrix mdy = Matrix::rowMajor(dy->view(), rows, n, ld);
+      Matrix mdx = Matrix::rowMajor(dx->view(), rows, n, ld);
+      rt::Error e = layer ? lib->layerNormBackward(mx, mdy, mdx, o)
+                          : lib->rmsNormBackward(mx, mdy, mdx, o);
+      ASSERT_FALSE(e) << e.message();
+      std::vector<float> gx(rows * ld), gw(n), gb(n);
+      ASSERT_FALSE(dx->copyToHost(gx.data(), gx.size()));
+      ASSERT_FALSE(dw->copyToHost(gw.data(), gw.size()));
+      ASSERT_FALSE(db->copyToHost(gb.data(), gb.size()));
+      std::vector<double> wantW(n), wantB(n);
+      const std::string at = std::string(layer ? "layer" : "rms") +
+                             "_norm_bwd n=" + std::to_string(n) +
+                             " ld=" + std::to_string(ld);
+      for (std::int64_t r = 0; r < rows; ++r) {
+        double mu = hmean[r], rs = hrstd[r], sg = 0, sgx = 0;
+        for (std::int64_t c = 0; c < n; ++c) {
+          double g = double(hdy[r * ld + c]) * hw[c],
+                 xhat = (hx[r * ld + c] - mu) * rs;
+          sg += g;
+          sgx += g * xhat;
+          wantW[c] += hdy[r * ld + c] * xhat;
+          wantB[c] += hdy[r * ld + c];
+        }
+        for (std::int64_t c = 0; c < n; ++c) {
+          double xhat = (hx[r * ld + c] - mu) * rs;
+          double want = rs * (double(hdy[r * ld + c]) * hw[c] -
+                              (layer ? sg / n : 0) - xhat * sgx / n);
+          ASSERT_NEAR(gx[r * ld + c], want, 1e-4 * (std::fabs(want) + 0.1))
+              << at << " dx row " << r << " col " << c;
+        }
+      }
+      for (std::int64_t c = 0; c < n; ++c) {
+        ASSERT_NEAR(gw[c], wantW[c], 1e-4 * (std::fabs(wantW[c]) + 1))
+            << at << " dweight " << c;
+        if (layer)
+          ASSERT_NEAR(gb[c], wantB[c], 1e-4 * (std::fabs(wantB[c]) + 1))
+              << at << " dbias " << c;
+      }
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, TrainingOpsTest,

@@ -52,6 +52,36 @@ TEST(SignatureTest, DynamicSharedMemoryRequirement) {
   }
 }
 
+TEST(SignatureTest, CompiledClusterRequirement) {
+  KernelSignature sig = parseOne("gemm(u32) smem=1024 cluster=2x1x1");
+  EXPECT_EQ(sig.cluster, (std::array<unsigned, 3>{2, 1, 1}));
+  EXPECT_TRUE(sig.hasCluster());
+  EXPECT_EQ(sig.dynamicSharedBytes, 1024u);
+  EXPECT_EQ(sig.str(), "gemm(u32) smem=1024 cluster=2x1x1");
+  // Either order, fewer dimensions, no shared memory.
+  EXPECT_EQ(parseOne("k() cluster=2x4 smem=8").cluster,
+            (std::array<unsigned, 3>{2, 4, 1}));
+  EXPECT_EQ(parseOne("k() cluster=16").str(), "k() cluster=16x1x1");
+  EXPECT_FALSE(parseOne("k()").hasCluster());
+  EXPECT_FALSE(parseOne("k() cluster=1x1x1").hasCluster());
+  for (const char *bad :
+       {"k() cluster=", "k() cluster=0", "k() cluster=2x", "k() cluster=x2",
+        "k() cluster=17", "k() cluster=4x4x2", "k() cluster=2x1x1x1",
+        "k() cluster=2 cluster=2", "k() cluster=2y1"}) {
+    Expected<KernelSignature> s = parseKernelSignature(bad);
+    ASSERT_FALSE(s) << bad;
+    EXPECT_NE(s.error().message().find(
+                  "expected ' cluster=X[xY[xZ]]' (once, at most 16 blocks)"),
+              std::string::npos)
+        << s.error().message();
+  }
+  Expected<KernelSignature> s = parseKernelSignature("k() smem=8 smem=8");
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.error().message().find("expected ' smem=BYTES' (once, BYTES > 0)"),
+            std::string::npos)
+      << s.error().message();
+}
+
 TEST(SignatureTest, RejectsMalformedSignatures) {
   auto errorOf = [](const char *text) {
     Expected<KernelSignature> sig = parseKernelSignature(text);

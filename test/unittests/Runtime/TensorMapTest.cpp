@@ -205,6 +205,69 @@ TEST_F(TensorMapFakeDriverTest, ClusterLaunchesGoThroughCuLaunchKernelEx) {
             std::string::npos);
 }
 
+TEST_F(TensorMapFakeDriverTest, CompiledClustersAreChecked) {
+  // A kernel compiled for clusters of 2 x 1 (`.reqnctapercluster`, recorded
+  // as `cluster=` in its signature): a launch naming no cluster is checked
+  // as if it named that one and launched plainly (the driver applies the
+  // compiled cluster); a grid that is not whole clusters, or another
+  // cluster, is refused before anything is launched.
+  static const char *kClusteredPtx = R"(// kaio.kernel paired(u32) cluster=2x1x1
+.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry paired(
+	.param .u32 n
+)
+.reqnctapercluster 2, 1, 1
+{
+	ret;
+}
+)";
+  Device h100 = *Device::open(1);
+  Module mod = *Module::loadPtx(h100, kClusteredPtx);
+  Kernel kernel = *mod.getKernel("paired");
+  ASSERT_TRUE(kernel.signature());
+  EXPECT_EQ(kernel.signature()->str(), "paired(u32) cluster=2x1x1");
+  LaunchConfig config;
+  config.grid = Dim3(6);
+  int launches = counters->launches;
+  ASSERT_FALSE(kernel.launch(config, std::uint32_t(1)));
+  EXPECT_EQ(counters->launches, launches + 1);
+  EXPECT_EQ(counters->lastCluster[0], 1u) << "not through cuLaunchKernelEx";
+  // Naming the compiled cluster is the same launch, with the attribute.
+  config.cluster = Dim3(2);
+  ASSERT_FALSE(kernel.launch(config, std::uint32_t(1)));
+  EXPECT_EQ(counters->lastCluster[0], 2u);
+  launches = counters->launches;
+  config.grid = Dim3(7);
+  config.cluster = Dim3();
+  EXPECT_NE(messageOf(kernel.launch(config, std::uint32_t(1)))
+                .find("cluster dimension x 2 does not divide grid dimension "
+                      "x 7"),
+            std::string::npos);
+  config.grid = Dim3(8);
+  config.cluster = Dim3(4);
+  EXPECT_NE(messageOf(kernel.launch(config, std::uint32_t(1)))
+                .find("launching kernel 'paired': cluster 4 differs from the "
+                      "kernel's compiled cluster 2 (.reqnctapercluster)"),
+            std::string::npos);
+  Expected<unsigned> clusters = kernel.maxActiveClusters(config);
+  ASSERT_FALSE(clusters);
+  EXPECT_EQ(counters->launches, launches);
+  // The occupancy query takes the compiled cluster too.
+  config.cluster = Dim3();
+  clusters = kernel.maxActiveClusters(config);
+  ASSERT_TRUE(clusters) << clusters.takeError().message();
+  EXPECT_EQ(*clusters, 66u);
+  // An 8.0 GPU has no clusters: refused, named.
+  Device a100 = *Device::open(0);
+  Module old = *Module::loadPtx(a100, kClusteredPtx);
+  EXPECT_NE(messageOf(old.getKernel("paired")->launch(config,
+                                                        std::uint32_t(1)))
+                .find("thread block clusters need sm_90 or newer"),
+            std::string::npos);
+}
+
 TEST_F(TensorMapFakeDriverTest, MaxActiveClustersAsksTheDriver) {
   // The fake 132-SM GPU runs one cluster per `size` SMs; the query opts in
   // to the shared memory asked for, as a launch does, so a kernel that
