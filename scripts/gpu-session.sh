@@ -103,7 +103,7 @@ for s in "${steps[@]}"; do
     step torch-attention-backward 180 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --backward \
       --json "$out/torch-attention-backward.json" ;;
-  pending-bench) # written since the last GPU run (sessions 14-17): the
+  pending-bench) # written since the last GPU run (sessions 14-18): the
                  # sm_90a GEMM in clusters of two multicasting B (counters
                  # n128c2_ms/n256c2_ms beside n128_ms/n256_ms), split K
                  # for decode-like GEMMs (both tensor-core kernels), the
@@ -111,9 +111,11 @@ for s in "${steps[@]}"; do
                  # attention kernels' XOR-stepped ldmatrix addresses (fewer
                  # registers, no spills) and the backward at head dim 256,
                  # the norms' unmasked weight/bias path, the 16-bit
-                 # activations' fast exp and division, the promoted FP8 GEMM
+                 # activations' fast exp and division, the promoted FP8 GEMM,
+                 # the norm backward read once (one barrier a row; rows of
+                 # 8192 f32 fused too, the wide variant)
     step bench-pending 240 "$build/bin/kaio-bench" --filter \
-      'OpsGemm(F16F32|BF16F32)(Layouts)?VsCublas|OpsGemmPortableVsCublas|FlashAttention(Portable|Bwd)?(F16|BF16)/seq:(2048|8192)/|FlashDecode|RmsNormBF|LayerNormF|LayerNormBF|GeluTanhBF16|SwiGluBF16|OpsGemmFp8' \
+      'OpsGemm(F16F32|BF16F32)(Layouts)?VsCublas|OpsGemmPortableVsCublas|FlashAttention(Portable|Bwd)?(F16|BF16)/seq:(2048|8192)/|FlashDecode|RmsNormBF|LayerNormF|LayerNormBF|GeluTanhBF16|SwiGluBF16|OpsGemmFp8|NormBwd' \
       --json "$out/bench-pending.json"
     "$py" "$root/bench/plot.py" --table "$out/bench-pending.json" > "$out/bench-pending.md" 2>&1 || true
     step torch-attention-portable 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \

@@ -413,6 +413,25 @@ TEST_P(TrainingKernelsTest, RowReductionsAndArgmax) {
             int64_t(70000) * 100000 + 12345);
 }
 
+/// The forward's saved statistics of each row (f32, as the forward stores
+/// them): the mean (0 for RMSNorm) and 1 / sqrt(var + eps).
+std::pair<std::vector<float>, std::vector<float>>
+normStatsOf(bool layer, const std::vector<double> &x, uint32_t rows,
+            uint32_t n, uint32_t ld, double eps) {
+  std::vector<float> mean(rows), rstd(rows);
+  for (uint32_t r = 0; r < rows; ++r) {
+    double mu = 0, ss = 0;
+    for (uint32_t c = 0; c < n; ++c)
+      mu += x[r * ld + c];
+    mu = layer ? mu / n : 0;
+    for (uint32_t c = 0; c < n; ++c)
+      ss += (x[r * ld + c] - mu) * (x[r * ld + c] - mu);
+    mean[r] = float(mu);
+    rstd[r] = float(1 / std::sqrt(ss / n + eps));
+  }
+  return {mean, rstd};
+}
+
 /// sum over the batch of dy * norm(x) (f64), for finite differences.
 double normLoss(bool layer, const std::vector<double> &x,
                 const std::vector<double> &dy, const std::vector<double> &w,
@@ -460,17 +479,7 @@ TEST_P(TrainingKernelsTest, NormBackwardIsTheForwardsGradient) {
                                        : std::vector<double>(n, 1.0),
                           b = random(n, -1, 1);
       const uint32_t weightFlag = weighted ? uint32_t(kNormBwdWeight) : 0u;
-      std::vector<float> mean(rows), rstd(rows);
-      for (uint32_t r = 0; r < rows; ++r) {
-        double mu = 0, ss = 0;
-        for (uint32_t c = 0; c < n; ++c)
-          mu += x[r * ld + c];
-        mu = layer ? mu / n : 0;
-        for (uint32_t c = 0; c < n; ++c)
-          ss += (x[r * ld + c] - mu) * (x[r * ld + c] - mu);
-        mean[r] = mu;
-        rstd[r] = 1 / std::sqrt(ss / n + eps);
-      }
+      auto [mean, rstd] = normStatsOf(layer, x, rows, n, ld, eps);
       Interpreter interp(**module);
       uint64_t dx = upload(interp, x), ddy = upload(interp, dy),
                dw = weighted ? upload(interp, w) : dx,
@@ -612,17 +621,7 @@ TEST_P(TrainingKernelsTest, FusedNormBackwardWideRows) {
       std::vector<double> x = random(size_t(rows) * ld, -2, 2);
       std::vector<double> dy = random(size_t(rows) * ld, -1, 1);
       std::vector<double> w = random(n, 0.5, 1.5);
-      std::vector<float> mean(rows), rstd(rows);
-      for (uint32_t r = 0; r < rows; ++r) {
-        double mu = 0, ss = 0;
-        for (uint32_t c = 0; c < n; ++c)
-          mu += x[r * ld + c];
-        mu = layer ? mu / n : 0;
-        for (uint32_t c = 0; c < n; ++c)
-          ss += (x[r * ld + c] - mu) * (x[r * ld + c] - mu);
-        mean[r] = float(mu);
-        rstd[r] = float(1 / std::sqrt(ss / n + 1e-5));
-      }
+      auto [mean, rstd] = normStatsOf(layer, x, rows, n, ld, 1e-5);
       Interpreter interp(**module);
       uint64_t dx = upload(interp, x), ddy = upload(interp, dy),
                dw = upload(interp, w), dmean = interp.allocGlobal(rows * 4),
