@@ -132,6 +132,30 @@ rt::Error launchNormBackward(Library::Impl &impl, const char *op, bool layer,
   bool fused = block != 0;
   std::int64_t splits = x.rows > 0 ? splitsFor(x.rows) : 0;
   std::int64_t perSplit = x.rows > 0 ? (x.rows + splits - 1) / splits : 0;
+  // Without the fused kernel, the slices' partials first: dx may be dy
+  // (in place), which the dx kernel overwrites.
+  unsigned columnBlocks =
+      unsigned((x.cols + kNormParamsBlock - 1) / kNormParamsBlock);
+  if (params && splits > 0 && !fused) {
+    rt::Expected<rt::Kernel *> k = kernel(
+        std::string("norm_bwd_params_") + getDTypeName(x.dtype));
+    if (!k)
+      return k.takeError().addContext(op);
+    std::vector<rt::KernelArg> args = {
+        detail::pointerArg(x, x.dtype, true),
+        detail::pointerArg(dy, x.dtype, true),
+        detail::pointerArg(mean, DType::F32, true),
+        detail::pointerArg(o.rstd, DType::F32, true),
+        detail::pointerArg(o.workspace, DType::F32, false),
+        u32(x.cols), u32(x.rows), u32(x.ld), u32(dy.ld), u32(perSplit),
+        u32(layer ? unsigned(kNormBwdLayer) : 0u)};
+    rt::LaunchConfig config;
+    config.grid = rt::Dim3(columnBlocks, unsigned(splits));
+    config.block = rt::Dim3(kNormParamsBlock);
+    config.stream = o.stream;
+    if (rt::Error e = (*k)->launchArgs(config, args))
+      return e.addContext(op);
+  }
   if (x.rows > 0) {
     rt::Expected<rt::Kernel *> k =
         kernel(detail::kernelName(base.c_str(), x.dtype, width));
@@ -162,30 +186,7 @@ rt::Error launchNormBackward(Library::Impl &impl, const char *op, bool layer,
   }
   if (!params)
     return rt::Error::success();
-  // Parameter gradients: row slices into the workspace (unless the fused
-  // kernel wrote them), then their sum.
-  unsigned columnBlocks =
-      unsigned((x.cols + kNormParamsBlock - 1) / kNormParamsBlock);
-  if (splits > 0 && !fused) {
-    rt::Expected<rt::Kernel *> k = kernel(
-        std::string("norm_bwd_params_") + getDTypeName(x.dtype));
-    if (!k)
-      return k.takeError().addContext(op);
-    std::vector<rt::KernelArg> args = {
-        detail::pointerArg(x, x.dtype, true),
-        detail::pointerArg(dy, x.dtype, true),
-        detail::pointerArg(mean, DType::F32, true),
-        detail::pointerArg(o.rstd, DType::F32, true),
-        detail::pointerArg(o.workspace, DType::F32, false),
-        u32(x.cols), u32(x.rows), u32(x.ld), u32(dy.ld), u32(perSplit),
-        u32(layer ? unsigned(kNormBwdLayer) : 0u)};
-    rt::LaunchConfig config;
-    config.grid = rt::Dim3(columnBlocks, unsigned(splits));
-    config.block = rt::Dim3(kNormParamsBlock);
-    config.stream = o.stream;
-    if (rt::Error e = (*k)->launchArgs(config, args))
-      return e.addContext(op);
-  }
+  // The parameter gradients: the slices' partials summed in order.
   rt::Expected<rt::Kernel *> k =
       kernel(std::string("norm_bwd_reduce_") + getDTypeName(x.dtype));
   if (!k)

@@ -443,6 +443,37 @@ Error Kernel::setMaxDynamicSharedMemory(unsigned bytes) {
   return Error::success();
 }
 
+/// CUfunction_attribute: clusters past the portable size allowed.
+static constexpr int kNonPortableClusterSizeAllowed = 14;
+
+/// Whether a launch names a cluster (any dimension but 1 x 1 x 1, zeros
+/// included: validateLaunchConfig refuses those).
+static bool namesCluster(const LaunchConfig &config) {
+  return config.cluster.x != 1 || config.cluster.y != 1 ||
+         config.cluster.z != 1;
+}
+
+/// A kernel compiled for a cluster (`cluster=` in its signature) takes that
+/// one: `config` without a cluster gets it (so that the grid is checked
+/// against it), one that names another is refused.
+static Error applyCompiledCluster(const KernelSignature *sig,
+                                  LaunchConfig &config,
+                                  const std::string &kernelName) {
+  if (!sig || !sig->hasCluster())
+    return Error::success();
+  Dim3 compiled(sig->cluster[0], sig->cluster[1], sig->cluster[2]);
+  if (namesCluster(config) &&
+      (config.cluster.x != compiled.x || config.cluster.y != compiled.y ||
+       config.cluster.z != compiled.z))
+    return Error::make(ErrorCode::InvalidConfig,
+                       "cluster " + config.cluster.str() +
+                           " differs from the kernel's compiled cluster " +
+                           compiled.str() + " (.reqnctapercluster)")
+        .addContext("launching kernel '" + kernelName + "'");
+  config.cluster = compiled;
+  return Error::success();
+}
+
 Error Kernel::validate(const LaunchConfig &config) const {
   if (config.stream && config.stream->state() != module_->device)
     return Error::make(ErrorCode::InvalidValue,
@@ -451,8 +482,12 @@ Error Kernel::validate(const LaunchConfig &config) const {
                            " but the kernel was loaded on device " +
                            std::to_string(module_->device->props.ordinal))
         .addContext("launching kernel '" + kernel_->name + "'");
-  return validateLaunchConfig(config, module_->device->props, &kernel_->attrs,
-                              kernel_->name);
+  LaunchConfig checked = config;
+  if (Error e = applyCompiledCluster(kernel_->signature, checked,
+                                     kernel_->name))
+    return e;
+  return validateLaunchConfig(checked, module_->device->props,
+                              &kernel_->attrs, kernel_->name);
 }
 
 Error Kernel::checkArgs(const KernelArg *args, std::size_t numArgs) const {
@@ -469,27 +504,6 @@ Error Kernel::launchArgs(const LaunchConfig &config, KernelArg *args,
   for (std::size_t i = 0; i < numArgs; ++i)
     params[i] = args[i].data();
   return launchRaw(config, params.data());
-}
-
-/// A kernel compiled for a cluster (`cluster=` in its signature) takes that
-/// one: `config` without a cluster gets it (so that the grid is checked
-/// against it), one that names another is refused.
-static Error applyCompiledCluster(const KernelSignature *sig,
-                                  LaunchConfig &config,
-                                  const std::string &kernelName) {
-  if (!sig || !sig->hasCluster())
-    return Error::success();
-  Dim3 compiled(sig->cluster[0], sig->cluster[1], sig->cluster[2]);
-  if (config.cluster.count() > 1 &&
-      (config.cluster.x != compiled.x || config.cluster.y != compiled.y ||
-       config.cluster.z != compiled.z))
-    return Error::make(ErrorCode::InvalidConfig,
-                       "cluster " + config.cluster.str() +
-                           " differs from the kernel's compiled cluster " +
-                           compiled.str() + " (.reqnctapercluster)")
-        .addContext("launching kernel '" + kernelName + "'");
-  config.cluster = compiled;
-  return Error::success();
 }
 
 Error Kernel::launchRaw(const LaunchConfig &requested, void **params) {
@@ -509,9 +523,9 @@ Error Kernel::launchRaw(const LaunchConfig &requested, void **params) {
   }
   // A kernel compiled for a cluster is launched plainly when the launch
   // names none (the driver applies the compiled one).
-  bool compiledCluster =
-      kernel_->signature && kernel_->signature->hasCluster() &&
-      config.cluster.count() <= 1;
+  bool compiledCluster = kernel_->signature &&
+                         kernel_->signature->hasCluster() &&
+                         !namesCluster(config);
   if (Error e = applyCompiledCluster(kernel_->signature, config,
                                      kernel_->name))
     return e;
@@ -528,6 +542,14 @@ Error Kernel::launchRaw(const LaunchConfig &requested, void **params) {
   ScopedContext scope(*module_->device);
   if (Error e = scope.enterLazily(doing))
     return e;
+  // Clusters past the portable size need the kernel's permission, on
+  // either path.
+  if (config.cluster.count() > kPortableClusterBlocks &&
+      config.nonPortableCluster)
+    if (CUresult r = api.cuFuncSetAttribute(
+            kernel_->function, kNonPortableClusterSizeAllowed, 1))
+      return makeCudaError(api, r, "cuFuncSetAttribute", doing(),
+                           "allowing a non-portable cluster size");
   if (config.cluster.count() > 1 && !compiledCluster)
     return launchCluster(config, params, doing());
   if (CUresult r = api.cuLaunchKernel(
@@ -562,7 +584,6 @@ struct LaunchExConfig {
   unsigned numAttrs;
 };
 constexpr int kClusterDimensionAttribute = 4;
-constexpr int kNonPortableClusterSizeAllowed = 14; // CUfunction_attribute
 
 /// The CUlaunchConfig of `config` with its cluster dimension (`attr`, which
 /// it points to), over `grid`.
@@ -629,11 +650,6 @@ Error Kernel::launchCluster(const LaunchConfig &config, void **params,
                        "the CUDA driver has no cuLaunchKernelEx (cluster "
                        "launches need CUDA 12)")
         .addContext(doing);
-  if (config.nonPortableCluster)
-    if (CUresult r = api.cuFuncSetAttribute(
-            kernel_->function, kNonPortableClusterSizeAllowed, 1))
-      return makeCudaError(api, r, "cuFuncSetAttribute", doing,
-                           "allowing a non-portable cluster size");
   LaunchExAttribute attr;
   LaunchExConfig ex = clusterLaunchConfig(config, config.grid, attr);
   if (CUresult r = api.cuLaunchKernelEx(&ex, kernel_->function, params,

@@ -257,27 +257,31 @@ TEST_P(TrainingOpsTest, LaunchesABlockPerRow) {
   EXPECT_STREQ(counters->prevKernel, "layer_norm_bwd_fused_b512r4_f32_v4");
   EXPECT_STREQ(counters->lastKernel, "norm_bwd_reduce_f32");
   EXPECT_EQ(counters->lastGrid[0], 20u);
-  // Longer still (8193 columns, past 8192): dx, the slices, their sum.
-  Matrix wider = Matrix::rowMajor(buf->view().subview(0, 16386), 2, 8193);
+  // Longer still (8196 aligned columns: 2049 chunks, past the wide
+  // kernel's 2048): the slices, then dx, then their sum — the slices
+  // before dx, which may be dy (in place here).
+  Matrix wider = Matrix::rowMajor(buf->view().subview(0, 16392), 2, 8196);
   Matrix dwider =
-      Matrix::rowMajor(buf->view().subview(41000, 16386), 2, 8193);
+      Matrix::rowMajor(buf->view().subview(41000, 16392), 2, 8196);
   nb.mean = Matrix::vector(buf->view().subview(57400, 2), 2);
   nb.rstd = Matrix::vector(buf->view().subview(57500, 2), 2);
-  nb.dweight = Matrix::vector(buf->view().subview(16400, 8193), 8193);
+  nb.dweight = Matrix::vector(buf->view().subview(16400, 8196), 8196);
   nb.dbias = Matrix();
-  nb.workspace = Matrix::vector(buf->view().subview(24600, 16386), 16386);
+  nb.workspace = Matrix::vector(buf->view().subview(24600, 16392), 16392);
   launches = counters->launches;
   ASSERT_FALSE(lib->layerNormBackward(wider, dwider, dwider, nb));
   EXPECT_EQ(counters->launches, launches + 3);
-  EXPECT_STREQ(counters->prevKernel, "norm_bwd_params_f32");
+  EXPECT_STREQ(counters->prevKernel, "layer_norm_bwd_f32_v4");
   EXPECT_STREQ(counters->lastKernel, "norm_bwd_reduce_f32");
 }
 
 // On a GPU: RMSNorm and LayerNorm backward (dx, dweight, dbias) against
 // the closed form in f64, on every path: the register fused kernels (7 to
-// 4096 columns, 128 to 512 threads), the wide one (5000, 8192: shared
-// accumulators), the two-kernel path (8193; and a row stride that is not
-// 16-byte aligned), with enough rows for several slices.
+// 4096 columns, 128 to 512 threads), the wide one (5000, 8192 and 8193:
+// shared accumulators, the last with a tail), the two-kernel path (8196
+// columns, one chunk too many; and a row stride that is not 16-byte
+// aligned), with enough rows for several slices. LayerNorm's dx is written
+// over dy (in place).
 TEST_P(TrainingOpsTest, NormBackwardMatchesF64OnTheGpu) {
   if (isFake())
     GTEST_SKIP() << "the fake driver computes nothing";
@@ -290,7 +294,8 @@ TEST_P(TrainingOpsTest, NormBackwardMatchesF64OnTheGpu) {
   };
   for (Shape sh : {Shape{7, 8}, Shape{300, 300}, Shape{1000, 1000},
                    Shape{4096, 4096}, Shape{5000, 5000}, Shape{8192, 8192},
-                   Shape{8193, 8196}, Shape{4096, 4097}})
+                   Shape{8193, 8196}, Shape{8196, 8196},
+                   Shape{4096, 4097}})
     for (bool layer : {false, true}) {
       const std::int64_t n = sh.n, ld = sh.ld, rows = n > 2000 ? 40 : 100;
       std::vector<float> hx(rows * ld), hdy(rows * ld), hw(n), hmean(rows),
@@ -333,12 +338,12 @@ TEST_P(TrainingOpsTest, NormBackwardMatchesF64OnTheGpu) {
       o.workspace = Matrix::vector(ws->view(), ws->size());
       Matrix mx = Matrix::rowMajor(x->view(), rows, n, ld);
       Matrix mdy = Matrix::rowMajor(dy->view(), rows, n, ld);
-      Matrix mdx = Matrix::rowMajor(dx->view(), rows, n, ld);
+      Matrix mdx = layer ? mdy : Matrix::rowMajor(dx->view(), rows, n, ld);
       rt::Error e = layer ? lib->layerNormBackward(mx, mdy, mdx, o)
                           : lib->rmsNormBackward(mx, mdy, mdx, o);
       ASSERT_FALSE(e) << e.message();
       std::vector<float> gx(rows * ld), gw(n), gb(n);
-      ASSERT_FALSE(dx->copyToHost(gx.data(), gx.size()));
+      ASSERT_FALSE((layer ? *dy : *dx).copyToHost(gx.data(), gx.size()));
       ASSERT_FALSE(dw->copyToHost(gw.data(), gw.size()));
       ASSERT_FALSE(db->copyToHost(gb.data(), gb.size()));
       std::vector<double> wantW(n), wantB(n);

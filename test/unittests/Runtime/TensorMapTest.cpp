@@ -253,6 +253,18 @@ TEST_F(TensorMapFakeDriverTest, CompiledClustersAreChecked) {
             std::string::npos);
   Expected<unsigned> clusters = kernel.maxActiveClusters(config);
   ASSERT_FALSE(clusters);
+  // A zero dimension names a cluster too (not "none").
+  config.cluster = Dim3(2, 0);
+  EXPECT_NE(messageOf(kernel.launch(config, std::uint32_t(1)))
+                .find("differs from the kernel's compiled cluster 2"),
+            std::string::npos);
+  // Kernel::validate says what the launch would.
+  config.grid = Dim3(7);
+  config.cluster = Dim3();
+  EXPECT_NE(messageOf(kernel.validate(config))
+                .find("cluster dimension x 2 does not divide grid dimension "
+                      "x 7"),
+            std::string::npos);
   EXPECT_EQ(counters->launches, launches);
   // The occupancy query takes the compiled cluster too.
   config.cluster = Dim3();
@@ -260,6 +272,7 @@ TEST_F(TensorMapFakeDriverTest, CompiledClustersAreChecked) {
   ASSERT_TRUE(clusters) << clusters.takeError().message();
   EXPECT_EQ(*clusters, 66u);
   // An 8.0 GPU has no clusters: refused, named.
+  config.grid = Dim3(8);
   Device a100 = *Device::open(0);
   Module old = *Module::loadPtx(a100, kClusteredPtx);
   EXPECT_NE(messageOf(old.getKernel("paired")->launch(config,
