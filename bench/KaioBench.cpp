@@ -533,10 +533,10 @@ bool skipWithoutMaps(benchmark::State &state, const Expected<TensorMap> &a,
   return true;
 }
 
-/// The grid of a persistent example GEMM: a block per 128 x 256 tile of C,
-/// at most one per SM.
-Dim3 persistentGrid(Gpu &gpu, int64_t m, int64_t n) {
-  const int64_t tiles = ((m + 127) / 128) * ((n + 255) / 256);
+/// The grid of a persistent example GEMM: a block per 128 x tileN tile of
+/// C, at most one per SM.
+Dim3 persistentGrid(Gpu &gpu, int64_t m, int64_t n, int64_t tileN = 256) {
+  const int64_t tiles = ((m + 127) / 128) * ((n + tileN - 1) / tileN);
   return Dim3(unsigned(
       std::min<int64_t>(tiles, gpu.device->properties().smCount)));
 }
@@ -643,12 +643,12 @@ void BM_HopperGemmFp8ExampleVsCublasLt(benchmark::State &state) {
     return swizzledMap(hopper->hopper_gemm_fp8_kernel(), buf.ptr(),
                        ScalarType::U8, rows, k, boxRows);
   };
-  Expected<TensorMap> ma = map(*a, m, 128), mb = map(*bt, n, 256);
+  Expected<TensorMap> ma = map(*a, m, 128), mb = map(*bt, n, 128);
   if (skipWithoutMaps(state, ma, mb))
     return;
   LaunchConfig config;
   config.block = bench_hopper::Kernels::hopper_gemm_fp8_block();
-  config.grid = persistentGrid(gpu, m, n);
+  config.grid = persistentGrid(gpu, m, n, /*tileN=*/128);
   auto kaio = [&] {
     return !hopper->hopper_gemm_fp8(config, *ma, *mb, *c, uint32_t(m),
                                        uint32_t(n), uint32_t(k), 0.5f);

@@ -2,32 +2,34 @@
 // FP8 twin of hopper_gemm.mlir. FP8 tensor cores read both operands
 // K-major, so B arrives as B^T (N x K row-major: a Linear layer's weight
 // as it is stored), A as row-major M x K; K tiles are 128 elements (still
-// 128-byte rows, so the same swizzle, box rows and 48 KiB stages) and each
-// consumer issues four m64n256k32 wgmmas per stage. `scale` carries the
+// 128-byte rows, so the same swizzle and box rows, 32 KiB stages) and each
+// consumer issues four m64n128k32 wgmmas per stage. `scale` carries the
 // per-tensor scales of A and B (scale_a * scale_b), applied in f32 to the
-// accumulators before the store. A block of three warpgroups (384 threads)
-// walks the 128 x 256 tiles of C persistently:
+// accumulators before the store. The tensor cores keep FP8 sums to about
+// 14 significant bits, so each K tile's sums are promoted: its wgmma group
+// starts from zero, is waited for, and is added into an f32 accumulator
+// (kaio.frag_map), so the error is one 128-deep tile's whatever K — as
+// cuBLAS's and CUTLASS's FP8 GEMMs and the library's (docs/design.md) do.
+// Two accumulators of a 64 x 128 tile (64 registers each) fit where two
+// of 64 x 256 would not, so the tiles of C are 128 x 128. A block of three
+// warpgroups (384 threads) walks them persistently:
 //  - warpgroup 0 produces: one thread waits until a stage is free (`empty`),
-//    announces its 48 KiB on `full` and issues two TMA boxes into it
-//    (A: 128 x 128, B^T: 256 x 128);
-//  - warpgroups 1 and 2 consume 64 rows each (a 64 x 256 f32 accumulator):
-//    wait for `full`, issue the stage's wgmma group, wait until only that
-//    group is in flight and free the stage the previous group read.
+//    announces its 32 KiB on `full` and issues two TMA boxes into it
+//    (A: 128 x 128, B^T: 128 x 128);
+//  - warpgroups 1 and 2 consume 64 rows each: wait for `full`, issue the
+//    stage's wgmma group, wait for it, free the stage and add the sums in.
+//    The producer keeps the next three stages loading meanwhile.
 // TMA zero-fills outside A and B^T: any M, N >= 1 and K >= 1 a multiple of
 // 16 (16-byte rows for the tensor maps). The host builds the maps (kaio-run
-// `ma=tmap:a:MxK:128x128:swizzle128 mb=tmap:b:NxK:256x128:swizzle128` over
-// u8 buffers) and launches any grid with 384 threads and the 196672 bytes
-// of dynamic shared memory the entry declares. Not yet timed on a GPU.
-// The sums stay in the wgmma accumulators over the whole K: the tensor
-// cores keep FP8 sums to about 14 significant bits, so the error grows
-// with K (the library's FP8 GEMM promotes each K tile's sums into f32
-// registers instead, on 128 x 128 tiles: docs/design.md).
+// `ma=tmap:a:MxK:128x128:swizzle128 mb=tmap:b:NxK:128x128:swizzle128` over
+// u8 buffers) and launches any grid with 384 threads and the dynamic shared
+// memory the entry declares (its `smem=`). Not yet timed on a GPU.
 !A = !kaio.smem<512x128xf8E4M3FN, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
-!B = !kaio.smem<1024x128xf8E4M3FN, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+!B = !kaio.smem<512x128xf8E4M3FN, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
 !MA = !kaio.tensor_map<128x128xf8E4M3FN, swizzle = 128>
-!MB = !kaio.tensor_map<256x128xf8E4M3FN, swizzle = 128>
+!MB = !kaio.tensor_map<128x128xf8E4M3FN, swizzle = 128>
 !Bars = !kaio.smem<4xi64>
-!Acc = !kaio.frag<acc, m16n8k16, f32, 1x32>
+!Acc = !kaio.frag<acc, m16n8k16, f32, 1x16>
 module attributes {kaio.target = "sm_90a"} {
   kaio.kernel @hopper_gemm_fp8(%ma: !MA, %mb: !MB, %C: !kaio.ptr<f32>,
                                %M: i32, %N: i32, %K: i32, %scale: f32)
@@ -35,15 +37,12 @@ module attributes {kaio.target = "sm_90a"} {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %c2 = arith.constant 2 : i32
-    %c3 = arith.constant 3 : i32
     %c4 = arith.constant 4 : i32
     %c16 = arith.constant 16 : i32
     %c64 = arith.constant 64 : i32
     %c127 = arith.constant 127 : i32
     %c128 = arith.constant 128 : i32
-    %stage_bytes = arith.constant 49152 : i32
-    %c255 = arith.constant 255 : i32
-    %c256 = arith.constant 256 : i32
+    %stage_bytes = arith.constant 32768 : i32
     %zero = arith.constant 0.0 : f32
     %As = kaio.shared_alloc : !A
     %Bs = kaio.shared_alloc : !B
@@ -65,8 +64,8 @@ module attributes {kaio.target = "sm_90a"} {
     kaio.barrier
     %mt_end = arith.addi %M, %c127 : i32
     %tiles_m = arith.divui %mt_end, %c128 : i32
-    %nt_end = arith.addi %N, %c255 : i32
-    %tiles_n = arith.divui %nt_end, %c256 : i32
+    %nt_end = arith.addi %N, %c127 : i32
+    %tiles_n = arith.divui %nt_end, %c128 : i32
     %tiles = arith.muli %tiles_m, %tiles_n : i32
     %kt_end = arith.addi %K, %c127 : i32
     %k_tiles = arith.divui %kt_end, %c128 : i32
@@ -80,7 +79,7 @@ module attributes {kaio.target = "sm_90a"} {
           %tm = arith.remui %t, %tiles_m : i32
           %tn = arith.divui %t, %tiles_m : i32
           %row0 = arith.muli %tm, %c128 : i32
-          %col0 = arith.muli %tn, %c256 : i32
+          %col0 = arith.muli %tn, %c128 : i32
           %next = scf.for unsigned %kt = %c0 to %k_tiles step %c1 iter_args(%i = %it) -> (i32) : i32 {
             %s = arith.remui %i, %c4 : i32
             %round = arith.divui %i, %c4 : i32
@@ -91,11 +90,10 @@ module attributes {kaio.target = "sm_90a"} {
             kaio.mbarrier_wait %empty[%s], %free : !Bars
             kaio.mbarrier_arrive %full[%s] expect_tx %stage_bytes : !Bars
             %k0 = arith.muli %kt, %c128 : i32
-            %arow = arith.muli %s, %c128 : i32
-            %brow = arith.muli %s, %c256 : i32
-            kaio.tma_load %ma[%row0, %k0] to %As[%arow], %full[%s]
+            %srow = arith.muli %s, %c128 : i32
+            kaio.tma_load %ma[%row0, %k0] to %As[%srow], %full[%s]
                 : !MA, !A, !Bars
-            kaio.tma_load %mb[%col0, %k0] to %Bs[%brow], %full[%s]
+            kaio.tma_load %mb[%col0, %k0] to %Bs[%srow], %full[%s]
                 : !MB, !B, !Bars
             %i1 = arith.addi %i, %c1 : i32
             scf.yield %i1 : i32
@@ -120,36 +118,29 @@ module attributes {kaio.target = "sm_90a"} {
           %phase = arith.remui %round, %c2 : i32
           kaio.mbarrier_wait %full[%s], %phase : !Bars
           %stage = arith.muli %s, %c128 : i32
-          %bstage = arith.muli %s, %c256 : i32
           %arow = arith.addi %stage, %g_rows : i32
-          %d1 = kaio.warpgroup_mma %As[%arow], %Bs[%bstage] transpose, %d
+          // The K tile's sums alone (from zero), waited for: the stage is
+          // free at once, and the sums go into the f32 accumulator.
+          %p = kaio.warpgroup_mma %As[%arow], %Bs[%stage] transpose, %init
               : !A, !B, !Acc
-          // The previous group is done: its stage is free.
-          kaio.warpgroup_wait pending 1
-          %not_first = arith.cmpi ne, %kt, %c0 : i32
-          %release = arith.andi %wg_leader, %not_first : i1
-          scf.if %release {
-            %i_prev = arith.addi %i, %c3 : i32
-            %s_prev = arith.remui %i_prev, %c4 : i32
-            kaio.mbarrier_arrive %empty[%s_prev] : !Bars
+          %pw = kaio.warpgroup_wait %p pending 0 : !Acc
+          scf.if %wg_leader {
+            kaio.mbarrier_arrive %empty[%s] : !Bars
+          }
+          %d1 = kaio.frag_map %d, %pw : !Acc, !Acc -> !Acc {
+          ^bb0(%x: f32, %y: f32):
+            %sum = arith.addf %x, %y : f32
+            kaio.yield %sum : f32
           }
           %i1 = arith.addi %i, %c1 : i32
           scf.yield %d1, %i1 : !Acc, i32
         }
-        %res = kaio.warpgroup_wait %acc#0 pending 0 : !Acc
-        %any = arith.cmpi ne, %k_tiles, %c0 : i32
-        %release = arith.andi %wg_leader, %any : i1
-        scf.if %release {
-          %i_last = arith.addi %acc#1, %c3 : i32
-          %s_last = arith.remui %i_last, %c4 : i32
-          kaio.mbarrier_arrive %empty[%s_last] : !Bars
-        }
         %tm = arith.remui %t, %tiles_m : i32
         %tn = arith.divui %t, %tiles_m : i32
         %row0 = arith.muli %tm, %c128 : i32
-        %col0 = arith.muli %tn, %c256 : i32
+        %col0 = arith.muli %tn, %c128 : i32
         %row = arith.addi %row0, %rows : i32
-        %scaled = kaio.frag_map %res, %scale : !Acc, f32 -> !Acc {
+        %scaled = kaio.frag_map %acc#0, %scale : !Acc, f32 -> !Acc {
         ^bb0(%x: f32, %sc: f32):
           %y = arith.mulf %x, %sc : f32
           kaio.yield %y : f32

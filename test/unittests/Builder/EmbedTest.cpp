@@ -262,7 +262,7 @@ TEST(Embed, HopperExamplesOnTheGpu) {
                        std::uint32_t boxRows) {
       return swizzledMap(*device, buf.ptr(), ScalarType::U8, rows, K8, boxRows);
     };
-    Expected<TensorMap> ma8 = byteMap(*da8, M, 128), mb8 = byteMap(*db8, N, 256);
+    Expected<TensorMap> ma8 = byteMap(*da8, M, 128), mb8 = byteMap(*db8, N, 128);
     ASSERT_TRUE(ma8 && mb8);
     config.block = embed_hopper::Kernels::hopper_gemm_fp8_block();
     config.grid = Dim3(6);
@@ -278,12 +278,15 @@ TEST(Embed, HopperExamplesOnTheGpu) {
           magnitude += std::fabs(product);
         }
         want *= 0.25;
-        // The tensor cores keep FP8 sums to about 14 significant bits and
-        // the example does not promote them per K tile as the library
-        // does: on an H200, 2^-9.8 of the sum of |products| at K 208
-        // (element 0, 0); 2^-7 allowed.
+        // The tensor cores keep FP8 sums to about 14 significant bits; the
+        // example promotes each K tile's sums into f32 as the library
+        // does. Before it did (whole-K sums in the tensor cores), an H200
+        // gave 2^-9.8 of the sum of |products| at K 208; the library's
+        // promoted kernel 2^-12.6 at K 144 (docs/perf.md). Allowed: 2^-9,
+        // the library's test's allowance (not yet run on a GPU since the
+        // example promotes).
         ASSERT_NEAR((*c8)[i * N + j], want,
-                    1e-3 + 1e-5 * std::fabs(want) + 0.25 * magnitude / 128)
+                    1e-3 + 1e-5 * std::fabs(want) + 0.25 * magnitude / 512)
             << "fp8 " << i << ", " << j;
       }
   }
