@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -273,6 +274,47 @@ TEST_P(TrainingOpsTest, LaunchesABlockPerRow) {
   EXPECT_EQ(counters->launches, launches + 3);
   EXPECT_STREQ(counters->prevKernel, "layer_norm_bwd_f32_v4");
   EXPECT_STREQ(counters->lastKernel, "norm_bwd_reduce_f32");
+}
+
+TEST_P(TrainingOpsTest, WideNormBackwardNeedsItsSharedMemory) {
+  if (!isFake())
+    GTEST_SKIP() << "a fake GPU with less opt-in shared memory";
+  // A GPU with 99 KiB of opt-in shared memory a block (as sm_86/89): bf16
+  // rows of 16000 columns would need the wide kernel's 128 KiB of
+  // accumulators, so they take the two-kernel path (the slices, then dx);
+  // f32 rows of 8000 (64 KiB) still take the wide kernel.
+  ::setenv("FAKE_CUDA_OPTIN_SHARED", "101376", 1);
+  struct Unset {
+    ~Unset() { ::unsetenv("FAKE_CUDA_OPTIN_SHARED"); }
+  } unset;
+  rt::Expected<rt::Device> small = rt::Device::open(0);
+  ASSERT_TRUE(small) << small.error().message();
+  ASSERT_EQ(small->properties().sharedMemPerBlockOptin, 101376);
+  rt::Expected<Library> lib = Library::load(*small);
+  ASSERT_TRUE(lib) << lib.error().message();
+  FakeCudaCounters *counters = getFakeCounters();
+  for (DType type : {DType::BF16, DType::F32}) {
+    const std::int64_t rows = 4, cols = type == DType::BF16 ? 16000 : 8000;
+    Matrix x = fakeMatrix(type, rows, cols, 0x1000000);
+    Matrix dy = fakeMatrix(type, rows, cols, 0x2000000);
+    Matrix dx = fakeMatrix(type, rows, cols, 0x3000000);
+    NormBackwardOptions o;
+    o.rstd = fakeMatrix(DType::F32, 1, rows, 0x4000000);
+    o.dweight = fakeMatrix(type, 1, cols, 0x5000000);
+    o.workspace = fakeMatrix(DType::F32, 1,
+                             normBackwardWorkspaceElements(rows, cols),
+                             0x6000000);
+    int launches = counters->launches;
+    rt::Error e = lib->rmsNormBackward(x, dy, dx, o);
+    ASSERT_FALSE(e) << e.message();
+    if (type == DType::BF16) {
+      EXPECT_EQ(counters->launches, launches + 3);
+      EXPECT_STREQ(counters->prevKernel, "rms_norm_bwd_bf16_v8");
+    } else {
+      EXPECT_EQ(counters->launches, launches + 2);
+      EXPECT_STREQ(counters->prevKernel, "rms_norm_bwd_fused_b512r4_f32_v4");
+    }
+  }
 }
 
 // On a GPU: RMSNorm and LayerNorm backward (dx, dweight, dbias) against

@@ -79,8 +79,14 @@ enum {
 };
 constexpr int kOptinShared = 166912;
 /// Opt-in shared memory per block: device 0 is A100-like, device 1
-/// H100-like.
-int optinShared(int device) { return device == 0 ? kOptinShared : 232448; }
+/// H100-like; FAKE_CUDA_OPTIN_SHARED (bytes) sets device 0's (an sm_86
+/// has 101376), read when asked.
+int optinShared(int device) {
+  if (device != 0)
+    return 232448;
+  const char *env = std::getenv("FAKE_CUDA_OPTIN_SHARED");
+  return env ? std::atoi(env) : kOptinShared;
+}
 
 FakeCudaCounters counters;
 CUctx_st contexts[2] = {{0}, {1}};
