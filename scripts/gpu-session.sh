@@ -113,9 +113,11 @@ for s in "${steps[@]}"; do
                  # the norms' unmasked weight/bias path, the 16-bit
                  # activations' fast exp and division, the promoted FP8 GEMM,
                  # the norm backward read once (one barrier a row; rows of
-                 # 8192 f32 fused too, the wide variant)
+                 # 8192 f32 fused too, the wide variant), the forward row
+                 # kernels of 8192 f32 on 512 threads, the promoted FP8
+                 # kaio-dialect example
     step bench-pending 240 "$build/bin/kaio-bench" --filter \
-      'OpsGemm(F16F32|BF16F32)(Layouts)?VsCublas|OpsGemmPortableVsCublas|FlashAttention(Portable|Bwd)?(F16|BF16)/seq:(2048|8192)/|FlashDecode|RmsNormBF|LayerNormF|LayerNormBF|GeluTanhBF16|SwiGluBF16|OpsGemmFp8|NormBwd' \
+      'OpsGemm(F16F32|BF16F32)(Layouts)?VsCublas|OpsGemmPortableVsCublas|FlashAttention(Portable|Bwd)?(F16|BF16)/seq:(2048|8192)/|FlashDecode|Softmax|RmsNorm|LayerNorm|GeluTanhBF16|SwiGluBF16|OpsGemmFp8|HopperGemmFp8Example' \
       --json "$out/bench-pending.json"
     "$py" "$root/bench/plot.py" --table "$out/bench-pending.json" > "$out/bench-pending.md" 2>&1 || true
     step torch-attention-portable 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \

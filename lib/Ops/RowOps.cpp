@@ -136,6 +136,14 @@ std::string registerRowPart(const Matrix &x, unsigned width) {
   return width > 1 && chunks ? "_regs" + std::to_string(chunks) : "";
 }
 
+/// The block of the kernel registerRowPart names (`allowed`: whether the
+/// op may take a register-row kernel at all).
+unsigned registerRowBlock(const Matrix &x, unsigned width, bool allowed) {
+  unsigned chunks = registerRowChunks(x.cols, getDTypeBytes(x.dtype));
+  return allowed && width > 1 && chunks ? registerRowThreads(chunks)
+                                        : kRowBlock;
+}
+
 rt::Error launchSoftmax(Library::Impl &impl, const char *op, const Matrix &x,
                         const Matrix &out, const SoftmaxOptions &options) {
   if (rt::Error e = checkSoftmax(op, x, out, options))
@@ -169,6 +177,8 @@ rt::Error launchSoftmax(Library::Impl &impl, const char *op, const Matrix &x,
   if (warp)
     config.grid = rt::Dim3(
         unsigned((x.rows + kRowsPerWarpBlock - 1) / kRowsPerWarpBlock));
+  else
+    config.block = rt::Dim3(registerRowBlock(x, width, options.scale != 0.0f));
   if (rt::Error e = (*kernel)->launchArgs(config, args))
     return e.addContext(op);
   return rt::Error::success();
@@ -225,7 +235,9 @@ rt::Error launchNorm(Library::Impl &impl, const char *op, bool layer,
       u32(src.ld),
       rt::KernelArg::scalar(o.eps),
       rt::KernelArg::scalar(flags)};
-  if (rt::Error e = (*kernel)->launchArgs(detail::rowLaunch(x.rows, o.stream), args))
+  rt::LaunchConfig config = detail::rowLaunch(x.rows, o.stream);
+  config.block = rt::Dim3(registerRowBlock(x, width, true));
+  if (rt::Error e = (*kernel)->launchArgs(config, args))
     return e.addContext(op);
   return rt::Error::success();
 }

@@ -397,13 +397,6 @@ private:
   Shared<float> part_;
 };
 
-/// The sums of a and b over a block of kRowBlock threads behind one
-/// barrier, once in a kernel (BlockPairSum's first buffer).
-inline std::pair<F32, F32> blockSumPair(KernelBuilder &k, const U32 &tid,
-                                        const F32 &a, const F32 &b) {
-  return BlockPairSum<kRowBlock>(k)(tid, k.constant(0u), a, b);
-}
-
 /// The reduction across the threads that share a row: the block's, or (for
 /// the warp-per-row kernels) the warp's.
 template <bool Warp>

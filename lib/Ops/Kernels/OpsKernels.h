@@ -47,6 +47,15 @@ constexpr std::int64_t kWarpSoftmaxMaxCols = 1024;
 /// and fewer of them let more blocks share an SM, more rows in flight.
 constexpr unsigned kRegisterRowChunkCounts[] = {1, 2, 4, 8};
 constexpr unsigned kRegisterRowChunks = 8; ///< the most
+/// Threads per block of the forward register-row kernels (softmax,
+/// log-softmax, the norms) of R: the row of kRowBlock x R chunks is spread
+/// over twice the threads past 4 chunks a thread (8: 512 threads of 4 —
+/// 64 registers of row at 256 threads left 4 blocks, 32 warps an SM, and
+/// 73-78 % of a copy at 8192 f32 columns where 4 chunks a thread at 4096
+/// reached 91 %; measured on an H200, docs/perf.md).
+constexpr unsigned registerRowThreads(unsigned chunks) {
+  return chunks > 4 ? 2 * kRowBlock : kRowBlock;
+}
 template <class F, std::size_t... I>
 void forEachRegisterRowChunksOf(F &fn, std::index_sequence<I...>) {
   (fn(std::integral_constant<unsigned, kRegisterRowChunkCounts[I]>()), ...);
@@ -98,7 +107,8 @@ enum NormFlags : std::uint32_t {
 /// mask_period, mask_offset). The vector kernels also come as
 /// `*_regs<R>_<type>_vN` (`softmax_regs4_f32_v4`, same parameters): rows of
 /// up to kRowBlock x R 16-byte chunks held in registers, read once, R in
-/// kRegisterRowChunkCounts (the host takes registerRowChunks).
+/// kRegisterRowChunkCounts (the host takes registerRowChunks), in blocks of
+/// registerRowThreads(R) threads.
 void buildRowKernels(builder::ModuleBuilder &mb);
 
 /// Threads per block of the element-wise kernels; each thread handles one

@@ -1,15 +1,15 @@
 //===- RowKernels.cpp - softmax and norms over rows, with the builder -----===//
 //
-// One block of kRowBlock threads per row. A row is walked in chunks: with
-// vector width V, thread t handles elements [c*V, c*V + V) for chunks
-// c = t, t + blockDim, ... (one 16-byte access per operand), then the tail
-// past the last whole chunk element by element. The walking kernels read
-// the row twice (the second read is the block's own recent data, from
-// L1/L2) and write it once; the register-row ones (`*_regs<R>_*`, rows of
-// up to kRowBlock x R chunks) read it once. Statistics are accumulated in
-// f32 whatever the element type, and reduced across the block with
-// kaio.block_reduce (LayerNorm's two sums behind one barrier:
-// blockSumPair).
+// One block per row (kRowBlock threads; registerRowThreads(R) for the
+// register-row kernels). A row is walked in chunks: with vector width V,
+// thread t handles elements [c*V, c*V + V) for chunks c = t, t + blockDim,
+// ... (one 16-byte access per operand), then the tail past the last whole
+// chunk element by element. The walking kernels read the row twice (the
+// second read is the block's own recent data, from L1/L2) and write it
+// once; the register-row ones (`*_regs<R>_*`, rows of up to kRowBlock x R
+// chunks) read it once. Statistics are accumulated in f32 whatever the
+// element type, and reduced across the block with kaio.block_reduce
+// (LayerNorm's two sums behind one barrier: BlockPairSum).
 //
 //===----------------------------------------------------------------------===//
 
@@ -132,10 +132,11 @@ void buildSoftmax(ModuleBuilder &mb) {
 /// Same parameters and results as buildSoftmax's.
 template <class T, unsigned V, bool Log, unsigned R>
 void buildSoftmaxRegs(ModuleBuilder &mb) {
+  constexpr unsigned Threads = registerRowThreads(R);
   std::string base = std::string(Log ? "log_softmax" : "softmax") + "_regs" +
                      std::to_string(R);
   mb.kernel(
-      kernelName<T, V>(base.c_str()), {int32_t(kRowBlock)},
+      kernelName<T, V>(base.c_str()), {int32_t(Threads)},
       [](KernelBuilder &k) {
         SoftmaxParams<T> p(k);
         U32 tid = k.threadId(), row32 = k.blockId();
@@ -143,7 +144,7 @@ void buildSoftmaxRegs(ModuleBuilder &mb) {
         const float inf = INFINITY;
         Val<T> masked = fromF32<T>(
             select(p.scale < 0.0f, k.constant(inf), k.constant(-inf)));
-        RegisterRow<T, V, R, kRowBlock> x(k, tid, p.n);
+        RegisterRow<T, V, R * kRowBlock / Threads, Threads> x(k, tid, p.n);
         x.loadOr(rowOf(p.x, row, p.ldx), masked);
         x.maskPast(p.limit(k, row32), masked);
         F32 rowMax = k.blockReduce(
@@ -211,14 +212,14 @@ template <class T> struct NormParams {
 /// shift and s2 = sum of (h - shift)^2 (LayerNorm), or s2 = sum of h^2
 /// (RMSNorm). Thread 0 stores mean and rstd where asked. Returns {mean (0
 /// for RMSNorm), rstd}.
-template <class T, bool Layer>
+template <class T, bool Layer, unsigned Threads = kRowBlock>
 std::pair<F32, F32> normStats(KernelBuilder &k, const NormParams<T> &p,
                               const U64 &row, const U32 &tid, const F32 &shift,
                               const F32 &s1, const F32 &s2) {
   F32 count = cast<float>(p.n);
   F32 mean = k.constant(0.0f), rstd;
   if constexpr (Layer) {
-    auto [t1, t2] = blockSumPair(k, tid, s1, s2);
+    auto [t1, t2] = BlockPairSum<Threads>(k)(tid, k.constant(0u), s1, s2);
     F32 d = t1 / count;
     F32 var = max(t2 / count - d * d, 0.0f);
     mean = shift + d;
@@ -324,11 +325,12 @@ template <class T, unsigned V, bool Layer> void buildNorm(ModuleBuilder &mb) {
 /// parameters and results as buildNorm's.
 template <class T, unsigned V, bool Layer, unsigned R>
 void buildNormRegs(ModuleBuilder &mb) {
+  constexpr unsigned Threads = registerRowThreads(R);
   std::string base =
       std::string(Layer ? "layer_norm_regs" : "rms_norm_regs") +
       std::to_string(R);
   mb.kernel(
-      kernelName<T, V>(base.c_str()), {int32_t(kRowBlock)},
+      kernelName<T, V>(base.c_str()), {int32_t(Threads)},
       [](KernelBuilder &k) {
         NormParams<T> p(k);
         U32 tid = k.threadId();
@@ -339,7 +341,7 @@ void buildNormRegs(ModuleBuilder &mb) {
         // h - shift is 0) or 0 (RMSNorm): the sums take them as they are.
         F32 shift = normShift<T, Layer>(k, p, xr, resr);
         F32 zero = k.constant(0.0f);
-        RegisterRow<T, V, R, kRowBlock> h(k, tid, p.n);
+        RegisterRow<T, V, R * kRowBlock / Threads, Threads> h(k, tid, p.n);
         h.loadOr(xr, fromF32<T>(shift));
         h.update(resr, &p.hasResidual,
                  [](const F32 &x, const F32 &r) { return x + r; });
@@ -359,7 +361,8 @@ void buildNormRegs(ModuleBuilder &mb) {
                                  F32 d = h.at(i) - shift;
                                  return std::make_tuple(a + d, fma(d, d, b));
                                });
-        auto [mean, rstd] = normStats<T, Layer>(k, p, row, tid, shift, s1, s2);
+        auto [mean, rstd] =
+            normStats<T, Layer, Threads>(k, p, row, tid, shift, s1, s2);
         // sum_out may be x or residual (in place): written only once every
         // thread has read them (the shift included), past the reductions'
         // barriers.

@@ -212,7 +212,9 @@ void runSoftmax(RowKernelsTest *t, Interpreter &interp, SoftmaxMode mode,
       (mode.warp ? "_warp" : mode.regs ? regsPart(mode.regs) : ""));
   uint32_t blocks =
       mode.warp ? (count + kRowsPerWarpBlock - 1) / kRowsPerWarpBlock : count;
-  auto r = interp.launch(name, {blocks}, {kRowBlock},
+  unsigned threads =
+      mode.regs && !mode.warp ? registerRowThreads(mode.regs) : kRowBlock;
+  auto r = interp.launch(name, {blocks}, {threads},
                          {dx, dout, count, n, ld, ldOut,
                           Interpreter::argF32(scale), mode.period,
                           uint32_t(mode.offset)});
@@ -287,7 +289,8 @@ void runNorm(RowKernelsTest *t, const NormCase &c, uint32_t rows, uint32_t n,
   // In place: x + residual written over x or over residual.
   uint64_t sumAt = c.sumAliases == 1 ? dx : c.sumAliases == 2 ? dres : dsum;
   uint64_t src = c.residual ? sumAt : dx;
-  auto r = interp.launch(name, {rows}, {kRowBlock},
+  unsigned threads = c.regs ? registerRowThreads(c.regs) : kRowBlock;
+  auto r = interp.launch(name, {rows}, {threads},
                          {dx, dres, dw, db, dout, sumAt, src, dmean, drstd, n,
                           ld, ld, ld, ld, ld, Interpreter::argF32(eps),
                           flags});
@@ -458,44 +461,51 @@ TEST_P(RowKernelsTest, VectorKernelsMove16BytesPerAccess) {
 TEST_P(RowKernelsTest, RegisterRowKernelsReadTheRowOnce) {
   if (!vectorized())
     GTEST_SKIP() << "scalar variant";
-  const uint32_t n = 4096, rows = 2, ld = n;
-  const uint64_t bytes = uint64_t(rows) * n * elemBytes(elem());
-  Interpreter interp(**module);
-  std::vector<double> x = random(size_t(rows) * ld, -1, 1);
-  uint64_t dx = upload(interp, x), dres = upload(interp, x),
-           dout = upload(interp, x), dsum = upload(interp, x),
-           dw = upload(interp, random(n, 0.5, 1.5)),
-           dstat = uploadF32(interp, rows, 0.0f);
-  interp::Profile profile;
-  interp::LaunchOptions options;
-  options.profile = &profile;
-  const std::string regs = regsPart(registerRowChunks(n, elemBytes(elem())));
-  auto r = interp.launch(kernel("softmax" + regs), {rows}, {kRowBlock},
-                         {dx, dout, rows, n, ld, ld, Interpreter::argF32(1.0f),
-                          0u, 0u},
-                         options);
-  ASSERT_TRUE(r.success) << r.message();
-  // RMSNorm of x + residual with a weight: x, residual and weight read
-  // once, the sum and the output written once (src is not read).
-  uint32_t flags = kNormWeight | kNormResidual | kNormRstd;
-  r = interp.launch(kernel("rms_norm" + regs), {rows}, {kRowBlock},
-                    {dx, dres, dw, dw, dout, dsum, dsum, dstat, dstat, n, ld,
-                     ld, ld, ld, ld, Interpreter::argF32(1e-5f), flags},
-                    options);
-  ASSERT_TRUE(r.success) << r.message();
-  ASSERT_EQ(profile.kernels().size(), 2u);
-  for (const interp::KernelProfile &k : profile.kernels()) {
-    SCOPED_TRACE(k.name);
-    bool norm = k.name.find("rms_norm") != std::string::npos;
-    uint64_t weightBytes = norm ? n * elemBytes(elem()) * rows : 0;
-    EXPECT_EQ(k.global.at("ld.global").bytes,
-              (norm ? 2 : 1) * bytes + weightBytes);
-    EXPECT_EQ(k.mix.at("ld.global.16B"),
-              ((norm ? 2 : 1) * bytes + weightBytes) / 16 / 32);
-    EXPECT_EQ(k.mix.at("st.global.16B"), (norm ? 2 : 1) * bytes / 16 / 32);
-    for (auto &[kind, g] : k.global)
-      if (kind != "st.global" || !norm) // rstd: one 4-byte store a row
-        EXPECT_EQ(g.sectors, g.idealSectors) << kind;
+  // 4096 columns, and the longest (the widest kernel: 512 threads).
+  for (uint32_t n :
+       {4096u, uint32_t(registerRowMaxCols(elemBytes(elem())))}) {
+    SCOPED_TRACE(n);
+    const uint32_t rows = 2, ld = n;
+    const uint64_t bytes = uint64_t(rows) * n * elemBytes(elem());
+    Interpreter interp(**module);
+    std::vector<double> x = random(size_t(rows) * ld, -1, 1);
+    uint64_t dx = upload(interp, x), dres = upload(interp, x),
+             dout = upload(interp, x), dsum = upload(interp, x),
+             dw = upload(interp, random(n, 0.5, 1.5)),
+             dstat = uploadF32(interp, rows, 0.0f);
+    interp::Profile profile;
+    interp::LaunchOptions options;
+    options.profile = &profile;
+    const unsigned chunks = registerRowChunks(n, elemBytes(elem()));
+    const std::string regs = regsPart(chunks);
+    const unsigned threads = registerRowThreads(chunks);
+    auto r = interp.launch(kernel("softmax" + regs), {rows}, {threads},
+                           {dx, dout, rows, n, ld, ld, Interpreter::argF32(1.0f),
+                            0u, 0u},
+                           options);
+    ASSERT_TRUE(r.success) << r.message();
+    // RMSNorm of x + residual with a weight: x, residual and weight read
+    // once, the sum and the output written once (src is not read).
+    uint32_t flags = kNormWeight | kNormResidual | kNormRstd;
+    r = interp.launch(kernel("rms_norm" + regs), {rows}, {threads},
+                      {dx, dres, dw, dw, dout, dsum, dsum, dstat, dstat, n, ld,
+                       ld, ld, ld, ld, Interpreter::argF32(1e-5f), flags},
+                      options);
+    ASSERT_TRUE(r.success) << r.message();
+    ASSERT_EQ(profile.kernels().size(), 2u);
+    for (const interp::KernelProfile &k : profile.kernels()) {
+      SCOPED_TRACE(k.name);
+      bool norm = k.name.find("rms_norm") != std::string::npos;
+      uint64_t weightBytes = norm ? n * elemBytes(elem()) * rows : 0;
+      EXPECT_EQ(k.global.at("ld.global").bytes,
+                (norm ? 2 : 1) * bytes + weightBytes);
+      EXPECT_EQ(k.mix.at("ld.global.16B"),
+                ((norm ? 2 : 1) * bytes + weightBytes) / 16 / 32);
+      EXPECT_EQ(k.mix.at("st.global.16B"), (norm ? 2 : 1) * bytes / 16 / 32);
+      for (auto &[kind, g] : k.global)
+        if (kind != "st.global" || !norm) // rstd: one 4-byte store a row
+          EXPECT_EQ(g.sectors, g.idealSectors) << kind;
+    }
   }
 }
 

@@ -171,6 +171,10 @@ TEST_P(RowOpsTest, PicksTheKernelForTheTypeAndAlignment) {
   Matrix most = Matrix::rowMajor(buf->view(), 2, 16384, 16392);
   ASSERT_FALSE(lib->softmax(most, most));
   EXPECT_STREQ(counters->lastKernel, "softmax_regs8_bf16_v8");
+  // Eight chunks' worth spread over 512 threads of four.
+  EXPECT_EQ(counters->lastBlock[0], 512u);
+  ASSERT_FALSE(lib->logSoftmax(two, two));
+  EXPECT_EQ(counters->lastBlock[0], 256u);
   // A zero scale walks the row (the register-row kernels mask by the
   // scale's sign).
   SoftmaxOptions zero;
@@ -180,6 +184,7 @@ TEST_P(RowOpsTest, PicksTheKernelForTheTypeAndAlignment) {
   Matrix longer = Matrix::rowMajor(buf->view(), 2, 16385, 16392);
   ASSERT_FALSE(lib->softmax(longer, longer));
   EXPECT_STREQ(counters->lastKernel, "softmax_bf16_v8");
+  EXPECT_EQ(counters->lastBlock[0], 256u);
   // Short rows: a warp per row, 8 rows a block.
   SoftmaxOptions causal;
   causal.causalRows = 7;
@@ -201,6 +206,7 @@ TEST_P(RowOpsTest, PicksTheKernelForTheTypeAndAlignment) {
   Matrix wide = Matrix::rowMajor(fbuf->view(), 1, 8192);
   ASSERT_FALSE(lib->layerNorm(wide, wide));
   EXPECT_STREQ(counters->lastKernel, "layer_norm_regs8_f32_v4");
+  EXPECT_EQ(counters->lastBlock[0], 512u);
   wide = Matrix::rowMajor(fbuf->view(), 1, 8193, 8196);
   ASSERT_FALSE(lib->rmsNorm(wide, wide));
   EXPECT_STREQ(counters->lastKernel, "rms_norm_f32_v4");
