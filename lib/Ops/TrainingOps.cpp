@@ -24,15 +24,16 @@ rt::KernelArg u32(std::int64_t v) {
 rt::Error launchRows(Library::Impl &impl, const char *op, const char *base,
                      const Matrix &x, unsigned width,
                      std::vector<rt::KernelArg> args,
-                     const rt::Stream *stream) {
+                     const rt::Stream *stream, unsigned block = kRowBlock) {
   if (x.rows == 0)
     return rt::Error::success();
   rt::Expected<rt::Kernel *> kernel =
       impl.kernel(detail::kernelName(base, x.dtype, width));
   if (!kernel)
     return kernel.takeError().addContext(op);
-  if (rt::Error e =
-          (*kernel)->launchArgs(detail::rowLaunch(x.rows, stream), args))
+  rt::LaunchConfig config = detail::rowLaunch(x.rows, stream);
+  config.block = rt::Dim3(block);
+  if (rt::Error e = (*kernel)->launchArgs(config, args))
     return e.addContext(op);
   return rt::Error::success();
 }
@@ -68,16 +69,16 @@ rt::Error launchSoftmaxBackward(Library::Impl &impl, const char *op,
   unsigned width = detail::vectorWidth(y.dtype, {&y, &dy, &dx});
   unsigned chunks =
       softmaxBwdRegisterRowChunks(y.cols, getDTypeBytes(y.dtype));
-  std::string name = std::string(base) + (width > 1 && chunks
-                                              ? "_regs" + std::to_string(chunks)
-                                              : "");
+  bool regs = width > 1 && chunks;
+  std::string name =
+      std::string(base) + (regs ? "_regs" + std::to_string(chunks) : "");
   return launchRows(impl, op, name.c_str(), y, width,
                     {detail::pointerArg(y, y.dtype, true),
                      detail::pointerArg(dy, y.dtype, true),
                      detail::pointerArg(dx, y.dtype, false), u32(y.cols),
                      u32(y.ld), u32(dy.ld), u32(dx.ld),
                      rt::KernelArg::scalar(o.scale)},
-                    o.stream);
+                    o.stream, regs ? registerRowThreads(chunks) : kRowBlock);
 }
 
 rt::Error checkLogits(const char *op, const Matrix &logits,

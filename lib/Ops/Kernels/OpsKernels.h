@@ -47,8 +47,8 @@ constexpr std::int64_t kWarpSoftmaxMaxCols = 1024;
 /// and fewer of them let more blocks share an SM, more rows in flight.
 constexpr unsigned kRegisterRowChunkCounts[] = {1, 2, 4, 8};
 constexpr unsigned kRegisterRowChunks = 8; ///< the most
-/// Threads per block of the forward register-row kernels (softmax,
-/// log-softmax, the norms) of R: the row of kRowBlock x R chunks is spread
+/// Threads per block of the register-row kernels (softmax, log-softmax,
+/// the norms, the softmax backward) of R: the row of kRowBlock x R chunks is spread
 /// over twice the threads past 4 chunks a thread (8: 512 threads of 4 —
 /// 64 registers of row at 256 threads left 4 blocks, 32 warps an SM, and
 /// 73-78 % of a copy at 8192 f32 columns where 4 chunks a thread at 4096

@@ -87,16 +87,17 @@ void buildSoftmaxBackward(ModuleBuilder &mb) {
 /// each read once (the walking kernel reads them twice). Same parameters.
 template <class T, unsigned V, bool Log, unsigned R>
 void buildSoftmaxBackwardRegs(ModuleBuilder &mb) {
+  constexpr unsigned Threads = registerRowThreads(R);
   std::string base = std::string(Log ? "log_softmax_bwd_regs"
                                      : "softmax_bwd_regs") +
                      std::to_string(R);
   mb.kernel(
       kernelName<T, V>(base.c_str()),
-      {int32_t(kRowBlock)}, [](KernelBuilder &k) {
+      {int32_t(Threads)}, [](KernelBuilder &k) {
         SoftmaxBwdRows<T> rows(k);
         F32 scale = rows.scale;
         U32 tid = k.threadId();
-        using Row = RegisterRow<T, V, R, kRowBlock>;
+        using Row = RegisterRow<T, V, R * kRowBlock / Threads, Threads>;
         Row p(k, tid, rows.n), g(k, tid, rows.n);
         p.load(rows.y);
         g.load(rows.dy);

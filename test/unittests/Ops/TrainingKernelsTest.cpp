@@ -23,8 +23,8 @@ namespace {
 class TrainingKernelsTest : public OpsKernelsTest {
 public:
   void run(Interpreter &interp, const std::string &name, uint32_t rows,
-           std::vector<uint64_t> args) {
-    auto r = interp.launch(name, {rows}, {kRowBlock}, args);
+           std::vector<uint64_t> args, unsigned threads = kRowBlock) {
+    auto r = interp.launch(name, {rows}, {threads}, args);
     ASSERT_TRUE(r.success) << name << ": " << r.message();
   }
   /// dx from softmax backward kernel `name` over `rows` rows of n (leading
@@ -33,12 +33,14 @@ public:
                                       const std::vector<double> &y,
                                       const std::vector<double> &dy,
                                       uint32_t rows, uint32_t n, uint32_t ld,
-                                      double scale) {
+                                      double scale,
+                                      unsigned threads = kRowBlock) {
     Interpreter interp(**module);
     uint64_t dyAddr = upload(interp, y), ddy = upload(interp, dy),
              ddx = upload(interp, std::vector<double>(y.size(), 7.0));
     run(interp, name, rows,
-        {dyAddr, ddy, ddx, n, ld, ld, ld, Interpreter::argF32(scale)});
+        {dyAddr, ddy, ddx, n, ld, ld, ld, Interpreter::argF32(scale)},
+        threads);
     if (HasFatalFailure())
       return {};
     return download(interp, ddx, y.size());
@@ -155,8 +157,8 @@ TEST_P(TrainingKernelsTest, SoftmaxBackwardRegisterRows) {
         std::string name = kernel(
             std::string(log ? "log_softmax_bwd_regs" : "softmax_bwd_regs") +
             std::to_string(chunks));
-        std::vector<double> dx =
-            softmaxBackward(name, y, dy, rows, n, ld, scale);
+        std::vector<double> dx = softmaxBackward(
+            name, y, dy, rows, n, ld, scale, registerRowThreads(chunks));
         if (HasFatalFailure())
           return;
         for (uint32_t r = 0; r < rows; ++r) {

@@ -190,6 +190,14 @@ TEST_P(TrainingOpsTest, LaunchesABlockPerRow) {
   // 16-byte chunks a thread that hold them.
   ASSERT_FALSE(lib->softmaxBackward(logits, dlogits, dlogits));
   EXPECT_STREQ(counters->lastKernel, "softmax_bwd_regs1_f32_v4");
+  EXPECT_EQ(counters->lastBlock[0], 256u);
+  // 8192 columns: eight chunks' worth, as 512 threads of four.
+  Matrix longY = Matrix::rowMajor(buf->view().subview(0, 16384), 2, 8192);
+  Matrix longD =
+      Matrix::rowMajor(buf->view().subview(40000, 16384), 2, 8192);
+  ASSERT_FALSE(lib->softmaxBackward(longY, longD, longD));
+  EXPECT_STREQ(counters->lastKernel, "softmax_bwd_regs8_f32_v4");
+  EXPECT_EQ(counters->lastBlock[0], 512u);
   // Longer rows are walked (each read twice).
   Matrix wideY = Matrix::rowMajor(buf->view().subview(0, 20000), 2, 8193, 8196);
   Matrix wideD =
