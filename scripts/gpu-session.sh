@@ -117,7 +117,7 @@ for s in "${steps[@]}"; do
                  # kernels of 8192 f32 on 512 threads, the promoted FP8
                  # kaio-dialect example
     step bench-pending 240 "$build/bin/kaio-bench" --filter \
-      'OpsGemm(F16F32|BF16F32)(Layouts)?VsCublas|OpsGemmPortableVsCublas|FlashAttention(Portable|Bwd)?(F16|BF16)/seq:(2048|8192)/|FlashDecode|Softmax|RmsNorm|LayerNorm|GeluTanhBF16|SwiGluBF16|OpsGemmFp8|HopperGemmFp8Example' \
+      'OpsGemm(F16F32|BF16F32)(Layouts)?VsCublas|OpsGemmPortableVsCublas|FlashAttention(Portable|Bwd)?(F16|BF16)/seq:(2048|8192)/|FlashDecode|(Softmax|RmsNorm|LayerNorm)[A-Za-z0-9]*VsCopy/rows:32768/cols:8192|NormBwd.*cols:4096|RmsNormBF|LayerNormBF|GeluTanhBF16|SwiGluBF16|OpsGemmFp8|HopperGemmFp8Example.*M:4096/' \
       --json "$out/bench-pending.json"
     "$py" "$root/bench/plot.py" --table "$out/bench-pending.json" > "$out/bench-pending.md" 2>&1 || true
     step torch-attention-portable 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \

@@ -32,7 +32,8 @@ class ModuleBuilder;
 
 namespace kaio::ops::kernels {
 
-/// Threads per block of every row kernel (one block per row).
+/// Threads per block of the row kernels (one block per row; the
+/// register-row kernels of eight chunks' worth: registerRowThreads).
 constexpr unsigned kRowBlock = 256;
 
 /// Rows a block of the warp-per-row softmax kernels handles (a warp each).
@@ -49,7 +50,8 @@ constexpr unsigned kRegisterRowChunkCounts[] = {1, 2, 4, 8};
 constexpr unsigned kRegisterRowChunks = 8; ///< the most
 /// Threads per block of the register-row kernels (softmax, log-softmax,
 /// the norms, the softmax backward) of R: the row of kRowBlock x R chunks is spread
-/// over twice the threads past 4 chunks a thread (8: 512 threads of 4 —
+/// over twice the threads past 4 chunks a thread (8: 512 threads of 4,
+/// ptxas 32-60 registers —
 /// 64 registers of row at 256 threads left 4 blocks, 32 warps an SM, and
 /// 73-78 % of a copy at 8192 f32 columns where 4 chunks a thread at 4096
 /// reached 91 %; measured on an H200, docs/perf.md).
@@ -142,7 +144,8 @@ constexpr const char *getRowReductionName(RowReduction r) {
 enum CrossEntropyFlags : std::uint32_t { kCrossEntropyLse = 1 };
 
 /// Adds the row kernels of training and of reductions (kRowBlock threads,
-/// a block per row; TrainingKernels.cpp):
+/// registerRowThreads(R) for softmax_bwd_regs<R>; a block per row;
+/// TrainingKernels.cpp):
 ///   softmax_bwd_<type>[_vN](y, dy, dx, n, ld_y, ld_dy, ld_dx, scale):
 ///     dx = scale * y * (dy - sum(dy * y));
 ///   log_softmax_bwd_<type>[_vN](y, dy, dx, ...): dx = scale * (dy -

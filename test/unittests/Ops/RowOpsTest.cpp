@@ -181,6 +181,7 @@ TEST_P(RowOpsTest, PicksTheKernelForTheTypeAndAlignment) {
   zero.scale = 0.0f;
   ASSERT_FALSE(lib->softmax(most, most, zero));
   EXPECT_STREQ(counters->lastKernel, "softmax_bf16_v8");
+  EXPECT_EQ(counters->lastBlock[0], 256u);
   Matrix longer = Matrix::rowMajor(buf->view(), 2, 16385, 16392);
   ASSERT_FALSE(lib->softmax(longer, longer));
   EXPECT_STREQ(counters->lastKernel, "softmax_bf16_v8");
@@ -210,6 +211,13 @@ TEST_P(RowOpsTest, PicksTheKernelForTheTypeAndAlignment) {
   wide = Matrix::rowMajor(fbuf->view(), 1, 8193, 8196);
   ASSERT_FALSE(lib->rmsNorm(wide, wide));
   EXPECT_STREQ(counters->lastKernel, "rms_norm_f32_v4");
+  EXPECT_EQ(counters->lastBlock[0], 256u);
+  // 8192 columns of a stride that is not 16-byte aligned: the scalar
+  // walking kernel, 256 threads.
+  wide = Matrix::rowMajor(fbuf->view(), 2, 8192, 8193);
+  ASSERT_FALSE(lib->layerNorm(wide, wide));
+  EXPECT_STREQ(counters->lastKernel, "layer_norm_f32");
+  EXPECT_EQ(counters->lastBlock[0], 256u);
   // A weight that is not 16-byte aligned: scalar.
   o.weight = Matrix::vector(fbuf->view().subview(1001, 64), 64);
   ASSERT_FALSE(lib->layerNorm(fx, fx, o));

@@ -7,6 +7,7 @@
 
 #include "DriverBackends.h"
 #include "OpsTestSupport.h"
+#include "TestUtils.h"
 
 #include <gtest/gtest.h>
 
@@ -291,10 +292,7 @@ TEST_P(TrainingOpsTest, WideNormBackwardNeedsItsSharedMemory) {
   // rows of 16000 columns would need the wide kernel's 128 KiB of
   // accumulators, so they take the two-kernel path (the slices, then dx);
   // f32 rows of 8000 (64 KiB) still take the wide kernel.
-  ::setenv("FAKE_CUDA_OPTIN_SHARED", "101376", 1);
-  struct Unset {
-    ~Unset() { ::unsetenv("FAKE_CUDA_OPTIN_SHARED"); }
-  } unset;
+  ScopedEnv optin("FAKE_CUDA_OPTIN_SHARED", "101376");
   rt::Expected<rt::Device> small = rt::Device::open(0);
   ASSERT_TRUE(small) << small.error().message();
   ASSERT_EQ(small->properties().sharedMemPerBlockOptin, 101376);
@@ -323,6 +321,65 @@ TEST_P(TrainingOpsTest, WideNormBackwardNeedsItsSharedMemory) {
       EXPECT_STREQ(counters->prevKernel, "rms_norm_bwd_fused_b512r4_f32_v4");
     }
   }
+}
+
+// On a GPU: softmax and log-softmax backward against the closed form in
+// f64, on the register-row kernels of one to eight chunks' worth (8192: 512
+// threads of four) and the walking kernels (8193; an unaligned stride), dx
+// written over dy.
+TEST_P(TrainingOpsTest, SoftmaxBackwardMatchesF64OnTheGpu) {
+  if (isFake())
+    GTEST_SKIP() << "the fake driver computes nothing";
+  rt::Expected<Library> lib = Library::load(*device);
+  ASSERT_TRUE(lib) << lib.error().message();
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  for (std::int64_t n : {1000, 4096, 5000, 8192, 8193})
+    for (std::int64_t ld : {n, n + 1})
+      for (bool log : {false, true}) {
+        const std::int64_t rows = 7;
+        std::vector<float> hy(rows * ld), hdy(rows * ld);
+        for (float &v : hdy)
+          v = dist(rng);
+        // A softmax's outputs (log-softmax: their logarithms).
+        for (std::int64_t r = 0; r < rows; ++r) {
+          double sum = 0;
+          for (std::int64_t c = 0; c < n; ++c)
+            sum += std::exp(hy[r * ld + c] = 3 * dist(rng));
+          for (std::int64_t c = 0; c < n; ++c) {
+            double p = std::exp(hy[r * ld + c]) / sum;
+            hy[r * ld + c] = float(log ? std::log(p) : p);
+          }
+        }
+        auto y = rt::DeviceBuffer<float>::fromHost(*device, hy);
+        auto dy = rt::DeviceBuffer<float>::fromHost(*device, hdy);
+        ASSERT_TRUE(y && dy);
+        Matrix my = Matrix::rowMajor(y->view(), rows, n, ld);
+        Matrix mdy = Matrix::rowMajor(dy->view(), rows, n, ld);
+        SoftmaxOptions o;
+        o.scale = 0.5f;
+        rt::Error e = log ? lib->logSoftmaxBackward(my, mdy, mdy, o)
+                          : lib->softmaxBackward(my, mdy, mdy, o);
+        ASSERT_FALSE(e) << e.message();
+        std::vector<float> got(rows * ld);
+        ASSERT_FALSE(dy->copyToHost(got.data(), got.size()));
+        for (std::int64_t r = 0; r < rows; ++r) {
+          double total = 0;
+          for (std::int64_t c = 0; c < n; ++c)
+            total += log ? double(hdy[r * ld + c])
+                         : double(hdy[r * ld + c]) * hy[r * ld + c];
+          for (std::int64_t c = 0; c < n; ++c) {
+            double yv = hy[r * ld + c], g = hdy[r * ld + c];
+            double want = log ? 0.5 * (g - std::exp(yv) * total)
+                              : 0.5 * yv * (g - total);
+            double size = log ? std::fabs(g) + std::exp(yv) * std::fabs(total)
+                              : std::fabs(yv) * (std::fabs(g) + std::fabs(total));
+            ASSERT_NEAR(got[r * ld + c], want, 1e-5 * size + 1e-9)
+                << (log ? "log_" : "") << "softmax_bwd n=" << n
+                << " ld=" << ld << " row " << r << " col " << c;
+          }
+        }
+      }
 }
 
 // On a GPU: RMSNorm and LayerNorm backward (dx, dweight, dbias) against
