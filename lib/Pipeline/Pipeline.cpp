@@ -38,6 +38,7 @@ void kaio::buildKaioToPTXPipeline(OpPassManager &pm,
   pm.addPass(createConvertArithToPTX(ConvertArithToPTXOptions{options.fastMath}));
   pm.addPass(createConvertCFToPTX());
   pm.addPass(ptx::createPTXFoldAddressOffsets());
+  pm.addPass(ptx::createPTXPackConversions());
   pm.addPass(ptx::createPTXCleanup());
   pm.addPass(createCSEPass());
 }

@@ -28,6 +28,21 @@ def PTXFoldAddressOffsets : Pass<"ptx-fold-address-offsets",
   }];
 }
 
+def PTXPackConversions : Pass<"ptx-pack-conversions", "::mlir::ModuleOp"> {
+  let summary = "pack pairs of f32 -> f16/bf16 conversions into one cvt";
+  let description = [{
+    Two `cvt.rn.bf16.f32` (or `.f16.f32`) whose results are only packed
+    into one 32-bit register (`mov.b32 %r, {%lo, %hi}`: a 16-bit vector
+    store's words, a packed operand) become one `cvt.rn.bf16x2.f32 %r, %hi,
+    %lo` (sm_80 and later; the same rounding, element by element): an
+    instruction a pair instead of three, in the 16-bit kernels' epilogues
+    (row kernels, activations) that are bound by their arithmetic.
+    Conversions that are guarded, saturate, flush subnormals or have other
+    uses stay; so does everything in a module whose target is older than
+    sm_80 or not named.
+  }];
+}
+
 def PTXCheckWgmmaReads : Pass<"ptx-check-wgmma-reads", "::mlir::ModuleOp"> {
   let summary = "report reads of wgmma results before a wait_group retires them";
   let description = [{
