@@ -415,21 +415,29 @@ TEST_P(TrainingKernelsTest, RowReductionsAndArgmax) {
             int64_t(70000) * 100000 + 12345);
 }
 
-/// The forward's saved statistics of each row (f32, as the forward stores
-/// them): the mean (0 for RMSNorm) and 1 / sqrt(var + eps).
+/// Row r's mean (0 for RMSNorm) and 1 / sqrt(var + eps), in f64.
+std::pair<double, double> rowNormStats(bool layer, const std::vector<double> &x,
+                                       uint32_t r, uint32_t n, uint32_t ld,
+                                       double eps) {
+  double mu = 0, ss = 0;
+  for (uint32_t c = 0; c < n; ++c)
+    mu += x[r * ld + c];
+  mu = layer ? mu / n : 0;
+  for (uint32_t c = 0; c < n; ++c)
+    ss += (x[r * ld + c] - mu) * (x[r * ld + c] - mu);
+  return {mu, 1 / std::sqrt(ss / n + eps)};
+}
+
+/// The forward's saved statistics of each row, in f32 as the forward
+/// stores them.
 std::pair<std::vector<float>, std::vector<float>>
 normStatsOf(bool layer, const std::vector<double> &x, uint32_t rows,
             uint32_t n, uint32_t ld, double eps) {
   std::vector<float> mean(rows), rstd(rows);
   for (uint32_t r = 0; r < rows; ++r) {
-    double mu = 0, ss = 0;
-    for (uint32_t c = 0; c < n; ++c)
-      mu += x[r * ld + c];
-    mu = layer ? mu / n : 0;
-    for (uint32_t c = 0; c < n; ++c)
-      ss += (x[r * ld + c] - mu) * (x[r * ld + c] - mu);
+    auto [mu, rs] = rowNormStats(layer, x, r, n, ld, eps);
     mean[r] = float(mu);
-    rstd[r] = float(1 / std::sqrt(ss / n + eps));
+    rstd[r] = float(rs);
   }
   return {mean, rstd};
 }
@@ -441,13 +449,7 @@ double normLoss(bool layer, const std::vector<double> &x,
                 uint32_t ld, double eps) {
   double total = 0;
   for (uint32_t r = 0; r < rows; ++r) {
-    double mu = 0, ss = 0;
-    for (uint32_t c = 0; c < n; ++c)
-      mu += x[r * ld + c];
-    mu = layer ? mu / n : 0;
-    for (uint32_t c = 0; c < n; ++c)
-      ss += (x[r * ld + c] - mu) * (x[r * ld + c] - mu);
-    double rs = 1 / std::sqrt(ss / n + eps);
+    auto [mu, rs] = rowNormStats(layer, x, r, n, ld, eps);
     for (uint32_t c = 0; c < n; ++c)
       total += dy[r * ld + c] *
                ((x[r * ld + c] - mu) * rs * w[c] + (layer ? b[c] : 0));
