@@ -15,7 +15,9 @@
 #                                      # (e.g. kaio.aligned_copies)
 #
 # Generates the header (in the build tree, on <target>'s include path) with
-# the PTX texts and a class with one typed launch function per kernel:
+# the PTX texts and a class with one typed launch function per kernel, and
+# beside it <header>.resources: ptxas's registers and spills per chip and
+# kernel (kaio-embed --resources):
 #
 #   #include "app_kernels.h"
 #   auto k = ns::Kernels::load(device);      // kaio::rt::Expected<...>
@@ -107,7 +109,11 @@ function(kaio_add_kernels target)
   foreach(variant ${ARG_VARIANTS})
     list(APPEND flags --variant=${variant})
   endforeach()
+  # Beside the header: what ptxas reported for each embedded cubin
+  # (registers, spills), for the tests that hold the kernels to it.
+  list(APPEND flags --resources=${dir}/${ARG_HEADER}.resources)
   add_custom_command(OUTPUT ${dir}/${ARG_HEADER}
+    BYPRODUCTS ${dir}/${ARG_HEADER}.resources
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
     COMMAND ${embed} ${flags} -o ${dir}/${ARG_HEADER} ${inputs}
     DEPENDS ${inputs} ${embed}

@@ -103,7 +103,7 @@ for s in "${steps[@]}"; do
     step torch-attention-backward 180 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --backward \
       --json "$out/torch-attention-backward.json" ;;
-  pending-bench) # written since the last GPU run (sessions 14-18): the
+  pending-bench) # written since the last GPU run (sessions 14-19): the
                  # sm_90a GEMM in clusters of two multicasting B (counters
                  # n128c2_ms/n256c2_ms beside n128_ms/n256_ms), split K
                  # for decode-like GEMMs (both tensor-core kernels), the
@@ -115,9 +115,10 @@ for s in "${steps[@]}"; do
                  # the norm backward read once (one barrier a row; rows of
                  # 8192 f32 fused too, the wide variant), the forward row
                  # kernels of 8192 f32 on 512 threads, the promoted FP8
-                 # kaio-dialect example
+                 # kaio-dialect example, the dK/dV kernel's double-buffered
+                 # Q/dO steps, the 16-bit column kernels at 48 warps an SM
     step bench-pending 240 "$build/bin/kaio-bench" --filter \
-      'OpsGemm(F16F32|BF16F32)(Layouts)?VsCublas|OpsGemmPortableVsCublas|FlashAttention(Portable|Bwd)?(F16|BF16)/seq:(2048|8192)/|FlashDecode|(Softmax|RmsNorm|LayerNorm)[A-Za-z0-9]*VsCopy/rows:32768/cols:8192|NormBwd.*cols:4096|RmsNormBF|LayerNormBF|GeluTanhBF16|SwiGluBF16|OpsGemmFp8|HopperGemmFp8Example.*M:4096/' \
+      'OpsGemm(F16F32|BF16F32)(Layouts)?VsCublas|OpsGemmPortableVsCublas|FlashAttention(Portable|Bwd)?(F16|BF16)/seq:(2048|8192)/|FlashDecode|(Softmax|RmsNorm|LayerNorm)[A-Za-z0-9]*VsCopy/rows:32768/cols:8192|NormBwd.*cols:4096|RmsNormBF|LayerNormBF|GeluTanhBF16|SwiGluBF16|OpsGemmFp8|HopperGemmFp8Example.*M:4096/|GemvTransposedBF16VsCopy|ReduceColsSumBF16VsCopy' \
       --json "$out/bench-pending.json"
     "$py" "$root/bench/plot.py" --table "$out/bench-pending.json" > "$out/bench-pending.md" 2>&1 || true
     step torch-attention-portable 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \

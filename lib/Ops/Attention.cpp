@@ -440,8 +440,9 @@ static bool launchHopperAttention(Library::Impl &impl,
     return true;
   }
   rt::Expected<rt::TensorMap> mq = attentionMap(**kernel, q, 128);
-  rt::Expected<rt::TensorMap> mk = attentionMap(**kernel, k, 64);
-  rt::Expected<rt::TensorMap> mv = attentionMap(**kernel, v, 64);
+  const std::uint32_t keys = hopperAttentionKeys(config.headDim);
+  rt::Expected<rt::TensorMap> mk = attentionMap(**kernel, k, keys);
+  rt::Expected<rt::TensorMap> mv = attentionMap(**kernel, v, keys);
   if (!mq || !mk || !mv) {
     // The driver refused a layout (e.g. strides it does not take): the
     // portable kernel handles any strides.

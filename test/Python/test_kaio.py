@@ -46,7 +46,8 @@ class FakeCounters(ctypes.Structure):
                 ("prevKernel", ctypes.c_char * 64),
                 ("prevGrid", ctypes.c_uint * 3),
                 ("lastGemmK", ctypes.c_uint),
-                ("lastGemmKPerSplit", ctypes.c_uint)]
+                ("lastGemmKPerSplit", ctypes.c_uint),
+                ("lastTensorMapBox", ctypes.c_uint * 5)]
 
 
 def fake():

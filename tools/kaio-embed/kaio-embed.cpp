@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kaio/Compiler/Compile.h"
+#include "Kaio/Compiler/ResourceUsage.h"
 #include "Kaio/Dialect/PTX/IR/PTXInfo.h"
 #include "Kaio/InitAll.h"
 #include "Kaio/Support/SourceCheck.h"
@@ -22,6 +23,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -56,6 +58,12 @@ cl::opt<bool> embedCubins(
              "found (the code measured at build time, no JIT at load); "
              "--cubins=false for PTX only"),
     cl::init(true));
+cl::opt<std::string> resources(
+    "resources",
+    cl::desc("also write FILE: one line per chip and kernel, 'chip kernel "
+             "registers spill-stores spill-loads', as ptxas reported for the "
+             "embedded cubins (a '#' line instead without ptxas)"),
+    cl::value_desc("FILE"));
 cl::list<std::string> variants(
     "variant",
     cl::desc("KERNEL:SUFFIX:ATTR — also embed KERNEL as KERNEL_SUFFIX with "
@@ -485,6 +493,7 @@ int main(int argc, char **argv) {
   }
 
   std::vector<EmbeddedChip> embedded;
+  std::vector<std::string> report;
   for (const std::string &chip : chips) {
     const kaio::ptx::ChipInfo *info = kaio::ptx::lookupChip(chip);
     if (!info) {
@@ -503,13 +512,25 @@ int main(int argc, char **argv) {
     }
     std::vector<char> cubin;
     if (embedCubins && kaio::findPtxas()) {
-      kaio::CubinResult assembled = kaio::assemblePTX(result.ptx, chip);
+      std::vector<std::string> ptxasArgs;
+      if (!resources.empty())
+        ptxasArgs.push_back("-v");
+      kaio::CubinResult assembled =
+          kaio::assemblePTX(result.ptx, chip, "", ptxasArgs);
       if (!assembled) {
         errs() << "kaio-embed: ptxas rejected the PTX for " << chip << ":\n"
                << assembled.diagnostics;
         return 1;
       }
       cubin = std::move(assembled.cubin);
+      for (const kaio::PtxasFunctionInfo &f :
+           kaio::parsePtxasInfo(assembled.diagnostics))
+        if (f.isEntry)
+          report.push_back(formatv("{0} {1} {2} {3} {4}", chip, f.name,
+                                   f.registers.value_or(0),
+                                   f.spillStores.value_or(0),
+                                   f.spillLoads.value_or(0))
+                             .str());
     }
     embedded.push_back({chip, info->sm, info->archSpecific, std::move(result),
                         std::move(cubin)});
@@ -523,6 +544,19 @@ int main(int argc, char **argv) {
   }
   if (int rc = emitHeader(out->os(), embedded))
     return rc;
+  if (!resources.empty()) {
+    std::unique_ptr<ToolOutputFile> file = openOutputFile(resources, &error);
+    if (!file) {
+      errs() << "kaio-embed: " << error << "\n";
+      return 1;
+    }
+    llvm::sort(report);
+    if (report.empty())
+      file->os() << "# no cubins (ptxas not found, or --cubins=false)\n";
+    for (const std::string &line : report)
+      file->os() << line << "\n";
+    file->keep();
+  }
   out->keep();
   return 0;
 }

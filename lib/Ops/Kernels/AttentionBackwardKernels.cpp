@@ -13,7 +13,10 @@
 //                   of every query head of its key/value head (GQA sums
 //                   there, in order): S^T = K Q^T and dP^T = V dO^T, so that
 //                   P^T and dS^T are A operands in registers for P^T dO and
-//                   dS^T Q; lse and delta are per column there.
+//                   dS^T Q; lse and delta are per column there. Q, dO, lse
+//                   and delta come twice: the next step's load (across
+//                   query heads too) while a step computes, one barrier a
+//                   step.
 // Head dim 256 (the accumulators alone would take 128 and 256 registers):
 // flash_bwd_dq keeps Q and dO in shared tiles and walks 32-key blocks;
 // flash_bwd_dkdv takes 32 keys a block, a warp pair per 16, each warp
@@ -28,6 +31,7 @@
 #include "AttentionSupport.h"
 
 #include <cmath>
+#include <tuple>
 
 using namespace kaio;
 using namespace kaio::builder;
@@ -40,8 +44,9 @@ using kaio::ops::kernels::support::typeName;
 namespace {
 
 constexpr unsigned kBlockQ = kAttnBlockQ, kBlockK = kAttnBlockK;
-/// Query rows per step of the dK/dV kernel (K, V, Q and dO tiles: 48 KiB at
-/// head dim 128, and lse and delta: dynamic shared memory).
+/// Query rows per step of the dK/dV kernel (K, V, and two each of the Q
+/// and dO tiles: 64 KiB at head dim 128, 96 KiB at 256, and two lse and
+/// delta rows: dynamic shared memory).
 constexpr unsigned kDkdvBlockQ = 32;
 constexpr unsigned kPrepRows = 8;
 constexpr float kLog2e = float(M_LOG2E);
@@ -378,19 +383,67 @@ template <class T, unsigned D> void buildDkdv(ModuleBuilder &mb) {
           I32 j0i = j0.as<int32_t>();
           BlockRange queries = queryBlocks(k, mk, j0i, kKeys);
           auto aligned = CopyAlignment::Promised;
-          // K and V stay for the whole kernel; Q and dO change per step.
+          // K and V stay for the whole kernel. Q, dO and the step's lse
+          // (log2, row 0) and delta (row 1), one per query (column), come
+          // twice: a step computes on one set while the next step's fills
+          // the other.
           Shared<T> kT = k.shared<T>({kKeys, D}), vT = k.shared<T>({kKeys, D});
-          Shared<T> qT = k.shared<T>({kDkdvBlockQ, D}),
-                    doT = k.shared<T>({kDkdvBlockQ, D});
-          // The step's lse (log2) and delta, one per query (column).
-          Shared<float> lseS = k.shared<float>({kDkdvBlockQ}),
-                        deltaS = k.shared<float>({kDkdvBlockQ});
+          auto queryTile = [&] { return k.shared<T>({kDkdvBlockQ, D}); };
+          auto rowTile = [&] { return k.shared<float>({2, kDkdvBlockQ}); };
+          // Above head dim 128 one set (the second would take the block to
+          // 101 KiB, past the 99 KiB of an 8.6 or 8.9 GPU): a step loads its
+          // own after a barrier.
+          constexpr bool kPrefetch = D <= 128;
+          Shared<T> qA = queryTile(), doA = queryTile();
+          Shared<float> rowsA = rowTile();
+          Shared<T> qB = kPrefetch ? queryTile() : qA,
+                    doB = kPrefetch ? queryTile() : doA;
+          Shared<float> rowsB = kPrefetch ? rowTile() : rowsA;
           U32 tid = k.threadId(), warp = k.warpId();
           Token tk = k.asyncCopy(kp.at(b, kvh, seq.kStart), j0, 0u, seq.sk, D,
                                  kp.rowStride, kT, aligned);
           Token tv = k.asyncCopy(v.at(b, kvh, seq.kStart), j0, 0u, seq.sk, D,
                                  v.rowStride, vT, aligned);
-          k.asyncWait({tk, tv});
+          // Step (g, i0)'s loads: Q and dO copied (the token is dO's, the
+          // later), lse and delta into the first kDkdvBlockQ threads'
+          // registers, stored to the step's row tile later (storeRows), so
+          // that their latency hides behind the step before. Past the last
+          // query head (g = group) nothing is read: the rows are zero and
+          // P = 0.
+          struct StepLoads {
+            Token copies;
+            F32 lse, delta;
+          };
+          auto loadStep = [&](const U32 &g, const U32 &i0,
+                              const Shared<T> &qT, const Shared<T> &doT) {
+            U32 h = kvh * c.group + min(g, c.group - 1u);
+            U32 bound = select(g < c.group, seq.sq, k.constant(0u));
+            k.asyncCopy(q.at(b, h, seq.qStart), i0, 0u, bound, D, q.rowStride,
+                        qT, aligned);
+            Token t = k.asyncCopy(dO.at(b, h, seq.qStart), i0, 0u, bound, D,
+                                  dO.rowStride, doT, aligned);
+            U32 i = i0 + tid;
+            Pred in = i < bound && tid < kDkdvBlockQ;
+            return StepLoads{
+                t, lse.at(b, h, seq.qStart).load(i, in, float(INFINITY)),
+                delta.at(b, h, seq.qStart).load(i, in, 0.0f)};
+          };
+          auto storeRows = [&](const Shared<float> &rows,
+                               const StepLoads &loads) {
+            k.if_(tid < kDkdvBlockQ, [&] {
+              rows(0u, tid) = lseLog2(k, loads.lse);
+              rows(1u, tid) = loads.delta;
+            });
+          };
+          Token first = tv;
+          if constexpr (kPrefetch) {
+            StepLoads firstLoads = loadStep(
+                k.constant(0u), queries.first.as<uint32_t>(), qA, doA);
+            storeRows(rowsA, firstLoads);
+            first = firstLoads.copies;
+          } else {
+            k.asyncWait({tk, tv});
+          }
           // The warp's 16 keys, its queries [qOff, qOff + kQueries) of each
           // step and its columns [col0, col0 + kCols) of dK and dV.
           constexpr unsigned kQueries = kDkdvBlockQ / kSplit;
@@ -398,7 +451,7 @@ template <class T, unsigned D> void buildDkdv(ModuleBuilder &mb) {
           U32 half = kSplit > 1 ? warp / kPairs : k.constant(0u);
           U32 qOff = half * kQueries, col0 = half * kCols;
           I32 keyBase = j0i + warpKey.as<int32_t>();
-          FragTile queryTile{1, kQueries / 8};
+          FragTile queryFrags{1, kQueries / 8};
           // Split pairs trade P^T and dS^T here (keys x the step's queries).
           Shared<T> pS, dsS;
           if constexpr (kSplit > 1) {
@@ -407,96 +460,122 @@ template <class T, unsigned D> void buildDkdv(ModuleBuilder &mb) {
           }
           Frag zero = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
                                         FragTile{1, kWidth / 8});
-          using State = std::tuple<Frag, Frag, Frag, Frag>;
-          State state(zero, zero, zero, zero);
-          // The query heads of this key/value head, in order.
-          state = k.forCarrying(
-              0u, c.group, 1u, state,
-              [&](U32 g, Frag dk0, Frag dk1, Frag dv0, Frag dv1) {
-                U32 h = kvh * c.group + g;
-                auto qb = q.at(b, h, seq.qStart);
-                auto dob = dO.at(b, h, seq.qStart);
-                auto lb = lse.at(b, h, seq.qStart);
-                auto db = delta.at(b, h, seq.qStart);
-                auto step = [&](bool masked, const I32 &i0, State st) {
-                  U32 i0u = i0.as<uint32_t>();
-                  // Every warp is done with the last step's tiles.
-                  k.barrier();
-                  Token tq = k.asyncCopy(qb, i0u, 0u, seq.sq, D, q.rowStride,
-                                         qT, aligned);
-                  Token tdo = k.asyncCopy(dob, i0u, 0u, seq.sq, D,
-                                          dO.rowStride, doT, aligned);
-                  k.if_(tid < kDkdvBlockQ, [&] {
-                    U32 i = i0u + tid;
-                    Pred in = i < seq.sq;
-                    // Past the queries: P = exp2(s - inf) = 0.
-                    lseS(tid) = lseLog2(k, lb.load(i, in, float(INFINITY)));
-                    deltaS(tid) = db.load(i, in, 0.0f);
+          // dK's and dV's halves, then this step's tiles, the next step's,
+          // and the token of this step's copies.
+          using State =
+              std::tuple<Frag, Frag, Frag, Frag, Shared<T>, Shared<T>,
+                         Shared<float>, Shared<T>, Shared<T>, Shared<float>,
+                         Token>;
+          State state(zero, zero, zero, zero, qA, doA, rowsA, qB, doB, rowsB,
+                      first);
+          // The query heads of this key/value head, in order; each walks
+          // the same query blocks.
+          auto queryHead = [&](U32 g, Frag a0, Frag a1, Frag a2, Frag a3,
+                               Shared<T> s0, Shared<T> s1, Shared<float> s2,
+                               Shared<T> s3, Shared<T> s4, Shared<float> s5,
+                               Token copies) {
+            auto step = [&](bool masked, const I32 &i0, State st) {
+              // (Named with std::tie: lambdas below capture them.)
+              Frag dk0, dk1, dv0, dv1;
+              Shared<T> qT, doT, qN, doN;
+              Shared<float> rows, rowsN;
+              Token t;
+              std::tie(dk0, dk1, dv0, dv1, qT, doT, rows, qN, doN, rowsN, t) =
+                  st;
+              StepLoads nextLoads;
+              if constexpr (kPrefetch) {
+                // This step's tiles have landed, and every warp is done
+                // with the last step's, which take the next step's.
+                k.asyncWait({t});
+                k.barrier();
+                I32 next = i0 + int32_t(kDkdvBlockQ);
+                Pred wrap = next >= queries.end;
+                nextLoads = loadStep(
+                    select(wrap, g + 1u, g),
+                    select(wrap, queries.first, next).template as<uint32_t>(),
+                    qN, doN);
+              } else {
+                // Every warp is done with the last step's tiles.
+                k.barrier();
+                StepLoads loads = loadStep(g, i0.as<uint32_t>(), qT, doT);
+                storeRows(rows, loads);
+                k.asyncWait({loads.copies});
+                k.barrier();
+              }
+              // S^T = K Q^T and dP^T = V dO^T: the warp's 16 keys by its
+              // queries.
+              auto keyRows = [&](const Shared<T> &tile) {
+                return [&tile, &warpKey](unsigned kk) {
+                  return tile.loadFragment(FragRole::a, kShape, warpKey,
+                                           kk * 16);
+                };
+              };
+              Frag sT = productWithRows<T>(k, keyRows(kT), qT, qOff, D,
+                                           queryFrags);
+              Frag dpT = productWithRows<T>(k, keyRows(vT), doT, qOff, D,
+                                            queryFrags);
+              // lse and delta are per query: per column here.
+              I32 colBase = qOff.as<int32_t>();
+              Frag pT = sT.mapIndexed<float, float>(
+                  [&](F32 x, I32 r, I32 col) {
+                    F32 e = fastExp2(
+                        fma(x, c.scaleLog2, -rows(0u, colBase + col).load()));
+                    if (!masked)
+                      return e;
+                    I32 i = i0 + colBase + col;
+                    return select(mk.visible(i, keyBase + r), e,
+                                  k.constant(0.0f));
                   });
-                  k.asyncWait({tq, tdo});
-                  k.barrier();
-                  // S^T = K Q^T and dP^T = V dO^T: the warp's 16 keys by its
-                  // queries.
-                  auto keyRows = [&](const Shared<T> &tile) {
-                    return [&tile, &warpKey](unsigned kk) {
-                      return tile.loadFragment(FragRole::a, kShape, warpKey,
-                                               kk * 16);
-                    };
-                  };
-                  Frag sT = productWithRows<T>(k, keyRows(kT), qT, qOff, D,
-                                               queryTile);
-                  Frag dpT = productWithRows<T>(k, keyRows(vT), doT, qOff, D,
-                                                queryTile);
-                  // lse and delta are per query: per column here.
-                  I32 colBase = qOff.as<int32_t>();
-                  Frag pT = sT.mapIndexed<float, float>(
-                      [&](F32 x, I32 r, I32 col) {
-                        F32 e = fastExp2(
-                            fma(x, c.scaleLog2, -lseS(colBase + col).load()));
-                        if (!masked)
-                          return e;
-                        I32 i = i0 + colBase + col;
-                        return select(mk.visible(i, keyBase + r), e,
-                                      k.constant(0.0f));
-                      });
-                  Frag dsT = pT.mapIndexed<float, float>(
-                      [&](F32 p, I32, I32 col, F32 dp) {
-                        return p * (dp - deltaS(colBase + col).load());
-                      },
-                      dpT);
-                  Frag pa, dsa;
-                  if constexpr (kSplit > 1) {
-                    pT.store(pS, warpKey, qOff);
-                    dsT.store(dsS, warpKey, qOff);
-                    k.barrier();
-                    FragTile stepTile{1, kDkdvBlockQ / 16};
-                    pa = pS.loadFragment(FragRole::a, kShape, warpKey, 0u,
-                                         stepTile);
-                    dsa = dsS.loadFragment(FragRole::a, kShape, warpKey, 0u,
-                                           stepTile);
-                  } else {
-                    pa = pT.toOperand<T>();
-                    dsa = dsT.toOperand<T>();
-                  }
-                  std::array<Frag, 2> dkA = {std::get<0>(st), std::get<1>(st)};
-                  std::array<Frag, 2> dvA = {std::get<2>(st), std::get<3>(st)};
-                  accumulateParts(k, dvA, pa, doT, kDkdvBlockQ, col0, kWidth);
-                  accumulateParts(k, dkA, dsa, qT, kDkdvBlockQ, col0, kWidth);
-                  return State(dkA[0], dkA[1], dvA[0], dvA[1]);
-                };
-                State st(dk0, dk1, dv0, dv1);
-                auto loop = [&](bool masked, const I32 &from, const I32 &to) {
-                  st = k.forCarrying(
-                      from, to, int32_t(kDkdvBlockQ), st,
-                      [&](I32 i0, Frag a, Frag b2, Frag c2, Frag d2) {
-                        return step(masked, i0, State(a, b2, c2, d2));
-                      });
-                };
-                loop(true, queries.first, queries.clean);
-                loop(false, queries.clean, queries.cleanEnd);
-                loop(true, queries.cleanEnd, queries.end);
-                return st;
-              });
+              Frag dsT = pT.mapIndexed<float, float>(
+                  [&](F32 p, I32, I32 col, F32 dp) {
+                    return p * (dp - rows(1u, colBase + col).load());
+                  },
+                  dpT);
+              Frag pa, dsa;
+              if constexpr (kSplit > 1) {
+                pT.store(pS, warpKey, qOff);
+                dsT.store(dsS, warpKey, qOff);
+                k.barrier();
+                FragTile stepTile{1, kDkdvBlockQ / 16};
+                pa = pS.loadFragment(FragRole::a, kShape, warpKey, 0u,
+                                     stepTile);
+                dsa = dsS.loadFragment(FragRole::a, kShape, warpKey, 0u,
+                                       stepTile);
+              } else {
+                pa = pT.toOperand<T>();
+                dsa = dsT.toOperand<T>();
+              }
+              std::array<Frag, 2> dkA = {dk0, dk1}, dvA = {dv0, dv1};
+              accumulateParts(k, dvA, pa, doT, kDkdvBlockQ, col0, kWidth);
+              accumulateParts(k, dkA, dsa, qT, kDkdvBlockQ, col0, kWidth);
+              if constexpr (!kPrefetch) // the tiles stay (loop invariants)
+                return State(dkA[0], dkA[1], dvA[0], dvA[1], qT, doT, rows,
+                             qN, doN, rowsN, t);
+              storeRows(rowsN, nextLoads);
+              return State(dkA[0], dkA[1], dvA[0], dvA[1], qN, doN, rowsN, qT,
+                           doT, rows, nextLoads.copies);
+            };
+            State st(a0, a1, a2, a3, s0, s1, s2, s3, s4, s5, copies);
+            auto loop = [&](bool masked, const I32 &from, const I32 &to) {
+              st = k.forCarrying(from, to, int32_t(kDkdvBlockQ), st,
+                                 [&](I32 i0, Frag b0, Frag b1, Frag b2,
+                                     Frag b3, Shared<T> r0, Shared<T> r1,
+                                     Shared<float> r2, Shared<T> r3,
+                                     Shared<T> r4, Shared<float> r5,
+                                     Token tt) {
+                                   return step(masked, i0,
+                                               State(b0, b1, b2, b3, r0, r1,
+                                                     r2, r3, r4, r5, tt));
+                                 });
+            };
+            loop(true, queries.first, queries.clean);
+            loop(false, queries.clean, queries.cleanEnd);
+            loop(true, queries.cleanEnd, queries.end);
+            return st;
+          };
+          state = k.forCarrying(0u, c.group, 1u, state, queryHead);
+          // The last step's loads (past the queries) land before the end.
+          k.asyncWait({});
           auto dkb = dk.at(b, kvh, seq.kStart);
           auto dvb = dv.at(b, kvh, seq.kStart);
           for (unsigned half = 0; half < 2; ++half) {

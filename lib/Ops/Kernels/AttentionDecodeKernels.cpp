@@ -175,13 +175,13 @@ template <class T, unsigned D> void buildDecode(ModuleBuilder &mb) {
         auto oPart = partialO + base * cast<uint64_t>(rows) * uint64_t(D);
         auto lsePart = partialLse + base * cast<uint64_t>(rows);
         Frag lF = std::get<3>(state);
+        // 1 / l once a row (a division per element spilled at head dim 256).
+        Frag inv = lF.mapWith<float, float>([&](F32 lv) {
+          return select(lv > 0.0f, 1.0f / lv, k.constant(0.0f));
+        });
         for (unsigned half = 0; half < 2; ++half) {
           Frag o = half ? std::get<1>(state) : std::get<0>(state);
-          o.mapWith<float, float>(
-               [&](F32 x, F32 lv) {
-                 return select(lv > 0.0f, x / lv, k.constant(0.0f));
-               },
-               lF)
+          o.mapWith<float, float>([&](F32 x, F32 r) { return x * r; }, inv)
               .store(oPart, 0u, half * (D / 2), rows, D, D);
         }
         std::get<2>(state)

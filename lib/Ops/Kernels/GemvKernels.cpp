@@ -101,6 +101,12 @@ void buildColumnPartial(ModuleBuilder &mb) {
   std::string name = kernelName<T, V>(base.c_str());
   mb.kernel(name, {int32_t(kGemvBlock)},
             [](KernelBuilder &k) {
+              // Left to itself, ptxas holds the 16-bit kernels (8 columns a
+              // thread, 4 rows in flight) to 32 registers for a full SM and
+              // spills; 48 warps an SM leave them 40 and keep as many
+              // 16-byte loads in flight as the bandwidth needs.
+              if constexpr (V == 8)
+                k.setMinBlocksPerSM(int32_t(48 * 32 / kGemvBlock));
               auto a = k.param<Ptr<const T>>("a");
               std::optional<Ptr<const T>> x;
               if constexpr (F == ColumnFold::Dot)

@@ -6,13 +6,15 @@
 //
 // A block of three warpgroups owns 128 query rows of one (batch, head):
 //  - warpgroup 0 is the producer (setmaxnreg.dec): one thread loads the Q
-//    tile once and streams 64-key blocks of K and V by TMA (4-d tensor maps
+//    tile once and streams blocks of K and V by TMA (4-d tensor maps
 //    over [batch][seq][heads][dim] with any strides: bshd and bhsd alike)
 //    into a ring of `stages` buffers guarded by full/empty mbarriers;
+//    blocks of 128 keys up to head dim 128, of 64 at 256
+//    (hopperAttentionKeys);
 //  - warpgroups 1 and 2 are consumers (setmaxnreg.inc), 64 query rows each:
 //    S = Q K^T by wgmma (both operands K-major from 128-byte-swizzled
 //    shared memory), the online softmax on the accumulators in registers
-//    (exp2 with the scale folded in; a row's 64 scores live in one quad,
+//    (exp2 with the scale folded in; a row's scores live in one quad,
 //    reduced with two shuffles), P converted in registers to the A operand
 //    of O += P V (wgmma with A from registers, V N-major), O rescaled when
 //    the running maximum grows. The softmax of block j runs while the
@@ -40,7 +42,8 @@ using namespace kaio::ops::kernels;
 std::string
 kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   const unsigned d = c.headDim, atoms = d / 64;
-  const unsigned rowsQ = 128, keys = 64;
+  const unsigned rowsQ = 128, keys = hopperAttentionKeys(d);
+  const unsigned keyShift = llvm::Log2_32(keys);
   const unsigned qBytes = rowsQ * d * 2, kvBytes = keys * d * 2;
   const unsigned stageBytes = 2 * kvBytes;
   const unsigned smem = qBytes + c.stages * stageBytes;
@@ -132,13 +135,13 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
                              ", " + zero + ", " + bottomRight + " : i32");
   std::string hasRight = w.setp("ge", "%window_right", zero, "s32");
   std::string hasLeft = w.setp("ge", "%window_left", zero, "s32");
-  std::string allBlocks = w.shr(w.add32(seqK, w.i32(keys - 1)), 6);
+  std::string allBlocks = w.shr(w.add32(seqK, w.i32(keys - 1)), keyShift);
   std::string lastKey = w.add32(
       w.add32(w.add32(q0, w.i32(rowsQ - 1)), offset), "%window_right");
   std::string seesNone = w.setp("lt", lastKey, zero, "s32");
   std::string rightBlocks = w.let(
       "ptx.min u32 " +
-      w.add32(w.let("ptx.shr s32 " + lastKey + ", " + w.i32(6) +
+      w.add32(w.let("ptx.shr s32 " + lastKey + ", " + w.i32(keyShift) +
                     " : (i32, i32) -> i32"),
               one) +
       ", " + allBlocks + " : i32");
@@ -149,7 +152,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   std::string firstKey = w.let("ptx.sub s32 " + w.add32(q0, offset) +
                                ", %window_left : i32");
   std::string positive = w.setp("gt", firstKey, zero, "s32");
-  std::string leftBlock = w.let("ptx.selp b32 " + w.shr(firstKey, 6) + ", " +
+  std::string leftBlock = w.let("ptx.selp b32 " + w.shr(firstKey, keyShift) + ", " +
                                 zero + ", " + positive + " : i32");
   std::string jBegin = w.let("ptx.selp b32 " + leftBlock + ", " + zero + ", " +
                              hasLeft + " : i32");
@@ -318,7 +321,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   auto softmax = [&](const std::vector<std::string> &s, const std::string &j,
                      const std::string m[2], const std::string l[2]) {
     Softmax out;
-    // Element e is row rows[(e/2)%2], key 64 j + 8 (e/4) + pairCol + e%2.
+    // Element e is row rows[(e/2)%2], key keys j + 8 (e/4) + pairCol + e%2.
     std::string kBase = w.add32(w.mul32(j, w.i32(keys)), pairCol);
     std::string lo[2], hi[2];
     for (unsigned h = 0; h < 2; ++h) {

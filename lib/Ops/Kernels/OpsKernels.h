@@ -548,12 +548,18 @@ struct HopperAttentionConfig {
   bool bf16 = false;
   unsigned headDim = 64, stages = 2;
 };
+/// Keys per block of the sm_90a forward (the K and V boxes' rows): 128 up
+/// to head dim 128 (S a 64 x 128 wgmma per consumer, FlashAttention-3's
+/// block), 64 at 256 (O's 128 accumulators leave no room for more).
+constexpr unsigned hopperAttentionKeys(unsigned headDim) {
+  return headDim > 128 ? 64 : 128;
+}
 /// `hopper_flash_fwd_f16_d64(q_map, k_map, v_map, o, o_batch, o_seq,
 /// o_head, seq_q, seq_k, group, scale_log2, window_left, window_right,
 /// bottom_right, lse, lse_stride, cu_q, cu_k)`: the maps are 4-d tensor
 /// maps over [batch][seq][heads][dim] (innermost first: dim, heads, seq,
-/// batch) with box (64, 1, rows, 1), 128-byte swizzled (rows 128 for Q, 64
-/// for K and V); O's strides are in elements (even); grid (ceil(seq_q /
+/// batch) with box (64, 1, rows, 1), 128-byte swizzled (rows 128 for Q,
+/// hopperAttentionKeys(head dim) for K and V); O's strides are in elements (even); grid (ceil(seq_q /
 /// 128), heads, batch); scale_log2 = softmax scale * log2(e). Row i sees
 /// keys [i + offset - window_left, i + offset + window_right] (negative:
 /// unbounded; causal: window_right 0), offset = seq_k - seq_q when

@@ -644,6 +644,35 @@ TEST_P(AttentionKernelsTest, BackwardPackedVariableLengths) {
   checkBackward(p);
 }
 
+TEST_P(AttentionKernelsTest, BackwardKeyBlocksPrefetchEachQueryStepOnce) {
+  // GQA 2:1, 128 queries and keys: each of the dK/dV kernel's two key
+  // blocks walks 2 heads x 4 steps of 32 queries. Step i + 1's Q and dO are
+  // copied while step i computes (across the head boundary too), so a step
+  // takes one barrier; every Q and dO row is read once per key block (the
+  // copies past the last step read nothing), in whole 16-byte sectors.
+  interp::Profile profile;
+  Problem p;
+  p.heads = 2;
+  p.kvHeads = 1;
+  p.seqQ = p.seqK = 128;
+  p.profile = &profile;
+  checkBackward(p);
+  ASSERT_FALSE(HasFatalFailure());
+  const interp::KernelProfile *k = nullptr;
+  for (const interp::KernelProfile &kp : profile.kernels())
+    if (kp.name.find("flash_bwd_dkdv") == 0)
+      k = &kp;
+  ASSERT_NE(k, nullptr);
+  const uint64_t D = dim(), keyBlocks = 2, warps = 4, steps = 2 * 128 / 32;
+  const uint64_t tileBytes = 128 * D * 2; // one head's Q (or dO, K, V)
+  const interp::GlobalStats &copies = k->global.at("cp.async");
+  // A block's K and V (64 keys each), and Q and dO of both heads.
+  EXPECT_EQ(copies.bytes, keyBlocks * (tileBytes + 2 * 2 * tileBytes));
+  EXPECT_EQ(copies.sectors, copies.idealSectors);
+  EXPECT_EQ(k->mix.at("bar"), keyBlocks * warps * steps);
+  EXPECT_EQ(k->sharedTotal().bankConflicts(), 0u) << profile.str(10);
+}
+
 TEST_P(AttentionKernelsTest, DecodePagedScrambledBlockTable) {
   DecodeProblem p;
   p.seqlens = {1, 100, 300};

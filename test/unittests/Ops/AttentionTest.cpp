@@ -496,8 +496,14 @@ TEST_P(FlashAttentionTest, UsesTheTmaWgmmaForwardOnA90Gpu) {
   EXPECT_EQ(counters->lastGrid[1], 8u);
   EXPECT_EQ(counters->lastGrid[2], 2u);
   EXPECT_EQ(counters->lastBlock[0], 384u);
-  EXPECT_EQ(counters->lastSharedBytes, 98304u);
+  // Q (128 rows), then two stages of K and V blocks of 128 keys.
+  EXPECT_EQ(counters->lastSharedBytes, 128u * 256 + 2 * 2 * 128 * 256);
   EXPECT_EQ(counters->tensorMapsEncoded, maps + 3);
+  // The last map is V's: boxes of 64 columns of 128 keys of one head.
+  EXPECT_EQ(counters->lastTensorMapBox[0], 64u);
+  EXPECT_EQ(counters->lastTensorMapBox[1], 1u);
+  EXPECT_EQ(counters->lastTensorMapBox[2], 128u);
+  EXPECT_EQ(counters->lastTensorMapBox[3], 1u);
   // Asked for, the portable mma.sync kernel runs there too.
   AttentionOptions portable = opt;
   portable.portable = true;

@@ -97,13 +97,14 @@ TEST_P(HopperAttentionTest, MatchesF64Softmax) {
                        stride, {64, 1, rows, 1});
   };
   uint64_t mq = map(gq, c.heads, seqQ, strideQ, 128);
-  uint64_t mk = map(gk, c.kvHeads, seqK, strideKV, 64);
-  uint64_t mv = map(gv, c.kvHeads, seqK, strideKV, 64);
+  const uint32_t keys = hopperAttentionKeys(c.dim);
+  uint64_t mk = map(gk, c.kvHeads, seqK, strideKV, keys);
+  uint64_t mv = map(gv, c.kvHeads, seqK, strideKV, keys);
   const double scale = 1.0 / std::sqrt(double(c.dim));
   const unsigned group = c.heads / c.kvHeads;
   const unsigned maxQ = *std::max_element(c.seqQ.begin(), c.seqQ.end());
   interp::LaunchOptions options;
-  options.dynamicSharedBytes = 128 * c.dim * 2 + 2 * 2 * 64 * c.dim * 2;
+  options.dynamicSharedBytes = 128 * c.dim * 2 + 2 * 2 * keys * c.dim * 2;
   ASSERT_LE(options.dynamicSharedBytes, 227u * 1024);
   interp::LaunchResult r = in.launch(
       hopperAttentionName(config), {(maxQ + 127) / 128, c.heads, batch},
@@ -214,6 +215,9 @@ INSTANTIATE_TEST_SUITE_P(
                       bhsd(dense(true, 128, 2, 1, 1, 33, 64)),
                       window(dense(false, 64, 1, 2, 2, 200, 260), 70, 5),
                       window(dense(true, 128, 1, 1, 1, 140, 140), -1, 100),
+                      // Four 128-key blocks through the two-stage ring; the
+                      // last query block's window starts in block 1.
+                      window(dense(false, 128, 1, 2, 1, 400, 420), 150, 20),
                       causal(packed(false, 64, {5, 130, 64}, {70, 1, 129}),
                              true),
                       packed(true, 128, {129, 3}, {64, 200}),

@@ -41,6 +41,8 @@ typedef struct FakeCudaCounters {
   /* The last GEMM launch's (hopper_gemm_*, mma_gemm_*) K and its K per
      split (k tiles for hopper_gemm, elements for mma_gemm). */
   unsigned lastGemmK, lastGemmKPerSplit;
+  /* The box of the last tensor map encoded (unused dimensions 0). */
+  unsigned lastTensorMapBox[5];
 } FakeCudaCounters;
 
 #ifdef __cplusplus

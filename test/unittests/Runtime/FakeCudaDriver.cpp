@@ -546,6 +546,8 @@ API CUresult cuTensorMapEncodeTiled(void *map, int dataType, unsigned rank,
   d.oobNaN = oobFill == 1;
   kaio::rt::encodeKaioTensorMap(d, map);
   ++counters.tensorMapsEncoded;
+  for (unsigned i = 0; i < 5; ++i)
+    counters.lastTensorMapBox[i] = i < unsigned(rank) ? box[i] : 0;
   return Success;
 }
 
