@@ -9,15 +9,15 @@
 #                                      # runtime loads the best one for the GPU
 #     [NAMESPACE ns] [CLASS Kernels]   # of the generated class
 #     [HEADER name.h]                  # default: <target>_kernels.h
-#     [PTX_VERSION 8.0] [FAST_MATH] [LINE_INFO]
+#     [PTX_VERSION 8.0] [FAST_MATH] [LINE_INFO] [RESOURCES]
 #     [VARIANTS kernel:suffix:attr ...])  # also kernel_suffix, lowered with
 #                                      # the unit attribute attr set
 #                                      # (e.g. kaio.aligned_copies)
 #
 # Generates the header (in the build tree, on <target>'s include path) with
-# the PTX texts and a class with one typed launch function per kernel, and
-# beside it <header>.resources: ptxas's registers and spills per chip and
-# kernel (kaio-embed --resources):
+# the PTX texts and a class with one typed launch function per kernel (with
+# RESOURCES, also <header>.resources beside it: ptxas's registers and
+# spills per chip and kernel, kaio-embed --resources):
 #
 #   #include "app_kernels.h"
 #   auto k = ns::Kernels::load(device);      // kaio::rt::Expected<...>
@@ -28,7 +28,7 @@
 # KAIO_EMBED_EXECUTABLE overrides it.
 
 function(kaio_add_kernels target)
-  cmake_parse_arguments(ARG "FAST_MATH;LINE_INFO"
+  cmake_parse_arguments(ARG "FAST_MATH;LINE_INFO;RESOURCES"
     "NAMESPACE;CLASS;HEADER;PTX_VERSION" "SOURCES;GENERATORS;CHIPS;VARIANTS"
     ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
@@ -109,13 +109,28 @@ function(kaio_add_kernels target)
   foreach(variant ${ARG_VARIANTS})
     list(APPEND flags --variant=${variant})
   endforeach()
-  # Beside the header: what ptxas reported for each embedded cubin
-  # (registers, spills), for the tests that hold the kernels to it.
-  list(APPEND flags --resources=${dir}/${ARG_HEADER}.resources)
+  # RESOURCES: beside the header, what ptxas reported for each embedded
+  # cubin (registers, spills), for tests that hold the kernels to it.
+  set(byproducts)
+  if(ARG_RESOURCES)
+    list(APPEND flags --resources=${dir}/${ARG_HEADER}.resources)
+    set(byproducts BYPRODUCTS ${dir}/${ARG_HEADER}.resources)
+  endif()
+  # The ptxas this build found (kaio-embed looks on PATH and in
+  # /usr/local/cuda/bin otherwise).
+  set(run_embed ${embed})
+  if(KAIO_PTXAS)
+    set(embed_file ${embed})
+    if(TARGET ${embed})
+      set(embed_file $<TARGET_FILE:${embed}>)
+    endif()
+    set(run_embed ${CMAKE_COMMAND} -E env KAIO_PTXAS=${KAIO_PTXAS}
+        ${embed_file})
+  endif()
   add_custom_command(OUTPUT ${dir}/${ARG_HEADER}
-    BYPRODUCTS ${dir}/${ARG_HEADER}.resources
+    ${byproducts}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
-    COMMAND ${embed} ${flags} -o ${dir}/${ARG_HEADER} ${inputs}
+    COMMAND ${run_embed} ${flags} -o ${dir}/${ARG_HEADER} ${inputs}
     DEPENDS ${inputs} ${embed}
     COMMENT "Embedding KAIO kernels for ${target} (${chips})"
     VERBATIM)

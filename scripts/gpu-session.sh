@@ -116,7 +116,8 @@ for s in "${steps[@]}"; do
                  # 8192 f32 fused too, the wide variant), the forward row
                  # kernels of 8192 f32 on 512 threads, the promoted FP8
                  # kaio-dialect example, the dK/dV kernel's double-buffered
-                 # Q/dO steps, the 16-bit column kernels at 48 warps an SM
+                 # Q/dO steps, the 16-bit column kernels at 48 warps an SM,
+                 # the sm_90a attention forward on 128-key blocks
     step bench-pending 240 "$build/bin/kaio-bench" --filter \
       'OpsGemm(F16F32|BF16F32)(Layouts)?VsCublas|OpsGemmPortableVsCublas|FlashAttention(Portable|Bwd)?(F16|BF16)/seq:(2048|8192)/|FlashDecode|(Softmax|RmsNorm|LayerNorm)[A-Za-z0-9]*VsCopy/rows:32768/cols:8192|NormBwd.*cols:4096|RmsNormBF|LayerNormBF|GeluTanhBF16|SwiGluBF16|OpsGemmFp8|HopperGemmFp8Example.*M:4096/|GemvTransposedBF16VsCopy|ReduceColsSumBF16VsCopy' \
       --json "$out/bench-pending.json"
@@ -124,6 +125,10 @@ for s in "${steps[@]}"; do
     step torch-attention-portable 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --portable \
       --json "$out/torch-attention-portable.json"
+    # The sm_90a forward on 128-key blocks (session 19) against SDPA.
+    step torch-attention-hopper 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
+      "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 \
+      --json "$out/torch-attention-hopper.json"
     step torch-attention-backward 80 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --backward \
       --json "$out/torch-attention-backward.json"

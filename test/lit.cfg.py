@@ -78,6 +78,15 @@ if not ptxas:
         if candidate and os.path.exists(candidate):
             ptxas = candidate
             break
+# The op library's embedded cubins and ptxas's report on them (written
+# when the build found ptxas; a '#' line says why there is none).
+library_resources = os.path.join(config.kaio_obj_root, "lib", "Ops",
+                                 "kaio_kernels", "KaioOps",
+                                 "ops_kernels.h.resources")
+if os.path.exists(library_resources):
+    with open(library_resources) as f:
+        if not f.read(1).startswith("#"):
+            config.available_features.add("library-cubins")
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))

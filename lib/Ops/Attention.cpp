@@ -401,6 +401,14 @@ rt::Expected<rt::TensorMap> attentionMap(const rt::Kernel &kernel,
   return rt::makeTensorMap(kernel, d);
 }
 
+/// Whether two blocks of `kernel` (its dynamic shared memory and the 1 KiB
+/// the GPU reserves a block) fit an SM's shared memory.
+bool twoBlocksFit(const Library::Impl &impl, const rt::Kernel &kernel) {
+  const rt::KernelSignature *sig = kernel.signature();
+  std::uint64_t block = (sig ? sig->dynamicSharedBytes : 0) + 1024;
+  return 2 * block <= impl.sharedPerSM;
+}
+
 /// Whether the sm_90a forward can read `t` through a tensor map (16-byte
 /// aligned base and strides) or, for O, store its 16-bit pairs.
 bool tmaReadable(const AttentionTensor &t) {
@@ -540,6 +548,11 @@ rt::Error Library::flashAttentionBackward(
       impl_->kernel(kernelName("flash_bwd_dq", q));
   rt::Expected<rt::Kernel *> dkdv =
       impl_->kernel(kernelName("flash_bwd_dkdv", q));
+  // The double-buffered dK/dV kernel is built for two blocks an SM; where
+  // two do not fit (an 8.6 or 8.9 GPU's 100 KiB at head dim 128) the
+  // single-set variant keeps two.
+  if (dkdv && q.dim == 128 && !twoBlocksFit(*impl_, **dkdv))
+    dkdv = impl_->kernel(kernelName("flash_bwd_dkdv_single", q));
   for (rt::Expected<rt::Kernel *> *kern : {&prep, &dqKernel, &dkdv})
     if (!*kern)
       return kern->takeError().addContext(kOp);

@@ -33,6 +33,8 @@ rt::Expected<Library> Library::load(const rt::Device &device) {
   impl->smCount = std::max(1, device.properties().smCount);
   impl->sharedOptin =
       std::uint64_t(std::max(0, device.properties().sharedMemPerBlockOptin));
+  impl->sharedPerSM =
+      std::uint64_t(std::max(0, device.properties().sharedMemPerSm));
   impl->deviceName = device.properties().name;
   impl->deviceOrdinal = device.ordinal();
   // The TMA + wgmma kernels are arch-specific: sm_90a code runs on 9.0

@@ -33,8 +33,8 @@ struct Library::Impl {
   std::unique_ptr<ops_hopper_kernels::Kernels> hopper;
   /// The GPU's streaming multiprocessors (persistent kernels' grids).
   int smCount = 1;
-  /// Shared memory a block may have after opting in (bytes).
-  std::uint64_t sharedOptin = 0;
+  /// Shared memory a block may have after opting in, and an SM's (bytes).
+  std::uint64_t sharedOptin = 0, sharedPerSM = 0;
   std::unordered_map<std::string, rt::Kernel> byName;
   /// Clusters each clustered kernel runs at once (asked once per kernel:
   /// Kernel::maxActiveClusters at its block and shared memory).

@@ -45,8 +45,9 @@ namespace {
 
 constexpr unsigned kBlockQ = kAttnBlockQ, kBlockK = kAttnBlockK;
 /// Query rows per step of the dK/dV kernel (K, V, and two each of the Q
-/// and dO tiles: 64 KiB at head dim 128, 96 KiB at 256, and two lse and
-/// delta rows: dynamic shared memory).
+/// and dO tiles and lse and delta rows: 65 KiB at head dim 128; one set at
+/// 256 and in the single-set variant: 69 and 49 KiB; dynamic shared
+/// memory).
 constexpr unsigned kDkdvBlockQ = 32;
 constexpr unsigned kPrepRows = 8;
 constexpr float kLog2e = float(M_LOG2E);
@@ -356,10 +357,18 @@ BlockRange queryBlocks(KernelBuilder &k, const Mask &m, const I32 &j0,
 /// and splits each step's queries, computing S^T and dP^T for its 16 (no
 /// product twice), and the columns of dK and dV (64 + 64 registers each);
 /// the pair trades P^T and dS^T through shared memory (FlashAttention-2's
-/// way), where each reads the whole step's as A operands.
-template <class T, unsigned D> void buildDkdv(ModuleBuilder &mb) {
+/// way), where each reads the whole step's as A operands. With `Prefetch`
+/// (head dims up to 128) Q, dO, lse and delta come twice and a step loads
+/// the next one's; without (`flash_bwd_dkdv_single_*` at 128, for GPUs
+/// where two such blocks do not fit an SM, and every 256 one) a step loads
+/// its own between two barriers.
+template <class T, unsigned D, bool Prefetch>
+void buildDkdv(ModuleBuilder &mb) {
+  static_assert(!Prefetch || D <= 128, "a second set at 256 takes 101 KiB");
   mb.kernel(
-      kernelName("flash_bwd_dkdv", typeName<T>(), D),
+      kernelName(Prefetch || D > 128 ? "flash_bwd_dkdv"
+                                     : "flash_bwd_dkdv_single",
+                 typeName<T>(), D),
       {int32_t(32 * kAttnWarps)}, [](KernelBuilder &k) {
         k.setMinBlocksPerSM(kAttnMinBlocksPerSM);
         constexpr unsigned kKeys = attnDkdvBlockK(D), kPairs = kKeys / 16;
@@ -390,10 +399,8 @@ template <class T, unsigned D> void buildDkdv(ModuleBuilder &mb) {
           Shared<T> kT = k.shared<T>({kKeys, D}), vT = k.shared<T>({kKeys, D});
           auto queryTile = [&] { return k.shared<T>({kDkdvBlockQ, D}); };
           auto rowTile = [&] { return k.shared<float>({2, kDkdvBlockQ}); };
-          // Above head dim 128 one set (the second would take the block to
-          // 101 KiB, past the 99 KiB of an 8.6 or 8.9 GPU): a step loads its
-          // own after a barrier.
-          constexpr bool kPrefetch = D <= 128;
+          // One set without Prefetch: a step loads its own after a barrier.
+          constexpr bool kPrefetch = Prefetch;
           Shared<T> qA = queryTile(), doA = queryTile();
           Shared<float> rowsA = rowTile();
           Shared<T> qB = kPrefetch ? queryTile() : qA,
@@ -593,7 +600,10 @@ template <class T, unsigned D> void buildDkdv(ModuleBuilder &mb) {
 template <class T, unsigned D> void buildBackward(ModuleBuilder &mb) {
   buildPrep<T, D>(mb);
   buildDq<T, D>(mb);
-  buildDkdv<T, D>(mb);
+  buildDkdv<T, D, (D <= 128)>(mb);
+  // 66 KiB a block at 128: two do not fit the 100 KiB of an 8.6 or 8.9 SM.
+  if constexpr (D == 128)
+    buildDkdv<T, D, false>(mb);
 }
 
 } // namespace

@@ -295,7 +295,10 @@ enum AttentionFlags : std::uint32_t {
 ///   flash_bwd_dkdv_<type>_d<D>(q, k, v, do, dk, dv, lse, delta, ...): dV =
 ///     sum over the kv group's heads of P^T dO, dK = scale dS^T Q; grid
 ///     (ceil(max seq_k / attnDkdvBlockK(D)), kv heads, batch), 32 *
-///     kAttnWarps threads. No atomics: deterministic.
+///     kAttnWarps threads. No atomics: deterministic. At head dim 128 also
+///     flash_bwd_dkdv_single_<type>_d128 (the same, one set of Q/dO tiles:
+///     49 KiB where the double-buffered one takes 65, for GPUs whose SM
+///     holds less than two of those).
 /// Head dims 64, 128 and 256 (the forward and the backward alike).
 void buildAttentionKernels(builder::ModuleBuilder &mb);
 void buildAttentionBackwardKernels(builder::ModuleBuilder &mb);

@@ -34,6 +34,8 @@ struct Problem {
   std::vector<uint32_t> lensQ, lensK;
   double scale = 0.0; ///< 0: 1 / sqrt(dim)
   interp::Profile *profile = nullptr;
+  /// dK/dV by flash_bwd_dkdv_single (head dim 128: one Q/dO tile set).
+  bool singleSetDkdv = false;
 };
 
 struct Layout {
@@ -382,7 +384,7 @@ public:
                    tensorArgs(av, c.lk), tensorArgs(ado, c.lq),
                    tensorArgs(adq, c.lq), {al, c.lseBatch, c.lseHead},
                    {adelta, c.lseBatch, c.lseHead}, common}));
-    launch(name("flash_bwd_dkdv"),
+    launch(name(p.singleSetDkdv ? "flash_bwd_dkdv_single" : "flash_bwd_dkdv"),
            {(c.maxK + attnDkdvBlockK(D) - 1) / attnDkdvBlockK(D), p.kvHeads,
             c.batch},
            concat({tensorArgs(aq, c.lq), tensorArgs(ak, c.lk),
@@ -630,6 +632,40 @@ TEST_P(AttentionKernelsTest, BackwardCausalWindowedAndGrouped) {
   p.seqK = 20;
   p.windowLeft = -1;
   p.bottomRight = true;
+  checkBackward(p);
+}
+
+TEST_P(AttentionKernelsTest, BackwardKeyBlocksNoQuerySees) {
+  // Top-left causal with far more keys than queries: key blocks from 64 on
+  // see no query (an empty query range: the step loads issued before the
+  // loop land unread), their dK and dV are 0; GQA 2:1.
+  Problem p;
+  p.seqQ = 20;
+  p.seqK = 200;
+  p.heads = 2;
+  p.kvHeads = 1;
+  p.windowRight = 0;
+  checkBackward(p);
+}
+
+TEST_P(AttentionKernelsTest, BackwardSingleSetDkdv) {
+  if (dim() != 128)
+    GTEST_SKIP() << "the single-set dK/dV kernel is head dim 128's";
+  // The variant for GPUs that hold two double-buffered blocks of head dim
+  // 128 in no SM: causal GQA, ragged, and a range no query sees.
+  Problem p;
+  p.singleSetDkdv = true;
+  p.seqQ = 80;
+  p.seqK = 130;
+  p.heads = 4;
+  p.kvHeads = 2;
+  p.windowRight = 0;
+  p.bottomRight = true;
+  checkBackward(p);
+  ASSERT_FALSE(HasFatalFailure());
+  p.seqQ = 20;
+  p.seqK = 200;
+  p.bottomRight = false;
   checkBackward(p);
 }
 

@@ -378,51 +378,83 @@ TEST_P(FlashAttentionTest, DecodeLaunchesSplitsThenTheirMerge) {
   EXPECT_EQ(counters->launches, launches + 2);
 }
 
+/// flashAttentionBackward on fake buffers: causal, GQA 4:2, batch 2, 130
+/// queries, 200 keys, f16 at head dim `dim` (with the logsumexp, or
+/// without it: refused).
+rt::Error fakeBackward(Library &lib, rt::Device &device, std::int64_t dim,
+                       bool withLse = true) {
+  auto buf = rt::DeviceBuffer<rt::Half>::allocate(device, 1 << 23);
+  auto f32 = rt::DeviceBuffer<float>::allocate(device, 1 << 16);
+  if (!buf)
+    return buf.takeError();
+  if (!f32)
+    return f32.takeError();
+  auto view = buf->view();
+  const std::int64_t qn = 2 * 130 * 4 * dim, kn = 2 * 200 * 2 * dim;
+  std::int64_t at = 0;
+  auto next = [&](std::int64_t n, std::int64_t seq, std::int64_t heads) {
+    AttentionTensor t =
+        AttentionTensor::bshd(view.subview(at, n), 2, seq, heads, dim);
+    at += n;
+    return t;
+  };
+  AttentionTensor q = next(qn, 130, 4), k = next(kn, 200, 2),
+                  v = next(kn, 200, 2), o = next(qn, 130, 4),
+                  dO = next(qn, 130, 4), dq = next(qn, 130, 4),
+                  dk = next(kn, 200, 2), dv = next(kn, 200, 2);
+  AttentionOptions opt;
+  opt.causal = true;
+  if (withLse)
+    opt.lse = Matrix::vector(f32->view().subview(0, 2 * 4 * 130), 2 * 4 * 130);
+  opt.workspace =
+      Matrix::vector(f32->view().subview(2048, 2 * 4 * 130), 2 * 4 * 130);
+  return lib.flashAttentionBackward(q, k, v, o, dO, dq, dk, dv, opt);
+}
+
 TEST_P(FlashAttentionTest, BackwardLaunchesThreeKernels) {
   if (!isFake())
     GTEST_SKIP() << "checks the launch through the fake driver";
   rt::Expected<Library> lib = Library::load(*device);
   ASSERT_TRUE(lib) << lib.error().message();
   FakeCudaCounters *counters = getFakeCounters();
-  auto buf = rt::DeviceBuffer<rt::Half>::allocate(*device, 1 << 23);
-  auto f32 = rt::DeviceBuffer<float>::allocate(*device, 1 << 16);
-  ASSERT_TRUE(buf && f32);
-  auto view = buf->view();
   for (std::int64_t dim : {128, 256}) {
     SCOPED_TRACE(dim);
-    const std::int64_t qn = 2 * 130 * 4 * dim, kn = 2 * 200 * 2 * dim;
-    std::int64_t at = 0;
-    auto next = [&](std::int64_t n, std::int64_t seq, std::int64_t heads) {
-      AttentionTensor t =
-          AttentionTensor::bshd(view.subview(at, n), 2, seq, heads, dim);
-      at += n;
-      return t;
-    };
-    AttentionTensor q = next(qn, 130, 4), k = next(kn, 200, 2),
-                    v = next(kn, 200, 2), o = next(qn, 130, 4),
-                    dO = next(qn, 130, 4), dq = next(qn, 130, 4),
-                    dk = next(kn, 200, 2), dv = next(kn, 200, 2);
-    AttentionOptions opt;
-    opt.causal = true;
-    opt.lse = Matrix::vector(f32->view().subview(0, 2 * 4 * 130), 2 * 4 * 130);
-    opt.workspace =
-        Matrix::vector(f32->view().subview(2048, 2 * 4 * 130), 2 * 4 * 130);
     int launches = counters->launches;
-    rt::Error e = lib->flashAttentionBackward(q, k, v, o, dO, dq, dk, dv, opt);
+    rt::Error e = fakeBackward(*lib, *device, dim);
     ASSERT_FALSE(e) << e.message();
     EXPECT_EQ(counters->launches, launches + 3);
     // The last: dK/dV, a block per 64 keys of each kv head (32 at head dim
-    // 256), its tiles in dynamic shared memory.
+    // 256), its tiles in dynamic shared memory (at 128 two sets of Q and
+    // dO: both fake GPUs hold two such blocks an SM).
     EXPECT_EQ(std::string(counters->lastKernel),
               "flash_bwd_dkdv_f16_d" + std::to_string(dim));
     EXPECT_EQ(counters->lastGrid[0], dim == 256 ? 7u : 4u); // ceil(200 / n)
     EXPECT_EQ(counters->lastGrid[1], 2u);
     EXPECT_EQ(counters->lastGrid[2], 2u);
-    EXPECT_GT(counters->lastSharedBytes, 48u * 1024);
-    opt.lse = Matrix();
-    EXPECT_TRUE(lib->flashAttentionBackward(q, k, v, o, dO, dq, dk, dv, opt));
+    EXPECT_GT(counters->lastSharedBytes, (dim == 128 ? 64u : 48u) * 1024);
+    EXPECT_TRUE(fakeBackward(*lib, *device, dim, /*withLse=*/false));
     EXPECT_EQ(counters->launches, launches + 3);
   }
+}
+
+TEST_P(FlashAttentionTest, BackwardKeepsTwoDkdvBlocksAnSM) {
+  if (!isFake())
+    GTEST_SKIP() << "a fake GPU with less shared memory";
+  // An 8.6-like GPU (100 KiB an SM): two double-buffered dK/dV blocks of
+  // head dim 128 (65 KiB each) would not fit, the single-set variant's
+  // (49 KiB) do. Head dim 64 (33 KiB) keeps the double-buffered kernel.
+  ScopedEnv optin("FAKE_CUDA_OPTIN_SHARED", "101376");
+  rt::Expected<rt::Device> small = rt::Device::open(0);
+  ASSERT_TRUE(small) << small.error().message();
+  ASSERT_EQ(small->properties().sharedMemPerSm, 102400);
+  rt::Expected<Library> lib = Library::load(*small);
+  ASSERT_TRUE(lib) << lib.error().message();
+  FakeCudaCounters *counters = getFakeCounters();
+  ASSERT_FALSE(fakeBackward(*lib, *small, 128));
+  EXPECT_STREQ(counters->lastKernel, "flash_bwd_dkdv_single_f16_d128");
+  EXPECT_LE(2 * (counters->lastSharedBytes + 1024), 102400u);
+  ASSERT_FALSE(fakeBackward(*lib, *small, 64));
+  EXPECT_STREQ(counters->lastKernel, "flash_bwd_dkdv_f16_d64");
 }
 
 TEST_P(FlashAttentionTest, LaunchesABlockPer64RowsHeadAndBatch) {

@@ -80,12 +80,15 @@ enum {
 constexpr int kOptinShared = 166912;
 /// Opt-in shared memory per block: device 0 is A100-like, device 1
 /// H100-like; FAKE_CUDA_OPTIN_SHARED (bytes) sets device 0's (an sm_86
-/// has 101376), read when asked.
+/// has 101376), read when asked, and its SM's to 1 KiB more.
 int optinShared(int device) {
   if (device != 0)
     return 232448;
   const char *env = std::getenv("FAKE_CUDA_OPTIN_SHARED");
   return env ? std::atoi(env) : kOptinShared;
+}
+int sharedPerSM(int device) {
+  return device != 0 ? 233472 : optinShared(0) + 1024;
 }
 
 FakeCudaCounters counters;
@@ -283,7 +286,7 @@ API CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) { FAULT_POINT("c
   case 39: *v = 2048; break;
   case 75: *v = d == 0 ? 8 : 9; break;
   case 76: *v = 0; break;
-  case 81: *v = d == 0 ? 167936 : 233472; break;
+  case 81: *v = sharedPerSM(d); break;
   case 97: *v = optinShared(d); break;
   default: return InvalidValue;
   }
