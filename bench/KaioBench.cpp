@@ -1396,10 +1396,13 @@ BENCHMARK(BM_GemvVsCopy<BFloat16, true>)
 /// bench/torch_attention.py (the same shapes, KAIO's kernel beside it in
 /// one process through the Python package); here kaio_ms only.
 /// What BM_FlashAttention* times: the forward as `flashAttention` picks it
-/// (the TMA/wgmma kernel on a 9.0 GPU), the portable mma.sync forward
-/// (AttentionOptions::portable: every other GPU's path), or the backward
-/// (dQ, dK, dV from the forward's O and logsumexp; mma.sync everywhere).
-enum class AttnPass { Forward, Portable, Backward };
+/// (the TMA/wgmma kernel on a 9.0 GPU, ping-pong at head dims 64 and 128),
+/// that kernel with its consumers issuing independently
+/// (AttentionOptions::Schedule::Independent: what ping-pong gains), the
+/// portable mma.sync forward (AttentionOptions::portable: every other
+/// GPU's path), or the backward (dQ, dK, dV from the forward's O and
+/// logsumexp; mma.sync everywhere).
+enum class AttnPass { Forward, Independent, Portable, Backward };
 
 /// FlashAttention at 16k tokens, hidden 2048: FLOP/s count 4 B H S^2 D for
 /// the forward (half of it causal) and 2.5 times that for the backward
@@ -1447,6 +1450,8 @@ void BM_FlashAttention(benchmark::State &state) {
   kaio::ops::AttentionOptions opt;
   opt.causal = causal;
   opt.portable = Pass == AttnPass::Portable;
+  if (Pass == AttnPass::Independent)
+    opt.schedule = kaio::ops::AttentionOptions::Schedule::Independent;
   // The backward reads the forward's logsumexp; the forward benches store
   // none (as torch_attention.py's forward and earlier numbers).
   if (backward)
@@ -1501,6 +1506,12 @@ BENCHMARK(BM_FlashAttention<Half, AttnPass::Forward>)
     ->Apply(attentionShapes);
 BENCHMARK(BM_FlashAttention<BFloat16, AttnPass::Forward>)
     ->Name("BM_FlashAttentionBF16")
+    ->Apply(attentionShapes);
+BENCHMARK(BM_FlashAttention<Half, AttnPass::Independent>)
+    ->Name("BM_FlashAttentionIndependentF16")
+    ->Apply(attentionShapes);
+BENCHMARK(BM_FlashAttention<BFloat16, AttnPass::Independent>)
+    ->Name("BM_FlashAttentionIndependentBF16")
     ->Apply(attentionShapes);
 BENCHMARK(BM_FlashAttention<Half, AttnPass::Portable>)
     ->Name("BM_FlashAttentionPortableF16")

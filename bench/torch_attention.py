@@ -11,13 +11,15 @@ causal) for the forward and 2.5 times that for the backward, as kaio-bench's
 BM_FlashAttention* do. --backward times dq, dk, dv from the forward's output
 and logsumexp (KAIO's flash_attention_backward against torch.autograd.grad
 through SDPA, its forward not timed); --portable runs KAIO's mma.sync
-forward even on a 9.0 GPU. Prints a Markdown table (JSON too with --json)
+forward even on a 9.0 GPU; --schedule ping_pong|independent picks how the
+9.0 forward's consumer warpgroups share the tensor cores (default: the
+library's choice). Prints a Markdown table (JSON too with --json)
 with KAIO / SDPA as the ratio (> 1: KAIO faster) and the largest difference
 of the outputs (of dq, dk and dv with --backward).
 
     PYTHONPATH=python KAIO_LIBRARY_DIR=build/lib \\
         python3 bench/torch_attention.py [--json FILE] [--seqs 512,2048] \\
-        [--backward] [--portable]
+        [--backward] [--portable] [--schedule independent]
 """
 
 import argparse
@@ -38,7 +40,7 @@ SEQS = [512, 1024, 2048, 4096, 8192, 16384]
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
 
 
-def measure(q, k, v, causal, backward, portable):
+def measure(q, k, v, causal, backward, portable, schedule=None):
     """(kaio_ms, sdpa_ms, max_abs_diff) on [batch, seq, heads, dim] q, k, v;
     SDPA takes the transposed views [batch, heads, seq, dim] of the same
     memory."""
@@ -46,12 +48,13 @@ def measure(q, k, v, causal, backward, portable):
     if not backward:
         out = torch.empty_like(q)
         kaio_ms = median_ms(lambda: ops.flash_attention(
-            q, k, v, out=out, causal=causal, portable=portable), "cuda")
+            q, k, v, out=out, causal=causal, portable=portable,
+            schedule=schedule), "cuda")
         torch_ms = median_ms(lambda: F.scaled_dot_product_attention(
             qt, kt, vt, is_causal=causal), "cuda")
         ref = F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal)
         ops.flash_attention(q, k, v, out=out, causal=causal,
-                            portable=portable)
+                            portable=portable, schedule=schedule)
         torch.cuda.synchronize()
         return (kaio_ms, torch_ms,
                 float((out.transpose(1, 2).float() - ref.float()).abs().max()))
@@ -81,6 +84,9 @@ def main():
                         help="time the backward (dq, dk, dv)")
     parser.add_argument("--portable", action="store_true",
                         help="KAIO's mma.sync forward even on a 9.0 GPU")
+    parser.add_argument("--schedule", choices=("ping_pong", "independent"),
+                        default=None,
+                        help="the 9.0 forward's warpgroup schedule")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         sys.exit("torch_attention.py: no CUDA device; not measured")
@@ -95,7 +101,8 @@ def main():
                                            device="cuda", dtype=dtype)
                                for _ in range(3))
                     kaio_ms, torch_ms, err = measure(
-                        q, k, v, causal, args.backward, args.portable)
+                        q, k, v, causal, args.backward, args.portable,
+                        args.schedule)
                     flops = 4 * batch * heads * seq * seq * dim
                     if causal:
                         flops //= 2
@@ -104,6 +111,7 @@ def main():
                     results.append({
                         "pass": "backward" if args.backward else "forward",
                         "portable": args.portable,
+                        "schedule": args.schedule or "auto",
                         "dtype": name, "dim": dim, "causal": causal,
                         "seq": seq, "batch": batch, "heads": heads,
                         "kaio_ms": kaio_ms, "sdpa_ms": torch_ms,
@@ -123,6 +131,8 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|")
     for r in results:
         what = r["pass"] + (" (portable)" if r["portable"] else "")
+        if r["schedule"] != "auto":
+            what += " (%s)" % r["schedule"]
         print(f"| {what} | {r['dtype']} | {r['dim']} | {r['causal']} | "
               f"{r['seq']} | {r['kaio_TFLOPs']:.0f} | {r['sdpa_TFLOPs']:.0f} "
               f"| {100 * r['kaio_vs_sdpa']:.1f} % | "

@@ -117,9 +117,11 @@ for s in "${steps[@]}"; do
                  # kernels of 8192 f32 on 512 threads, the promoted FP8
                  # kaio-dialect example, the dK/dV kernel's double-buffered
                  # Q/dO steps, the 16-bit column kernels at 48 warps an SM,
-                 # the sm_90a attention forward on 128-key blocks
+                 # the sm_90a attention forward on 128-key blocks, its
+                 # ping-pong schedule and separate K/V barriers (against
+                 # FlashAttentionIndependent*)
     step bench-pending 240 "$build/bin/kaio-bench" --filter \
-      'OpsGemm(F16F32|BF16F32)(Layouts)?VsCublas|OpsGemmPortableVsCublas|FlashAttention(Portable|Bwd)?(F16|BF16)/seq:(2048|8192)/|FlashDecode|(Softmax|RmsNorm|LayerNorm)[A-Za-z0-9]*VsCopy/rows:32768/cols:8192|NormBwd.*cols:4096|RmsNormBF|LayerNormBF|GeluTanhBF16|SwiGluBF16|OpsGemmFp8|HopperGemmFp8Example.*M:4096/|GemvTransposedBF16VsCopy|ReduceColsSumBF16VsCopy' \
+      'OpsGemm(F16F32|BF16F32)(Layouts)?VsCublas|OpsGemmPortableVsCublas|FlashAttention(Independent|Portable|Bwd)?(F16|BF16)/seq:(2048|8192)/|FlashDecode|(Softmax|RmsNorm|LayerNorm)[A-Za-z0-9]*VsCopy/rows:32768/cols:8192|NormBwd.*cols:4096|RmsNormBF|LayerNormBF|GeluTanhBF16|SwiGluBF16|OpsGemmFp8|HopperGemmFp8Example.*M:4096/|GemvTransposedBF16VsCopy|ReduceColsSumBF16VsCopy' \
       --json "$out/bench-pending.json"
     "$py" "$root/bench/plot.py" --table "$out/bench-pending.json" > "$out/bench-pending.md" 2>&1 || true
     step torch-attention-portable 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
@@ -129,6 +131,10 @@ for s in "${steps[@]}"; do
     step torch-attention-hopper 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 \
       --json "$out/torch-attention-hopper.json"
+    # Session 20: the same without ping-pong (what the schedule gains).
+    step torch-attention-independent 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
+      "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --schedule independent \
+      --json "$out/torch-attention-independent.json"
     step torch-attention-backward 80 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --backward \
       --json "$out/torch-attention-backward.json"

@@ -466,7 +466,13 @@ enum {
   /* The forward runs the portable mma.sync kernel even on a 9.0 GPU
      (comparisons and tests of every other GPU's path; the backward has
      only that path). */
-  KAIO_ATTENTION_PORTABLE = 1
+  KAIO_ATTENTION_PORTABLE = 1,
+  /* The 9.0 forward's two consumer warpgroups take turns issuing their
+     products (FlashAttention-3's ping-pong; head dims 64 and 128), or each
+     issues as soon as its operands are in. Neither: the library's choice
+     (ping-pong at 64 and 128). At most one of the two. */
+  KAIO_ATTENTION_PING_PONG = 2,
+  KAIO_ATTENTION_INDEPENDENT = 4
 };
 
 /* scale 0: 1 / sqrt(dim). causal: row i sees keys j <= i + offset, offset

@@ -669,14 +669,28 @@ namespace {
 bool convertOptions(const char *fn, const kaio_attention_options *options,
                     ops::AttentionOptions &out) {
   kaio_attention_options o = options ? *options : kaio_attention_defaults();
-  if (std::uint32_t unknown =
-          std::uint32_t(o.flags) & ~std::uint32_t(KAIO_ATTENTION_PORTABLE)) {
+  const std::uint32_t known = KAIO_ATTENTION_PORTABLE |
+                              KAIO_ATTENTION_PING_PONG |
+                              KAIO_ATTENTION_INDEPENDENT;
+  if (std::uint32_t unknown = std::uint32_t(o.flags) & ~known) {
     fail(KAIO_ERROR_INVALID_VALUE, std::string(fn) +
                                        ": options: flags: unknown bits " +
                                        std::to_string(unknown));
     return false;
   }
+  const bool pingPong = o.flags & KAIO_ATTENTION_PING_PONG,
+             independent = o.flags & KAIO_ATTENTION_INDEPENDENT;
+  if (pingPong && independent) {
+    fail(KAIO_ERROR_INVALID_VALUE,
+         std::string(fn) + ": options: flags: KAIO_ATTENTION_PING_PONG and "
+                           "KAIO_ATTENTION_INDEPENDENT together");
+    return false;
+  }
   out.portable = o.flags & KAIO_ATTENTION_PORTABLE;
+  using Schedule = ops::AttentionOptions::Schedule;
+  out.schedule = pingPong      ? Schedule::PingPong
+                 : independent ? Schedule::Independent
+                               : Schedule::Auto;
   out.scale = o.scale;
   out.causal = o.causal != 0;
   out.bottomRight = o.bottom_right != 0;

@@ -183,6 +183,12 @@ rt::Error validateAttention(const AttentionTensor &q, const AttentionTensor &k,
       opt.windowRight > detail::kMaxExtent)
     return detail::invalid(kOp, "window",
                            "sides are -1 (unbounded) or 0 .. 2^31 - 1");
+  if (opt.schedule == AttentionOptions::Schedule::PingPong &&
+      !kernels::hopperAttentionPingPongBuilt(unsigned(q.dim)))
+    return detail::unsupported(kOp, "schedule",
+                               "ping-pong at head dimension " +
+                                   std::to_string(q.dim) +
+                                   " (supported: 64, 128)");
   if (opt.causal && opt.windowRight > 0)
     return detail::invalid(kOp, "window",
                            "a causal mask has no keys right of the diagonal "
@@ -441,6 +447,10 @@ static bool launchHopperAttention(Library::Impl &impl,
   HopperAttentionConfig config;
   config.bf16 = q.dtype == DType::BF16;
   config.headDim = unsigned(q.dim);
+  using Schedule = AttentionOptions::Schedule;
+  config.pingPong = opt.schedule == Schedule::Auto
+                        ? hopperAttentionPingPong(config.headDim)
+                        : opt.schedule == Schedule::PingPong;
   rt::Expected<rt::Kernel *> kernel =
       impl.kernel(hopperAttentionName(config), /*hopperSet=*/true);
   if (!kernel) {

@@ -535,7 +535,8 @@ def _attention_tensor(fn, name, v, layout):
 def flash_attention(q, k, v, out=None, scale=None, causal=False,
                     bottom_right=False, window=(-1, -1), layout="bshd",
                     cu_seqlens_q=None, cu_seqlens_k=None, max_seqlen_q=0,
-                    return_lse=False, stream=None, portable=False):
+                    return_lse=False, stream=None, portable=False,
+                    schedule=None):
     """softmax(scale * q @ k^T) @ v per batch and head (FlashAttention-2 on
     tensor cores): q, k, v float16 or bfloat16 in `layout` "bshd" ([batch,
     seq, heads, dim], FlashAttention's) or "bhsd" ([batch, heads, seq,
@@ -548,10 +549,15 @@ def flash_attention(q, k, v, out=None, scale=None, causal=False,
     offsets and max_seqlen_q. Returns out, or (out, lse) with return_lse
     (float32 [batch, heads, seq_q], or [heads, total_q] when packed).
     portable=True runs the mma.sync kernel even on a 9.0 GPU (every other
-    GPU's path; for comparisons)."""
+    GPU's path; for comparisons). schedule: how the 9.0 kernel's two
+    consumer warpgroups share the tensor cores, "ping_pong" (taking turns;
+    head dims 64 and 128), "independent" or None (the library's choice)."""
     fn = "kaio.ops.flash_attention"
     if layout not in ("bshd", "bhsd"):
         raise invalid(fn, "layout", "%r is not 'bshd' or 'bhsd'" % (layout,))
+    if schedule not in _SCHEDULES:
+        raise invalid(fn, "schedule", "%r is not 'ping_pong', 'independent' "
+                      "or None" % (schedule,))
     c = _Call(fn, "q", q, stream)
     views = [c.first] + [_arrays.view(fn, n, t)
                          for n, t in (("k", k), ("v", v))]
@@ -568,19 +574,25 @@ def flash_attention(q, k, v, out=None, scale=None, causal=False,
                  else (qt.batch, qt.heads, qt.seq))
         lse = c.new("lse", shape, "float32")
     opts = _attention_options(scale, causal, bottom_right, window,
-                              max_seqlen_q, 0, portable)
+                              max_seqlen_q, 0, portable,
+                              _SCHEDULES[schedule])
     c.run("kaio_flash_attention", *[ctypes.byref(t) for t in tensors],
           c.m("cu_seqlens_q", cu_seqlens_q), c.m("cu_seqlens_k", cu_seqlens_k),
           _flat_vector(fn, "lse", lse), ctypes.byref(opts))
     return (out, lse) if return_lse else out
 
 
+_SCHEDULES = {None: 0, "ping_pong": _capi.ATTENTION_PING_PONG,
+              "independent": _capi.ATTENTION_INDEPENDENT}
+
+
 def _attention_options(scale, causal, bottom_right, window, max_seqlen_q,
-                       max_seqlen_k, portable=False):
+                       max_seqlen_k, portable=False, schedule_flags=0):
     left, right = window
     return _capi.AttentionOptions(0.0 if scale is None else float(scale),
                                   int(bool(causal)), int(bool(bottom_right)),
-                                  _capi.ATTENTION_PORTABLE if portable else 0,
+                                  (_capi.ATTENTION_PORTABLE if portable else 0)
+                                  | schedule_flags,
                                   int(left), int(right),
                                   int(max_seqlen_q), int(max_seqlen_k))
 

@@ -393,12 +393,25 @@ class OpsTest(unittest.TestCase):
         self.assertEqual(fake().launches, self.launches + 3)
         # On a 9.0 GPU the TMA/wgmma forward; portable=True: mma.sync.
         h = kaio.DeviceArray.empty((2, 100, 8, 64), "bfloat16", device=1)
+        # Its consumers take turns issuing (ping-pong) unless asked not to.
         ops.flash_attention(h, h, h)
+        self.assertEqual(fake().lastKernel.decode(),
+                         "hopper_flash_fwd_bf16_d64_pp")
+        ops.flash_attention(h, h, h, schedule="independent")
         self.assertEqual(fake().lastKernel.decode(),
                          "hopper_flash_fwd_bf16_d64")
         ops.flash_attention(h, h, h, portable=True)
         self.assertEqual(fake().lastKernel.decode(), "flash_fwd_bf16_d64")
-        self.launches += 2
+        self.launches += 3
+        with self.assertRaises(ValueError) as e:
+            ops.flash_attention(h, h, h, schedule="pingpong")
+        self.assertIn("schedule: 'pingpong'", str(e.exception))
+        with self.assertRaises(kaio.KaioUnsupportedError) as e:
+            wide = kaio.DeviceArray.empty((1, 16, 2, 256), "float16")
+            ops.flash_attention(wide, wide, wide, schedule="ping_pong")
+        self.assertIn("schedule: ping-pong at head dimension 256",
+                      str(e.exception))
+        self.assertEqual(fake().launches, self.launches + 3)
         dq, dk, dv = ops.flash_attention_backward(q, kv, kv, out, out, lse,
                                                   causal=True)
         self.assertEqual((dq.shape, dk.shape, dv.shape),

@@ -102,6 +102,19 @@ struct AttentionOptions {
   /// (comparisons and tests of the path every other GPU takes; the
   /// backward has only that path and ignores it).
   bool portable = false;
+  /// How the sm_90a forward's two consumer warpgroups share the tensor
+  /// cores (ignored by every other path).
+  enum class Schedule {
+    /// The library's choice: ping-pong at head dims 64 and 128.
+    Auto,
+    /// Take turns issuing the products (FlashAttention-3's ping-pong): one
+    /// warpgroup's softmax runs while the other's products do. Head dims
+    /// 64 and 128.
+    PingPong,
+    /// Each warpgroup issues as soon as its operands are in.
+    Independent,
+  };
+  Schedule schedule = Schedule::Auto;
   const rt::Stream *stream = nullptr;
 };
 

@@ -8,9 +8,10 @@
 //  - warpgroup 0 is the producer (setmaxnreg.dec): one thread loads the Q
 //    tile once and streams blocks of K and V by TMA (4-d tensor maps
 //    over [batch][seq][heads][dim] with any strides: bshd and bhsd alike)
-//    into a ring of `stages` buffers guarded by full/empty mbarriers;
-//    blocks of 128 keys up to head dim 128, of 64 at 256
-//    (hopperAttentionKeys);
+//    into a ring of `stages` buffers, K and V each guarded by their own
+//    full/empty mbarriers and loaded in the order they are read (K_0, then
+//    K_j with V_{j-1}); blocks of 128 keys up to head dim 128, of 64 at
+//    256 (hopperAttentionKeys);
 //  - warpgroups 1 and 2 are consumers (setmaxnreg.inc), 64 query rows each:
 //    S = Q K^T by wgmma (both operands K-major from 128-byte-swizzled
 //    shared memory), the online softmax on the accumulators in registers
@@ -19,7 +20,9 @@
 //    of O += P V (wgmma with A from registers, V N-major), O rescaled when
 //    the running maximum grows. The softmax of block j runs while the
 //    tensor cores compute P_{j-1} V_{j-1} (FlashAttention-3's
-//    intra-warpgroup overlap: two wgmma groups in flight);
+//    intra-warpgroup overlap: two wgmma groups in flight); in the `_pp`
+//    kernels the two consumers take turns issuing (ping-pong: one's
+//    softmax runs while the other's products do);
 //  - the epilogue divides by the row sums and stores O (rows that see no
 //    key get 0) and, when `lse` is not null, each row's natural logsumexp
 //    (f32 [batch][heads][seq_q]; -inf for a row that sees no key).
@@ -54,7 +57,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   std::string out;
   out += llvm::formatv("  ptx.var shared @{0}_tiles : b8 extern align 1024\n"
                        "  ptx.var shared @{0}_bars : b64 [{1}] align 8\n",
-                       name, 1 + 2 * c.stages);
+                       name, 1 + 4 * c.stages);
   out += llvm::formatv(
       "  ptx.entry @{0}(%mq: i64 {{ptx.tensor_map, ptx.name = \"q_map\"}, "
       "%mk: i64 {{ptx.tensor_map, ptx.name = \"k_map\"}, "
@@ -112,16 +115,21 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   std::string tiles = w.let("ptx.addressof @" + name + "_tiles : i32");
   std::string bars = w.let("ptx.addressof @" + name + "_bars : i32");
   std::string first = w.setp("eq", tid, zero);
+  // Barriers: Q's, then per stage K's full and empty, V's full and empty
+  // (K and V apart: S = Q K^T starts before V lands, and a K buffer is
+  // refilled once S is done, before P V is).
   std::string qBar = bars;
-  std::string full0 = w.add32(bars, w.i32(8));
-  std::string empty0 = w.add32(bars, w.i32(8 * (1 + c.stages)));
+  auto ringBar = [&](unsigned which) {
+    return w.add32(bars, w.i32(8 * (1 + which * c.stages)));
+  };
+  std::string fullK0 = ringBar(0), emptyK0 = ringBar(1), fullV0 = ringBar(2),
+              emptyV0 = ringBar(3);
   w.op("ptx.mbarrier_init if " + first + " [" + qBar + "], " + one + " : i32");
-  for (unsigned s = 0; s < c.stages; ++s) {
-    w.op("ptx.mbarrier_init if " + first + " [" + w.add32(full0, w.i32(8 * s)) +
-         "], " + one + " : i32");
-    w.op("ptx.mbarrier_init if " + first + " [" +
-         w.add32(empty0, w.i32(8 * s)) + "], " + two + " : i32");
-  }
+  for (unsigned s = 0; s < c.stages; ++s)
+    for (unsigned which = 0; which < 4; ++which)
+      w.op("ptx.mbarrier_init if " + first + " [" +
+           w.add32(ringBar(which), w.i32(8 * s)) + "], " +
+           (which % 2 ? two : one) + " : i32");
   w.op("ptx.fence_mbarrier_init");
   w.op("ptx.bar_sync 0");
   // Row i sees keys [i + offset - window_left, i + offset + window_right]
@@ -167,20 +175,21 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   std::string isProducer = w.setp("eq", wg, zero);
   w.op("ptx.cond_bra " + isProducer + ", ^producer, ^consumer");
 
+  // Ring position `it` of K (or V): its buffer, barriers and phase parity.
   struct Stage {
-    std::string parity, full, empty, k, v;
+    std::string parity, full, empty, tile;
   };
-  auto stageOf = [&](const std::string &it) {
+  auto stageOf = [&](const std::string &it, bool v) {
     Stage s;
     std::string index = w.let("ptx.and b32 " + it + ", " + stageMask + " : i32");
     std::string round =
         w.let("ptx.shr u32 " + it + ", " + stageShift + " : (i32, i32) -> i32");
     s.parity = w.let("ptx.and b32 " + round + ", " + one + " : i32");
     std::string barOff = w.mul32(index, eight);
-    s.full = w.add32(full0, barOff);
-    s.empty = w.add32(empty0, barOff);
-    s.k = w.add32(kvTiles, w.mul32(index, w.i32(stageBytes)));
-    s.v = w.add32(s.k, w.i32(kvBytes));
+    s.full = w.add32(v ? fullV0 : fullK0, barOff);
+    s.empty = w.add32(v ? emptyV0 : emptyK0, barOff);
+    s.tile = w.add32(kvTiles, w.add32(w.mul32(index, w.i32(stageBytes)),
+                                      w.i32(v ? kvBytes : 0)));
     return s;
   };
   // The TMA boxes of a [rows x d] tile at (row0, head): one per 64 columns.
@@ -203,22 +212,40 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   w.op("ptx.mbarrier_arrive expect_tx shared [" + qBar + "], " + w.i32(qBytes) +
        " : i32");
   loadTile(qTiles, "%mq", w.add32(qStart, q0), head, rowsQ, qBar);
+  // K_0, then K_j and V_{j-1} for j = 1 ... numBlocks - 1, then the last
+  // V: the order the consumers read them in (S_j = Q K_j^T is issued with
+  // O += P_{j-1} V_{j-1}).
   std::string anyBlocks = w.setp("ne", numBlocks, zero);
   w.op("ptx.cond_bra " + anyBlocks + ", ^produce(" + zero + " : i32), ^done");
   w.label("^produce(%pj: i32):");
-  Stage ps = stageOf("%pj");
-  std::string freeParity =
-      w.let("ptx.xor b32 " + ps.parity + ", " + one + " : i32");
-  w.waitParity(ps.empty, freeParity, "producer_wait", "producer_issue");
-  w.op("ptx.mbarrier_arrive expect_tx shared [" + ps.full + "], " +
-       w.i32(stageBytes) + " : i32");
-  // Ring position pj holds key block jBegin + pj.
-  std::string k0 = w.add32(
-      kStart, w.mul32(w.add32(jBegin, "%pj"), w.i32(keys)));
-  loadTile(ps.k, "%mk", k0, kvHead, keys, ps.full);
-  loadTile(ps.v, "%mv", k0, kvHead, keys, ps.full);
+  auto produce = [&](const std::string &it, bool v, const std::string &map,
+                     llvm::StringRef tag) {
+    Stage ps = stageOf(it, v);
+    std::string freeParity =
+        w.let("ptx.xor b32 " + ps.parity + ", " + one + " : i32");
+    w.waitParity(ps.empty, freeParity, (tag + "_wait").str(),
+                 (tag + "_issue").str());
+    w.op("ptx.mbarrier_arrive expect_tx shared [" + ps.full + "], " +
+         w.i32(kvBytes) + " : i32");
+    // Ring position it holds key block jBegin + it.
+    std::string k0 =
+        w.add32(kStart, w.mul32(w.add32(jBegin, it), w.i32(keys)));
+    loadTile(ps.tile, map, k0, kvHead, keys, ps.full);
+  };
+  std::string kMore = w.setp("lt", "%pj", numBlocks);
+  w.op("ptx.cond_bra " + kMore + ", ^produce_k, ^produce_v_check");
+  w.label("^produce_k:");
+  produce("%pj", false, "%mk", "producer_k");
+  w.op("ptx.bra ^produce_v_check");
+  w.label("^produce_v_check:");
+  std::string vDue = w.setp("ne", "%pj", zero);
+  w.op("ptx.cond_bra " + vDue + ", ^produce_v, ^produce_next");
+  w.label("^produce_v:");
+  produce(w.add32("%pj", w.i32(-1)), true, "%mv", "producer_v");
+  w.op("ptx.bra ^produce_next");
+  w.label("^produce_next:");
   std::string pnext = w.add32("%pj", one);
-  std::string pmore = w.setp("lt", pnext, numBlocks);
+  std::string pmore = w.setp("le", pnext, numBlocks);
   w.op("ptx.cond_bra " + pmore + ", ^produce(" + pnext + " : i32), ^done");
 
   // Consumers: warpgroup 1 + g owns query rows q0 + 64 g ... + 63; a thread
@@ -405,17 +432,45 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
            pTypes + ")";
   };
 
+  // Ping-pong (FlashAttention-3's inter-warpgroup schedule): warpgroup g
+  // issues its wgmmas only after the other one has issued its own, so that
+  // one warpgroup's softmax runs while the other's products keep the
+  // tensor cores busy. Named barrier 1 + g (both warpgroups, 256 threads):
+  // g syncs on it before an issue point and, once it has issued, arrives on
+  // the other's. Warpgroup 1 arrives once ahead on warpgroup 0's barrier
+  // (0 goes first) and not after its last issue (no arrival left over):
+  // both issue numBlocks + 1 times.
+  std::string isG0 = w.setp("eq", g, zero);
+  auto issueTurn = [&] {
+    if (!c.pingPong)
+      return;
+    w.op("ptx.bar_sync if " + isG0 + " 1, 256");
+    w.op("ptx.bar_sync if not " + isG0 + " 2, 256");
+  };
+  auto passTurn = [&](bool last) {
+    if (!c.pingPong)
+      return;
+    w.op("ptx.bar_arrive if " + isG0 + " 2, 256");
+    if (!last)
+      w.op("ptx.bar_arrive if not " + isG0 + " 1, 256");
+  };
+
   // Block 0 alone: its scores and P.
   std::string anyKeys = w.setp("ne", numBlocks, zero);
   w.op("ptx.cond_bra " + anyKeys + ", ^first_block, ^finish(" + negInf + ", " +
        negInf + ", " + fz + ", " + fz + ", " + joined(oZero) +
        " : f32, f32, f32, f32, " + oTypes + ")");
   w.label("^first_block:");
-  Stage s0 = stageOf(zero);
-  w.waitParity(s0.full, s0.parity, "kv0_wait", "kv0_ready");
+  if (c.pingPong)
+    w.op("ptx.bar_arrive if not " + isG0 + " 1, 256");
+  Stage k0 = stageOf(zero, false);
+  w.waitParity(k0.full, k0.parity, "k0_wait", "k0_ready");
+  issueTurn();
   w.op("ptx.wgmma_fence");
-  std::vector<std::string> s0Scores = issueQK(s0.k);
+  std::vector<std::string> s0Scores = issueQK(k0.tile);
+  passTurn(false);
   w.op("ptx.wgmma_wait_group 0");
+  releaseStage(k0);
   std::string mInit[2] = {negInf, negInf}, lInit[2] = {fz, fz};
   Softmax sm0 = softmax(s0Scores, jBegin, mInit, lInit);
   packP(sm0);
@@ -423,27 +478,33 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
 
   // Block j >= 1 with P of block j - 1 in hand: S_j = Q K_j^T and O +=
   // P_{j-1} V_{j-1} run on the tensor cores while the softmax of S_j runs
-  // (FlashAttention-3's intra-warpgroup overlap); O is rescaled once P V
-  // is done.
+  // (FlashAttention-3's intra-warpgroup overlap); K_j is released once S_j
+  // is done, V_{j-1} once P V is, and O is rescaled then.
   w.label("^block(%j: i32, %m0: f32, %m1: f32, %l0: f32, %l1: f32, " +
           args("o", oAccs, "f32") + ", " + args("p", pRegs, "i32") + "):");
-  std::string jPrev = w.add32("%j", w.i32(-1));
-  Stage prev = stageOf(jPrev);
+  Stage prevV = stageOf(w.add32("%j", w.i32(-1)), true);
   std::string more = w.setp("lt", "%j", numBlocks);
   w.op("ptx.cond_bra " + more + ", ^step, ^last");
   w.label("^step:");
-  Stage cs = stageOf("%j");
-  w.waitParity(cs.full, cs.parity, "kv_wait", "kv_ready");
+  Stage curK = stageOf("%j", false);
+  w.waitParity(curK.full, curK.parity, "k_wait", "k_ready");
+  issueTurn();
   w.op("ptx.wgmma_fence");
-  std::vector<std::string> scores = issueQK(cs.k);
+  std::vector<std::string> scores = issueQK(curK.tile);
+  w.waitParity(prevV.full, prevV.parity, "v_wait", "v_ready");
+  // P and O cross the wait's loop into P V's wgmmas: fence them (ptxas
+  // would insert the fence itself, C7519).
+  w.op("ptx.wgmma_fence");
   std::vector<std::string> o =
-      issuePV(names("o", oAccs), names("p", pRegs), prev.v);
+      issuePV(names("o", oAccs), names("p", pRegs), prevV.tile);
+  passTurn(false);
   w.op("ptx.wgmma_wait_group 1");
+  releaseStage(curK);
   std::string m[2] = {"%m0", "%m1"}, l[2] = {"%l0", "%l1"};
   Softmax sm = softmax(scores, w.add32(jBegin, "%j"), m, l);
   w.op("ptx.wgmma_wait_group 0");
   packP(sm);
-  releaseStage(prev);
+  releaseStage(prevV);
   for (unsigned e = 0; e < oAccs; ++e)
     o[e] = w.let("ptx.mul rn f32 " + o[e] + ", " + sm.alpha[(e / 2) % 2] +
                  " : f32");
@@ -451,11 +512,14 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
 
   // The last block's P V.
   w.label("^last:");
+  w.waitParity(prevV.full, prevV.parity, "v_last_wait", "v_last_ready");
+  issueTurn();
   w.op("ptx.wgmma_fence");
   std::vector<std::string> oLast =
-      issuePV(names("o", oAccs), names("p", pRegs), prev.v);
+      issuePV(names("o", oAccs), names("p", pRegs), prevV.tile);
+  passTurn(true);
   w.op("ptx.wgmma_wait_group 0");
-  releaseStage(prev);
+  releaseStage(prevV);
   w.op("ptx.bra ^finish(%m0, %m1, %l0, %l1, " + joined(oLast) +
        " : f32, f32, f32, f32, " + oTypes + ")");
 
@@ -537,6 +601,8 @@ std::vector<HopperAttentionConfig> kaio::ops::kernels::getHopperAttentionConfigs
   std::vector<HopperAttentionConfig> configs;
   for (bool bf16 : {false, true})
     for (unsigned dim : {64u, 128u, 256u})
-      configs.push_back(HopperAttentionConfig{bf16, dim, 2});
+      for (bool pingPong : {false, true})
+        if (!pingPong || hopperAttentionPingPongBuilt(dim))
+          configs.push_back(HopperAttentionConfig{bf16, dim, 2, pingPong});
   return configs;
 }

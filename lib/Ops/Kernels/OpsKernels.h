@@ -545,12 +545,28 @@ inline HopperGemmBox hopperGemmBoxB(const HopperGemmConfig &c) {
 std::vector<HopperGemmConfig> getHopperGemmConfigs();
 /// A FlashAttention forward configuration for sm_90a
 /// (HopperAttentionKernels.cpp): f16 or bf16 Q, K, V, O; head dim 64, 128
-/// or 256; 128 query rows per block (two consumer warpgroups), 64-key blocks
-/// in a `stages`-deep K/V ring.
+/// or 256; 128 query rows per block (two consumer warpgroups), blocks of
+/// hopperAttentionKeys(head dim) keys in a `stages`-deep K/V ring;
+/// `pingPong`: the consumers take turns issuing their wgmmas
+/// (FlashAttention-3's inter-warpgroup schedule), else they issue freely.
 struct HopperAttentionConfig {
   bool bf16 = false;
   unsigned headDim = 64, stages = 2;
+  bool pingPong = false;
 };
+/// The head dims with a ping-pong kernel: up to 128. At 256 each consumer
+/// holds 128 O accumulators and 64-key blocks, and FlashAttention-3 turns
+/// the schedule off there too.
+constexpr bool hopperAttentionPingPongBuilt(unsigned headDim) {
+  return headDim <= 128;
+}
+/// The schedule `flashAttention` picks when the caller leaves it to the
+/// library: ping-pong wherever it is built, as FlashAttention-3 does for
+/// 16-bit inputs (not yet measured here: bench BM_FlashAttention* against
+/// BM_FlashAttentionIndependent*, and set this from what they show).
+constexpr bool hopperAttentionPingPong(unsigned headDim) {
+  return hopperAttentionPingPongBuilt(headDim);
+}
 /// Keys per block of the sm_90a forward (the K and V boxes' rows): 128 up
 /// to head dim 128 (S a 64 x 128 wgmma per consumer, FlashAttention-3's
 /// block), 64 at 256 (O's 128 accumulators leave no room for more).
@@ -569,10 +585,11 @@ constexpr unsigned hopperAttentionKeys(unsigned headDim) {
 /// bottom_right. lse (null: none) gets each row's natural logsumexp at
 /// [(batch * heads + head) * lse_stride + row]. cu_q / cu_k (null: not
 /// packed): s32 batch + 1 offsets into batch-1 tensors; seq_q / seq_k are
-/// then unused and the grid's x covers the longest query sequence.
+/// then unused and the grid's x covers the longest query sequence. The
+/// ping-pong kernels end in `_pp`.
 inline std::string hopperAttentionName(const HopperAttentionConfig &c) {
   return std::string("hopper_flash_fwd_") + (c.bf16 ? "bf16" : "f16") + "_d" +
-         std::to_string(c.headDim);
+         std::to_string(c.headDim) + (c.pingPong ? "_pp" : "");
 }
 std::string hopperAttentionSource(const HopperAttentionConfig &config);
 std::vector<HopperAttentionConfig> getHopperAttentionConfigs();

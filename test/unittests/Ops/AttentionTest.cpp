@@ -86,6 +86,20 @@ TEST(FlashAttentionValidation, NamesTheArgument) {
     EXPECT_EQ(e.message(), "flash_attention: q: dtype f32 (f16 or bf16)");
   }
   {
+    // Ping-pong is built for head dims 64 and 128; 256 issues freely.
+    Args b = a;
+    b.opt.schedule = AttentionOptions::Schedule::PingPong;
+    EXPECT_EQ(b.check(), "");
+    b.q.dim = b.k.dim = b.v.dim = b.o.dim = 256;
+    rt::Error e = validateFlashAttention(b.q, b.k, b.v, b.o, b.opt);
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
+    EXPECT_EQ(e.message(), "flash_attention: schedule: ping-pong at head "
+                           "dimension 256 (supported: 64, 128)");
+    b.opt.schedule = AttentionOptions::Schedule::Auto;
+    EXPECT_EQ(b.check(), "");
+  }
+  {
     Args b = a;
     b.o.seq = 99;
     EXPECT_EQ(b.check(), "flash_attention: o: is 2x99x8x128 but must be "
@@ -523,7 +537,8 @@ TEST_P(FlashAttentionTest, UsesTheTmaWgmmaForwardOnA90Gpu) {
   int maps = counters->tensorMapsEncoded;
   rt::Error e = lib->flashAttention(q, k, v, o, opt);
   ASSERT_FALSE(e) << e.message();
-  EXPECT_STREQ(counters->lastKernel, "hopper_flash_fwd_f16_d128");
+  // The consumers take turns issuing (ping-pong) by default at d128.
+  EXPECT_STREQ(counters->lastKernel, "hopper_flash_fwd_f16_d128_pp");
   EXPECT_EQ(counters->lastGrid[0], 3u); // ceil(300 / 128)
   EXPECT_EQ(counters->lastGrid[1], 8u);
   EXPECT_EQ(counters->lastGrid[2], 2u);
@@ -536,6 +551,13 @@ TEST_P(FlashAttentionTest, UsesTheTmaWgmmaForwardOnA90Gpu) {
   EXPECT_EQ(counters->lastTensorMapBox[1], 1u);
   EXPECT_EQ(counters->lastTensorMapBox[2], 128u);
   EXPECT_EQ(counters->lastTensorMapBox[3], 1u);
+  // Asked for, the kernel whose consumers issue independently.
+  AttentionOptions independent = opt;
+  independent.schedule = AttentionOptions::Schedule::Independent;
+  e = lib->flashAttention(q, k, v, o, independent);
+  ASSERT_FALSE(e) << e.message();
+  EXPECT_STREQ(counters->lastKernel, "hopper_flash_fwd_f16_d128");
+  maps += 3;
   // Asked for, the portable mma.sync kernel runs there too.
   AttentionOptions portable = opt;
   portable.portable = true;
@@ -561,7 +583,7 @@ TEST_P(FlashAttentionTest, UsesTheTmaWgmmaForwardOnA90Gpu) {
   packed.maxSeqlenK = 300;
   e = lib->flashAttention(pq, pk, pv, po, packed);
   ASSERT_FALSE(e) << e.message();
-  EXPECT_STREQ(counters->lastKernel, "hopper_flash_fwd_f16_d128");
+  EXPECT_STREQ(counters->lastKernel, "hopper_flash_fwd_f16_d128_pp");
   EXPECT_EQ(counters->lastGrid[0], 3u); // ceil(300 / 128)
   EXPECT_EQ(counters->lastGrid[2], 2u); // sequences
 }

@@ -5,7 +5,9 @@
 // the mask hides the padding), causal top-left and bottom-right (rows that
 // see no key give O = 0 and lse = -inf), sliding windows, GQA, packed
 // variable-length batches, bshd and bhsd layouts through the tensor maps'
-// strides, f16 and bf16, head dims 64 and 128.
+// strides, f16 and bf16, head dims 64, 128 and 256; the ping-pong kernels
+// (the library's default at 64 and 128: the consumers take turns issuing)
+// and those whose consumers issue independently.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +30,9 @@ struct Case {
   std::vector<unsigned> seqQ, seqK;
   int windowLeft = -1, windowRight = -1;
   bool bottomRight = false, bhsd = false, packed = false;
+  /// The ping-pong kernel (the library's default at head dims 64 and 128)
+  /// or the one whose consumers issue independently.
+  bool pingPong = false;
 };
 
 void PrintTo(const Case &c, std::ostream *os) {
@@ -35,7 +40,7 @@ void PrintTo(const Case &c, std::ostream *os) {
       << c.kvHeads << " b" << c.seqQ.size() << " sq" << c.seqQ[0] << " sk"
       << c.seqK[0] << " window [" << c.windowLeft << ", " << c.windowRight
       << "]" << (c.bottomRight ? " br" : "") << (c.bhsd ? " bhsd" : " bshd")
-      << (c.packed ? " packed" : "");
+      << (c.packed ? " packed" : "") << (c.pingPong ? " ping-pong" : "");
 }
 
 using HopperAttentionTest = HopperKernelsTest<Case>;
@@ -43,7 +48,7 @@ using HopperAttentionTest = HopperKernelsTest<Case>;
 TEST_P(HopperAttentionTest, MatchesF64Softmax) {
   ASSERT_TRUE(*module) << "the generated module does not parse";
   const Case c = GetParam();
-  HopperAttentionConfig config{c.bf16, c.dim, 2};
+  HopperAttentionConfig config{c.bf16, c.dim, 2, c.pingPong};
   const interp::FloatFormat fmt = c.bf16 ? interp::kBF16 : interp::kF16;
   const unsigned batch = unsigned(c.seqQ.size());
   // Storage: [batch][seq][heads][dim] (or bhsd), or [1][total][heads][dim]
@@ -180,6 +185,11 @@ Case dense(bool bf16, unsigned dim, unsigned batch, unsigned heads,
   c.kvHeads = kvHeads;
   c.seqQ.assign(batch, sq);
   c.seqK.assign(batch, sk);
+  c.pingPong = hopperAttentionPingPong(dim);
+  return c;
+}
+Case independent(Case c) {
+  c.pingPong = false;
   return c;
 }
 Case causal(Case c, bool bottomRight) {
@@ -202,6 +212,7 @@ Case packed(bool bf16, unsigned dim, std::vector<unsigned> sq,
   c.seqQ = std::move(sq);
   c.seqK = std::move(sk);
   c.packed = true;
+  c.pingPong = hopperAttentionPingPong(dim);
   return c;
 }
 
@@ -209,6 +220,7 @@ INSTANTIATE_TEST_SUITE_P(
     Shapes, HopperAttentionTest,
     ::testing::Values(dense(false, 64, 1, 1, 1, 1, 1),
                       dense(false, 64, 2, 2, 2, 130, 77),
+                      independent(dense(false, 64, 2, 2, 2, 130, 77)),
                       causal(dense(true, 64, 1, 4, 2, 70, 150), false),
                       bhsd(causal(dense(false, 64, 1, 2, 1, 150, 70), true)),
                       causal(dense(false, 128, 1, 2, 2, 65, 129), true),
@@ -218,6 +230,10 @@ INSTANTIATE_TEST_SUITE_P(
                       // Four 128-key blocks through the two-stage ring; the
                       // last query block's window starts in block 1.
                       window(dense(false, 128, 1, 2, 1, 400, 420), 150, 20),
+                      independent(
+                          window(dense(false, 128, 1, 2, 1, 400, 420), 150, 20)),
+                      independent(causal(dense(true, 128, 1, 2, 1, 300, 300),
+                                         false)),
                       causal(packed(false, 64, {5, 130, 64}, {70, 1, 129}),
                              true),
                       packed(true, 128, {129, 3}, {64, 200}),
