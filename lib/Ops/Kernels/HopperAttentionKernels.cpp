@@ -80,7 +80,13 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   // Block coordinates, barriers, the number of key blocks.
   std::string tid = w.let("ptx.sreg tid.x : i32");
   std::string wg = w.shr(tid, 7);
-  std::string qBlock = w.let("ptx.sreg ctaid.x : i32");
+  // Query blocks in reverse launch order: under a causal mask the last
+  // blocks see the most keys, and launching them first leaves the light
+  // ones for the last wave (FlashAttention-3's scheduler does the same).
+  std::string qBlock = w.let(
+      "ptx.sub s32 " +
+      w.add32(w.let("ptx.sreg nctaid.x : i32"), w.i32(-1)) + ", " +
+      w.let("ptx.sreg ctaid.x : i32") + " : i32");
   std::string head = w.let("ptx.sreg ctaid.y : i32");
   std::string batch = w.let("ptx.sreg ctaid.z : i32");
   std::string kvHead = w.let("ptx.div u32 " + head + ", %group : i32");
@@ -345,66 +351,102 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
     std::string max[2], sum[2], alpha[2];
     std::vector<std::string> p, pA; // P in f32, then packed (packP)
   };
-  auto softmax = [&](const std::vector<std::string> &s, const std::string &j,
-                     const std::string m[2], const std::string l[2]) {
-    Softmax out;
-    // Element e is row rows[(e/2)%2], key keys j + 8 (e/4) + pairCol + e%2.
-    std::string kBase = w.add32(w.mul32(j, w.i32(keys)), pairCol);
-    std::string lo[2], hi[2];
-    for (unsigned h = 0; h < 2; ++h) {
-      std::string diagonal = w.add32(rows[h], offset);
-      std::string right =
-          w.add32(w.add32(diagonal, "%window_right"), one);
-      right = w.let("ptx.min s32 " + right + ", " + seqK + " : i32");
-      hi[h] = w.let("ptx.selp b32 " + right + ", " + seqK + ", " + hasRight +
-                    " : i32");
-      std::string left =
-          w.let("ptx.sub s32 " + diagonal + ", %window_left : i32");
-      lo[h] = w.let("ptx.selp b32 " + left + ", " + zero + ", " + hasLeft +
-                    " : i32");
-    }
-    std::vector<std::string> x(sAccs);
-    out.max[0] = m[0];
-    out.max[1] = m[1];
-    for (unsigned e = 0; e < sAccs; ++e) {
-      unsigned h = (e / 2) % 2;
-      std::string key = w.add32(kBase, w.i32(8 * (e / 4) + e % 2));
-      std::string visible = w.let(
-          "ptx.and pred " + w.setp("lt", key, hi[h], "s32") + ", " +
-          w.setp("ge", key, lo[h], "s32") + " : i1");
-      std::string scaled =
-          w.let("ptx.mul rn f32 " + s[e] + ", %scale_log2 : f32");
-      x[e] = w.let("ptx.selp f32 " + scaled + ", " + negInf + ", " + visible +
+  // Sums (or maxima) of a row's values as a tree of four chains, not one
+  // chain of 32 dependent adds.
+  auto reduceRow = [&](const std::vector<std::string> &v, const char *op) {
+    std::vector<std::string> part(v.begin(),
+                                  v.begin() + std::min<size_t>(4, v.size()));
+    auto combine = [&](const std::string &a, const std::string &b) {
+      return w.let(std::string("ptx.") + op + " f32 " + a + ", " + b +
                    " : f32");
-      out.max[h] = w.let("ptx.max f32 " + out.max[h] + ", " + x[e] + " : f32");
+    };
+    for (size_t i = part.size(); i < v.size(); ++i)
+      part[i % 4] = combine(part[i % 4], v[i]);
+    while (part.size() > 1) {
+      std::vector<std::string> pairs;
+      for (size_t i = 0; i + 1 < part.size(); i += 2)
+        pairs.push_back(combine(part[i], part[i + 1]));
+      if (part.size() % 2)
+        pairs.push_back(part.back());
+      part = std::move(pairs);
     }
-    std::string base[2];
+    return part.front();
+  };
+  // The online softmax of block `j`'s raw scores `s`. With `masked`, keys
+  // outside a row's window or past seq_k count as -inf; a block every row
+  // of the warpgroup sees whole skips those compares (FlashAttention-3's
+  // split of masked and unmasked iterations). The maxima are taken on the
+  // raw scores and scaled once; P = 2^(s scale_log2 - max), one fma and an
+  // ex2.approx.ftz (what underflows to a subnormal is 0 next to the row's
+  // largest term, 1).
+  auto softmax = [&](const std::vector<std::string> &s, const std::string &j,
+                     const std::string m[2], const std::string l[2],
+                     bool masked) {
+    Softmax out;
+    std::vector<std::string> x(s);
+    if (masked) {
+      // Element e is row rows[(e/2)%2], key keys j + 8 (e/4) + pairCol +
+      // e%2.
+      std::string kBase = w.add32(w.mul32(j, w.i32(keys)), pairCol);
+      std::string lo[2], hi[2];
+      for (unsigned h = 0; h < 2; ++h) {
+        std::string diagonal = w.add32(rows[h], offset);
+        std::string right =
+            w.add32(w.add32(diagonal, "%window_right"), one);
+        right = w.let("ptx.min s32 " + right + ", " + seqK + " : i32");
+        hi[h] = w.let("ptx.selp b32 " + right + ", " + seqK + ", " +
+                      hasRight + " : i32");
+        std::string left =
+            w.let("ptx.sub s32 " + diagonal + ", %window_left : i32");
+        lo[h] = w.let("ptx.selp b32 " + left + ", " + zero + ", " + hasLeft +
+                      " : i32");
+      }
+      for (unsigned e = 0; e < sAccs; ++e) {
+        unsigned h = (e / 2) % 2;
+        std::string key = w.add32(kBase, w.i32(8 * (e / 4) + e % 2));
+        std::string visible = w.let(
+            "ptx.and pred " + w.setp("lt", key, hi[h], "s32") + ", " +
+            w.setp("ge", key, lo[h], "s32") + " : i1");
+        x[e] = w.let("ptx.selp f32 " + s[e] + ", " + negInf + ", " +
+                     visible + " : f32");
+      }
+    }
+    std::vector<std::string> ofRow[2];
+    for (unsigned e = 0; e < sAccs; ++e)
+      ofRow[(e / 2) % 2].push_back(x[e]);
+    std::string negBase[2];
     for (unsigned h = 0; h < 2; ++h) {
+      std::string raw = reduceRow(ofRow[h], "max");
       for (unsigned xorLane : {1u, 2u})
-        out.max[h] = w.let("ptx.max f32 " + out.max[h] + ", " +
-                           w.shflXor(out.max[h], xorLane) + " : f32");
+        raw = w.let("ptx.max f32 " + raw + ", " + w.shflXor(raw, xorLane) +
+                    " : f32");
+      out.max[h] = w.let(
+          "ptx.max f32 " + m[h] + ", " +
+          w.let("ptx.mul rn f32 " + raw + ", %scale_log2 : f32") + " : f32");
       // Nothing visible yet: subtract 0 so that exp2 gives 0, not NaN.
       std::string none = w.let("ptx.setp equ f32 " + out.max[h] + ", " +
                                negInf + " : f32");
-      base[h] = w.let("ptx.selp f32 " + fz + ", " + out.max[h] + ", " + none +
-                      " : f32");
+      std::string base = w.let("ptx.selp f32 " + fz + ", " + out.max[h] +
+                               ", " + none + " : f32");
+      negBase[h] = w.let("ptx.neg f32 " + base + " : f32");
       out.alpha[h] = w.let(
-          "ptx.ex2 approx f32 " +
-          w.let("ptx.sub rn f32 " + m[h] + ", " + base[h] + " : f32") +
+          "ptx.ex2 approx ftz f32 " +
+          w.let("ptx.add rn f32 " + m[h] + ", " + negBase[h] + " : f32") +
           " : f32");
     }
     std::vector<std::string> p(sAccs);
-    std::string rowSum[2] = {fz, fz};
+    std::vector<std::string> pOfRow[2];
     for (unsigned e = 0; e < sAccs; ++e) {
       unsigned h = (e / 2) % 2;
-      p[e] = w.let("ptx.ex2 approx f32 " +
-                   w.let("ptx.sub rn f32 " + x[e] + ", " + base[h] + " : f32") +
+      p[e] = w.let("ptx.ex2 approx ftz f32 " +
+                   w.let("ptx.fma rn f32 " + x[e] + ", %scale_log2, " +
+                         negBase[h] + " : f32") +
                    " : f32");
-      rowSum[h] = w.let("ptx.add rn f32 " + rowSum[h] + ", " + p[e] + " : f32");
+      pOfRow[h].push_back(p[e]);
     }
     for (unsigned h = 0; h < 2; ++h)
       out.sum[h] = w.let("ptx.fma rn f32 " + l[h] + ", " + out.alpha[h] +
-                         ", " + rowSum[h] + " : f32");
+                         ", " + reduceRow(pOfRow[h], "add rn") + " : f32");
     out.p = std::move(p);
     return out;
   };
@@ -472,7 +514,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   w.op("ptx.wgmma_wait_group 0");
   releaseStage(k0);
   std::string mInit[2] = {negInf, negInf}, lInit[2] = {fz, fz};
-  Softmax sm0 = softmax(s0Scores, jBegin, mInit, lInit);
+  Softmax sm0 = softmax(s0Scores, jBegin, mInit, lInit, /*masked=*/true);
   packP(sm0);
   w.op("ptx.bra " + loopArgs(one, sm0, oZero));
 
@@ -484,31 +526,58 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
           args("o", oAccs, "f32") + ", " + args("p", pRegs, "i32") + "):");
   Stage prevV = stageOf(w.add32("%j", w.i32(-1)), true);
   std::string more = w.setp("lt", "%j", numBlocks);
-  w.op("ptx.cond_bra " + more + ", ^step, ^last");
-  w.label("^step:");
-  Stage curK = stageOf("%j", false);
-  w.waitParity(curK.full, curK.parity, "k_wait", "k_ready");
-  issueTurn();
-  w.op("ptx.wgmma_fence");
-  std::vector<std::string> scores = issueQK(curK.tile);
-  w.waitParity(prevV.full, prevV.parity, "v_wait", "v_ready");
-  // P and O cross the wait's loop into P V's wgmmas: fence them (ptxas
-  // would insert the fence itself, C7519).
-  w.op("ptx.wgmma_fence");
-  std::vector<std::string> o =
-      issuePV(names("o", oAccs), names("p", pRegs), prevV.tile);
-  passTurn(false);
-  w.op("ptx.wgmma_wait_group 1");
-  releaseStage(curK);
+  w.op("ptx.cond_bra " + more + ", ^choose, ^last");
+  // Block jBegin + j needs its mask unless every row of this warpgroup sees
+  // all of its keys: they lie below seq_k, at or left of the first row's
+  // right edge and at or right of the last row's left edge.
+  w.label("^choose:");
+  std::string kLo = w.mul32(w.add32(jBegin, "%j"), w.i32(keys));
+  std::string kLast = w.add32(kLo, w.i32(keys - 1));
+  std::string wgRow0 = w.add32(q0, w.mul32(g, w.i32(64)));
+  std::string pastEnd = w.setp("ge", kLast, seqK, "s32");
+  std::string rightEdge =
+      w.add32(w.add32(wgRow0, offset), "%window_right");
+  std::string pastRight = w.let(
+      "ptx.and pred " + hasRight + ", " +
+      w.setp("gt", kLast, rightEdge, "s32") + " : i1");
+  std::string leftEdge = w.let(
+      "ptx.sub s32 " + w.add32(w.add32(wgRow0, w.i32(63)), offset) +
+      ", %window_left : i32");
+  std::string beforeLeft = w.let(
+      "ptx.and pred " + hasLeft + ", " + w.setp("lt", kLo, leftEdge, "s32") +
+      " : i1");
+  std::string needsMask = w.let(
+      "ptx.or pred " +
+      w.let("ptx.or pred " + pastEnd + ", " + pastRight + " : i1") + ", " +
+      beforeLeft + " : i1");
+  w.op("ptx.cond_bra " + needsMask + ", ^step_masked, ^step");
   std::string m[2] = {"%m0", "%m1"}, l[2] = {"%l0", "%l1"};
-  Softmax sm = softmax(scores, w.add32(jBegin, "%j"), m, l);
-  w.op("ptx.wgmma_wait_group 0");
-  packP(sm);
-  releaseStage(prevV);
-  for (unsigned e = 0; e < oAccs; ++e)
-    o[e] = w.let("ptx.mul rn f32 " + o[e] + ", " + sm.alpha[(e / 2) % 2] +
-                 " : f32");
-  w.op("ptx.bra " + loopArgs(w.add32("%j", one), sm, o));
+  for (bool masked : {true, false}) {
+    const std::string tag = masked ? "_masked" : "";
+    w.label("^step" + tag + ":");
+    Stage curK = stageOf("%j", false);
+    w.waitParity(curK.full, curK.parity, "k_wait" + tag, "k_ready" + tag);
+    issueTurn();
+    w.op("ptx.wgmma_fence");
+    std::vector<std::string> scores = issueQK(curK.tile);
+    w.waitParity(prevV.full, prevV.parity, "v_wait" + tag, "v_ready" + tag);
+    // P and O cross the wait's loop into P V's wgmmas: fence them (ptxas
+    // would insert the fence itself, C7519).
+    w.op("ptx.wgmma_fence");
+    std::vector<std::string> o =
+        issuePV(names("o", oAccs), names("p", pRegs), prevV.tile);
+    passTurn(false);
+    w.op("ptx.wgmma_wait_group 1");
+    releaseStage(curK);
+    Softmax sm = softmax(scores, w.add32(jBegin, "%j"), m, l, masked);
+    w.op("ptx.wgmma_wait_group 0");
+    packP(sm);
+    releaseStage(prevV);
+    for (unsigned e = 0; e < oAccs; ++e)
+      o[e] = w.let("ptx.mul rn f32 " + o[e] + ", " + sm.alpha[(e / 2) % 2] +
+                   " : f32");
+    w.op("ptx.bra " + loopArgs(w.add32("%j", one), sm, o));
+  }
 
   // The last block's P V.
   w.label("^last:");

@@ -13,6 +13,8 @@
 
 #include "HopperTestSupport.h"
 
+#include "Kaio/Interpreter/Profile.h"
+
 #include <cmath>
 #include <numeric>
 
@@ -45,9 +47,10 @@ void PrintTo(const Case &c, std::ostream *os) {
 
 using HopperAttentionTest = HopperKernelsTest<Case>;
 
-TEST_P(HopperAttentionTest, MatchesF64Softmax) {
-  ASSERT_TRUE(*module) << "the generated module does not parse";
-  const Case c = GetParam();
+/// Runs case `c` in the interpreter (adding its counts to `profile` when
+/// given) and checks O and lse against an f64 softmax.
+void runAndCheck(mlir::ModuleOp module, const Case &c,
+                 interp::Profile *profile = nullptr) {
   HopperAttentionConfig config{c.bf16, c.dim, 2, c.pingPong};
   const interp::FloatFormat fmt = c.bf16 ? interp::kBF16 : interp::kF16;
   const unsigned batch = unsigned(c.seqQ.size());
@@ -77,7 +80,7 @@ TEST_P(HopperAttentionTest, MatchesF64Softmax) {
   std::vector<uint16_t> qBits = sample16(rng, qElems, c.bf16, q),
                         kBits = sample16(rng, kvElems, c.bf16, k),
                         vBits = sample16(rng, kvElems, c.bf16, v);
-  interp::Interpreter in(**module);
+  interp::Interpreter in(module);
   auto upload = [&](const auto &data) {
     uint64_t a = in.allocGlobal(data.size() * sizeof(data[0]));
     in.write(a, data);
@@ -109,6 +112,7 @@ TEST_P(HopperAttentionTest, MatchesF64Softmax) {
   const unsigned group = c.heads / c.kvHeads;
   const unsigned maxQ = *std::max_element(c.seqQ.begin(), c.seqQ.end());
   interp::LaunchOptions options;
+  options.profile = profile;
   options.dynamicSharedBytes = 128 * c.dim * 2 + 2 * 2 * keys * c.dim * 2;
   ASSERT_LE(options.dynamicSharedBytes, 227u * 1024);
   interp::LaunchResult r = in.launch(
@@ -176,6 +180,11 @@ TEST_P(HopperAttentionTest, MatchesF64Softmax) {
   }
 }
 
+TEST_P(HopperAttentionTest, MatchesF64Softmax) {
+  ASSERT_TRUE(*module) << "the generated module does not parse";
+  runAndCheck(**module, GetParam());
+}
+
 Case dense(bool bf16, unsigned dim, unsigned batch, unsigned heads,
            unsigned kvHeads, unsigned sq, unsigned sk) {
   Case c;
@@ -239,5 +248,42 @@ INSTANTIATE_TEST_SUITE_P(
                       packed(true, 128, {129, 3}, {64, 200}),
                       causal(dense(false, 256, 1, 1, 1, 70, 130), true),
                       dense(true, 256, 1, 2, 1, 129, 65)));
+
+} // namespace
+
+namespace {
+
+using HopperAttentionProfileTest = HopperKernelsTest<int>;
+
+/// A key block every row of a warpgroup sees whole skips the mask: going
+/// from 512 to 1024 keys (four more unmasked 128-key blocks; the first and
+/// the ones past seq_k are masked) costs each consumer warp what the
+/// products and the softmax need per block, not the mask's compares and
+/// selects (4-5 instructions per score, 64 scores a thread at d128).
+TEST_F(HopperAttentionProfileTest, FullBlocksSkipTheMask) {
+  ASSERT_TRUE(*module) << "the generated module does not parse";
+  auto instructions = [&](unsigned seqK, bool pingPong) {
+    Case c = dense(false, 128, 1, 1, 1, 128, seqK);
+    c.pingPong = pingPong;
+    interp::Profile profile;
+    runAndCheck(**module, c, &profile);
+    const interp::KernelProfile *k =
+        profile.find(
+        hopperAttentionName(HopperAttentionConfig{false, 128, 2, pingPong}));
+    return k ? k->warpInstructions : 0;
+  };
+  for (bool pingPong : {false, true}) {
+    uint64_t at512 = instructions(512, pingPong);
+    uint64_t at1024 = instructions(1024, pingPong);
+    ASSERT_GT(at512, 0u);
+    ASSERT_GT(at1024, at512);
+    // Per consumer warp (8) per added block (4): wgmma issue, the softmax
+    // (a max, an fma, an ex2 and an add per score, the packing, O's
+    // rescale), the barriers: about 480. The masked step costs about 800.
+    double perBlock = double(at1024 - at512) / (8 * 4);
+    EXPECT_LT(perBlock, 600) << (pingPong ? "ping-pong" : "independent");
+    EXPECT_GT(perBlock, 300) << (pingPong ? "ping-pong" : "independent");
+  }
+}
 
 } // namespace
