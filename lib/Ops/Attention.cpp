@@ -183,7 +183,10 @@ rt::Error validateAttention(const AttentionTensor &q, const AttentionTensor &k,
       opt.windowRight > detail::kMaxExtent)
     return detail::invalid(kOp, "window",
                            "sides are -1 (unbounded) or 0 .. 2^31 - 1");
-  if (opt.schedule == AttentionOptions::Schedule::PingPong &&
+  // The forward's option (the backward ignores it); asking for ping-pong
+  // where no kernel has it is an error on every GPU alike.
+  if (!lseRequired &&
+      opt.schedule == AttentionOptions::Schedule::PingPong &&
       !kernels::hopperAttentionPingPongBuilt(unsigned(q.dim)))
     return detail::unsupported(kOp, "schedule",
                                "ping-pong at head dimension " +
@@ -245,6 +248,14 @@ rt::Error validateAttention(const AttentionTensor &q, const AttentionTensor &k,
   if ((maxQ + kAttnBlockQ - 1) / kAttnBlockQ > detail::kMaxExtent)
     return detail::invalid(kOp, "q", "too many rows for one grid");
   return rt::Error::success();
+}
+
+/// A window side as the kernels take it: one reaching past every key of
+/// every row (more than seq_q + seq_k) is unbounded (-1), so that the
+/// kernels' s32 sums of rows, offsets and sides cannot wrap.
+std::int32_t windowSide(std::int64_t side, const AttentionTensor &q,
+                        const AttentionTensor &k) {
+  return side > q.seq + k.seq ? -1 : std::int32_t(side);
 }
 
 } // namespace
@@ -369,9 +380,9 @@ struct ArgBuilder {
           rt::KernelArg::scalar(std::uint32_t(q.heads / k.heads)),
           rt::KernelArg::scalar(float(scale * M_LOG2E)),
           rt::KernelArg::scalar(scale),
-          rt::KernelArg::scalar(std::int32_t(opt.windowLeft)),
+          rt::KernelArg::scalar(windowSide(opt.windowLeft, q, k)),
           rt::KernelArg::scalar(
-              std::int32_t(opt.causal ? 0 : opt.windowRight)),
+              windowSide(opt.causal ? 0 : opt.windowRight, q, k)),
           rt::KernelArg::scalar(
               flags | (varlen() ? kAttnVarlen : 0u) |
               (opt.bottomRight ? kAttnBottomRight : 0u))})
@@ -483,8 +494,8 @@ static bool launchHopperAttention(Library::Impl &impl,
       rt::KernelArg::scalar(std::uint32_t(k.seq)),
       rt::KernelArg::scalar(std::uint32_t(q.heads / k.heads)),
       rt::KernelArg::scalar(float(scale * M_LOG2E)),
-      rt::KernelArg::scalar(std::int32_t(opt.windowLeft)),
-      rt::KernelArg::scalar(std::int32_t(opt.causal ? 0 : opt.windowRight)),
+      rt::KernelArg::scalar(windowSide(opt.windowLeft, q, k)),
+      rt::KernelArg::scalar(windowSide(opt.causal ? 0 : opt.windowRight, q, k)),
       rt::KernelArg::scalar(std::uint32_t(opt.bottomRight)),
       rt::KernelArg::pointer(opt.lse.isAbsent() ? 0 : opt.lse.data,
                              rt::ScalarType::F32, false),

@@ -555,7 +555,8 @@ def flash_attention(q, k, v, out=None, scale=None, causal=False,
     fn = "kaio.ops.flash_attention"
     if layout not in ("bshd", "bhsd"):
         raise invalid(fn, "layout", "%r is not 'bshd' or 'bhsd'" % (layout,))
-    if schedule not in _SCHEDULES:
+    if not isinstance(schedule, (str, type(None))) or \
+            schedule not in _SCHEDULES:
         raise invalid(fn, "schedule", "%r is not 'ping_pong', 'independent' "
                       "or None" % (schedule,))
     c = _Call(fn, "q", q, stream)

@@ -406,6 +406,9 @@ class OpsTest(unittest.TestCase):
         with self.assertRaises(ValueError) as e:
             ops.flash_attention(h, h, h, schedule="pingpong")
         self.assertIn("schedule: 'pingpong'", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            ops.flash_attention(h, h, h, schedule=["ping_pong"])
+        self.assertIn("schedule: ['ping_pong']", str(e.exception))
         with self.assertRaises(kaio.KaioUnsupportedError) as e:
             wide = kaio.DeviceArray.empty((1, 16, 2, 256), "float16")
             ops.flash_attention(wide, wide, wide, schedule="ping_pong")

@@ -103,7 +103,8 @@ struct AttentionOptions {
   /// backward has only that path and ignores it).
   bool portable = false;
   /// How the sm_90a forward's two consumer warpgroups share the tensor
-  /// cores (ignored by every other path).
+  /// cores (the portable forward and the backward ignore it; PingPong at
+  /// head dim 256 is Unsupported everywhere).
   enum class Schedule {
     /// The library's choice: ping-pong at head dims 64 and 128.
     Auto,

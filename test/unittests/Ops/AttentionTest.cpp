@@ -229,6 +229,10 @@ TEST(FlashAttentionValidation, Backward) {
     }
     EXPECT_EQ(w.check(), "");
     EXPECT_EQ(check(w, wdo, wdq, wdk, wdv), "");
+    // The forward's schedule: the backward ignores it.
+    w.opt.schedule = AttentionOptions::Schedule::PingPong;
+    EXPECT_EQ(check(w, wdo, wdq, wdk, wdv), "");
+    w.opt.schedule = AttentionOptions::Schedule::Auto;
     // Other head dims: a typed error naming the supported set.
     for (AttentionTensor *t :
          {&w.q, &w.k, &w.v, &w.o, &wdo, &wdq, &wdk, &wdv})
