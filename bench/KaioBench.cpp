@@ -163,10 +163,12 @@ struct CublasLt {
   /// type); the workspace lets it pick its fastest kernels. True when
   /// cuBLASLt accepted it.
   /// Integer (s8 in, s32 out) problems compute in s32 with s32 scales.
+  /// `inB` (default: `in`) is B's type where it differs from A's.
   static constexpr int kR8I = 3, kR32I = 10, kCompute32I = 72;
   bool gemmTN(int in, int out, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c,
               int m, int n, int k, float alpha, int epilogue, CUdeviceptr bias,
-              CUdeviceptr workspace, size_t workspaceBytes) const {
+              CUdeviceptr workspace, size_t workspaceBytes,
+              int inB = -1) const {
     Desc desc = nullptr;
     Layout la = nullptr, lb = nullptr, lc = nullptr;
     const bool integer = out == kR32I;
@@ -178,7 +180,8 @@ struct CublasLt {
          descSet(desc, kTransB, &nn, sizeof nn) == 0 &&
          descSet(desc, kEpilogue, &epilogue, sizeof epilogue) == 0 &&
          (!bias || descSet(desc, kBiasPointer, &biasPtr, sizeof biasPtr) == 0) &&
-         layoutCreate(&la, in, uint64_t(k), uint64_t(n), k) == 0 &&
+         layoutCreate(&la, inB < 0 ? in : inB, uint64_t(k), uint64_t(n), k) ==
+             0 &&
          layoutCreate(&lb, in, uint64_t(k), uint64_t(m), k) == 0 &&
          layoutCreate(&lc, out, uint64_t(n), uint64_t(m), n) == 0;
     float zero = 0.0f;
@@ -225,12 +228,16 @@ struct Gpu {
   bool hasCublasLt = false;
 
   /// cuBLASLt's FP8 matmul (CublasLt::gemmTN, f32 C) with the workspace.
+  /// cuBLASLt refuses e5m2 x e5m2 (one operand must be e4m3), so the e5m2
+  /// peer reads A as e5m2 and B as e4m3: the same bytes at the same
+  /// tensor-core rate, the closest problem it runs.
   bool cublasLtFp8(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int64_t m,
                    int64_t n, int64_t k, bool e4m3, float alpha) const {
     return cublasLt.gemmTN(e4m3 ? CublasLt::kR8FE4M3 : CublasLt::kR8FE5M2,
                            CublasLt::kR32F, a, b, c, int(m), int(n), int(k),
                            alpha, CublasLt::kEpilogueDefault, 0,
-                           cublasLtWorkspace->ptr(), kCublasLtWorkspace);
+                           cublasLtWorkspace->ptr(), kCublasLtWorkspace,
+                           CublasLt::kR8FE4M3);
   }
   /// cuBLASLt's int8 matmul (s8 in, s32 out, TN).
   bool cublasLtInt8(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int64_t m,

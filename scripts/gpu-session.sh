@@ -20,6 +20,9 @@
 #                                      gemm-bench attention-bench ncu-gemm
 #                                      (and ncu-kaio-gemm) sanitize-hopper
 #                                      tests
+#   KAIO_GPU_BUDGET=540 scripts/gpu-session.sh lease
+#                                      sessions 15-20's unmeasured work,
+#                                      most important first, cut to fit
 #   scripts/gpu-session.sh pending     what is written but not yet measured
 #                                      on a GPU, in one call (its steps'
 #                                      limits add up to 9 minutes): info,
@@ -52,12 +55,26 @@ steps=("$@")
   steps=(info hopper gemm-bench attention-bench ncu-gemm sanitize-hopper tests)
 [ "${steps[*]}" = pending ] &&
   steps=(info ops-tests pending-bench)
+[ "${steps[*]}" = lease ] &&
+  steps=(info lease)
 ops_tests=$build/test/unittests/KaioOpsTests/KaioOpsTests
 py=$(command -v python3)
 
+# KAIO_GPU_BUDGET=SECONDS caps the whole run: each step's limit shrinks to
+# what is left, and a step with under 15 seconds left is skipped (so a
+# lease's one call can list more than fits, most important first).
+budget=${KAIO_GPU_BUDGET:-0}
 step() { # NAME SECONDS COMMAND...
   local name=$1 secs=$2
   shift 2
+  if [ "$budget" -gt 0 ]; then
+    local left=$((budget - SECONDS))
+    if [ "$left" -lt 15 ]; then
+      echo "$name: skipped (KAIO_GPU_BUDGET spent)" | tee "$out/$name.log"
+      return 0
+    fi
+    [ "$secs" -gt "$left" ] && secs=$left
+  fi
   echo "== $name ($(date -u +%H:%M:%S))"
   if timeout "$secs" "$@" > "$out/$name.log" 2>&1; then
     echo "$name: ok" | tee -a "$out/$name.log"
@@ -72,6 +89,39 @@ for s in "${steps[@]}"; do
   info)
     { nvidia-smi || echo "no nvidia-smi"; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv; date -u; git -C "$root" log --oneline -1; } > "$out/device.txt" 2>&1
     echo "== info: $(head -n 1 "$out/device.txt")" ;;
+  lease) # what sessions 15-20 wrote, most important first, for one call
+          # of a 15-minute lease under KAIO_GPU_BUDGET: the sm_90a
+          # attention forward's tests (ping-pong, separate K/V barriers,
+          # 128-key blocks), it against SDPA with either schedule, the
+          # GEMMs against cuBLAS (cluster, split-K, portable b2/b3
+          # counters), the other GPU tests, the backward, the portable
+          # forward, memcheck over the attention kernels, ncu on the d128
+          # forward, the row kernels
+    step gpu-tests-attention 90 "$ops_tests" --gtest_filter='*FlashAttentionTest*RealGpu*'
+    for sched in ping_pong independent; do
+      step "torch-attention-$sched" 70 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
+        "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --schedule "$sched" \
+        --json "$out/torch-attention-$sched.json"
+    done
+    step bench-gemm 120 "$build/bin/kaio-bench" --filter \
+      'OpsGemm(F16F32|BF16F32)VsCublas|OpsGemmPortableVsCublas|OpsGemmFp8' \
+      --json "$out/bench-gemm.json"
+    step gpu-tests-other 90 "$ops_tests" --gtest_filter='*RealGpu*:-*FlashAttentionTest*'
+    step torch-attention-backward 80 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
+      "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --backward \
+      --json "$out/torch-attention-backward.json"
+    step torch-attention-portable 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
+      "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --portable \
+      --json "$out/torch-attention-portable.json"
+    step sanitize-attention-memcheck 60 compute-sanitizer --tool memcheck \
+      --error-exitcode 99 "$ops_tests" --gtest_filter='*FlashAttentionTest.MatchesAnF64*RealGpu*'
+    step ncu-attention 60 ncu --kernel-name regex:hopper_flash_fwd_f16_d128 --launch-skip 2 \
+      --launch-count 1 --section SpeedOfLight --section ComputeWorkloadAnalysis \
+      --section WarpStateStats --section Occupancy --section LaunchStats \
+      "$build/bin/kaio-bench" --filter 'FlashAttentionF16/seq:8192/dim:128/causal:0/'
+    step bench-rows 90 "$build/bin/kaio-bench" --filter \
+      '(Softmax|RmsNorm|LayerNorm)[A-Za-z0-9]*VsCopy/rows:32768/cols:8192|NormBwd.*cols:4096|GeluTanhBF16|SwiGluBF16|FlashDecode|GemvTransposedBF16VsCopy|ReduceColsSumBF16VsCopy' \
+      --json "$out/bench-rows.json" ;;
   ops-tests)
     step gpu-tests-ops 120 "$ops_tests" --gtest_filter='*RealGpu*' ;;
   tests)

@@ -265,6 +265,7 @@ LogicalResult Decoder::decodeOp(Operation *op, Instr &in) {
         auto it = sharedOffset.find(o.getName());
         if (it != sharedOffset.end()) {
           in.imm = int64_t(it->second);
+          in.aux = 1; // shared: see Opc::AddrOf
           return success();
         }
         auto git = varAddress.find(o.getName());

@@ -752,11 +752,17 @@ void Runner::execute(Warp &w, uint32_t pc, uint32_t mask) {
                       maskBits(in.rbits);
       });
       break;
-    case Opc::AddrOf:
+    case Opc::AddrOf: {
+      // A shared variable (aux 1) of a cluster's CTA of rank > 0: its own
+      // cluster address (Runner.h).
+      const uint64_t base = in.aux && clusterSize > 1 && rank > 0
+                                ? uint64_t(rank + 1) * kClusterWindow
+                                : 0;
       forLanes(em, [&](unsigned l) {
-        R[in.r + l] = uint64_t(in.imm) & maskBits(in.rbits);
+        R[in.r + l] = (base + uint64_t(in.imm)) & maskBits(in.rbits);
       });
       break;
+    }
     case Opc::Ld:
       load(in, w, pc, em);
       if (aborted)

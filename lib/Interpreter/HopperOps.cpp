@@ -378,7 +378,8 @@ void Runner::bulkTensorCopy(const Instr &in, Warp &w, uint32_t pc,
     }
     // A load's destination is a .shared::cluster address: its offset in
     // the CTA it names (deliverBulk checks the CTA).
-    const uint64_t smem = load ? R[in.a + l] % kClusterWindow : R[in.a + l];
+    const uint64_t smem =
+        load ? R[in.a + l] % kClusterWindow : ownOffset(R[in.a + l]);
     if (smem & 127) {
       report(pc, tid,
              llvm::Twine(name) + ": shared address " + hex(smem) +

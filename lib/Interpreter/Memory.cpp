@@ -104,6 +104,7 @@ uint8_t *Runner::checkedGlobalAccess(Warp &w, unsigned lane, uint32_t pc,
 uint8_t *Runner::sharedAccess(Warp &w, unsigned lane, uint32_t pc,
                               uint64_t off, unsigned size, Access kind,
                               const char *what) {
+  off = ownOffset(off);
   const unsigned tid = tidOf(w, lane);
   if (off >= sharedSize || sharedSize - off < size) {
     report(pc, int(tid),
@@ -366,7 +367,7 @@ void Runner::cpAsync(const Instr &in, Warp &w, uint32_t pc, uint32_t em) {
       return;
     }
     PendingCopy copy;
-    copy.dst = uint32_t((R[in.a + l] + uint64_t(in.imm)));
+    copy.dst = uint32_t(ownOffset(R[in.a + l] + uint64_t(in.imm)));
     copy.bytes = uint8_t(bytes);
     copy.pc = pc;
     uint64_t src = R[in.b + l];

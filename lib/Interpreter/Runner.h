@@ -96,11 +96,15 @@ struct Warp {
   uint32_t runnable() const { return exists & ~exited & ~blocked; }
 };
 
-/// Shared::cluster addresses: the interpreter's `.shared::cta` addresses
-/// are offsets below the block's shared size; `mapa` gives the variable of
-/// the cluster's CTA `rank` the address `(rank + 1) * kClusterWindow +
-/// offset` (in the generic shared window too). A `.shared::cta` address is
-/// also a `.shared::cluster` address of the running CTA, as on the GPU.
+/// Shared::cluster addresses: `mapa` gives the variable of the cluster's
+/// CTA `rank` the address `(rank + 1) * kClusterWindow + offset` (in the
+/// generic shared window too). A `.shared::cta` address is also a
+/// `.shared::cluster` address of the running CTA, as on the GPU: outside
+/// clusters and in a cluster's CTA 0 a variable's address is its offset
+/// below the block's shared size; in a cluster's CTA of rank r > 0 it is
+/// the CTA's own cluster address, with bits above 2^24 set, as the GPU's
+/// are above 2^18 (an H100 showed it: a wgmma descriptor built from such
+/// an address without masking its 14-bit field reads the wrong smem).
 inline constexpr uint64_t kClusterWindow = uint64_t(1) << 24;
 /// Thread ids recorded in shared shadows by another CTA of the cluster
 /// (remote accesses, multicast copies): kRemoteTid * (rank + 1) + tid.

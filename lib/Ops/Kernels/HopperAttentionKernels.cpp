@@ -273,7 +273,8 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   std::string descHigh = w.i64(swizzle128DescriptorHigh());
   std::string descV = w.i64(swizzle128DescriptorHigh(keys * 128));
   std::string qDesc =
-      w.descriptor(w.add32(qTiles, w.mul32(g, w.i32(64 * 128))), descHigh);
+      w.descriptor(w.add32(qTiles, w.mul32(g, w.i32(64 * 128))), descHigh,
+                   /*clustered=*/false);
   std::string fz = w.f32("0.000000e+00");
   std::string negInf = w.f32("0xFF800000");
   w.waitParity(qBar, zero, "q_wait", "q_ready");
@@ -304,7 +305,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   // S = Q K^T of the K tile at `kTile`, issued (not waited for): d / 16
   // k-steps, 32 bytes each along a 128-byte row, then the next atom.
   auto issueQK = [&](const std::string &kTile) {
-    std::string kDesc = w.descriptor(kTile, descHigh);
+    std::string kDesc = w.descriptor(kTile, descHigh, /*clustered=*/false);
     std::vector<std::string> s(sAccs, fz);
     for (unsigned kk = 0; kk < d / 16; ++kk) {
       unsigned atom = kk / 4, step = kk % 4;
@@ -329,7 +330,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   auto issuePV = [&](std::vector<std::string> o,
                      const std::vector<std::string> &pA,
                      const std::string &vTile) {
-    std::string vDesc = w.descriptor(vTile, descV);
+    std::string vDesc = w.descriptor(vTile, descV, /*clustered=*/false);
     for (unsigned t = 0; t < keys / 16; ++t) {
       std::vector<std::string> a(pA.begin() + 4 * t, pA.begin() + 4 * t + 4);
       std::string vb = w.add64(vDesc, w.i64(t * 16 * 128 / 16));

@@ -607,7 +607,12 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   std::string lane128 = w.let("ptx.and b32 " + tid + ", " + w.i32(127) + " : i32");
   std::string wgLeader = w.setp("eq", lane128, zero);
   // A consumer warpgroup frees a stage in every block of the cluster (each
-  // multicasts into it).
+  // multicasts into it). The arrive keeps the default .release.cta: what
+  // it publishes is that this warpgroup's wgmmas (waited for) are done
+  // reading the stage, and the TMA writes that follow are ordered by the
+  // barrier itself. A .release.cluster arrive fences this thread's memory
+  // at cluster scope on every k tile: 3.4x the time of the whole GEMM on
+  // an H100 (docs/perf.md, session 21).
   auto freeStage = [&](const std::string &pred, const std::string &emptyBar) {
     if (cl == 1) {
       w.op("ptx.mbarrier_arrive if " + pred + " shared [" + emptyBar +
@@ -617,8 +622,8 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
     for (unsigned r = 0; r < cl; ++r) {
       std::string remote = w.let("ptx.mapa shared_cluster " + emptyBar + ", " +
                                  w.i32(r) + " : i32");
-      w.op("ptx.mbarrier_arrive if " + pred +
-           " release cluster shared_cluster [" + remote + "] : i32");
+      w.op("ptx.mbarrier_arrive if " + pred + " shared_cluster [" + remote +
+           "] : i32");
     }
   };
   w.op("ptx.bra ^ctile(" + bx + ", " + zero + " : i32, i32)");
@@ -635,8 +640,9 @@ std::string kaio::ops::kernels::hopperGemmSource(const HopperGemmConfig &c) {
   w.label("^consume(%ckt: i32, %cit: i32, " + accArgs + "):");
   Stage cs = stageOf("%cit");
   w.waitParity(cs.full, cs.parity, "consumer_wait", "consumer_mma");
-  std::string da = w.descriptor(w.add32(cs.buffer, aRows), descA);
-  std::string db = w.descriptor(w.add32(cs.buffer, w.i32(aBytes)), descB);
+  std::string da = w.descriptor(w.add32(cs.buffer, aRows), descA, cl > 1);
+  std::string db =
+      w.descriptor(w.add32(cs.buffer, w.i32(aBytes)), descB, cl > 1);
   std::vector<std::string> acc;
   for (unsigned i = 0; i < accs; ++i)
     acc.push_back("%acc" + std::to_string(i));

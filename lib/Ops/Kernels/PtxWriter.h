@@ -85,11 +85,18 @@ public:
     label("^" + next + ":");
   }
   /// The 64-bit wgmma descriptor of the shared address `addr` (i32) with
-  /// the fields above the address in `high` (i64).
-  std::string descriptor(const std::string &addr, const std::string &high) {
+  /// the fields above the address in `high` (i64). The address field is 14
+  /// bits of addr >> 4. In a kernel launched in clusters (`clustered`) the
+  /// rest must go: a CTA of rank r > 0 sees its own shared addresses with
+  /// bits above 2^18 set, which would otherwise spill into the leading
+  /// byte offset (docs/perf.md, session 21); other kernels' addresses fit.
+  std::string descriptor(const std::string &addr, const std::string &high,
+                         bool clustered) {
     std::string a64 = let("ptx.cvt u64 u32 " + addr + " : i32 -> i64");
     std::string field =
         let("ptx.shr u64 " + a64 + ", " + i32(4) + " : (i64, i32) -> i64");
+    if (clustered)
+      field = let("ptx.and b64 " + field + ", " + i64(0x3fff) + " : i64");
     return let("ptx.or b64 " + field + ", " + high + " : i64");
   }
 

@@ -90,6 +90,49 @@ ptx.entry @regs(%out: i64) {
     }
 }
 
+// As on the GPU, a shared variable's address in a cluster's CTA of rank
+// r > 0 has bits above the block's shared size set (an H100 showed it: a
+// wgmma descriptor that does not mask its 14-bit address field reads the
+// wrong shared memory there); loads and stores through it, .shared and
+// generic, reach the CTA's own memory.
+TEST_F(ClusterTest, OwnSharedAddressesOfHigherRanksCarryHighBits) {
+  Interpreter &in = load(R"(
+ptx.var shared @word : b32 [4] align 4
+ptx.entry @addr(%out: i64) {
+  %tid = ptx.sreg tid.x : i32
+  %zero = ptx.constant 0 : i32
+  %first = ptx.setp eq u32 %tid, %zero : i32
+  ptx.cond_bra %first, ^write, ^done
+^write:
+  %bx = ptx.sreg ctaid.x : i32
+  %w = ptx.addressof @word : i32
+  %c100 = ptx.constant 100 : i32
+  %stamp = ptx.add s32 %bx, %c100 : i32
+  ptx.st shared b32 [%w + 4], %stamp : i32, i32
+  %w64 = ptx.cvt u64 u32 %w : i32 -> i64
+  %gen = ptx.cvta shared %w64 : i64 -> i64
+  %back = ptx.ld generic b32 [%gen + 4] : i64 -> i32
+  %c8 = ptx.constant 8 : i32
+  %off = ptx.mul wide u32 %bx, %c8 : (i32, i32) -> i64
+  %p = ptx.add s64 %out, %off : i64
+  ptx.st global b32 [%p], %w, %back : i64, i32, i32
+  ptx.ret
+^done:
+  ptx.ret
+})");
+  uint64_t out = in.allocGlobal(4 * 8);
+  LaunchResult r = in.launch("addr", {4}, {32}, {out}, clustered({2}));
+  ASSERT_TRUE(r.success) << r.message();
+  std::vector<uint32_t> got(8);
+  in.read(out, got);
+  for (uint32_t b = 0; b < 4; ++b) {
+    const uint32_t addr = got[2 * b], rank = b % 2;
+    EXPECT_EQ(addr % (1u << 24), got[0]) << "block " << b;
+    EXPECT_EQ(addr >= (1u << 24), rank > 0) << "block " << b;
+    EXPECT_EQ(got[2 * b + 1], 100 + b) << "block " << b;
+  }
+}
+
 // Every thread writes a word stamped with its block into its own shared
 // memory; after the cluster barrier it reads the word of the same thread in
 // the next CTA of the cluster (rank + 1 mod size, through mapa) and adds one

@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdio>
 #include <initializer_list>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
@@ -1189,6 +1190,11 @@ struct GemmCase {
   /// The fused epilogue: act(... + bias[col]).
   Activation activation = Activation::None;
   bool bias = false;
+  /// A tuning choice gemm() must launch (e.g. "n128c2": the sm_90a kernel
+  /// in clusters of two), written as the case's entry in the test's own
+  /// tuning file and read by a library loaded for the case; null: the
+  /// library's own choice.
+  const char *choice = nullptr;
 };
 
 double valueOf(float x) { return x; }
@@ -1298,8 +1304,22 @@ void expectGemmMatchesReference(rt::Device &device, Library &lib,
     ASSERT_TRUE(ws);
     if (wsElements)
       options.workspace = Matrix::vector(ws->view(), wsElements);
-    rt::Error e = lib.gemm(pa.matrix(a->view()), pb.matrix(b->view()),
-                           pc.matrix(c->view()), options);
+    std::optional<Library> forced;
+    if (gc.choice) {
+      const std::string key = getGemmTuningKey(
+          device.properties().name, pa.matrix(a->view()),
+          pb.matrix(b->view()), pc.matrix(c->view()),
+          gc.bias || gc.activation != Activation::None, beta != 0);
+      ASSERT_TRUE(rt::writeFileAtomically(
+          rt::getCacheDirectory() + "/" + kGemmTuningFileName,
+          formatGemmTuningTable({{key, gc.choice}})));
+      rt::Expected<Library> loaded = Library::load(device);
+      ASSERT_TRUE(loaded) << loaded.error().message();
+      forced.emplace(std::move(*loaded));
+    }
+    rt::Error e = (forced ? *forced : lib)
+                      .gemm(pa.matrix(a->view()), pb.matrix(b->view()),
+                            pc.matrix(c->view()), options);
     ASSERT_FALSE(e) << e.message();
     std::vector<CT> hc(c0.size());
     ASSERT_FALSE(c->copyToHost(hc.data(), hc.size()));
@@ -1314,10 +1334,12 @@ void expectGemmMatchesReference(rt::Device &device, Library &lib,
         for (int j = 0; j < n; ++j)
           want[std::size_t(i) * n + j] += x * fb[std::size_t(p) * n + j];
       }
-    // Count every mismatch and show the first few: the pattern (a row, a
-    // column, a tile edge) says more than the first bad element alone.
+    // Count every mismatch and show the first few and where they fall (64
+    // x 64 blocks of C): the pattern (a row, a column, a tile edge, a
+    // cluster's block) says more than the first bad element alone.
     std::size_t wrong = 0;
     std::string examples;
+    std::map<std::pair<int, int>, int> blocks;
     std::vector<bool> inside(c0.size());
     for (int i = 0; i < m; ++i)
       for (int j = 0; j < n; ++j) {
@@ -1330,6 +1352,7 @@ void expectGemmMatchesReference(rt::Device &device, Library &lib,
         double got = valueOf(hc[pc.at(i, j)]);
         if (std::fabs(got - w) <= 1e-4 + rel * std::fabs(w))
           continue;
+        ++blocks[{i / 64, j / 64}];
         if (wrong++ < 8)
           examples += " (" + std::to_string(i) + ", " + std::to_string(j) +
                       "): " + std::to_string(got) + " vs " +
@@ -1338,13 +1361,20 @@ void expectGemmMatchesReference(rt::Device &device, Library &lib,
     for (std::size_t i = 0; i < c0.size(); ++i)
       if (!inside[i] && valueOf(hc[i]) != c0[i] && wrong++ < 8)
         examples += " padding at " + std::to_string(i) + " written;";
-    ASSERT_EQ(wrong, 0u) << m << "x" << n << "x" << k << " alpha " << alpha
+    std::string where;
+    for (const auto &[block, count] : blocks)
+      where += " [" + std::to_string(block.first * 64) + ", " +
+               std::to_string(block.second * 64) + "]: " +
+               std::to_string(count) + ";";
+    EXPECT_EQ(wrong, 0u) << m << "x" << n << "x" << k << " alpha " << alpha
                          << " beta " << beta << " layout " << gc.layout
                          << " activation "
                          << getActivationName(gc.activation) << " bias "
-                         << gc.bias
+                         << gc.bias << " choice "
+                         << (gc.choice ? gc.choice : "(the library's)")
                          << ": " << wrong << " elements differ, first"
-                         << examples;
+                         << examples << "; by 64 x 64 block of C at"
+                         << where;
   }
 }
 
@@ -1455,6 +1485,33 @@ TEST_P(GemmTest, MatchesAnF64ReferenceOnTheGpu) {
       {{1, 1, 16, 1, 0}, {17, 33, 40, 1, 0}, {130, 70, 96, 1, 0},
        {257, 300, 512, 1, 0}, {130, 70, 96, -0.5f, 2.0f},
        {17, 33, 40, 1.5f, 1.0f}});
+}
+
+/// The sm_90a kernel in clusters of two (B multicast to both blocks of a
+/// pair of tile rows), forced through the tuning file: both tile widths,
+/// row- and column-major B (64-column boxes, half-tile boxes), beta and a
+/// fused epilogue, an odd count of tile rows (the last pair's second tile
+/// past M), more units than clusters.
+TEST_P(GemmTest, ClusterKernelsMatchAnF64ReferenceOnTheGpu) {
+  if (isFake())
+    GTEST_SKIP() << "the fake driver computes nothing";
+  if (device->properties().computeCapability() != 90)
+    GTEST_SKIP() << "clusters of the sm_90a kernel need a 9.0 GPU";
+  rt::Expected<Library> lib = Library::load(*device);
+  ASSERT_TRUE(lib) << lib.error().message();
+  const Activation none = Activation::None;
+  expectGemmMatchesReference<rt::Half>(
+      *device, *lib,
+      {{300, 264, 72, 1, 0, 0, none, false, "n128c2"},
+       {300, 264, 72, 1, 0, kBCol, none, false, "n128c2"},
+       {256, 128, 64, 1, 0, 0, none, false, "n128c2"},
+       {256, 128, 64, 1, 0, kBCol, none, false, "n128c2"},
+       {256, 128, 1024, 1, 0, 0, none, false, "n128c2"},
+       {1100, 1040, 200, 0.5f, 1.0f, 0, none, false, "n128c2"},
+       {2048, 2304, 64, 1, 0, kBCol, none, false, "n256c2"},
+       {1100, 1040, 200, 1, 0, 0, Activation::GeluTanh, true, "n256c2"}});
+  expectGemmMatchesReference<rt::BFloat16, rt::BFloat16>(
+      *device, *lib, {{520, 392, 136, 1, 0, kBCol, none, false, "n128c2"}});
 }
 
 /// 16-byte rows: the TMA/wgmma kernel on a 9.0 GPU (128 x 256 tiles with
