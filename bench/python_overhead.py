@@ -8,7 +8,7 @@ wall-clock per call with a synchronize at the end of each sample: kaio.ops
 (a ctypes call into libkaio), kaio.torch_ops (through torch.library's
 dispatcher) and the torch op doing the same work.
 
-    PYTHONPATH=python python3 bench/python_overhead.py [--json FILE]
+    PYTHONPATH=python python3 bench/python_overhead.py [--json FILE] [--profile]
 
 With --host (no GPU, no torch needed) it times only KAIO's host side on
 kaio.DeviceArray arguments: run it against the fake driver
@@ -67,6 +67,10 @@ def main():
     parser.add_argument("--json")
     parser.add_argument("--host", action="store_true",
                         help="KAIO's host side only (no GPU or torch)")
+    parser.add_argument("--profile", action="store_true",
+                        help="also print where kaio.ops.add and "
+                        "kaio.torch_ops.rms_norm spend their time "
+                        "(cProfile, the functions of most own time)")
     args = parser.parse_args()
     if args.host:
         return host_only()
@@ -102,6 +106,20 @@ def main():
         rows.append({"op": name, "kaio_us": k, "torch_us": t,
                      "ratio": k / t})
         print("| %s | %.2f | %.2f | %.2f |" % (name, k, t, k / t))
+    if args.profile:
+        import cProfile
+        import pstats
+        for name, ours, _ in cases:
+            if name not in ("add", "torch_ops.rms_norm"):
+                continue
+            prof = cProfile.Profile()
+            prof.enable()
+            for _ in range(N):
+                ours()
+            prof.disable()
+            torch.cuda.synchronize()
+            print("\n%s, %d calls:" % (name, N))
+            pstats.Stats(prof).sort_stats("tottime").print_stats(14)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"device": torch.cuda.get_device_name(0),

@@ -47,23 +47,45 @@ class View:
         self.kind = kind  # "torch", "kaio", "cai", "dlpack"
 
 
+_TORCH_TYPES = set()  # the tensor types seen (torch.Tensor, Parameter...)
+
+
 def is_torch_tensor(obj):
-    return type(obj).__module__.startswith("torch") and hasattr(
-        obj, "data_ptr")
+    kind = type(obj)
+    if kind in _TORCH_TYPES:
+        return True
+    if kind.__module__.startswith("torch") and hasattr(obj, "data_ptr"):
+        _TORCH_TYPES.add(kind)
+        return True
+    return False
+
+
+_TORCH_DTYPE_NAMES = {}  # torch.dtype -> its name without "torch."
 
 
 def _torch_view(fn, name, t):
+    # Every op call comes here for each tensor argument: the cheap accessors
+    # (get_device rather than a torch.device object, the dtype's name
+    # cached), and the storage (a Python object per call) only for tensors
+    # that are not dense, whose bytes past their own extent may be in use.
     if not t.is_cuda:
         raise invalid(fn, name, "a CPU tensor; KAIO ops take CUDA tensors")
-    dtype = str(t.dtype).replace("torch.", "")
-    capacity = 0
-    try:
-        capacity = (t.untyped_storage().nbytes() -
-                    t.storage_offset() * t.element_size())
-    except (AttributeError, RuntimeError):
-        pass
-    return View(t.data_ptr(), dtype, t.shape, t.stride(), capacity,
-                t.device.index or 0, t, "torch")
+    device = t.get_device()
+    dtype = _TORCH_DTYPE_NAMES.get(t.dtype)
+    if dtype is None:
+        dtype = _TORCH_DTYPE_NAMES.setdefault(
+            t.dtype, str(t.dtype).replace("torch.", ""))
+    if t.is_contiguous():
+        capacity = t.numel() * t.element_size()
+    else:
+        capacity = 0
+        try:
+            capacity = (t.untyped_storage().nbytes() -
+                        t.storage_offset() * t.element_size())
+        except (AttributeError, RuntimeError):
+            pass
+    return View(t.data_ptr(), dtype, t.shape, t.stride(), capacity, device,
+                t, "torch")
 
 
 def _cai_view(fn, name, obj):
@@ -220,8 +242,8 @@ def empty(like, shape, dtype, fn, name):
     """A new array of the family of `like` (a View)."""
     if like.kind == "torch":
         import torch
-        return torch.empty(shape, dtype=getattr(torch, dtype),
-                           device=like.owner.device)
+        # new_empty: like's device without building a torch.device.
+        return like.owner.new_empty(shape, dtype=getattr(torch, dtype))
     if like.kind == "kaio":
         from .memory import DeviceArray
         return DeviceArray.empty(shape, dtype, device=like.device)
@@ -234,14 +256,30 @@ def empty(like, shape, dtype, fn, name):
                   "%s)" % type(owner).__name__)
 
 
+_raw_stream = None  # torch._C._cuda_getCurrentRawStream, when torch has it
+
+
+def _torch_current_stream(device):
+    """torch's current stream on `device` as a CUstream value: its raw
+    handle straight from torch's C++ side where torch offers it (what
+    Triton's launcher reads; torch.cuda.current_stream builds a Stream
+    object per call, several µs), else through torch.cuda."""
+    global _raw_stream
+    import torch
+    if _raw_stream is None:
+        _raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", False)
+    if _raw_stream:
+        return _raw_stream(device)
+    return torch.cuda.current_stream(device).cuda_stream
+
+
 def stream_handle(stream, like=None):
     """A CUstream value: an int, an object with .cuda_stream (torch) or .ptr
     (CuPy); by default torch's current stream for torch tensors, else the
     legacy default stream."""
     if stream is None:
         if like is not None and like.kind == "torch":
-            import torch
-            return torch.cuda.current_stream(like.owner.device).cuda_stream
+            return _torch_current_stream(like.device)
         return 0
     for attr in ("cuda_stream", "ptr", "handle"):
         if hasattr(stream, attr):

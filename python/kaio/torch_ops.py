@@ -26,7 +26,62 @@ if not hasattr(torch, "library") or not hasattr(torch.library, "custom_op"):
                       "(torch.library.custom_op); this is torch %s"
                       % torch.__version__)
 
-_custom_op = torch.library.custom_op
+def _tracing_check():
+    """A function saying whether the call being made may be traced or
+    transformed (torch.compile, a TorchDispatchMode such as FakeTensorMode
+    or make_fx, a TorchFunctionMode, a torch.func transform); without the
+    C hooks this torch lacks, always yes."""
+    try:
+        hooks = (torch.compiler.is_compiling,
+                 torch._C._len_torch_dispatch_stack,
+                 torch._C._is_torch_function_mode_enabled,
+                 torch._C._are_functorch_transforms_active)
+    except AttributeError:
+        return lambda: True
+    compiling, dispatch_stack, function_mode, functorch = hooks
+    return lambda: (compiling() or dispatch_stack() > 0 or function_mode()
+                    or functorch())
+
+
+_tracing = _tracing_check()
+_PLAIN = (torch.Tensor, torch.nn.Parameter)
+
+
+class _Op:
+    """A KAIO custom op (torch.ops.kaio.<name>, with its fake and autograd
+    registrations) and the function behind it. A call runs the function
+    itself where the dispatcher would do nothing else — eager, no tensor
+    argument needing a gradient, plain tensors (or Parameters), no mode or
+    transform active — and goes through the op otherwise: the custom op's
+    own dispatch costs some 35 µs a call in eager mode (PyTorch 2.11, an
+    H100; docs/perf.md), more than a small kernel takes."""
+
+    def __init__(self, name, fn):
+        self.fn = fn
+        self.op = torch.library.custom_op(name, mutates_args=())(fn)
+
+    def register_fake(self, fn):
+        return self.op.register_fake(fn)
+
+    def register_autograd(self, backward, setup_context=None):
+        return self.op.register_autograd(backward,
+                                         setup_context=setup_context)
+
+    def __call__(self, *args):
+        if not _tracing():
+            grad = torch.is_grad_enabled()
+            for a in args:
+                if isinstance(a, torch.Tensor) and (
+                        type(a) not in _PLAIN or (grad and a.requires_grad)):
+                    break
+            else:
+                return self.fn(*args)
+        return self.op(*args)
+
+
+def _custom_op(name, mutates_args):
+    assert mutates_args == (), "KAIO's custom ops mutate nothing"
+    return lambda fn: _Op(name, fn)
 
 
 def _rows(x):

@@ -643,6 +643,37 @@ class TorchGpuTest(unittest.TestCase):
             for a, b in zip(got, want):
                 self.close(a, b, 4 * tol)
 
+    def test_eager_calls_skip_the_dispatcher_only_when_it_would_do_nothing(self):
+        """Without a gradient to record the wrappers call KAIO directly
+        (the custom op's eager dispatch costs more than the kernel); the
+        result is the op's, bit for bit. A dispatch mode (as FakeTensorMode
+        and make_fx are) or a tensor needing a gradient still sees the
+        op."""
+        from torch.utils._python_dispatch import TorchDispatchMode
+
+        class Record(TorchDispatchMode):
+            def __init__(self):
+                super().__init__()
+                self.ops = []
+
+            def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+                self.ops.append(str(func))
+                return func(*args, **(kwargs or {}))
+
+        x = torch.randn(33, 257, device="cuda")
+        w = torch.nn.Parameter(torch.randn(257, device="cuda"))
+        with torch.no_grad():
+            direct = self.kt.rms_norm(x, w, 1e-6)
+            via_op = torch.ops.kaio.rms_norm(x, w, 1e-6)[0]
+            self.assertTrue(torch.equal(direct, via_op))
+            with Record() as rec:
+                self.kt.rms_norm(x, w, 1e-6)
+            self.assertTrue(any("kaio.rms_norm" in o for o in rec.ops),
+                            rec.ops)
+        y = self.kt.rms_norm(x, w, 1e-6)  # w needs a gradient: the op
+        self.assertIsNotNone(y.grad_fn)
+        self.assertTrue(torch.equal(y.detach(), direct))
+
     def test_compile_fullgraph_and_graph_capture(self):
         w = torch.randn(512, device="cuda")
 
