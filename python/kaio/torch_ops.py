@@ -28,33 +28,53 @@ if not hasattr(torch, "library") or not hasattr(torch.library, "custom_op"):
 
 def _tracing_check():
     """A function saying whether the call being made may be traced or
-    transformed (torch.compile, a TorchDispatchMode such as FakeTensorMode
-    or make_fx, a TorchFunctionMode, a torch.func transform); without the
-    C hooks this torch lacks, always yes."""
+    transformed (torch.compile, torch.jit.trace, a TorchDispatchMode such
+    as FakeTensorMode or make_fx, a TorchFunctionMode, a torch.func
+    transform); without the C hooks this torch lacks, always yes."""
     try:
         hooks = (torch.compiler.is_compiling,
+                 torch._C._get_tracing_state,
                  torch._C._len_torch_dispatch_stack,
                  torch._C._is_torch_function_mode_enabled,
                  torch._C._are_functorch_transforms_active)
     except AttributeError:
         return lambda: True
-    compiling, dispatch_stack, function_mode, functorch = hooks
-    return lambda: (compiling() or dispatch_stack() > 0 or function_mode()
+    compiling, jit_tracing, dispatch_stack, function_mode, functorch = hooks
+    return lambda: (compiling() or jit_tracing() is not None
+                    or dispatch_stack() > 0 or function_mode()
                     or functorch())
 
 
 _tracing = _tracing_check()
 _PLAIN = (torch.Tensor, torch.nn.Parameter)
+_SCALARS = (type(None), bool, int, float, str)
+
+
+def _direct(args):
+    """Whether the dispatcher would only run the op's CUDA implementation
+    on `args`: CUDA tensors of the plain types (no subclass, no meta or CPU
+    tensor, which the op's fake or an error handles), none needing a
+    gradient while autograd records, the rest plain scalars (an fx Proxy
+    or anything else goes through the op)."""
+    grad = torch.is_grad_enabled()
+    for a in args:
+        kind = type(a)
+        if kind in _PLAIN:
+            if not a.is_cuda or (grad and a.requires_grad):
+                return False
+        elif kind not in _SCALARS:
+            return False
+    return not _tracing()
 
 
 class _Op:
     """A KAIO custom op (torch.ops.kaio.<name>, with its fake and autograd
     registrations) and the function behind it. A call runs the function
-    itself where the dispatcher would do nothing else — eager, no tensor
-    argument needing a gradient, plain tensors (or Parameters), no mode or
-    transform active — and goes through the op otherwise: the custom op's
-    own dispatch costs some 35 µs a call in eager mode (PyTorch 2.11, an
-    H100; docs/perf.md), more than a small kernel takes."""
+    itself where the dispatcher would do nothing else (_direct: eager, no
+    tracer, mode or transform, plain CUDA tensors, none needing a gradient)
+    and goes through the op otherwise: the custom op's own dispatch costs
+    some 35 µs a call in eager mode (PyTorch 2.11, an H100; docs/perf.md),
+    more than a small kernel takes."""
 
     def __init__(self, name, fn):
         self.fn = fn
@@ -68,15 +88,7 @@ class _Op:
                                          setup_context=setup_context)
 
     def __call__(self, *args):
-        if not _tracing():
-            grad = torch.is_grad_enabled()
-            for a in args:
-                if isinstance(a, torch.Tensor) and (
-                        type(a) not in _PLAIN or (grad and a.requires_grad)):
-                    break
-            else:
-                return self.fn(*args)
-        return self.op(*args)
+        return self.fn(*args) if _direct(args) else self.op(*args)
 
 
 def _custom_op(name, mutates_args):

@@ -673,6 +673,14 @@ class TorchGpuTest(unittest.TestCase):
         y = self.kt.rms_norm(x, w, 1e-6)  # w needs a gradient: the op
         self.assertIsNotNone(y.grad_fn)
         self.assertTrue(torch.equal(y.detach(), direct))
+        # Meta tensors take the op's fake; torch.jit.trace records the op.
+        with torch.no_grad():
+            meta = self.kt.rms_norm(torch.empty(5, 257, device="meta"), None)
+            self.assertEqual((meta.device.type, tuple(meta.shape)),
+                             ("meta", (5, 257)))
+            traced = torch.jit.trace(lambda t: self.kt.softmax(t, 1.0), x)
+            self.assertIn("kaio::softmax", str(traced.graph))
+            self.assertTrue(torch.equal(traced(x), self.kt.softmax(x, 1.0)))
 
     def test_compile_fullgraph_and_graph_capture(self):
         w = torch.randn(512, device="cuda")

@@ -22,9 +22,9 @@
 // CHECK: %[[A:.*]] = arith.addi %[[TA]], %[[AOFF]] : i32
 // CHECK: %[[A64:.*]] = arith.extui %[[A]] : i32 to i64
 // CHECK: %[[A4:.*]] = arith.shrui %[[A64]], %c4_i64 : i64
-// In clusters the address field keeps its 14 bits (a CTA of rank > 0 sees
-// its own addresses with high bits set, which would spill into the leading
-// byte offset).
+// The address field keeps its 14 bits (a CTA of rank > 0 of a cluster
+// sees its own addresses with high bits set, which would spill into the
+// leading byte offset; any kernel may be launched in clusters).
 // CHECK: %[[AF:.*]] = arith.andi %[[A4]], %c16383_i64 : i64
 // CHECK: %[[DA:.*]] = arith.ori %[[AF]], %c4611686293305294848_i64 : i64
 // CHECK: arith.muli %arg2, %{{.*}} : i32
@@ -97,8 +97,8 @@ kaio.kernel @wg(%out: !kaio.ptr<f32>, %ar: i32, %br: i32, %s: i32, %p: i32,
 // descriptor) and a K-major B (`transpose`: no trans-b, no LBO, its start
 // steps 32 bytes like A's would).
 // CHECK-LABEL: kaio.kernel @wg_regs
-// Not in clusters: the address needs no mask.
-// CHECK-NOT: arith.andi
+// Without a cluster_size too.
+// CHECK: arith.andi %{{.*}}, %c16383_i64 : i64
 // CHECK: %[[DBT:.*]] = arith.ori %{{.*}}, %c4611686293305294848_i64 : i64
 // CHECK: %[[DBT1:.*]] = arith.addi %[[DBT]], %c2_i64 : i64
 // CHECK: %[[L0:.*]]:4 = ptx.ldmatrix

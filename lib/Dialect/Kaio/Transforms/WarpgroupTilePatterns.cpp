@@ -143,18 +143,17 @@ Value rowAddress(OpBuilder &b, Location loc, Value tile, Value row) {
 
 /// The i64 descriptor of the matrix at shared address `addr` (i32) whose
 /// other fields are `high` (makeWgmmaDescriptor at address 0). The address
-/// field is 14 bits of addr >> 4. In a kernel launched in clusters
-/// (`clustered`) the bits above must go: a CTA of rank r > 0 sees its own
-/// shared addresses with high bits set, which would spill into the leading
-/// byte offset (other kernels' addresses fit the field).
-Value descriptor(OpBuilder &b, Location loc, Value addr, uint64_t high,
-                 bool clustered) {
+/// field is 14 bits of addr >> 4 and the bits above must go: a CTA of rank
+/// r > 0 of a cluster sees its own shared addresses with high bits set,
+/// which would spill into the leading byte offset. Every kernel masks
+/// them, not only those declaring a cluster_size: a launch may put any
+/// kernel in clusters (LaunchConfig::cluster, kaio-run --cluster).
+Value descriptor(OpBuilder &b, Location loc, Value addr, uint64_t high) {
   Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), addr);
-  Value field = arith::ShRUIOp::create(
+  Value shifted = arith::ShRUIOp::create(
       b, loc, wide, arith::ConstantIntOp::create(b, loc, 4, 64));
-  if (clustered)
-    field = arith::AndIOp::create(
-        b, loc, field, arith::ConstantIntOp::create(b, loc, 0x3fff, 64));
+  Value field = arith::AndIOp::create(
+      b, loc, shifted, arith::ConstantIntOp::create(b, loc, 0x3fff, 64));
   return arith::OrIOp::create(
       b, loc, field, arith::ConstantIntOp::create(b, loc, int64_t(high), 64));
 }
@@ -191,8 +190,6 @@ struct WarpgroupMmaLowering : OpConversionPattern<WarpgroupMmaOp> {
     // One wgmma covers 32 bytes of K: k16 of 16-bit, k32 of 8-bit elements.
     const int64_t kInstr =
         32 / (b.getElementType().getIntOrFloatBitWidth() / 8);
-    auto kernel = op->getParentOfType<KernelOp>();
-    const bool clustered = kernel && kernel.getClusterSize().has_value();
 
     // The descriptors of every k step, computed as early as their operands
     // allow: ptxas serialises wgmma (C7513) when registers they read are
@@ -230,12 +227,12 @@ struct WarpgroupMmaLowering : OpConversionPattern<WarpgroupMmaOp> {
         aDesc = descriptor(
             rewriter, loc,
             rowAddress(rewriter, loc, op.getA(), adaptor.getARow().front()),
-            *aHigh, clustered);
+            *aHigh);
       }
       Value bDesc = descriptor(
           rewriter, loc,
           rowAddress(rewriter, loc, op.getB(), adaptor.getBRow().front()),
-          *bHigh, clustered);
+          *bHigh);
       // Each operand steps 32 bytes along its rows (K-major; A in
       // registers moves to its next register atom) or 16 rows of its
       // blocks (MN-major). The start address field counts 16 bytes.

@@ -40,8 +40,10 @@ def Kaio_MBarrierArriveOp : Kaio_Op<"mbarrier_arrive",
     completes when all arrivals and all expected bytes are in.
 
     With `on_block %rank` the arrival goes to the same barrier of block
-    `rank` of the thread block cluster (release at cluster scope): how a
-    consumer frees a stage that another block multicasts into.
+    `rank` of the thread block cluster, with the default `.release.cta`
+    semantics: how a consumer frees a stage that another block multicasts
+    into (it publishes that this block is done reading the stage, not this
+    thread's own writes to other blocks).
   }];
   let arguments = (ins Kaio_SmemType:$bars, I32:$index,
                        Optional<I32>:$tx_bytes, Optional<I32>:$block);
