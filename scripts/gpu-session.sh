@@ -21,8 +21,9 @@
 #                                      (and ncu-kaio-gemm) sanitize-hopper
 #                                      tests
 #   KAIO_GPU_BUDGET=540 scripts/gpu-session.sh lease
-#                                      sessions 15-20's unmeasured work,
-#                                      most important first, cut to fit
+#                                      the open checks and the current
+#                                      measurements, most important
+#                                      first, cut to fit
 #   scripts/gpu-session.sh pending     what is written but not yet measured
 #                                      on a GPU, in one call (its steps'
 #                                      limits add up to 9 minutes): info,
@@ -89,15 +90,24 @@ for s in "${steps[@]}"; do
   info)
     { nvidia-smi || echo "no nvidia-smi"; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv; date -u; git -C "$root" log --oneline -1; } > "$out/device.txt" 2>&1
     echo "== info: $(head -n 1 "$out/device.txt")" ;;
-  lease) # what sessions 15-20 wrote, most important first, for one call
-          # of a 15-minute lease under KAIO_GPU_BUDGET: the sm_90a
-          # attention forward's tests (ping-pong, separate K/V barriers,
-          # 128-key blocks), it against SDPA with either schedule, the
-          # GEMMs against cuBLAS (cluster, split-K, portable b2/b3
-          # counters), the other GPU tests, the backward, the portable
-          # forward, memcheck over the attention kernels, ncu on the d128
-          # forward, the row kernels
-    step gpu-tests-attention 90 "$ops_tests" --gtest_filter='*FlashAttentionTest*RealGpu*'
+  lease) # for one call of a 15-minute lease under KAIO_GPU_BUDGET, most
+          # important first: what session 21 could not run (the Python
+          # GPU tests' meta-tensor and jit.trace checks, racecheck and
+          # synccheck on the clustered GEMM), every op-library GPU test,
+          # the Python overhead, then the measurements of session 21 again
+          # (attention against SDPA with either schedule, the GEMMs against
+          # cuBLAS, the backward, the portable forward, memcheck, ncu on
+          # the d128 forward, the row kernels)
+    step python 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
+      KAIO_EXAMPLES_DIR="$root/examples" "$py" "$root/test/Python/test_kaio.py" \
+      TorchGpuTest -v
+    for tool in racecheck synccheck; do
+      step "sanitize-cluster-$tool" 45 compute-sanitizer --tool "$tool" \
+        --error-exitcode 99 "$ops_tests" --gtest_filter='*ClusterKernels*RealGpu*'
+    done
+    step gpu-tests-ops 120 "$ops_tests" --gtest_filter='*RealGpu*'
+    step python-overhead 40 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
+      "$py" "$root/bench/python_overhead.py" --json "$out/python-overhead.json"
     for sched in ping_pong independent; do
       step "torch-attention-$sched" 70 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
         "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --schedule "$sched" \
@@ -106,7 +116,6 @@ for s in "${steps[@]}"; do
     step bench-gemm 120 "$build/bin/kaio-bench" --filter \
       'OpsGemm(F16F32|BF16F32)VsCublas|OpsGemmPortableVsCublas|OpsGemmFp8' \
       --json "$out/bench-gemm.json"
-    step gpu-tests-other 90 "$ops_tests" --gtest_filter='*RealGpu*:-*FlashAttentionTest*'
     step torch-attention-backward 80 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --backward \
       --json "$out/torch-attention-backward.json"
