@@ -85,6 +85,16 @@ step() { # NAME SECONDS COMMAND...
   fi
 }
 
+# attention NAME SECONDS [ARGS...]: bench/torch_attention.py at seq 2048 and
+# 8192 (KAIO beside SDPA) with ARGS, its JSON as NAME.json.
+attention() {
+  local name=$1 secs=$2
+  shift 2
+  step "$name" "$secs" env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
+    "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 "$@" \
+    --json "$out/$name.json"
+}
+
 for s in "${steps[@]}"; do
   case "$s" in
   info)
@@ -109,19 +119,13 @@ for s in "${steps[@]}"; do
     step python-overhead 40 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       "$py" "$root/bench/python_overhead.py" --json "$out/python-overhead.json"
     for sched in ping_pong independent; do
-      step "torch-attention-$sched" 70 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
-        "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --schedule "$sched" \
-        --json "$out/torch-attention-$sched.json"
+      attention "torch-attention-$sched" 70 --schedule "$sched"
     done
     step bench-gemm 120 "$build/bin/kaio-bench" --filter \
       'OpsGemm(F16F32|BF16F32)VsCublas|OpsGemmPortableVsCublas|OpsGemmFp8' \
       --json "$out/bench-gemm.json"
-    step torch-attention-backward 80 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
-      "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --backward \
-      --json "$out/torch-attention-backward.json"
-    step torch-attention-portable 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
-      "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --portable \
-      --json "$out/torch-attention-portable.json"
+    attention torch-attention-backward 80 --backward
+    attention torch-attention-portable 60 --portable
     step sanitize-attention-memcheck 60 compute-sanitizer --tool memcheck \
       --error-exitcode 99 "$ops_tests" --gtest_filter='*FlashAttentionTest.MatchesAnF64*RealGpu*'
     step ncu-attention 60 ncu --kernel-name regex:hopper_flash_fwd_f16_d128 --launch-skip 2 \
@@ -153,15 +157,9 @@ for s in "${steps[@]}"; do
       --filter 'HopperGemmExample' --json "$out/gemm-bench-kaio-example.json" ;;
   attention-bench) # forward, the portable (mma.sync) forward and the
                    # backward beside SDPA; issue 13's targets
-    step torch-attention 150 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
-      "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 \
-      --json "$out/torch-attention.json"
-    step torch-attention-portable 120 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
-      "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --portable \
-      --json "$out/torch-attention-portable.json"
-    step torch-attention-backward 180 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
-      "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --backward \
-      --json "$out/torch-attention-backward.json" ;;
+    attention torch-attention 150
+    attention torch-attention-portable 120 --portable
+    attention torch-attention-backward 180 --backward ;;
   pending-bench) # written since the last GPU run (sessions 14-19): the
                  # sm_90a GEMM in clusters of two multicasting B (counters
                  # n128c2_ms/n256c2_ms beside n128_ms/n256_ms), split K
@@ -183,20 +181,12 @@ for s in "${steps[@]}"; do
       'OpsGemm(F16F32|BF16F32)(Layouts)?VsCublas|OpsGemmPortableVsCublas|FlashAttention(Independent|Portable|Bwd)?(F16|BF16)/seq:(2048|8192)/|FlashDecode|(Softmax|RmsNorm|LayerNorm)[A-Za-z0-9]*VsCopy/rows:32768/cols:8192|NormBwd.*cols:4096|RmsNormBF|LayerNormBF|GeluTanhBF16|SwiGluBF16|OpsGemmFp8|HopperGemmFp8Example.*M:4096/|GemvTransposedBF16VsCopy|ReduceColsSumBF16VsCopy' \
       --json "$out/bench-pending.json"
     "$py" "$root/bench/plot.py" --table "$out/bench-pending.json" > "$out/bench-pending.md" 2>&1 || true
-    step torch-attention-portable 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
-      "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --portable \
-      --json "$out/torch-attention-portable.json"
+    attention torch-attention-portable 60 --portable
     # The sm_90a forward on 128-key blocks (session 19) against SDPA.
-    step torch-attention-hopper 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
-      "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 \
-      --json "$out/torch-attention-hopper.json"
+    attention torch-attention-hopper 60
     # Session 20: the same without ping-pong (what the schedule gains).
-    step torch-attention-independent 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
-      "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --schedule independent \
-      --json "$out/torch-attention-independent.json"
-    step torch-attention-backward 80 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
-      "$py" "$root/bench/torch_attention.py" --seqs 2048,8192 --backward \
-      --json "$out/torch-attention-backward.json"
+    attention torch-attention-independent 60 --schedule independent
+    attention torch-attention-backward 80 --backward
     step torch-rowops 90 "$py" "$root/bench/torch_rowops.py" --json "$out/torch-rowops.json" ;;
   ncu-gemm) # the sm_90a GEMM at 4096^3: tensor pipe, stalls, memory
     step ncu-gemm 90 ncu --kernel-name regex:hopper_gemm --launch-skip 3 \

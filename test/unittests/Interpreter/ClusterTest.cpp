@@ -97,39 +97,39 @@ ptx.entry @regs(%out: i64) {
 // generic, reach the CTA's own memory.
 TEST_F(ClusterTest, OwnSharedAddressesOfHigherRanksCarryHighBits) {
   Interpreter &in = load(R"(
-ptx.var shared @word : b32 [4] align 4
+ptx.var shared @word : b32 [32] align 4
 ptx.entry @addr(%out: i64) {
   %tid = ptx.sreg tid.x : i32
-  %zero = ptx.constant 0 : i32
-  %first = ptx.setp eq u32 %tid, %zero : i32
-  ptx.cond_bra %first, ^write, ^done
-^write:
   %bx = ptx.sreg ctaid.x : i32
   %w = ptx.addressof @word : i32
+  %c4 = ptx.constant 4 : i32
+  %woff = ptx.mul lo s32 %tid, %c4 : i32
+  %mine = ptx.add s32 %w, %woff : i32
   %c100 = ptx.constant 100 : i32
   %stamp = ptx.add s32 %bx, %c100 : i32
-  ptx.st shared b32 [%w + 4], %stamp : i32, i32
-  %w64 = ptx.cvt u64 u32 %w : i32 -> i64
-  %gen = ptx.cvta shared %w64 : i64 -> i64
-  %back = ptx.ld generic b32 [%gen + 4] : i64 -> i32
+  ptx.st shared b32 [%mine], %stamp : i32, i32
+  %m64 = ptx.cvt u64 u32 %mine : i32 -> i64
+  %gen = ptx.cvta shared %m64 : i64 -> i64
+  %back = ptx.ld generic b32 [%gen] : i64 -> i32
+  %nt = ptx.sreg ntid.x : i32
+  %g = ptx.mad lo s32 %bx, %nt, %tid : i32
   %c8 = ptx.constant 8 : i32
-  %off = ptx.mul wide u32 %bx, %c8 : (i32, i32) -> i64
+  %off = ptx.mul wide u32 %g, %c8 : (i32, i32) -> i64
   %p = ptx.add s64 %out, %off : i64
   ptx.st global b32 [%p], %w, %back : i64, i32, i32
   ptx.ret
-^done:
-  ptx.ret
 })");
-  uint64_t out = in.allocGlobal(4 * 8);
+  uint64_t out = in.allocGlobal(4 * 32 * 8);
   LaunchResult r = in.launch("addr", {4}, {32}, {out}, clustered({2}));
   ASSERT_TRUE(r.success) << r.message();
-  std::vector<uint32_t> got(8);
+  std::vector<uint32_t> got(4 * 32 * 2);
   in.read(out, got);
   for (uint32_t b = 0; b < 4; ++b) {
-    const uint32_t addr = got[2 * b], rank = b % 2;
-    EXPECT_EQ(addr % (1u << 24), got[0]) << "block " << b;
-    EXPECT_EQ(addr >= (1u << 24), rank > 0) << "block " << b;
-    EXPECT_EQ(got[2 * b + 1], 100 + b) << "block " << b;
+    const uint32_t *g = got.data() + b * 64;
+    EXPECT_EQ(g[0] % (1u << 24), got[0]) << "block " << b;
+    EXPECT_EQ(g[0] >= (1u << 24), b % 2 > 0) << "block " << b;
+    for (uint32_t t = 0; t < 32; ++t)
+      EXPECT_EQ(g[2 * t + 1], 100 + b) << "block " << b << " thread " << t;
   }
 }
 
