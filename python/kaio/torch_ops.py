@@ -73,7 +73,7 @@ class _Op:
     itself where the dispatcher would do nothing else (_direct: eager, no
     tracer, mode or transform, plain CUDA tensors, none needing a gradient)
     and goes through the op otherwise: the custom op's own dispatch costs
-    some 35 µs a call in eager mode (PyTorch 2.11, an H100; docs/perf.md),
+    about 30 µs a call in eager mode (PyTorch 2.11, an H100; docs/perf.md),
     more than a small kernel takes."""
 
     def __init__(self, name, fn):
