@@ -551,6 +551,88 @@ rt::Error Library::flashAttention(const AttentionTensor &q,
   return rt::Error::success();
 }
 
+/// The sm_90a dK/dV kernel (TMA + wgmma, warp specialised) on a 9.0 GPU.
+/// Returns false, launching nothing, when it does not apply (no sm_90a
+/// kernels, the portable kernels asked for, head dim 256, tensors a tensor
+/// map cannot describe); flash_bwd_dkdv runs then.
+static bool launchHopperDkdv(Library::Impl &impl, const AttentionTensor &q,
+                             const AttentionTensor &k,
+                             const AttentionTensor &v,
+                             const AttentionTensor &dO,
+                             const AttentionTensor &dk,
+                             const AttentionTensor &dv,
+                             const AttentionOptions &opt, std::int64_t batch,
+                             std::int64_t maxK, rt::Error &error) {
+  if (!impl.hopper || opt.portable ||
+      !kernels::hopperDkdvBuilt(unsigned(q.dim)) || !tmaReadable(q) ||
+      !tmaReadable(k) || !tmaReadable(v) || !tmaReadable(dO) ||
+      !pairWritable(dk) || !pairWritable(dv) ||
+      q.heads * q.seq > std::int64_t(UINT32_MAX))
+    return false;
+  HopperAttentionBackwardConfig config;
+  config.bf16 = q.dtype == DType::BF16;
+  config.headDim = unsigned(q.dim);
+  rt::Expected<rt::Kernel *> kernel =
+      impl.kernel(hopperDkdvName(config), /*hopperSet=*/true);
+  if (!kernel) {
+    error = kernel.takeError();
+    return true;
+  }
+  rt::Expected<rt::TensorMap> mq =
+      attentionMap(**kernel, q, kernels::kHopperDkdvQueries);
+  rt::Expected<rt::TensorMap> mk =
+      attentionMap(**kernel, k, kernels::kHopperDkdvKeys);
+  rt::Expected<rt::TensorMap> mv =
+      attentionMap(**kernel, v, kernels::kHopperDkdvKeys);
+  rt::Expected<rt::TensorMap> mdo =
+      attentionMap(**kernel, dO, kernels::kHopperDkdvQueries);
+  if (!mq || !mk || !mv || !mdo) {
+    (void)mq.takeError(), (void)mk.takeError(), (void)mv.takeError(),
+        (void)mdo.takeError();
+    return false;
+  }
+  const bool varlen = isVarlen(opt);
+  const float scale =
+      opt.scale ? opt.scale : float(1.0 / std::sqrt(double(q.dim)));
+  rt::ScalarType s32 = detail::scalarTypeOf(DType::S32);
+  std::vector<rt::KernelArg> args = {rt::toKernelArg(*mq), rt::toKernelArg(*mk),
+                                     rt::toKernelArg(*mv),
+                                     rt::toKernelArg(*mdo)};
+  for (const AttentionTensor *t : {&dk, &dv}) {
+    args.push_back(
+        rt::KernelArg::pointer(t->data, detail::scalarTypeOf(t->dtype), false));
+    args.push_back(rt::KernelArg::scalar(std::uint32_t(t->batchStride)));
+    args.push_back(rt::KernelArg::scalar(std::uint32_t(t->seqStride)));
+    args.push_back(rt::KernelArg::scalar(std::uint32_t(t->headStride)));
+  }
+  for (rt::KernelArg a :
+       {rt::KernelArg::pointer(opt.lse.data, rt::ScalarType::F32, true),
+        rt::KernelArg::pointer(opt.workspace.data, rt::ScalarType::F32, true),
+        // lse and delta: [batch, heads, seq_q], or [heads, total_q] packed.
+        rt::KernelArg::scalar(std::uint32_t(varlen ? 0 : q.heads * q.seq)),
+        rt::KernelArg::scalar(std::uint32_t(q.seq)),
+        rt::KernelArg::scalar(std::uint32_t(q.seq)),
+        rt::KernelArg::scalar(std::uint32_t(k.seq)),
+        rt::KernelArg::scalar(std::uint32_t(q.heads / k.heads)),
+        rt::KernelArg::scalar(float(scale * M_LOG2E)),
+        rt::KernelArg::scalar(scale),
+        rt::KernelArg::scalar(windowSide(opt.windowLeft, q, k)),
+        rt::KernelArg::scalar(
+            windowSide(opt.causal ? 0 : opt.windowRight, q, k)),
+        rt::KernelArg::scalar(std::uint32_t(opt.bottomRight)),
+        rt::KernelArg::pointer(varlen ? opt.cuSeqlensQ.data : 0, s32, true),
+        rt::KernelArg::pointer(varlen ? opt.cuSeqlensK.data : 0, s32, true)})
+    args.push_back(a);
+  rt::LaunchConfig launch;
+  launch.grid = rt::Dim3(
+      unsigned((maxK + kernels::kHopperDkdvKeys - 1) / kernels::kHopperDkdvKeys),
+      unsigned(k.heads), unsigned(batch));
+  launch.block = rt::Dim3(384);
+  launch.stream = opt.stream;
+  error = (*kernel)->launchArgs(launch, args);
+  return true;
+}
+
 rt::Error Library::flashAttentionBackward(
     const AttentionTensor &q, const AttentionTensor &k,
     const AttentionTensor &v, const AttentionTensor &o,
@@ -618,7 +700,11 @@ rt::Error Library::flashAttentionBackward(
       return e.addContext(kOp);
   }
   // Every key block writes its dK and dV (zeros where no query sees it).
-  if (maxK)
+  if (maxK) {
+    rt::Error hopperError = rt::Error::success();
+    if (launchHopperDkdv(*impl_, q, k, v, dO, dk, dv, opt, batch, maxK,
+                         hopperError))
+      return hopperError ? hopperError.addContext(kOp) : rt::Error::success();
     if (rt::Error e = launch(
             *dkdv,
             rt::Dim3(unsigned((maxK + attnDkdvBlockK(unsigned(q.dim)) - 1) /
@@ -626,5 +712,6 @@ rt::Error Library::flashAttentionBackward(
                      unsigned(k.heads), batches),
             32 * kAttnWarps, ka.args))
       return e.addContext(kOp);
+  }
   return rt::Error::success();
 }

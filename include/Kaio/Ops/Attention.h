@@ -98,9 +98,9 @@ struct AttentionOptions {
   Matrix lse;
   /// The backward's f32 scratch of flashAttentionBackwardWorkspaceElements.
   Matrix workspace;
-  /// The forward runs the portable mma.sync kernel even on a 9.0 GPU
-  /// (comparisons and tests of the path every other GPU takes; the
-  /// backward has only that path and ignores it).
+  /// The forward, and the backward's dK/dV kernel, run the portable
+  /// mma.sync kernels even on a 9.0 GPU (comparisons and tests of the path
+  /// every other GPU takes).
   bool portable = false;
   /// How the sm_90a forward's two consumer warpgroups share the tensor
   /// cores (the portable forward and the backward ignore it; PingPong at

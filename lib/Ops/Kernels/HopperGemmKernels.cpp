@@ -917,5 +917,8 @@ std::string kaio::ops::kernels::hopperKernelsModule() {
     text += hopperGemmSource(c);
   for (const HopperAttentionConfig &c : getHopperAttentionConfigs())
     text += hopperAttentionSource(c);
+  for (const HopperAttentionBackwardConfig &c :
+       getHopperAttentionBackwardConfigs())
+    text += hopperAttentionBackwardSource(c);
   return text + "}\n";
 }

@@ -400,7 +400,7 @@ TEST_P(FlashAttentionTest, DecodeLaunchesSplitsThenTheirMerge) {
 /// queries, 200 keys, f16 at head dim `dim` (with the logsumexp, or
 /// without it: refused).
 rt::Error fakeBackward(Library &lib, rt::Device &device, std::int64_t dim,
-                       bool withLse = true) {
+                       bool withLse = true, bool portable = false) {
   auto buf = rt::DeviceBuffer<rt::Half>::allocate(device, 1 << 23);
   auto f32 = rt::DeviceBuffer<float>::allocate(device, 1 << 16);
   if (!buf)
@@ -422,6 +422,7 @@ rt::Error fakeBackward(Library &lib, rt::Device &device, std::int64_t dim,
                   dk = next(kn, 200, 2), dv = next(kn, 200, 2);
   AttentionOptions opt;
   opt.causal = true;
+  opt.portable = portable;
   if (withLse)
     opt.lse = Matrix::vector(f32->view().subview(0, 2 * 4 * 130), 2 * 4 * 130);
   opt.workspace =
@@ -453,6 +454,41 @@ TEST_P(FlashAttentionTest, BackwardLaunchesThreeKernels) {
     EXPECT_TRUE(fakeBackward(*lib, *device, dim, /*withLse=*/false));
     EXPECT_EQ(counters->launches, launches + 3);
   }
+}
+
+TEST_P(FlashAttentionTest, BackwardUsesTheTmaWgmmaDkdvOnA90Gpu) {
+  if (!isFake())
+    GTEST_SKIP() << "checks the launch through the fake driver";
+  rt::Expected<kaio::test::FakeHopper> fake = kaio::test::loadOnFakeHopper();
+  ASSERT_TRUE(fake) << fake.error().message();
+  FakeCudaCounters *counters = getFakeCounters();
+  for (std::int64_t dim : {64, 128}) {
+    SCOPED_TRACE(dim);
+    int launches = counters->launches, maps = counters->tensorMapsEncoded;
+    rt::Error e = fakeBackward(fake->lib, fake->device, dim);
+    ASSERT_FALSE(e) << e.message();
+    // delta, dQ, then dK/dV: a block of 384 threads per 128 keys of each
+    // kv head, four tensor maps (dO's last: 64-row boxes).
+    EXPECT_EQ(counters->launches, launches + 3);
+    EXPECT_EQ(std::string(counters->lastKernel),
+              "hopper_flash_bwd_dkdv_f16_d" + std::to_string(dim));
+    EXPECT_EQ(counters->lastGrid[0], 2u); // ceil(200 / 128)
+    EXPECT_EQ(counters->lastGrid[1], 2u);
+    EXPECT_EQ(counters->lastGrid[2], 2u);
+    EXPECT_EQ(counters->lastBlock[0], 384u);
+    EXPECT_EQ(counters->lastSharedBytes,
+              unsigned(2 * 128 * dim * 2 + 2 * (2 * 64 * dim * 2 + 512)));
+    EXPECT_EQ(counters->tensorMapsEncoded, maps + 4);
+    EXPECT_EQ(counters->lastTensorMapBox[2], 64u);
+    // Asked for, the portable kernel; head dim 256 has only that one.
+    e = fakeBackward(fake->lib, fake->device, dim, true, /*portable=*/true);
+    ASSERT_FALSE(e) << e.message();
+    EXPECT_EQ(std::string(counters->lastKernel),
+              "flash_bwd_dkdv_f16_d" + std::to_string(dim));
+  }
+  rt::Error e = fakeBackward(fake->lib, fake->device, 256);
+  ASSERT_FALSE(e) << e.message();
+  EXPECT_STREQ(counters->lastKernel, "flash_bwd_dkdv_f16_d256");
 }
 
 TEST_P(FlashAttentionTest, BackwardKeepsTwoDkdvBlocksAnSM) {

@@ -16,7 +16,6 @@
 #include "Kaio/Interpreter/Profile.h"
 
 #include <cmath>
-#include <numeric>
 
 using namespace kaio;
 using namespace kaio::ops::kernels;
@@ -53,26 +52,12 @@ void runAndCheck(mlir::ModuleOp module, const Case &c,
                  interp::Profile *profile = nullptr) {
   HopperAttentionConfig config{c.bf16, c.dim, 2, c.pingPong};
   const interp::FloatFormat fmt = c.bf16 ? interp::kBF16 : interp::kF16;
-  const unsigned batch = unsigned(c.seqQ.size());
-  // Storage: [batch][seq][heads][dim] (or bhsd), or [1][total][heads][dim]
-  // packed; rows of sequence b start at startQ[b] / startK[b].
-  std::vector<unsigned> startQ(batch), startK(batch);
-  unsigned seqQ = c.seqQ[0], seqK = c.seqK[0], storeB = batch;
-  if (c.packed) {
-    std::exclusive_scan(c.seqQ.begin(), c.seqQ.end(), startQ.begin(), 0u);
-    std::exclusive_scan(c.seqK.begin(), c.seqK.end(), startK.begin(), 0u);
-    seqQ = startQ.back() + c.seqQ.back();
-    seqK = startK.back() + c.seqK.back();
-    storeB = 1;
-  }
-  auto stridesOf = [&](unsigned heads, unsigned seq) {
-    return c.bhsd ? std::array<uint64_t, 4>{1, uint64_t(seq) * c.dim, c.dim,
-                                            uint64_t(heads) * seq * c.dim}
-                  : std::array<uint64_t, 4>{1, c.dim, uint64_t(heads) * c.dim,
-                                            uint64_t(seq) * heads * c.dim};
-  };
-  const auto strideQ = stridesOf(c.heads, seqQ);
-  const auto strideKV = stridesOf(c.kvHeads, seqK);
+  const AttentionLayout lay(c.dim, c.heads, c.kvHeads, c.seqQ, c.seqK,
+                            c.packed, c.bhsd);
+  const unsigned batch = lay.batch, seqQ = lay.rowsQ, seqK = lay.rowsK,
+                 storeB = lay.storeBatch;
+  const std::vector<unsigned> &startQ = lay.startQ, &startK = lay.startK;
+  const auto &strideQ = lay.strideQ, &strideKV = lay.strideKV;
   std::mt19937 rng(seqQ * 31 + seqK + c.dim + c.windowRight);
   const size_t qElems = size_t(storeB) * seqQ * c.heads * c.dim;
   const size_t kvElems = size_t(storeB) * seqK * c.kvHeads * c.dim;
@@ -128,10 +113,7 @@ void runAndCheck(mlir::ModuleOp module, const Case &c,
   in.read(go, oBits);
   std::vector<float> lse(lseRows);
   in.read(glse, lse);
-  auto at = [&](const std::array<uint64_t, 4> &s, unsigned b, unsigned t,
-                unsigned h, unsigned x) {
-    return b * s[3] + t * s[2] + h * s[1] + x * s[0];
-  };
+  auto at = &AttentionLayout::at;
   for (unsigned b = 0; b < batch; ++b) {
     const unsigned sq = c.packed ? c.seqQ[b] : seqQ;
     const unsigned sk = c.packed ? c.seqK[b] : seqK;

@@ -21,6 +21,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "gtest/gtest.h"
 
+#include <array>
 #include <random>
 
 namespace kaio::test {
@@ -96,6 +97,46 @@ inline uint64_t tensorMap16(interp::Interpreter &in, uint64_t address,
   return tensorMap(in, address, bf16 ? rt::ScalarType::BF16 : rt::ScalarType::F16,
                    dims, strides, box);
 }
+
+/// Where an attention problem's tensors live: [batch][seq][heads][dim]
+/// (bshd) or [batch][heads][seq][dim] (bhsd) with `seqQ[0]` / `seqK[0]`
+/// rows a sequence, or packed: the sequences' rows one after another in a
+/// batch-1 tensor (`seqQ` / `seqK` one entry per sequence).
+struct AttentionLayout {
+  unsigned batch, storeBatch, rowsQ, rowsK;
+  /// The first row of each sequence (0 unless packed).
+  std::vector<unsigned> startQ, startK;
+  /// Element strides, innermost first: dim, head, seq, batch.
+  std::array<uint64_t, 4> strideQ, strideKV;
+
+  AttentionLayout(unsigned dim, unsigned heads, unsigned kvHeads,
+                  const std::vector<unsigned> &seqQ,
+                  const std::vector<unsigned> &seqK, bool packed, bool bhsd)
+      : batch(unsigned(seqQ.size())), storeBatch(packed ? 1 : batch),
+        rowsQ(seqQ[0]), rowsK(seqK[0]), startQ(batch, 0), startK(batch, 0) {
+    if (packed) {
+      for (unsigned b = 1; b < batch; ++b) {
+        startQ[b] = startQ[b - 1] + seqQ[b - 1];
+        startK[b] = startK[b - 1] + seqK[b - 1];
+      }
+      rowsQ = startQ.back() + seqQ.back();
+      rowsK = startK.back() + seqK.back();
+    }
+    auto stridesOf = [&](unsigned h, unsigned seq) {
+      return bhsd ? std::array<uint64_t, 4>{1, uint64_t(seq) * dim, dim,
+                                            uint64_t(h) * seq * dim}
+                  : std::array<uint64_t, 4>{1, dim, uint64_t(h) * dim,
+                                            uint64_t(seq) * h * dim};
+    };
+    strideQ = stridesOf(heads, rowsQ);
+    strideKV = stridesOf(kvHeads, rowsK);
+  }
+  /// The element (b, t, h, x) of a tensor with strides `s`.
+  static size_t at(const std::array<uint64_t, 4> &s, unsigned b, unsigned t,
+                   unsigned h, unsigned x) {
+    return b * s[3] + t * s[2] + h * s[1] + x * s[0];
+  }
+};
 
 } // namespace kaio::test
 

@@ -1,0 +1,492 @@
+//===- HopperAttentionBackwardKernels.cpp - dK and dV on sm_90a ------------===//
+//
+// The dK/dV kernel of the attention backward on sm_90a (TMA + wgmma, warp
+// specialised), FlashAttention-3's dK/dV main loop without its atomic dQ:
+// dQ stays with flash_bwd_dq (AttentionBackwardKernels.cpp), so that the
+// backward remains bitwise deterministic. With P = exp(scale Q K^T - lse),
+// dP = dO V^T and delta = rowsum(dO * O) (flash_bwd_prep):
+//   dV = P^T dO,  dK = scale (P * (dP - delta))^T Q.
+//
+// A block of three warpgroups owns 128 keys of one (batch, kv head):
+//  - warpgroup 0 is the producer (setmaxnreg.dec): one thread loads the K
+//    and V tiles once and streams 64-row blocks of Q and dO by TMA (the
+//    forward's 4-d tensor maps) into a ring of `stages` buffers guarded by
+//    full/empty mbarriers, walking the query blocks that see any of the
+//    block's keys for each query head of the kv head in turn (GQA sums
+//    there, in a fixed order);
+//  - warpgroups 1 and 2 are consumers (setmaxnreg.inc), 64 keys each,
+//    holding dK and dV in registers: per step S^T = K Q^T and dP^T = V dO^T
+//    by wgmma (both operands K-major from shared memory), then P^T =
+//    exp2(scale log2e S^T - lse log2e) in registers as the A operand of
+//    dV += P^T dO (issued while dP^T may still run), then dS^T = P^T *
+//    (dP^T - delta) as the A operand of dK += dS^T Q (Q and dO N-major).
+//    lse and delta of the step's 64 queries are the accumulators' columns:
+//    each thread reads its 16 from global memory (L1/L2 hits: every warp
+//    reads the same 64) while the products run;
+//  - the epilogue scales dK by the softmax scale and stores dK and dV as
+//    16-bit pairs (zeros for keys no query sees).
+// Masks as in the forward (window, causal, bottom-right alignment, packed
+// sequences); steps every element of which is visible skip the compares.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HopperAttentionSupport.h"
+#include "OpsKernels.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace kaio::ops::kernels;
+using namespace kaio::ops::kernels::hopper_attention;
+
+std::string kaio::ops::kernels::hopperAttentionBackwardSource(
+    const HopperAttentionBackwardConfig &c) {
+  const unsigned d = c.headDim;
+  constexpr unsigned keys = kHopperDkdvKeys, rowsQ = kHopperDkdvQueries;
+  const unsigned qShift = llvm::Log2_32(rowsQ);
+  const unsigned kvBytes = keys * d * 2, qBytes = rowsQ * d * 2;
+  const unsigned stageBytes = 2 * qBytes;
+  // A stage's lse (negated, log2 units) and delta rows, after the ring.
+  constexpr unsigned kRowBytes = 2 * rowsQ * 4;
+  const unsigned smem = hopperDkdvSharedBytes(c);
+  const unsigned sAccs = rowsQ / 2, gradAccs = d / 2;
+  const char *type = c.bf16 ? "bf16" : "f16";
+  const std::string name = hopperDkdvName(c);
+  PtxWriter w;
+  std::string out;
+  out += llvm::formatv("  ptx.var shared @{0}_tiles : b8 extern align 1024\n"
+                       "  ptx.var shared @{0}_bars : b64 [{1}] align 8\n",
+                       name, 1 + 2 * c.stages);
+  auto outParams = [](const char *t, const char *elem) {
+    return llvm::formatv(
+               "%{0}: i64 {{ptx.ptr = {1}, ptx.name = \"{0}\"}, "
+               "%{0}_batch: i32 {{ptx.name = \"{0}_batch\"}, %{0}_seq: i32 "
+               "{{ptx.name = \"{0}_seq\"}, %{0}_head: i32 {{ptx.name = "
+               "\"{0}_head\"}, ",
+               t, elem)
+        .str();
+  };
+  out += "  ptx.entry @" + name +
+         "(%mq: i64 {ptx.tensor_map, ptx.name = \"q_map\"}, "
+         "%mk: i64 {ptx.tensor_map, ptx.name = \"k_map\"}, "
+         "%mv: i64 {ptx.tensor_map, ptx.name = \"v_map\"}, "
+         "%mdo: i64 {ptx.tensor_map, ptx.name = \"do_map\"}, " +
+         outParams("dk", type) + outParams("dv", type) +
+         "%lse: i64 {ptx.ptr = f32, ptx.readonly, ptx.name = \"lse\"}, "
+         "%delta: i64 {ptx.ptr = f32, ptx.readonly, ptx.name = \"delta\"}, "
+         "%row_batch: i32 {ptx.name = \"row_batch\"}, "
+         "%row_head: i32 {ptx.name = \"row_head\"}, "
+         "%seq_q: i32 {ptx.name = \"seq_q\"}, %seq_k: i32 {ptx.name = "
+         "\"seq_k\"}, %group: i32 {ptx.name = \"group\"}, "
+         "%scale_log2: f32 {ptx.name = \"scale_log2\"}, "
+         "%scale: f32 {ptx.name = \"scale\"}, "
+         "%window_left: i32 {ptx.name = \"window_left\", ptx.signed}, "
+         "%window_right: i32 {ptx.name = \"window_right\", ptx.signed}, "
+         "%bottom_right: i32 {ptx.name = \"bottom_right\"}, "
+         "%cu_q: i64 {ptx.ptr = i32, ptx.readonly, ptx.name = \"cu_q\"}, "
+         "%cu_k: i64 {ptx.ptr = i32, ptx.readonly, ptx.name = \"cu_k\"}) "
+         "attributes {reqntid = array<i32: 384>, dynamic_smem = " +
+         std::to_string(smem) + " : i64} {\n";
+
+  // Block coordinates and this batch's sequences.
+  std::string tid = w.let("ptx.sreg tid.x : i32");
+  std::string wg = w.shr(tid, 7);
+  std::string kb0 =
+      w.mul32(w.let("ptx.sreg ctaid.x : i32"), w.i32(keys));
+  std::string kvHead = w.let("ptx.sreg ctaid.y : i32");
+  std::string batch = w.let("ptx.sreg ctaid.z : i32");
+  std::string zero = w.i32(0), one = w.i32(1), two = w.i32(2);
+  std::string packed = w.let("ptx.setp ne u64 %cu_q, " + w.i64(0) + " : i64");
+  std::string qStart, seqQ, kStart, seqK;
+  sequenceBounds(w, "%cu_q", "%seq_q", batch, packed, qStart, seqQ);
+  sequenceBounds(w, "%cu_k", "%seq_k", batch, packed, kStart, seqK);
+  std::string tmaBatch =
+      w.let("ptx.selp b32 " + zero + ", " + batch + ", " + packed + " : i32");
+  std::string idle = w.setp("ge", kb0, seqK);
+  w.op("ptx.cond_bra " + idle + ", ^done, ^start");
+  w.label("^start:");
+
+  // Query i sees keys [i + offset - window_left, i + offset + window_right]
+  // (negative: unbounded), offset = seq_k - seq_q when bottom-right
+  // aligned. The query blocks [iBegin, iEnd) hold every query that sees a
+  // key of this block: i >= kb0 - offset - window_right and i <= kb0 + 127
+  // - offset + window_left.
+  std::string bottomRight = w.setp("ne", "%bottom_right", zero);
+  std::string offset = w.let(
+      "ptx.selp b32 " + w.let("ptx.sub s32 " + seqK + ", " + seqQ + " : i32") +
+      ", " + zero + ", " + bottomRight + " : i32");
+  std::string hasRight = w.setp("ge", "%window_right", zero, "s32");
+  std::string hasLeft = w.setp("ge", "%window_left", zero, "s32");
+  std::string allBlocks =
+      w.shr(w.add32(seqQ, w.i32(rowsQ - 1)), qShift);
+  std::string firstQuery = w.let(
+      "ptx.sub s32 " + w.let("ptx.sub s32 " + kb0 + ", " + offset + " : i32") +
+      ", %window_right : i32");
+  std::string firstBlock = w.let(
+      "ptx.max s32 " +
+      w.let("ptx.shr s32 " + firstQuery + ", " + w.i32(qShift) +
+            " : (i32, i32) -> i32") +
+      ", " + zero + " : i32");
+  std::string iBegin = w.let("ptx.selp b32 " + firstBlock + ", " + zero +
+                             ", " + hasRight + " : i32");
+  std::string lastQuery = w.add32(
+      w.let("ptx.sub s32 " + w.add32(kb0, w.i32(keys - 1)) + ", " + offset +
+            " : i32"),
+      "%window_left");
+  std::string seesSome = w.setp("ge", lastQuery, zero, "s32");
+  std::string leftBlocks = w.let(
+      "ptx.min s32 " +
+      w.add32(w.let("ptx.shr s32 " + lastQuery + ", " + w.i32(qShift) +
+                    " : (i32, i32) -> i32"),
+              one) +
+      ", " + allBlocks + " : i32");
+  leftBlocks = w.let("ptx.selp b32 " + leftBlocks + ", " + zero + ", " +
+                     seesSome + " : i32");
+  std::string iEnd = w.let("ptx.selp b32 " + leftBlocks + ", " + allBlocks +
+                           ", " + hasLeft + " : i32");
+  std::string perHead = w.let(
+      "ptx.max s32 " + w.let("ptx.sub s32 " + iEnd + ", " + iBegin + " : i32") +
+      ", " + zero + " : i32");
+  // Steps: the query blocks of query head kvHead * group + 0, then + 1, ...
+  std::string steps = w.mul32(perHead, "%group");
+  // Step `it`'s query head and first query row.
+  auto stepOf = [&](const std::string &it, std::string &head,
+                    std::string &q0) {
+    std::string h = w.let("ptx.div u32 " + it + ", " + perHead + " : i32");
+    std::string block = w.add32(
+        iBegin,
+        w.let("ptx.sub s32 " + it + ", " + w.mul32(h, perHead) + " : i32"));
+    head = w.add32(w.mul32(kvHead, "%group"), h);
+    q0 = w.mul32(block, w.i32(rowsQ));
+  };
+
+  std::string tiles = w.let("ptx.addressof @" + name + "_tiles : i32");
+  std::string bars = w.let("ptx.addressof @" + name + "_bars : i32");
+  std::string first = w.setp("eq", tid, zero);
+  // Barriers: K and V's, then per stage the Q/dO buffer's full and empty.
+  std::string kvBar = bars;
+  std::string full0 = w.add32(bars, w.i32(8));
+  std::string empty0 = w.add32(bars, w.i32(8 * (1 + c.stages)));
+  w.op("ptx.mbarrier_init if " + first + " [" + kvBar + "], " + one + " : i32");
+  for (unsigned s = 0; s < c.stages; ++s) {
+    w.op("ptx.mbarrier_init if " + first + " [" +
+         w.add32(full0, w.i32(8 * s)) + "], " + w.i32(33) + " : i32");
+    w.op("ptx.mbarrier_init if " + first + " [" +
+         w.add32(empty0, w.i32(8 * s)) + "], " + two + " : i32");
+  }
+  w.op("ptx.fence_mbarrier_init");
+  w.op("ptx.bar_sync 0");
+  std::string kTiles = tiles, vTiles = w.add32(tiles, w.i32(kvBytes));
+  std::string ringTiles = w.add32(tiles, w.i32(2 * kvBytes));
+  std::string rowTiles =
+      w.add32(ringTiles, w.i32(c.stages * stageBytes));
+  std::string stageMask = w.i32(c.stages - 1);
+  std::string stageShift = w.i32(llvm::Log2_32(c.stages));
+  struct Stage {
+    std::string parity, full, empty, q, dO, rows;
+  };
+  auto stageOf = [&](const std::string &it) {
+    Stage s;
+    std::string index =
+        w.let("ptx.and b32 " + it + ", " + stageMask + " : i32");
+    std::string round =
+        w.let("ptx.shr u32 " + it + ", " + stageShift + " : (i32, i32) -> i32");
+    s.parity = w.let("ptx.and b32 " + round + ", " + one + " : i32");
+    std::string barOff = w.mul32(index, w.i32(8));
+    s.full = w.add32(full0, barOff);
+    s.empty = w.add32(empty0, barOff);
+    s.q = w.add32(ringTiles, w.mul32(index, w.i32(stageBytes)));
+    s.dO = w.add32(s.q, w.i32(qBytes));
+    s.rows = w.add32(rowTiles, w.mul32(index, w.i32(kRowBytes)));
+    return s;
+  };
+  std::string anySteps = w.setp("ne", steps, zero);
+  std::string isProducer = w.setp("eq", wg, zero);
+  w.op("ptx.cond_bra " + isProducer + ", ^producer, ^consumer");
+
+  // Producer: thread 0 loads K and V once, then Q and dO of each step
+  // into the ring by TMA; warp 1 writes the step's lse (negated, log2
+  // units: -inf past seq_q or where a row saw no key, so that P = 0) and
+  // delta rows beside them. A stage is full once the TMA bytes have landed
+  // and warp 1's 32 lanes have arrived.
+  w.label("^producer:");
+  w.op("ptx.setmaxnreg dec 40");
+  std::string warp1 = w.setp("eq", w.shr(tid, 5), one);
+  std::string loads =
+      w.let("ptx.and pred " + first + ", " + anySteps + " : i1");
+  std::string writesRows =
+      w.let("ptx.and pred " + warp1 + ", " + anySteps + " : i1");
+  w.op("ptx.cond_bra " + loads + ", ^load_kv, ^producer_rows");
+  w.label("^producer_rows:");
+  w.op("ptx.cond_bra " + writesRows + ", ^rows(" + zero + " : i32), ^done");
+  w.label("^load_kv:");
+  w.op("ptx.mbarrier_arrive expect_tx shared [" + kvBar + "], " +
+       w.i32(2 * kvBytes) + " : i32");
+  std::string keyRow = w.add32(kStart, kb0);
+  loadTile(w, d, kTiles, "%mk", keyRow, kvHead, tmaBatch, keys, kvBar);
+  loadTile(w, d, vTiles, "%mv", keyRow, kvHead, tmaBatch, keys, kvBar);
+  w.op("ptx.bra ^produce(" + zero + " : i32)");
+  auto freeStage = [&](const std::string &it, llvm::StringRef tag) {
+    Stage ps = stageOf(it);
+    std::string freeParity =
+        w.let("ptx.xor b32 " + ps.parity + ", " + one + " : i32");
+    w.waitParity(ps.empty, freeParity, (tag + "_wait").str(),
+                 (tag + "_issue").str());
+    return ps;
+  };
+  auto nextStep = [&](const std::string &it, llvm::StringRef loop) {
+    std::string next = w.add32(it, one);
+    std::string more = w.setp("lt", next, steps);
+    w.op("ptx.cond_bra " + more + ", ^" + loop + "(" + next +
+         " : i32), ^done");
+  };
+  w.label("^produce(%pi: i32):");
+  {
+    Stage ps = freeStage("%pi", "producer");
+    w.op("ptx.mbarrier_arrive expect_tx shared [" + ps.full + "], " +
+         w.i32(stageBytes) + " : i32");
+    std::string head, q0;
+    stepOf("%pi", head, q0);
+    std::string row = w.add32(qStart, q0);
+    loadTile(w, d, ps.q, "%mq", row, head, tmaBatch, rowsQ, ps.full);
+    loadTile(w, d, ps.dO, "%mdo", row, head, tmaBatch, rowsQ, ps.full);
+    nextStep("%pi", "produce");
+  }
+  w.label("^rows(%ri: i32):");
+  {
+    Stage ps = freeStage("%ri", "rows");
+    std::string head, q0;
+    stepOf("%ri", head, q0);
+    std::string lane = w.let("ptx.and b32 " + tid + ", " + w.i32(31) +
+                             " : i32");
+    std::string negInf = w.f32("0xFF800000");
+    for (unsigned half = 0; half < rowsQ / 32; ++half) {
+      std::string r = w.add32(q0, w.add32(lane, w.i32(32 * half)));
+      std::string inside = w.setp("lt", r, seqQ, "s32");
+      std::string index = w.add64(
+          w.add64(w.let("ptx.mul wide u32 " + tmaBatch +
+                        ", %row_batch : (i32, i32) -> i64"),
+                  w.let("ptx.mul wide u32 " + head +
+                        ", %row_head : (i32, i32) -> i64")),
+          w.let("ptx.cvt u64 u32 " + w.add32(qStart, r) + " : i32 -> i64"));
+      std::string bytes = w.let("ptx.shl b64 " + index + ", " + two +
+                                " : (i64, i32) -> i64");
+      std::string l = w.let("ptx.ld if " + inside + " global nc f32 [" +
+                            w.add64("%lse", bytes) + "] : i64 -> f32");
+      std::string dl = w.let("ptx.ld if " + inside + " global nc f32 [" +
+                             w.add64("%delta", bytes) + "] : i64 -> f32");
+      std::string seen =
+          w.let("ptx.setp neu f32 " + l + ", " + negInf + " : f32");
+      seen = w.let("ptx.and pred " + seen + ", " + inside + " : i1");
+      std::string scaled = w.let(
+          "ptx.mul rn f32 " + w.let("ptx.neg f32 " + l + " : f32") + ", " +
+          w.f32("1.44269502") + " : f32");
+      std::string negLse = w.let("ptx.selp f32 " + scaled + ", " + negInf +
+                                 ", " + seen + " : f32");
+      std::string delta = w.let("ptx.selp f32 " + dl + ", " +
+                                w.f32("0.000000e+00") + ", " + inside +
+                                " : f32");
+      std::string at =
+          w.add32(ps.rows, w.mul32(w.add32(lane, w.i32(32 * half)),
+                                   w.i32(4)));
+      w.op("ptx.st shared f32 [" + at + "], " + negLse + " : i32, f32");
+      w.op("ptx.st shared f32 [" + at + " + " + std::to_string(rowsQ * 4) +
+           "], " + delta + " : i32, f32");
+    }
+    w.op("ptx.mbarrier_arrive shared [" + ps.full + "] : i32");
+    nextStep("%ri", "rows");
+  }
+
+  // Consumers: warpgroup 1 + g owns keys kb0 + 64 g ... + 63; a thread
+  // holds key rows keyOf[h] (h = 0, 1) of its warp's 16 and the columns
+  // 8 t + pairCol + u (u = 0, 1) of each product.
+  w.label("^consumer:");
+  w.op("ptx.setmaxnreg inc 232");
+  std::string g = w.add32(wg, w.i32(-1));
+  std::string lane = w.let("ptx.and b32 " + tid + ", " + w.i32(31) + " : i32");
+  std::string lane128 =
+      w.let("ptx.and b32 " + tid + ", " + w.i32(127) + " : i32");
+  std::string warp = w.shr(lane128, 5);
+  std::string quad = w.shr(lane, 2);
+  std::string pairCol = w.mul32(
+      w.let("ptx.and b32 " + lane + ", " + w.i32(3) + " : i32"), two);
+  std::string wgKey0 = w.add32(kb0, w.mul32(g, w.i32(64)));
+  std::string key0 =
+      w.add32(wgKey0, w.add32(w.mul32(warp, w.i32(16)), quad));
+  std::string keyOf[2] = {key0, w.add32(key0, w.i32(8))};
+  std::string wgLeader = w.setp("eq", lane128, zero);
+  std::string descHigh = w.i64(swizzle128DescriptorHigh());
+  std::string descN = w.i64(swizzle128DescriptorHigh(rowsQ * 128));
+  std::string kDesc = w.descriptor(w.add32(kTiles, w.mul32(g, w.i32(64 * 128))),
+                                   descHigh, /*clustered=*/false);
+  std::string vDesc = w.descriptor(w.add32(vTiles, w.mul32(g, w.i32(64 * 128))),
+                                   descHigh, /*clustered=*/false);
+  std::string fz = w.f32("0.000000e+00");
+  const std::string gradTypes = repeatedTypes(2 * gradAccs, "f32");
+  std::vector<std::string> gradZero(2 * gradAccs, fz);
+  w.op("ptx.cond_bra " + anySteps + ", ^consume, ^finish(" + joined(gradZero) +
+       " : " + gradTypes + ")");
+  w.label("^consume:");
+  w.waitParity(kvBar, zero, "kv_wait", "kv_ready");
+  w.op("ptx.bra ^step(" + zero + ", " + joined(gradZero) + " : i32, " +
+       gradTypes + ")");
+
+  // A step: the query block of `it`, dK in %dk*, dV in %dv*.
+  w.label("^step(%it: i32, " + blockArgs("dk", gradAccs, "f32") + ", " +
+          blockArgs("dv", gradAccs, "f32") + "):");
+  Stage cs = stageOf("%it");
+  std::string head, q0;
+  stepOf("%it", head, q0);
+  // Element e of an accumulator is column 8 (e / 4) + pairCol + e % 2:
+  // query qCol0 + 8 (e / 4) + e % 2.
+  std::string qCol0 = w.add32(q0, pairCol);
+  auto columnOffset = [](unsigned e) { return 8 * (e / 4) + e % 2; };
+  // Every element visible: all of the step's queries below seq_q, every
+  // key of the warpgroup at or left of its first query's right edge and
+  // at or right of its last query's left edge.
+  std::string qLast = w.add32(q0, w.i32(rowsQ - 1));
+  std::string pastEnd = w.setp("ge", qLast, seqQ, "s32");
+  std::string rightEdge = w.add32(w.add32(q0, offset), "%window_right");
+  std::string pastRight = w.let(
+      "ptx.and pred " + hasRight + ", " +
+      w.setp("gt", w.add32(wgKey0, w.i32(63)), rightEdge, "s32") + " : i1");
+  std::string leftEdge = w.let("ptx.sub s32 " + w.add32(qLast, offset) +
+                               ", %window_left : i32");
+  std::string beforeLeft = w.let("ptx.and pred " + hasLeft + ", " +
+                                 w.setp("lt", wgKey0, leftEdge, "s32") +
+                                 " : i1");
+  std::string needsMask = w.let(
+      "ptx.or pred " +
+      w.let("ptx.or pred " + pastEnd + ", " + pastRight + " : i1") + ", " +
+      beforeLeft + " : i1");
+  std::string nextIt = w.add32("%it", one);
+  w.waitParity(cs.full, cs.parity, "step_wait", "step_ready");
+  w.op("ptx.cond_bra " + needsMask + ", ^products_masked, ^products");
+  for (bool masked : {true, false}) {
+    const std::string tag = masked ? "_masked" : "";
+    w.label("^products" + tag + ":");
+    w.op("ptx.wgmma_fence");
+    std::vector<std::string> s = issueSharedProduct(
+        w, type, rowsQ, d, kDesc, keys,
+        w.descriptor(cs.q, descHigh, /*clustered=*/false), rowsQ);
+    std::vector<std::string> dp = issueSharedProduct(
+        w, type, rowsQ, d, vDesc, keys,
+        w.descriptor(cs.dO, descHigh, /*clustered=*/false), rowsQ);
+    // Key in [q + offset - window_left, q + offset + window_right]: q in
+    // [key - offset - window_right, key - offset + window_left].
+    std::string qLo[2], qHi[2];
+    if (masked)
+      for (unsigned h = 0; h < 2; ++h) {
+        std::string diagonal =
+            w.let("ptx.sub s32 " + keyOf[h] + ", " + offset + " : i32");
+        qLo[h] = w.let(
+            "ptx.selp b32 " +
+            w.let("ptx.sub s32 " + diagonal + ", %window_right : i32") + ", " +
+            zero + ", " + hasRight + " : i32");
+        qHi[h] = w.let("ptx.selp b32 " + w.add32(diagonal, "%window_left") +
+                       ", " + w.i32(INT32_MAX) + ", " + hasLeft + " : i32");
+      }
+    w.op("ptx.wgmma_wait_group 0");
+    // P^T = 2^(s scale_log2 - lse log2e) (0 where the key is hidden from
+    // the query) and dS^T = P^T (dP^T - delta), both packed as A operands
+    // as they are made (S and dP die as they go).
+    std::vector<std::string> p(sAccs), ds(sAccs);
+    std::string row = w.add32(cs.rows, w.mul32(pairCol, w.i32(4)));
+    for (unsigned e = 0; e < sAccs; ++e) {
+      std::string negLse =
+          w.let("ptx.ld shared f32 [" + row + " + " +
+                std::to_string(4 * columnOffset(e)) + "] : i32 -> f32");
+      std::string delta =
+          w.let("ptx.ld shared f32 [" + row + " + " +
+                std::to_string(4 * (columnOffset(e) + rowsQ)) +
+                "] : i32 -> f32");
+      p[e] = w.let("ptx.ex2 approx ftz f32 " +
+                   w.let("ptx.fma rn f32 " + s[e] + ", %scale_log2, " +
+                         negLse + " : f32") +
+                   " : f32");
+      if (masked) {
+        unsigned h = (e / 2) % 2;
+        std::string query = w.add32(qCol0, w.i32(columnOffset(e)));
+        std::string visible = w.let(
+            "ptx.and pred " + w.setp("ge", query, qLo[h], "s32") + ", " +
+            w.setp("le", query, qHi[h], "s32") + " : i1");
+        p[e] = w.let("ptx.selp f32 " + p[e] + ", " + fz + ", " + visible +
+                     " : f32");
+      }
+      ds[e] = w.let("ptx.mul rn f32 " + p[e] + ", " +
+                    w.let("ptx.sub rn f32 " + dp[e] + ", " + delta +
+                          " : f32") +
+                    " : f32");
+    }
+    std::vector<std::string> pA = accumulatorAsA(w, type, p);
+    std::vector<std::string> dsA = accumulatorAsA(w, type, ds);
+    // dV += P^T dO and dK += dS^T Q (dO and Q N-major).
+    w.op("ptx.wgmma_fence");
+    std::vector<std::string> dv = issueRegisterProduct(
+        w, type, d, argNames("dv", gradAccs), pA,
+        w.descriptor(cs.dO, descN, /*clustered=*/false));
+    std::vector<std::string> dk = issueRegisterProduct(
+        w, type, d, argNames("dk", gradAccs), dsA,
+        w.descriptor(cs.q, descN, /*clustered=*/false));
+    w.op("ptx.wgmma_wait_group 0");
+    w.op("ptx.mbarrier_arrive if " + wgLeader + " shared [" + cs.empty +
+         "] : i32");
+    std::string more = w.setp("lt", nextIt, steps);
+    w.op("ptx.cond_bra " + more + ", ^step(" + nextIt + ", " + joined(dk) +
+         ", " + joined(dv) + " : i32, " + gradTypes + "), ^finish(" +
+         joined(dk) + ", " + joined(dv) + " : " + gradTypes + ")");
+  }
+
+  // dK (scaled) and dV as 16-bit pairs, rows below seq_k.
+  w.label("^finish(" + blockArgs("fk", gradAccs, "f32") + ", " +
+          blockArgs("fv", gradAccs, "f32") + "):");
+  std::string colOff = w.let("ptx.cvt u64 u32 " + pairCol + " : i32 -> i64");
+  for (bool isV : {false, true}) {
+    const std::string t = isV ? "%dv" : "%dk";
+    std::string base = w.add64(
+        w.add64(w.let("ptx.mul wide u32 " + tmaBatch + ", " + t +
+                      "_batch : (i32, i32) -> i64"),
+                w.let("ptx.mul wide u32 " + kvHead + ", " + t +
+                      "_head : (i32, i32) -> i64")),
+        colOff);
+    for (unsigned h = 0; h < 2; ++h) {
+      std::string rowOk = w.setp("lt", keyOf[h], seqK);
+      std::string elems = w.add64(
+          base, w.let("ptx.mul wide u32 " + w.add32(kStart, keyOf[h]) + ", " +
+                      t + "_seq : (i32, i32) -> i64"));
+      std::string addr = w.add64(
+          t, w.let("ptx.shl b64 " + elems + ", " + one +
+                   " : (i64, i32) -> i64"));
+      for (unsigned e = 0; e < gradAccs; e += 2) {
+        if ((e / 2) % 2 != h)
+          continue;
+        std::string lo = "%f" + std::string(isV ? "v" : "k") +
+                         std::to_string(e);
+        std::string hi = "%f" + std::string(isV ? "v" : "k") +
+                         std::to_string(e + 1);
+        if (!isV) {
+          lo = w.let("ptx.mul rn f32 " + lo + ", %scale : f32");
+          hi = w.let("ptx.mul rn f32 " + hi + ", %scale : f32");
+        }
+        std::string pair = w.let("ptx.cvt_pack rn " + std::string(type) +
+                                 "x2 " + hi + ", " + lo + " : i32");
+        w.op("ptx.st if " + rowOk + " global b32 [" + addr + " + " +
+             std::to_string(2 * 8 * (e / 4)) + "], " + pair + " : i64, i32");
+      }
+    }
+  }
+  w.op("ptx.bra ^done");
+  w.label("^done:");
+  w.op("ptx.ret");
+  out += w.text;
+  out += "  }\n";
+  return out;
+}
+
+std::vector<HopperAttentionBackwardConfig>
+kaio::ops::kernels::getHopperAttentionBackwardConfigs() {
+  std::vector<HopperAttentionBackwardConfig> configs;
+  for (bool bf16 : {false, true})
+    for (unsigned dim : {64u, 128u})
+      configs.push_back(HopperAttentionBackwardConfig{bf16, dim, 2});
+  return configs;
+}

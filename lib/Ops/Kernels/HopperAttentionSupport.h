@@ -1,0 +1,150 @@
+//===- HopperAttentionSupport.h - pieces the sm_90a attention kernels share -===//
+//
+// The forward (HopperAttentionKernels.cpp) and the backward's dK/dV kernel
+// (HopperAttentionBackwardKernels.cpp) are both written as ptx-dialect
+// text: this header holds what they write alike, namely packed-sequence
+// bounds, TMA loads of [rows x head dim] tiles, the two wgmma chains (both
+// operands from 128-byte-swizzled shared memory; A from registers) and the
+// repacking of an accumulator as A fragments.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KAIO_LIB_OPS_KERNELS_HOPPERATTENTIONSUPPORT_H
+#define KAIO_LIB_OPS_KERNELS_HOPPERATTENTIONSUPPORT_H
+
+#include "PtxWriter.h"
+
+#include <string>
+#include <vector>
+
+namespace kaio::ops::kernels::hopper_attention {
+
+/// "t, t, ..." (`n` times): the types of `n` values.
+inline std::string repeatedTypes(unsigned n, llvm::StringRef t) {
+  std::string s;
+  for (unsigned i = 0; i < n; ++i)
+    s += (i ? ", " : "") + t.str();
+  return s;
+}
+/// "%p0: t, %p1: t, ...": `n` block arguments named after `prefix`.
+inline std::string blockArgs(llvm::StringRef prefix, unsigned n,
+                             llvm::StringRef t) {
+  std::string s;
+  for (unsigned i = 0; i < n; ++i)
+    s += llvm::formatv("{0}%{1}{2}: {3}", i ? ", " : "", prefix, i, t).str();
+  return s;
+}
+/// {"%p0", "%p1", ...}: the names blockArgs(prefix, n, ...) declares.
+inline std::vector<std::string> argNames(llvm::StringRef prefix, unsigned n) {
+  std::vector<std::string> v;
+  for (unsigned i = 0; i < n; ++i)
+    v.push_back("%" + prefix.str() + std::to_string(i));
+  return v;
+}
+
+/// Where batch `batch`'s sequence starts and how long it is: rows
+/// [cu[batch], cu[batch + 1]) of a batch-1 tensor when `packed` (the i1
+/// "cu is not null"), else [0, seq).
+inline void sequenceBounds(PtxWriter &w, const std::string &cu,
+                           const std::string &seq, const std::string &batch,
+                           const std::string &packed, std::string &start,
+                           std::string &length) {
+  std::string at = w.add64(cu, w.let("ptx.mul wide u32 " + batch + ", " +
+                                     w.i32(4) + " : (i32, i32) -> i64"));
+  std::string begin =
+      w.let("ptx.ld if " + packed + " global s32 [" + at + "] : i64 -> i32");
+  std::string end = w.let("ptx.ld if " + packed + " global s32 [" + at +
+                          " + 4] : i64 -> i32");
+  start = w.let("ptx.selp b32 " + begin + ", " + w.i32(0) + ", " + packed +
+                " : i32");
+  length = w.let("ptx.selp b32 " +
+                 w.let("ptx.sub s32 " + end + ", " + begin + " : i32") + ", " +
+                 seq + ", " + packed + " : i32");
+}
+
+/// The TMA boxes of a [rows x headDim] tile of head `head` from row `row0`
+/// of batch `batch` into `dst`: one box of 64 columns (128 bytes, rows x
+/// 128 bytes in shared memory) per 64 columns, completing on `bar`.
+inline void loadTile(PtxWriter &w, unsigned headDim, const std::string &dst,
+                     const std::string &map, const std::string &row0,
+                     const std::string &head, const std::string &batch,
+                     unsigned rows, const std::string &bar) {
+  for (unsigned a = 0; a < headDim / 64; ++a) {
+    std::string to = w.add32(dst, w.i32(a * rows * 128));
+    w.op("ptx.cp_async_bulk_tensor_load 4d [" + to + "], [" + map + ", {" +
+         w.i32(64 * a) + ", " + head + ", " + row0 + ", " + batch + "}], [" +
+         bar + "] : i32, i32");
+  }
+}
+
+/// acc = A B^T issued and committed (not waited for): A an m64 x depth
+/// operand from the shared tile whose descriptor is `aDesc` (its 64-column
+/// atoms `aRows` rows apart), B the n x depth tile of `bDesc` (atoms
+/// `bRows` rows apart), both K-major; depth / 16 k16 steps.
+inline std::vector<std::string>
+issueSharedProduct(PtxWriter &w, llvm::StringRef type, unsigned n,
+                   unsigned depth, const std::string &aDesc, unsigned aRows,
+                   const std::string &bDesc, unsigned bRows) {
+  std::string fz = w.f32("0.000000e+00");
+  std::vector<std::string> acc(n / 2, fz);
+  for (unsigned kk = 0; kk < depth / 16; ++kk) {
+    unsigned atom = kk / 4, step = kk % 4;
+    std::string a = w.add64(aDesc, w.i64((atom * aRows * 128 + step * 32) / 16));
+    std::string b = w.add64(bDesc, w.i64((atom * bRows * 128 + step * 32) / 16));
+    std::string r = w.letMany(
+        n / 2, llvm::formatv("ptx.wgmma_mma_async m64n{0}k16 f32 {1} {1} "
+                             "{{{2}}, {3}, {4}{5} : f32",
+                             n, type, joined(acc), a, b,
+                             kk ? "" : " scale_d_imm 0")
+                   .str());
+    for (unsigned i = 0; i < n / 2; ++i)
+      acc[i] = r + "#" + std::to_string(i);
+  }
+  w.op("ptx.wgmma_commit_group");
+  return acc;
+}
+
+/// acc += A B issued and committed: A as register fragments (four i32 per
+/// k16 step, accumulatorAsA's order), B the N-major tile of `bDesc` (n
+/// columns; k16 step t at rows 16 t .. 16 t + 15).
+inline std::vector<std::string>
+issueRegisterProduct(PtxWriter &w, llvm::StringRef type, unsigned n,
+                     std::vector<std::string> acc,
+                     const std::vector<std::string> &aFrags,
+                     const std::string &bDesc) {
+  for (unsigned t = 0; t < aFrags.size() / 4; ++t) {
+    std::vector<std::string> a(aFrags.begin() + 4 * t,
+                               aFrags.begin() + 4 * t + 4);
+    std::string b = w.add64(bDesc, w.i64(t * 16 * 128 / 16));
+    std::string r = w.letMany(
+        n / 2, llvm::formatv("ptx.wgmma_mma_async m64n{0}k16 f32 {1} {1} "
+                             "{{{2}}, {{{3}}, {4} trans_b : f32, i32",
+                             n, type, joined(acc), joined(a), b)
+                   .str());
+    for (unsigned i = 0; i < n / 2; ++i)
+      acc[i] = r + "#" + std::to_string(i);
+  }
+  w.op("ptx.wgmma_commit_group");
+  return acc;
+}
+
+/// An m64 x n f32 accumulator (n / 2 values a thread: element e is row
+/// quad + 8 ((e / 2) % 2) of the warp's 16, column 8 (e / 4) + 2 (lane % 4)
+/// + e % 2) converted to 16-bit pairs laid out as the A fragments of n / 16
+/// k16 steps: columns 16 t .. 16 t + 15 are step t's.
+inline std::vector<std::string>
+accumulatorAsA(PtxWriter &w, llvm::StringRef type,
+               const std::vector<std::string> &acc) {
+  std::vector<std::string> frags;
+  for (unsigned t = 0; t < acc.size() / 8; ++t)
+    for (unsigned r = 0; r < 4; ++r) {
+      unsigned e = 4 * (2 * t + r / 2) + 2 * (r % 2);
+      frags.push_back(w.let("ptx.cvt_pack rn " + type.str() + "x2 " +
+                            acc[e + 1] + ", " + acc[e] + " : i32"));
+    }
+  return frags;
+}
+
+} // namespace kaio::ops::kernels::hopper_attention
+
+#endif // KAIO_LIB_OPS_KERNELS_HOPPERATTENTIONSUPPORT_H
