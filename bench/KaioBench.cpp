@@ -1408,8 +1408,11 @@ BENCHMARK(BM_GemvVsCopy<BFloat16, true>)
 /// (AttentionOptions::Schedule::Independent: what ping-pong gains), the
 /// portable mma.sync forward (AttentionOptions::portable: every other
 /// GPU's path), or the backward (dQ, dK, dV from the forward's O and
-/// logsumexp; mma.sync everywhere).
-enum class AttnPass { Forward, Independent, Portable, Backward };
+/// logsumexp: dK/dV by the TMA/wgmma kernel on a 9.0 GPU at head dims 64
+/// and 128) or the portable backward (mma.sync only: what the wgmma dK/dV
+/// kernel gains).
+enum class AttnPass { Forward, Independent, Portable, Backward,
+                      PortableBackward };
 
 /// FlashAttention at 16k tokens, hidden 2048: FLOP/s count 4 B H S^2 D for
 /// the forward (half of it causal) and 2.5 times that for the backward
@@ -1430,7 +1433,8 @@ void BM_FlashAttention(benchmark::State &state) {
   const int64_t batch = std::max<int64_t>(16384 / seq, 1),
                 heads = 2048 / dim;
   const size_t n = size_t(batch * seq * heads * dim);
-  const bool backward = Pass == AttnPass::Backward;
+  const bool backward =
+      Pass == AttnPass::Backward || Pass == AttnPass::PortableBackward;
   // The backward's dO, dQ, dK, dV (dO filled like the inputs).
   const size_t gradElems = backward ? n : 1;
   auto q = DeviceBuffer<T>::allocate(*gpu.device, n);
@@ -1456,7 +1460,8 @@ void BM_FlashAttention(benchmark::State &state) {
   };
   kaio::ops::AttentionOptions opt;
   opt.causal = causal;
-  opt.portable = Pass == AttnPass::Portable;
+  opt.portable =
+      Pass == AttnPass::Portable || Pass == AttnPass::PortableBackward;
   if (Pass == AttnPass::Independent)
     opt.schedule = kaio::ops::AttentionOptions::Schedule::Independent;
   // The backward reads the forward's logsumexp; the forward benches store
@@ -1531,6 +1536,12 @@ BENCHMARK(BM_FlashAttention<Half, AttnPass::Backward>)
     ->Apply(attentionShapes);
 BENCHMARK(BM_FlashAttention<BFloat16, AttnPass::Backward>)
     ->Name("BM_FlashAttentionBwdBF16")
+    ->Apply(attentionShapes);
+BENCHMARK(BM_FlashAttention<Half, AttnPass::PortableBackward>)
+    ->Name("BM_FlashAttentionPortableBwdF16")
+    ->Apply(attentionShapes);
+BENCHMARK(BM_FlashAttention<BFloat16, AttnPass::PortableBackward>)
+    ->Name("BM_FlashAttentionPortableBwdBF16")
     ->Apply(attentionShapes);
 
 /// Flash decoding (one token, 32 query heads over 8 kv heads, dim 128,

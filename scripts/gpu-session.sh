@@ -101,13 +101,24 @@ for s in "${steps[@]}"; do
     { nvidia-smi || echo "no nvidia-smi"; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv; date -u; git -C "$root" log --oneline -1; } > "$out/device.txt" 2>&1
     echo "== info: $(head -n 1 "$out/device.txt")" ;;
   lease) # for one call of a 15-minute lease under KAIO_GPU_BUDGET, most
-          # important first: what session 21 could not run (the Python
+          # important first: session 22's sm_90a dK/dV kernel (its GPU test,
+          # memcheck and racecheck, the backward against the portable one
+          # and SDPA), what session 21 could not run (the Python
           # GPU tests' meta-tensor and jit.trace checks, racecheck and
           # synccheck on the clustered GEMM), every op-library GPU test,
           # the Python overhead, then the measurements of session 21 again
           # (attention against SDPA with either schedule, the GEMMs against
           # cuBLAS, the backward, the portable forward, memcheck, ncu on
           # the d128 forward, the row kernels)
+    step gpu-test-backward 60 "$ops_tests" --gtest_filter='*Backward*RealGpu*'
+    for tool in memcheck racecheck; do
+      step "sanitize-backward-$tool" 60 compute-sanitizer --tool "$tool" \
+        --error-exitcode 99 "$ops_tests" --gtest_filter='*BackwardMatches*RealGpu*'
+    done
+    step bench-backward 90 "$build/bin/kaio-bench" --filter \
+      'FlashAttention(Portable)?Bwd(F16|BF16)/seq:(2048|8192)/dim:(64|128)/' \
+      --json "$out/bench-backward.json"
+    attention torch-attention-backward 80 --backward
     step python 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       KAIO_EXAMPLES_DIR="$root/examples" "$py" "$root/test/Python/test_kaio.py" \
       TorchGpuTest -v
@@ -124,7 +135,6 @@ for s in "${steps[@]}"; do
     step bench-gemm 120 "$build/bin/kaio-bench" --filter \
       'OpsGemm(F16F32|BF16F32)VsCublas|OpsGemmPortableVsCublas|OpsGemmFp8' \
       --json "$out/bench-gemm.json"
-    attention torch-attention-backward 80 --backward
     attention torch-attention-portable 60 --portable
     step sanitize-attention-memcheck 60 compute-sanitizer --tool memcheck \
       --error-exitcode 99 "$ops_tests" --gtest_filter='*FlashAttentionTest.MatchesAnF64*RealGpu*'

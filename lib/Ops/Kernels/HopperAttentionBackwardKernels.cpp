@@ -84,7 +84,8 @@ std::string kaio::ops::kernels::hopperAttentionBackwardSource(
          "%bottom_right: i32 {ptx.name = \"bottom_right\"}, "
          "%cu_q: i64 {ptx.ptr = i32, ptx.readonly, ptx.name = \"cu_q\"}, "
          "%cu_k: i64 {ptx.ptr = i32, ptx.readonly, ptx.name = \"cu_k\"}) "
-         "attributes {reqntid = array<i32: 384>, dynamic_smem = " +
+         "attributes {reqntid = array<i32: 384>, minnctapersm = 1 : i32, "
+         "dynamic_smem = " +
          std::to_string(smem) + " : i64} {\n";
 
   // Block coordinates and this batch's sequences.
@@ -371,6 +372,24 @@ std::string kaio::ops::kernels::hopperAttentionBackwardSource(
     std::vector<std::string> dp = issueSharedProduct(
         w, type, rowsQ, d, vDesc, keys,
         w.descriptor(cs.dO, descHigh, /*clustered=*/false), rowsQ);
+    // The step's lse (while the products run) and delta of this thread's
+    // columns 8 t + pairCol and + 1, one 8-byte load each a t (delta's
+    // after the products: loaded earlier, its 16 registers would spill at
+    // head dim 128).
+    std::string row = w.add32(cs.rows, w.mul32(pairCol, w.i32(4)));
+    auto loadRow = [&](unsigned offset) {
+      std::vector<std::string> values;
+      for (unsigned t = 0; t < rowsQ / 8; ++t) {
+        std::string pair = w.letMany(
+            2, "ptx.ld shared f32 [" + row + " + " +
+                   std::to_string(4 * (8 * t + offset)) +
+                   "] : i32 -> f32, f32");
+        for (unsigned u = 0; u < 2; ++u)
+          values.push_back(pair + "#" + std::to_string(u));
+      }
+      return values;
+    };
+    std::vector<std::string> negLses = loadRow(0);
     // Key in [q + offset - window_left, q + offset + window_right]: q in
     // [key - offset - window_right, key - offset + window_left].
     std::string qLo[2], qHi[2];
@@ -386,19 +405,16 @@ std::string kaio::ops::kernels::hopperAttentionBackwardSource(
                        ", " + w.i32(INT32_MAX) + ", " + hasLeft + " : i32");
       }
     w.op("ptx.wgmma_wait_group 0");
+    std::vector<std::string> deltas = loadRow(rowsQ);
     // P^T = 2^(s scale_log2 - lse log2e) (0 where the key is hidden from
     // the query) and dS^T = P^T (dP^T - delta), both packed as A operands
     // as they are made (S and dP die as they go).
     std::vector<std::string> p(sAccs), ds(sAccs);
-    std::string row = w.add32(cs.rows, w.mul32(pairCol, w.i32(4)));
+    // Element e is column 8 (e / 4) + pairCol + e % 2: slot 2 (e / 4) + e %
+    // 2 of those.
+    auto slotOf = [](unsigned e) { return 2 * (e / 4) + e % 2; };
     for (unsigned e = 0; e < sAccs; ++e) {
-      std::string negLse =
-          w.let("ptx.ld shared f32 [" + row + " + " +
-                std::to_string(4 * columnOffset(e)) + "] : i32 -> f32");
-      std::string delta =
-          w.let("ptx.ld shared f32 [" + row + " + " +
-                std::to_string(4 * (columnOffset(e) + rowsQ)) +
-                "] : i32 -> f32");
+      std::string negLse = negLses[slotOf(e)], delta = deltas[slotOf(e)];
       p[e] = w.let("ptx.ex2 approx ftz f32 " +
                    w.let("ptx.fma rn f32 " + s[e] + ", %scale_log2, " +
                          negLse + " : f32") +

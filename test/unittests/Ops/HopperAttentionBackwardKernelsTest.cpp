@@ -272,3 +272,42 @@ INSTANTIATE_TEST_SUITE_P(
         packed(true, 128, {129, 3}, {64, 200})));
 
 } // namespace
+
+namespace {
+
+using HopperDkdvProfileTest = HopperKernelsTest<int>;
+
+/// What a step costs: four wgmma products (S^T, dP^T, dV, dK: nothing
+/// recomputed), lse and delta read from shared memory without bank
+/// conflicts (the producer's stores too), and per consumer warp and step
+/// the issue, P, dS and their packing, not the mask's compares (steps
+/// every element of which is visible skip them).
+TEST_F(HopperDkdvProfileTest, AStepIsFourProductsAndNoConflicts) {
+  ASSERT_TRUE(*module) << "the generated module does not parse";
+  auto profileOf = [&](unsigned seqQ) {
+    interp::Profile profile;
+    runAndCheck(**module, dense(false, 128, 1, 1, 1, seqQ, 128), &profile);
+    const interp::KernelProfile *k = profile.find(
+        hopperDkdvName(HopperAttentionBackwardConfig{false, 128, 2}));
+    EXPECT_NE(k, nullptr);
+    return k ? *k : interp::KernelProfile();
+  };
+  interp::KernelProfile at256 = profileOf(256), at512 = profileOf(512);
+  // 128 keys, 512 queries: 8 steps of four 64 x 64 x 128 products per
+  // consumer warpgroup.
+  EXPECT_EQ(at512.mmaFlops["f16"], 2ull * 8 * 4 * 2 * 64 * 64 * 128);
+  for (const char *kind : {"ld.shared", "st.shared"}) {
+    ASSERT_TRUE(at512.shared.count(kind)) << kind;
+    EXPECT_EQ(at512.shared[kind].bankConflicts(), 0u) << kind;
+  }
+  // Four more steps, none masked: per consumer warp (8) and step, about
+  // 310 (P: an fma and an ex2, dS: a sub and a mul, a score; packing; 24
+  // wgmma; descriptors; 16 shared loads). The mask would add 4-5 a score
+  // (32 scores a thread).
+  double perStep =
+      double(at512.warpInstructions - at256.warpInstructions) / (8 * 4);
+  EXPECT_LT(perStep, 380);
+  EXPECT_GT(perStep, 250);
+}
+
+} // namespace
