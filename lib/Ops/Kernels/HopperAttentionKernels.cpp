@@ -35,16 +35,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HopperAttentionSupport.h"
 #include "OpsKernels.h"
-#include "PtxWriter.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace kaio::ops::kernels;
+using namespace kaio::ops::kernels::hopper_attention;
 
 std::string
 kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
-  const unsigned d = c.headDim, atoms = d / 64;
+  const unsigned d = c.headDim;
   const unsigned rowsQ = 128, keys = hopperAttentionKeys(d);
   const unsigned keyShift = llvm::Log2_32(keys);
   const unsigned qBytes = rowsQ * d * 2, kvBytes = keys * d * 2;
@@ -95,23 +96,9 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   // Packed sequences: batch b's rows are [cu[b], cu[b+1]) of a batch-1
   // tensor.
   std::string packed = w.let("ptx.setp ne u64 %cu_q, " + w.i64(0) + " : i64");
-  auto bounds = [&](const std::string &cu, const std::string &seq,
-                    std::string &start, std::string &length) {
-    std::string at = w.add64(cu, w.let("ptx.mul wide u32 " + batch + ", " +
-                                       w.i32(4) + " : (i32, i32) -> i64"));
-    std::string begin =
-        w.let("ptx.ld if " + packed + " global s32 [" + at + "] : i64 -> i32");
-    std::string end = w.let("ptx.ld if " + packed + " global s32 [" + at +
-                            " + 4] : i64 -> i32");
-    start = w.let("ptx.selp b32 " + begin + ", " + zero + ", " + packed +
-                  " : i32");
-    length = w.let("ptx.selp b32 " + w.let("ptx.sub s32 " + end + ", " +
-                                           begin + " : i32") +
-                   ", " + seq + ", " + packed + " : i32");
-  };
   std::string qStart, seqQ, kStart, seqK;
-  bounds("%cu_q", "%seq_q", qStart, seqQ);
-  bounds("%cu_k", "%seq_k", kStart, seqK);
+  sequenceBounds(w, "%cu_q", "%seq_q", batch, packed, qStart, seqQ);
+  sequenceBounds(w, "%cu_k", "%seq_k", batch, packed, kStart, seqK);
   std::string tmaBatch =
       w.let("ptx.selp b32 " + zero + ", " + batch + ", " + packed + " : i32");
   // Query blocks past this sequence's end have nothing to do.
@@ -198,17 +185,6 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
                                       w.i32(v ? kvBytes : 0)));
     return s;
   };
-  // The TMA boxes of a [rows x d] tile at (row0, head): one per 64 columns.
-  auto loadTile = [&](const std::string &dst, const std::string &map,
-                      const std::string &row0, const std::string &h,
-                      unsigned rows, const std::string &bar) {
-    for (unsigned a = 0; a < atoms; ++a) {
-      std::string to = w.add32(dst, w.i32(a * rows * 128));
-      w.op("ptx.cp_async_bulk_tensor_load 4d [" + to + "], [" + map + ", {" +
-           w.i32(64 * a) + ", " + h + ", " + row0 + ", " + tmaBatch + "}], [" +
-           bar + "] : i32, i32");
-    }
-  };
 
   // Producer: Q once, then K and V of each key block into the ring.
   w.label("^producer:");
@@ -217,7 +193,8 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   w.label("^load_q:");
   w.op("ptx.mbarrier_arrive expect_tx shared [" + qBar + "], " + w.i32(qBytes) +
        " : i32");
-  loadTile(qTiles, "%mq", w.add32(qStart, q0), head, rowsQ, qBar);
+  loadTile(w, d, qTiles, "%mq", w.add32(qStart, q0), head, tmaBatch, rowsQ,
+           qBar);
   // K_0, then K_j and V_{j-1} for j = 1 ... numBlocks - 1, then the last
   // V: the order the consumers read them in (S_j = Q K_j^T is issued with
   // O += P_{j-1} V_{j-1}).
@@ -236,7 +213,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
     // Ring position it holds key block jBegin + it.
     std::string k0 =
         w.add32(kStart, w.mul32(w.add32(jBegin, it), w.i32(keys)));
-    loadTile(ps.tile, map, k0, kvHead, keys, ps.full);
+    loadTile(w, d, ps.tile, map, k0, kvHead, tmaBatch, keys, ps.full);
   };
   std::string kMore = w.setp("lt", "%pj", numBlocks);
   w.op("ptx.cond_bra " + kMore + ", ^produce_k, ^produce_v_check");
@@ -279,71 +256,26 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   std::string negInf = w.f32("0xFF800000");
   w.waitParity(qBar, zero, "q_wait", "q_ready");
 
-  auto typesOf = [](unsigned n, const char *t) {
-    std::string s;
-    for (unsigned i = 0; i < n; ++i)
-      s += std::string(i ? ", " : "") + t;
-    return s;
-  };
-  auto args = [](const char *prefix, unsigned n, const char *t) {
-    std::string s;
-    for (unsigned i = 0; i < n; ++i)
-      s += llvm::formatv("{0}%{1}{2}: {3}", i ? ", " : "", prefix, i, t).str();
-    return s;
-  };
-  auto names = [](const char *prefix, unsigned n) {
-    std::vector<std::string> v;
-    for (unsigned i = 0; i < n; ++i)
-      v.push_back("%" + std::string(prefix) + std::to_string(i));
-    return v;
-  };
   const unsigned pRegs = keys / 16 * 4; // P as A fragments, 16-bit pairs
-  const std::string oTypes = typesOf(oAccs, "f32");
-  const std::string pTypes = typesOf(pRegs, "i32");
+  const std::string oTypes = repeatedTypes(oAccs, "f32");
+  const std::string pTypes = repeatedTypes(pRegs, "i32");
   std::vector<std::string> oZero(oAccs, fz);
 
   // S = Q K^T of the K tile at `kTile`, issued (not waited for): d / 16
   // k-steps, 32 bytes each along a 128-byte row, then the next atom.
   auto issueQK = [&](const std::string &kTile) {
-    std::string kDesc = w.descriptor(kTile, descHigh, /*clustered=*/false);
-    std::vector<std::string> s(sAccs, fz);
-    for (unsigned kk = 0; kk < d / 16; ++kk) {
-      unsigned atom = kk / 4, step = kk % 4;
-      std::string qa =
-          w.add64(qDesc, w.i64((atom * rowsQ * 128 + step * 32) / 16));
-      std::string kb =
-          w.add64(kDesc, w.i64((atom * keys * 128 + step * 32) / 16));
-      std::string r = w.letMany(
-          sAccs, llvm::formatv("ptx.wgmma_mma_async m64n{0}k16 f32 {1} {1} "
-                               "{{{2}}, {3}, {4}{5} : f32",
-                               keys, type, joined(s), qa, kb,
-                               kk ? "" : " scale_d_imm 0")
-                     .str());
-      for (unsigned i = 0; i < sAccs; ++i)
-        s[i] = r + "#" + std::to_string(i);
-    }
-    w.op("ptx.wgmma_commit_group");
-    return s;
+    return issueSharedProduct(
+        w, type, keys, d, qDesc, rowsQ,
+        w.descriptor(kTile, descHigh, /*clustered=*/false), keys);
   };
   // O += P V of the V tile at `vTile`, issued: P's k16 chunk t is S columns
   // 16 t .. 16 t + 15, which in the accumulator layout are A's fragment.
   auto issuePV = [&](std::vector<std::string> o,
                      const std::vector<std::string> &pA,
                      const std::string &vTile) {
-    std::string vDesc = w.descriptor(vTile, descV, /*clustered=*/false);
-    for (unsigned t = 0; t < keys / 16; ++t) {
-      std::vector<std::string> a(pA.begin() + 4 * t, pA.begin() + 4 * t + 4);
-      std::string vb = w.add64(vDesc, w.i64(t * 16 * 128 / 16));
-      std::string r = w.letMany(
-          oAccs, llvm::formatv("ptx.wgmma_mma_async m64n{0}k16 f32 {1} {1} "
-                               "{{{2}}, {{{3}}, {4} trans_b : f32, i32",
-                               d, type, joined(o), joined(a), vb)
-                     .str());
-      for (unsigned i = 0; i < oAccs; ++i)
-        o[i] = r + "#" + std::to_string(i);
-    }
-    w.op("ptx.wgmma_commit_group");
-    return o;
+    return issueRegisterProduct(
+        w, type, d, std::move(o), pA,
+        w.descriptor(vTile, descV, /*clustered=*/false));
   };
   // The online softmax of block `j`'s scores: masked, scaled (log2 units),
   // the rows' new maxima and sums, P packed as A fragments, and the factor
@@ -455,14 +387,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   // flight: the packed registers flow into the loop's P registers, which
   // the previous block's P V reads while it runs; defining them earlier
   // makes ptxas serialise every wgmma (C7513), and is a hazard.
-  auto packP = [&](Softmax &sm) {
-    for (unsigned t = 0; t < keys / 16; ++t)
-      for (unsigned r = 0; r < 4; ++r) {
-        unsigned e = 4 * (2 * t + r / 2) + 2 * (r % 2);
-        sm.pA.push_back(w.let(std::string("ptx.cvt_pack rn ") + type + "x2 " +
-                              sm.p[e + 1] + ", " + sm.p[e] + " : i32"));
-      }
-  };
+  auto packP = [&](Softmax &sm) { sm.pA = accumulatorAsA(w, type, sm.p); };
   auto releaseStage = [&](const Stage &st) {
     w.op("ptx.mbarrier_arrive if " + wgLeader + " shared [" + st.empty +
          "] : i32");
@@ -524,7 +449,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   // (FlashAttention-3's intra-warpgroup overlap); K_j is released once S_j
   // is done, V_{j-1} once P V is, and O is rescaled then.
   w.label("^block(%j: i32, %m0: f32, %m1: f32, %l0: f32, %l1: f32, " +
-          args("o", oAccs, "f32") + ", " + args("p", pRegs, "i32") + "):");
+          blockArgs("o", oAccs, "f32") + ", " + blockArgs("p", pRegs, "i32") + "):");
   Stage prevV = stageOf(w.add32("%j", w.i32(-1)), true);
   std::string more = w.setp("lt", "%j", numBlocks);
   w.op("ptx.cond_bra " + more + ", ^choose, ^last");
@@ -566,7 +491,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
     // would insert the fence itself, C7519).
     w.op("ptx.wgmma_fence");
     std::vector<std::string> o =
-        issuePV(names("o", oAccs), names("p", pRegs), prevV.tile);
+        issuePV(argNames("o", oAccs), argNames("p", pRegs), prevV.tile);
     passTurn(false);
     w.op("ptx.wgmma_wait_group 1");
     releaseStage(curK);
@@ -586,7 +511,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   issueTurn();
   w.op("ptx.wgmma_fence");
   std::vector<std::string> oLast =
-      issuePV(names("o", oAccs), names("p", pRegs), prevV.tile);
+      issuePV(argNames("o", oAccs), argNames("p", pRegs), prevV.tile);
   passTurn(true);
   w.op("ptx.wgmma_wait_group 0");
   releaseStage(prevV);
@@ -595,7 +520,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
 
   // O / l (0 where no key was visible), stored as 16-bit pairs.
   w.label("^finish(%fm0: f32, %fm1: f32, %fl0: f32, %fl1: f32, " +
-          args("fo", oAccs, "f32") + "):");
+          blockArgs("fo", oAccs, "f32") + "):");
   std::string inv[2], lse[2];
   std::string fl[2] = {"%fl0", "%fl1"}, fm[2] = {"%fm0", "%fm1"};
   std::string ln2 = w.f32("0.693147182");
