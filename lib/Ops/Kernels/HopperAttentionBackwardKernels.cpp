@@ -111,42 +111,20 @@ std::string kaio::ops::kernels::hopperAttentionBackwardSource(
   // aligned. The query blocks [iBegin, iEnd) hold every query that sees a
   // key of this block: i >= kb0 - offset - window_right and i <= kb0 + 127
   // - offset + window_left.
-  std::string bottomRight = w.setp("ne", "%bottom_right", zero);
-  std::string offset = w.let(
-      "ptx.selp b32 " + w.let("ptx.sub s32 " + seqK + ", " + seqQ + " : i32") +
-      ", " + zero + ", " + bottomRight + " : i32");
-  std::string hasRight = w.setp("ge", "%window_right", zero, "s32");
-  std::string hasLeft = w.setp("ge", "%window_left", zero, "s32");
-  std::string allBlocks =
-      w.shr(w.add32(seqQ, w.i32(rowsQ - 1)), qShift);
+  Window win = windowOf(w, seqQ, seqK);
+  const std::string &offset = win.offset, &hasLeft = win.hasLeft,
+                    &hasRight = win.hasRight;
+  std::string allBlocks = w.shr(w.add32(seqQ, w.i32(rowsQ - 1)), qShift);
   std::string firstQuery = w.let(
       "ptx.sub s32 " + w.let("ptx.sub s32 " + kb0 + ", " + offset + " : i32") +
       ", %window_right : i32");
-  std::string firstBlock = w.let(
-      "ptx.max s32 " +
-      w.let("ptx.shr s32 " + firstQuery + ", " + w.i32(qShift) +
-            " : (i32, i32) -> i32") +
-      ", " + zero + " : i32");
-  std::string iBegin = w.let("ptx.selp b32 " + firstBlock + ", " + zero +
-                             ", " + hasRight + " : i32");
   std::string lastQuery = w.add32(
       w.let("ptx.sub s32 " + w.add32(kb0, w.i32(keys - 1)) + ", " + offset +
             " : i32"),
       "%window_left");
-  std::string seesSome = w.setp("ge", lastQuery, zero, "s32");
-  std::string leftBlocks = w.let(
-      "ptx.min s32 " +
-      w.add32(w.let("ptx.shr s32 " + lastQuery + ", " + w.i32(qShift) +
-                    " : (i32, i32) -> i32"),
-              one) +
-      ", " + allBlocks + " : i32");
-  leftBlocks = w.let("ptx.selp b32 " + leftBlocks + ", " + zero + ", " +
-                     seesSome + " : i32");
-  std::string iEnd = w.let("ptx.selp b32 " + leftBlocks + ", " + allBlocks +
-                           ", " + hasLeft + " : i32");
-  std::string perHead = w.let(
-      "ptx.max s32 " + w.let("ptx.sub s32 " + iEnd + ", " + iBegin + " : i32") +
-      ", " + zero + " : i32");
+  BlockRange range = blockRange(w, firstQuery, hasRight, lastQuery, hasLeft,
+                                allBlocks, qShift);
+  const std::string &iBegin = range.begin, &perHead = range.count;
   // Steps: the query blocks of query head kvHead * group + 0, then + 1, ...
   std::string steps = w.mul32(perHead, "%group");
   // Step `it`'s query head and first query row.
@@ -472,22 +450,8 @@ std::string kaio::ops::kernels::hopperAttentionBackwardSource(
       std::string addr = w.add64(
           t, w.let("ptx.shl b64 " + elems + ", " + one +
                    " : (i64, i32) -> i64"));
-      for (unsigned e = 0; e < gradAccs; e += 2) {
-        if ((e / 2) % 2 != h)
-          continue;
-        std::string lo = "%f" + std::string(isV ? "v" : "k") +
-                         std::to_string(e);
-        std::string hi = "%f" + std::string(isV ? "v" : "k") +
-                         std::to_string(e + 1);
-        if (!isV) {
-          lo = w.let("ptx.mul rn f32 " + lo + ", %scale : f32");
-          hi = w.let("ptx.mul rn f32 " + hi + ", %scale : f32");
-        }
-        std::string pair = w.let("ptx.cvt_pack rn " + std::string(type) +
-                                 "x2 " + hi + ", " + lo + " : i32");
-        w.op("ptx.st if " + rowOk + " global b32 [" + addr + " + " +
-             std::to_string(2 * 8 * (e / 4)) + "], " + pair + " : i64, i32");
-      }
+      storeAccumulatorRow(w, type, isV ? "fv" : "fk", d, h, addr, rowOk,
+                          isV ? "" : "%scale");
     }
   }
   w.op("ptx.bra ^done");

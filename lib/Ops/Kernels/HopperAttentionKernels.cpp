@@ -129,37 +129,17 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   // (a negative window: unbounded on that side) below seq_k; offset is
   // seq_k - seq_q when bottom-right aligned. Key blocks [jBegin, jEnd)
   // hold every key a row of this block sees.
-  std::string bottomRight = w.setp("ne", "%bottom_right", zero);
-  std::string offset = w.let("ptx.selp b32 " +
-                             w.let("ptx.sub s32 " + seqK + ", " + seqQ +
-                                   " : i32") +
-                             ", " + zero + ", " + bottomRight + " : i32");
-  std::string hasRight = w.setp("ge", "%window_right", zero, "s32");
-  std::string hasLeft = w.setp("ge", "%window_left", zero, "s32");
+  Window win = windowOf(w, seqQ, seqK);
+  const std::string &offset = win.offset, &hasLeft = win.hasLeft,
+                    &hasRight = win.hasRight;
   std::string allBlocks = w.shr(w.add32(seqK, w.i32(keys - 1)), keyShift);
   std::string lastKey = w.add32(
       w.add32(w.add32(q0, w.i32(rowsQ - 1)), offset), "%window_right");
-  std::string seesNone = w.setp("lt", lastKey, zero, "s32");
-  std::string rightBlocks = w.let(
-      "ptx.min u32 " +
-      w.add32(w.let("ptx.shr s32 " + lastKey + ", " + w.i32(keyShift) +
-                    " : (i32, i32) -> i32"),
-              one) +
-      ", " + allBlocks + " : i32");
-  rightBlocks = w.let("ptx.selp b32 " + zero + ", " + rightBlocks + ", " +
-                      seesNone + " : i32");
-  std::string jEnd = w.let("ptx.selp b32 " + rightBlocks + ", " + allBlocks +
-                           ", " + hasRight + " : i32");
   std::string firstKey = w.let("ptx.sub s32 " + w.add32(q0, offset) +
                                ", %window_left : i32");
-  std::string positive = w.setp("gt", firstKey, zero, "s32");
-  std::string leftBlock = w.let("ptx.selp b32 " + w.shr(firstKey, keyShift) + ", " +
-                                zero + ", " + positive + " : i32");
-  std::string jBegin = w.let("ptx.selp b32 " + leftBlock + ", " + zero + ", " +
-                             hasLeft + " : i32");
-  std::string numBlocks = w.let(
-      "ptx.max s32 " + w.let("ptx.sub s32 " + jEnd + ", " + jBegin + " : i32") +
-      ", " + zero + " : i32");
+  BlockRange range =
+      blockRange(w, firstKey, hasLeft, lastKey, hasRight, allBlocks, keyShift);
+  const std::string &jBegin = range.begin, &numBlocks = range.count;
   std::string stageMask = w.i32(c.stages - 1);
   std::string stageShift = w.i32(llvm::Log2_32(c.stages));
   std::string eight = w.i32(8);
@@ -571,18 +551,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
     std::string elems = w.add64(base64, rowElems);
     std::string addr = w.add64(
         "%o", w.let("ptx.shl b64 " + elems + ", " + one + " : (i64, i32) -> i64"));
-    for (unsigned e = 0; e < oAccs; e += 2) {
-      if ((e / 2) % 2 != h)
-        continue;
-      std::string lo = w.let("ptx.mul rn f32 %fo" + std::to_string(e) + ", " +
-                             inv[h] + " : f32");
-      std::string hi = w.let("ptx.mul rn f32 %fo" + std::to_string(e + 1) +
-                             ", " + inv[h] + " : f32");
-      std::string packed = w.let(std::string("ptx.cvt_pack rn ") + type +
-                                 "x2 " + hi + ", " + lo + " : i32");
-      w.op("ptx.st if " + rowOk + " global b32 [" + addr + " + " +
-           std::to_string(2 * 8 * (e / 4)) + "], " + packed + " : i64, i32");
-    }
+    storeAccumulatorRow(w, type, "fo", d, h, addr, rowOk, inv[h]);
   }
   w.op("ptx.bra ^done");
   w.label("^done:");

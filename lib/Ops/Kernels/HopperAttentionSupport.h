@@ -62,6 +62,60 @@ inline void sequenceBounds(PtxWriter &w, const std::string &cu,
                  seq + ", " + packed + " : i32");
 }
 
+/// The attention window's kernel-wide values: query i sees keys
+/// [i + offset - window_left, i + offset + window_right] (a negative side:
+/// unbounded, hasLeft / hasRight false), offset = seq_k - seq_q when
+/// %bottom_right is set, else 0.
+struct Window {
+  std::string offset, hasLeft, hasRight;
+};
+inline Window windowOf(PtxWriter &w, const std::string &seqQ,
+                       const std::string &seqK) {
+  Window win;
+  std::string zero = w.i32(0);
+  std::string bottomRight = w.setp("ne", "%bottom_right", zero);
+  win.offset = w.let(
+      "ptx.selp b32 " + w.let("ptx.sub s32 " + seqK + ", " + seqQ + " : i32") +
+      ", " + zero + ", " + bottomRight + " : i32");
+  win.hasRight = w.setp("ge", "%window_right", zero, "s32");
+  win.hasLeft = w.setp("ge", "%window_left", zero, "s32");
+  return win;
+}
+
+/// The blocks of 2^shift positions among the first `total` that hold a
+/// position in [first, last] (signed; first bounds them only where
+/// `hasFirst` holds, last where `hasLast` does): [begin, begin + count).
+struct BlockRange {
+  std::string begin, count;
+};
+inline BlockRange blockRange(PtxWriter &w, const std::string &first,
+                             const std::string &hasFirst,
+                             const std::string &last,
+                             const std::string &hasLast,
+                             const std::string &total, unsigned shift) {
+  std::string zero = w.i32(0);
+  auto blockOf = [&](const std::string &position) {
+    return w.let("ptx.shr s32 " + position + ", " + w.i32(shift) +
+                 " : (i32, i32) -> i32");
+  };
+  std::string begin = w.let(
+      "ptx.selp b32 " +
+      w.let("ptx.max s32 " + blockOf(first) + ", " + zero + " : i32") + ", " +
+      zero + ", " + hasFirst + " : i32");
+  std::string end = w.let("ptx.min s32 " + w.add32(blockOf(last), w.i32(1)) +
+                          ", " + total + " : i32");
+  end = w.let("ptx.selp b32 " + end + ", " + zero + ", " +
+              w.setp("ge", last, zero, "s32") + " : i32");
+  end = w.let("ptx.selp b32 " + end + ", " + total + ", " + hasLast +
+              " : i32");
+  BlockRange r;
+  r.begin = begin;
+  r.count = w.let(
+      "ptx.max s32 " + w.let("ptx.sub s32 " + end + ", " + begin + " : i32") +
+      ", " + zero + " : i32");
+  return r;
+}
+
 /// The TMA boxes of a [rows x headDim] tile of head `head` from row `row0`
 /// of batch `batch` into `dst`: one box of 64 columns (128 bytes, rows x
 /// 128 bytes in shared memory) per 64 columns, completing on `bar`.
@@ -143,6 +197,31 @@ accumulatorAsA(PtxWriter &w, llvm::StringRef type,
                             acc[e + 1] + ", " + acc[e] + " : i32"));
     }
   return frags;
+}
+
+/// Stores row half `h` (rows quad + 8 h) of an m64 x n f32 accumulator
+/// whose elements are the block arguments `prefix`0 ... as 16-bit pairs:
+/// columns 8 t + pairCol and + 1 at `rowAddress` + 16 t bytes, each value
+/// times `scale` first (empty: as is), where `rowOk` holds.
+inline void storeAccumulatorRow(PtxWriter &w, llvm::StringRef type,
+                                llvm::StringRef prefix, unsigned n, unsigned h,
+                                const std::string &rowAddress,
+                                const std::string &rowOk,
+                                const std::string &scale) {
+  for (unsigned e = 0; e < n / 2; e += 2) {
+    if ((e / 2) % 2 != h)
+      continue;
+    std::string lo = "%" + prefix.str() + std::to_string(e);
+    std::string hi = "%" + prefix.str() + std::to_string(e + 1);
+    if (!scale.empty()) {
+      lo = w.let("ptx.mul rn f32 " + lo + ", " + scale + " : f32");
+      hi = w.let("ptx.mul rn f32 " + hi + ", " + scale + " : f32");
+    }
+    std::string pair = w.let("ptx.cvt_pack rn " + type.str() + "x2 " + hi +
+                             ", " + lo + " : i32");
+    w.op("ptx.st if " + rowOk + " global b32 [" + rowAddress + " + " +
+         std::to_string(2 * 8 * (e / 4)) + "], " + pair + " : i64, i32");
+  }
 }
 
 } // namespace kaio::ops::kernels::hopper_attention

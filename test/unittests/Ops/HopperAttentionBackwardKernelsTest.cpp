@@ -23,23 +23,7 @@ using namespace kaio::test;
 
 namespace {
 
-struct Case {
-  bool bf16;
-  unsigned dim, heads, kvHeads;
-  /// One entry per sequence of the batch; packed (cu_seqlens) when
-  /// `packed`, else every sequence has the first entries' lengths.
-  std::vector<unsigned> seqQ, seqK;
-  int windowLeft = -1, windowRight = -1;
-  bool bottomRight = false, bhsd = false, packed = false;
-};
-
-void PrintTo(const Case &c, std::ostream *os) {
-  *os << (c.bf16 ? "bf16" : "f16") << " d" << c.dim << " h" << c.heads << "/"
-      << c.kvHeads << " b" << c.seqQ.size() << " sq" << c.seqQ[0] << " sk"
-      << c.seqK[0] << " window [" << c.windowLeft << ", " << c.windowRight
-      << "]" << (c.bottomRight ? " br" : "") << (c.bhsd ? " bhsd" : " bshd")
-      << (c.packed ? " packed" : "");
-}
+using Case = AttentionShape;
 
 using HopperDkdvTest = HopperKernelsTest<Case>;
 
@@ -221,36 +205,11 @@ TEST_P(HopperDkdvTest, MatchesF64Gradients) {
 
 Case dense(bool bf16, unsigned dim, unsigned batch, unsigned heads,
            unsigned kvHeads, unsigned sq, unsigned sk) {
-  Case c;
-  c.bf16 = bf16;
-  c.dim = dim;
-  c.heads = heads;
-  c.kvHeads = kvHeads;
-  c.seqQ.assign(batch, sq);
-  c.seqK.assign(batch, sk);
-  return c;
-}
-Case causal(Case c, bool bottomRight) {
-  c.windowRight = 0;
-  c.bottomRight = bottomRight;
-  return c;
-}
-Case window(Case c, int left, int right) {
-  c.windowLeft = left;
-  c.windowRight = right;
-  return c;
-}
-Case bhsd(Case c) {
-  c.bhsd = true;
-  return c;
+  return denseShape<Case>(bf16, dim, batch, heads, kvHeads, sq, sk);
 }
 Case packed(bool bf16, unsigned dim, std::vector<unsigned> sq,
             std::vector<unsigned> sk) {
-  Case c = dense(bf16, dim, 1, 2, 1, 1, 1);
-  c.seqQ = std::move(sq);
-  c.seqK = std::move(sk);
-  c.packed = true;
-  return c;
+  return packedShape<Case>(bf16, dim, std::move(sq), std::move(sk));
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -23,25 +23,15 @@ using namespace kaio::test;
 
 namespace {
 
-struct Case {
-  bool bf16;
-  unsigned dim, heads, kvHeads;
-  /// One entry per sequence of the batch; packed (cu_seqlens) when
-  /// `packed`, else every sequence has the first entries' lengths.
-  std::vector<unsigned> seqQ, seqK;
-  int windowLeft = -1, windowRight = -1;
-  bool bottomRight = false, bhsd = false, packed = false;
+struct Case : AttentionShape {
   /// The ping-pong kernel (the library's default at head dims 64 and 128)
   /// or the one whose consumers issue independently.
   bool pingPong = false;
 };
 
 void PrintTo(const Case &c, std::ostream *os) {
-  *os << (c.bf16 ? "bf16" : "f16") << " d" << c.dim << " h" << c.heads << "/"
-      << c.kvHeads << " b" << c.seqQ.size() << " sq" << c.seqQ[0] << " sk"
-      << c.seqK[0] << " window [" << c.windowLeft << ", " << c.windowRight
-      << "]" << (c.bottomRight ? " br" : "") << (c.bhsd ? " bhsd" : " bshd")
-      << (c.packed ? " packed" : "") << (c.pingPong ? " ping-pong" : "");
+  printShape(c, os);
+  *os << (c.pingPong ? " ping-pong" : "");
 }
 
 using HopperAttentionTest = HopperKernelsTest<Case>;
@@ -169,13 +159,7 @@ TEST_P(HopperAttentionTest, MatchesF64Softmax) {
 
 Case dense(bool bf16, unsigned dim, unsigned batch, unsigned heads,
            unsigned kvHeads, unsigned sq, unsigned sk) {
-  Case c;
-  c.bf16 = bf16;
-  c.dim = dim;
-  c.heads = heads;
-  c.kvHeads = kvHeads;
-  c.seqQ.assign(batch, sq);
-  c.seqK.assign(batch, sk);
+  Case c = denseShape<Case>(bf16, dim, batch, heads, kvHeads, sq, sk);
   c.pingPong = hopperAttentionPingPong(dim);
   return c;
 }
@@ -183,26 +167,9 @@ Case independent(Case c) {
   c.pingPong = false;
   return c;
 }
-Case causal(Case c, bool bottomRight) {
-  c.windowRight = 0;
-  c.bottomRight = bottomRight;
-  return c;
-}
-Case window(Case c, int left, int right) {
-  c.windowLeft = left;
-  c.windowRight = right;
-  return c;
-}
-Case bhsd(Case c) {
-  c.bhsd = true;
-  return c;
-}
 Case packed(bool bf16, unsigned dim, std::vector<unsigned> sq,
             std::vector<unsigned> sk) {
-  Case c = dense(bf16, dim, 1, 2, 1, 1, 1);
-  c.seqQ = std::move(sq);
-  c.seqK = std::move(sk);
-  c.packed = true;
+  Case c = packedShape<Case>(bf16, dim, std::move(sq), std::move(sk));
   c.pingPong = hopperAttentionPingPong(dim);
   return c;
 }

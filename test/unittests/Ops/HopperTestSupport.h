@@ -22,6 +22,7 @@
 #include "gtest/gtest.h"
 
 #include <array>
+#include <ostream>
 #include <random>
 
 namespace kaio::test {
@@ -96,6 +97,65 @@ inline uint64_t tensorMap16(interp::Interpreter &in, uint64_t address,
                             llvm::ArrayRef<uint32_t> box) {
   return tensorMap(in, address, bf16 ? rt::ScalarType::BF16 : rt::ScalarType::F16,
                    dims, strides, box);
+}
+
+/// An attention test problem: dtype, head dim, query and kv heads, the
+/// sequences' lengths (one entry per sequence of the batch; packed
+/// (cu_seqlens) when `packed`, else every sequence has the first entries'
+/// lengths), the window and the layout.
+struct AttentionShape {
+  bool bf16 = false;
+  unsigned dim = 64, heads = 1, kvHeads = 1;
+  std::vector<unsigned> seqQ, seqK;
+  int windowLeft = -1, windowRight = -1;
+  bool bottomRight = false, bhsd = false, packed = false;
+};
+inline void printShape(const AttentionShape &c, std::ostream *os) {
+  *os << (c.bf16 ? "bf16" : "f16") << " d" << c.dim << " h" << c.heads << "/"
+      << c.kvHeads << " b" << c.seqQ.size() << " sq" << c.seqQ[0] << " sk"
+      << c.seqK[0] << " window [" << c.windowLeft << ", " << c.windowRight
+      << "]" << (c.bottomRight ? " br" : "") << (c.bhsd ? " bhsd" : " bshd")
+      << (c.packed ? " packed" : "");
+}
+inline void PrintTo(const AttentionShape &c, std::ostream *os) {
+  printShape(c, os);
+}
+/// `batch` sequences of `sq` queries and `sk` keys.
+template <class C>
+C denseShape(bool bf16, unsigned dim, unsigned batch, unsigned heads,
+             unsigned kvHeads, unsigned sq, unsigned sk) {
+  C c;
+  c.bf16 = bf16;
+  c.dim = dim;
+  c.heads = heads;
+  c.kvHeads = kvHeads;
+  c.seqQ.assign(batch, sq);
+  c.seqK.assign(batch, sk);
+  return c;
+}
+/// Packed sequences of these lengths, two query heads over one kv head.
+template <class C>
+C packedShape(bool bf16, unsigned dim, std::vector<unsigned> sq,
+              std::vector<unsigned> sk) {
+  C c = denseShape<C>(bf16, dim, 1, 2, 1, 1, 1);
+  c.seqQ = std::move(sq);
+  c.seqK = std::move(sk);
+  c.packed = true;
+  return c;
+}
+template <class C> C causal(C c, bool bottomRight) {
+  c.windowRight = 0;
+  c.bottomRight = bottomRight;
+  return c;
+}
+template <class C> C window(C c, int left, int right) {
+  c.windowLeft = left;
+  c.windowRight = right;
+  return c;
+}
+template <class C> C bhsd(C c) {
+  c.bhsd = true;
+  return c;
 }
 
 /// Where an attention problem's tensors live: [batch][seq][heads][dim]
