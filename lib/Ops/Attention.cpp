@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <iterator>
 #include <string>
 #include <tuple>
@@ -551,41 +552,58 @@ rt::Error Library::flashAttention(const AttentionTensor &q,
   return rt::Error::success();
 }
 
-/// The sm_90a dK/dV kernel (TMA + wgmma, warp specialised) on a 9.0 GPU.
-/// Returns false, launching nothing, when it does not apply (no sm_90a
-/// kernels, the portable kernels asked for, head dim 256, tensors a tensor
-/// map cannot describe); flash_bwd_dkdv runs then.
-static bool launchHopperDkdv(Library::Impl &impl, const AttentionTensor &q,
-                             const AttentionTensor &k,
-                             const AttentionTensor &v,
-                             const AttentionTensor &dO,
-                             const AttentionTensor &dk,
-                             const AttentionTensor &dv,
-                             const AttentionOptions &opt, std::int64_t batch,
-                             std::int64_t maxK, rt::Error &error) {
-  if (!impl.hopper || opt.portable ||
-      !kernels::hopperDkdvBuilt(unsigned(q.dim)) || !tmaReadable(q) ||
-      !tmaReadable(k) || !tmaReadable(v) || !tmaReadable(dO) ||
-      !pairWritable(dk) || !pairWritable(dv) ||
-      q.heads * q.seq > std::int64_t(UINT32_MAX))
-    return false;
+/// Whether the sm_90a backward kernels apply: sm_90a kernels loaded, the
+/// portable ones not asked for, head dim 64 or 128, tensors tensor maps
+/// can describe and 16-bit pairs can be stored to.
+static bool hopperBackwardApplies(const Library::Impl &impl,
+                                  const AttentionTensor &q,
+                                  const AttentionTensor &k,
+                                  const AttentionTensor &v,
+                                  const AttentionTensor &dO,
+                                  const AttentionTensor &dq,
+                                  const AttentionTensor &dk,
+                                  const AttentionTensor &dv,
+                                  const AttentionOptions &opt) {
+  return impl.hopper && !opt.portable &&
+         kernels::hopperDkdvBuilt(unsigned(q.dim)) && tmaReadable(q) &&
+         tmaReadable(k) && tmaReadable(v) && tmaReadable(dO) &&
+         pairWritable(dq) && pairWritable(dk) && pairWritable(dv) &&
+         q.heads * q.seq <= std::int64_t(UINT32_MAX);
+}
+
+/// One of the sm_90a backward kernels (TMA + wgmma, warp specialised):
+/// dK and dV (`outputs` dk, dv; a block per kHopperDkdvKeys keys of each kv
+/// head) or dQ (`outputs` dq; a block per kHopperDqQueries rows of each
+/// head). Returns false, launching nothing, when the driver refuses a
+/// tensor map (the portable kernel runs then); a failed load or launch is
+/// `error`.
+static bool launchHopperBackward(Library::Impl &impl, bool dqKernel,
+                                 const AttentionTensor &q,
+                                 const AttentionTensor &k,
+                                 const AttentionTensor &v,
+                                 const AttentionTensor &dO,
+                                 std::initializer_list<const AttentionTensor *> outputs,
+                                 const AttentionOptions &opt,
+                                 std::int64_t batch, std::int64_t rows,
+                                 rt::Error &error) {
   HopperAttentionBackwardConfig config;
   config.bf16 = q.dtype == DType::BF16;
   config.headDim = unsigned(q.dim);
-  rt::Expected<rt::Kernel *> kernel =
-      impl.kernel(hopperDkdvName(config), /*hopperSet=*/true);
+  rt::Expected<rt::Kernel *> kernel = impl.kernel(
+      dqKernel ? hopperDqName(config) : hopperDkdvName(config),
+      /*hopperSet=*/true);
   if (!kernel) {
     error = kernel.takeError();
     return true;
   }
-  rt::Expected<rt::TensorMap> mq =
-      attentionMap(**kernel, q, kernels::kHopperDkdvQueries);
-  rt::Expected<rt::TensorMap> mk =
-      attentionMap(**kernel, k, kernels::kHopperDkdvKeys);
-  rt::Expected<rt::TensorMap> mv =
-      attentionMap(**kernel, v, kernels::kHopperDkdvKeys);
-  rt::Expected<rt::TensorMap> mdo =
-      attentionMap(**kernel, dO, kernels::kHopperDkdvQueries);
+  const std::uint32_t queryRows =
+      dqKernel ? kernels::kHopperDqQueries : kernels::kHopperDkdvQueries;
+  const std::uint32_t keyRows =
+      dqKernel ? kernels::kHopperDqKeys : kernels::kHopperDkdvKeys;
+  rt::Expected<rt::TensorMap> mq = attentionMap(**kernel, q, queryRows);
+  rt::Expected<rt::TensorMap> mk = attentionMap(**kernel, k, keyRows);
+  rt::Expected<rt::TensorMap> mv = attentionMap(**kernel, v, keyRows);
+  rt::Expected<rt::TensorMap> mdo = attentionMap(**kernel, dO, queryRows);
   if (!mq || !mk || !mv || !mdo) {
     (void)mq.takeError(), (void)mk.takeError(), (void)mv.takeError(),
         (void)mdo.takeError();
@@ -598,7 +616,7 @@ static bool launchHopperDkdv(Library::Impl &impl, const AttentionTensor &q,
   std::vector<rt::KernelArg> args = {rt::toKernelArg(*mq), rt::toKernelArg(*mk),
                                      rt::toKernelArg(*mv),
                                      rt::toKernelArg(*mdo)};
-  for (const AttentionTensor *t : {&dk, &dv}) {
+  for (const AttentionTensor *t : outputs) {
     args.push_back(
         rt::KernelArg::pointer(t->data, detail::scalarTypeOf(t->dtype), false));
     args.push_back(rt::KernelArg::scalar(std::uint32_t(t->batchStride)));
@@ -623,10 +641,11 @@ static bool launchHopperDkdv(Library::Impl &impl, const AttentionTensor &q,
         rt::KernelArg::pointer(varlen ? opt.cuSeqlensQ.data : 0, s32, true),
         rt::KernelArg::pointer(varlen ? opt.cuSeqlensK.data : 0, s32, true)})
     args.push_back(a);
+  const std::int64_t perBlock = dqKernel ? queryRows : keyRows;
   rt::LaunchConfig launch;
-  launch.grid = rt::Dim3(
-      unsigned((maxK + kernels::kHopperDkdvKeys - 1) / kernels::kHopperDkdvKeys),
-      unsigned(k.heads), unsigned(batch));
+  launch.grid = rt::Dim3(unsigned((rows + perBlock - 1) / perBlock),
+                         unsigned(dqKernel ? q.heads : k.heads),
+                         unsigned(batch));
   launch.block = rt::Dim3(384);
   launch.stream = opt.stream;
   error = (*kernel)->launchArgs(launch, args);
@@ -690,20 +709,33 @@ rt::Error Library::flashAttentionBackward(
   ka.rowVector(opt.workspace.data, true);
   ka.common(0);
   unsigned qBlocks = unsigned((maxQ + kAttnBlockQ - 1) / kAttnBlockQ);
+  // On a 9.0 GPU at head dims 64 and 128: the TMA/wgmma dQ and dK/dV
+  // kernels (each falls back to its portable twin if the driver refuses a
+  // tensor map).
+  const bool hopper =
+      hopperBackwardApplies(*impl_, q, k, v, dO, dq, dk, dv, opt);
   if (maxQ) {
     if (rt::Error e = launch(*prep, rt::Dim3(unsigned((maxQ + 7) / 8), heads,
                                              batches),
                              256, pa.args))
       return e.addContext(kOp);
-    if (rt::Error e = launch(*dqKernel, rt::Dim3(qBlocks, heads, batches),
-                             32 * kAttnWarps, qa.args))
+    rt::Error hopperError = rt::Error::success();
+    if (hopper && launchHopperBackward(*impl_, /*dqKernel=*/true, q, k, v, dO,
+                                       {&dq}, opt, batch, maxQ, hopperError)) {
+      if (hopperError)
+        return hopperError.addContext(kOp);
+    } else if (rt::Error e = launch(*dqKernel,
+                                    rt::Dim3(qBlocks, heads, batches),
+                                    32 * kAttnWarps, qa.args)) {
       return e.addContext(kOp);
+    }
   }
   // Every key block writes its dK and dV (zeros where no query sees it).
   if (maxK) {
     rt::Error hopperError = rt::Error::success();
-    if (launchHopperDkdv(*impl_, q, k, v, dO, dk, dv, opt, batch, maxK,
-                         hopperError))
+    if (hopper && launchHopperBackward(*impl_, /*dqKernel=*/false, q, k, v,
+                                       dO, {&dk, &dv}, opt, batch, maxK,
+                                       hopperError))
       return hopperError ? hopperError.addContext(kOp) : rt::Error::success();
     if (rt::Error e = launch(
             *dkdv,

@@ -1,30 +1,36 @@
-//===- HopperAttentionBackwardKernels.cpp - dK and dV on sm_90a ------------===//
+//===- HopperAttentionBackwardKernels.cpp - attention backward, sm_90a ----===//
 //
-// The dK/dV kernel of the attention backward on sm_90a (TMA + wgmma, warp
-// specialised), FlashAttention-3's dK/dV main loop without its atomic dQ:
-// dQ stays with flash_bwd_dq (AttentionBackwardKernels.cpp), so that the
-// backward remains bitwise deterministic. With P = exp(scale Q K^T - lse),
-// dP = dO V^T and delta = rowsum(dO * O) (flash_bwd_prep):
-//   dV = P^T dO,  dK = scale (P * (dP - delta))^T Q.
+// The attention backward's dK/dV and dQ kernels on sm_90a (TMA + wgmma,
+// warp specialised). FlashAttention-3 computes dQ inside its dK/dV loop
+// with f32 atomics; here dQ has a kernel of its own (S and dP computed
+// twice: seven products where atomics need five), so that the backward
+// stays bitwise deterministic, as the portable one
+// (AttentionBackwardKernels.cpp) is. With P = exp(scale Q K^T - lse), dP =
+// dO V^T and delta = rowsum(dO * O) (flash_bwd_prep):
+//   dV = P^T dO,  dK = scale dS^T Q,  dQ = scale dS K,  dS = P * (dP - delta).
 //
-// A block of three warpgroups owns 128 keys of one (batch, kv head):
-//  - warpgroup 0 is the producer (setmaxnreg.dec): one thread loads the K
-//    and V tiles once and streams 64-row blocks of Q and dO by TMA (the
+// dK/dV: a block of three warpgroups owns 128 keys of one (batch, kv head).
+//  - Warpgroup 0 is the producer (setmaxnreg.dec). Thread 0 loads the K and
+//    V tiles once and streams 64-row blocks of Q and dO by TMA (the
 //    forward's 4-d tensor maps) into a ring of `stages` buffers guarded by
-//    full/empty mbarriers, walking the query blocks that see any of the
-//    block's keys for each query head of the kv head in turn (GQA sums
-//    there, in a fixed order);
-//  - warpgroups 1 and 2 are consumers (setmaxnreg.inc), 64 keys each,
-//    holding dK and dV in registers: per step S^T = K Q^T and dP^T = V dO^T
-//    by wgmma (both operands K-major from shared memory), then P^T =
-//    exp2(scale log2e S^T - lse log2e) in registers as the A operand of
-//    dV += P^T dO (issued while dP^T may still run), then dS^T = P^T *
-//    (dP^T - delta) as the A operand of dK += dS^T Q (Q and dO N-major).
-//    lse and delta of the step's 64 queries are the accumulators' columns:
-//    each thread reads its 16 from global memory (L1/L2 hits: every warp
-//    reads the same 64) while the products run;
-//  - the epilogue scales dK by the softmax scale and stores dK and dV as
-//    16-bit pairs (zeros for keys no query sees).
+//    full/empty mbarriers: the query blocks that see any of the block's
+//    keys, for each query head of the kv head in turn (GQA sums there, in
+//    a fixed order). Warp 1 writes each step's lse (negated, log2 units)
+//    and delta rows beside them and arrives on the full barrier too.
+//  - Warpgroups 1 and 2 are consumers (setmaxnreg.inc), 64 keys each,
+//    holding dK and dV in registers. A step issues S^T = K Q^T and dP^T =
+//    V dO^T (both operands K-major from shared memory), reads its lse
+//    while they run, then forms P^T = exp2(scale log2e S^T - lse log2e)
+//    and dS^T = P^T (dP^T - delta) in registers, packed as the A operands
+//    of dV += P^T dO and dK += dS^T Q (Q and dO N-major). lse and delta
+//    are per column (query) there: two 8-byte shared loads a column pair.
+//  - The epilogue scales dK and stores dK and dV as 16-bit pairs (zeros
+//    for keys no query sees).
+// dQ: a block of three warpgroups owns 128 query rows of one (batch,
+// head), the forward's structure: the producer loads Q and dO once and
+// streams 64-key blocks of K and V; each consumer (64 rows) issues S = Q
+// K^T and dP = dO V^T, forms P (its rows' lse in registers) and dS, and
+// issues dQ += dS K (K N-major); the epilogue scales dQ and stores it.
 // Masks as in the forward (window, causal, bottom-right alignment, packed
 // sequences); steps every element of which is visible skip the compares.
 //
@@ -38,39 +44,29 @@
 using namespace kaio::ops::kernels;
 using namespace kaio::ops::kernels::hopper_attention;
 
-std::string kaio::ops::kernels::hopperAttentionBackwardSource(
-    const HopperAttentionBackwardConfig &c) {
-  const unsigned d = c.headDim;
-  constexpr unsigned keys = kHopperDkdvKeys, rowsQ = kHopperDkdvQueries;
-  const unsigned qShift = llvm::Log2_32(rowsQ);
-  const unsigned kvBytes = keys * d * 2, qBytes = rowsQ * d * 2;
-  const unsigned stageBytes = 2 * qBytes;
-  // A stage's lse (negated, log2 units) and delta rows, after the ring.
-  constexpr unsigned kRowBytes = 2 * rowsQ * 4;
-  const unsigned smem = hopperDkdvSharedBytes(c);
-  const unsigned sAccs = rowsQ / 2, gradAccs = d / 2;
-  const char *type = c.bf16 ? "bf16" : "f16";
-  const std::string name = hopperDkdvName(c);
-  PtxWriter w;
-  std::string out;
-  out += llvm::formatv("  ptx.var shared @{0}_tiles : b8 extern align 1024\n"
-                       "  ptx.var shared @{0}_bars : b64 [{1}] align 8\n",
-                       name, 1 + 2 * c.stages);
-  auto outParams = [](const char *t, const char *elem) {
-    return llvm::formatv(
-               "%{0}: i64 {{ptx.ptr = {1}, ptx.name = \"{0}\"}, "
-               "%{0}_batch: i32 {{ptx.name = \"{0}_batch\"}, %{0}_seq: i32 "
-               "{{ptx.name = \"{0}_seq\"}, %{0}_head: i32 {{ptx.name = "
-               "\"{0}_head\"}, ",
-               t, elem)
-        .str();
-  };
-  out += "  ptx.entry @" + name +
-         "(%mq: i64 {ptx.tensor_map, ptx.name = \"q_map\"}, "
-         "%mk: i64 {ptx.tensor_map, ptx.name = \"k_map\"}, "
-         "%mv: i64 {ptx.tensor_map, ptx.name = \"v_map\"}, "
-         "%mdo: i64 {ptx.tensor_map, ptx.name = \"do_map\"}, " +
-         outParams("dk", type) + outParams("dv", type) +
+namespace {
+
+/// The `ptx.entry` line of a backward kernel: the four tensor maps, each
+/// output's pointer and strides, lse and delta, the rest as in the
+/// forward.
+std::string entryLine(const std::string &name, const char *type,
+                      llvm::ArrayRef<const char *> outputs, unsigned smem) {
+  std::string text = "  ptx.entry @" + name +
+                     "(%mq: i64 {ptx.tensor_map, ptx.name = \"q_map\"}, "
+                     "%mk: i64 {ptx.tensor_map, ptx.name = \"k_map\"}, "
+                     "%mv: i64 {ptx.tensor_map, ptx.name = \"v_map\"}, "
+                     "%mdo: i64 {ptx.tensor_map, ptx.name = \"do_map\"}, ";
+  for (const char *t : outputs)
+    text += llvm::formatv(
+                "%{0}: i64 {{ptx.ptr = {1}, ptx.name = \"{0}\"}, "
+                "%{0}_batch: i32 {{ptx.name = \"{0}_batch\"}, %{0}_seq: i32 "
+                "{{ptx.name = \"{0}_seq\"}, %{0}_head: i32 {{ptx.name = "
+                "\"{0}_head\"}, ",
+                t, type)
+                .str();
+  // .minnctapersm 1: ptxas needs the register count at entry to honour
+  // setmaxnreg (C7508 otherwise, and the consumers spill).
+  return text +
          "%lse: i64 {ptx.ptr = f32, ptx.readonly, ptx.name = \"lse\"}, "
          "%delta: i64 {ptx.ptr = f32, ptx.readonly, ptx.name = \"delta\"}, "
          "%row_batch: i32 {ptx.name = \"row_batch\"}, "
@@ -87,6 +83,26 @@ std::string kaio::ops::kernels::hopperAttentionBackwardSource(
          "attributes {reqntid = array<i32: 384>, minnctapersm = 1 : i32, "
          "dynamic_smem = " +
          std::to_string(smem) + " : i64} {\n";
+}
+
+std::string dkdvSource(const HopperAttentionBackwardConfig &c) {
+  const unsigned d = c.headDim;
+  constexpr unsigned keys = kHopperDkdvKeys, rowsQ = kHopperDkdvQueries;
+  const unsigned qShift = llvm::Log2_32(rowsQ);
+  const unsigned kvBytes = keys * d * 2, qBytes = rowsQ * d * 2;
+  const unsigned stageBytes = 2 * qBytes;
+  // A stage's lse (negated, log2 units) and delta rows, after the ring.
+  constexpr unsigned kRowBytes = 2 * rowsQ * 4;
+  const unsigned smem = hopperDkdvSharedBytes(c);
+  const unsigned sAccs = rowsQ / 2, gradAccs = d / 2;
+  const char *type = c.bf16 ? "bf16" : "f16";
+  const std::string name = hopperDkdvName(c);
+  PtxWriter w;
+  std::string out;
+  out += llvm::formatv("  ptx.var shared @{0}_tiles : b8 extern align 1024\n"
+                       "  ptx.var shared @{0}_bars : b64 [{1}] align 8\n",
+                       name, 1 + 2 * c.stages);
+  out += entryLine(name, type, {"dk", "dv"}, smem);
 
   // Block coordinates and this batch's sequences.
   std::string tid = w.let("ptx.sreg tid.x : i32");
@@ -460,6 +476,320 @@ std::string kaio::ops::kernels::hopperAttentionBackwardSource(
   out += w.text;
   out += "  }\n";
   return out;
+}
+
+/// dQ for 128 query rows of one (batch, head), the forward's structure
+/// (see the file comment).
+std::string dqSource(const HopperAttentionBackwardConfig &c) {
+  const unsigned d = c.headDim;
+  constexpr unsigned rowsQ = kHopperDqQueries, keys = kHopperDqKeys;
+  const unsigned keyShift = llvm::Log2_32(keys);
+  const unsigned qBytes = rowsQ * d * 2, kvBytes = keys * d * 2;
+  const unsigned stageBytes = 2 * kvBytes;
+  const unsigned smem = hopperDqSharedBytes(c);
+  const unsigned sAccs = keys / 2, gradAccs = d / 2;
+  const char *type = c.bf16 ? "bf16" : "f16";
+  const std::string name = hopperDqName(c);
+  PtxWriter w;
+  std::string out;
+  out += llvm::formatv("  ptx.var shared @{0}_tiles : b8 extern align 1024\n"
+                       "  ptx.var shared @{0}_bars : b64 [{1}] align 8\n",
+                       name, 1 + 2 * c.stages);
+  out += entryLine(name, type, {"dq"}, smem);
+
+  // Block coordinates (query blocks in reverse launch order, as the
+  // forward's: under a causal mask the last see the most keys).
+  std::string tid = w.let("ptx.sreg tid.x : i32");
+  std::string wg = w.shr(tid, 7);
+  std::string qBlock = w.let(
+      "ptx.sub s32 " +
+      w.add32(w.let("ptx.sreg nctaid.x : i32"), w.i32(-1)) + ", " +
+      w.let("ptx.sreg ctaid.x : i32") + " : i32");
+  std::string head = w.let("ptx.sreg ctaid.y : i32");
+  std::string batch = w.let("ptx.sreg ctaid.z : i32");
+  std::string kvHead = w.let("ptx.div u32 " + head + ", %group : i32");
+  std::string q0 = w.mul32(qBlock, w.i32(rowsQ));
+  std::string zero = w.i32(0), one = w.i32(1), two = w.i32(2);
+  std::string packed = w.let("ptx.setp ne u64 %cu_q, " + w.i64(0) + " : i64");
+  std::string qStart, seqQ, kStart, seqK;
+  sequenceBounds(w, "%cu_q", "%seq_q", batch, packed, qStart, seqQ);
+  sequenceBounds(w, "%cu_k", "%seq_k", batch, packed, kStart, seqK);
+  std::string tmaBatch =
+      w.let("ptx.selp b32 " + zero + ", " + batch + ", " + packed + " : i32");
+  std::string idle = w.setp("ge", q0, seqQ);
+  w.op("ptx.cond_bra " + idle + ", ^done, ^start");
+  w.label("^start:");
+  // Key blocks [jBegin, jBegin + numBlocks) hold every key a row of this
+  // block sees.
+  Window win = windowOf(w, seqQ, seqK);
+  const std::string &offset = win.offset, &hasLeft = win.hasLeft,
+                    &hasRight = win.hasRight;
+  std::string allBlocks = w.shr(w.add32(seqK, w.i32(keys - 1)), keyShift);
+  std::string lastKey = w.add32(
+      w.add32(w.add32(q0, w.i32(rowsQ - 1)), offset), "%window_right");
+  std::string firstKey = w.let("ptx.sub s32 " + w.add32(q0, offset) +
+                               ", %window_left : i32");
+  BlockRange range =
+      blockRange(w, firstKey, hasLeft, lastKey, hasRight, allBlocks, keyShift);
+  const std::string &jBegin = range.begin, &numBlocks = range.count;
+  std::string anyBlocks = w.setp("ne", numBlocks, zero);
+
+  std::string tiles = w.let("ptx.addressof @" + name + "_tiles : i32");
+  std::string bars = w.let("ptx.addressof @" + name + "_bars : i32");
+  std::string first = w.setp("eq", tid, zero);
+  // Barriers: Q and dO's, then per stage the K/V buffer's full and empty.
+  std::string qBar = bars;
+  std::string full0 = w.add32(bars, w.i32(8));
+  std::string empty0 = w.add32(bars, w.i32(8 * (1 + c.stages)));
+  w.op("ptx.mbarrier_init if " + first + " [" + qBar + "], " + one + " : i32");
+  for (unsigned s = 0; s < c.stages; ++s) {
+    w.op("ptx.mbarrier_init if " + first + " [" +
+         w.add32(full0, w.i32(8 * s)) + "], " + one + " : i32");
+    w.op("ptx.mbarrier_init if " + first + " [" +
+         w.add32(empty0, w.i32(8 * s)) + "], " + two + " : i32");
+  }
+  w.op("ptx.fence_mbarrier_init");
+  w.op("ptx.bar_sync 0");
+  std::string qTiles = tiles, doTiles = w.add32(tiles, w.i32(qBytes));
+  std::string ringTiles = w.add32(tiles, w.i32(2 * qBytes));
+  std::string stageMask = w.i32(c.stages - 1);
+  std::string stageShift = w.i32(llvm::Log2_32(c.stages));
+  struct Stage {
+    std::string parity, full, empty, k, v;
+  };
+  auto stageOf = [&](const std::string &it) {
+    Stage s;
+    std::string index =
+        w.let("ptx.and b32 " + it + ", " + stageMask + " : i32");
+    std::string round =
+        w.let("ptx.shr u32 " + it + ", " + stageShift + " : (i32, i32) -> i32");
+    s.parity = w.let("ptx.and b32 " + round + ", " + one + " : i32");
+    std::string barOff = w.mul32(index, w.i32(8));
+    s.full = w.add32(full0, barOff);
+    s.empty = w.add32(empty0, barOff);
+    s.k = w.add32(ringTiles, w.mul32(index, w.i32(stageBytes)));
+    s.v = w.add32(s.k, w.i32(kvBytes));
+    return s;
+  };
+  std::string isProducer = w.setp("eq", wg, zero);
+  w.op("ptx.cond_bra " + isProducer + ", ^producer, ^consumer");
+
+  // Producer: Q and dO once, then K and V of each key block.
+  w.label("^producer:");
+  w.op("ptx.setmaxnreg dec 40");
+  std::string loads =
+      w.let("ptx.and pred " + first + ", " + anyBlocks + " : i1");
+  w.op("ptx.cond_bra " + loads + ", ^load_q, ^done");
+  w.label("^load_q:");
+  w.op("ptx.mbarrier_arrive expect_tx shared [" + qBar + "], " +
+       w.i32(2 * qBytes) + " : i32");
+  std::string qRow = w.add32(qStart, q0);
+  loadTile(w, d, qTiles, "%mq", qRow, head, tmaBatch, rowsQ, qBar);
+  loadTile(w, d, doTiles, "%mdo", qRow, head, tmaBatch, rowsQ, qBar);
+  w.op("ptx.bra ^produce(" + zero + " : i32)");
+  w.label("^produce(%pj: i32):");
+  {
+    Stage ps = stageOf("%pj");
+    std::string freeParity =
+        w.let("ptx.xor b32 " + ps.parity + ", " + one + " : i32");
+    w.waitParity(ps.empty, freeParity, "producer_wait", "producer_issue");
+    w.op("ptx.mbarrier_arrive expect_tx shared [" + ps.full + "], " +
+         w.i32(stageBytes) + " : i32");
+    std::string k0 =
+        w.add32(kStart, w.mul32(w.add32(jBegin, "%pj"), w.i32(keys)));
+    loadTile(w, d, ps.k, "%mk", k0, kvHead, tmaBatch, keys, ps.full);
+    loadTile(w, d, ps.v, "%mv", k0, kvHead, tmaBatch, keys, ps.full);
+    std::string next = w.add32("%pj", one);
+    std::string more = w.setp("lt", next, numBlocks);
+    w.op("ptx.cond_bra " + more + ", ^produce(" + next + " : i32), ^done");
+  }
+
+  // Consumers: warpgroup 1 + g owns query rows q0 + 64 g ... + 63; a thread
+  // holds rows rows[h] (h = 0, 1) of its warp's 16.
+  w.label("^consumer:");
+  w.op("ptx.setmaxnreg inc 232");
+  std::string g = w.add32(wg, w.i32(-1));
+  std::string lane = w.let("ptx.and b32 " + tid + ", " + w.i32(31) + " : i32");
+  std::string lane128 =
+      w.let("ptx.and b32 " + tid + ", " + w.i32(127) + " : i32");
+  std::string warp = w.shr(lane128, 5);
+  std::string quad = w.shr(lane, 2);
+  std::string pairCol = w.mul32(
+      w.let("ptx.and b32 " + lane + ", " + w.i32(3) + " : i32"), two);
+  std::string wgRow0 = w.add32(q0, w.mul32(g, w.i32(64)));
+  std::string row0 =
+      w.add32(wgRow0, w.add32(w.mul32(warp, w.i32(16)), quad));
+  std::string rows[2] = {row0, w.add32(row0, w.i32(8))};
+  std::string wgLeader = w.setp("eq", lane128, zero);
+  std::string descHigh = w.i64(swizzle128DescriptorHigh());
+  std::string descN = w.i64(swizzle128DescriptorHigh(keys * 128));
+  std::string wgOffset = w.mul32(g, w.i32(64 * 128));
+  std::string qDesc = w.descriptor(w.add32(qTiles, wgOffset), descHigh,
+                                   /*clustered=*/false);
+  std::string doDesc = w.descriptor(w.add32(doTiles, wgOffset), descHigh,
+                                    /*clustered=*/false);
+  std::string fz = w.f32("0.000000e+00");
+  std::string negInf = w.f32("0xFF800000");
+  // Each row's lse (negated, log2 units: -inf past seq_q or where the row
+  // saw no key, so that P = 0) and delta.
+  std::string rowBase = w.add64(
+      w.add64(w.let("ptx.mul wide u32 " + tmaBatch +
+                    ", %row_batch : (i32, i32) -> i64"),
+              w.let("ptx.mul wide u32 " + head +
+                    ", %row_head : (i32, i32) -> i64")),
+      w.let("ptx.cvt u64 u32 " + qStart + " : i32 -> i64"));
+  std::string negLse[2], delta[2];
+  for (unsigned h = 0; h < 2; ++h) {
+    std::string inside = w.setp("lt", rows[h], seqQ);
+    std::string bytes = w.let(
+        "ptx.shl b64 " +
+        w.add64(rowBase,
+                w.let("ptx.cvt u64 u32 " + rows[h] + " : i32 -> i64")) +
+        ", " + two + " : (i64, i32) -> i64");
+    std::string l = w.let("ptx.ld if " + inside + " global nc f32 [" +
+                          w.add64("%lse", bytes) + "] : i64 -> f32");
+    std::string dl = w.let("ptx.ld if " + inside + " global nc f32 [" +
+                           w.add64("%delta", bytes) + "] : i64 -> f32");
+    std::string seen =
+        w.let("ptx.setp neu f32 " + l + ", " + negInf + " : f32");
+    seen = w.let("ptx.and pred " + seen + ", " + inside + " : i1");
+    std::string scaled = w.let(
+        "ptx.mul rn f32 " + w.let("ptx.neg f32 " + l + " : f32") + ", " +
+        w.f32("1.44269502") + " : f32");
+    negLse[h] = w.let("ptx.selp f32 " + scaled + ", " + negInf + ", " +
+                      seen + " : f32");
+    delta[h] =
+        w.let("ptx.selp f32 " + dl + ", " + fz + ", " + inside + " : f32");
+  }
+  // Keys a row sees: [lo, hi) (hi at most seq_k; the padding of the last
+  // block is zeros or, packed, the next sequence's keys).
+  std::string lo[2], hi[2];
+  for (unsigned h = 0; h < 2; ++h) {
+    std::string diagonal = w.add32(rows[h], offset);
+    std::string right = w.let(
+        "ptx.min s32 " + w.add32(w.add32(diagonal, "%window_right"), one) +
+        ", " + seqK + " : i32");
+    hi[h] = w.let("ptx.selp b32 " + right + ", " + seqK + ", " + hasRight +
+                  " : i32");
+    lo[h] = w.let("ptx.selp b32 " +
+                  w.let("ptx.sub s32 " + diagonal + ", %window_left : i32") +
+                  ", " + zero + ", " + hasLeft + " : i32");
+  }
+  const std::string gradTypes = repeatedTypes(gradAccs, "f32");
+  std::vector<std::string> gradZero(gradAccs, fz);
+  w.op("ptx.cond_bra " + anyBlocks + ", ^consume, ^finish(" +
+       joined(gradZero) + " : " + gradTypes + ")");
+  w.label("^consume:");
+  w.waitParity(qBar, zero, "q_wait", "q_ready");
+  w.op("ptx.bra ^step(" + zero + ", " + joined(gradZero) + " : i32, " +
+       gradTypes + ")");
+
+  // A step: key block jBegin + j, dQ in %dq*.
+  w.label("^step(%j: i32, " + blockArgs("dq", gradAccs, "f32") + "):");
+  Stage cs = stageOf("%j");
+  std::string kLo = w.mul32(w.add32(jBegin, "%j"), w.i32(keys));
+  // Every element visible: the block's keys below seq_k, at or left of the
+  // warpgroup's first row's right edge and at or right of its last row's
+  // left edge.
+  std::string kLast = w.add32(kLo, w.i32(keys - 1));
+  std::string pastEnd = w.setp("ge", kLast, seqK, "s32");
+  std::string pastRight = w.let(
+      "ptx.and pred " + hasRight + ", " +
+      w.setp("gt", kLast, w.add32(w.add32(wgRow0, offset), "%window_right"),
+             "s32") +
+      " : i1");
+  std::string leftEdge = w.let(
+      "ptx.sub s32 " + w.add32(w.add32(wgRow0, w.i32(63)), offset) +
+      ", %window_left : i32");
+  std::string beforeLeft = w.let("ptx.and pred " + hasLeft + ", " +
+                                 w.setp("lt", kLo, leftEdge, "s32") + " : i1");
+  std::string needsMask = w.let(
+      "ptx.or pred " +
+      w.let("ptx.or pred " + pastEnd + ", " + pastRight + " : i1") + ", " +
+      beforeLeft + " : i1");
+  std::string nextJ = w.add32("%j", one);
+  std::string kCol0 = w.add32(kLo, pairCol);
+  w.waitParity(cs.full, cs.parity, "step_wait", "step_ready");
+  w.op("ptx.cond_bra " + needsMask + ", ^products_masked, ^products");
+  for (bool masked : {true, false}) {
+    const std::string tag = masked ? "_masked" : "";
+    w.label("^products" + tag + ":");
+    w.op("ptx.wgmma_fence");
+    std::vector<std::string> s = issueSharedProduct(
+        w, type, keys, d, qDesc, rowsQ,
+        w.descriptor(cs.k, descHigh, /*clustered=*/false), keys);
+    std::vector<std::string> dp = issueSharedProduct(
+        w, type, keys, d, doDesc, rowsQ,
+        w.descriptor(cs.v, descHigh, /*clustered=*/false), keys);
+    w.op("ptx.wgmma_wait_group 0");
+    // P = 2^(s scale_log2 - lse log2e) (0 for keys the row does not see)
+    // and dS = P (dP - delta), packed as the A operand of dS K.
+    std::vector<std::string> ds(sAccs);
+    for (unsigned e = 0; e < sAccs; ++e) {
+      unsigned h = (e / 2) % 2;
+      std::string p = w.let("ptx.ex2 approx ftz f32 " +
+                            w.let("ptx.fma rn f32 " + s[e] +
+                                  ", %scale_log2, " + negLse[h] + " : f32") +
+                            " : f32");
+      if (masked) {
+        std::string key = w.add32(kCol0, w.i32(8 * (e / 4) + e % 2));
+        std::string visible = w.let(
+            "ptx.and pred " + w.setp("lt", key, hi[h], "s32") + ", " +
+            w.setp("ge", key, lo[h], "s32") + " : i1");
+        p = w.let("ptx.selp f32 " + p + ", " + fz + ", " + visible +
+                  " : f32");
+      }
+      ds[e] = w.let("ptx.mul rn f32 " + p + ", " +
+                    w.let("ptx.sub rn f32 " + dp[e] + ", " + delta[h] +
+                          " : f32") +
+                    " : f32");
+    }
+    std::vector<std::string> dsA = accumulatorAsA(w, type, ds);
+    // dQ += dS K (K N-major).
+    w.op("ptx.wgmma_fence");
+    std::vector<std::string> dq = issueRegisterProduct(
+        w, type, d, argNames("dq", gradAccs), dsA,
+        w.descriptor(cs.k, descN, /*clustered=*/false));
+    w.op("ptx.wgmma_wait_group 0");
+    w.op("ptx.mbarrier_arrive if " + wgLeader + " shared [" + cs.empty +
+         "] : i32");
+    std::string more = w.setp("lt", nextJ, numBlocks);
+    w.op("ptx.cond_bra " + more + ", ^step(" + nextJ + ", " + joined(dq) +
+         " : i32, " + gradTypes + "), ^finish(" + joined(dq) + " : " +
+         gradTypes + ")");
+  }
+
+  // dQ (scaled) as 16-bit pairs, rows below seq_q.
+  w.label("^finish(" + blockArgs("fq", gradAccs, "f32") + "):");
+  std::string base = w.add64(
+      w.add64(w.let("ptx.mul wide u32 " + tmaBatch +
+                    ", %dq_batch : (i32, i32) -> i64"),
+              w.let("ptx.mul wide u32 " + head +
+                    ", %dq_head : (i32, i32) -> i64")),
+      w.let("ptx.cvt u64 u32 " + pairCol + " : i32 -> i64"));
+  for (unsigned h = 0; h < 2; ++h) {
+    std::string rowOk = w.setp("lt", rows[h], seqQ);
+    std::string elems = w.add64(
+        base, w.let("ptx.mul wide u32 " + w.add32(qStart, rows[h]) +
+                    ", %dq_seq : (i32, i32) -> i64"));
+    std::string addr = w.add64(
+        "%dq",
+        w.let("ptx.shl b64 " + elems + ", " + one + " : (i64, i32) -> i64"));
+    storeAccumulatorRow(w, type, "fq", d, h, addr, rowOk, "%scale");
+  }
+  w.op("ptx.bra ^done");
+  w.label("^done:");
+  w.op("ptx.ret");
+  out += w.text;
+  out += "  }\n";
+  return out;
+}
+
+} // namespace
+
+std::string kaio::ops::kernels::hopperAttentionBackwardSource(
+    const HopperAttentionBackwardConfig &c) {
+  return dkdvSource(c) + dqSource(c);
 }
 
 std::vector<HopperAttentionBackwardConfig>

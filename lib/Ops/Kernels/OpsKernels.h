@@ -629,6 +629,23 @@ inline std::string hopperDkdvName(const HopperAttentionBackwardConfig &c) {
   return std::string("hopper_flash_bwd_dkdv_") + (c.bf16 ? "bf16" : "f16") +
          "_d" + std::to_string(c.headDim);
 }
+/// The dQ kernel of the backward on sm_90a: kHopperDqQueries query rows a
+/// block (two consumer warpgroups of 64), blocks of kHopperDqKeys keys of
+/// K and V in a `stages`-deep ring; Q and dO once (dynamic shared memory).
+constexpr unsigned kHopperDqQueries = 128, kHopperDqKeys = 64;
+inline unsigned hopperDqSharedBytes(const HopperAttentionBackwardConfig &c) {
+  return 2 * kHopperDqQueries * c.headDim * 2 +
+         c.stages * 2 * kHopperDqKeys * c.headDim * 2;
+}
+/// `hopper_flash_bwd_dq_f16_d128(q_map, k_map, v_map, do_map, dq,
+/// dq_batch, dq_seq, dq_head, lse, ...)`: as the dK/dV kernel's with one
+/// output; box rows kHopperDqQueries for Q and dO, kHopperDqKeys for K and
+/// V; grid (ceil(seq_q / kHopperDqQueries), heads, batch), 384 threads.
+inline std::string hopperDqName(const HopperAttentionBackwardConfig &c) {
+  return std::string("hopper_flash_bwd_dq_") + (c.bf16 ? "bf16" : "f16") +
+         "_d" + std::to_string(c.headDim);
+}
+/// Both kernels of `config` (dK/dV, then dQ).
 std::string
 hopperAttentionBackwardSource(const HopperAttentionBackwardConfig &config);
 std::vector<HopperAttentionBackwardConfig> getHopperAttentionBackwardConfigs();

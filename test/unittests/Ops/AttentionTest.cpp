@@ -456,7 +456,7 @@ TEST_P(FlashAttentionTest, BackwardLaunchesThreeKernels) {
   }
 }
 
-TEST_P(FlashAttentionTest, BackwardUsesTheTmaWgmmaDkdvOnA90Gpu) {
+TEST_P(FlashAttentionTest, BackwardUsesTheTmaWgmmaKernelsOnA90Gpu) {
   if (!isFake())
     GTEST_SKIP() << "checks the launch through the fake driver";
   rt::Expected<kaio::test::FakeHopper> fake = kaio::test::loadOnFakeHopper();
@@ -467,9 +467,14 @@ TEST_P(FlashAttentionTest, BackwardUsesTheTmaWgmmaDkdvOnA90Gpu) {
     int launches = counters->launches, maps = counters->tensorMapsEncoded;
     rt::Error e = fakeBackward(fake->lib, fake->device, dim);
     ASSERT_FALSE(e) << e.message();
-    // delta, dQ, then dK/dV: a block of 384 threads per 128 keys of each
-    // kv head, four tensor maps (dO's last: 64-row boxes).
+    // delta, dQ (a block of 384 threads per 128 rows of each head), then
+    // dK/dV: a block of 384 threads per 128 keys of each kv head, four
+    // tensor maps each (dO's last: 64-row boxes).
     EXPECT_EQ(counters->launches, launches + 3);
+    EXPECT_EQ(std::string(counters->prevKernel),
+              "hopper_flash_bwd_dq_f16_d" + std::to_string(dim));
+    EXPECT_EQ(counters->prevGrid[0], 2u); // ceil(130 / 128)
+    EXPECT_EQ(counters->prevGrid[1], 4u);
     EXPECT_EQ(std::string(counters->lastKernel),
               "hopper_flash_bwd_dkdv_f16_d" + std::to_string(dim));
     EXPECT_EQ(counters->lastGrid[0], 2u); // ceil(200 / 128)
@@ -478,11 +483,13 @@ TEST_P(FlashAttentionTest, BackwardUsesTheTmaWgmmaDkdvOnA90Gpu) {
     EXPECT_EQ(counters->lastBlock[0], 384u);
     EXPECT_EQ(counters->lastSharedBytes,
               unsigned(2 * 128 * dim * 2 + 2 * (2 * 64 * dim * 2 + 512)));
-    EXPECT_EQ(counters->tensorMapsEncoded, maps + 4);
+    EXPECT_EQ(counters->tensorMapsEncoded, maps + 8);
     EXPECT_EQ(counters->lastTensorMapBox[2], 64u);
     // Asked for, the portable kernel; head dim 256 has only that one.
     e = fakeBackward(fake->lib, fake->device, dim, true, /*portable=*/true);
     ASSERT_FALSE(e) << e.message();
+    EXPECT_EQ(std::string(counters->prevKernel),
+              "flash_bwd_dq_f16_d" + std::to_string(dim));
     EXPECT_EQ(std::string(counters->lastKernel),
               "flash_bwd_dkdv_f16_d" + std::to_string(dim));
   }

@@ -1,13 +1,13 @@
-//===- HopperAttentionBackwardKernelsTest.cpp - sm_90a dK/dV --------------===//
+//===- HopperAttentionBackwardKernelsTest.cpp - sm_90a dQ, dK, dV ---------===//
 //
-// The warp-specialised TMA + wgmma dK/dV kernel of the attention backward
-// in the interpreter against f64 reference gradients (P from an f64
-// softmax; lse and delta = rowsum(dO O) given to the kernel as the forward
-// and flash_bwd_prep would): ragged lengths (key blocks past seq_k, query
-// blocks past seq_q), causal top-left and bottom-right, sliding windows
-// (key blocks no query sees get zeros), GQA (dK and dV summed over the
-// group), packed variable-length batches, bshd and bhsd, f16 and bf16,
-// head dims 64 and 128.
+// The warp-specialised TMA + wgmma kernels of the attention backward (dK/dV
+// and dQ) in the interpreter against f64 reference gradients (P from an
+// f64 softmax; lse and delta = rowsum(dO O) given to the kernels as the
+// forward and flash_bwd_prep would): ragged lengths (key blocks past
+// seq_k, query blocks past seq_q), causal top-left and bottom-right,
+// sliding windows (key blocks no query sees get zeros), GQA (dK and dV
+// summed over the group), packed variable-length batches, bshd and bhsd,
+// f16 and bf16, head dims 64 and 128.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,7 +25,7 @@ namespace {
 
 using Case = AttentionShape;
 
-using HopperDkdvTest = HopperKernelsTest<Case>;
+using HopperBackwardTest = HopperKernelsTest<Case>;
 
 /// Runs case `c` in the interpreter (adding its counts to `profile` when
 /// given) and checks dK and dV against the f64 reference gradients.
@@ -54,8 +54,8 @@ void runAndCheck(mlir::ModuleOp module, const Case &c,
   std::vector<float> lse(size_t(lay.storeBatch) * c.heads * rowsPerHead,
                          0.0f),
       delta(lse.size(), 0.0f);
-  std::vector<double> gk(kvElems, 0.0), gv(kvElems, 0.0);
-  std::vector<bool> owned(kvElems, false);
+  std::vector<double> wantQ(qElems, 0.0), gk(kvElems, 0.0), gv(kvElems, 0.0);
+  std::vector<bool> ownedQ(qElems, false), owned(kvElems, false);
   for (unsigned b = 0; b < lay.batch; ++b) {
     const unsigned sq = c.packed ? c.seqQ[b] : lay.rowsQ;
     const unsigned sk = c.packed ? c.seqK[b] : lay.rowsK;
@@ -69,6 +69,8 @@ void runAndCheck(mlir::ModuleOp module, const Case &c,
     for (unsigned h = 0; h < c.heads; ++h)
       for (unsigned i = 0; i < sq; ++i) {
         const unsigned kh = h / group;
+        for (unsigned x = 0; x < c.dim; ++x)
+          ownedQ[at(lay.strideQ, sb, q0 + i, h, x)] = true;
         auto qv = [&](const std::vector<double> &t, unsigned x) {
           return t[at(lay.strideQ, sb, q0 + i, h, x)];
         };
@@ -117,6 +119,7 @@ void runAndCheck(mlir::ModuleOp module, const Case &c,
           double ds = pj * (dp - double(delta[row]));
           for (unsigned x = 0; x < c.dim; ++x) {
             gk[at(lay.strideKV, sb, k0 + j, kh, x)] += scale * ds * qv(q, x);
+            wantQ[at(lay.strideQ, sb, q0 + i, h, x)] += scale * ds * kv(k, j, x);
             gv[at(lay.strideKV, sb, k0 + j, kh, x)] += pj * qv(dO, x);
           }
         }
@@ -131,10 +134,11 @@ void runAndCheck(mlir::ModuleOp module, const Case &c,
   };
   uint64_t gq = upload(qBits), gkk = upload(kBits), gvv = upload(vBits),
            gdo = upload(doBits), glse = upload(lse), gdelta = upload(delta);
-  // dK and dV start as a sentinel: every owned element must be written.
+  // dQ, dK and dV start as a sentinel: every owned element must be
+  // written, no other.
   const uint16_t sentinel = 0x7bff;
-  std::vector<uint16_t> fill(kvElems, sentinel);
-  uint64_t gdk = upload(fill), gdv = upload(fill);
+  std::vector<uint16_t> fill(kvElems, sentinel), fillQ(qElems, sentinel);
+  uint64_t gdk = upload(fill), gdv = upload(fill), gdq = upload(fillQ);
   uint64_t cuQ = 0, cuK = 0;
   if (c.packed) {
     std::vector<int32_t> offQ(lay.startQ.begin(), lay.startQ.end()),
@@ -150,41 +154,63 @@ void runAndCheck(mlir::ModuleOp module, const Case &c,
                        {c.dim, heads, seq, lay.storeBatch}, stride,
                        {64, 1, rows, 1});
   };
-  uint64_t mq = map(gq, c.heads, lay.rowsQ, lay.strideQ, kHopperDkdvQueries);
-  uint64_t mdo =
-      map(gdo, c.heads, lay.rowsQ, lay.strideQ, kHopperDkdvQueries);
-  uint64_t mk = map(gkk, c.kvHeads, lay.rowsK, lay.strideKV, kHopperDkdvKeys);
-  uint64_t mv = map(gvv, c.kvHeads, lay.rowsK, lay.strideKV, kHopperDkdvKeys);
+  const unsigned maxQ = *std::max_element(c.seqQ.begin(), c.seqQ.end());
   const unsigned maxK = *std::max_element(c.seqK.begin(), c.seqK.end());
-  const auto &s = lay.strideKV;
-  interp::LaunchOptions options;
-  options.profile = profile;
-  options.dynamicSharedBytes = hopperDkdvSharedBytes(config);
-  ASSERT_LE(options.dynamicSharedBytes, 227u * 1024);
-  interp::LaunchResult r = in.launch(
-      hopperDkdvName(config),
-      {(maxK + kHopperDkdvKeys - 1) / kHopperDkdvKeys, c.kvHeads, lay.batch},
-      {384},
-      {mq, mk, mv, mdo, gdk, s[3], s[2], s[1], gdv, s[3], s[2], s[1], glse,
-       gdelta, uint64_t(c.heads) * rowsPerHead, rowsPerHead, c.seqQ[0],
-       c.seqK[0], group,
-       interp::Interpreter::argF32(float(scale * M_LOG2E)),
-       interp::Interpreter::argF32(float(scale)),
-       uint64_t(uint32_t(c.windowLeft)), uint64_t(uint32_t(c.windowRight)),
-       uint64_t(c.bottomRight), cuQ, cuK},
-      options);
-  ASSERT_TRUE(r.success) << r.message();
+  // The arguments after the outputs' pointers and strides.
+  const std::vector<uint64_t> rest = {
+      glse,
+      gdelta,
+      uint64_t(c.heads) * rowsPerHead,
+      rowsPerHead,
+      c.seqQ[0],
+      c.seqK[0],
+      group,
+      interp::Interpreter::argF32(float(scale * M_LOG2E)),
+      interp::Interpreter::argF32(float(scale)),
+      uint64_t(uint32_t(c.windowLeft)),
+      uint64_t(uint32_t(c.windowRight)),
+      uint64_t(c.bottomRight),
+      cuQ,
+      cuK};
+  auto launch = [&](const std::string &kernel, unsigned queryRows,
+                    unsigned keyRows, interp::Dim3 grid, unsigned smem,
+                    std::vector<uint64_t> outputs) {
+    std::vector<uint64_t> args = {
+        map(gq, c.heads, lay.rowsQ, lay.strideQ, queryRows),
+        map(gkk, c.kvHeads, lay.rowsK, lay.strideKV, keyRows),
+        map(gvv, c.kvHeads, lay.rowsK, lay.strideKV, keyRows),
+        map(gdo, c.heads, lay.rowsQ, lay.strideQ, queryRows)};
+    args.insert(args.end(), outputs.begin(), outputs.end());
+    args.insert(args.end(), rest.begin(), rest.end());
+    interp::LaunchOptions options;
+    options.profile = profile;
+    options.dynamicSharedBytes = smem;
+    ASSERT_LE(smem, 227u * 1024);
+    interp::LaunchResult r = in.launch(kernel, grid, {384}, args, options);
+    ASSERT_TRUE(r.success) << kernel << ": " << r.message();
+  };
+  const auto &s = lay.strideKV, &sq = lay.strideQ;
+  launch(hopperDkdvName(config), kHopperDkdvQueries, kHopperDkdvKeys,
+         {(maxK + kHopperDkdvKeys - 1) / kHopperDkdvKeys, c.kvHeads,
+          lay.batch},
+         hopperDkdvSharedBytes(config),
+         {gdk, s[3], s[2], s[1], gdv, s[3], s[2], s[1]});
+  launch(hopperDqName(config), kHopperDqQueries, kHopperDqKeys,
+         {(maxQ + kHopperDqQueries - 1) / kHopperDqQueries, c.heads,
+          lay.batch},
+         hopperDqSharedBytes(config), {gdq, sq[3], sq[2], sq[1]});
+  ASSERT_FALSE(::testing::Test::HasFatalFailure());
   // P and dS are rounded to the element type before their products:
   // errors relative to each gradient's largest magnitude.
   const double rel = c.bf16 ? 3e-2 : 4e-3;
   auto compare = [&](const char *what, const std::vector<double> &want,
-                     uint64_t address) {
-    std::vector<uint16_t> bits(kvElems);
+                     const std::vector<bool> &owned, uint64_t address) {
+    std::vector<uint16_t> bits(want.size());
     in.read(address, bits);
     double mag = 1e-3;
     for (double x : want)
       mag = std::max(mag, std::fabs(x));
-    for (size_t i = 0; i < kvElems; ++i) {
+    for (size_t i = 0; i < want.size(); ++i) {
       if (!owned[i]) {
         ASSERT_EQ(bits[i], sentinel) << what << ": wrote element " << i;
         continue;
@@ -194,11 +220,12 @@ void runAndCheck(mlir::ModuleOp module, const Case &c,
           << what << " element " << i << " (largest " << mag << ")";
     }
   };
-  compare("dK", gk, gdk);
-  compare("dV", gv, gdv);
+  compare("dQ", wantQ, ownedQ, gdq);
+  compare("dK", gk, owned, gdk);
+  compare("dV", gv, owned, gdv);
 }
 
-TEST_P(HopperDkdvTest, MatchesF64Gradients) {
+TEST_P(HopperBackwardTest, MatchesF64Gradients) {
   ASSERT_TRUE(*module) << "the generated module does not parse";
   runAndCheck(**module, GetParam());
 }
@@ -213,7 +240,7 @@ Case packed(bool bf16, unsigned dim, std::vector<unsigned> sq,
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Shapes, HopperDkdvTest,
+    Shapes, HopperBackwardTest,
     ::testing::Values(
         dense(false, 64, 1, 1, 1, 1, 1), dense(false, 64, 2, 2, 2, 130, 77),
         causal(dense(true, 64, 1, 4, 2, 70, 150), false),
@@ -234,27 +261,33 @@ INSTANTIATE_TEST_SUITE_P(
 
 namespace {
 
-using HopperDkdvProfileTest = HopperKernelsTest<int>;
+using HopperBackwardProfileTest = HopperKernelsTest<int>;
 
-/// What a step costs: four wgmma products (S^T, dP^T, dV, dK: nothing
-/// recomputed), lse and delta read from shared memory without bank
+/// What a step costs: four wgmma products in the dK/dV kernel (S^T, dP^T,
+/// dV, dK: nothing recomputed), three in the dQ kernel, lse and delta read from shared memory without bank
 /// conflicts (the producer's stores too), and per consumer warp and step
 /// the issue, P, dS and their packing, not the mask's compares (steps
 /// every element of which is visible skip them).
-TEST_F(HopperDkdvProfileTest, AStepIsFourProductsAndNoConflicts) {
+TEST_F(HopperBackwardProfileTest, AStepIsFourProductsAndNoConflicts) {
   ASSERT_TRUE(*module) << "the generated module does not parse";
-  auto profileOf = [&](unsigned seqQ) {
+  const HopperAttentionBackwardConfig config{false, 128, 2};
+  auto profileOf = [&](unsigned seqQ, bool dq) {
     interp::Profile profile;
     runAndCheck(**module, dense(false, 128, 1, 1, 1, seqQ, 128), &profile);
-    const interp::KernelProfile *k = profile.find(
-        hopperDkdvName(HopperAttentionBackwardConfig{false, 128, 2}));
+    const interp::KernelProfile *k =
+        profile.find(dq ? hopperDqName(config) : hopperDkdvName(config));
     EXPECT_NE(k, nullptr);
     return k ? *k : interp::KernelProfile();
   };
-  interp::KernelProfile at256 = profileOf(256), at512 = profileOf(512);
+  interp::KernelProfile at256 = profileOf(256, false),
+                        at512 = profileOf(512, false);
   // 128 keys, 512 queries: 8 steps of four 64 x 64 x 128 products per
   // consumer warpgroup.
   EXPECT_EQ(at512.mmaFlops["f16"], 2ull * 8 * 4 * 2 * 64 * 64 * 128);
+  // dQ: 4 query blocks of 2 warpgroups, 2 key blocks of 64, three
+  // products (S, dP, dS K) a step.
+  EXPECT_EQ(profileOf(512, true).mmaFlops["f16"],
+            4ull * 2 * 2 * 3 * 2 * 64 * 64 * 128);
   for (const char *kind : {"ld.shared", "st.shared"}) {
     ASSERT_TRUE(at512.shared.count(kind)) << kind;
     EXPECT_EQ(at512.shared[kind].bankConflicts(), 0u) << kind;
