@@ -98,9 +98,10 @@ struct AttentionOptions {
   Matrix lse;
   /// The backward's f32 scratch of flashAttentionBackwardWorkspaceElements.
   Matrix workspace;
-  /// The forward, and the backward's dK/dV kernel, run the portable
-  /// mma.sync kernels even on a 9.0 GPU (comparisons and tests of the path
-  /// every other GPU takes).
+  /// The forward and the backward run the portable mma.sync kernels even
+  /// on a 9.0 GPU (comparisons and tests of the path every other GPU
+  /// takes; there the backward's dQ and dK/dV kernels are TMA + wgmma at
+  /// head dims 64 and 128).
   bool portable = false;
   /// How the sm_90a forward's two consumer warpgroups share the tensor
   /// cores (the portable forward and the backward ignore it; PingPong at
