@@ -11,7 +11,7 @@ causal) for the forward and 2.5 times that for the backward, as kaio-bench's
 BM_FlashAttention* do. --backward times dq, dk, dv from the forward's output
 and logsumexp (KAIO's flash_attention_backward against torch.autograd.grad
 through SDPA, its forward not timed); --portable runs KAIO's mma.sync
-forward even on a 9.0 GPU; --schedule ping_pong|independent picks how the
+kernels (forward, or backward with --backward) even on a 9.0 GPU; --schedule ping_pong|independent picks how the
 9.0 forward's consumer warpgroups share the tensor cores (default: the
 library's choice). Prints a Markdown table (JSON too with --json)
 with KAIO / SDPA as the ratio (> 1: KAIO faster) and the largest difference
@@ -63,7 +63,7 @@ def measure(q, k, v, causal, backward, portable, schedule=None):
     grads = tuple(torch.empty_like(t) for t in (q, k, v))
     kaio_ms = median_ms(lambda: ops.flash_attention_backward(
         q, k, v, out, dout, lse, causal=causal, dq=grads[0], dk=grads[1],
-        dv=grads[2]), "cuda")
+        dv=grads[2], portable=portable), "cuda")
     leaves = tuple(t.detach().requires_grad_() for t in (qt, kt, vt))
     y = F.scaled_dot_product_attention(*leaves, is_causal=causal)
     g = dout.transpose(1, 2)
@@ -83,7 +83,7 @@ def main():
     parser.add_argument("--backward", action="store_true",
                         help="time the backward (dq, dk, dv)")
     parser.add_argument("--portable", action="store_true",
-                        help="KAIO's mma.sync forward even on a 9.0 GPU")
+                        help="KAIO's mma.sync kernels even on a 9.0 GPU")
     parser.add_argument("--schedule", choices=("ping_pong", "independent"),
                         default=None,
                         help="the 9.0 forward's warpgroup schedule")

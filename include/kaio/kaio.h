@@ -463,9 +463,8 @@ kaio_attention_bshd(kaio_devptr data, kaio_dtype dtype, int64_t batch,
 
 /* kaio_attention_options' flags. */
 enum {
-  /* The forward runs the portable mma.sync kernel even on a 9.0 GPU
-     (comparisons and tests of every other GPU's path; the backward has
-     only that path). */
+  /* The forward and the backward run the portable mma.sync kernels even
+     on a 9.0 GPU (comparisons and tests of every other GPU's path). */
   KAIO_ATTENTION_PORTABLE = 1,
   /* The 9.0 forward's two consumer warpgroups take turns issuing their
      products (FlashAttention-3's ping-pong; head dims 64 and 128), or each

@@ -616,11 +616,13 @@ def flash_attention_backward(q, k, v, out, dout, lse, scale=None,
                              window=(-1, -1), layout="bshd",
                              cu_seqlens_q=None, cu_seqlens_k=None,
                              max_seqlen_q=0, max_seqlen_k=0, dq=None, dk=None,
-                             dv=None, stream=None):
+                             dv=None, stream=None, portable=False):
     """(dq, dk, dv) of flash_attention(q, k, v, ...) = out, from the
     gradient dout and the forward's lse (return_lse=True), with the same
     options (packed sequences also need max_seqlen_k). Deterministic: GQA
-    heads are summed in order, no atomics."""
+    heads are summed in order, no atomics. portable=True runs the mma.sync
+    kernels even on a 9.0 GPU (which otherwise runs TMA + wgmma ones at
+    head dims 64 and 128)."""
     fn = "kaio.ops.flash_attention_backward"
     if layout not in ("bshd", "bhsd"):
         raise invalid(fn, "layout", "%r is not 'bshd' or 'bhsd'" % (layout,))
@@ -642,7 +644,7 @@ def flash_attention_backward(q, k, v, out, dout, lse, scale=None,
         lib.kaio_flash_attention_backward_workspace_elements(
             ctypes.byref(tensors[0])), 1),), "float32")
     opts = _attention_options(scale, causal, bottom_right, window,
-                              max_seqlen_q, max_seqlen_k)
+                              max_seqlen_q, max_seqlen_k, portable)
     c.run("kaio_flash_attention_backward",
           *[ctypes.byref(t) for t in tensors],
           c.m("cu_seqlens_q", cu_seqlens_q), c.m("cu_seqlens_k", cu_seqlens_k),

@@ -420,10 +420,14 @@ class OpsTest(unittest.TestCase):
         self.assertEqual((dq.shape, dk.shape, dv.shape),
                          ((2, 100, 8, 64), (2, 100, 2, 64), (2, 100, 2, 64)))
         self.assertLaunched(6, "flash_bwd_dkdv_bf16_d64")
+        # portable=True reaches the options (the same kernels on an 8.0 GPU).
+        ops.flash_attention_backward(q, kv, kv, out, out, lse, causal=True,
+                                     portable=True)
+        self.assertLaunched(9, "flash_bwd_dkdv_bf16_d64")
         with self.assertRaises(ValueError) as e:
             ops.flash_attention_backward(q, kv, kv, out, out, None)
         self.assertIn("lse: null", str(e.exception))
-        self.assertEqual(fake().launches, self.launches + 6)
+        self.assertEqual(fake().launches, self.launches + 9)
 
     def test_flash_decode(self):
         q = kaio.DeviceArray.empty((3, 1, 8, 128), "float16")
