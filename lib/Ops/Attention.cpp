@@ -433,9 +433,16 @@ bool tmaReadable(const AttentionTensor &t) {
   return t.data % 16 == 0 && t.headStride % 8 == 0 && t.seqStride % 8 == 0 &&
          t.batchStride % 8 == 0;
 }
+/// Whether the sm_90a kernels can store `t`'s 16-bit pairs: 4-byte aligned
+/// pairs, and strides that fit the 32-bit arguments they take (a view into
+/// a larger tensor, e.g. one of a fused QKV gradient's, may not).
 bool pairWritable(const AttentionTensor &t) {
+  auto fits = [](std::int64_t stride) {
+    return stride <= std::int64_t(UINT32_MAX);
+  };
   return t.data % 4 == 0 && t.headStride % 2 == 0 && t.seqStride % 2 == 0 &&
-         t.batchStride % 2 == 0;
+         t.batchStride % 2 == 0 && fits(t.headStride) &&
+         fits(t.seqStride) && fits(t.batchStride);
 }
 
 } // namespace

@@ -134,9 +134,13 @@ std::string dkdvSource(const HopperAttentionBackwardConfig &c) {
   std::string firstQuery = w.let(
       "ptx.sub s32 " + w.let("ptx.sub s32 " + kb0 + ", " + offset + " : i32") +
       ", %window_right : i32");
+  // (The block's last key below seq_k: with a bounded left window, query
+  // blocks that see only keys past it have nothing to add.)
+  std::string lastKey =
+      w.let("ptx.min s32 " + w.add32(kb0, w.i32(keys - 1)) + ", " +
+            w.add32(seqK, w.i32(-1)) + " : i32");
   std::string lastQuery = w.add32(
-      w.let("ptx.sub s32 " + w.add32(kb0, w.i32(keys - 1)) + ", " + offset +
-            " : i32"),
+      w.let("ptx.sub s32 " + lastKey + ", " + offset + " : i32"),
       "%window_left");
   BlockRange range = blockRange(w, firstQuery, hasRight, lastQuery, hasLeft,
                                 allBlocks, qShift);
@@ -385,7 +389,9 @@ std::string dkdvSource(const HopperAttentionBackwardConfig &c) {
     };
     std::vector<std::string> negLses = loadRow(0);
     // Key in [q + offset - window_left, q + offset + window_right]: q in
-    // [key - offset - window_right, key - offset + window_left].
+    // [key - offset - window_right, key - offset + window_left]. Keys past
+    // seq_k (zeros, or packed, the next sequence's) are not masked: their
+    // rows of dK and dV are never stored, and nothing else reads them.
     std::string qLo[2], qHi[2];
     if (masked)
       for (unsigned h = 0; h < 2; ++h) {

@@ -750,7 +750,8 @@ TEST_P(FlashAttentionTest, MatchesAnF64ReferenceOnTheGpu) {
 template <class T>
 void expectBackwardMatchesReference(rt::Device &device, Library &lib,
                                     AttentionCase c, double relative,
-                                    bool portable = false) {
+                                    bool portable = false,
+                                    std::int64_t windowLeft = -1) {
   const auto [B, S, H, Hk, D, causal] = c;
   std::mt19937 rng(29);
   std::uniform_real_distribution<float> dist(-1, 1);
@@ -778,6 +779,7 @@ void expectBackwardMatchesReference(rt::Device &device, Library &lib,
   AttentionOptions opt;
   opt.causal = causal;
   opt.portable = portable;
+  opt.windowLeft = windowLeft;
   opt.lse = Matrix::vector(f32->view().subview(0, B * H * S), B * H * S);
   opt.workspace =
       Matrix::vector(f32->view().subview(B * H * S, B * H * S), B * H * S);
@@ -805,21 +807,24 @@ void expectBackwardMatchesReference(rt::Device &device, Library &lib,
   for (std::int64_t b = 0; b < B; ++b)
     for (std::int64_t h = 0; h < H; ++h)
       for (std::int64_t i = 0; i < S; ++i) {
+        // Keys [first, keys) (a window: at most windowLeft before i).
         const std::int64_t kh = h / (H / Hk), keys = causal ? i + 1 : S;
-        std::vector<double> p(keys);
+        const std::int64_t first =
+            windowLeft < 0 ? 0 : std::max<std::int64_t>(0, i - windowLeft);
+        std::vector<double> p(keys, 0.0);
         double mx = -INFINITY, sum = 0, delta = 0;
-        for (std::int64_t j = 0; j < keys; ++j) {
+        for (std::int64_t j = first; j < keys; ++j) {
           double dot = 0;
           for (std::int64_t d = 0; d < D; ++d)
             dot += f(hq[qi(b, i, h) + d]) * f(hk[ki(b, j, kh) + d]);
           p[j] = dot * scale;
           mx = std::max(mx, p[j]);
         }
-        for (double &x : p)
-          sum += (x = std::exp(x - mx));
+        for (std::int64_t j = first; j < keys; ++j)
+          sum += (p[j] = std::exp(p[j] - mx));
         for (std::int64_t d = 0; d < D; ++d)
           delta += f(hdo[qi(b, i, h) + d]) * f(out[qi(b, i, h) + d]);
-        for (std::int64_t j = 0; j < keys; ++j) {
+        for (std::int64_t j = first; j < keys; ++j) {
           double pj = p[j] / sum, dp = 0;
           for (std::int64_t d = 0; d < D; ++d)
             dp += f(hdo[qi(b, i, h) + d]) * f(hv[ki(b, j, kh) + d]);
@@ -846,7 +851,9 @@ void expectBackwardMatchesReference(rt::Device &device, Library &lib,
                     std::to_string(want[i]) + ";";
     EXPECT_EQ(wrong, 0u) << what << " B " << B << " S " << S << " H " << H
                          << ":" << Hk << " D " << D
-                         << (causal ? " causal" : "") << " (largest " << mag
+                         << (causal ? " causal" : "") << " window "
+                         << windowLeft << (portable ? " portable" : "")
+                         << " (largest " << mag
                          << "):" << examples;
   };
   compare("dq", wq, rq);
@@ -877,6 +884,11 @@ TEST_P(FlashAttentionTest, BackwardMatchesAnF64ReferenceOnTheGpu) {
       *device, *lib, {1, 200, 2, 2, 64, false}, 4e-3, /*portable=*/true);
   expectBackwardMatchesReference<rt::BFloat16>(
       *device, *lib, {2, 333, 4, 1, 128, true}, 3e-2);
+  // A sliding window (70 keys back): query and key blocks that see nothing
+  // skipped, masked steps at both edges.
+  for (bool portable : {false, true})
+    expectBackwardMatchesReference<rt::Half>(
+        *device, *lib, {1, 300, 4, 2, 64, true}, 4e-3, portable, 70);
 }
 
 TEST_P(FlashAttentionTest, DecodeMatchesAnF64ReferenceOnTheGpu) {
