@@ -142,6 +142,11 @@ for s in "${steps[@]}"; do
       --launch-count 1 --section SpeedOfLight --section ComputeWorkloadAnalysis \
       --section WarpStateStats --section Occupancy --section LaunchStats \
       "$build/bin/kaio-bench" --filter 'FlashAttentionF16/seq:8192/dim:128/causal:0/'
+    # Where the sm_90a backward's time goes (tensor pipe, stalls).
+    step ncu-backward 60 ncu --kernel-name regex:hopper_flash_bwd --launch-skip 2 \
+      --launch-count 2 --section SpeedOfLight --section ComputeWorkloadAnalysis \
+      --section WarpStateStats --section Occupancy --section LaunchStats \
+      "$build/bin/kaio-bench" --filter 'FlashAttentionBwdF16/seq:8192/dim:128/causal:0/'
     step bench-rows 90 "$build/bin/kaio-bench" --filter \
       '(Softmax|RmsNorm|LayerNorm)[A-Za-z0-9]*VsCopy/rows:32768/cols:8192|NormBwd.*cols:4096|GeluTanhBF16|SwiGluBF16|FlashDecode|GemvTransposedBF16VsCopy|ReduceColsSumBF16VsCopy' \
       --json "$out/bench-rows.json" ;;
