@@ -105,19 +105,14 @@ std::string dkdvSource(const HopperAttentionBackwardConfig &c) {
   out += entryLine(name, type, {"dk", "dv"}, smem);
 
   // Block coordinates and this batch's sequences.
-  std::string tid = w.let("ptx.sreg tid.x : i32");
-  std::string wg = w.shr(tid, 7);
+  BlockSetup b = blockSetup(w);
+  const std::string &tid = b.tid, &qStart = b.qStart, &seqQ = b.seqQ,
+                    &kStart = b.kStart, &seqK = b.seqK,
+                    &tmaBatch = b.tmaBatch;
   std::string kb0 =
       w.mul32(w.let("ptx.sreg ctaid.x : i32"), w.i32(keys));
   std::string kvHead = w.let("ptx.sreg ctaid.y : i32");
-  std::string batch = w.let("ptx.sreg ctaid.z : i32");
   std::string zero = w.i32(0), one = w.i32(1), two = w.i32(2);
-  std::string packed = w.let("ptx.setp ne u64 %cu_q, " + w.i64(0) + " : i64");
-  std::string qStart, seqQ, kStart, seqK;
-  sequenceBounds(w, "%cu_q", "%seq_q", batch, packed, qStart, seqQ);
-  sequenceBounds(w, "%cu_k", "%seq_k", batch, packed, kStart, seqK);
-  std::string tmaBatch =
-      w.let("ptx.selp b32 " + zero + ", " + batch + ", " + packed + " : i32");
   std::string idle = w.setp("ge", kb0, seqK);
   w.op("ptx.cond_bra " + idle + ", ^done, ^start");
   w.label("^start:");
@@ -166,40 +161,25 @@ std::string dkdvSource(const HopperAttentionBackwardConfig &c) {
   std::string full0 = w.add32(bars, w.i32(8));
   std::string empty0 = w.add32(bars, w.i32(8 * (1 + c.stages)));
   w.op("ptx.mbarrier_init if " + first + " [" + kvBar + "], " + one + " : i32");
-  for (unsigned s = 0; s < c.stages; ++s) {
-    w.op("ptx.mbarrier_init if " + first + " [" +
-         w.add32(full0, w.i32(8 * s)) + "], " + w.i32(33) + " : i32");
-    w.op("ptx.mbarrier_init if " + first + " [" +
-         w.add32(empty0, w.i32(8 * s)) + "], " + two + " : i32");
-  }
+  initRing(w, first, full0, empty0, c.stages, 33, 2);
   w.op("ptx.fence_mbarrier_init");
   w.op("ptx.bar_sync 0");
   std::string kTiles = tiles, vTiles = w.add32(tiles, w.i32(kvBytes));
   std::string ringTiles = w.add32(tiles, w.i32(2 * kvBytes));
   std::string rowTiles =
       w.add32(ringTiles, w.i32(c.stages * stageBytes));
-  std::string stageMask = w.i32(c.stages - 1);
-  std::string stageShift = w.i32(llvm::Log2_32(c.stages));
-  struct Stage {
-    std::string parity, full, empty, q, dO, rows;
+  struct Stage : RingSlot {
+    std::string q, dO, rows;
   };
   auto stageOf = [&](const std::string &it) {
-    Stage s;
-    std::string index =
-        w.let("ptx.and b32 " + it + ", " + stageMask + " : i32");
-    std::string round =
-        w.let("ptx.shr u32 " + it + ", " + stageShift + " : (i32, i32) -> i32");
-    s.parity = w.let("ptx.and b32 " + round + ", " + one + " : i32");
-    std::string barOff = w.mul32(index, w.i32(8));
-    s.full = w.add32(full0, barOff);
-    s.empty = w.add32(empty0, barOff);
-    s.q = w.add32(ringTiles, w.mul32(index, w.i32(stageBytes)));
+    Stage s{ringSlot(w, it, c.stages, full0, empty0), "", "", ""};
+    s.q = w.add32(ringTiles, w.mul32(s.index, w.i32(stageBytes)));
     s.dO = w.add32(s.q, w.i32(qBytes));
-    s.rows = w.add32(rowTiles, w.mul32(index, w.i32(kRowBytes)));
+    s.rows = w.add32(rowTiles, w.mul32(s.index, w.i32(kRowBytes)));
     return s;
   };
   std::string anySteps = w.setp("ne", steps, zero);
-  std::string isProducer = w.setp("eq", wg, zero);
+  std::string isProducer = w.setp("eq", b.wg, zero);
   w.op("ptx.cond_bra " + isProducer + ", ^producer, ^consumer");
 
   // Producer: thread 0 loads K and V once, then Q and dO of each step
@@ -257,39 +237,13 @@ std::string dkdvSource(const HopperAttentionBackwardConfig &c) {
     stepOf("%ri", head, q0);
     std::string lane = w.let("ptx.and b32 " + tid + ", " + w.i32(31) +
                              " : i32");
-    std::string negInf = w.f32("0xFF800000");
     for (unsigned half = 0; half < rowsQ / 32; ++half) {
-      std::string r = w.add32(q0, w.add32(lane, w.i32(32 * half)));
-      std::string inside = w.setp("lt", r, seqQ, "s32");
-      std::string index = w.add64(
-          w.add64(w.let("ptx.mul wide u32 " + tmaBatch +
-                        ", %row_batch : (i32, i32) -> i64"),
-                  w.let("ptx.mul wide u32 " + head +
-                        ", %row_head : (i32, i32) -> i64")),
-          w.let("ptx.cvt u64 u32 " + w.add32(qStart, r) + " : i32 -> i64"));
-      std::string bytes = w.let("ptx.shl b64 " + index + ", " + two +
-                                " : (i64, i32) -> i64");
-      std::string l = w.let("ptx.ld if " + inside + " global nc f32 [" +
-                            w.add64("%lse", bytes) + "] : i64 -> f32");
-      std::string dl = w.let("ptx.ld if " + inside + " global nc f32 [" +
-                             w.add64("%delta", bytes) + "] : i64 -> f32");
-      std::string seen =
-          w.let("ptx.setp neu f32 " + l + ", " + negInf + " : f32");
-      seen = w.let("ptx.and pred " + seen + ", " + inside + " : i1");
-      std::string scaled = w.let(
-          "ptx.mul rn f32 " + w.let("ptx.neg f32 " + l + " : f32") + ", " +
-          w.f32("1.44269502") + " : f32");
-      std::string negLse = w.let("ptx.selp f32 " + scaled + ", " + negInf +
-                                 ", " + seen + " : f32");
-      std::string delta = w.let("ptx.selp f32 " + dl + ", " +
-                                w.f32("0.000000e+00") + ", " + inside +
-                                " : f32");
-      std::string at =
-          w.add32(ps.rows, w.mul32(w.add32(lane, w.i32(32 * half)),
-                                   w.i32(4)));
-      w.op("ptx.st shared f32 [" + at + "], " + negLse + " : i32, f32");
+      std::string r = w.add32(lane, w.i32(32 * half));
+      RowStats st = loadRowStats(w, b, head, w.add32(q0, r));
+      std::string at = w.add32(ps.rows, w.mul32(r, w.i32(4)));
+      w.op("ptx.st shared f32 [" + at + "], " + st.negLse + " : i32, f32");
       w.op("ptx.st shared f32 [" + at + " + " + std::to_string(rowsQ * 4) +
-           "], " + delta + " : i32, f32");
+           "], " + st.delta + " : i32, f32");
     }
     w.op("ptx.mbarrier_arrive shared [" + ps.full + "] : i32");
     nextStep("%ri", "rows");
@@ -300,19 +254,12 @@ std::string dkdvSource(const HopperAttentionBackwardConfig &c) {
   // 8 t + pairCol + u (u = 0, 1) of each product.
   w.label("^consumer:");
   w.op("ptx.setmaxnreg inc 232");
-  std::string g = w.add32(wg, w.i32(-1));
-  std::string lane = w.let("ptx.and b32 " + tid + ", " + w.i32(31) + " : i32");
-  std::string lane128 =
-      w.let("ptx.and b32 " + tid + ", " + w.i32(127) + " : i32");
-  std::string warp = w.shr(lane128, 5);
-  std::string quad = w.shr(lane, 2);
-  std::string pairCol = w.mul32(
-      w.let("ptx.and b32 " + lane + ", " + w.i32(3) + " : i32"), two);
+  ConsumerLanes cl = consumerLanes(w, b);
+  const std::string &g = cl.g, &pairCol = cl.pairCol, &wgLeader = cl.leader;
   std::string wgKey0 = w.add32(kb0, w.mul32(g, w.i32(64)));
   std::string key0 =
-      w.add32(wgKey0, w.add32(w.mul32(warp, w.i32(16)), quad));
+      w.add32(wgKey0, w.add32(w.mul32(cl.warp, w.i32(16)), cl.quad));
   std::string keyOf[2] = {key0, w.add32(key0, w.i32(8))};
-  std::string wgLeader = w.setp("eq", lane128, zero);
   std::string descHigh = w.i64(swizzle128DescriptorHigh());
   std::string descN = w.i64(swizzle128DescriptorHigh(rowsQ * 128));
   std::string kDesc = w.descriptor(w.add32(kTiles, w.mul32(g, w.i32(64 * 128))),
@@ -504,24 +451,15 @@ std::string dqSource(const HopperAttentionBackwardConfig &c) {
   out += entryLine(name, type, {"dq"}, smem);
 
   // Block coordinates (query blocks in reverse launch order, as the
-  // forward's: under a causal mask the last see the most keys).
-  std::string tid = w.let("ptx.sreg tid.x : i32");
-  std::string wg = w.shr(tid, 7);
-  std::string qBlock = w.let(
-      "ptx.sub s32 " +
-      w.add32(w.let("ptx.sreg nctaid.x : i32"), w.i32(-1)) + ", " +
-      w.let("ptx.sreg ctaid.x : i32") + " : i32");
+  // forward's).
+  BlockSetup b = blockSetup(w);
+  const std::string &tid = b.tid, &qStart = b.qStart, &seqQ = b.seqQ,
+                    &kStart = b.kStart, &seqK = b.seqK,
+                    &tmaBatch = b.tmaBatch;
   std::string head = w.let("ptx.sreg ctaid.y : i32");
-  std::string batch = w.let("ptx.sreg ctaid.z : i32");
   std::string kvHead = w.let("ptx.div u32 " + head + ", %group : i32");
-  std::string q0 = w.mul32(qBlock, w.i32(rowsQ));
-  std::string zero = w.i32(0), one = w.i32(1), two = w.i32(2);
-  std::string packed = w.let("ptx.setp ne u64 %cu_q, " + w.i64(0) + " : i64");
-  std::string qStart, seqQ, kStart, seqK;
-  sequenceBounds(w, "%cu_q", "%seq_q", batch, packed, qStart, seqQ);
-  sequenceBounds(w, "%cu_k", "%seq_k", batch, packed, kStart, seqK);
-  std::string tmaBatch =
-      w.let("ptx.selp b32 " + zero + ", " + batch + ", " + packed + " : i32");
+  std::string q0 = w.mul32(reversedBlockX(w), w.i32(rowsQ));
+  std::string zero = w.i32(0), one = w.i32(1);
   std::string idle = w.setp("ge", q0, seqQ);
   w.op("ptx.cond_bra " + idle + ", ^done, ^start");
   w.label("^start:");
@@ -530,13 +468,7 @@ std::string dqSource(const HopperAttentionBackwardConfig &c) {
   Window win = windowOf(w, seqQ, seqK);
   const std::string &offset = win.offset, &hasLeft = win.hasLeft,
                     &hasRight = win.hasRight;
-  std::string allBlocks = w.shr(w.add32(seqK, w.i32(keys - 1)), keyShift);
-  std::string lastKey = w.add32(
-      w.add32(w.add32(q0, w.i32(rowsQ - 1)), offset), "%window_right");
-  std::string firstKey = w.let("ptx.sub s32 " + w.add32(q0, offset) +
-                               ", %window_left : i32");
-  BlockRange range =
-      blockRange(w, firstKey, hasLeft, lastKey, hasRight, allBlocks, keyShift);
+  BlockRange range = keyBlocksOf(w, win, q0, rowsQ, seqK, keyShift);
   const std::string &jBegin = range.begin, &numBlocks = range.count;
   std::string anyBlocks = w.setp("ne", numBlocks, zero);
 
@@ -548,36 +480,21 @@ std::string dqSource(const HopperAttentionBackwardConfig &c) {
   std::string full0 = w.add32(bars, w.i32(8));
   std::string empty0 = w.add32(bars, w.i32(8 * (1 + c.stages)));
   w.op("ptx.mbarrier_init if " + first + " [" + qBar + "], " + one + " : i32");
-  for (unsigned s = 0; s < c.stages; ++s) {
-    w.op("ptx.mbarrier_init if " + first + " [" +
-         w.add32(full0, w.i32(8 * s)) + "], " + one + " : i32");
-    w.op("ptx.mbarrier_init if " + first + " [" +
-         w.add32(empty0, w.i32(8 * s)) + "], " + two + " : i32");
-  }
+  initRing(w, first, full0, empty0, c.stages, 1, 2);
   w.op("ptx.fence_mbarrier_init");
   w.op("ptx.bar_sync 0");
   std::string qTiles = tiles, doTiles = w.add32(tiles, w.i32(qBytes));
   std::string ringTiles = w.add32(tiles, w.i32(2 * qBytes));
-  std::string stageMask = w.i32(c.stages - 1);
-  std::string stageShift = w.i32(llvm::Log2_32(c.stages));
-  struct Stage {
-    std::string parity, full, empty, k, v;
+  struct Stage : RingSlot {
+    std::string k, v;
   };
   auto stageOf = [&](const std::string &it) {
-    Stage s;
-    std::string index =
-        w.let("ptx.and b32 " + it + ", " + stageMask + " : i32");
-    std::string round =
-        w.let("ptx.shr u32 " + it + ", " + stageShift + " : (i32, i32) -> i32");
-    s.parity = w.let("ptx.and b32 " + round + ", " + one + " : i32");
-    std::string barOff = w.mul32(index, w.i32(8));
-    s.full = w.add32(full0, barOff);
-    s.empty = w.add32(empty0, barOff);
-    s.k = w.add32(ringTiles, w.mul32(index, w.i32(stageBytes)));
+    Stage s{ringSlot(w, it, c.stages, full0, empty0), "", ""};
+    s.k = w.add32(ringTiles, w.mul32(s.index, w.i32(stageBytes)));
     s.v = w.add32(s.k, w.i32(kvBytes));
     return s;
   };
-  std::string isProducer = w.setp("eq", wg, zero);
+  std::string isProducer = w.setp("eq", b.wg, zero);
   w.op("ptx.cond_bra " + isProducer + ", ^producer, ^consumer");
 
   // Producer: Q and dO once, then K and V of each key block.
@@ -614,19 +531,12 @@ std::string dqSource(const HopperAttentionBackwardConfig &c) {
   // holds rows rows[h] (h = 0, 1) of its warp's 16.
   w.label("^consumer:");
   w.op("ptx.setmaxnreg inc 232");
-  std::string g = w.add32(wg, w.i32(-1));
-  std::string lane = w.let("ptx.and b32 " + tid + ", " + w.i32(31) + " : i32");
-  std::string lane128 =
-      w.let("ptx.and b32 " + tid + ", " + w.i32(127) + " : i32");
-  std::string warp = w.shr(lane128, 5);
-  std::string quad = w.shr(lane, 2);
-  std::string pairCol = w.mul32(
-      w.let("ptx.and b32 " + lane + ", " + w.i32(3) + " : i32"), two);
+  ConsumerLanes cl = consumerLanes(w, b);
+  const std::string &g = cl.g, &pairCol = cl.pairCol, &wgLeader = cl.leader;
   std::string wgRow0 = w.add32(q0, w.mul32(g, w.i32(64)));
   std::string row0 =
-      w.add32(wgRow0, w.add32(w.mul32(warp, w.i32(16)), quad));
+      w.add32(wgRow0, w.add32(w.mul32(cl.warp, w.i32(16)), cl.quad));
   std::string rows[2] = {row0, w.add32(row0, w.i32(8))};
-  std::string wgLeader = w.setp("eq", lane128, zero);
   std::string descHigh = w.i64(swizzle128DescriptorHigh());
   std::string descN = w.i64(swizzle128DescriptorHigh(keys * 128));
   std::string wgOffset = w.mul32(g, w.i32(64 * 128));
@@ -635,52 +545,11 @@ std::string dqSource(const HopperAttentionBackwardConfig &c) {
   std::string doDesc = w.descriptor(w.add32(doTiles, wgOffset), descHigh,
                                     /*clustered=*/false);
   std::string fz = w.f32("0.000000e+00");
-  std::string negInf = w.f32("0xFF800000");
-  // Each row's lse (negated, log2 units: -inf past seq_q or where the row
-  // saw no key, so that P = 0) and delta.
-  std::string rowBase = w.add64(
-      w.add64(w.let("ptx.mul wide u32 " + tmaBatch +
-                    ", %row_batch : (i32, i32) -> i64"),
-              w.let("ptx.mul wide u32 " + head +
-                    ", %row_head : (i32, i32) -> i64")),
-      w.let("ptx.cvt u64 u32 " + qStart + " : i32 -> i64"));
-  std::string negLse[2], delta[2];
-  for (unsigned h = 0; h < 2; ++h) {
-    std::string inside = w.setp("lt", rows[h], seqQ);
-    std::string bytes = w.let(
-        "ptx.shl b64 " +
-        w.add64(rowBase,
-                w.let("ptx.cvt u64 u32 " + rows[h] + " : i32 -> i64")) +
-        ", " + two + " : (i64, i32) -> i64");
-    std::string l = w.let("ptx.ld if " + inside + " global nc f32 [" +
-                          w.add64("%lse", bytes) + "] : i64 -> f32");
-    std::string dl = w.let("ptx.ld if " + inside + " global nc f32 [" +
-                           w.add64("%delta", bytes) + "] : i64 -> f32");
-    std::string seen =
-        w.let("ptx.setp neu f32 " + l + ", " + negInf + " : f32");
-    seen = w.let("ptx.and pred " + seen + ", " + inside + " : i1");
-    std::string scaled = w.let(
-        "ptx.mul rn f32 " + w.let("ptx.neg f32 " + l + " : f32") + ", " +
-        w.f32("1.44269502") + " : f32");
-    negLse[h] = w.let("ptx.selp f32 " + scaled + ", " + negInf + ", " +
-                      seen + " : f32");
-    delta[h] =
-        w.let("ptx.selp f32 " + dl + ", " + fz + ", " + inside + " : f32");
-  }
-  // Keys a row sees: [lo, hi) (hi at most seq_k; the padding of the last
-  // block is zeros or, packed, the next sequence's keys).
-  std::string lo[2], hi[2];
-  for (unsigned h = 0; h < 2; ++h) {
-    std::string diagonal = w.add32(rows[h], offset);
-    std::string right = w.let(
-        "ptx.min s32 " + w.add32(w.add32(diagonal, "%window_right"), one) +
-        ", " + seqK + " : i32");
-    hi[h] = w.let("ptx.selp b32 " + right + ", " + seqK + ", " + hasRight +
-                  " : i32");
-    lo[h] = w.let("ptx.selp b32 " +
-                  w.let("ptx.sub s32 " + diagonal + ", %window_left : i32") +
-                  ", " + zero + ", " + hasLeft + " : i32");
-  }
+  // Each row's lse (negated, log2 units) and delta, and the keys it sees.
+  RowStats stats[2] = {loadRowStats(w, b, head, rows[0]),
+                       loadRowStats(w, b, head, rows[1])};
+  KeySpan span[2] = {visibleKeys(w, win, rows[0], seqK),
+                     visibleKeys(w, win, rows[1], seqK)};
   const std::string gradTypes = repeatedTypes(gradAccs, "f32");
   std::vector<std::string> gradZero(gradAccs, fz);
   w.op("ptx.cond_bra " + anyBlocks + ", ^consume, ^finish(" +
@@ -735,19 +604,20 @@ std::string dqSource(const HopperAttentionBackwardConfig &c) {
       unsigned h = (e / 2) % 2;
       std::string p = w.let("ptx.ex2 approx ftz f32 " +
                             w.let("ptx.fma rn f32 " + s[e] +
-                                  ", %scale_log2, " + negLse[h] + " : f32") +
+                                  ", %scale_log2, " + stats[h].negLse +
+                                  " : f32") +
                             " : f32");
       if (masked) {
         std::string key = w.add32(kCol0, w.i32(8 * (e / 4) + e % 2));
         std::string visible = w.let(
-            "ptx.and pred " + w.setp("lt", key, hi[h], "s32") + ", " +
-            w.setp("ge", key, lo[h], "s32") + " : i1");
+            "ptx.and pred " + w.setp("lt", key, span[h].hi, "s32") + ", " +
+            w.setp("ge", key, span[h].lo, "s32") + " : i1");
         p = w.let("ptx.selp f32 " + p + ", " + fz + ", " + visible +
                   " : f32");
       }
       ds[e] = w.let("ptx.mul rn f32 " + p + ", " +
-                    w.let("ptx.sub rn f32 " + dp[e] + ", " + delta[h] +
-                          " : f32") +
+                    w.let("ptx.sub rn f32 " + dp[e] + ", " +
+                          stats[h].delta + " : f32") +
                     " : f32");
     }
     std::vector<std::string> dsA = accumulatorAsA(w, type, ds);

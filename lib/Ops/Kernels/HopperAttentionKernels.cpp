@@ -79,28 +79,14 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
       name, type, smem);
 
   // Block coordinates, barriers, the number of key blocks.
-  std::string tid = w.let("ptx.sreg tid.x : i32");
-  std::string wg = w.shr(tid, 7);
-  // Query blocks in reverse launch order: under a causal mask the last
-  // blocks see the most keys, and launching them first leaves the light
-  // ones for the last wave (FlashAttention-3's scheduler does the same).
-  std::string qBlock = w.let(
-      "ptx.sub s32 " +
-      w.add32(w.let("ptx.sreg nctaid.x : i32"), w.i32(-1)) + ", " +
-      w.let("ptx.sreg ctaid.x : i32") + " : i32");
+  BlockSetup b = blockSetup(w);
+  const std::string &tid = b.tid, &wg = b.wg, &qStart = b.qStart,
+                    &seqQ = b.seqQ, &kStart = b.kStart, &seqK = b.seqK,
+                    &tmaBatch = b.tmaBatch;
   std::string head = w.let("ptx.sreg ctaid.y : i32");
-  std::string batch = w.let("ptx.sreg ctaid.z : i32");
   std::string kvHead = w.let("ptx.div u32 " + head + ", %group : i32");
-  std::string q0 = w.mul32(qBlock, w.i32(rowsQ));
+  std::string q0 = w.mul32(reversedBlockX(w), w.i32(rowsQ));
   std::string zero = w.i32(0), one = w.i32(1), two = w.i32(2);
-  // Packed sequences: batch b's rows are [cu[b], cu[b+1]) of a batch-1
-  // tensor.
-  std::string packed = w.let("ptx.setp ne u64 %cu_q, " + w.i64(0) + " : i64");
-  std::string qStart, seqQ, kStart, seqK;
-  sequenceBounds(w, "%cu_q", "%seq_q", batch, packed, qStart, seqQ);
-  sequenceBounds(w, "%cu_k", "%seq_k", batch, packed, kStart, seqK);
-  std::string tmaBatch =
-      w.let("ptx.selp b32 " + zero + ", " + batch + ", " + packed + " : i32");
   // Query blocks past this sequence's end have nothing to do.
   std::string idle = w.setp("ge", q0, seqQ);
   w.op("ptx.cond_bra " + idle + ", ^done, ^start");
@@ -132,16 +118,8 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   Window win = windowOf(w, seqQ, seqK);
   const std::string &offset = win.offset, &hasLeft = win.hasLeft,
                     &hasRight = win.hasRight;
-  std::string allBlocks = w.shr(w.add32(seqK, w.i32(keys - 1)), keyShift);
-  std::string lastKey = w.add32(
-      w.add32(w.add32(q0, w.i32(rowsQ - 1)), offset), "%window_right");
-  std::string firstKey = w.let("ptx.sub s32 " + w.add32(q0, offset) +
-                               ", %window_left : i32");
-  BlockRange range =
-      blockRange(w, firstKey, hasLeft, lastKey, hasRight, allBlocks, keyShift);
+  BlockRange range = keyBlocksOf(w, win, q0, rowsQ, seqK, keyShift);
   const std::string &jBegin = range.begin, &numBlocks = range.count;
-  std::string stageMask = w.i32(c.stages - 1);
-  std::string stageShift = w.i32(llvm::Log2_32(c.stages));
   std::string eight = w.i32(8);
   std::string qTiles = w.add32(tiles, zero);
   std::string kvTiles = w.add32(tiles, w.i32(qBytes));
@@ -149,19 +127,14 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   w.op("ptx.cond_bra " + isProducer + ", ^producer, ^consumer");
 
   // Ring position `it` of K (or V): its buffer, barriers and phase parity.
-  struct Stage {
-    std::string parity, full, empty, tile;
+  struct Stage : RingSlot {
+    std::string tile;
   };
   auto stageOf = [&](const std::string &it, bool v) {
-    Stage s;
-    std::string index = w.let("ptx.and b32 " + it + ", " + stageMask + " : i32");
-    std::string round =
-        w.let("ptx.shr u32 " + it + ", " + stageShift + " : (i32, i32) -> i32");
-    s.parity = w.let("ptx.and b32 " + round + ", " + one + " : i32");
-    std::string barOff = w.mul32(index, eight);
-    s.full = w.add32(v ? fullV0 : fullK0, barOff);
-    s.empty = w.add32(v ? emptyV0 : emptyK0, barOff);
-    s.tile = w.add32(kvTiles, w.add32(w.mul32(index, w.i32(stageBytes)),
+    Stage s{ringSlot(w, it, c.stages, v ? fullV0 : fullK0,
+                     v ? emptyV0 : emptyK0),
+            ""};
+    s.tile = w.add32(kvTiles, w.add32(w.mul32(s.index, w.i32(stageBytes)),
                                       w.i32(v ? kvBytes : 0)));
     return s;
   };
@@ -215,18 +188,11 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   // holds rows r0 and r0 + 8 (h = 0, 1) of its warp's 16.
   w.label("^consumer:");
   w.op("ptx.setmaxnreg inc 232");
-  std::string g = w.add32(wg, w.i32(-1));
-  std::string lane = w.let("ptx.and b32 " + tid + ", " + w.i32(31) + " : i32");
-  std::string lane128 = w.let("ptx.and b32 " + tid + ", " + w.i32(127) + " : i32");
-  std::string warp = w.shr(lane128, 5);
-  std::string quad = w.shr(lane, 2);
-  std::string pairCol = w.mul32(w.let("ptx.and b32 " + lane + ", " + w.i32(3) +
-                                      " : i32"),
-                                two);
+  ConsumerLanes cl = consumerLanes(w, b);
+  const std::string &g = cl.g, &pairCol = cl.pairCol, &wgLeader = cl.leader;
   std::string row0 = w.add32(w.add32(q0, w.mul32(g, w.i32(64))),
-                             w.add32(w.mul32(warp, w.i32(16)), quad));
+                             w.add32(w.mul32(cl.warp, w.i32(16)), cl.quad));
   std::string rows[2] = {row0, w.add32(row0, eight)};
-  std::string wgLeader = w.setp("eq", lane128, zero);
   std::string descHigh = w.i64(swizzle128DescriptorHigh());
   std::string descV = w.i64(swizzle128DescriptorHigh(keys * 128));
   std::string qDesc =
@@ -301,25 +267,14 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
       // Element e is row rows[(e/2)%2], key keys j + 8 (e/4) + pairCol +
       // e%2.
       std::string kBase = w.add32(w.mul32(j, w.i32(keys)), pairCol);
-      std::string lo[2], hi[2];
-      for (unsigned h = 0; h < 2; ++h) {
-        std::string diagonal = w.add32(rows[h], offset);
-        std::string right =
-            w.add32(w.add32(diagonal, "%window_right"), one);
-        right = w.let("ptx.min s32 " + right + ", " + seqK + " : i32");
-        hi[h] = w.let("ptx.selp b32 " + right + ", " + seqK + ", " +
-                      hasRight + " : i32");
-        std::string left =
-            w.let("ptx.sub s32 " + diagonal + ", %window_left : i32");
-        lo[h] = w.let("ptx.selp b32 " + left + ", " + zero + ", " + hasLeft +
-                      " : i32");
-      }
+      KeySpan span[2] = {visibleKeys(w, win, rows[0], seqK),
+                         visibleKeys(w, win, rows[1], seqK)};
       for (unsigned e = 0; e < sAccs; ++e) {
         unsigned h = (e / 2) % 2;
         std::string key = w.add32(kBase, w.i32(8 * (e / 4) + e % 2));
         std::string visible = w.let(
-            "ptx.and pred " + w.setp("lt", key, hi[h], "s32") + ", " +
-            w.setp("ge", key, lo[h], "s32") + " : i1");
+            "ptx.and pred " + w.setp("lt", key, span[h].hi, "s32") + ", " +
+            w.setp("ge", key, span[h].lo, "s32") + " : i1");
         x[e] = w.let("ptx.selp f32 " + s[e] + ", " + negInf + ", " +
                      visible + " : f32");
       }

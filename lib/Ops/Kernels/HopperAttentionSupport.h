@@ -62,6 +62,131 @@ inline void sequenceBounds(PtxWriter &w, const std::string &cu,
                  seq + ", " + packed + " : i32");
 }
 
+/// What every sm_90a attention kernel computes first: its thread and
+/// warpgroup, the block's batch (grid z), this batch's sequences (packed:
+/// %cu_q / %cu_k not null) and the batch coordinate of its TMA boxes (0
+/// when packed).
+struct BlockSetup {
+  std::string tid, wg, batch, packed, qStart, seqQ, kStart, seqK, tmaBatch;
+};
+inline BlockSetup blockSetup(PtxWriter &w) {
+  BlockSetup b;
+  b.tid = w.let("ptx.sreg tid.x : i32");
+  b.wg = w.shr(b.tid, 7);
+  b.batch = w.let("ptx.sreg ctaid.z : i32");
+  b.packed = w.let("ptx.setp ne u64 %cu_q, " + w.i64(0) + " : i64");
+  sequenceBounds(w, "%cu_q", "%seq_q", b.batch, b.packed, b.qStart, b.seqQ);
+  sequenceBounds(w, "%cu_k", "%seq_k", b.batch, b.packed, b.kStart, b.seqK);
+  b.tmaBatch = w.let("ptx.selp b32 " + w.i32(0) + ", " + b.batch + ", " +
+                     b.packed + " : i32");
+  return b;
+}
+/// The query block of a kernel whose grid's x walks query blocks, in
+/// reverse launch order: under a causal mask the last blocks see the most
+/// keys, and launching them first leaves the light ones for the last wave
+/// (FlashAttention-3's scheduler does the same).
+inline std::string reversedBlockX(PtxWriter &w) {
+  return w.let("ptx.sub s32 " +
+               w.add32(w.let("ptx.sreg nctaid.x : i32"), w.i32(-1)) + ", " +
+               w.let("ptx.sreg ctaid.x : i32") + " : i32");
+}
+
+/// A consumer thread's place: its warpgroup g (warpgroup 1 + g of the
+/// block), lane, warp in the warpgroup, quad (lane / 4: rows quad and
+/// quad + 8 of the warp's 16 in an accumulator) and pairCol (2 (lane % 4):
+/// its columns pairCol, + 1 of every 8), and whether it leads the
+/// warpgroup.
+struct ConsumerLanes {
+  std::string g, lane, warp, quad, pairCol, leader;
+};
+inline ConsumerLanes consumerLanes(PtxWriter &w, const BlockSetup &b) {
+  ConsumerLanes c;
+  c.g = w.add32(b.wg, w.i32(-1));
+  c.lane = w.let("ptx.and b32 " + b.tid + ", " + w.i32(31) + " : i32");
+  std::string lane128 =
+      w.let("ptx.and b32 " + b.tid + ", " + w.i32(127) + " : i32");
+  c.warp = w.shr(lane128, 5);
+  c.quad = w.shr(c.lane, 2);
+  c.pairCol = w.mul32(
+      w.let("ptx.and b32 " + c.lane + ", " + w.i32(3) + " : i32"), w.i32(2));
+  c.leader = w.setp("eq", lane128, w.i32(0));
+  return c;
+}
+
+/// Ring position `it` of a `stages`-deep ring (a power of two): its
+/// buffer's index, its full and empty mbarriers (8 bytes apart from
+/// full0 / empty0) and the parity of the phase it waits for.
+struct RingSlot {
+  std::string index, parity, full, empty;
+};
+inline RingSlot ringSlot(PtxWriter &w, const std::string &it, unsigned stages,
+                         const std::string &full0, const std::string &empty0) {
+  RingSlot s;
+  s.index = w.let("ptx.and b32 " + it + ", " + w.i32(stages - 1) + " : i32");
+  std::string round = w.let("ptx.shr u32 " + it + ", " +
+                            w.i32(llvm::Log2_32(stages)) +
+                            " : (i32, i32) -> i32");
+  s.parity = w.let("ptx.and b32 " + round + ", " + w.i32(1) + " : i32");
+  std::string barOff = w.mul32(s.index, w.i32(8));
+  s.full = w.add32(full0, barOff);
+  s.empty = w.add32(empty0, barOff);
+  return s;
+}
+/// Initialises (by the thread where `first` holds) `stages` full
+/// mbarriers from full0 expecting `fullCount` arrivals and as many empty
+/// ones from empty0 expecting `emptyCount`.
+inline void initRing(PtxWriter &w, const std::string &first,
+                     const std::string &full0, const std::string &empty0,
+                     unsigned stages, unsigned fullCount,
+                     unsigned emptyCount) {
+  for (unsigned s = 0; s < stages; ++s) {
+    w.op("ptx.mbarrier_init if " + first + " [" +
+         w.add32(full0, w.i32(8 * s)) + "], " + w.i32(fullCount) + " : i32");
+    w.op("ptx.mbarrier_init if " + first + " [" +
+         w.add32(empty0, w.i32(8 * s)) + "], " + w.i32(emptyCount) +
+         " : i32");
+  }
+}
+
+/// Query row `row` (of sequence b's, from qStart) of head `head`'s lse
+/// and delta (%lse, %delta: f32 at batch * %row_batch + head * %row_head
+/// + qStart + row) as the backward uses them: the lse negated and in log2
+/// units, -inf past seq_q or where the row saw no key (lse -inf), so that
+/// P = exp2(s scale_log2 + it) = 0 there; delta, 0 past seq_q.
+struct RowStats {
+  std::string negLse, delta;
+};
+inline RowStats loadRowStats(PtxWriter &w, const BlockSetup &b,
+                             const std::string &head,
+                             const std::string &row) {
+  std::string inside = w.setp("lt", row, b.seqQ, "s32");
+  std::string index = w.add64(
+      w.add64(w.let("ptx.mul wide u32 " + b.tmaBatch +
+                    ", %row_batch : (i32, i32) -> i64"),
+              w.let("ptx.mul wide u32 " + head +
+                    ", %row_head : (i32, i32) -> i64")),
+      w.let("ptx.cvt u64 u32 " + w.add32(b.qStart, row) + " : i32 -> i64"));
+  std::string bytes = w.let("ptx.shl b64 " + index + ", " + w.i32(2) +
+                            " : (i64, i32) -> i64");
+  std::string lse = w.let("ptx.ld if " + inside + " global nc f32 [" +
+                          w.add64("%lse", bytes) + "] : i64 -> f32");
+  std::string delta = w.let("ptx.ld if " + inside + " global nc f32 [" +
+                            w.add64("%delta", bytes) + "] : i64 -> f32");
+  std::string negInf = w.f32("0xFF800000");
+  std::string seen =
+      w.let("ptx.setp neu f32 " + lse + ", " + negInf + " : f32");
+  seen = w.let("ptx.and pred " + seen + ", " + inside + " : i1");
+  std::string scaled =
+      w.let("ptx.mul rn f32 " + w.let("ptx.neg f32 " + lse + " : f32") +
+            ", " + w.f32("1.44269502") + " : f32");
+  RowStats r;
+  r.negLse = w.let("ptx.selp f32 " + scaled + ", " + negInf + ", " + seen +
+                   " : f32");
+  r.delta = w.let("ptx.selp f32 " + delta + ", " + w.f32("0.000000e+00") +
+                  ", " + inside + " : f32");
+  return r;
+}
+
 /// The attention window's kernel-wide values: query i sees keys
 /// [i + offset - window_left, i + offset + window_right] (a negative side:
 /// unbounded, hasLeft / hasRight false), offset = seq_k - seq_q when
@@ -80,6 +205,26 @@ inline Window windowOf(PtxWriter &w, const std::string &seqQ,
   win.hasRight = w.setp("ge", "%window_right", zero, "s32");
   win.hasLeft = w.setp("ge", "%window_left", zero, "s32");
   return win;
+}
+
+/// The keys query row `row` sees: [lo, hi), hi at most seq_k (a block's
+/// padding is zeros or, packed, the next sequence's keys).
+struct KeySpan {
+  std::string lo, hi;
+};
+inline KeySpan visibleKeys(PtxWriter &w, const Window &win,
+                           const std::string &row, const std::string &seqK) {
+  KeySpan k;
+  std::string diagonal = w.add32(row, win.offset);
+  std::string right = w.let(
+      "ptx.min s32 " + w.add32(w.add32(diagonal, "%window_right"), w.i32(1)) +
+      ", " + seqK + " : i32");
+  k.hi = w.let("ptx.selp b32 " + right + ", " + seqK + ", " + win.hasRight +
+               " : i32");
+  k.lo = w.let("ptx.selp b32 " +
+               w.let("ptx.sub s32 " + diagonal + ", %window_left : i32") +
+               ", " + w.i32(0) + ", " + win.hasLeft + " : i32");
+  return k;
 }
 
 /// The blocks of 2^shift positions among the first `total` that hold a
@@ -114,6 +259,23 @@ inline BlockRange blockRange(PtxWriter &w, const std::string &first,
       "ptx.max s32 " + w.let("ptx.sub s32 " + end + ", " + begin + " : i32") +
       ", " + zero + " : i32");
   return r;
+}
+
+/// The blocks of 2^keyShift keys that hold every key a query of [q0, q0 +
+/// rows) sees: keys [q0 + offset - window_left, q0 + rows - 1 + offset +
+/// window_right] below seq_k.
+inline BlockRange keyBlocksOf(PtxWriter &w, const Window &win,
+                              const std::string &q0, unsigned rows,
+                              const std::string &seqK, unsigned keyShift) {
+  std::string allBlocks =
+      w.shr(w.add32(seqK, w.i32((1 << keyShift) - 1)), keyShift);
+  std::string lastKey =
+      w.add32(w.add32(w.add32(q0, w.i32(rows - 1)), win.offset),
+              "%window_right");
+  std::string firstKey = w.let("ptx.sub s32 " + w.add32(q0, win.offset) +
+                               ", %window_left : i32");
+  return blockRange(w, firstKey, win.hasLeft, lastKey, win.hasRight,
+                    allBlocks, keyShift);
 }
 
 /// The TMA boxes of a [rows x headDim] tile of head `head` from row `row0`
