@@ -746,16 +746,31 @@ TEST_P(FlashAttentionTest, MatchesAnF64ReferenceOnTheGpu) {
 /// Runs flashAttention (for O and the logsumexp) and flashAttentionBackward
 /// on T inputs from [-1, 1] and compares dQ, dK and dV with f64 gradients
 /// (P from the f64 softmax, delta from the GPU's O), relative to each
-/// gradient's largest magnitude.
+/// gradient's largest magnitude. With `packed` lengths, c's B and S are
+/// unused: the sequences (queries and keys alike) lie one after another in
+/// batch-1 tensors with cumulative offsets.
 template <class T>
 void expectBackwardMatchesReference(rt::Device &device, Library &lib,
                                     AttentionCase c, double relative,
                                     bool portable = false,
-                                    std::int64_t windowLeft = -1) {
-  const auto [B, S, H, Hk, D, causal] = c;
+                                    std::int64_t windowLeft = -1,
+                                    std::vector<std::int64_t> packed = {}) {
+  const auto [denseB, denseS, H, Hk, D, causal] = c;
+  // Sequence b is rows [start[b], start[b] + len[b]) of the storage.
+  const std::int64_t B =
+      packed.empty() ? denseB : std::int64_t(packed.size());
+  std::vector<std::int64_t> len(B, denseS), start(B + 1, 0);
+  if (!packed.empty())
+    len = packed;
+  for (std::int64_t b = 0; b < B; ++b)
+    start[b + 1] = start[b] + len[b];
+  const std::int64_t total = start[B];
+  const std::int64_t S = packed.empty()
+                             ? denseS
+                             : *std::max_element(len.begin(), len.end());
   std::mt19937 rng(29);
   std::uniform_real_distribution<float> dist(-1, 1);
-  const std::size_t nq = B * S * H * D, nk = B * S * Hk * D;
+  const std::size_t nq = total * H * D, nk = total * Hk * D;
   std::vector<T> hq(nq), hk(nk), hv(nk), hdo(nq);
   for (auto *vec : {&hq, &hk, &hv, &hdo})
     for (T &x : *vec)
@@ -768,21 +783,32 @@ void expectBackwardMatchesReference(rt::Device &device, Library &lib,
   auto gq = rt::DeviceBuffer<T>::allocate(device, nq);
   auto gk = rt::DeviceBuffer<T>::allocate(device, nk);
   auto gv = rt::DeviceBuffer<T>::allocate(device, nk);
-  auto f32 = rt::DeviceBuffer<float>::allocate(device, 2 * B * H * S);
-  ASSERT_TRUE(dq && dk && dv && ddo && dout && gq && gk && gv && f32);
+  // lse and the workspace: [B, H, S] dense, [H, total] packed.
+  const std::int64_t rowsLse = H * total;
+  auto f32 = rt::DeviceBuffer<float>::allocate(device, 2 * rowsLse);
+  std::vector<std::int32_t> offsets(start.begin(), start.end());
+  auto cu = rt::DeviceBuffer<std::int32_t>::fromHost(device, offsets);
+  ASSERT_TRUE(dq && dk && dv && ddo && dout && gq && gk && gv && f32 && cu);
+  const std::int64_t storeB = packed.empty() ? B : 1,
+                     storeS = packed.empty() ? S : total;
   auto qShaped = [&](rt::DeviceBuffer<T> &b) {
-    return AttentionTensor::bshd(b.view(), B, S, H, D);
+    return AttentionTensor::bshd(b.view(), storeB, storeS, H, D);
   };
   auto kShaped = [&](rt::DeviceBuffer<T> &b) {
-    return AttentionTensor::bshd(b.view(), B, S, Hk, D);
+    return AttentionTensor::bshd(b.view(), storeB, storeS, Hk, D);
   };
   AttentionOptions opt;
   opt.causal = causal;
   opt.portable = portable;
   opt.windowLeft = windowLeft;
-  opt.lse = Matrix::vector(f32->view().subview(0, B * H * S), B * H * S);
+  opt.lse = Matrix::vector(f32->view().subview(0, rowsLse), rowsLse);
   opt.workspace =
-      Matrix::vector(f32->view().subview(B * H * S, B * H * S), B * H * S);
+      Matrix::vector(f32->view().subview(rowsLse, rowsLse), rowsLse);
+  if (!packed.empty()) {
+    opt.cuSeqlensQ = Matrix::vector(cu->view(), B + 1);
+    opt.cuSeqlensK = Matrix::vector(cu->view(), B + 1);
+    opt.maxSeqlenQ = opt.maxSeqlenK = S;
+  }
   rt::Error e = lib.flashAttention(qShaped(*dq), kShaped(*dk), kShaped(*dv),
                                    qShaped(*dout), opt);
   ASSERT_FALSE(e) << e.message();
@@ -797,18 +823,18 @@ void expectBackwardMatchesReference(rt::Device &device, Library &lib,
   ASSERT_FALSE(gv->copyToHost(rv.data(), nk));
   auto f = [](const T &x) { return double(rt::toFloat(x)); };
   auto qi = [&](std::int64_t b, std::int64_t i, std::int64_t h) {
-    return ((b * S + i) * H + h) * D;
+    return ((start[b] + i) * H + h) * D;
   };
   auto ki = [&](std::int64_t b, std::int64_t j, std::int64_t h) {
-    return ((b * S + j) * Hk + h) * D;
+    return ((start[b] + j) * Hk + h) * D;
   };
   const double scale = 1 / std::sqrt(double(D));
   std::vector<double> wq(nq, 0.0), wk(nk, 0.0), wv(nk, 0.0);
   for (std::int64_t b = 0; b < B; ++b)
     for (std::int64_t h = 0; h < H; ++h)
-      for (std::int64_t i = 0; i < S; ++i) {
+      for (std::int64_t i = 0; i < len[b]; ++i) {
         // Keys [first, keys) (a window: at most windowLeft before i).
-        const std::int64_t kh = h / (H / Hk), keys = causal ? i + 1 : S;
+        const std::int64_t kh = h / (H / Hk), keys = causal ? i + 1 : len[b];
         const std::int64_t first =
             windowLeft < 0 ? 0 : std::max<std::int64_t>(0, i - windowLeft);
         std::vector<double> p(keys, 0.0);
@@ -853,6 +879,7 @@ void expectBackwardMatchesReference(rt::Device &device, Library &lib,
                          << ":" << Hk << " D " << D
                          << (causal ? " causal" : "") << " window "
                          << windowLeft << (portable ? " portable" : "")
+                         << (packed.empty() ? "" : " packed")
                          << " (largest " << mag
                          << "):" << examples;
   };
@@ -889,6 +916,16 @@ TEST_P(FlashAttentionTest, BackwardMatchesAnF64ReferenceOnTheGpu) {
   for (bool portable : {false, true})
     expectBackwardMatchesReference<rt::Half>(
         *device, *lib, {1, 300, 4, 2, 64, true}, 4e-3, portable, 70);
+  // Packed sequences (cumulative offsets): a TMA box past a sequence's end
+  // reads the next one's rows, which the masks must hide.
+  for (bool portable : {false, true}) {
+    expectBackwardMatchesReference<rt::Half>(
+        *device, *lib, {0, 0, 4, 2, 64, true}, 4e-3, portable, -1,
+        {5, 130, 64});
+    expectBackwardMatchesReference<rt::BFloat16>(
+        *device, *lib, {0, 0, 2, 1, 128, false}, 3e-2, portable, -1,
+        {129, 3, 70});
+  }
 }
 
 TEST_P(FlashAttentionTest, DecodeMatchesAnF64ReferenceOnTheGpu) {
