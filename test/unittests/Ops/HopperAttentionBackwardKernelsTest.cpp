@@ -300,6 +300,21 @@ TEST_F(HopperBackwardProfileTest, AStepIsFourProductsAndNoConflicts) {
       double(at512.warpInstructions - at256.warpInstructions) / (8 * 4);
   EXPECT_LT(perStep, 380);
   EXPECT_GT(perStep, 250);
+  // dQ: 128 queries, four more 64-key steps, none masked, per consumer
+  // warp and step.
+  auto dqProfile = [&](unsigned seqK) {
+    interp::Profile profile;
+    runAndCheck(**module, dense(false, 128, 1, 1, 1, 128, seqK), &profile);
+    const interp::KernelProfile *k = profile.find(hopperDqName(config));
+    return k ? *k : interp::KernelProfile();
+  };
+  double dqPerStep = double(dqProfile(512).warpInstructions -
+                            dqProfile(256).warpInstructions) /
+                     (8 * 4);
+  // About 250: the dK/dV step's P and dS work without the second packing
+  // and product.
+  EXPECT_LT(dqPerStep, 300);
+  EXPECT_GT(dqPerStep, 200);
 }
 
 } // namespace
