@@ -593,12 +593,12 @@ inline std::string hopperAttentionName(const HopperAttentionConfig &c) {
 }
 std::string hopperAttentionSource(const HopperAttentionConfig &config);
 std::vector<HopperAttentionConfig> getHopperAttentionConfigs();
-/// The dK/dV kernel of the attention backward on sm_90a
+/// The attention backward's sm_90a kernels, dK/dV and dQ
 /// (HopperAttentionBackwardKernels.cpp): f16 or bf16, head dim 64 or 128
 /// (hopperDkdvBuilt; at 256 dK and dV alone would take 256 registers a
-/// thread); kHopperDkdvKeys keys a block (two consumer warpgroups of 64),
-/// blocks of kHopperDkdvQueries queries of Q and dO in a `stages`-deep
-/// ring.
+/// thread), `stages`-deep rings. The dK/dV kernel: kHopperDkdvKeys keys a
+/// block (two consumer warpgroups of 64), blocks of kHopperDkdvQueries
+/// queries of Q and dO streamed.
 struct HopperAttentionBackwardConfig {
   bool bf16 = false;
   unsigned headDim = 64, stages = 2;
@@ -620,11 +620,11 @@ hopperDkdvSharedBytes(const HopperAttentionBackwardConfig &c) {
 /// row_batch, row_head, seq_q, seq_k, group, scale_log2, scale,
 /// window_left, window_right, bottom_right, cu_q, cu_k)`: the maps as the
 /// forward's, box rows kHopperDkdvQueries for Q and dO, kHopperDkdvKeys
-/// for K and V; dK and dV strides in elements (even); lse (natural, the
-/// forward's) and delta (flash_bwd_prep's) f32 at batch * row_batch + head
-/// * row_head + row; grid (ceil(seq_k / kHopperDkdvKeys), kv heads,
-/// batch), 384 threads; the rest as in the forward, scale the softmax
-/// scale and scale_log2 = scale * log2(e).
+/// for K and V; dK and dV strides in elements (even, below 2^32); lse
+/// (natural, the forward's) and delta (flash_bwd_prep's) f32 at batch *
+/// row_batch + head * row_head + row; grid (ceil(seq_k / kHopperDkdvKeys),
+/// kv heads, batch), 384 threads; the rest as in the forward, scale the
+/// softmax scale and scale_log2 = scale * log2(e).
 inline std::string hopperDkdvName(const HopperAttentionBackwardConfig &c) {
   return std::string("hopper_flash_bwd_dkdv_") + (c.bf16 ? "bf16" : "f16") +
          "_d" + std::to_string(c.headDim);
