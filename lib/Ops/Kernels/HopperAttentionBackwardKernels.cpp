@@ -156,14 +156,10 @@ std::string dkdvSource(const HopperAttentionBackwardConfig &c) {
   std::string tiles = w.let("ptx.addressof @" + name + "_tiles : i32");
   std::string bars = w.let("ptx.addressof @" + name + "_bars : i32");
   std::string first = w.setp("eq", tid, zero);
-  // Barriers: K and V's, then per stage the Q/dO buffer's full and empty.
-  std::string kvBar = bars;
-  std::string full0 = w.add32(bars, w.i32(8));
-  std::string empty0 = w.add32(bars, w.i32(8 * (1 + c.stages)));
-  w.op("ptx.mbarrier_init if " + first + " [" + kvBar + "], " + one + " : i32");
-  initRing(w, first, full0, empty0, c.stages, 33, 2);
-  w.op("ptx.fence_mbarrier_init");
-  w.op("ptx.bar_sync 0");
+  // Barriers: K and V's, then per stage the Q/dO buffer's full (thread 0's
+  // TMA bytes and warp 1's 32 lanes) and empty.
+  RingBarriers rb = initOnceAndRing(w, bars, first, c.stages, 33);
+  const std::string &kvBar = rb.once, &full0 = rb.full0, &empty0 = rb.empty0;
   std::string kTiles = tiles, vTiles = w.add32(tiles, w.i32(kvBytes));
   std::string ringTiles = w.add32(tiles, w.i32(2 * kvBytes));
   std::string rowTiles =
@@ -206,10 +202,7 @@ std::string dkdvSource(const HopperAttentionBackwardConfig &c) {
   w.op("ptx.bra ^produce(" + zero + " : i32)");
   auto freeStage = [&](const std::string &it, llvm::StringRef tag) {
     Stage ps = stageOf(it);
-    std::string freeParity =
-        w.let("ptx.xor b32 " + ps.parity + ", " + one + " : i32");
-    w.waitParity(ps.empty, freeParity, (tag + "_wait").str(),
-                 (tag + "_issue").str());
+    waitSlotFree(w, ps, tag);
     return ps;
   };
   auto nextStep = [&](const std::string &it, llvm::StringRef loop) {
@@ -476,13 +469,8 @@ std::string dqSource(const HopperAttentionBackwardConfig &c) {
   std::string bars = w.let("ptx.addressof @" + name + "_bars : i32");
   std::string first = w.setp("eq", tid, zero);
   // Barriers: Q and dO's, then per stage the K/V buffer's full and empty.
-  std::string qBar = bars;
-  std::string full0 = w.add32(bars, w.i32(8));
-  std::string empty0 = w.add32(bars, w.i32(8 * (1 + c.stages)));
-  w.op("ptx.mbarrier_init if " + first + " [" + qBar + "], " + one + " : i32");
-  initRing(w, first, full0, empty0, c.stages, 1, 2);
-  w.op("ptx.fence_mbarrier_init");
-  w.op("ptx.bar_sync 0");
+  RingBarriers rb = initOnceAndRing(w, bars, first, c.stages, 1);
+  const std::string &qBar = rb.once, &full0 = rb.full0, &empty0 = rb.empty0;
   std::string qTiles = tiles, doTiles = w.add32(tiles, w.i32(qBytes));
   std::string ringTiles = w.add32(tiles, w.i32(2 * qBytes));
   struct Stage : RingSlot {
@@ -513,9 +501,7 @@ std::string dqSource(const HopperAttentionBackwardConfig &c) {
   w.label("^produce(%pj: i32):");
   {
     Stage ps = stageOf("%pj");
-    std::string freeParity =
-        w.let("ptx.xor b32 " + ps.parity + ", " + one + " : i32");
-    w.waitParity(ps.empty, freeParity, "producer_wait", "producer_issue");
+    waitSlotFree(w, ps, "producer");
     w.op("ptx.mbarrier_arrive expect_tx shared [" + ps.full + "], " +
          w.i32(stageBytes) + " : i32");
     std::string k0 =

@@ -157,10 +157,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   auto produce = [&](const std::string &it, bool v, const std::string &map,
                      llvm::StringRef tag) {
     Stage ps = stageOf(it, v);
-    std::string freeParity =
-        w.let("ptx.xor b32 " + ps.parity + ", " + one + " : i32");
-    w.waitParity(ps.empty, freeParity, (tag + "_wait").str(),
-                 (tag + "_issue").str());
+    waitSlotFree(w, ps, tag);
     w.op("ptx.mbarrier_arrive expect_tx shared [" + ps.full + "], " +
          w.i32(kvBytes) + " : i32");
     // Ring position it holds key block jBegin + it.

@@ -148,6 +148,40 @@ inline void initRing(PtxWriter &w, const std::string &first,
   }
 }
 
+/// Waits (labels ^`tag`_wait, then ^`tag`_issue) until slot `s`'s buffer is
+/// free: its empty barrier has completed the phase before the one its
+/// consumers are due to complete (on a fresh barrier that phase counts as
+/// done, so the first round does not wait).
+inline void waitSlotFree(PtxWriter &w, const RingSlot &s,
+                         llvm::StringRef tag) {
+  std::string freeParity =
+      w.let("ptx.xor b32 " + s.parity + ", " + w.i32(1) + " : i32");
+  w.waitParity(s.empty, freeParity, (tag + "_wait").str(),
+               (tag + "_issue").str());
+}
+/// The barriers of a kernel with one-shot tiles and a `stages`-deep ring,
+/// initialised by thread 0 (`first`) and fenced, the block synchronised:
+/// `once` (one arrival: the tiles loaded once), then per stage a full
+/// barrier (`fullCount` arrivals) from `full0` and an empty one (one
+/// arrival per consumer warpgroup, two) from `empty0`, 8 bytes apart.
+struct RingBarriers {
+  std::string once, full0, empty0;
+};
+inline RingBarriers initOnceAndRing(PtxWriter &w, const std::string &bars,
+                                    const std::string &first,
+                                    unsigned stages, unsigned fullCount) {
+  RingBarriers r;
+  r.once = bars;
+  r.full0 = w.add32(bars, w.i32(8));
+  r.empty0 = w.add32(bars, w.i32(8 * (1 + stages)));
+  w.op("ptx.mbarrier_init if " + first + " [" + r.once + "], " + w.i32(1) +
+       " : i32");
+  initRing(w, first, r.full0, r.empty0, stages, fullCount, 2);
+  w.op("ptx.fence_mbarrier_init");
+  w.op("ptx.bar_sync 0");
+  return r;
+}
+
 /// Query row `row` (of sequence b's, from qStart) of head `head`'s lse
 /// and delta (%lse, %delta: f32 at batch * %row_batch + head * %row_head
 /// + qStart + row) as the backward uses them: the lse negated and in log2
