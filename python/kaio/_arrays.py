@@ -6,6 +6,7 @@ kaio_matrix."""
 
 import ctypes
 import math
+import struct
 
 from . import _capi
 from .errors import invalid
@@ -35,6 +36,9 @@ _DLPACK_DTYPE = {(2, 16): "float16", (2, 32): "float32", (2, 64): "float64",
 class View:
     """What KAIO needs to know of a device array."""
 
+    __slots__ = ("ptr", "dtype", "shape", "strides", "capacity", "device",
+                 "owner", "kind")
+
     def __init__(self, ptr, dtype, shape, strides, capacity, device, owner,
                  kind):
         self.ptr = ptr
@@ -63,29 +67,26 @@ def is_torch_tensor(obj):
 _TORCH_DTYPE_NAMES = {}  # torch.dtype -> its name without "torch."
 
 
-def _torch_view(fn, name, t):
-    # Every op call comes here for each tensor argument: the cheap accessors
-    # (get_device rather than a torch.device object, the dtype's name
-    # cached), and the storage (a Python object per call) only for tensors
-    # that are not dense, whose bytes past their own extent may be in use.
-    if not t.is_cuda:
-        raise invalid(fn, name, "a CPU tensor; KAIO ops take CUDA tensors")
-    device = t.get_device()
+def _torch_dtype(t):
     dtype = _TORCH_DTYPE_NAMES.get(t.dtype)
     if dtype is None:
         dtype = _TORCH_DTYPE_NAMES.setdefault(
             t.dtype, str(t.dtype).replace("torch.", ""))
-    if t.is_contiguous():
-        capacity = t.numel() * t.element_size()
-    else:
-        capacity = 0
-        try:
-            capacity = (t.untyped_storage().nbytes() -
-                        t.storage_offset() * t.element_size())
-        except (AttributeError, RuntimeError):
-            pass
-    return View(t.data_ptr(), dtype, t.shape, t.stride(), capacity, device,
-                t, "torch")
+    return dtype
+
+
+def _torch_view(fn, name, t):
+    # Every op call comes here for its first tensor: the cheap accessors
+    # only (get_device, -1 for a CPU tensor, rather than is_cuda and a
+    # torch.device object; the dtype's name cached). The capacity stays
+    # unknown (0): a matrix or attention tensor built from a tensor's own
+    # shape and strides spans only that tensor's elements, so the C API's
+    # capacity check could not fail for it.
+    device = t.get_device()
+    if device < 0:
+        raise invalid(fn, name, "a CPU tensor; KAIO ops take CUDA tensors")
+    return View(t.data_ptr(), _torch_dtype(t), t.shape, t.stride(), 0,
+                device, t, "torch")
 
 
 def _cai_view(fn, name, obj):
@@ -173,6 +174,8 @@ _DeviceArray = None  # kaio.memory.DeviceArray and its views (first use)
 def view(fn, name, obj):
     """The View of a device array argument, or a KaioValueError naming it."""
     global _DeviceArray
+    if type(obj) in _TORCH_TYPES:  # the common case first
+        return _torch_view(fn, name, obj)
     if _DeviceArray is None:
         from .memory import DeviceArray, DeviceArrayView
         _DeviceArray = (DeviceArray, DeviceArrayView)
@@ -193,6 +196,17 @@ def view(fn, name, obj):
                   "kaio.DeviceArray" % type(obj).__name__)
 
 
+_MATRIX = struct.Struct("@QiiqqqQ")  # kaio_matrix's fields in order
+assert _MATRIX.size == ctypes.sizeof(_capi.Matrix)
+_from_bytes = _capi.Matrix.from_buffer_copy
+
+
+def _new_matrix(ptr, dtype, layout, rows, cols, ld, capacity):
+    # Half the time of Matrix(...) with seven arguments (a hot path).
+    return _from_bytes(_MATRIX.pack(ptr, dtype, layout, rows, cols, ld,
+                                    capacity))
+
+
 def matrix(fn, name, v):
     """The kaio_matrix of a View: rows of its last dimension (contiguous),
     the leading dimensions folded into rows when they are dense."""
@@ -201,23 +215,26 @@ def matrix(fn, name, v):
         raise invalid(fn, name, "dtype %s is not supported (float16, "
                       "bfloat16, float32, int8, int32, int64, "
                       "float8_e4m3fn, float8_e5m2)" % v.dtype)
-    shape, strides = v.shape, v.strides
-    capacity = v.capacity if v.capacity > 0 else 0
+    return _matrix(fn, name, v.ptr, dtype, v.shape, v.strides,
+                   v.capacity if v.capacity > 0 else 0)
+
+
+def _matrix(fn, name, ptr, dtype, shape, strides, capacity):
     # The common cases first (every op call builds a few of these): a
     # contiguous vector, a matrix with contiguous rows.
     if len(shape) == 2 and (strides[1] == 1 or shape[1] <= 1):
         rows, cols, ld = shape[0], shape[1], strides[0]
         if rows <= 1:
             ld = max(ld, cols, 1)
-        return _capi.Matrix(v.ptr, dtype, 0, rows, cols, ld, capacity)
+        return _new_matrix(ptr, dtype, 0, rows, cols, ld, capacity)
     # A transposed view (x.t(), x.T): a column-major matrix, for the ops
     # that take one (gemm); the others name it in their error.
     if len(shape) == 2 and strides[0] == 1 and shape[0] > 1:
         rows, cols, ld = shape[0], shape[1], strides[1]
-        return _capi.Matrix(v.ptr, dtype, 1, rows, cols, ld, capacity)
+        return _new_matrix(ptr, dtype, 1, rows, cols, ld, capacity)
     if len(shape) == 1 and (strides[0] == 1 or shape[0] <= 1):
         cols = shape[0]
-        return _capi.Matrix(v.ptr, dtype, 0, 1, cols, max(cols, 1), capacity)
+        return _new_matrix(ptr, dtype, 0, 1, cols, max(cols, 1), capacity)
     if len(shape) == 0:
         rows, cols, ld = 1, 1, 1
     else:
@@ -235,7 +252,31 @@ def matrix(fn, name, v):
                               % (list(shape), list(strides)))
         if rows <= 1:
             ld = max(ld, cols, 1)
-    return _capi.Matrix(v.ptr, dtype, 0, rows, cols, ld, capacity)
+    return _new_matrix(ptr, dtype, 0, rows, cols, ld, capacity)
+
+
+_TORCH_CODES = {}  # torch.dtype -> kaio_dtype (None: not supported)
+
+
+def matrix_of(fn, name, obj):
+    """The kaio_matrix of a device array argument: view() then matrix(),
+    without the View for torch tensors and kaio arrays (an op's every other
+    argument comes here)."""
+    if type(obj) in _TORCH_TYPES:
+        device = obj.get_device()
+        code = _TORCH_CODES.get(obj.dtype, -1)
+        if code == -1:
+            code = _TORCH_CODES.setdefault(obj.dtype,
+                                           DTYPES.get(_torch_dtype(obj)))
+        if device >= 0 and code is not None:
+            return _matrix(fn, name, obj.data_ptr(), code, obj.shape,
+                           obj.stride(), 0)
+    elif _DeviceArray is not None and isinstance(obj, _DeviceArray):
+        code = DTYPES.get(obj.dtype)
+        if code is not None:
+            return _matrix(fn, name, obj.ptr, code, obj.shape, obj.strides,
+                           obj.nbytes)
+    return matrix(fn, name, view(fn, name, obj))
 
 
 def empty(like, shape, dtype, fn, name):
@@ -281,6 +322,8 @@ def stream_handle(stream, like=None):
         if like is not None and like.kind == "torch":
             return _torch_current_stream(like.device)
         return 0
+    if type(stream) is int:  # before the attribute probes (each a raise)
+        return stream
     for attr in ("cuda_stream", "ptr", "handle"):
         if hasattr(stream, attr):
             return int(getattr(stream, attr))

@@ -300,7 +300,7 @@ def function(name):
     return fn
 
 
-_functions = {}
+FUNCTIONS = _functions = {}  # shared with ops (read without a call)
 
 
 def context(device=0):

@@ -36,26 +36,35 @@ _REDUCTIONS = {"sum": _capi.REDUCE_SUM, "max": _capi.REDUCE_MAX,
                "min": _capi.REDUCE_MIN}
 
 
+_FUNCTIONS = _capi.FUNCTIONS  # name -> the libkaio function (looked up once)
+
+
 class _Call:
     """One op call: its arguments' views and matrices, the context and the
     stream of the first array."""
+
+    __slots__ = ("fn", "first", "ctx", "stream", "_first_matrix")
 
     def __init__(self, fn, first_name, first, stream):
         self.fn = fn
         self.first = _arrays.view(fn, first_name, first)
         self.ctx = _capi.context(self.first.device)
         self.stream = _arrays.stream_handle(stream, self.first)
-        self._keep = []
+        self._first_matrix = None
 
     def m(self, name, obj):
-        """A required matrix argument (by reference), or None for None."""
+        """A matrix argument, or None (NULL) for None. The kaio_matrix
+        itself: ctypes passes it by reference to the C functions' `const
+        kaio_matrix *` parameters, and the call's arguments keep it alive."""
         if obj is None:
             return None
-        v = self.first if obj is self.first.owner else _arrays.view(
-            self.fn, name, obj)
-        mat = _arrays.matrix(self.fn, name, v)
-        self._keep.append(mat)
-        return ctypes.byref(mat)
+        if obj is self.first.owner:
+            mat = self._first_matrix
+            if mat is None:
+                mat = self._first_matrix = _arrays.matrix(self.fn, name,
+                                                          self.first)
+            return mat
+        return _arrays.matrix_of(self.fn, name, obj)
 
     def rows(self):
         """The leading dimensions of the first argument (its rows)."""
@@ -66,7 +75,8 @@ class _Call:
                              self.fn, name)
 
     def run(self, cfn, *args):
-        status = _capi.function(cfn)(self.ctx, *args, self.stream)
+        fn = _FUNCTIONS.get(cfn) or _capi.function(cfn)
+        status = fn(self.ctx, *args, self.stream)
         if status:
             _capi.check(status)
 

@@ -447,6 +447,23 @@ class OpsTest(unittest.TestCase):
         self.assertIn("page_size: 32 (a multiple of 64)", str(e.exception))
         self.assertEqual(fake().launches, self.launches + 4)
 
+    def test_every_argument_path_builds_the_same_matrix(self):
+        # matrix_of (an op's arguments after the first: no View) against
+        # view() + matrix() (the first), byte for byte, on kaio arrays of
+        # each rank, a transposed view, and torch tensors where torch is.
+        from kaio import _arrays
+        cases = [kaio.DeviceArray.empty((7,)), self.x,
+                 kaio.DeviceArray.empty((2, 3, 8), "float16"),
+                 kaio.DeviceArray.empty((1, 9)),
+                 kaio.DeviceArray.empty((4, 6)).T]
+        for a in cases:
+            general = _arrays.matrix("f", "a", _arrays.view("f", "a", a))
+            self.assertEqual(bytes(_arrays.matrix_of("f", "a", a)),
+                             bytes(general), a)
+        with self.assertRaises(kaio.KaioValueError) as e:
+            _arrays.matrix_of("f", "b", kaio.DeviceArray.empty((3,), "float64"))
+        self.assertIn("b: dtype float64 is not supported", str(e.exception))
+
     def test_third_party_arrays(self):
         out = kaio.DeviceArray.empty((5, 33))
         ops.softmax(CudaArrayInterface(self.x), out=out)
@@ -526,6 +543,12 @@ class TorchTest(unittest.TestCase):
         with self.assertRaises(ValueError) as e:
             ops.softmax(torch.ones(2, 3))
         self.assertIn("x: a CPU tensor", str(e.exception))
+        # A later argument takes the other path (no View): the same check.
+        if np is not None:
+            x = kaio.DeviceArray.from_numpy(np.ones((2, 3), np.float32))
+            with self.assertRaises(ValueError) as e:
+                ops.add(x, torch.ones(2, 3), out=x)
+            self.assertIn("b: a CPU tensor", str(e.exception))
 
     @unittest.skipIf(torch is None or not hasattr(torch, "library") or
                      not hasattr(torch.library, "custom_op"),
