@@ -103,7 +103,8 @@ for s in "${steps[@]}"; do
   lease) # for one call of a 15-minute lease under KAIO_GPU_BUDGET, most
           # important first: session 22's sm_90a dK/dV kernel (its GPU test,
           # memcheck and racecheck, the backward against the portable one
-          # and SDPA), what session 21 could not run (the Python
+          # and SDPA), session 23's norm backward pipeline and Python
+          # overhead, what session 21 could not run (the Python
           # GPU tests' meta-tensor and jit.trace checks, racecheck and
           # synccheck on the clustered GEMM), every op-library GPU test,
           # the Python overhead, then the measurements of session 21 again
@@ -119,6 +120,19 @@ for s in "${steps[@]}"; do
       'FlashAttention(Portable)?Bwd(F16|BF16)/seq:(2048|8192)/dim:(64|128)/' \
       --json "$out/bench-backward.json"
     attention torch-attention-backward 80 --backward
+    # Session 23: the norm backward's cp.async row pipeline (its GPU test
+    # under racecheck and synccheck, then against a copy), and the
+    # Python package's leaner argument path.
+    step gpu-test-norm-backward 40 "$ops_tests" --gtest_filter='*NormBackward*RealGpu*'
+    for tool in racecheck synccheck; do
+      step "sanitize-norm-backward-$tool" 45 compute-sanitizer --tool "$tool" \
+        --error-exitcode 99 "$ops_tests" --gtest_filter='*NormBackwardMatches*RealGpu*'
+    done
+    step bench-norm-backward 60 "$build/bin/kaio-bench" --filter \
+      'NormBwd(F32|BF16)VsCopy/rows:32768/cols:(4096|8192)' \
+      --json "$out/bench-norm-backward.json"
+    step python-overhead 40 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
+      "$py" "$root/bench/python_overhead.py" --json "$out/python-overhead.json"
     step python 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       KAIO_EXAMPLES_DIR="$root/examples" "$py" "$root/test/Python/test_kaio.py" \
       TorchGpuTest -v
@@ -127,8 +141,6 @@ for s in "${steps[@]}"; do
         --error-exitcode 99 "$ops_tests" --gtest_filter='*ClusterKernels*RealGpu*'
     done
     step gpu-tests-ops 120 "$ops_tests" --gtest_filter='*RealGpu*'
-    step python-overhead 40 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
-      "$py" "$root/bench/python_overhead.py" --json "$out/python-overhead.json"
     for sched in ping_pong independent; do
       attention "torch-attention-$sched" 70 --schedule "$sched"
     done

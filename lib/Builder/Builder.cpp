@@ -367,6 +367,16 @@ Value kbd::sharedLoad(KernelState *st, Value tile, ArrayRef<Value> indices,
   return SharedLoadOp::create(st->b, st->loc(where), elem, tile, indices);
 }
 
+SmallVector<Value, 8> kbd::sharedLoadVector(KernelState *st, Value tile,
+                                            ArrayRef<Value> indices,
+                                            unsigned width, SrcLoc where) {
+  Type elem = llvm::cast<SmemType>(tile.getType()).getElementType();
+  SmallVector<Type, 8> types(width, elem);
+  auto op = SharedLoadVectorOp::create(st->b, st->loc(where), types, tile,
+                                       indices);
+  return SmallVector<Value, 8>(op.getResults());
+}
+
 void kbd::sharedStore(KernelState *st, Value value, Value tile,
                          ArrayRef<Value> indices, SrcLoc where) {
   SharedStoreOp::create(st->b, st->loc(where), value, tile, indices);

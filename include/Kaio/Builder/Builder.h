@@ -175,6 +175,10 @@ mlir::Value ptrAdd(KernelState *st, mlir::Value ptr, mlir::Value offset,
                    SrcLoc loc);
 mlir::Value sharedLoad(KernelState *st, mlir::Value tile,
                        llvm::ArrayRef<mlir::Value> indices, SrcLoc loc);
+llvm::SmallVector<mlir::Value, 8>
+sharedLoadVector(KernelState *st, mlir::Value tile,
+                 llvm::ArrayRef<mlir::Value> indices, unsigned width,
+                 SrcLoc loc);
 void sharedStore(KernelState *st, mlir::Value value, mlir::Value tile,
                  llvm::ArrayRef<mlir::Value> indices, SrcLoc loc);
 mlir::Value sharedAddress(KernelState *st, mlir::Value tile,
@@ -738,6 +742,19 @@ public:
              SrcLoc loc = SrcLoc::current()) const {
     detail::sharedStore(st_, value.materialize(st_), value_,
                         materialize(indices), loc);
+  }
+  /// Elements (.., j) .. (.., j + N - 1) of a row in one access
+  /// (kaio.shared_load_vector: 2, 4 or, for 16-bit elements, 8 of them; at
+  /// most 16 bytes); j a multiple of N.
+  template <unsigned N>
+  std::array<Val<T>, N> loadVector(std::initializer_list<Index> indices,
+                                   SrcLoc loc = SrcLoc::current()) const {
+    llvm::SmallVector<mlir::Value, 8> values = detail::sharedLoadVector(
+        st_, value_, materialize(indices), N, loc);
+    std::array<Val<T>, N> out;
+    for (unsigned j = 0; j < N; ++j)
+      out[j] = Val<T>(st_, values[j]);
+    return out;
   }
   /// The 32-bit shared-window address of an element (layout applied).
   U32 address(std::initializer_list<Index> indices,

@@ -584,6 +584,41 @@ struct SharedLoadLowering : OpConversionPattern<SharedLoadOp> {
   }
 };
 
+struct SharedLoadVectorLowering
+    : OpConversionPattern<SharedLoadVectorOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SharedLoadVectorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type elem = op.getTile().getType().getElementType();
+    Type resultType =
+        getTypeConverter()->convertType(op.getResults()[0].getType());
+    PTXBuilder p(rewriter, op.getLoc());
+    // Eight 16-bit elements travel as four packed 32-bit words, as
+    // kaio.load_vector's.
+    bool packed = op.getNumResults() == 8;
+    SmallVector<Type> types(packed ? 4 : op.getNumResults(),
+                            packed ? rewriter.getI32Type() : resultType);
+    auto ld = ptx::LoadOp::create(
+        rewriter, op.getLoc(), types, StateSpace::shared, false, false,
+        CacheOpAttr(), packed ? PTXType::b32 : getMemoryType(elem),
+        tileAddress(p, op, adaptor), 0, Value(), false);
+    SmallVector<Value> values;
+    if (packed) {
+      for (Value word : ld.getResults()) {
+        auto halves = ptx::UnpackOp::create(
+            rewriter, op.getLoc(), TypeRange{resultType, resultType},
+            PTXType::b32, word, Value(), false);
+        values.append(halves.getParts().begin(), halves.getParts().end());
+      }
+    } else {
+      values.assign(ld.getResults().begin(), ld.getResults().end());
+    }
+    rewriter.replaceOp(op, values);
+    return success();
+  }
+};
+
 struct SharedStoreLowering : OpConversionPattern<SharedStoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -885,7 +920,8 @@ struct ConvertKaioToPTXPass
     patterns.add<ReturnLowering, LaneIdLowering,
                  WarpIdLowering, PtrAddLowering, PtrToIntLowering, StoreLowering,
                  AtomicLowering, SharedAddressLowering, TileOffsetLowering,
-                 SharedLoadLowering, SharedStoreLowering, BarrierLowering,
+                 SharedLoadLowering, SharedLoadVectorLowering,
+                 SharedStoreLowering, BarrierLowering,
                  ShuffleLowering, TmaLoadLowering, TmaStoreLowering,
                  BlockRankLowering, ClusterBarrierLowering>(converter, ctx);
     patterns.add<WarpReduceLowering, BlockReduceLowering>(converter, ctx,

@@ -319,6 +319,9 @@ public:
   }
 
   F32 at(unsigned slot) const { return toF32(values_[slot]); }
+  /// Whether any thread of the block holds chunk r of the row (a branch
+  /// around chunk r is then uniform but at the row's last chunk).
+  const Pred &live(unsigned r) const { return live_[r]; }
   Pred valid(unsigned slot) const {
     return slot < kTail ? chunkValid_[slot / V] : tailValid_;
   }

@@ -99,26 +99,26 @@ void buildNormDx(ModuleBuilder &mb) {
 }
 
 /// dx, and the slice's dweight and dbias partials, in one pass over x and
-/// dy: block s walks rows [s * rows_per_split, ...) one at a time, each
-/// held in registers (RegisterRow: x and dy read once, in 16-byte chunks),
-/// with the weight read once for all of them; the row's two sums take one
-/// barrier (BlockPairSum), then dx is stored from the registers. Each
-/// thread keeps dw and db of its slots' columns across the rows and writes
-/// them to partial[s][0][c] and partial[s][1][c] at the end
-/// (norm_bwd_reduce sums the slices in order): in registers, or with more
-/// than kNormFusedChunks chunks a thread (the wide variant, whose
-/// registers would not hold them) those of its chunks in shared memory,
-/// element j of its chunk r at [j][r * B + tid] for dw and [V + j][...] for
-/// db (a thread's own words, so no barrier; a warp's consecutive words, so
-/// no bank conflict). Rows up to B * R chunks of V (plus the tail).
+/// dy: block s walks rows [s * rows_per_split, ...) one at a time. The
+/// rows are staged in shared memory by a two-stage cp.async pipeline
+/// (kaio-pipeline-copies): while the block works on row r, x and dy of row
+/// r + 1 are on their way, so the memory system never waits for the
+/// block's arithmetic and barriers (one row in flight per SM, as before,
+/// left the bandwidth idle between rows); the row's rstd (and mean) are
+/// read a row ahead as well. Each thread reads its own 16-byte chunks of
+/// the staged row (kaio.shared_load_vector: no bank conflicts) twice: for
+/// the row's two sums (one barrier: BlockPairSum), then for dx, stored
+/// from them, and its slots' dw and db, kept in registers across the rows
+/// and written to partial[s][0][c] and partial[s][1][c] at the end
+/// (norm_bwd_reduce sums the slices in order). The weight is staged once.
+/// Rows up to B * R chunks of V (plus the tail).
 template <class T, unsigned V, bool Layer, unsigned B, unsigned R>
 void buildNormFused(ModuleBuilder &mb) {
   static_assert(V > 1, "the fused kernel moves 16-byte chunks");
   using Row = RegisterRow<T, V, R, B>;
   constexpr unsigned Slots = Row::kSlots;
-  constexpr bool InShared = R > kNormFusedChunks;
-  // Accumulators carried in registers: every slot's, or the tail's.
-  constexpr unsigned Held = InShared ? 1 : Slots;
+  // A staged row: every chunk a thread may hold, and the tail's.
+  constexpr int64_t kWidth = int64_t(B * R + 1) * V;
   std::string base = std::string(Layer ? "layer" : "rms") +
                      "_norm_bwd_fused_b" + std::to_string(B) +
                      (R == kNormFusedChunks ? "" : "r" + std::to_string(R));
@@ -134,103 +134,189 @@ void buildNormFused(ModuleBuilder &mb) {
         auto perSplit = k.param<uint32_t>("rows_per_split");
         auto flags = k.param<uint32_t>("flags");
         Pred hasWeight = (flags & uint32_t(kNormBwdWeight)) != 0u;
-        // f32 rows: 24 warps an SM (ptxas: 80 registers at 128 and 256
-        // threads, no spills; left to itself it spills at 256). 16-bit
-        // rows hold twice the elements a thread: ptxas's own choice.
+        // f32 rows: 24 warps an SM where the shared memory allows it.
         if constexpr (std::is_same_v<T, float> && 768 / B > 1)
           k.setMinBlocksPerSM(int32_t(768 / B));
         U32 tid = k.threadId();
         U32 split = k.blockId();
         U32 first = split * perSplit;
         U32 last = min(first + perSplit, rows);
-        // The weight (1 without one; 0 outside the row, where dy is 0).
-        Row w(k, tid, n, 1.0f);
-        w.update(t.weight, &hasWeight,
-                 [](const F32 &, const F32 &in) { return in; });
-        Row h(k, tid, n), d(k, tid, n);
+        // The thread's chunks and tail slot (the row's geometry only).
+        Row w(k, tid, n);
         BlockPairSum<B> sums(k);
         F32 zero = k.constant(0.0f);
         F32 count = cast<float>(n);
-        Shared<float> sharedAcc;
-        auto sharedAt = [&](unsigned s, unsigned which) {
-          return std::make_pair(U32(k.constant(which * V + s % V)),
-                                tid + (s / V) * B);
+        // Plain row-major tiles: a thread reads the chunks it would read
+        // from global memory, 16 bytes a lane, conflict-free unswizzled.
+        TileLayout plain{MatrixOrder::row_major, 0};
+        Shared<T> xs = k.shared<T>({1, kWidth}, plain);
+        Shared<T> ds = k.shared<T>({1, kWidth}, plain);
+        // The weight, staged once (registers would not hold it beside the
+        // accumulators of 16-bit rows); 1 without one (outside the row dy
+        // is 0, so it does not matter there).
+        Shared<T> ws = k.shared<T>({1, kWidth}, plain);
+        U32 weightRows = select(hasWeight, k.constant(1u), 0u);
+        Token tw = k.asyncCopy(t.weight, 0u, 0u, weightRows, n, n, ws,
+                               CopyAlignment::Promised);
+        k.asyncWait({tw});
+        // Chunk r's V staged elements (zero past n: the copies' zero fill).
+        auto staged = [&](const Shared<T> &tile, unsigned r) {
+          Chunk<V> c;
+          auto v = tile.template loadVector<V>({0u, w.col(r * V)});
+          for (unsigned j = 0; j < V; ++j)
+            c[j] = toF32(v[j]);
+          return c;
         };
-        if constexpr (InShared) {
-          sharedAcc = k.shared<float>({int64_t(2 * V), int64_t(R * B)});
-          for (unsigned s = 0; s < Row::kTail; ++s)
-            for (unsigned which : {0u, 1u}) {
-              auto [i, j] = sharedAt(s, which);
-              sharedAcc.store({i, j}, zero);
-            }
-        }
-        // dw (which 0) and db (1) of slot s.
-        auto get = [&](const std::array<F32, 2 * Held> &a, unsigned s,
-                       unsigned which) -> F32 {
-          if (InShared && s < Row::kTail) {
-            auto [i, j] = sharedAt(s, which);
-            return sharedAcc.load({i, j});
-          }
-          return a[which * Held + (InShared ? 0 : s)];
+        // dy's, 0 where the chunk is not the thread's: a chunk the row ends
+        // inside holds elements that are the tail slots' (nothing counts
+        // twice: dy 0 adds nothing to the sums, dw or db).
+        auto stagedDy = [&](unsigned r) {
+          Chunk<V> c = staged(ds, r);
+          for (F32 &v : c)
+            v = select(w.valid(r * V), v, 0.0f);
+          return c;
         };
-        auto set = [&](std::array<F32, 2 * Held> &a, unsigned s,
-                       unsigned which, const F32 &v) {
-          if (InShared && s < Row::kTail) {
-            auto [i, j] = sharedAt(s, which);
-            sharedAcc.store({i, j}, v);
-          } else {
-            a[which * Held + (InShared ? 0 : s)] = v;
-          }
+        // The tail slot's column (whole chunks * V + tid) passes the tile
+        // for threads whose slot is outside the row: they read 0.
+        U32 tailAt = min(w.col(Row::kTail), uint32_t(kWidth - 1));
+        Pred tailValid = w.valid(Row::kTail);
+        auto stagedTail = [&](const Shared<T> &tile) {
+          return select(tailValid, toF32(tile.load({0u, tailAt})), 0.0f);
         };
-        std::array<F32, 2 * Held> init;
+        auto weightOf = [&](const F32 &staged) {
+          return select(hasWeight, staged, 1.0f);
+        };
+        auto weightChunk = [&](unsigned r) {
+          Chunk<V> c = staged(ws, r);
+          for (F32 &v : c)
+            v = weightOf(v);
+          return c;
+        };
+        auto tailChunk = [&](const Shared<T> &tile) {
+          Chunk<V> c;
+          c[0] = stagedTail(tile);
+          return c;
+        };
+        // Loop-carried: dw and db of each slot, then the row's rstd and
+        // mean (read one row ahead; the first row's here).
+        constexpr unsigned kRs = 2 * Slots, kMu = kRs + 1;
+        auto statsOf = [&](const U32 &r) {
+          U32 at = min(r, rows - 1u);
+          F32 rs = t.rstd.load(at);
+          F32 mu = zero;
+          if constexpr (Layer)
+            mu = t.mean.load(at);
+          return std::make_pair(rs, mu);
+        };
+        std::array<F32, 2 * Slots + 2> init;
         init.fill(zero);
-        std::array<F32, 2 * Held> acc = k.for_(
-            first, last, 1u, init, [&](U32 r, std::array<F32, 2 * Held> a) {
-              U64 row = cast<uint64_t>(r);
-              // Read before the barrier, written after it: dx may be dy.
-              h.load(rowOf(t.x, row, ldx));
-              d.load(rowOf(t.dy, row, lddy));
-              F32 rs = t.rstd.load(r);
-              F32 mu = zero;
-              if constexpr (Layer)
-                mu = t.mean.load(r);
+        std::tie(init[kRs], init[kMu]) = statsOf(first);
+        std::array<F32, 2 * Slots + 2> acc = k.pipeline(2).for_(
+            first, last, 1u, init, [&](U32 r, std::array<F32, 2 * Slots + 2> a) {
+              // Row r into the stage buffers (their second copy and the
+              // prefetch are the pipelining pass's).
+              Token tx = k.asyncCopy(t.x, r, 0u, rows, n, ldx, xs,
+                                     CopyAlignment::Promised);
+              Token td = k.asyncCopy(t.dy, r, 0u, rows, n, lddy, ds,
+                                     CopyAlignment::Promised);
+              F32 rs = a[kRs], mu = a[kMu];
+              std::tie(a[kRs], a[kMu]) = statsOf(min(r + 1u, last - 1u));
+              k.asyncWait({tx, td});
+              k.barrier();
               // sum(g) (LayerNorm) and sum(g * xhat), g = dy * weight,
-              // xhat = (x - mean) rstd (slots outside the row add 0).
-              auto xhat = [&](unsigned s) { return (h.at(s) - mu) * rs; };
-              auto [sg, sgx] = d.fold(
-                  std::make_tuple(zero, zero), [&](Pair st, unsigned s) {
-                    auto [a0, a1] = st;
-                    F32 g = d.at(s) * w.at(s);
-                    return std::make_tuple(a0 + g, fma(g, xhat(s), a1));
-                  });
+              // xhat = (x - mean) rstd.
+              auto fold = [&](Pair st, const Chunk<V> &h, const Chunk<V> &d,
+                              const Chunk<V> &wc, unsigned width) {
+                auto [s0, s1] = st;
+                for (unsigned j = 0; j < width; ++j) {
+                  F32 g = d[j] * wc[j];
+                  s0 = s0 + g;
+                  s1 = fma(g, (h[j] - mu) * rs, s1);
+                }
+                return std::make_tuple(s0, s1);
+              };
+              Pair st = std::make_tuple(zero, zero);
+              for (unsigned c = 0; c < R; ++c)
+                st = k.if_(
+                    w.live(c),
+                    [&] {
+                      return fold(st, staged(xs, c), stagedDy(c),
+                                  weightChunk(c), V);
+                    },
+                    [&] { return st; });
+              Chunk<V> wTail;
+              wTail[0] = weightOf(stagedTail(ws));
+              st = fold(st, tailChunk(xs), tailChunk(ds), wTail, 1);
+              auto [sg, sgx] = st;
               auto [tg, tgx] = sums(tid, r & 1u, sg, sgx);
               F32 meanG = Layer ? tg / count : zero;
               F32 meanGx = tgx / count;
-              h.store(rowOf(t.dx, row, lddx),
-                      [&](auto width, const U32 &, const Pred &,
-                          unsigned slot) {
-                        constexpr unsigned W = decltype(width)::value;
-                        Chunk<W> out;
-                        for (unsigned e = 0; e < W; ++e) {
-                          unsigned s = slot + e;
-                          out[e] = rs * (d.at(s) * w.at(s) - meanG -
-                                         xhat(s) * meanGx);
-                        }
-                        return out;
-                      });
-              // dw += dy * xhat, db += dy (0 outside the row).
-              for (unsigned s = 0; s < Slots; ++s) {
-                set(a, s, 0, fma(d.at(s), xhat(s), get(a, s, 0)));
-                set(a, s, 1, get(a, s, 1) + d.at(s));
+              // dx of V (or 1) elements, and the slots' dw += dy * xhat,
+              // db += dy (0 outside the row).
+              auto dxRow = rowOf(t.dx, cast<uint64_t>(r), lddx);
+              auto finish = [&](const Chunk<V> &h, const Chunk<V> &d,
+                                const Chunk<V> &wc, unsigned slot,
+                                unsigned width,
+                                std::array<F32, 2 * Slots + 2> &acc) {
+                Chunk<V> out;
+                for (unsigned j = 0; j < width; ++j) {
+                  unsigned s = slot + j;
+                  F32 xhat = (h[j] - mu) * rs;
+                  out[j] = rs * (d[j] * wc[j] - meanG - xhat * meanGx);
+                  acc[s] = fma(d[j], xhat, acc[s]);
+                  acc[Slots + s] = acc[Slots + s] + d[j];
+                }
+                return out;
+              };
+              for (unsigned c = 0; c < R; ++c) {
+                auto slotsOf = [&](const std::array<F32, 2 * Slots + 2> &x) {
+                  std::array<F32, 2 * V> o;
+                  for (unsigned j = 0; j < V; ++j) {
+                    o[j] = x[c * V + j];
+                    o[V + j] = x[Slots + c * V + j];
+                  }
+                  return std::apply(
+                      [](const auto &...v) { return std::make_tuple(v...); },
+                      o);
+                };
+                auto next = k.if_(
+                    w.live(c),
+                    [&] {
+                      std::array<F32, 2 * Slots + 2> b = a;
+                      Chunk<V> out = finish(staged(xs, c), stagedDy(c),
+                                            weightChunk(c), c * V, V, b);
+                      k.if_(w.valid(c * V),
+                            [&] { storeChunk<V>(dxRow, w.col(c * V), out); });
+                      return slotsOf(b);
+                    },
+                    [&] { return slotsOf(a); });
+                std::array<F32, 2 * V> got = std::apply(
+                    [](const auto &...v) {
+                      return std::array<F32, 2 * V>{v...};
+                    },
+                    next);
+                for (unsigned j = 0; j < V; ++j) {
+                  a[c * V + j] = got[j];
+                  a[Slots + c * V + j] = got[V + j];
+                }
               }
+              {
+                Chunk<V> out = finish(tailChunk(xs), tailChunk(ds), wTail,
+                                      Row::kTail, 1, a);
+                storeChunk<1>(dxRow, w.col(Row::kTail), Chunk<1>{out[0]},
+                              &tailValid);
+              }
+              // The next copy into this stage's buffers waits for every
+              // warp's reads (the pipelining pass checks for it).
+              k.barrier();
               return a;
             });
         // The slice's partials: dw at [split][0][c], db at [split][1][c].
         auto dwRow = partial + cast<uint64_t>(split) * cast<uint64_t>(n) * 2u;
         auto dbRow = dwRow + cast<uint64_t>(n);
         for (unsigned s = 0; s < Slots; ++s) {
-          dwRow.store(h.col(s), get(acc, s, 0), h.valid(s));
-          dbRow.store(h.col(s), get(acc, s, 1), h.valid(s));
+          dwRow.store(w.col(s), acc[s], w.valid(s));
+          dbRow.store(w.col(s), acc[Slots + s], w.valid(s));
         }
       });
 }

@@ -173,23 +173,23 @@ enum NormBackwardFlags : std::uint32_t {
 /// Threads per block of the parameter-gradient kernels (a column each).
 constexpr unsigned kNormParamsBlock = 256;
 /// The fused norm backward (dx with the slices' dweight/dbias partials),
-/// built for 16-byte chunks only, in blocks of 128, 256 or 512 threads:
-/// each thread holds kNormFusedChunks chunks of a row (x, dy and the
-/// weight, in their type) and its columns' dw, db accumulators (f32) in
-/// registers (ptxas: 80 to 128, no spills), so rows of up to 512 *
+/// built for 16-byte chunks only, in blocks of 128, 256 or 512 threads of
+/// kNormFusedChunks chunks each: x and dy of the next row staged in shared
+/// memory by cp.async (a two-stage pipeline) while the block works on the
+/// current one, the weight staged once, each thread's dw, db accumulators
+/// (f32) in registers (ptxas: 80 to 126, no spills). Rows of up to 512 *
 /// kNormFusedChunks chunks (f32: 4096 elements, f16/bf16: 8192) are read
-/// once. (1024-thread blocks, for 8192 f32 columns, would spill at their 64
-/// registers.) The host picks the smallest block whose threads' slots the
-/// row fills (more rows in flight per SM). Other rows and unaligned tensors
-/// take the two-kernel path.
+/// once. The host picks the smallest block whose threads' slots the row
+/// fills (more blocks, so more rows, per SM). Other rows and unaligned
+/// tensors take the two-kernel path.
 constexpr unsigned kNormFusedChunks = 2;
 constexpr unsigned kNormFusedBlocks[] = {128, 256, 512};
 /// The wide fused variant (`*_norm_bwd_fused_b512r4_*`) for longer rows:
 /// up to kNormFusedWideBlock x kNormFusedWideChunks chunks (8192 f32,
-/// 16384 f16/bf16 elements), x, dy and the weight in registers (ptxas: 128,
-/// no spills), the chunks' dw/db accumulators in shared memory (64 KiB for
-/// f32 rows, 128 KiB for 16-bit ones: dynamic, opted in; a GPU with less
-/// takes the two-kernel path).
+/// 16384 f16/bf16 elements), the same pipeline over 160 KiB of staging
+/// buffers (dynamic, opted in; a GPU with less, as sm_86/89's 99 KiB,
+/// takes the two-kernel path); ptxas: 128 registers, 16-bit rows (66
+/// accumulators a thread) spilling under 100 bytes.
 constexpr unsigned kNormFusedWideBlock = 512, kNormFusedWideChunks = 4;
 /// The fused kernel's block for rows of `chunks` 16-byte chunks: the
 /// smallest whose slots hold them, or 0 when none does.

@@ -1243,3 +1243,64 @@ func.func @unroll_too_far(%n: i32) {
 func.func @unroll_not_a_loop() attributes {kaio.unroll = 2 : i32} {
   return
 }
+
+// -----
+
+kaio.kernel @shared_load_vector_count() attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<1x64xf32>
+  // expected-error @+1 {{'kaio.shared_load_vector' op accesses 2 or 4 elements, not 3}}
+  %v:3 = kaio.shared_load_vector %s[%c0, %c0] : !kaio.smem<1x64xf32> -> f32, f32, f32
+  kaio.return
+}
+
+// -----
+
+kaio.kernel @shared_load_vector_type() attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<1x64xf32>
+  // expected-error @+1 {{'kaio.shared_load_vector' op accesses 'f16' in a tile of 'f32'}}
+  %v:2 = kaio.shared_load_vector %s[%c0, %c0] : !kaio.smem<1x64xf32> -> f16, f16
+  kaio.return
+}
+
+// -----
+
+kaio.kernel @shared_load_vector_column_major() attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<16x32xf16, #kaio.layout<col_major>>
+  // expected-error @+1 {{'kaio.shared_load_vector' op reads consecutive elements of a row; '!kaio.smem<16x32xf16, <col_major>>' is column-major}}
+  %v:4 = kaio.shared_load_vector %s[%c0, %c0] : !kaio.smem<16x32xf16, #kaio.layout<col_major>> -> f16, f16, f16, f16
+  kaio.return
+}
+
+// -----
+
+kaio.kernel @shared_load_vector_unaligned() attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %c2 = arith.constant 2 : i32
+  %s = kaio.shared_alloc : !kaio.smem<1x64xf32>
+  // expected-error @+1 {{'kaio.shared_load_vector' op element 2 is not aligned to the 4-element access}}
+  %v:4 = kaio.shared_load_vector %s[%c0, %c2] : !kaio.smem<1x64xf32> -> f32, f32, f32, f32
+  kaio.return
+}
+
+// -----
+
+kaio.kernel @shared_load_vector_ragged_rows() attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<4x6xf32>
+  // expected-error @+1 {{'kaio.shared_load_vector' op rows of 6 elements are not whole 4-element accesses}}
+  %v:4 = kaio.shared_load_vector %s[%c0, %c0] : !kaio.smem<4x6xf32> -> f32, f32, f32, f32
+  kaio.return
+}
+
+// -----
+
+kaio.kernel @shared_load_vector_swizzle_unit() attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<16x64xf32, #kaio.layout<row_major, swizzle = <3, 2, 3>>>
+  // expected-error @+1 {{'kaio.shared_load_vector' op a 16-byte access would cross the 4-byte units that '!kaio.smem<16x64xf32, <row_major, swizzle = <3, 2, 3>>>' swizzles}}
+  %v:4 = kaio.shared_load_vector %s[%c0, %c0] : !kaio.smem<16x64xf32, #kaio.layout<row_major, swizzle = <3, 2, 3>>> -> f32, f32, f32, f32
+  kaio.return
+}

@@ -140,6 +140,10 @@ kaio.kernel @shared_and_sync(%out: !kaio.ptr<f32>)
   %b = kaio.shared_load %tile[%c3, %c0] : !kaio.smem<16x16xf32> -> f32
   %c = kaio.shared_load %plain[%c3, %c0] : !kaio.smem<16x16xf32, #kaio.layout<row_major>> -> f32
   %byte = kaio.shared_load %bytes[%c3, %c3] : !kaio.smem<8x8xi8> -> i8
+  // CHECK: kaio.shared_load_vector %{{.*}}[%{{.*}}, %{{.*}}] : <16x16xf32> -> f32, f32, f32, f32
+  // CHECK: kaio.shared_load_vector %{{.*}}[%{{.*}}, %{{.*}}] : <64x64xf16, <row_major, swizzle = <3, 4, 3>>> -> f16, f16, f16, f16, f16, f16, f16, f16
+  %v4:4 = kaio.shared_load_vector %tile[%c3, %c0] : !kaio.smem<16x16xf32> -> f32, f32, f32, f32
+  %v8:8 = kaio.shared_load_vector %swz[%c3, %c0] : !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>> -> f16, f16, f16, f16, f16, f16, f16, f16
   // CHECK: kaio.shared_address %{{.*}}[%{{.*}}, %{{.*}}] : <64x64xf16, <row_major, swizzle = <3, 4, 3>>>
   // CHECK: kaio.shared_address %{{.*}}[%{{.*}}, %{{.*}}] : <16x32xf16, <col_major>>
   // CHECK: kaio.shared_address %{{.*}}[%{{.*}}, %{{.*}}] : <16x32xf16, <col_major, pad = 8>>

@@ -331,6 +331,8 @@ TEST(Builder, SharedMemoryAndReductions) {
     F32 d = k.shuffle(ShuffleMode::down, b, 1u, 16);
     p[t] = d;
     p[0] = cast<float>(tile.address({0, 1}));
+    std::array<F32, 4> chunk = tile.loadVector<4>({t, 4u});
+    p[1] = chunk[0] + chunk[3];
   });
   EXPECT_THAT(ir, HasSubstr("kaio.shared_alloc : <8x8xf32>"));
   EXPECT_THAT(ir, HasSubstr("<4x4xf32, <row_major, pad = 1>>"));
@@ -342,6 +344,8 @@ TEST(Builder, SharedMemoryAndReductions) {
   EXPECT_THAT(ir, HasSubstr("kaio.shuffle down"));
   EXPECT_THAT(ir, HasSubstr("width = 16"));
   EXPECT_THAT(ir, HasSubstr("kaio.shared_address"));
+  EXPECT_THAT(ir, HasSubstr("kaio.shared_load_vector %0[%"));
+  EXPECT_THAT(ir, HasSubstr(": <8x8xf32> -> f32, f32, f32, f32"));
 }
 
 /// One warp computes a 16x8 tile of C = A x B with f16 tensor cores:

@@ -611,11 +611,11 @@ NormGrads normBackwardRef(bool layer, const std::vector<double> &x,
 TEST_P(TrainingKernelsTest, FusedNormBackwardWideRows) {
   if (!vectorized())
     GTEST_SKIP() << "the fused kernel moves 16-byte chunks";
-  // Rows past the register variants' 1024 chunks take the wide one (512
-  // threads, 4 chunks each, dw/db of the chunks in shared memory): 1500
-  // chunks and a 3-element tail (the fourth chunk slot and the tail in
-  // use), and the longest, 2048 chunks. Five rows in two slices: the
-  // shared accumulators carry across rows.
+  // Rows past the 512-thread variant's 1024 chunks take the wide one (512
+  // threads, 4 chunks each): 1500 chunks and a 3-element tail (the fourth
+  // chunk slot, a chunk the row ends inside and the tail in use), and the
+  // longest, 2048 chunks. Five rows in two slices: the accumulators carry
+  // across rows, the staging buffers alternate.
   const uint32_t width = elem() == Elem::F32 ? 4 : 8;
   ASSERT_EQ(normFusedBlock(1025), 0u);
   for (uint32_t n : {1500 * width + 3, 2048 * width})
@@ -661,6 +661,21 @@ TEST_P(TrainingKernelsTest, FusedNormBackwardWideRows) {
                         tol * (std::fabs(want.dx[i]) + 0.1))
                 << at << " dx row " << row << " col " << c;
         }
+      // dx written over dy (the library allows it): the same bits. The
+      // pipeline's copy of row r + 1 runs while row r's dx is stored.
+      uint64_t inPlace = upload(interp, dy);
+      auto again = interp.launch(name, {splits}, {kNormFusedWideBlock},
+                                 {dx, inPlace, dw, dmean, drstd, inPlace,
+                                  dpartial, n, rows, ld, ld, ld, perSplit,
+                                  uint32_t(kNormBwdWeight)});
+      ASSERT_TRUE(again.success) << name << ": " << again.message();
+      std::vector<double> overDy = download(interp, inPlace, x.size());
+      for (uint32_t row = 0; row < rows; ++row)
+        for (uint32_t c = 0; c < n; ++c) {
+          size_t i = size_t(row) * ld + c;
+          ASSERT_EQ(overDy[i], grad[i]) << name << " in place, row " << row
+                                        << " col " << c;
+        }
       // The slices' partials (f32) sum to dweight and dbias.
       for (uint32_t c = 0; c < n; ++c) {
         double gw = 0, gb = 0;
@@ -680,10 +695,12 @@ TEST_P(TrainingKernelsTest, FusedNormBackwardReadsEachRowOnce) {
   if (!vectorized())
     GTEST_SKIP() << "the fused kernel moves 16-byte chunks";
   // Rows of 1024 chunks (the 512-thread kernel) and of 2048 (the wide one),
-  // eight of them in two slices: x and dy read once, in 16-byte accesses of
-  // whole sectors; the weight once a block; one barrier a row (the two sums
-  // together); the wide kernel's shared accumulators without bank
-  // conflicts.
+  // eight of them in two slices: x and dy staged once each by 16-byte
+  // cp.async of whole sectors (the next row's while the block works on
+  // this one), the weight once a block; each thread reading its staged
+  // chunks twice (the sums, then dx) in 16-byte shared loads without bank
+  // conflicts; three barriers a row (the copies landed, the two sums
+  // together, the buffers free again).
   const uint32_t width = elem() == Elem::F32 ? 4 : 8, rows = 8, splits = 2;
   const uint64_t eb = elemBytes(elem());
   ASSERT_EQ(normFusedBlock(1024), 512u);
@@ -691,8 +708,10 @@ TEST_P(TrainingKernelsTest, FusedNormBackwardReadsEachRowOnce) {
     for (bool layer : {false, true}) {
       SCOPED_TRACE(std::string(layer ? "LayerNorm" : "RMSNorm") +
                    (wide ? ", wide" : ""));
-      const uint32_t n = (wide ? 2048 : 1024) * width, block = 512;
-      const uint64_t rowBytes = uint64_t(rows) * n * eb;
+      const uint32_t n = (wide ? 2048 : 1024) * width, block = 512,
+                     chunks = wide ? kNormFusedWideChunks : kNormFusedChunks;
+      const uint64_t rowBytes = uint64_t(rows) * n * eb,
+                     warps = block / 32;
       Interpreter interp(**module);
       std::vector<double> x = random(size_t(rows) * n, -2, 2);
       uint64_t dx = upload(interp, x), ddy = upload(interp, x),
@@ -714,25 +733,28 @@ TEST_P(TrainingKernelsTest, FusedNormBackwardReadsEachRowOnce) {
                              options);
       ASSERT_TRUE(r.success) << r.message();
       const interp::KernelProfile &k = profile.kernels().at(0);
-      const uint64_t vectorBytes = 2 * rowBytes + splits * n * eb;
-      // The vector reads, and rstd (and mean) a row, by every thread.
+      // x and dy once, the weight once a block: all by cp.async (the
+      // pipeline's copies past a slice's last row read nothing).
+      const interp::GlobalStats &copies = k.global.at("cp.async");
+      EXPECT_EQ(copies.bytes, 2 * rowBytes + splits * n * eb);
+      EXPECT_EQ(copies.sectors, copies.idealSectors);
+      EXPECT_EQ(k.mix.count("ld.global.16B"), 0u);
+      // Global loads left: rstd (and mean) a row, a row ahead (one more a
+      // slice), by every thread.
       EXPECT_EQ(k.global.at("ld.global").bytes,
-                vectorBytes + uint64_t(rows) * block * 4 * (layer ? 2 : 1));
-      EXPECT_EQ(k.mix.at("ld.global.16B"), vectorBytes / 16 / 32);
-      EXPECT_EQ(k.global.at("ld.global").sectors,
-                k.global.at("ld.global").idealSectors);
+                uint64_t(splits) * (rows / splits + 1) * block * 4 *
+                    (layer ? 2 : 1));
+      // The staged chunks (x, dy, weight) read twice a row, 16 bytes a
+      // lane.
+      EXPECT_EQ(k.mix.at("ld.shared.16B"),
+                uint64_t(rows) * warps * 2 * 3 * chunks);
+      for (auto &[kind, stats] : k.shared)
+        EXPECT_EQ(stats.bankConflicts(), 0u) << kind;
       // dx once, in 16-byte stores; then each slice's dw and db partials.
       EXPECT_EQ(k.mix.at("st.global.16B"), rowBytes / 16 / 32);
       EXPECT_EQ(k.global.at("st.global").bytes,
                 rowBytes + splits * 2 * n * 4);
-      EXPECT_EQ(k.mix.at("bar"), uint64_t(rows) * (block / 32));
-      for (auto &[kind, stats] : k.shared)
-        EXPECT_EQ(stats.bankConflicts(), 0u) << kind;
-      // The wide kernel's accumulators: every warp stores dw and db of its
-      // 4 x V chunk slots each row (the pair sums store two words a warp).
-      if (wide)
-        EXPECT_GE(k.shared.at("st.shared").requests,
-                  uint64_t(rows) * (block / 32) * 2 * 4 * width);
+      EXPECT_EQ(k.mix.at("bar"), uint64_t(rows) * 3 * warps);
     }
 }
 

@@ -288,37 +288,41 @@ TEST_P(TrainingOpsTest, LaunchesABlockPerRow) {
 TEST_P(TrainingOpsTest, WideNormBackwardNeedsItsSharedMemory) {
   if (!isFake())
     GTEST_SKIP() << "a fake GPU with less opt-in shared memory";
-  // A GPU with 99 KiB of opt-in shared memory a block (as sm_86/89): bf16
-  // rows of 16000 columns would need the wide kernel's 128 KiB of
-  // accumulators, so they take the two-kernel path (the slices, then dx);
-  // f32 rows of 8000 (64 KiB) still take the wide kernel.
-  ScopedEnv optin("FAKE_CUDA_OPTIN_SHARED", "101376");
-  rt::Expected<rt::Device> small = rt::Device::open(0);
-  ASSERT_TRUE(small) << small.error().message();
-  ASSERT_EQ(small->properties().sharedMemPerBlockOptin, 101376);
-  rt::Expected<Library> lib = Library::load(*small);
-  ASSERT_TRUE(lib) << lib.error().message();
-  FakeCudaCounters *counters = getFakeCounters();
-  for (DType type : {DType::BF16, DType::F32}) {
-    const std::int64_t rows = 4, cols = type == DType::BF16 ? 16000 : 8000;
-    Matrix x = fakeMatrix(type, rows, cols, 0x1000000);
-    Matrix dy = fakeMatrix(type, rows, cols, 0x2000000);
-    Matrix dx = fakeMatrix(type, rows, cols, 0x3000000);
-    NormBackwardOptions o;
-    o.rstd = fakeMatrix(DType::F32, 1, rows, 0x4000000);
-    o.dweight = fakeMatrix(type, 1, cols, 0x5000000);
-    o.workspace = fakeMatrix(DType::F32, 1,
-                             normBackwardWorkspaceElements(rows, cols),
-                             0x6000000);
-    int launches = counters->launches;
-    rt::Error e = lib->rmsNormBackward(x, dy, dx, o);
-    ASSERT_FALSE(e) << e.message();
-    if (type == DType::BF16) {
-      EXPECT_EQ(counters->launches, launches + 3);
-      EXPECT_STREQ(counters->prevKernel, "rms_norm_bwd_bf16_v8");
-    } else {
-      EXPECT_EQ(counters->launches, launches + 2);
-      EXPECT_STREQ(counters->prevKernel, "rms_norm_bwd_fused_b512r4_f32_v4");
+  // The wide kernel stages two rows of x and dy and the weight in shared
+  // memory: 160 KiB for bf16 rows of 16000 columns as for f32 rows of 8000.
+  // A GPU with 99 KiB of opt-in shared memory a block (as sm_86/89) takes
+  // the two-kernel path for both (the slices, then dx); one with 163 KiB
+  // (sm_80) the wide kernel.
+  for (int optinBytes : {101376, 166912}) {
+    ScopedEnv optin("FAKE_CUDA_OPTIN_SHARED",
+                    std::to_string(optinBytes).c_str());
+    rt::Expected<rt::Device> device = rt::Device::open(0);
+    ASSERT_TRUE(device) << device.error().message();
+    ASSERT_EQ(device->properties().sharedMemPerBlockOptin, optinBytes);
+    rt::Expected<Library> lib = Library::load(*device);
+    ASSERT_TRUE(lib) << lib.error().message();
+    FakeCudaCounters *counters = getFakeCounters();
+    const bool fits = optinBytes > 101376;
+    for (DType type : {DType::BF16, DType::F32}) {
+      SCOPED_TRACE(std::string(getDTypeName(type)) + ", " +
+                   std::to_string(optinBytes) + " bytes");
+      const std::int64_t rows = 4, cols = type == DType::BF16 ? 16000 : 8000;
+      Matrix x = fakeMatrix(type, rows, cols, 0x1000000);
+      Matrix dy = fakeMatrix(type, rows, cols, 0x2000000);
+      Matrix dx = fakeMatrix(type, rows, cols, 0x3000000);
+      NormBackwardOptions o;
+      o.rstd = fakeMatrix(DType::F32, 1, rows, 0x4000000);
+      o.dweight = fakeMatrix(type, 1, cols, 0x5000000);
+      o.workspace = fakeMatrix(DType::F32, 1,
+                               normBackwardWorkspaceElements(rows, cols),
+                               0x6000000);
+      int launches = counters->launches;
+      rt::Error e = lib->rmsNormBackward(x, dy, dx, o);
+      ASSERT_FALSE(e) << e.message();
+      std::string v = type == DType::BF16 ? "bf16_v8" : "f32_v4";
+      EXPECT_EQ(counters->launches, launches + (fits ? 2 : 3));
+      EXPECT_EQ(std::string(counters->prevKernel),
+                fits ? "rms_norm_bwd_fused_b512r4_" + v : "rms_norm_bwd_" + v);
     }
   }
 }

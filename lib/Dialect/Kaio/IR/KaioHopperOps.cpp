@@ -141,7 +141,8 @@ LogicalResult MBarrierWaitOp::verify() {
 static Operation *findTileRead(Operation *op, Value tile) {
   Operation *found = nullptr;
   op->walk([&](Operation *nested) {
-    if (!isa<SharedLoadOp, SharedAddressOp, LoadFragmentOp, WarpgroupMmaOp>(
+    if (!isa<SharedLoadOp, SharedLoadVectorOp, SharedAddressOp, LoadFragmentOp,
+             WarpgroupMmaOp>(
             nested))
       return WalkResult::advance();
     if (!llvm::is_contained(nested->getOperands(), tile))

@@ -497,6 +497,40 @@ LogicalResult SharedLoadOp::verify() {
                           getResult().getType());
 }
 
+LogicalResult SharedLoadVectorOp::verify() {
+  SmemType tile = getTile().getType();
+  Type elem = tile.getElementType();
+  if (getResults().empty())
+    return emitOpError("accesses 2 or 4 elements, not 0");
+  if (failed(verifyTileAccess(*this, tile, getIndices(),
+                              getResults().front().getType())) ||
+      failed(verifyVectorAccess(*this, elem, getResults().getTypes())))
+    return failure();
+  // Consecutive elements of a row: a row-major tile, inside its row.
+  if (tile.getShape().size() != 2 && tile.getShape().size() != 1)
+    return emitOpError() << "reads rows of 1-D or 2-D tiles, not " << tile;
+  if (tile.isColumnMajor())
+    return emitOpError() << "reads consecutive elements of a row; " << tile
+                         << " is column-major";
+  unsigned bytes = getNumResults() * elem.getIntOrFloatBitWidth() / 8;
+  if (LayoutAttr layout = tile.getLayout();
+      layout && layout.isSwizzled() && (1u << layout.getSwizzle().base) < bytes)
+    return emitOpError() << "a " << bytes << "-byte access would cross the "
+                         << (1u << layout.getSwizzle().base)
+                         << "-byte units that " << tile << " swizzles";
+  int64_t width = tile.getShape().back();
+  if (width % int64_t(getNumResults()))
+    return emitOpError() << "rows of " << width << " elements are not whole "
+                         << getNumResults() << "-element accesses";
+  APInt c;
+  if (matchPattern(getIndices().back(), m_ConstantInt(&c)) &&
+      c.getSExtValue() % int64_t(getNumResults()))
+    return emitOpError() << "element " << c.getSExtValue()
+                         << " is not aligned to the " << getNumResults()
+                         << "-element access";
+  return success();
+}
+
 LogicalResult SharedStoreOp::verify() {
   return verifyTileAccess(*this, getTile().getType(), getIndices(),
                           getValue().getType());

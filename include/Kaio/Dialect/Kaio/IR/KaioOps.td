@@ -221,6 +221,27 @@ def Kaio_SharedLoadOp : Kaio_Op<"shared_load"> {
   let hasVerifier = 1;
 }
 
+def Kaio_SharedLoadVectorOp : Kaio_Op<"shared_load_vector"> {
+  let summary = "load 2, 4 (or 8 16-bit) consecutive elements of a shared "
+                "tile row at once (ld.shared.v2 / .v4)";
+  let description = [{
+    `%a, %b, %c, %d = kaio.shared_load_vector %t[%r, %c] : !kaio.smem<1x1028xf32>
+    -> f32, f32, f32, f32` reads elements (r, c) .. (r, c + 3) with one
+    access of up to 16 bytes: e.g. a thread's own 16-byte chunk of a row that
+    a kaio.async_copy brought in, without the 4-way bank conflicts of four
+    scalar loads at a 16-byte lane stride. The elements must be consecutive
+    in the tile's row (row-major layouts: swizzles move whole 16-byte
+    chunks, padding ends rows) and the first one aligned to the access size
+    (the interpreter's sanitizer reports it when it is not).
+  }];
+  let arguments = (ins Kaio_SmemType:$tile, Variadic<I32>:$indices);
+  let results = (outs Variadic<Kaio_Scalar>:$results);
+  let assemblyFormat = [{
+    $tile `[` $indices `]` attr-dict `:` type($tile) `->` type($results)
+  }];
+  let hasVerifier = 1;
+}
+
 def Kaio_SharedStoreOp : Kaio_Op<"shared_store"> {
   let summary = "store an element of a shared tile";
   let arguments = (ins Kaio_Scalar:$value, Kaio_SmemType:$tile,
