@@ -278,6 +278,34 @@ struct LoadLowering : OpConversionPattern<kaio::LoadOp> {
   const DenseSet<Operation *> &readOnlyLoads;
 };
 
+/// One ld of `count` consecutive `elem` elements at `addr` in `space` (a
+/// global one .nc where `readOnly`), as `resultType` values. Eight 16-bit
+/// elements travel as four packed 32-bit words (PTX has no .v8 for them):
+/// ld.v4.b32, then each word split in two.
+SmallVector<Value> loadVectorElements(ConversionPatternRewriter &rewriter,
+                                      Location loc, StateSpace space,
+                                      bool readOnly, Type elem,
+                                      Type resultType, unsigned count,
+                                      Value addr, Value mask) {
+  bool packed = count == 8;
+  SmallVector<Type> types(packed ? 4 : count,
+                          packed ? rewriter.getI32Type() : resultType);
+  auto ld = ptx::LoadOp::create(rewriter, loc, types, space, readOnly, false,
+                                CacheOpAttr(),
+                                packed ? PTXType::b32 : getMemoryType(elem),
+                                addr, 0, mask, false);
+  if (!packed)
+    return SmallVector<Value>(ld.getResults());
+  SmallVector<Value> values;
+  for (Value word : ld.getResults()) {
+    auto halves = ptx::UnpackOp::create(rewriter, loc,
+                                        TypeRange{resultType, resultType},
+                                        PTXType::b32, word, Value(), false);
+    values.append(halves.getParts().begin(), halves.getParts().end());
+  }
+  return values;
+}
+
 struct LoadVectorLowering : OpConversionPattern<LoadVectorOp> {
   LoadVectorLowering(const TypeConverter &converter, MLIRContext *ctx,
                      const DenseSet<Operation *> &readOnlyLoads)
@@ -290,27 +318,9 @@ struct LoadVectorLowering : OpConversionPattern<LoadVectorOp> {
     PTXBuilder p(rewriter, op.getLoc());
     Value addr = p.elementAddress(adaptor.getPtr(), adaptor.getIndex(),
                                   elementBytes(elem));
-    // Eight 16-bit elements travel as four packed 32-bit words (PTX has
-    // no .v8 for them): ld.v4.b32, then each word split in two.
-    bool packed = op.getNumResults() == 8;
-    SmallVector<Type> types(packed ? 4 : op.getNumResults(),
-                            packed ? rewriter.getI32Type() : resultType);
-    auto ld = ptx::LoadOp::create(
-        rewriter, op.getLoc(), types, StateSpace::global,
-        readOnlyLoads.contains(op), false, CacheOpAttr(),
-        packed ? PTXType::b32 : getMemoryType(elem), addr, 0,
-        adaptor.getMask(), false);
-    SmallVector<Value> values;
-    if (packed) {
-      for (Value word : ld.getResults()) {
-        auto halves = ptx::UnpackOp::create(
-            rewriter, op.getLoc(), TypeRange{resultType, resultType},
-            PTXType::b32, word, Value(), false);
-        values.append(halves.getParts().begin(), halves.getParts().end());
-      }
-    } else {
-      values.assign(ld.getResults().begin(), ld.getResults().end());
-    }
+    SmallVector<Value> values = loadVectorElements(
+        rewriter, op.getLoc(), StateSpace::global, readOnlyLoads.contains(op),
+        elem, resultType, op.getNumResults(), addr, adaptor.getMask());
     if (adaptor.getMask())
       for (Value &v : values)
         v = p.selp(getBitType(resultType), v, adaptor.getOther(),
@@ -594,27 +604,10 @@ struct SharedLoadVectorLowering
     Type resultType =
         getTypeConverter()->convertType(op.getResults()[0].getType());
     PTXBuilder p(rewriter, op.getLoc());
-    // Eight 16-bit elements travel as four packed 32-bit words, as
-    // kaio.load_vector's.
-    bool packed = op.getNumResults() == 8;
-    SmallVector<Type> types(packed ? 4 : op.getNumResults(),
-                            packed ? rewriter.getI32Type() : resultType);
-    auto ld = ptx::LoadOp::create(
-        rewriter, op.getLoc(), types, StateSpace::shared, false, false,
-        CacheOpAttr(), packed ? PTXType::b32 : getMemoryType(elem),
-        tileAddress(p, op, adaptor), 0, Value(), false);
-    SmallVector<Value> values;
-    if (packed) {
-      for (Value word : ld.getResults()) {
-        auto halves = ptx::UnpackOp::create(
-            rewriter, op.getLoc(), TypeRange{resultType, resultType},
-            PTXType::b32, word, Value(), false);
-        values.append(halves.getParts().begin(), halves.getParts().end());
-      }
-    } else {
-      values.assign(ld.getResults().begin(), ld.getResults().end());
-    }
-    rewriter.replaceOp(op, values);
+    rewriter.replaceOp(
+        op, loadVectorElements(rewriter, op.getLoc(), StateSpace::shared,
+                               false, elem, resultType, op.getNumResults(),
+                               tileAddress(p, op, adaptor), Value()));
     return success();
   }
 };
