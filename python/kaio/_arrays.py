@@ -77,16 +77,14 @@ def _torch_dtype(t):
 
 def _torch_view(fn, name, t):
     # Every op call comes here for its first tensor: the cheap accessors
-    # only (get_device, -1 for a CPU tensor, rather than is_cuda and a
-    # torch.device object; the dtype's name cached). The capacity stays
-    # unknown (0): a matrix or attention tensor built from a tensor's own
-    # shape and strides spans only that tensor's elements, so the C API's
-    # capacity check could not fail for it.
-    device = t.get_device()
-    if device < 0:
+    # only (get_device rather than a torch.device object, the dtype's name
+    # cached). The capacity stays unknown (0): a matrix or attention tensor
+    # built from a tensor's own shape and strides spans only that tensor's
+    # elements, so the C API's capacity check could not fail for it.
+    if not t.is_cuda:
         raise invalid(fn, name, "a CPU tensor; KAIO ops take CUDA tensors")
     return View(t.data_ptr(), _torch_dtype(t), t.shape, t.stride(), 0,
-                device, t, "torch")
+                t.get_device(), t, "torch")
 
 
 def _cai_view(fn, name, obj):
@@ -263,12 +261,11 @@ def matrix_of(fn, name, obj):
     without the View for torch tensors and kaio arrays (an op's every other
     argument comes here)."""
     if type(obj) in _TORCH_TYPES:
-        device = obj.get_device()
         code = _TORCH_CODES.get(obj.dtype, -1)
         if code == -1:
             code = _TORCH_CODES.setdefault(obj.dtype,
                                            DTYPES.get(_torch_dtype(obj)))
-        if device >= 0 and code is not None:
+        if obj.is_cuda and code is not None:
             return _matrix(fn, name, obj.data_ptr(), code, obj.shape,
                            obj.stride(), 0)
     elif _DeviceArray is not None and isinstance(obj, _DeviceArray):

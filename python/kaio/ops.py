@@ -614,8 +614,15 @@ def _flat_vector(fn, name, obj):
     if obj is None:
         return None
     v = _arrays.view(fn, name, obj)
+    if v.dtype != "float32":
+        raise invalid(fn, name, "dtype %s is not float32" % v.dtype)
+    # Dense row-major: the vector is every element, in order (a broadcast
+    # or strided view would have the kernels read past it).
     n = 1
-    for d in v.shape:
+    for d, st in zip(reversed(v.shape), reversed(v.strides)):
+        if d > 1 and st != n:
+            raise invalid(fn, name, "shape %s with strides %s is not "
+                          "contiguous" % (list(v.shape), list(v.strides)))
         n *= d
     return ctypes.byref(_capi.Matrix(v.ptr, _capi.F32, 0, 1, n, n,
                                      max(v.capacity, 0)))

@@ -427,6 +427,18 @@ class OpsTest(unittest.TestCase):
         with self.assertRaises(ValueError) as e:
             ops.flash_attention_backward(q, kv, kv, out, out, None)
         self.assertIn("lse: null", str(e.exception))
+        # lse is read as dense float32: another dtype or a strided view
+        # (whose elements are not the kernels' consecutive ones) is refused.
+        with self.assertRaises(ValueError) as e:
+            ops.flash_attention_backward(
+                q, kv, kv, out, out,
+                kaio.DeviceArray.empty((2, 8, 100), "float16"))
+        self.assertIn("lse: dtype float16 is not float32", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            ops.flash_attention_backward(
+                q, kv, kv, out, out, kaio.DeviceArray.empty((2, 800)).T)
+        self.assertIn("lse: shape [800, 2] with strides [1, 800] is not "
+                      "contiguous", str(e.exception))
         self.assertEqual(fake().launches, self.launches + 9)
 
     def test_flash_decode(self):

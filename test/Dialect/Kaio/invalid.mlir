@@ -1304,3 +1304,13 @@ kaio.kernel @shared_load_vector_swizzle_unit() attributes {block_size = array<i3
   %v:4 = kaio.shared_load_vector %s[%c0, %c0] : !kaio.smem<16x64xf32, #kaio.layout<row_major, swizzle = <3, 2, 3>>> -> f32, f32, f32, f32
   kaio.return
 }
+
+// -----
+
+kaio.kernel @shared_load_vector_padded_rows() attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<16x16xf32, #kaio.layout<row_major, pad = 2>>
+  // expected-error @+1 {{'kaio.shared_load_vector' op rows of 72 bytes in '!kaio.smem<16x16xf32, <row_major, pad = 2>>' misalign a 16-byte access}}
+  %v:4 = kaio.shared_load_vector %s[%c0, %c0] : !kaio.smem<16x16xf32, #kaio.layout<row_major, pad = 2>> -> f32, f32, f32, f32
+  kaio.return
+}

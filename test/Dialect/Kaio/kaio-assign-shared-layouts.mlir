@@ -63,3 +63,22 @@ kaio.kernel @copied_and_loaded(%p: !kaio.ptr<f16>, %n: i32)
   %b = kaio.load_fragment %s[%c0, %c0] : !kaio.smem<64x16xf16> -> !kaio.frag<b, m16n8k16, f16>
   kaio.return
 }
+
+// -----
+
+// A 4-byte tile read 16 bytes a lane (kaio.shared_load_vector) gets the
+// swizzle table's entry too, not the one-element pad that would misalign
+// every row past the first; one that scalar loads read keeps the pad.
+// CHECK-LABEL: kaio.kernel @vector_reads
+// CHECK: kaio.shared_alloc : <16x32xf32, <row_major, swizzle = <3, 4, 3>>>
+// CHECK: kaio.shared_alloc : <16x32xf32, <row_major, pad = 1>>
+// CHECK: kaio.shared_load_vector {{.*}} : <16x32xf32, <row_major, swizzle = <3, 4, 3>>> -> f32, f32, f32, f32
+kaio.kernel @vector_reads(%p: !kaio.ptr<f32>) attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %s = kaio.shared_alloc : !kaio.smem<16x32xf32>
+  %t = kaio.shared_alloc : !kaio.smem<16x32xf32>
+  %v:4 = kaio.shared_load_vector %s[%c1, %c0] : !kaio.smem<16x32xf32> -> f32, f32, f32, f32
+  %w = kaio.shared_load %t[%c1, %c0] : !kaio.smem<16x32xf32> -> f32
+  kaio.return
+}

@@ -522,6 +522,13 @@ LogicalResult SharedLoadVectorOp::verify() {
   if (width % int64_t(getNumResults()))
     return emitOpError() << "rows of " << width << " elements are not whole "
                          << getNumResults() << "-element accesses";
+  // Every row's start aligned to the access (a padded stride that is not
+  // would misalign all rows past the first).
+  int64_t rowBytes = tile.getRowStride() * (elem.getIntOrFloatBitWidth() / 8);
+  if (tile.getShape().size() == 2 && tile.getShape()[0] > 1 &&
+      rowBytes % bytes)
+    return emitOpError() << "rows of " << rowBytes << " bytes in " << tile
+                         << " misalign a " << bytes << "-byte access";
   APInt c;
   if (matchPattern(getIndices().back(), m_ConstantInt(&c)) &&
       c.getSExtValue() % int64_t(getNumResults()))

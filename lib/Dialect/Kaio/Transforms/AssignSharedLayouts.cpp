@@ -66,13 +66,13 @@ TileClasses collectTileClasses(Operation *root) {
   return classes;
 }
 
-/// The layout of a class of tiles that has none: tiles that ldmatrix reads
-/// or cp.async fills get the swizzle table's entry for their row width (no
-/// padding, conflict-free both ways); where no swizzle applies, a 16-byte
-/// pad puts the 8 rows an ldmatrix reads in 8 distinct bank groups (and
-/// keeps cp.async's 16-byte chunks aligned). Other tiles of 4-byte
-/// elements get one element of padding, which makes column walks
-/// conflict-free.
+/// The layout of a class of tiles that has none: tiles that ldmatrix or
+/// shared_load_vector reads or cp.async fills get the swizzle table's
+/// entry for their row width (no padding, conflict-free both ways; 16-byte
+/// chunks stay whole); where no swizzle applies, a 16-byte pad puts the 8
+/// rows an ldmatrix reads in 8 distinct bank groups (and keeps 16-byte
+/// accesses aligned). Other tiles of 4-byte elements get one element of
+/// padding, which makes column walks conflict-free.
 LayoutAttr chooseLayout(SmemType type, bool feedsTensorCores) {
   MLIRContext *ctx = type.getContext();
   unsigned bits = type.getElementType().getIntOrFloatBitWidth();
@@ -105,9 +105,11 @@ struct AssignSharedLayoutsPass
       auto type = cast<SmemType>(members.front().getType());
       if (type.getLayout())
         continue;
+      // Tiles read or written 16 bytes a lane (ldmatrix, cp.async,
+      // ld.shared.v4) keep rows of whole 16-byte chunks.
       bool feedsTensorCores = llvm::any_of(members, [](Value v) {
         return llvm::any_of(v.getUsers(), [](Operation *user) {
-          return isa<LoadFragmentOp, AsyncCopyOp>(user);
+          return isa<LoadFragmentOp, AsyncCopyOp, SharedLoadVectorOp>(user);
         });
       });
       LayoutAttr layout = chooseLayout(type, feedsTensorCores);
