@@ -14,7 +14,10 @@ With --host (no GPU, no torch needed) it times only KAIO's host side on
 kaio.DeviceArray arguments: run it against the fake driver
 (KAIO_CUDA_DRIVER=build/test/unittests/Runtime/libKaioFakeCudaDriver.so),
 whose launch costs next to nothing, to see what the package and the C API
-add per call.
+add per call. With --host-torch (no GPU; any torch) the same on torch CPU
+tensors dressed as CUDA ones (is_cuda and get_device patched on
+torch.Tensor, stream=0): the torch-tensor path's host side, beside torch's
+own CPU add.
 """
 
 import argparse
@@ -62,6 +65,23 @@ def host_only():
         print("| %s | %.2f |" % (name, per_call_us(fn)))
 
 
+def host_torch():
+    """KAIO's host side on torch tensors, without a GPU (see --host-torch)."""
+    if torch is None:
+        sys.exit("python_overhead.py: --host-torch needs torch")
+    torch.Tensor.is_cuda = property(lambda self: True)
+    torch.Tensor.get_device = lambda self: 0
+    x, w, out = torch.ones(4, 64), torch.ones(64), torch.empty(4, 64)
+    print("| op | kaio µs/call (host side, torch tensors) |")
+    print("|---|---|")
+    for name, fn in [("add", lambda: ops.add(x, x, out=out, stream=0)),
+                     ("softmax", lambda: ops.softmax(x, out=out, stream=0)),
+                     ("rms_norm",
+                      lambda: ops.rms_norm(x, w, out=out, stream=0)),
+                     ("torch.add (CPU)", lambda: torch.add(x, x, out=out))]:
+        print("| %s | %.2f |" % (name, per_call_us(fn)))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json")
@@ -71,9 +91,14 @@ def main():
                         help="also print where kaio.ops.add and "
                         "kaio.torch_ops.rms_norm spend their time "
                         "(cProfile, the functions of most own time)")
+    parser.add_argument("--host-torch", action="store_true",
+                        help="KAIO's host side on torch CPU tensors dressed "
+                        "as CUDA ones (no GPU)")
     args = parser.parse_args()
     if args.host:
         return host_only()
+    if args.host_torch:
+        return host_torch()
     if torch is None:
         sys.exit("python_overhead.py: PyTorch is not installed")
     if not torch.cuda.is_available():
