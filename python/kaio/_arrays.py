@@ -253,18 +253,12 @@ def _matrix(fn, name, ptr, dtype, shape, strides, capacity):
     return _new_matrix(ptr, dtype, 0, rows, cols, ld, capacity)
 
 
-_TORCH_CODES = {}  # torch.dtype -> kaio_dtype (None: not supported)
-
-
 def matrix_of(fn, name, obj):
     """The kaio_matrix of a device array argument: view() then matrix(),
     without the View for torch tensors and kaio arrays (an op's every other
     argument comes here)."""
     if type(obj) in _TORCH_TYPES:
-        code = _TORCH_CODES.get(obj.dtype, -1)
-        if code == -1:
-            code = _TORCH_CODES.setdefault(obj.dtype,
-                                           DTYPES.get(_torch_dtype(obj)))
+        code = DTYPES.get(_torch_dtype(obj))
         if obj.is_cuda and code is not None:
             return _matrix(fn, name, obj.data_ptr(), code, obj.shape,
                            obj.stride(), 0)

@@ -300,7 +300,7 @@ def function(name):
     return fn
 
 
-FUNCTIONS = _functions = {}  # shared with ops (read without a call)
+_functions = {}
 
 
 def context(device=0):

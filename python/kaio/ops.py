@@ -36,9 +36,6 @@ _REDUCTIONS = {"sum": _capi.REDUCE_SUM, "max": _capi.REDUCE_MAX,
                "min": _capi.REDUCE_MIN}
 
 
-_FUNCTIONS = _capi.FUNCTIONS  # name -> the libkaio function (looked up once)
-
-
 class _Call:
     """One op call: its arguments' views and matrices, the context and the
     stream of the first array."""
@@ -75,8 +72,7 @@ class _Call:
                              self.fn, name)
 
     def run(self, cfn, *args):
-        fn = _FUNCTIONS.get(cfn) or _capi.function(cfn)
-        status = fn(self.ctx, *args, self.stream)
+        status = _capi.function(cfn)(self.ctx, *args, self.stream)
         if status:
             _capi.check(status)
 
