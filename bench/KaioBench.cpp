@@ -1411,7 +1411,9 @@ BENCHMARK(BM_GemvVsCopy<BFloat16, true>)
 /// logsumexp: dK/dV by the TMA/wgmma kernel on a 9.0 GPU at head dims 64
 /// and 128) or the portable backward (mma.sync only: what the wgmma dK/dV
 /// kernel gains).
-enum class AttnPass { Forward, Independent, Portable, Backward,
+/// Rows192: the forward with 192-row blocks (AttentionOptions::queryRows,
+/// three consumer warpgroups; head dim 64 only, others skip).
+enum class AttnPass { Forward, Independent, Rows192, Portable, Backward,
                       PortableBackward };
 
 /// FlashAttention at 16k tokens, hidden 2048: FLOP/s count 4 B H S^2 D for
@@ -1464,6 +1466,13 @@ void BM_FlashAttention(benchmark::State &state) {
       Pass == AttnPass::Portable || Pass == AttnPass::PortableBackward;
   if (Pass == AttnPass::Independent)
     opt.schedule = kaio::ops::AttentionOptions::Schedule::Independent;
+  if (Pass == AttnPass::Rows192) {
+    if (dim != 64) {
+      state.SkipWithError("192-row blocks are built at head dim 64 only");
+      return;
+    }
+    opt.queryRows = 192;
+  }
   // The backward reads the forward's logsumexp; the forward benches store
   // none (as torch_attention.py's forward and earlier numbers).
   if (backward)
@@ -1524,6 +1533,12 @@ BENCHMARK(BM_FlashAttention<Half, AttnPass::Independent>)
     ->Apply(attentionShapes);
 BENCHMARK(BM_FlashAttention<BFloat16, AttnPass::Independent>)
     ->Name("BM_FlashAttentionIndependentBF16")
+    ->Apply(attentionShapes);
+BENCHMARK(BM_FlashAttention<Half, AttnPass::Rows192>)
+    ->Name("BM_FlashAttentionRows192F16")
+    ->Apply(attentionShapes);
+BENCHMARK(BM_FlashAttention<BFloat16, AttnPass::Rows192>)
+    ->Name("BM_FlashAttentionRows192BF16")
     ->Apply(attentionShapes);
 BENCHMARK(BM_FlashAttention<Half, AttnPass::Portable>)
     ->Name("BM_FlashAttentionPortableF16")

@@ -13,13 +13,14 @@ and logsumexp (KAIO's flash_attention_backward against torch.autograd.grad
 through SDPA, its forward not timed); --portable runs KAIO's mma.sync
 kernels (forward, or backward with --backward) even on a 9.0 GPU; --schedule ping_pong|independent picks how the
 9.0 forward's consumer warpgroups share the tensor cores (default: the
-library's choice). Prints a Markdown table (JSON too with --json)
+library's choice); --query-rows 192 runs the 9.0 forward's 192-row blocks
+(three consumer warpgroups; head dim 64 only). Prints a Markdown table (JSON too with --json)
 with KAIO / SDPA as the ratio (> 1: KAIO faster) and the largest difference
 of the outputs (of dq, dk and dv with --backward).
 
     PYTHONPATH=python KAIO_LIBRARY_DIR=build/lib \\
         python3 bench/torch_attention.py [--json FILE] [--seqs 512,2048] \\
-        [--backward] [--portable] [--schedule independent]
+        [--backward] [--portable] [--schedule independent] [--query-rows 192]
 """
 
 import argparse
@@ -40,7 +41,8 @@ SEQS = [512, 1024, 2048, 4096, 8192, 16384]
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
 
 
-def measure(q, k, v, causal, backward, portable, schedule=None):
+def measure(q, k, v, causal, backward, portable, schedule=None,
+            query_rows=None):
     """(kaio_ms, sdpa_ms, max_abs_diff) on [batch, seq, heads, dim] q, k, v;
     SDPA takes the transposed views [batch, heads, seq, dim] of the same
     memory."""
@@ -49,12 +51,13 @@ def measure(q, k, v, causal, backward, portable, schedule=None):
         out = torch.empty_like(q)
         kaio_ms = median_ms(lambda: ops.flash_attention(
             q, k, v, out=out, causal=causal, portable=portable,
-            schedule=schedule), "cuda")
+            schedule=schedule, query_rows=query_rows), "cuda")
         torch_ms = median_ms(lambda: F.scaled_dot_product_attention(
             qt, kt, vt, is_causal=causal), "cuda")
         ref = F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal)
         ops.flash_attention(q, k, v, out=out, causal=causal,
-                            portable=portable, schedule=schedule)
+                            portable=portable, schedule=schedule,
+                            query_rows=query_rows)
         torch.cuda.synchronize()
         return (kaio_ms, torch_ms,
                 float((out.transpose(1, 2).float() - ref.float()).abs().max()))
@@ -87,13 +90,17 @@ def main():
     parser.add_argument("--schedule", choices=("ping_pong", "independent"),
                         default=None,
                         help="the 9.0 forward's warpgroup schedule")
+    parser.add_argument("--query-rows", type=int, choices=(192,),
+                        default=None,
+                        help="the 9.0 forward's query rows a block (head "
+                        "dim 64 only)")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         sys.exit("torch_attention.py: no CUDA device; not measured")
     seqs = [int(s) for s in args.seqs.split(",")] if args.seqs else SEQS
     results = []
     for name, dtype in DTYPES.items():
-        for dim in (64, 128):
+        for dim in (64,) if args.query_rows else (64, 128):
             for causal in (False, True):
                 for seq in seqs:
                     batch, heads = max(16384 // seq, 1), 2048 // dim
@@ -102,7 +109,7 @@ def main():
                                for _ in range(3))
                     kaio_ms, torch_ms, err = measure(
                         q, k, v, causal, args.backward, args.portable,
-                        args.schedule)
+                        args.schedule, args.query_rows)
                     flops = 4 * batch * heads * seq * seq * dim
                     if causal:
                         flops //= 2
@@ -112,6 +119,7 @@ def main():
                         "pass": "backward" if args.backward else "forward",
                         "portable": args.portable,
                         "schedule": args.schedule or "auto",
+                        "query_rows": args.query_rows or "auto",
                         "dtype": name, "dim": dim, "causal": causal,
                         "seq": seq, "batch": batch, "heads": heads,
                         "kaio_ms": kaio_ms, "sdpa_ms": torch_ms,
@@ -133,6 +141,8 @@ def main():
         what = r["pass"] + (" (portable)" if r["portable"] else "")
         if r["schedule"] != "auto":
             what += " (%s)" % r["schedule"]
+        if r["query_rows"] != "auto":
+            what += " (%s rows)" % r["query_rows"]
         print(f"| {what} | {r['dtype']} | {r['dim']} | {r['causal']} | "
               f"{r['seq']} | {r['kaio_TFLOPs']:.0f} | {r['sdpa_TFLOPs']:.0f} "
               f"| {100 * r['kaio_vs_sdpa']:.1f} % | "

@@ -103,8 +103,9 @@ for s in "${steps[@]}"; do
   lease) # for one call of a 15-minute lease under KAIO_GPU_BUDGET, most
           # important first: session 22's sm_90a dK/dV kernel (its GPU test,
           # memcheck and racecheck, the backward against the portable one
-          # and SDPA), session 23's norm backward pipeline and Python
-          # overhead, what session 21 could not run (the Python
+          # and SDPA), session 24's 192-row d64 forward, session 23's
+          # norm backward pipeline and Python overhead, what session 21
+          # could not run (the Python
           # GPU tests' meta-tensor and jit.trace checks, racecheck and
           # synccheck on the clustered GEMM), every op-library GPU test,
           # the Python overhead, then the measurements of session 21 again
@@ -120,6 +121,13 @@ for s in "${steps[@]}"; do
       'FlashAttention(Portable)?Bwd(F16|BF16)/seq:(2048|8192)/dim:(64|128)/' \
       --json "$out/bench-backward.json"
     attention torch-attention-backward 80 --backward
+    # Session 24: the d64 forward's 192-row kernels (three consumers),
+    # their GPU test, then against the 128-row ones in the same run.
+    step gpu-test-rows192 40 "$ops_tests" \
+      --gtest_filter='*FlashAttentionTest.MatchesAnF64ReferenceOnTheGpu/RealGpu*'
+    step bench-rows192 60 "$build/bin/kaio-bench" --filter \
+      'FlashAttention(Rows192)?(F16|BF16)/seq:(2048|8192)/dim:64/' \
+      --json "$out/bench-rows192.json"
     # Session 23: the norm backward's cp.async row pipeline (its GPU test
     # under racecheck and synccheck, then against a copy), and the
     # Python package's leaner argument path.

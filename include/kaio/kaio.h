@@ -471,7 +471,11 @@ enum {
      issues as soon as its operands are in. Neither: the library's choice
      (ping-pong at 64 and 128). At most one of the two. */
   KAIO_ATTENTION_PING_PONG = 2,
-  KAIO_ATTENTION_INDEPENDENT = 4
+  KAIO_ATTENTION_INDEPENDENT = 4,
+  /* The 9.0 forward takes 192 query rows a block (three consumer
+     warpgroups, FlashAttention-3's tile at head dim 64; an unsupported
+     error at other head dims) instead of the library's choice. */
+  KAIO_ATTENTION_ROWS_192 = 8
 };
 
 /* scale 0: 1 / sqrt(dim). causal: row i sees keys j <= i + offset, offset

@@ -193,6 +193,16 @@ rt::Error validateAttention(const AttentionTensor &q, const AttentionTensor &k,
                                "ping-pong at head dimension " +
                                    std::to_string(q.dim) +
                                    " (supported: 64, 128)");
+  if (!lseRequired && opt.queryRows != 0 && opt.queryRows != 128 &&
+      opt.queryRows != 192)
+    return detail::invalid(kOp, "queryRows",
+                           std::to_string(opt.queryRows) +
+                               " is not 0 (the library's choice), 128 or 192");
+  if (!lseRequired && opt.queryRows == 192 &&
+      !kernels::hopperAttentionWideBuilt(unsigned(q.dim)))
+    return detail::unsupported(kOp, "queryRows",
+                               "192 at head dimension " +
+                                   std::to_string(q.dim) + " (supported: 64)");
   if (opt.causal && opt.windowRight > 0)
     return detail::invalid(kOp, "window",
                            "a causal mask has no keys right of the diagonal "
@@ -470,13 +480,17 @@ static bool launchHopperAttention(Library::Impl &impl,
   config.pingPong = opt.schedule == Schedule::Auto
                         ? hopperAttentionPingPong(config.headDim)
                         : opt.schedule == Schedule::PingPong;
+  config.consumers = opt.queryRows == 0
+                         ? hopperAttentionConsumers(config.headDim)
+                         : unsigned(opt.queryRows) / 64;
+  const unsigned rows = hopperAttentionRows(config);
   rt::Expected<rt::Kernel *> kernel =
       impl.kernel(hopperAttentionName(config), /*hopperSet=*/true);
   if (!kernel) {
     error = kernel.takeError();
     return true;
   }
-  rt::Expected<rt::TensorMap> mq = attentionMap(**kernel, q, 128);
+  rt::Expected<rt::TensorMap> mq = attentionMap(**kernel, q, rows);
   const std::uint32_t keys = hopperAttentionKeys(config.headDim);
   rt::Expected<rt::TensorMap> mk = attentionMap(**kernel, k, keys);
   rt::Expected<rt::TensorMap> mv = attentionMap(**kernel, v, keys);
@@ -511,9 +525,9 @@ static bool launchHopperAttention(Library::Impl &impl,
       rt::KernelArg::pointer(varlen ? opt.cuSeqlensQ.data : 0, s32, true),
       rt::KernelArg::pointer(varlen ? opt.cuSeqlensK.data : 0, s32, true)};
   rt::LaunchConfig launch;
-  launch.grid = rt::Dim3(unsigned((maxQ + 127) / 128), unsigned(q.heads),
-                         unsigned(batch));
-  launch.block = rt::Dim3(384);
+  launch.grid = rt::Dim3(unsigned((maxQ + rows - 1) / rows),
+                         unsigned(q.heads), unsigned(batch));
+  launch.block = rt::Dim3(hopperAttentionThreads(config));
   launch.stream = opt.stream;
   error = (*kernel)->launchArgs(launch, args);
   return true;

@@ -542,7 +542,7 @@ def flash_attention(q, k, v, out=None, scale=None, causal=False,
                     bottom_right=False, window=(-1, -1), layout="bshd",
                     cu_seqlens_q=None, cu_seqlens_k=None, max_seqlen_q=0,
                     return_lse=False, stream=None, portable=False,
-                    schedule=None):
+                    schedule=None, query_rows=None):
     """softmax(scale * q @ k^T) @ v per batch and head (FlashAttention-2 on
     tensor cores): q, k, v float16 or bfloat16 in `layout` "bshd" ([batch,
     seq, heads, dim], FlashAttention's) or "bhsd" ([batch, heads, seq,
@@ -557,7 +557,9 @@ def flash_attention(q, k, v, out=None, scale=None, causal=False,
     portable=True runs the mma.sync kernel even on a 9.0 GPU (every other
     GPU's path; for comparisons). schedule: how the 9.0 kernel's two
     consumer warpgroups share the tensor cores, "ping_pong" (taking turns;
-    head dims 64 and 128), "independent" or None (the library's choice)."""
+    head dims 64 and 128), "independent" or None (the library's choice).
+    query_rows: the 9.0 kernel's query rows a block, 192 (three consumer
+    warpgroups; head dim 64) or None (the library's choice)."""
     fn = "kaio.ops.flash_attention"
     if layout not in ("bshd", "bhsd"):
         raise invalid(fn, "layout", "%r is not 'bshd' or 'bhsd'" % (layout,))
@@ -565,6 +567,9 @@ def flash_attention(q, k, v, out=None, scale=None, causal=False,
             schedule not in _SCHEDULES:
         raise invalid(fn, "schedule", "%r is not 'ping_pong', 'independent' "
                       "or None" % (schedule,))
+    if query_rows not in (None, 192) or isinstance(query_rows, bool):
+        raise invalid(fn, "query_rows", "%r is not 192 or None"
+                      % (query_rows,))
     c = _Call(fn, "q", q, stream)
     views = [c.first] + [_arrays.view(fn, n, t)
                          for n, t in (("k", k), ("v", v))]
@@ -582,7 +587,9 @@ def flash_attention(q, k, v, out=None, scale=None, causal=False,
         lse = c.new("lse", shape, "float32")
     opts = _attention_options(scale, causal, bottom_right, window,
                               max_seqlen_q, 0, portable,
-                              _SCHEDULES[schedule])
+                              _SCHEDULES[schedule]
+                              | (_capi.ATTENTION_ROWS_192 if query_rows
+                                 else 0))
     c.run("kaio_flash_attention", *[ctypes.byref(t) for t in tensors],
           c.m("cu_seqlens_q", cu_seqlens_q), c.m("cu_seqlens_k", cu_seqlens_k),
           _flat_vector(fn, "lse", lse), ctypes.byref(opts))

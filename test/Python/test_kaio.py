@@ -400,9 +400,15 @@ class OpsTest(unittest.TestCase):
         ops.flash_attention(h, h, h, schedule="independent")
         self.assertEqual(fake().lastKernel.decode(),
                          "hopper_flash_fwd_bf16_d64")
+        ops.flash_attention(h, h, h, query_rows=192)
+        self.assertEqual(fake().lastKernel.decode(),
+                         "hopper_flash_fwd_bf16_d64_q192_pp")
         ops.flash_attention(h, h, h, portable=True)
         self.assertEqual(fake().lastKernel.decode(), "flash_fwd_bf16_d64")
-        self.launches += 3
+        self.launches += 4
+        with self.assertRaises(ValueError) as e:
+            ops.flash_attention(h, h, h, query_rows=128)
+        self.assertIn("query_rows: 128", str(e.exception))
         with self.assertRaises(ValueError) as e:
             ops.flash_attention(h, h, h, schedule="pingpong")
         self.assertIn("schedule: 'pingpong'", str(e.exception))
@@ -413,6 +419,10 @@ class OpsTest(unittest.TestCase):
             wide = kaio.DeviceArray.empty((1, 16, 2, 256), "float16")
             ops.flash_attention(wide, wide, wide, schedule="ping_pong")
         self.assertIn("schedule: ping-pong at head dimension 256",
+                      str(e.exception))
+        with self.assertRaises(kaio.KaioUnsupportedError) as e:
+            ops.flash_attention(wide, wide, wide, query_rows=192)
+        self.assertIn("queryRows: 192 at head dimension 256",
                       str(e.exception))
         self.assertEqual(fake().launches, self.launches + 3)
         dq, dk, dv = ops.flash_attention_backward(q, kv, kv, out, out, lse,

@@ -117,6 +117,11 @@ struct AttentionOptions {
     Independent,
   };
   Schedule schedule = Schedule::Auto;
+  /// Query rows a block of the sm_90a forward takes: 0 (the library's
+  /// choice), 128 (two consumer warpgroups), or 192 (three:
+  /// FlashAttention-3's tile at head dim 64; Unsupported at other head
+  /// dims everywhere). The portable forward and the backward ignore it.
+  int queryRows = 0;
   const rt::Stream *stream = nullptr;
 };
 

@@ -4,7 +4,8 @@
 // the ptx-dialect level: O = softmax(scale * Q K^T [+ causal mask]) V per
 // (batch, head), f16 or bf16, head dim 64, 128 or 256.
 //
-// A block of three warpgroups owns 128 query rows of one (batch, head):
+// A block of a producer warpgroup and two or three consumers owns 64 query
+// rows per consumer (128 or 192) of one (batch, head):
 //  - warpgroup 0 is the producer (setmaxnreg.dec): one thread loads the Q
 //    tile once and streams blocks of K and V by TMA (4-d tensor maps
 //    over [batch][seq][heads][dim] with any strides: bshd and bhsd alike)
@@ -12,7 +13,9 @@
 //    full/empty mbarriers and loaded in the order they are read (K_0, then
 //    K_j with V_{j-1}); blocks of 128 keys up to head dim 128, of 64 at
 //    256 (hopperAttentionKeys);
-//  - warpgroups 1 and 2 are consumers (setmaxnreg.inc), 64 query rows each:
+//  - warpgroups 1, 2 (and 3) are consumers (setmaxnreg.inc), 64 query rows
+//    each (three at head dim 64: FlashAttention-3's 192-row tile, the
+//    consumers at 160 registers where two get 232):
 //    S = Q K^T by wgmma (both operands K-major from 128-byte-swizzled
 //    shared memory), the online softmax on the accumulators in registers
 //    (exp2 with the scale folded in; a row's scores live in one quad,
@@ -21,8 +24,8 @@
 //    the running maximum grows. The softmax of block j runs while the
 //    tensor cores compute P_{j-1} V_{j-1} (FlashAttention-3's
 //    intra-warpgroup overlap: two wgmma groups in flight); in the `_pp`
-//    kernels the two consumers take turns issuing (ping-pong: one's
-//    softmax runs while the other's products do);
+//    kernels the consumers take turns issuing, round robin (ping-pong:
+//    one's softmax runs while another's products do);
 //  - the epilogue divides by the row sums and stores O (rows that see no
 //    key get 0) and, when `lse` is not null, each row's natural logsumexp
 //    (f32 [batch][heads][seq_q]; -inf for a row that sees no key).
@@ -46,7 +49,8 @@ using namespace kaio::ops::kernels::hopper_attention;
 std::string
 kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   const unsigned d = c.headDim;
-  const unsigned rowsQ = 128, keys = hopperAttentionKeys(d);
+  const unsigned rowsQ = hopperAttentionRows(c), keys = hopperAttentionKeys(d);
+  const unsigned consumers = c.consumers;
   const unsigned keyShift = llvm::Log2_32(keys);
   const unsigned qBytes = rowsQ * d * 2, kvBytes = keys * d * 2;
   const unsigned stageBytes = 2 * kvBytes;
@@ -75,8 +79,8 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
       "%lse_stride: i32 {{ptx.name = \"lse_stride\"}, "
       "%cu_q: i64 {{ptx.ptr = i32, ptx.readonly, ptx.name = \"cu_q\"}, "
       "%cu_k: i64 {{ptx.ptr = i32, ptx.readonly, ptx.name = \"cu_k\"}) "
-      "attributes {{reqntid = array<i32: 384>, dynamic_smem = {2} : i64} {{\n",
-      name, type, smem);
+      "attributes {{reqntid = array<i32: {3}>, dynamic_smem = {2} : i64} {{\n",
+      name, type, smem, hopperAttentionThreads(c));
 
   // Block coordinates, barriers, the number of key blocks.
   BlockSetup b = blockSetup(w);
@@ -86,7 +90,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   std::string head = w.let("ptx.sreg ctaid.y : i32");
   std::string kvHead = w.let("ptx.div u32 " + head + ", %group : i32");
   std::string q0 = w.mul32(reversedBlockX(w), w.i32(rowsQ));
-  std::string zero = w.i32(0), one = w.i32(1), two = w.i32(2);
+  std::string zero = w.i32(0), one = w.i32(1);
   // Query blocks past this sequence's end have nothing to do.
   std::string idle = w.setp("ge", q0, seqQ);
   w.op("ptx.cond_bra " + idle + ", ^done, ^start");
@@ -96,7 +100,8 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   std::string first = w.setp("eq", tid, zero);
   // Barriers: Q's, then per stage K's full and empty, V's full and empty
   // (K and V apart: S = Q K^T starts before V lands, and a K buffer is
-  // refilled once S is done, before P V is).
+  // refilled once S is done, before P V is); an empty barrier counts one
+  // arrival per consumer.
   std::string qBar = bars;
   auto ringBar = [&](unsigned which) {
     return w.add32(bars, w.i32(8 * (1 + which * c.stages)));
@@ -108,7 +113,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
     for (unsigned which = 0; which < 4; ++which)
       w.op("ptx.mbarrier_init if " + first + " [" +
            w.add32(ringBar(which), w.i32(8 * s)) + "], " +
-           (which % 2 ? two : one) + " : i32");
+           (which % 2 ? w.i32(consumers) : one) + " : i32");
   w.op("ptx.fence_mbarrier_init");
   w.op("ptx.bar_sync 0");
   // Row i sees keys [i + offset - window_left, i + offset + window_right]
@@ -141,7 +146,14 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
 
   // Producer: Q once, then K and V of each key block into the ring.
   w.label("^producer:");
-  w.op("ptx.setmaxnreg dec 40");
+  // The register file split: 40 + 2 x 232 or, with three consumers
+  // (FlashAttention-3's split), 32 + 3 x 160 per 128 threads of 512.
+  const unsigned producerRegs = consumers == 3 ? 32 : 40,
+                 consumerRegs = consumers == 3 ? 160 : 232;
+  static_assert(32 * 128 + 3 * 160 * 128 <= 65536 &&
+                    40 * 128 + 2 * 232 * 128 <= 65536,
+                "the splits fit the register file");
+  w.op("ptx.setmaxnreg dec " + std::to_string(producerRegs));
   w.op("ptx.cond_bra " + first + ", ^load_q, ^done");
   w.label("^load_q:");
   w.op("ptx.mbarrier_arrive expect_tx shared [" + qBar + "], " + w.i32(qBytes) +
@@ -184,7 +196,7 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   // Consumers: warpgroup 1 + g owns query rows q0 + 64 g ... + 63; a thread
   // holds rows r0 and r0 + 8 (h = 0, 1) of its warp's 16.
   w.label("^consumer:");
-  w.op("ptx.setmaxnreg inc 232");
+  w.op("ptx.setmaxnreg inc " + std::to_string(consumerRegs));
   ConsumerLanes cl = consumerLanes(w, b);
   const std::string &g = cl.g, &pairCol = cl.pairCol, &wgLeader = cl.leader;
   std::string row0 = w.add32(w.add32(q0, w.mul32(g, w.i32(64))),
@@ -333,26 +345,35 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   };
 
   // Ping-pong (FlashAttention-3's inter-warpgroup schedule): warpgroup g
-  // issues its wgmmas only after the other one has issued its own, so that
-  // one warpgroup's softmax runs while the other's products keep the
-  // tensor cores busy. Named barrier 1 + g (both warpgroups, 256 threads):
-  // g syncs on it before an issue point and, once it has issued, arrives on
-  // the other's. Warpgroup 1 arrives once ahead on warpgroup 0's barrier
-  // (0 goes first) and not after its last issue (no arrival left over):
-  // both issue numBlocks + 1 times.
+  // issues its wgmmas only after warpgroup g - 1 (mod the consumers) has
+  // issued its own, so that one warpgroup's softmax runs while another's
+  // products keep the tensor cores busy. Named barrier 1 + g (two
+  // warpgroups, 256 threads): g syncs on it before an issue point and, once
+  // it has issued, arrives on g + 1's. The last warpgroup arrives once
+  // ahead on warpgroup 0's barrier (0 goes first) and not after its last
+  // issue (no arrival left over): all issue numBlocks + 1 times.
+  // ifG[i]: the guard "warpgroup g is i" (with two, the second is "not
+  // the first").
+  std::vector<std::string> ifG;
   std::string isG0 = w.setp("eq", g, zero);
+  for (unsigned i = 0; i < consumers; ++i)
+    ifG.push_back(i == 0           ? "if " + isG0
+                  : consumers == 2 ? "if not " + isG0
+                                   : "if " + w.setp("eq", g, w.i32(i)));
+  auto barrierOf = [](unsigned i) { return std::to_string(1 + i); };
   auto issueTurn = [&] {
     if (!c.pingPong)
       return;
-    w.op("ptx.bar_sync if " + isG0 + " 1, 256");
-    w.op("ptx.bar_sync if not " + isG0 + " 2, 256");
+    for (unsigned i = 0; i < consumers; ++i)
+      w.op("ptx.bar_sync " + ifG[i] + " " + barrierOf(i) + ", 256");
   };
   auto passTurn = [&](bool last) {
     if (!c.pingPong)
       return;
-    w.op("ptx.bar_arrive if " + isG0 + " 2, 256");
-    if (!last)
-      w.op("ptx.bar_arrive if not " + isG0 + " 1, 256");
+    for (unsigned i = 0; i < consumers; ++i)
+      if (!last || i + 1 < consumers)
+        w.op("ptx.bar_arrive " + ifG[i] + " " +
+             barrierOf((i + 1) % consumers) + ", 256");
   };
 
   // Block 0 alone: its scores and P.
@@ -362,7 +383,8 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
        " : f32, f32, f32, f32, " + oTypes + ")");
   w.label("^first_block:");
   if (c.pingPong)
-    w.op("ptx.bar_arrive if not " + isG0 + " 1, 256");
+    w.op("ptx.bar_arrive " + ifG[consumers - 1] + " " + barrierOf(0) +
+         ", 256");
   Stage k0 = stageOf(zero, false);
   w.waitParity(k0.full, k0.parity, "k0_wait", "k0_ready");
   issueTurn();
@@ -517,8 +539,11 @@ std::vector<HopperAttentionConfig> kaio::ops::kernels::getHopperAttentionConfigs
   std::vector<HopperAttentionConfig> configs;
   for (bool bf16 : {false, true})
     for (unsigned dim : {64u, 128u, 256u})
-      for (bool pingPong : {false, true})
-        if (!pingPong || hopperAttentionPingPongBuilt(dim))
-          configs.push_back(HopperAttentionConfig{bf16, dim, 2, pingPong});
+      for (unsigned consumers : {2u, 3u})
+        for (bool pingPong : {false, true})
+          if ((!pingPong || hopperAttentionPingPongBuilt(dim)) &&
+              (consumers == 2 || hopperAttentionWideBuilt(dim)))
+            configs.push_back(
+                HopperAttentionConfig{bf16, dim, 2, pingPong, consumers});
   return configs;
 }

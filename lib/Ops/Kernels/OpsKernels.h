@@ -545,15 +545,41 @@ inline HopperGemmBox hopperGemmBoxB(const HopperGemmConfig &c) {
 std::vector<HopperGemmConfig> getHopperGemmConfigs();
 /// A FlashAttention forward configuration for sm_90a
 /// (HopperAttentionKernels.cpp): f16 or bf16 Q, K, V, O; head dim 64, 128
-/// or 256; 128 query rows per block (two consumer warpgroups), blocks of
-/// hopperAttentionKeys(head dim) keys in a `stages`-deep K/V ring;
-/// `pingPong`: the consumers take turns issuing their wgmmas
-/// (FlashAttention-3's inter-warpgroup schedule), else they issue freely.
+/// or 256; 64 query rows per consumer warpgroup, `consumers` of them (2:
+/// 128 rows a block; 3: 192, FlashAttention-3's tile at head dim 64,
+/// hopperAttentionWideBuilt), blocks of hopperAttentionKeys(head dim) keys
+/// in a `stages`-deep K/V ring; `pingPong`: the consumers take turns
+/// issuing their wgmmas, round robin (FlashAttention-3's inter-warpgroup
+/// schedule), else they issue freely.
 struct HopperAttentionConfig {
   bool bf16 = false;
   unsigned headDim = 64, stages = 2;
   bool pingPong = false;
+  unsigned consumers = 2;
 };
+/// Query rows a block of `c` takes (64 per consumer warpgroup).
+constexpr unsigned hopperAttentionRows(const HopperAttentionConfig &c) {
+  return 64 * c.consumers;
+}
+/// Threads a block of `c` has: the producer warpgroup and the consumers.
+constexpr unsigned hopperAttentionThreads(const HopperAttentionConfig &c) {
+  return 128 * (c.consumers + 1);
+}
+/// The head dims with three-consumer (192-row) kernels: 64, where a
+/// consumer's 32 O and 64 S accumulators fit the 160 registers three
+/// consumers leave (FlashAttention-3's 192 x 128 tile there; at 128, O and
+/// S alone would take 128).
+constexpr bool hopperAttentionWideBuilt(unsigned headDim) {
+  return headDim == 64;
+}
+/// The consumers `flashAttention` picks when the caller leaves the query
+/// rows to the library: two everywhere until the three-consumer kernels
+/// are measured against them (bench BM_FlashAttentionRows192* against
+/// BM_FlashAttention* at head dim 64, and set this from what they show).
+constexpr unsigned hopperAttentionConsumers(unsigned headDim) {
+  (void)headDim;
+  return 2;
+}
 /// The head dims with a ping-pong kernel: up to 128. At 256 each consumer
 /// holds 128 O accumulators and 64-key blocks, and FlashAttention-3 turns
 /// the schedule off there too.
@@ -577,19 +603,23 @@ constexpr unsigned hopperAttentionKeys(unsigned headDim) {
 /// o_head, seq_q, seq_k, group, scale_log2, window_left, window_right,
 /// bottom_right, lse, lse_stride, cu_q, cu_k)`: the maps are 4-d tensor
 /// maps over [batch][seq][heads][dim] (innermost first: dim, heads, seq,
-/// batch) with box (64, 1, rows, 1), 128-byte swizzled (rows 128 for Q,
-/// hopperAttentionKeys(head dim) for K and V); O's strides are in elements (even); grid (ceil(seq_q /
-/// 128), heads, batch); scale_log2 = softmax scale * log2(e). Row i sees
+/// batch) with box (64, 1, rows, 1), 128-byte swizzled (rows
+/// hopperAttentionRows for Q, hopperAttentionKeys(head dim) for K and V);
+/// O's strides are in elements (even); grid (ceil(seq_q /
+/// hopperAttentionRows), heads, batch), hopperAttentionThreads threads;
+/// scale_log2 = softmax scale * log2(e). Row i sees
 /// keys [i + offset - window_left, i + offset + window_right] (negative:
 /// unbounded; causal: window_right 0), offset = seq_k - seq_q when
 /// bottom_right. lse (null: none) gets each row's natural logsumexp at
 /// [(batch * heads + head) * lse_stride + row]. cu_q / cu_k (null: not
 /// packed): s32 batch + 1 offsets into batch-1 tensors; seq_q / seq_k are
 /// then unused and the grid's x covers the longest query sequence. The
-/// ping-pong kernels end in `_pp`.
+/// three-consumer kernels' names have `_q192`, the ping-pong ones end in
+/// `_pp`.
 inline std::string hopperAttentionName(const HopperAttentionConfig &c) {
   return std::string("hopper_flash_fwd_") + (c.bf16 ? "bf16" : "f16") + "_d" +
-         std::to_string(c.headDim) + (c.pingPong ? "_pp" : "");
+         std::to_string(c.headDim) + (c.consumers == 3 ? "_q192" : "") +
+         (c.pingPong ? "_pp" : "");
 }
 std::string hopperAttentionSource(const HopperAttentionConfig &config);
 std::vector<HopperAttentionConfig> getHopperAttentionConfigs();

@@ -100,6 +100,25 @@ TEST(FlashAttentionValidation, NamesTheArgument) {
     EXPECT_EQ(b.check(), "");
   }
   {
+    // 192-row blocks are built at head dim 64; 128 is every dim's.
+    Args b = a;
+    b.q.dim = b.k.dim = b.v.dim = b.o.dim = 64;
+    for (int rows : {0, 128, 192}) {
+      b.opt.queryRows = rows;
+      EXPECT_EQ(b.check(), "") << rows;
+    }
+    b.opt.queryRows = 64;
+    EXPECT_EQ(b.check(), "flash_attention: queryRows: 64 is not 0 (the "
+                         "library's choice), 128 or 192");
+    b.q.dim = b.k.dim = b.v.dim = b.o.dim = 128;
+    b.opt.queryRows = 192;
+    rt::Error e = validateFlashAttention(b.q, b.k, b.v, b.o, b.opt);
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
+    EXPECT_EQ(e.message(), "flash_attention: queryRows: 192 at head "
+                           "dimension 128 (supported: 64)");
+  }
+  {
     Args b = a;
     b.o.seq = 99;
     EXPECT_EQ(b.check(), "flash_attention: o: is 2x99x8x128 but must be "
@@ -605,6 +624,39 @@ TEST_P(FlashAttentionTest, UsesTheTmaWgmmaForwardOnA90Gpu) {
   ASSERT_FALSE(e) << e.message();
   EXPECT_STREQ(counters->lastKernel, "hopper_flash_fwd_f16_d128");
   maps += 3;
+  // 192-row blocks: head dim 64 only, three consumers (512 threads), Q's
+  // box and the grid by 192 rows.
+  {
+    std::int64_t q64 = 2 * 300 * 8 * 64, kv64 = 2 * 200 * 2 * 64;
+    AttentionTensor q = AttentionTensor::bshd(view.subview(0, q64), 2, 300, 8,
+                                              64);
+    AttentionTensor k =
+        AttentionTensor::bshd(view.subview(q64, kv64), 2, 200, 2, 64);
+    AttentionTensor v =
+        AttentionTensor::bshd(view.subview(q64 + kv64, kv64), 2, 200, 2, 64);
+    AttentionTensor o = AttentionTensor::bshd(
+        view.subview(q64 + 2 * kv64, q64), 2, 300, 8, 64);
+    AttentionOptions rows = opt;
+    rows.queryRows = 192;
+    int before = counters->tensorMapsEncoded;
+    e = lib->flashAttention(q, k, v, o, rows);
+    ASSERT_FALSE(e) << e.message();
+    EXPECT_STREQ(counters->lastKernel, "hopper_flash_fwd_f16_d64_q192_pp");
+    EXPECT_EQ(counters->lastGrid[0], 2u); // ceil(300 / 192)
+    EXPECT_EQ(counters->lastBlock[0], 512u);
+    EXPECT_EQ(counters->lastSharedBytes, 192u * 128 + 2 * 2 * 128 * 128);
+    EXPECT_EQ(counters->tensorMapsEncoded, before + 3);
+    rows.schedule = AttentionOptions::Schedule::Independent;
+    e = lib->flashAttention(q, k, v, o, rows);
+    ASSERT_FALSE(e) << e.message();
+    EXPECT_STREQ(counters->lastKernel, "hopper_flash_fwd_f16_d64_q192");
+    // The library's choice at 64: two consumers (until measured).
+    e = lib->flashAttention(q, k, v, o, opt);
+    ASSERT_FALSE(e) << e.message();
+    EXPECT_STREQ(counters->lastKernel, "hopper_flash_fwd_f16_d64_pp");
+    EXPECT_EQ(counters->lastBlock[0], 384u);
+    maps += 9;
+  }
   // Asked for, the portable mma.sync kernel runs there too.
   AttentionOptions portable = opt;
   portable.portable = true;
@@ -647,7 +699,8 @@ struct AttentionCase {
 template <class T>
 void expectAttentionMatchesReference(rt::Device &device, Library &lib,
                                      AttentionCase c, double tolerance,
-                                     bool portable = false) {
+                                     bool portable = false,
+                                     int queryRows = 0) {
   const auto [B, S, H, Hk, D, causal] = c;
   std::mt19937 rng(13);
   std::uniform_real_distribution<float> dist(-1, 1);
@@ -664,6 +717,7 @@ void expectAttentionMatchesReference(rt::Device &device, Library &lib,
   AttentionOptions opt;
   opt.causal = causal;
   opt.portable = portable;
+  opt.queryRows = queryRows;
   opt.lse = Matrix::vector(dlse->view(), B * H * S);
   rt::Error e = lib.flashAttention(
       AttentionTensor::bshd(dq->view(), B, S, H, D),
@@ -718,8 +772,10 @@ void expectAttentionMatchesReference(rt::Device &device, Library &lib,
       }
   ASSERT_EQ(wrong, 0u) << "B " << B << " S " << S << " H " << H << ":" << Hk
                        << " D " << D << (causal ? " causal" : "")
-                       << (portable ? " portable" : "") << ": "
-                       << wrong << " values differ, first" << examples;
+                       << (portable ? " portable" : "")
+                       << (queryRows ? " rows " + std::to_string(queryRows)
+                                     : std::string())
+                       << ": " << wrong << " values differ, first" << examples;
 }
 
 /// On a 9.0 GPU these run the TMA/wgmma forward; elsewhere the mma.sync
@@ -741,6 +797,11 @@ TEST_P(FlashAttentionTest, MatchesAnF64ReferenceOnTheGpu) {
       *device, *lib, {2, 1000, 4, 2, 128, true}, 4e-3, /*portable=*/true);
   expectAttentionMatchesReference<rt::BFloat16>(
       *device, *lib, {1, 300, 2, 2, 64, false}, 2e-2, /*portable=*/true);
+  // 192-row blocks (three consumers at head dim 64; elsewhere ignored).
+  expectAttentionMatchesReference<rt::Half>(
+      *device, *lib, {2, 1000, 4, 2, 64, true}, 4e-3, false, 192);
+  expectAttentionMatchesReference<rt::BFloat16>(
+      *device, *lib, {1, 300, 2, 2, 64, false}, 2e-2, false, 192);
 }
 
 /// Runs flashAttention (for O and the logsumexp) and flashAttentionBackward

@@ -7,7 +7,8 @@
 // variable-length batches, bshd and bhsd layouts through the tensor maps'
 // strides, f16 and bf16, head dims 64, 128 and 256; the ping-pong kernels
 // (the library's default at 64 and 128: the consumers take turns issuing)
-// and those whose consumers issue independently.
+// and those whose consumers issue independently; the 192-row kernels of
+// head dim 64 (three consumers, turns round robin).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,11 +28,14 @@ struct Case : AttentionShape {
   /// The ping-pong kernel (the library's default at head dims 64 and 128)
   /// or the one whose consumers issue independently.
   bool pingPong = false;
+  /// Consumer warpgroups: 2 (128 query rows a block) or 3 (192).
+  unsigned consumers = 2;
 };
 
 void PrintTo(const Case &c, std::ostream *os) {
   printShape(c, os);
-  *os << (c.pingPong ? " ping-pong" : "");
+  *os << (c.pingPong ? " ping-pong" : "")
+      << (c.consumers == 3 ? " 192 rows" : "");
 }
 
 using HopperAttentionTest = HopperKernelsTest<Case>;
@@ -40,7 +44,8 @@ using HopperAttentionTest = HopperKernelsTest<Case>;
 /// given) and checks O and lse against an f64 softmax.
 void runAndCheck(mlir::ModuleOp module, const Case &c,
                  interp::Profile *profile = nullptr) {
-  HopperAttentionConfig config{c.bf16, c.dim, 2, c.pingPong};
+  HopperAttentionConfig config{c.bf16, c.dim, 2, c.pingPong, c.consumers};
+  const unsigned rowsQ = hopperAttentionRows(config);
   const interp::FloatFormat fmt = c.bf16 ? interp::kBF16 : interp::kF16;
   const AttentionLayout lay(c.dim, c.heads, c.kvHeads, c.seqQ, c.seqK,
                             c.packed, c.bhsd);
@@ -79,7 +84,7 @@ void runAndCheck(mlir::ModuleOp module, const Case &c,
     return tensorMap16(in, address, c.bf16, {c.dim, heads, seq, storeB},
                        stride, {64, 1, rows, 1});
   };
-  uint64_t mq = map(gq, c.heads, seqQ, strideQ, 128);
+  uint64_t mq = map(gq, c.heads, seqQ, strideQ, rowsQ);
   const uint32_t keys = hopperAttentionKeys(c.dim);
   uint64_t mk = map(gk, c.kvHeads, seqK, strideKV, keys);
   uint64_t mv = map(gv, c.kvHeads, seqK, strideKV, keys);
@@ -88,11 +93,13 @@ void runAndCheck(mlir::ModuleOp module, const Case &c,
   const unsigned maxQ = *std::max_element(c.seqQ.begin(), c.seqQ.end());
   interp::LaunchOptions options;
   options.profile = profile;
-  options.dynamicSharedBytes = 128 * c.dim * 2 + 2 * 2 * keys * c.dim * 2;
+  options.dynamicSharedBytes =
+      rowsQ * c.dim * 2 + 2 * 2 * keys * c.dim * 2;
   ASSERT_LE(options.dynamicSharedBytes, 227u * 1024);
   interp::LaunchResult r = in.launch(
-      hopperAttentionName(config), {(maxQ + 127) / 128, c.heads, batch},
-      {384},
+      hopperAttentionName(config),
+      {(maxQ + rowsQ - 1) / rowsQ, c.heads, batch},
+      {hopperAttentionThreads(config)},
       {mq, mk, mv, go, strideQ[3], strideQ[2], strideQ[1], c.seqQ[0],
        c.seqK[0], group, interp::Interpreter::argF32(float(scale * M_LOG2E)),
        uint64_t(uint32_t(c.windowLeft)), uint64_t(uint32_t(c.windowRight)),
@@ -167,6 +174,10 @@ Case independent(Case c) {
   c.pingPong = false;
   return c;
 }
+Case rows192(Case c) {
+  c.consumers = 3;
+  return c;
+}
 Case packed(bool bf16, unsigned dim, std::vector<unsigned> sq,
             std::vector<unsigned> sk) {
   Case c = packedShape<Case>(bf16, dim, std::move(sq), std::move(sk));
@@ -196,7 +207,19 @@ INSTANTIATE_TEST_SUITE_P(
                              true),
                       packed(true, 128, {129, 3}, {64, 200}),
                       causal(dense(false, 256, 1, 1, 1, 70, 130), true),
-                      dense(true, 256, 1, 2, 1, 129, 65)));
+                      dense(true, 256, 1, 2, 1, 129, 65),
+                      // 192-row blocks: a ragged second block, the third
+                      // consumer's rows past seq_q in the first; GQA;
+                      // three keys blocks through the ring.
+                      rows192(dense(false, 64, 1, 2, 1, 250, 300)),
+                      rows192(dense(true, 64, 1, 1, 1, 100, 77)),
+                      rows192(independent(
+                          causal(dense(true, 64, 1, 4, 2, 200, 260), true))),
+                      rows192(window(dense(false, 64, 1, 1, 1, 400, 420),
+                                     150, 20)),
+                      rows192(causal(
+                          packed(false, 64, {5, 200, 64}, {70, 1, 300}),
+                          false))));
 
 } // namespace
 
