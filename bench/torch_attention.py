@@ -141,7 +141,7 @@ def main():
         what = r["pass"] + (" (portable)" if r["portable"] else "")
         if r["schedule"] != "auto":
             what += " (%s)" % r["schedule"]
-        if r["query_rows"] != "auto":
+        if r["query_rows"] != "auto" and not args.backward:
             what += " (%s rows)" % r["query_rows"]
         print(f"| {what} | {r['dtype']} | {r['dim']} | {r['causal']} | "
               f"{r['seq']} | {r['kaio_TFLOPs']:.0f} | {r['sdpa_TFLOPs']:.0f} "

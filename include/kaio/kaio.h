@@ -466,7 +466,7 @@ enum {
   /* The forward and the backward run the portable mma.sync kernels even
      on a 9.0 GPU (comparisons and tests of every other GPU's path). */
   KAIO_ATTENTION_PORTABLE = 1,
-  /* The 9.0 forward's two consumer warpgroups take turns issuing their
+  /* The 9.0 forward's consumer warpgroups take turns issuing their
      products (FlashAttention-3's ping-pong; head dims 64 and 128), or each
      issues as soon as its operands are in. Neither: the library's choice
      (ping-pong at 64 and 128). At most one of the two. */
@@ -474,8 +474,10 @@ enum {
   KAIO_ATTENTION_INDEPENDENT = 4,
   /* The 9.0 forward takes 192 query rows a block (three consumer
      warpgroups, FlashAttention-3's tile at head dim 64; an unsupported
-     error at other head dims) instead of the library's choice. */
-  KAIO_ATTENTION_ROWS_192 = 8
+     error at other head dims), or 128 (two), instead of the library's
+     choice. At most one of the two. */
+  KAIO_ATTENTION_ROWS_192 = 8,
+  KAIO_ATTENTION_ROWS_128 = 16
 };
 
 /* scale 0: 1 / sqrt(dim). causal: row i sees keys j <= i + offset, offset

@@ -672,7 +672,8 @@ bool convertOptions(const char *fn, const kaio_attention_options *options,
   const std::uint32_t known = KAIO_ATTENTION_PORTABLE |
                               KAIO_ATTENTION_PING_PONG |
                               KAIO_ATTENTION_INDEPENDENT |
-                              KAIO_ATTENTION_ROWS_192;
+                              KAIO_ATTENTION_ROWS_192 |
+                              KAIO_ATTENTION_ROWS_128;
   if (std::uint32_t unknown = std::uint32_t(o.flags) & ~known) {
     fail(KAIO_ERROR_INVALID_VALUE, std::string(fn) +
                                        ": options: flags: unknown bits " +
@@ -692,7 +693,16 @@ bool convertOptions(const char *fn, const kaio_attention_options *options,
   out.schedule = pingPong      ? Schedule::PingPong
                  : independent ? Schedule::Independent
                                : Schedule::Auto;
-  out.queryRows = o.flags & KAIO_ATTENTION_ROWS_192 ? 192 : 0;
+  if ((o.flags & KAIO_ATTENTION_ROWS_192) &&
+      (o.flags & KAIO_ATTENTION_ROWS_128)) {
+    fail(KAIO_ERROR_INVALID_VALUE,
+         std::string(fn) + ": options: flags: KAIO_ATTENTION_ROWS_192 and "
+                           "KAIO_ATTENTION_ROWS_128 together");
+    return false;
+  }
+  out.queryRows = o.flags & KAIO_ATTENTION_ROWS_192   ? 192
+                  : o.flags & KAIO_ATTENTION_ROWS_128 ? 128
+                                                      : 0;
   out.scale = o.scale;
   out.causal = o.causal != 0;
   out.bottomRight = o.bottom_right != 0;

@@ -555,11 +555,11 @@ def flash_attention(q, k, v, out=None, scale=None, causal=False,
     offsets and max_seqlen_q. Returns out, or (out, lse) with return_lse
     (float32 [batch, heads, seq_q], or [heads, total_q] when packed).
     portable=True runs the mma.sync kernel even on a 9.0 GPU (every other
-    GPU's path; for comparisons). schedule: how the 9.0 kernel's two
+    GPU's path; for comparisons). schedule: how the 9.0 kernel's
     consumer warpgroups share the tensor cores, "ping_pong" (taking turns;
     head dims 64 and 128), "independent" or None (the library's choice).
     query_rows: the 9.0 kernel's query rows a block, 192 (three consumer
-    warpgroups; head dim 64) or None (the library's choice)."""
+    warpgroups; head dim 64), 128 (two) or None (the library's choice)."""
     fn = "kaio.ops.flash_attention"
     if layout not in ("bshd", "bhsd"):
         raise invalid(fn, "layout", "%r is not 'bshd' or 'bhsd'" % (layout,))
@@ -567,8 +567,8 @@ def flash_attention(q, k, v, out=None, scale=None, causal=False,
             schedule not in _SCHEDULES:
         raise invalid(fn, "schedule", "%r is not 'ping_pong', 'independent' "
                       "or None" % (schedule,))
-    if query_rows not in (None, 192) or isinstance(query_rows, bool):
-        raise invalid(fn, "query_rows", "%r is not 192 or None"
+    if query_rows not in _QUERY_ROWS or isinstance(query_rows, bool):
+        raise invalid(fn, "query_rows", "%r is not 192, 128 or None"
                       % (query_rows,))
     c = _Call(fn, "q", q, stream)
     views = [c.first] + [_arrays.view(fn, n, t)
@@ -588,8 +588,7 @@ def flash_attention(q, k, v, out=None, scale=None, causal=False,
     opts = _attention_options(scale, causal, bottom_right, window,
                               max_seqlen_q, 0, portable,
                               _SCHEDULES[schedule]
-                              | (_capi.ATTENTION_ROWS_192 if query_rows
-                                 else 0))
+                              | _QUERY_ROWS[query_rows])
     c.run("kaio_flash_attention", *[ctypes.byref(t) for t in tensors],
           c.m("cu_seqlens_q", cu_seqlens_q), c.m("cu_seqlens_k", cu_seqlens_k),
           _flat_vector(fn, "lse", lse), ctypes.byref(opts))
@@ -598,6 +597,8 @@ def flash_attention(q, k, v, out=None, scale=None, causal=False,
 
 _SCHEDULES = {None: 0, "ping_pong": _capi.ATTENTION_PING_PONG,
               "independent": _capi.ATTENTION_INDEPENDENT}
+_QUERY_ROWS = {None: 0, 192: _capi.ATTENTION_ROWS_192,
+               128: _capi.ATTENTION_ROWS_128}
 
 
 def _attention_options(scale, causal, bottom_right, window, max_seqlen_q,

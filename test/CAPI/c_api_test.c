@@ -190,11 +190,16 @@ static void testAttention(kaio_context ctx, FakeCudaCounters *fake) {
   CHECK_FAILS(kaio_flash_attention(ctx, &bad, &k, &v, &o, NULL, NULL, NULL,
                                    NULL, NULL),
               KAIO_ERROR_INVALID_VALUE, "q: reserved must be 0");
-  opts.flags = 16 | KAIO_ATTENTION_ROWS_192;
+  opts.flags = 32 | KAIO_ATTENTION_ROWS_192;
   CHECK_FAILS(kaio_flash_attention(ctx, &q, &k, &v, &o, NULL, NULL, NULL,
                                    &opts, NULL),
               KAIO_ERROR_INVALID_VALUE,
-              "kaio_flash_attention: options: flags: unknown bits 16");
+              "kaio_flash_attention: options: flags: unknown bits 32");
+  opts.flags = KAIO_ATTENTION_ROWS_192 | KAIO_ATTENTION_ROWS_128;
+  CHECK_FAILS(kaio_flash_attention(ctx, &q, &k, &v, &o, NULL, NULL, NULL,
+                                   &opts, NULL),
+              KAIO_ERROR_INVALID_VALUE,
+              "KAIO_ATTENTION_ROWS_192 and KAIO_ATTENTION_ROWS_128");
   opts.flags = KAIO_ATTENTION_PING_PONG | KAIO_ATTENTION_INDEPENDENT;
   CHECK_FAILS(kaio_flash_attention(ctx, &q, &k, &v, &o, NULL, NULL, NULL,
                                    &opts, NULL),

@@ -403,12 +403,15 @@ class OpsTest(unittest.TestCase):
         ops.flash_attention(h, h, h, query_rows=192)
         self.assertEqual(fake().lastKernel.decode(),
                          "hopper_flash_fwd_bf16_d64_q192_pp")
+        ops.flash_attention(h, h, h, query_rows=128)
+        self.assertEqual(fake().lastKernel.decode(),
+                         "hopper_flash_fwd_bf16_d64_pp")
         ops.flash_attention(h, h, h, portable=True)
         self.assertEqual(fake().lastKernel.decode(), "flash_fwd_bf16_d64")
-        self.launches += 4
+        self.launches += 5
         with self.assertRaises(ValueError) as e:
-            ops.flash_attention(h, h, h, query_rows=128)
-        self.assertIn("query_rows: 128", str(e.exception))
+            ops.flash_attention(h, h, h, query_rows=64)
+        self.assertIn("query_rows: 64", str(e.exception))
         with self.assertRaises(ValueError) as e:
             ops.flash_attention(h, h, h, schedule="pingpong")
         self.assertIn("schedule: 'pingpong'", str(e.exception))

@@ -160,8 +160,13 @@ template <class T, unsigned D> void buildDecode(ModuleBuilder &mb) {
                                         half * (D / 2), FragTile{1, D / 16}),
                     acc[half]);
               }
-              // The copies of a later tile overwrite the buffers read here.
-              k.barrier();
+              // Unpipelined (head dim 256), the next tile's copies
+              // overwrite the buffers read here. Pipelined, the barrier
+              // after the wait fences them too: they are issued after it,
+              // when every warp is done with the tile before, whose
+              // buffers they refill.
+              if constexpr (D > 128)
+                k.barrier();
               return State(acc[0], acc[1], mNew, lNew);
             });
         // The pipeline's last copies (predicated off past the split) have

@@ -43,6 +43,8 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cassert>
+
 using namespace kaio::ops::kernels;
 using namespace kaio::ops::kernels::hopper_attention;
 
@@ -51,6 +53,9 @@ kaio::ops::kernels::hopperAttentionSource(const HopperAttentionConfig &c) {
   const unsigned d = c.headDim;
   const unsigned rowsQ = hopperAttentionRows(c), keys = hopperAttentionKeys(d);
   const unsigned consumers = c.consumers;
+  assert((consumers == 2 ||
+          (consumers == 3 && hopperAttentionWideBuilt(d))) &&
+         "two consumers, or three where the 160-register split fits");
   const unsigned keyShift = llvm::Log2_32(keys);
   const unsigned qBytes = rowsQ * d * 2, kvBytes = keys * d * 2;
   const unsigned stageBytes = 2 * kvBytes;

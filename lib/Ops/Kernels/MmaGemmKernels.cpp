@@ -18,7 +18,10 @@
 //    into the host's workspace, gemm_split_reduce adds them);
 //  - the loop is marked for mmaGemmStages pipeline stages
 //    (kaio-pipeline-copies): each tile gets that many buffers and the
-//    copies of step i + stages - 1 are in flight while step i computes;
+//    copies of step i + stages - 1 are in flight while step i computes,
+//    issued after the step's one barrier (which both publishes step i's
+//    tiles and ends every warp's reads of step i - 1's buffers, the ones
+//    refilled: CUTLASS's multistage order, one barrier a step);
 //    4 in the default variant (two blocks an SM), 3 in the one built for
 //    three (`.minnctapersm 3`, at most 168 registers; kMmaGemmBlocksPerSM);
 //  - per 16 of K a warp loads its 4 A atoms (ldmatrix.x4; .trans from a
@@ -157,8 +160,9 @@ void buildMmaGemm(ModuleBuilder &mb, const MmaGemmConfig &c) {
                                         FragTile{1, kAtomsN});
         s = k.mma(fa, fb, s);
       }
-      // The copies of a later step overwrite the buffers read here.
-      k.barrier();
+      // No barrier here: the barrier above also fences the refill (the
+      // pipeline issues step i + stages - 1's copies after it, when every
+      // warp is done with step i - 1, whose buffers they overwrite).
       return std::tuple<Frag>(s);
     });
     // The pipeline's last copies (predicated off past the split's end) have

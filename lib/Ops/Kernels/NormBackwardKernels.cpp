@@ -111,6 +111,9 @@ void buildNormDx(ModuleBuilder &mb) {
 /// from them, and its slots' dw and db, kept in registers across the rows
 /// and written to partial[s][0][c] and partial[s][1][c] at the end
 /// (norm_bwd_reduce sums the slices in order). The weight is staged once.
+/// Two barriers a row: the copies landed (which also frees the buffers of
+/// the row before for the next row's copies, issued right after it), and
+/// BlockPairSum's.
 /// Rows up to B * R chunks of V (plus the tail).
 template <class T, unsigned V, bool Layer, unsigned B, unsigned R>
 void buildNormFused(ModuleBuilder &mb) {
@@ -306,9 +309,10 @@ void buildNormFused(ModuleBuilder &mb) {
                 storeChunk<1>(dxRow, w.col(Row::kTail), Chunk<1>{out[0]},
                               &tailValid);
               }
-              // The next copy into this stage's buffers waits for every
-              // warp's reads (the pipelining pass checks for it).
-              k.barrier();
+              // No barrier here: the one after the wait also fences the
+              // refill (the pipeline issues row r + 1's copies after it,
+              // when every warp is done with row r - 1, whose buffers
+              // they overwrite).
               return a;
             });
         // The slice's partials: dw at [split][0][c], db at [split][1][c].

@@ -74,25 +74,61 @@ kaio.kernel @no_copies(%n: i32) attributes {block_size = array<i32: 32>} {
 
 // -----
 
-// No barrier after the last read: a later iteration's copy would refill the
-// buffer while other warps may still read it.
+// No barrier after the last read, nor between the wait and the first read
+// (one before the wait does not order this iteration's reads before the
+// next one's copies): a later iteration's copy would refill the buffer
+// while other warps may still read it.
 kaio.kernel @unfenced(%p: !kaio.ptr<f16>, %out: !kaio.ptr<f16>, %n: i32)
     attributes {block_size = array<i32: 32>} {
   %c0 = arith.constant 0 : i32
   %c16 = arith.constant 16 : i32
   %s = kaio.shared_alloc : !kaio.smem<16x16xf16>
   %zero = arith.constant 0.0 : f16
-  // expected-error @+1 {{'scf.for' op a pipelined loop needs a kaio.barrier after the last read of a copied tile}}
+  // expected-error @+1 {{'scf.for' op a pipelined loop needs a kaio.barrier after the last read of a copied tile, or between its last wait and its first read}}
   %sum = scf.for %k = %c0 to %n step %c16 iter_args(%acc = %zero) -> (f16) : i32 {
     %t = kaio.async_copy %p[%c0, %k] bounds [%c16, %n] ld %n to %s
         : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
-    kaio.async_wait %t
     kaio.barrier
+    kaio.async_wait %t
     // expected-note @+1 {{the last read}}
     %v = kaio.shared_load %s[%c0, %c0] : !kaio.smem<16x16xf16> -> f16
     %a = arith.addf %acc, %v : f16
     scf.yield %a : f16
   } {kaio.pipeline_stages = 2 : i32}
+  kaio.store %sum, %out[%c0] : f16, !kaio.ptr<f16>, i32
+  kaio.return
+}
+
+// -----
+
+// A barrier between the wait and the first read, none after the
+// last read: the copies of iteration i + 2 are issued after that barrier
+// (every warp is then done with iteration i - 1, which read the buffer they
+// refill), one barrier an iteration (CUTLASS's multistage order).
+// CHECK-LABEL: kaio.kernel @refill_fence
+// CHECK: scf.for
+// CHECK:   kaio.async_wait %{{.*}}
+// CHECK-NEXT:   kaio.barrier
+// CHECK-NOT:   kaio.refill_fence
+// CHECK:   %[[NEXT:.*]] = kaio.async_copy
+// CHECK:   kaio.shared_load
+// CHECK-NOT:   kaio.barrier
+// CHECK:   scf.yield {{.*}}%[[NEXT]]
+kaio.kernel @refill_fence(%p: !kaio.ptr<f16>, %out: !kaio.ptr<f16>, %n: i32)
+    attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %s = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  %zero = arith.constant 0.0 : f16
+  %sum = scf.for %k = %c0 to %n step %c16 iter_args(%acc = %zero) -> (f16) : i32 {
+    %t = kaio.async_copy %p[%c0, %k] bounds [%c16, %n] ld %n to %s
+        : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+    kaio.async_wait %t
+    kaio.barrier
+    %v = kaio.shared_load %s[%c0, %c0] : !kaio.smem<16x16xf16> -> f16
+    %a = arith.addf %acc, %v : f16
+    scf.yield %a : f16
+  } {kaio.pipeline_stages = 3 : i32}
   kaio.store %sum, %out[%c0] : f16, !kaio.ptr<f16>, i32
   kaio.return
 }

@@ -168,6 +168,13 @@ TEST_P(MmaGemmKernelsTest, MatchesF64WithoutBankConflicts) {
     if (kind.rfind("mma", 0) == 0)
       mmas += count;
   EXPECT_EQ(mmas, blocks * steps * 4 * 64) << "mma.sync per warp-step";
+  // One barrier a K step (it publishes the step's tiles and fences the
+  // refill of the previous step's buffers, whose copies follow it), then
+  // two per staged pass of the epilogue.
+  ASSERT_TRUE(kp->mix.count("bar"));
+  EXPECT_EQ(kp->mix.at("bar"),
+            blocks * 4 * (steps + 2 * (kMmaGemmBlockM / kMmaGemmStageRows)))
+      << "barriers per warp";
 }
 
 std::vector<std::tuple<MmaGemmConfig, Shape>> cases() {

@@ -22,9 +22,18 @@
 //     iteration's load could read what an earlier one stores): such loops
 //     are refused with a diagnostic.
 //
+// A refilled buffer was read N - 1 iterations earlier, so every warp must
+// be done reading it first. Either a barrier follows the body's last read
+// of a copied tile (the copies of iteration i + N - 1 are then issued at
+// the top of iteration i), or — one barrier an iteration instead of two —
+// a barrier lies between the body's last wait and its first read: the
+// copies are then issued right after that barrier (CUTLASS's multistage
+// order), when every warp has finished iteration i - 1, which read the
+// buffer they refill.
+//
 // kaio-group-async-copies then counts, for each wait, the copies of the
 // newer iterations that may stay in flight (cp.async.wait_group N - 1
-// groups of copies).
+// groups of copies, N - 2 in the second form).
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +58,9 @@ using namespace kaio;
 namespace {
 
 constexpr StringLiteral kStagesAttrName = KaioDialect::kPipelineStagesAttrName;
+/// Marks, between multiBuffer and schedule, the barrier after which the
+/// copies are issued (the second form in the header).
+constexpr StringLiteral kRefillFenceAttrName = "kaio.refill_fence";
 
 /// Gives every tile the loop's copies fill `stages` buffers; iteration i
 /// uses buffer i mod stages (an arith.select chain at the top of the body),
@@ -71,26 +83,46 @@ FailureOr<scf::ForOp> multiBuffer(scf::ForOp loop, unsigned stages,
     return loop.emitOpError()
            << "'" << kStagesAttrName << "' on a loop with no kaio.async_copy";
   // A buffer is refilled N - 1 iterations after it was read: every warp
-  // must be done reading it, so a barrier must follow the last read.
-  Operation *lastRead = nullptr;
-  for (Operation &op : body->without_terminator())
+  // must be done reading it, so a barrier must follow the last read or
+  // precede the first one after the waits (the copies then issued after
+  // it).
+  Operation *firstRead = nullptr, *lastRead = nullptr, *lastWait = nullptr;
+  for (Operation &op : body->without_terminator()) {
+    if (isa<AsyncWaitOp>(op))
+      lastWait = &op;
     if (!isa<AsyncCopyOp>(op) && llvm::any_of(op.getOperands(), [&](Value v) {
           return tiles.contains(v);
-        }))
+        })) {
       lastRead = &op;
-  bool fenced = lastRead && llvm::any_of(
-      llvm::make_range(std::next(lastRead->getIterator()),
-                       body->getTerminator()->getIterator()),
-      [](Operation &op) { return isa<BarrierOp>(op); });
-  if (lastRead && !fenced) {
+      if (!firstRead)
+        firstRead = &op;
+    }
+  }
+  auto barrierIn = [&](Block::iterator from,
+                       Block::iterator to) -> Operation * {
+    for (Operation &op : llvm::make_range(from, to))
+      if (isa<BarrierOp>(op))
+        return &op;
+    return nullptr;
+  };
+  bool fenced = lastRead && barrierIn(std::next(lastRead->getIterator()),
+                                      body->getTerminator()->getIterator());
+  Operation *front = nullptr;
+  if (lastRead && !fenced && lastWait && lastWait->isBeforeInBlock(firstRead))
+    front = barrierIn(std::next(lastWait->getIterator()),
+                      firstRead->getIterator());
+  if (lastRead && !fenced && !front) {
     InFlightDiagnostic diag =
         loop.emitOpError()
         << "a pipelined loop needs a kaio.barrier after the last read of a "
-           "copied tile: a later iteration's copy refills the buffer while "
-           "other warps may still read it";
+           "copied tile, or between its last wait and its first read: a "
+           "later iteration's copy refills the buffer while other warps "
+           "may still read it";
     diag.attachNote(lastRead->getLoc()) << "the last read";
     return failure();
   }
+  if (front)
+    front->setAttr(kRefillFenceAttrName, rewriter.getUnitAttr());
   Location loc = loop.getLoc();
   Type indexType = loop.getInductionVar().getType();
   auto constant = [&](int64_t v) {
@@ -182,7 +214,9 @@ FailureOr<scf::ForOp> signedLoop(scf::ForOp loop, RewriterBase &rewriter) {
 
 /// Stage 0: the copies, the ops of the body they depend on, and what
 /// computes the next value of the iter_args those read (the buffer
-/// counter); the last stage: everything else, in the original order.
+/// counter); the last stage: everything else, in the original order. The
+/// stage-0 ops come first or, when multiBuffer marked a refill fence,
+/// right after it.
 void schedule(scf::ForOp loop, unsigned stages,
               std::vector<std::pair<Operation *, unsigned>> &order) {
   Block *body = loop.getBody();
@@ -211,12 +245,30 @@ void schedule(scf::ForOp loop, unsigned stages,
       }
     }
   }
+  Operation *fence = nullptr;
+  for (Operation &op : body->without_terminator())
+    if (op.hasAttr(kRefillFenceAttrName))
+      fence = &op;
+  // The last stage's ops up to the fence (none without one), the copies
+  // and their slices, then the rest of the last stage.
+  bool beforeFence = fence != nullptr;
+  for (Operation &op : body->without_terminator()) {
+    if (!beforeFence)
+      break;
+    if (!early.contains(&op))
+      order.push_back({&op, stages - 1});
+    beforeFence = &op != fence;
+  }
   for (Operation &op : body->without_terminator())
     if (early.contains(&op))
       order.push_back({&op, 0});
-  for (Operation &op : body->without_terminator())
-    if (!early.contains(&op))
+  beforeFence = fence != nullptr;
+  for (Operation &op : body->without_terminator()) {
+    if (!early.contains(&op) && !beforeFence)
       order.push_back({&op, stages - 1});
+    if (beforeFence && &op == fence)
+      beforeFence = false;
+  }
 }
 
 /// A global load the copies depend on (a page index from a block table,
@@ -365,6 +417,8 @@ struct PipelineCopiesPass
                            << stages << " stages";
         return signalPassFailure();
       }
+      pipelined->walk(
+          [](BarrierOp barrier) { barrier->removeAttr(kRefillFenceAttrName); });
     }
   }
 };
