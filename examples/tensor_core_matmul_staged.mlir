@@ -1,10 +1,13 @@
 // The warp-tile matmul of tensor_core_matmul_tiled.mlir written the short
 // way: one loop "copy the K tile, wait, compute", marked
 // {kaio.pipeline_stages = 3}. kaio-pipeline-copies turns it into a
-// three-stage cp.async pipeline: three buffers per tile, the copies of step
-// k + 64 in flight while step k computes (cp.async.wait_group 4), the
-// copies past the end predicated off. Same tiling: 128 x 128 per block of
-// 8 warps, 64 x 32 (4 x 4 atoms) per warp. Launch with grid
+// three-stage cp.async pipeline: three buffers per tile, the copies of
+// steps k + 32 and k + 64 in flight while step k computes, the copies past
+// the end predicated off. One barrier a step: the one after the wait both
+// publishes step k's tiles and ends every warp's reads of step k - 32's
+// buffers, so the pipeline issues step k + 64's copies (into them) right
+// after it (cp.async.wait_group 2 before it). Same tiling: 128 x 128 per
+// block of 8 warps, 64 x 32 (4 x 4 atoms) per warp. Launch with grid
 // (ceil(N / 128), ceil(M / 128)) and 256 threads.
 module {
   kaio.kernel @tensor_core_matmul_staged(%A: !kaio.ptr<f16> {kaio.readonly},
@@ -46,7 +49,6 @@ module {
       %d = kaio.mma %fa, %fb, %c : !kaio.frag<a, m16n8k16, f16, 4x2>,
           !kaio.frag<b, m16n8k16, f16, 2x4>,
           !kaio.frag<acc, m16n8k16, f32, 4x4>
-      kaio.barrier
       scf.yield %d : !kaio.frag<acc, m16n8k16, f32, 4x4>
     } {kaio.pipeline_stages = 3 : i32}
     %r = arith.addi %row0, %wrow : i32

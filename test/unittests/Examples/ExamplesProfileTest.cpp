@@ -245,8 +245,8 @@ TEST_F(ExamplesProfileTest, TensorCoreMatmulWithWarpTiles) {
 
 TEST_F(ExamplesProfileTest, TensorCoreMatmulStaged) {
   // The three-stage pipeline built from the short loop: the same mma and
-  // ldmatrix work as the hand-rotated kernel, conflict-free, every wait in
-  // the loop leaving the two newer K steps' copies in flight.
+  // ldmatrix work as the hand-rotated kernel, conflict-free, one barrier a
+  // K step (the next copies issued after it).
   const KernelProfile &k =
       profile("tensor_core_matmul_staged", {2, 2}, {256}, kMatmul256);
   EXPECT_EQ(mix(k, "mma.m16n8k16.f32.f16.f16.f32"), 8192u);
@@ -257,6 +257,7 @@ TEST_F(ExamplesProfileTest, TensorCoreMatmulStaged) {
   // 8 K steps: 8 copies of A and of B per block (the copies past the end
   // are predicated off: they read nothing).
   EXPECT_EQ(k.global.at("cp.async").bytes, 4u * 2 * 8 * 128 * 32 * 2);
+  EXPECT_EQ(mix(k, "bar"), 4u * 8 * 8) << "a barrier per warp and K step";
 }
 
 TEST_F(ExamplesProfileTest, TiledMatmul) {
