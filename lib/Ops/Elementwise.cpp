@@ -7,6 +7,7 @@
 #include "Validate.h"
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 using namespace kaio;
@@ -52,6 +53,9 @@ rt::LaunchConfig elementwiseLaunch(const Matrix &out, unsigned width,
   return config;
 }
 
+/// The arguments an elementwise launch keeps on the stack.
+constexpr std::size_t kMaxArgs = 12;
+
 rt::KernelArg u32(std::int64_t v) {
   return rt::KernelArg::scalar(std::uint32_t(v));
 }
@@ -59,15 +63,27 @@ rt::KernelArg u32(std::int64_t v) {
 /// Picks the variant and launches `base` on args (pointers first).
 rt::Error launch(Library::Impl &impl, const char *op, const std::string &base,
                  const Matrix &out, unsigned width,
-                 std::vector<rt::KernelArg> args, const rt::Stream *stream) {
+                 std::initializer_list<rt::KernelArg> args,
+                 const rt::Stream *stream) {
   if (out.rows == 0 || out.cols == 0)
     return rt::Error::success();
   rt::Expected<rt::Kernel *> kernel =
       impl.kernel(detail::kernelName(base.c_str(), out.dtype, width));
   if (!kernel)
     return kernel.takeError().addContext(op);
+  // The arguments on the stack (a launch is a hot path; past kMaxArgs,
+  // which no elementwise kernel takes, on the heap).
+  std::array<rt::KernelArg, kMaxArgs> onStack;
+  std::vector<rt::KernelArg> onHeap;
+  rt::KernelArg *argv = onStack.data();
+  if (args.size() > kMaxArgs) {
+    onHeap.assign(args.begin(), args.end());
+    argv = onHeap.data();
+  } else {
+    std::copy(args.begin(), args.end(), argv);
+  }
   if (rt::Error e = (*kernel)->launchArgs(
-          elementwiseLaunch(out, width, stream), args))
+          elementwiseLaunch(out, width, stream), argv, args.size()))
     return e.addContext(op);
   return rt::Error::success();
 }

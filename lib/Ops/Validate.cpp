@@ -2,6 +2,8 @@
 
 #include "Validate.h"
 
+#include <cstring>
+
 #include "Kernels/OpsKernels.h"
 
 #include <algorithm>
@@ -218,9 +220,20 @@ unsigned detail::vectorWidth(DType type, std::initializer_list<const Matrix *> m
 }
 
 std::string detail::kernelName(const char *base, DType type, unsigned width) {
-  std::string name = std::string(base) + "_" + getDTypeName(type);
-  if (width > 1)
-    name += "_v" + std::to_string(width);
+  // Built in place (every launch names its kernel: a hot path).
+  const char *dtype = getDTypeName(type);
+  const std::size_t baseLen = std::strlen(base), dtypeLen = std::strlen(dtype);
+  std::string name;
+  name.append(base, baseLen).append(1, '_').append(dtype, dtypeLen);
+  if (width > 1) {
+    char digits[10];
+    std::size_t n = 0;
+    for (unsigned w = width; w; w /= 10)
+      digits[n++] = char('0' + w % 10);
+    name.append("_v", 2);
+    while (n)
+      name.push_back(digits[--n]);
+  }
   return name;
 }
 

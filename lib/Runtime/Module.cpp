@@ -500,10 +500,20 @@ Error Kernel::launchArgs(const LaunchConfig &config, KernelArg *args,
                          std::size_t numArgs) {
   if (Error e = checkArgs(args, numArgs))
     return e;
-  std::vector<void *> params(numArgs + 1, nullptr);
+  // The driver's parameter array: on the stack for the kernels KAIO
+  // writes (a launch is a hot path), on the heap past that.
+  constexpr std::size_t kInline = 32;
+  void *inlineParams[kInline + 1];
+  std::vector<void *> heapParams;
+  void **params = inlineParams;
+  if (numArgs > kInline) {
+    heapParams.resize(numArgs + 1);
+    params = heapParams.data();
+  }
   for (std::size_t i = 0; i < numArgs; ++i)
     params[i] = args[i].data();
-  return launchRaw(config, params.data());
+  params[numArgs] = nullptr;
+  return launchRaw(config, params);
 }
 
 Error Kernel::launchRaw(const LaunchConfig &requested, void **params) {

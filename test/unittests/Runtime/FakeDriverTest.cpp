@@ -129,6 +129,39 @@ TEST_F(FakeDriverTest, LaunchPassesTheConfiguration) {
   EXPECT_EQ(counters->lastLaunchDevice, 1);
 }
 
+TEST_F(FakeDriverTest, LaunchTakesAnyNumberOfArguments) {
+  // Past the parameters launchArgs keeps on the stack (32), the array
+  // comes from the heap: both launch, with every argument checked.
+  for (unsigned count : {32u, 33u, 40u}) {
+    std::string sig = "// kaio.kernel many(", params;
+    for (unsigned i = 0; i < count; ++i) {
+      sig += i ? ",u32" : "u32";
+      params += (i ? ",\n    .param .u32 p" : "    .param .u32 p") +
+                std::to_string(i);
+    }
+    std::string ptx = sig + ")\n.version 7.0\n.target sm_75\n"
+                            ".address_size 64\n\n.visible .entry many(\n" +
+                      params + ")\n{\n    ret;\n}\n";
+    Device dev = *Device::open(0);
+    Expected<Module> mod = Module::loadPtx(dev, ptx);
+    ASSERT_TRUE(mod) << mod.error().message();
+    Expected<Kernel> k = mod->getKernel("many");
+    ASSERT_TRUE(k) << k.error().message();
+    std::vector<KernelArg> args;
+    for (unsigned i = 0; i < count; ++i)
+      args.push_back(KernelArg::scalar(i));
+    LaunchConfig cfg;
+    int launches = counters->launches;
+    Error e = k->launchArgs(cfg, args);
+    ASSERT_FALSE(e) << count << ": " << e.message();
+    EXPECT_EQ(counters->launches, launches + 1);
+    // One argument short: refused before the driver.
+    args.pop_back();
+    EXPECT_TRUE(k->launchArgs(cfg, args));
+    EXPECT_EQ(counters->launches, launches + 1);
+  }
+}
+
 TEST_F(FakeDriverTest, KernelsWithDynamicTilesGetTheirSharedMemory) {
   // A kernel whose signature says it keeps 96 KiB of tiles in dynamic
   // shared memory: launched with at least that, opted in beyond 48 KiB.
