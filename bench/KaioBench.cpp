@@ -1509,21 +1509,21 @@ void BM_FlashAttention(benchmark::State &state) {
     state.counters["kaio_flop/s"] = flops / (ms / 1e3);
   }
 }
-void attentionShapes(benchmark::internal::Benchmark *b) {
+void attentionShapesAt(benchmark::internal::Benchmark *b,
+                       std::initializer_list<int64_t> dims) {
   b->ArgNames({"seq", "dim", "causal"});
   for (int64_t causal : {0, 1})
-    for (int64_t dim : {64, 128, 256})
+    for (int64_t dim : dims)
       for (int64_t seq : {512, 1024, 2048, 4096, 8192, 16384})
         b->Args({seq, dim, causal});
   b->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 }
+void attentionShapes(benchmark::internal::Benchmark *b) {
+  attentionShapesAt(b, {64, 128, 256});
+}
 /// The shapes at head dim 64 (the 192-row kernels').
 void attentionShapesDim64(benchmark::internal::Benchmark *b) {
-  b->ArgNames({"seq", "dim", "causal"});
-  for (int64_t causal : {0, 1})
-    for (int64_t seq : {512, 1024, 2048, 4096, 8192, 16384})
-      b->Args({seq, 64, causal});
-  b->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+  attentionShapesAt(b, {64});
 }
 BENCHMARK(BM_FlashAttention<Half, AttnPass::Forward>)
     ->Name("BM_FlashAttentionF16")

@@ -7,7 +7,6 @@
 #include "Validate.h"
 
 #include <algorithm>
-#include <array>
 #include <vector>
 
 using namespace kaio;
@@ -53,9 +52,6 @@ rt::LaunchConfig elementwiseLaunch(const Matrix &out, unsigned width,
   return config;
 }
 
-/// The arguments an elementwise launch keeps on the stack.
-constexpr std::size_t kMaxArgs = 12;
-
 rt::KernelArg u32(std::int64_t v) {
   return rt::KernelArg::scalar(std::uint32_t(v));
 }
@@ -71,19 +67,8 @@ rt::Error launch(Library::Impl &impl, const char *op, const std::string &base,
       impl.kernel(detail::kernelName(base.c_str(), out.dtype, width));
   if (!kernel)
     return kernel.takeError().addContext(op);
-  // The arguments on the stack (a launch is a hot path; past kMaxArgs,
-  // which no elementwise kernel takes, on the heap).
-  std::array<rt::KernelArg, kMaxArgs> onStack;
-  std::vector<rt::KernelArg> onHeap;
-  rt::KernelArg *argv = onStack.data();
-  if (args.size() > kMaxArgs) {
-    onHeap.assign(args.begin(), args.end());
-    argv = onHeap.data();
-  } else {
-    std::copy(args.begin(), args.end(), argv);
-  }
   if (rt::Error e = (*kernel)->launchArgs(
-          elementwiseLaunch(out, width, stream), argv, args.size()))
+          elementwiseLaunch(out, width, stream), args))
     return e.addContext(op);
   return rt::Error::success();
 }

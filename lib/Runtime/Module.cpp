@@ -496,7 +496,7 @@ Error Kernel::checkArgs(const KernelArg *args, std::size_t numArgs) const {
   return checkKernelArgs(*kernel_->signature, args, numArgs);
 }
 
-Error Kernel::launchArgs(const LaunchConfig &config, KernelArg *args,
+Error Kernel::launchArgs(const LaunchConfig &config, const KernelArg *args,
                          std::size_t numArgs) {
   if (Error e = checkArgs(args, numArgs))
     return e;
@@ -510,8 +510,9 @@ Error Kernel::launchArgs(const LaunchConfig &config, KernelArg *args,
     heapParams.resize(numArgs + 1);
     params = heapParams.data();
   }
+  // cuLaunchKernel takes `void **` but only reads the parameters.
   for (std::size_t i = 0; i < numArgs; ++i)
-    params[i] = args[i].data();
+    params[i] = const_cast<void *>(args[i].data());
   params[numArgs] = nullptr;
   return launchRaw(config, params);
 }

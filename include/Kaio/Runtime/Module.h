@@ -140,9 +140,14 @@ public:
     KernelArg argv[sizeof...(Args) + 1] = {toKernelArg(args)..., KernelArg()};
     return launchArgs(config, argv, sizeof...(Args));
   }
-  Error launchArgs(const LaunchConfig &config, KernelArg *args,
+  Error launchArgs(const LaunchConfig &config, const KernelArg *args,
                    std::size_t numArgs);
-  Error launchArgs(const LaunchConfig &config, std::vector<KernelArg> &args) {
+  Error launchArgs(const LaunchConfig &config,
+                   std::initializer_list<KernelArg> args) {
+    return launchArgs(config, args.begin(), args.size());
+  }
+  Error launchArgs(const LaunchConfig &config,
+                   const std::vector<KernelArg> &args) {
     return launchArgs(config, args.data(), args.size());
   }
   /// Untyped launch with cuLaunchKernel's `void **` convention; only the

@@ -108,11 +108,12 @@ struct KernelArg {
   /// A tensor map argument (see Kind::TensorMap).
   static KernelArg tensorMap(const TensorMap &map);
 
-  /// What cuLaunchKernel's kernelParams entry points to.
-  void *data() {
+  /// What cuLaunchKernel's kernelParams entry points to (the driver only
+  /// reads it).
+  const void *data() const {
     if (kind != Kind::TensorMap)
       return storage;
-    void *bytes;
+    const void *bytes;
     std::memcpy(&bytes, storage, sizeof(bytes));
     return bytes;
   }

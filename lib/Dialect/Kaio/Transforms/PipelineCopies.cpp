@@ -245,30 +245,22 @@ void schedule(scf::ForOp loop, unsigned stages,
       }
     }
   }
-  Operation *fence = nullptr;
-  for (Operation &op : body->without_terminator())
-    if (op.hasAttr(kRefillFenceAttrName))
-      fence = &op;
   // The last stage's ops up to the fence (none without one), the copies
   // and their slices, then the rest of the last stage.
-  bool beforeFence = fence != nullptr;
-  for (Operation &op : body->without_terminator()) {
-    if (!beforeFence)
-      break;
-    if (!early.contains(&op))
-      order.push_back({&op, stages - 1});
-    beforeFence = &op != fence;
-  }
+  Block::iterator split = body->begin();
+  for (Operation &op : body->without_terminator())
+    if (op.hasAttr(kRefillFenceAttrName))
+      split = std::next(op.getIterator());
+  auto lastStage = [&](Block::iterator from, Block::iterator to) {
+    for (Operation &op : llvm::make_range(from, to))
+      if (!early.contains(&op))
+        order.push_back({&op, stages - 1});
+  };
+  lastStage(body->begin(), split);
   for (Operation &op : body->without_terminator())
     if (early.contains(&op))
       order.push_back({&op, 0});
-  beforeFence = fence != nullptr;
-  for (Operation &op : body->without_terminator()) {
-    if (!early.contains(&op) && !beforeFence)
-      order.push_back({&op, stages - 1});
-    if (beforeFence && &op == fence)
-      beforeFence = false;
-  }
+  lastStage(split, body->getTerminator()->getIterator());
 }
 
 /// A global load the copies depend on (a page index from a block table,
