@@ -958,8 +958,10 @@ BENCHMARK(BM_OpsGemmS8VsCublasLt)
 /// f32 inputs on the tensor cores as tf32 (A row-major, B column-major:
 /// x W^T), f32 C, against cuBLAS GemmEx with CUBLAS_COMPUTE_32F_FAST_TF32
 /// in the same layout; or (range 3 = 1) in full precision, A and B
-/// row-major, against cuBLAS SGEMM (GemmEx, CUBLAS_COMPUTE_32F); inputs
-/// rotated past L2.
+/// row-major, against cuBLAS SGEMM (GemmEx, CUBLAS_COMPUTE_32F), or
+/// (range 3 = 2) in full precision with B column-major (x W^T, the
+/// `_bcol` kernel) against SGEMM in the same layout; inputs rotated past
+/// L2.
 void BM_OpsGemmTf32VsCublas(benchmark::State &state) {
   Gpu *peers = gpuWithPeers(state, /*cublasLt=*/false);
   if (!peers)
@@ -967,6 +969,8 @@ void BM_OpsGemmTf32VsCublas(benchmark::State &state) {
   Gpu &gpu = *peers;
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   const bool full = state.range(3) != 0;
+  // x W^T: tf32, or full precision on the column-major-B kernel.
+  const bool bCol = state.range(3) != 1;
   const int sets = l2RotationSets(gpu, uint64_t(m * k + k * n + m * n) * 4);
   auto bufs = allocateGemmSets<float, float>(state, gpu, sets, m, n, k);
   if (bufs.empty())
@@ -978,14 +982,13 @@ void BM_OpsGemmTf32VsCublas(benchmark::State &state) {
     options.allowTf32 = !full;
     return !gpu.library->gemm(
         kaio::ops::Matrix::rowMajor(g.a.view(), m, k),
-        full ? kaio::ops::Matrix::rowMajor(g.b.view(), k, n)
-             : kMajorB(g.b, k, n),
+        bCol ? kMajorB(g.b, k, n) : kaio::ops::Matrix::rowMajor(g.b.view(), k, n),
         kaio::ops::Matrix::rowMajor(g.c.view(), m, n), options);
   };
   auto peer = [&] {
     const auto &g = bufs[next++ % sets];
     return gpu.cublas.gemmTf32(g.a.ptr(), g.b.ptr(), g.c.ptr(), int(m),
-                               int(n), int(k), false, !full, !full);
+                               int(n), int(k), false, bCol, !full);
   };
   reportGemmPair(state, gpu, m, n, k, sets, kaio, peer);
 }
@@ -998,6 +1001,8 @@ BENCHMARK(BM_OpsGemmTf32VsCublas)
     ->Args({4096, 11008, 4096, 0})
     ->Args({2048, 2048, 2048, 1})
     ->Args({4096, 4096, 4096, 1})
+    ->Args({2048, 2048, 2048, 2})
+    ->Args({4096, 4096, 4096, 2})
     ->UseManualTime()
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
@@ -1575,7 +1580,9 @@ void BM_FlashDecodeVsCopy(benchmark::State &state) {
     return;
   }
   const int64_t batch = state.range(0), keys = state.range(1);
-  const int64_t kvHeads = 8, heads = 32, dim = 128, page = 256;
+  // 32 query heads over 8 kv heads (GQA), or over 1 (MQA: two 16-row
+  // blocks a kv head).
+  const int64_t kvHeads = state.range(2), heads = 32, dim = 128, page = 256;
   const int64_t pagesPerSeq = (keys + page - 1) / page;
   const int64_t pool = batch * pagesPerSeq;
   const size_t cacheN = size_t(pool * page * kvHeads * dim);
@@ -1636,8 +1643,9 @@ void BM_FlashDecodeVsCopy(benchmark::State &state) {
 }
 BENCHMARK(BM_FlashDecodeVsCopy)
     ->Name("BM_FlashDecodeBF16VsCopy")
-    ->ArgNames({"batch", "keys"})
-    ->ArgsProduct({{1, 8, 64}, {4096, 32768, 131072}})
+    ->ArgNames({"batch", "keys", "kv_heads"})
+    ->ArgsProduct({{1, 8, 64}, {4096, 32768, 131072}, {8}})
+    ->ArgsProduct({{1, 8}, {32768}, {1}})
     ->UseManualTime()
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);

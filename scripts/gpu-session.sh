@@ -141,6 +141,13 @@ for s in "${steps[@]}"; do
       --json "$out/bench-norm-backward.json"
     step python-overhead 40 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       "$py" "$root/bench/python_overhead.py" --json "$out/python-overhead.json"
+    # Session 25: the portable GEMM's prefetched fragments (b2_ms), the
+    # full-precision f32 GEMM with a column-major B, MQA decoding (16-row
+    # blocks) and 16-key pages (in the decode GPU test).
+    step gpu-test-decode 30 "$ops_tests" --gtest_filter='*Decode*RealGpu*'
+    step bench-session25 80 "$build/bin/kaio-bench" --filter \
+      'OpsGemmPortableVsCublas/M:(2048|4096|8192)/|OpsGemmF32VsCublas/.*/full:2|FlashDecodeBF16VsCopy/.*/kv_heads:1' \
+      --json "$out/bench-session25.json"
     step python 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       KAIO_EXAMPLES_DIR="$root/examples" "$py" "$root/test/Python/test_kaio.py" \
       TorchGpuTest -v

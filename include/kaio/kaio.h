@@ -217,11 +217,11 @@ enum { KAIO_ROPE_HALF_SPLIT = 0, KAIO_ROPE_INTERLEAVED = 1 };
  * include/Kaio/Ops/Library.h for the semantics, shapes and dtypes). */
 
 /* C = alpha * A B + beta * C (f16 or bf16 A and B, or f32 — full
-   precision, A and B row-major —, or e4m3, e5m2 or s8 on a 9.0 GPU; f32 C
-   or C of A's 16-bit type, or on a 9.0 GPU f16/bf16 for FP8 and s8, or s32
-   for s8 (exact sums: alpha 1, beta 0 or 1); f16/bf16 A and B in any
-   layout and leading dimension (column-major ones with 16-byte aligned
-   lines of A and B; FP8, tf32 and s8: A row-major, B column-major)). */
+   precision —, or e4m3, e5m2 or s8 on a 9.0 GPU; f32 C or C of A's
+   16-bit type, or on a 9.0 GPU f16/bf16 for FP8 and s8, or s32 for s8
+   (exact sums: alpha 1, beta 0 or 1); f16/bf16/f32 A and B in any layout
+   and leading dimension (column-major ones with 16-byte aligned lines of A
+   and B; FP8, tf32 and s8: A row-major, B column-major)). */
 KAIO_API kaio_status kaio_gemm(kaio_context ctx, const kaio_matrix *a,
                                const kaio_matrix *b, const kaio_matrix *c,
                                float alpha, float beta, kaio_stream stream);
@@ -230,7 +230,7 @@ enum {
   /* f32 A and B may run on the tensor cores as tf32 (10-bit mantissas), as
      torch's allow_tf32: on a 9.0 GPU with A row-major and B column-major;
      otherwise (and without the flag) f32 runs in full precision on the
-     CUDA cores (A and B row-major). */
+     CUDA cores (A and B in any layout). */
   KAIO_GEMM_ALLOW_TF32 = 1
 };
 /* C = act(alpha * A B + beta * C + bias): kaio_gemm with an epilogue and
@@ -538,7 +538,7 @@ kaio_flash_attention_backward_workspace_elements(const kaio_attention_tensor *q)
  * heads, dim]) over a KV cache. block_table NULL: k_cache/v_cache are
  * [batch, capacity, kv_heads, dim]; else s32 [batch, max_pages] naming
  * pages of a pool [pages, page_size, kv_heads, dim] (page_size a multiple
- * of 64). seqlens: s32, keys per sequence. causal: token i sees keys up to
+ * of 16, vLLM's 16 included). seqlens: s32, keys per sequence. causal: token i sees keys up to
  * seqlen - q_len + i. workspace: f32 of
  * kaio_flash_decode_workspace_elements. */
 KAIO_API kaio_status kaio_flash_decode(

@@ -530,6 +530,7 @@ SmallVector<Value> kbd::buildFor(
   // Taken before the body is built: a for_ inside it is not marked.
   unsigned unroll = std::exchange(st->pendingUnroll, 0u);
   unsigned stages = std::exchange(st->pendingStages, 0u);
+  bool prefetch = std::exchange(st->pendingPrefetch, false);
   auto op = scf::ForOp::create(
       st->b, loc, lo, hi, step, inits,
       [&](OpBuilder &b, Location l, Value iv, ValueRange iters) {
@@ -543,6 +544,8 @@ SmallVector<Value> kbd::buildFor(
   if (stages)
     op->setAttr(KaioDialect::kPipelineStagesAttrName,
                 st->b.getI32IntegerAttr(int32_t(stages)));
+  if (prefetch)
+    op->setAttr(KaioDialect::kPipelinePrefetchAttrName, st->b.getUnitAttr());
   return SmallVector<Value>(op.getResults());
 }
 
@@ -593,13 +596,19 @@ kb::KernelBuilder &kb::KernelBuilder::unroll(unsigned factor, SrcLoc where) {
 }
 
 kb::KernelBuilder &kb::KernelBuilder::pipeline(unsigned stages,
+                                               PipelineReads reads,
                                                SrcLoc where) {
+  bool prefetch = reads == PipelineReads::Prefetch;
   if (stages < 2 || stages > unsigned(KaioDialect::kMaxPipelineStages))
     st_->error(where, "pipeline stages " + llvm::Twine(stages) +
                           " are outside 2 to " +
                           llvm::Twine(KaioDialect::kMaxPipelineStages));
+  else if (prefetch && stages < 3)
+    st_->error(where, "a pipeline that prefetches its reads needs 3 stages "
+                      "or more, not " + llvm::Twine(stages));
   else {
     st_->pendingStages = stages;
+    st_->pendingPrefetch = prefetch;
     st_->stagesAt = where;
   }
   return *this;
@@ -680,12 +689,24 @@ Value kb::KernelBuilder::reduceImpl(bool block, ReduceKind kind, Value value,
   return WarpReduceOp::create(st_->b, loc, value.getType(), kind, value);
 }
 
-Value kb::KernelBuilder::asyncCopyImpl(Value src, Value row, Value col, Value rows,
-                                   Value cols, Value ld, Value dst, bool aligned,
-                                   SrcLoc where) {
+Value kb::KernelBuilder::asyncCopyImpl(Value src, Value row, Value col,
+                                       Value rows, Value cols, Value ld,
+                                       Value dst, std::optional<TileRows> into,
+                                       bool aligned, SrcLoc where) {
+  DenseI64ArrayAttr dstRows;
+  if (into) {
+    int64_t tileRows = cast<SmemType>(dst.getType()).getShape()[0];
+    if (!into->count || int64_t(into->first) + into->count > tileRows)
+      st_->error(where, "async copy into rows " + Twine(into->first) +
+                            " .. " + Twine(into->first + into->count) +
+                            " (exclusive) of a tile of " + Twine(tileRows) +
+                            " rows");
+    dstRows = st_->b.getDenseI64ArrayAttr(
+        {int64_t(into->first), int64_t(into->count)});
+  }
   return AsyncCopyOp::create(st_->b, st_->loc(where),
                              TokenType::get(st_->ctx()), src, row, col, rows,
-                             cols, ld, dst, aligned);
+                             cols, ld, dst, dstRows, aligned);
 }
 
 void kb::KernelBuilder::asyncWait(std::initializer_list<kb::Token> tokens,

@@ -71,6 +71,7 @@ public:
   SrcLoc unrollAt;
   /// The stages pipeline() asked of the next for_ (0: none).
   unsigned pendingStages = 0;
+  bool pendingPrefetch = false;
   SrcLoc stagesAt;
 };
 } // namespace kaio::builder::detail

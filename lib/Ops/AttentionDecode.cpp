@@ -30,22 +30,29 @@ std::int64_t capacity(const KVCache &c) {
   return isPaged(c) ? c.blockTable.cols * c.pageSize : c.k.seq;
 }
 
+std::int64_t rowsOf(const AttentionTensor &q, const KVCache &c) {
+  return c.k.heads ? q.heads / c.k.heads * q.seq : 0;
+}
+
+/// The decode kernel's blocks a kv head: one per 16 of its rows (the
+/// group's query heads x the query tokens; one mma tile each).
+std::int64_t rowBlocksOf(const AttentionTensor &q, const KVCache &c) {
+  return std::max<std::int64_t>((rowsOf(q, c) + 15) / 16, 1);
+}
+
 struct Split {
   std::int64_t blocks, keysPerBlock;
 };
 Split splitOf(const AttentionTensor &q, const KVCache &c) {
   std::int64_t tiles = std::max<std::int64_t>(
       (capacity(c) + kAttnBlockK - 1) / kAttnBlockK, 1);
-  std::int64_t pairs = std::max<std::int64_t>(q.batch * c.k.heads, 1);
+  std::int64_t pairs =
+      std::max<std::int64_t>(q.batch * c.k.heads * rowBlocksOf(q, c), 1);
   std::int64_t blocks =
       std::clamp<std::int64_t>((kTargetBlocks + pairs - 1) / pairs, 1, tiles);
   std::int64_t tilesPerBlock = (tiles + blocks - 1) / blocks;
   blocks = (tiles + tilesPerBlock - 1) / tilesPerBlock;
   return {blocks, tilesPerBlock * kAttnBlockK};
-}
-
-std::int64_t rowsOf(const AttentionTensor &q, const KVCache &c) {
-  return c.k.heads ? q.heads / c.k.heads * q.seq : 0;
 }
 
 } // namespace
@@ -90,22 +97,21 @@ rt::Error kaio::ops::validateFlashDecode(const AttentionTensor &q,
                            std::to_string(c.k.heads) +
                                " heads do not divide q's " +
                                std::to_string(q.heads) + " (GQA/MQA groups)");
-  if (rowsOf(q, c) > 16)
-    return detail::unsupported(
+  if (q.batch > 65535 || c.k.heads * rowBlocksOf(q, c) > 65535)
+    return detail::invalid(
         kOp, "q",
-        std::to_string(q.heads / c.k.heads) + " query heads per kv head x " +
-            std::to_string(q.seq) +
-            " tokens (at most 16 rows: one mma tile per kv head)");
-  if (q.batch > 65535 || c.k.heads > 65535)
-    return detail::invalid(kOp, "q", "more than 65535 batches or kv heads");
+        "more than 65535 batches, or kv heads x 16-row blocks of their "
+        "query heads x tokens (" +
+            std::to_string(c.k.heads) + " x " +
+            std::to_string(rowBlocksOf(q, c)) + ")");
   if (rt::Error e = detail::checkVector(kOp, "seqlens", c.seqlens, q.batch,
                                         DType::S32, "one per batch"))
     return e;
   if (isPaged(c)) {
-    if (c.pageSize < kAttnBlockK || c.pageSize % kAttnBlockK)
+    if (c.pageSize < 16 || c.pageSize % 16)
       return detail::unsupported(kOp, "page_size",
                                  std::to_string(c.pageSize) +
-                                     " (a multiple of 64)");
+                                     " (a multiple of 16)");
     if (c.k.seq != c.pageSize)
       return detail::invalid(kOp, "k_cache",
                              "pages of " + std::to_string(c.k.seq) +
@@ -154,7 +160,11 @@ rt::Error Library::flashDecode(const AttentionTensor &q, const KVCache &c,
     return rt::Error::success();
   std::string suffix =
       std::string("_") + getDTypeName(q.dtype) + "_d" + std::to_string(q.dim);
-  rt::Expected<rt::Kernel *> decode = impl_->kernel("flash_decode" + suffix);
+  // Pages of 16-key multiples that are not 64-key ones: the variant that
+  // copies each 16-key part of a tile from its own page.
+  const bool pageParts = isPaged(c) && c.pageSize % kAttnBlockK != 0;
+  rt::Expected<rt::Kernel *> decode =
+      impl_->kernel("flash_decode" + suffix + (pageParts ? "_p16" : ""));
   if (!decode)
     return decode.takeError().addContext(kOp);
   rt::Expected<rt::Kernel *> combine =
@@ -186,14 +196,16 @@ rt::Error Library::flashDecode(const AttentionTensor &q, const KVCache &c,
         // contiguous cache.)
         u32(isPaged(c) ? c.blockTable.ld : 0), u32(isPaged(c) ? c.pageSize : 1),
         rt::KernelArg::pointer(c.seqlens.data, s32, true),
-        u32(q.seq), u32(q.heads / c.k.heads), u32(split.keysPerBlock),
+        u32(q.seq), u32(q.heads / c.k.heads), u32(rowBlocksOf(q, c)),
+        u32(split.keysPerBlock),
         rt::KernelArg::scalar(float(scale * M_LOG2E)),
         rt::KernelArg::scalar(flags),
         rt::KernelArg::pointer(partialO, rt::ScalarType::F32, false),
         rt::KernelArg::pointer(partialLse, rt::ScalarType::F32, false)})
     args.push_back(a);
   rt::LaunchConfig config;
-  config.grid = rt::Dim3(unsigned(split.blocks), unsigned(c.k.heads),
+  config.grid = rt::Dim3(unsigned(split.blocks),
+                         unsigned(c.k.heads * rowBlocksOf(q, c)),
                          unsigned(q.batch));
   config.block = rt::Dim3(32 * kAttnWarps);
   config.stream = opt.stream;

@@ -534,6 +534,21 @@ namespace {
 /// The kernel that runs a (validated) row-major-C product.
 enum class GemmPath { Hopper, Sgemm, MmaSync };
 
+/// The portable kernels read a column-major operand only with 16-byte
+/// aligned lines of A and B (those with run-time alignment tests are
+/// embedded for row-major A and B): `why` for the first column-major one
+/// otherwise.
+rt::Error columnMajorNeedsAlignedLines(const Matrix &a, const Matrix &b,
+                                       const char *why) {
+  if (linesAligned(a, b))
+    return rt::Error::success();
+  for (auto [name, m] :
+       {std::pair<const char *, const Matrix *>{"a", &a}, {"b", &b}})
+    if (m->layout == Layout::ColMajor)
+      return unsupported(name, why);
+  return rt::Error::success();
+}
+
 /// Which kernel gemm() launches for A x B into a row-major C, or the error
 /// it returns before launching anything: what each kernel reads.
 rt::Expected<GemmPath> chooseGemmPath(bool hopperGpu, const Matrix &a,
@@ -548,14 +563,11 @@ rt::Expected<GemmPath> chooseGemmPath(bool hopperGpu, const Matrix &a,
                                  "and B)"))
     return e;
   if (a.dtype == DType::F32) {
-    if (a.layout != Layout::RowMajor)
-      return unsupported("a", "a column-major f32 A is not supported yet "
-                              "(the f32 kernel reads row-major A and B)");
-    if (b.layout != Layout::RowMajor)
-      return unsupported("b", "a column-major f32 B runs on the tf32 tensor "
-                              "cores only: it needs allowTf32, a 9.0 GPU and "
-                              "16-byte aligned lines of A and B (the "
-                              "full-precision f32 kernel reads row-major B)");
+    if (rt::Error e = columnMajorNeedsAlignedLines(
+            a, b, "a column-major f32 matrix needs 16-byte aligned lines of "
+                  "A and B (pointers 16-byte aligned, leading dimensions "
+                  "multiples of 4)"))
+      return e;
     return GemmPath::Sgemm;
   }
   if (a.dtype != DType::F16 && a.dtype != DType::BF16)
@@ -566,14 +578,11 @@ rt::Expected<GemmPath> chooseGemmPath(bool hopperGpu, const Matrix &a,
                                 "dimensions of 16 bytes' multiples)");
   // Lines that are not 16-byte aligned: the kernel whose copies test
   // alignment at run time, embedded for row-major A and B.
-  if (!linesAligned(a, b))
-    for (auto [name, m] : {std::pair<const char *, const Matrix *>{"a", &a},
-                           {"b", &b}})
-      if (m->layout == Layout::ColMajor)
-        return unsupported(
-            name, "a column-major matrix needs 16-byte aligned lines of A "
-                  "and B (pointers 16-byte aligned, leading dimensions of "
-                  "16 bytes' multiples) off the sm_90 kernel");
+  if (rt::Error e = columnMajorNeedsAlignedLines(
+          a, b, "a column-major matrix needs 16-byte aligned lines of A and "
+                "B (pointers 16-byte aligned, leading dimensions of 16 "
+                "bytes' multiples) off the sm_90 kernel"))
+    return e;
   return GemmPath::MmaSync;
 }
 
@@ -598,8 +607,9 @@ rt::Error aboutSwapped(rt::Error e, const RowMajorProblem &p) {
   return e;
 }
 
-/// The full-precision f32 kernel: A and B row-major (any leading
-/// dimension), C f32.
+/// The full-precision f32 kernel: A and B row- or column-major (any
+/// leading dimension; 16-byte aligned lines when either is column-major),
+/// C f32.
 rt::Error launchSgemm(Library::Impl &impl, const Matrix &a, const Matrix &b,
                       const Matrix &c, const GemmOptions &options,
                       bool biasAlongRows) {
@@ -609,11 +619,12 @@ rt::Error launchSgemm(Library::Impl &impl, const Matrix &a, const Matrix &b,
   config.grid = rt::Dim3(unsigned((c.cols + tile - 1) / tile),
                          unsigned((c.rows + tile - 1) / tile));
   config.stream = options.stream;
-  // 16-byte aligned rows of A and B: copies without the run-time test.
-  const bool aligned = a.data % 16 == 0 && b.data % 16 == 0 &&
-                       a.ld % 4 == 0 && b.ld % 4 == 0;
-  rt::Expected<rt::Kernel *> kernel =
-      impl.kernel(aligned ? "sgemm_f32_aligned" : "sgemm_f32");
+  // 16-byte aligned lines of A and B: copies without the run-time test.
+  kernels::SgemmConfig variant;
+  variant.aColMajor = a.layout == Layout::ColMajor;
+  variant.bColMajor = b.layout == Layout::ColMajor;
+  variant.aligned = linesAligned(a, b);
+  rt::Expected<rt::Kernel *> kernel = impl.kernel(kernels::sgemmName(variant));
   if (!kernel)
     return kernel.takeError();
   return (*kernel)->launch(config, detail::pointerArg(a, DType::F32, true),

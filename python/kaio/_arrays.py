@@ -107,9 +107,14 @@ def _cai_view(fn, name, obj):
                           "element size" % (cai["strides"],))
         strides = [s // item for s in cai["strides"]]
     ptr = cai["data"][0]
-    return View(ptr, dtype, shape, strides, 0,
-                getattr(obj, "device", 0) if isinstance(
-                    getattr(obj, "device", 0), int) else 0, obj, "cai")
+    # The interface carries no device: an int .device (Numba-style
+    # wrappers), CuPy's Device object's .id, else device 0.
+    device = getattr(obj, "device", 0)
+    if type(device) is not int:
+        device = getattr(device, "id", 0)
+        if type(device) is not int:
+            device = 0
+    return View(ptr, dtype, shape, strides, 0, device, obj, "cai")
 
 
 class _DLDevice(ctypes.Structure):
@@ -253,21 +258,37 @@ def _matrix(fn, name, ptr, dtype, shape, strides, capacity):
     return _new_matrix(ptr, dtype, 0, rows, cols, ld, capacity)
 
 
-def matrix_of(fn, name, obj):
+def other_device(fn, name, device, call_device, first_name):
+    """The error for an array argument on another device than the call's
+    (its first array's)."""
+    return invalid(fn, name, "on device %d; the call runs on device %d "
+                   "(argument '%s')" % (device, call_device, first_name))
+
+
+def matrix_of(fn, name, obj, device=None, first_name=None):
     """The kaio_matrix of a device array argument: view() then matrix(),
     without the View for torch tensors and kaio arrays (an op's every other
-    argument comes here)."""
+    argument comes here). With `device`, an array on another device is a
+    KaioValueError naming it and the call's first array, `first_name`."""
     if type(obj) in _TORCH_TYPES:
         code = DTYPES.get(_torch_dtype(obj))
         if obj.is_cuda and code is not None:
+            if device is not None and obj.get_device() != device:
+                raise other_device(fn, name, obj.get_device(), device,
+                                   first_name)
             return _matrix(fn, name, obj.data_ptr(), code, obj.shape,
                            obj.stride(), 0)
     elif _DeviceArray is not None and isinstance(obj, _DeviceArray):
         code = DTYPES.get(obj.dtype)
         if code is not None:
+            if device is not None and obj.device != device:
+                raise other_device(fn, name, obj.device, device, first_name)
             return _matrix(fn, name, obj.ptr, code, obj.shape, obj.strides,
                            obj.nbytes)
-    return matrix(fn, name, view(fn, name, obj))
+    v = view(fn, name, obj)
+    if device is not None and v.device != device:
+        raise other_device(fn, name, v.device, device, first_name)
+    return matrix(fn, name, v)
 
 
 def empty(like, shape, dtype, fn, name):
@@ -283,7 +304,8 @@ def empty(like, shape, dtype, fn, name):
     module = type(owner).__module__.split(".")[0]
     if module == "cupy" and dtype != "bfloat16":
         import cupy
-        return cupy.empty(shape, dtype=dtype)
+        with cupy.cuda.Device(like.device):  # like's, not the current one
+            return cupy.empty(shape, dtype=dtype)
     raise invalid(fn, name, "required (KAIO cannot allocate arrays of type "
                   "%s)" % type(owner).__name__)
 

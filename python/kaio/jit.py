@@ -195,6 +195,10 @@ class Kernel:
             arg.bits = _scalar_bits(ty, value.item())
         else:
             v = _arrays.view(fn, "argument %d" % i, value)
+            if v.device != self.device:
+                raise invalid(fn, "argument %d" % i, "on device %d; the "
+                              "kernel is loaded on device %d"
+                              % (v.device, self.device))
             views.append(v)
             arg.kind, arg.type = _capi.ARG_POINTER, _arrays.SCALAR_TYPE.get(
                 v.dtype, 12)

@@ -3,8 +3,10 @@ __cuda_array_interface__ / DLPack arrays, kaio.DeviceArray).
 
 Each op validates its arguments in the C API before anything is launched
 and raises a KaioError subclass (ValueError for bad input) with its
-message, naming the op and the argument. Outputs are allocated like the
-first input when `out` is not given. Work goes to `stream` (an int
+message, naming the op and the argument. A call runs on its first array's
+device: every other array (inputs, `out`, bias...) must be on it, else a
+KaioValueError names the argument and both devices. Outputs are allocated
+like the first input when `out` is not given. Work goes to `stream` (an int
 CUstream, a torch.cuda.Stream, a CuPy stream), by default torch's current
 stream for torch tensors, else the legacy default stream.
 
@@ -38,14 +40,18 @@ _REDUCTIONS = {"sum": _capi.REDUCE_SUM, "max": _capi.REDUCE_MAX,
 
 class _Call:
     """One op call: its arguments' views and matrices, the context and the
-    stream of the first array."""
+    stream of the first array. Every other array argument must be on the
+    first's device (m() and view() check it: one comparison)."""
 
-    __slots__ = ("fn", "first", "ctx", "stream", "_first_matrix")
+    __slots__ = ("fn", "first", "first_name", "device", "ctx", "stream",
+                 "_first_matrix")
 
     def __init__(self, fn, first_name, first, stream):
         self.fn = fn
         self.first = _arrays.view(fn, first_name, first)
-        self.ctx = _capi.context(self.first.device)
+        self.first_name = first_name
+        self.device = self.first.device
+        self.ctx = _capi.context(self.device)
         self.stream = _arrays.stream_handle(stream, self.first)
         self._first_matrix = None
 
@@ -61,7 +67,16 @@ class _Call:
                 mat = self._first_matrix = _arrays.matrix(self.fn, name,
                                                           self.first)
             return mat
-        return _arrays.matrix_of(self.fn, name, obj)
+        return _arrays.matrix_of(self.fn, name, obj, self.device,
+                                 self.first_name)
+
+    def view(self, name, obj):
+        """The View of another array argument, on the first's device."""
+        v = _arrays.view(self.fn, name, obj)
+        if v.device != self.device:
+            raise _arrays.other_device(self.fn, name, v.device, self.device,
+                                       self.first_name)
+        return v
 
     def rows(self):
         """The leading dimensions of the first argument (its rows)."""
@@ -95,7 +110,8 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, bias=None, activation="none",
     and b; on a 9.0 GPU also FP8
     (float8_e4m3fn / float8_e5m2 a row-major, b column-major — e.g. w.T of
     a row-major (N, K) weight —, out float32, float16 or bfloat16; alpha
-    carries the scales), float32 (full precision, a and b row-major; with
+    carries the scales), float32 (full precision, a and b row-major or
+    transposed views with 16-byte aligned lines; with
     allow_tf32=True on a 9.0 GPU a row-major and b column-major multiply
     as tf32, 10-bit mantissas; out float32) and int8 (a row-major, b column-major, out
     int32 — exact sums, alpha 1, beta 0 or 1 — or float32, float16,
@@ -110,7 +126,7 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, bias=None, activation="none",
         if beta != 0:
             raise invalid(c.fn, "beta", "%g needs out= (the C to scale)"
                           % beta)
-        bv = _arrays.view(c.fn, "b", b)
+        bv = c.view("b", b)
         out = c.new("out", (c.first.shape[0], bv.shape[-1]), "float32")
     flags = _capi.GEMM_ALLOW_TF32 if allow_tf32 else 0
     ma, mb, mo, mbias = (c.m("a", a), c.m("b", b), c.m("out", out),
@@ -142,7 +158,7 @@ def gemm_backward(a, b, dc, da=None, db=None, alpha=1.0, beta=0.0,
     None); returns (da, db)."""
     c = _Call("kaio.ops.gemm_backward", "a", a, stream)
     av = c.first
-    bv = _arrays.view(c.fn, "b", b)
+    bv = c.view("b", b)
     if da is None and need[0]:
         if beta != 0:
             raise invalid(c.fn, "beta", "%g needs da= and db=" % beta)
@@ -571,11 +587,10 @@ def flash_attention(q, k, v, out=None, scale=None, causal=False,
         raise invalid(fn, "query_rows", "%r is not 192, 128 or None"
                       % (query_rows,))
     c = _Call(fn, "q", q, stream)
-    views = [c.first] + [_arrays.view(fn, n, t)
-                         for n, t in (("k", k), ("v", v))]
+    views = [c.first] + [c.view(n, t) for n, t in (("k", k), ("v", v))]
     if out is None:
         out = c.new("out", c.first.shape)
-    views.append(_arrays.view(fn, "out", out))
+    views.append(c.view("out", out))
     tensors = [_attention_tensor(fn, n, t, layout)
                for n, t in zip(("q", "k", "v", "out"), views)]
     lse = None
@@ -591,7 +606,7 @@ def flash_attention(q, k, v, out=None, scale=None, causal=False,
                               | _QUERY_ROWS[query_rows])
     c.run("kaio_flash_attention", *[ctypes.byref(t) for t in tensors],
           c.m("cu_seqlens_q", cu_seqlens_q), c.m("cu_seqlens_k", cu_seqlens_k),
-          _flat_vector(fn, "lse", lse), ctypes.byref(opts))
+          _flat_vector(c, "lse", lse), ctypes.byref(opts))
     return (out, lse) if return_lse else out
 
 
@@ -612,12 +627,13 @@ def _attention_options(scale, causal, bottom_right, window, max_seqlen_q,
                                   int(max_seqlen_q), int(max_seqlen_k))
 
 
-def _flat_vector(fn, name, obj):
+def _flat_vector(c, name, obj):
     """A contiguous float32 array as one kaio_matrix vector (by reference),
     or None."""
     if obj is None:
         return None
-    v = _arrays.view(fn, name, obj)
+    fn = c.fn
+    v = c.view(name, obj)
     if v.dtype != "float32":
         raise invalid(fn, name, "dtype %s is not float32" % v.dtype)
     # Dense row-major: the vector is every element, in order (a broadcast
@@ -648,16 +664,18 @@ def flash_attention_backward(q, k, v, out, dout, lse, scale=None,
     if layout not in ("bshd", "bhsd"):
         raise invalid(fn, "layout", "%r is not 'bshd' or 'bhsd'" % (layout,))
     c = _Call(fn, "q", q, stream)
-    kv = _arrays.view(fn, "k", k)
+    names = ("q", "k", "v", "out", "dout", "dq", "dk", "dv")
+    # The inputs' devices checked before anything is allocated.
+    views = [c.first] + [c.view(n, t) for n, t in
+                         zip(names[1:5], (k, v, out, dout))]
+    kv = views[1]
     if dq is None:
         dq = c.new("dq", c.first.shape)
     if dk is None:
         dk = c.new("dk", kv.shape)
     if dv is None:
         dv = c.new("dv", kv.shape)
-    names = ("q", "k", "v", "out", "dout", "dq", "dk", "dv")
-    views = [c.first, kv] + [_arrays.view(fn, n, t) for n, t in
-                             zip(names[2:], (v, out, dout, dq, dk, dv))]
+    views += [c.view(n, t) for n, t in zip(names[5:], (dq, dk, dv))]
     tensors = [_attention_tensor(fn, n, t, layout)
                for n, t in zip(names, views)]
     lib = _capi.lib()
@@ -669,7 +687,7 @@ def flash_attention_backward(q, k, v, out, dout, lse, scale=None,
     c.run("kaio_flash_attention_backward",
           *[ctypes.byref(t) for t in tensors],
           c.m("cu_seqlens_q", cu_seqlens_q), c.m("cu_seqlens_k", cu_seqlens_k),
-          _flat_vector(fn, "lse", lse), _flat_vector(fn, "workspace", ws),
+          _flat_vector(c, "lse", lse), _flat_vector(c, "workspace", ws),
           ctypes.byref(opts))
     return dq, dk, dv
 
@@ -680,17 +698,18 @@ def flash_decode(q, k_cache, v_cache, seqlens, block_table=None, out=None,
     bfloat16) over a KV cache: k_cache/v_cache [batch, capacity, kv_heads,
     dim], or with block_table (int32 [batch, max_pages], vLLM's layout) a
     pool of pages [pages, page_size, kv_heads, dim] (page_size a multiple
-    of 64); seqlens int32 keys per sequence. The keys are split across
-    blocks and the partials merged (flash decoding); query heads per kv
-    head times q_len at most 16. causal: token i sees keys up to
+    of 16: vLLM's 16 too); seqlens int32 keys per sequence. The keys are split across
+    blocks and the partials merged (flash decoding); GQA and MQA (any
+    number of query heads per kv head, times q_len: 16-row blocks). causal:
+    token i sees keys up to
     seqlen - q_len + i."""
     fn = "kaio.ops.flash_decode"
     c = _Call(fn, "q", q, stream)
+    names = ("q", "k_cache", "v_cache", "out")
+    views = [c.first, c.view("k_cache", k_cache), c.view("v_cache", v_cache)]
     if out is None:
         out = c.new("out", c.first.shape)
-    names = ("q", "k_cache", "v_cache", "out")
-    views = [c.first] + [_arrays.view(fn, n, t) for n, t in
-                         zip(names[1:], (k_cache, v_cache, out))]
+    views.append(c.view("out", out))
     q_t, k_t, v_t, o_t = [_attention_tensor(fn, n, t, "bshd")
                           for n, t in zip(names, views)]
     page_size = k_t.seq if block_table is not None else 0

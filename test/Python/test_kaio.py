@@ -81,15 +81,17 @@ class DLManagedTensor(ctypes.Structure):
 class DLPackArray:
     """A third-party array speaking DLPack (f32, no deleter)."""
 
-    def __init__(self, base, device_type=2):
+    def __init__(self, base, device_type=2, device_id=0):
         self.base = base
         self.device_type = device_type
+        self.device_id = device_id
         self.shape_buf = (ctypes.c_int64 * 2)(*base.shape)
-        self.tensor = DLManagedTensor(base.ptr, device_type, 0, 2, 2, 32, 1,
-                                      self.shape_buf, None, 0, None, None)
+        self.tensor = DLManagedTensor(base.ptr, device_type, device_id, 2, 2,
+                                      32, 1, self.shape_buf, None, 0, None,
+                                      None)
 
     def __dlpack_device__(self):
-        return (self.device_type, 0)
+        return (self.device_type, self.device_id)
 
     def __dlpack__(self, stream=None):
         new = ctypes.pythonapi.PyCapsule_New
@@ -297,10 +299,9 @@ class OpsTest(unittest.TestCase):
         # float32 multiplies as tf32 (when allowed), K-major like FP8.
         x32 = kaio.DeviceArray.empty((64, 32), "float32", device=1)
         w32 = kaio.DeviceArray.empty((48, 32), "float32", device=1)
-        with self.assertRaises(NotImplementedError) as e:
-            ops.gemm(x32, w32.T)
-        self.assertIn("a column-major f32 B runs on the tf32 tensor cores",
-                      str(e.exception))
+        # Without allow_tf32, full precision on the CUDA cores, any layout.
+        ops.gemm(x32, w32.T)
+        self.assertEqual(fake().lastKernel.decode(), "sgemm_f32_bcol_aligned")
         # Row-major float32: full precision on the CUDA cores.
         ops.gemm(x32, kaio.DeviceArray.empty((32, 48), "float32", device=1))
         self.assertEqual(fake().lastKernel.decode(), "sgemm_f32_aligned")
@@ -466,11 +467,17 @@ class OpsTest(unittest.TestCase):
         cache = kaio.DeviceArray.empty((3, 300, 2, 128), "float16")
         ops.flash_decode(q, cache, cache, lens)
         self.assertLaunched(4, "flash_decode_combine_f16_d128")
+        # vLLM's 16-key pages (a longer table).
+        pages16 = kaio.DeviceArray.empty((48, 16, 2, 128), "float16")
+        table16 = kaio.DeviceArray.from_numpy(
+            np.arange(48, dtype=np.int32).reshape(3, 16))
+        ops.flash_decode(q, pages16, pages16, lens, block_table=table16)
+        self.assertLaunched(6, "flash_decode_combine_f16_d128")
         with self.assertRaises(kaio.KaioUnsupportedError) as e:
-            small = kaio.DeviceArray.empty((12, 32, 2, 128), "float16")
+            small = kaio.DeviceArray.empty((12, 24, 2, 128), "float16")
             ops.flash_decode(q, small, small, lens, block_table=table)
-        self.assertIn("page_size: 32 (a multiple of 64)", str(e.exception))
-        self.assertEqual(fake().launches, self.launches + 4)
+        self.assertIn("page_size: 24 (a multiple of 16)", str(e.exception))
+        self.assertEqual(fake().launches, self.launches + 6)
 
     def test_every_argument_path_builds_the_same_matrix(self):
         # matrix_of (an op's arguments after the first: no View) against
@@ -488,6 +495,124 @@ class OpsTest(unittest.TestCase):
         with self.assertRaises(kaio.KaioValueError) as e:
             _arrays.matrix_of("f", "b", kaio.DeviceArray.empty((3,), "float64"))
         self.assertIn("b: dtype float64 is not supported", str(e.exception))
+
+    def test_arrays_on_another_device_are_named(self):
+        # The call runs on its first array's device (the fake driver has
+        # two): any other array argument elsewhere -- an input, out=, a
+        # bias, an attention tensor, of any kind -- is a KaioValueError
+        # naming the op, the argument and both devices; nothing launches.
+        def refused(call, where):
+            with self.assertRaises(kaio.KaioValueError) as e:
+                call()
+            self.assertIn(where, str(e.exception))
+            self.assertEqual(e.exception.status_name,
+                             "KAIO_ERROR_INVALID_VALUE")
+
+        a0 = kaio.DeviceArray.empty((64, 32), "float16")
+        b0 = kaio.DeviceArray.empty((32, 48), "float16")
+        b1 = kaio.DeviceArray.empty((32, 48), "float16", device=1)
+        refused(lambda: ops.gemm(a0, b1),
+                "kaio.ops.gemm: b: on device 1; the call runs on device 0 "
+                "(argument 'a')")
+        refused(lambda: ops.gemm(b1.T, a0.T),  # a view, on device 1 first
+                "kaio.ops.gemm: b: on device 0; the call runs on device 1 "
+                "(argument 'a')")
+        c1 = kaio.DeviceArray.empty((64, 48), "float32", device=1)
+        refused(lambda: ops.gemm(a0, b0, out=c1),
+                "kaio.ops.gemm: out: on device 1; the call runs on device 0 "
+                "(argument 'a')")
+        refused(lambda: ops.gemm(a0, b0, bias=kaio.DeviceArray.empty(
+            (48,), device=1)), "kaio.ops.gemm: bias: on device 1;")
+        refused(lambda: ops.gemm_backward(a0, b1, a0),
+                "kaio.ops.gemm_backward: b: on device 1;")
+        refused(lambda: ops.tune_gemm(a0, b0, c1),
+                "kaio.ops.tune_gemm: out: on device 1;")
+        x1 = kaio.DeviceArray.empty((5, 33), device=1)
+        refused(lambda: ops.softmax(self.x, out=x1),
+                "kaio.ops.softmax: out: on device 1; the call runs on "
+                "device 0 (argument 'x')")
+        refused(lambda: ops.softmax(x1, out=self.x),
+                "kaio.ops.softmax: out: on device 0; the call runs on "
+                "device 1 (argument 'x')")
+        # Other array kinds: DLPack and __cuda_array_interface__ (an int
+        # .device, or CuPy's Device object with .id) on either side.
+        refused(lambda: ops.softmax(self.x, out=DLPackArray(x1,
+                                                            device_id=1)),
+                "kaio.ops.softmax: out: on device 1;")
+        refused(lambda: ops.softmax(DLPackArray(x1, device_id=1),
+                                    out=self.x),
+                "kaio.ops.softmax: out: on device 0; the call runs on "
+                "device 1 (argument 'x')")
+        cai = CudaArrayInterface(x1)
+        cai.device = 1
+        refused(lambda: ops.add(self.x, cai, out=self.x),
+                "kaio.ops.add: b: on device 1;")
+        cupy_like = CudaArrayInterface(x1)
+        cupy_like.device = type("Device", (), {"id": 1})()
+        refused(lambda: ops.add(cupy_like, self.x, out=x1),
+                "kaio.ops.add: b: on device 0; the call runs on device 1 "
+                "(argument 'a')")
+        ops.add(cupy_like, x1, out=cai)  # all on device 1: runs
+        self.launches += 1
+        refused(lambda: ops.rms_norm(self.x, weight=kaio.DeviceArray.empty(
+            (33,), device=1)), "kaio.ops.rms_norm: weight: on device 1;")
+        targets1 = kaio.DeviceArray.empty((5,), "int32", device=1)
+        refused(lambda: ops.cross_entropy(self.x, targets1),
+                "kaio.ops.cross_entropy: targets: on device 1;")
+        # Attention: k, v, out and lse, each named.
+        q = kaio.DeviceArray.empty((2, 100, 8, 64), "bfloat16")
+        kv = kaio.DeviceArray.empty((2, 100, 2, 64), "bfloat16")
+        kv1 = kaio.DeviceArray.empty((2, 100, 2, 64), "bfloat16", device=1)
+        q1 = kaio.DeviceArray.empty((2, 100, 8, 64), "bfloat16", device=1)
+        refused(lambda: ops.flash_attention(q, kv1, kv),
+                "kaio.ops.flash_attention: k: on device 1; the call runs on "
+                "device 0 (argument 'q')")
+        refused(lambda: ops.flash_attention(q, kv, kv1),
+                "kaio.ops.flash_attention: v: on device 1;")
+        refused(lambda: ops.flash_attention(q, kv, kv, out=q1),
+                "kaio.ops.flash_attention: out: on device 1;")
+        refused(lambda: ops.flash_attention(q1, kv, kv),
+                "kaio.ops.flash_attention: k: on device 0; the call runs on "
+                "device 1 (argument 'q')")
+        lse1 = kaio.DeviceArray.empty((2, 8, 100), device=1)
+        refused(lambda: ops.flash_attention_backward(q, kv, kv, q, q, lse1),
+                "kaio.ops.flash_attention_backward: lse: on device 1;")
+        refused(lambda: ops.flash_attention_backward(q, kv, kv, q, q1, lse1),
+                "kaio.ops.flash_attention_backward: dout: on device 1;")
+        lens = kaio.DeviceArray.empty((2,), "int32", device=1)
+        refused(lambda: ops.flash_decode(q, kv, kv, lens),
+                "kaio.ops.flash_decode: seqlens: on device 1;")
+        refused(lambda: ops.flash_decode(q, kv1, kv1, lens),
+                "kaio.ops.flash_decode: k_cache: on device 1;")
+        # torch tensors (the views' fast paths: get_device, no View for a
+        # later argument), by a stand-in of torch.Tensor's accessors (an
+        # explicit stream: no torch.cuda here).
+        class Tensor:
+            def __init__(self, base):
+                self.base, self.shape = base, base.shape
+                self.dtype, self.is_cuda = "torch.float32", True
+
+            def data_ptr(self):
+                return self.base.ptr
+
+            def stride(self):
+                return self.base.strides
+
+            def get_device(self):
+                return self.base.device
+
+        Tensor.__module__ = "torch.kaio_test"
+        refused(lambda: ops.softmax(Tensor(self.x), out=Tensor(x1),
+                                    stream=0),
+                "kaio.ops.softmax: out: on device 1; the call runs on "
+                "device 0 (argument 'x')")
+        refused(lambda: ops.add(Tensor(x1), Tensor(x1), out=self.x,
+                                stream=0),
+                "kaio.ops.add: out: on device 0; the call runs on device 1 "
+                "(argument 'a')")
+        self.assertNothingLaunched()
+        ops.add(Tensor(x1), x1, out=Tensor(x1), stream=0)  # device 1: runs
+        self.assertLaunched(1, "add")
 
     def test_third_party_arrays(self):
         out = kaio.DeviceArray.empty((5, 33))
@@ -533,6 +658,12 @@ class CompileTest(unittest.TestCase):
         with self.assertRaises(ValueError) as e:
             add(a, b, c, n, grid=4, block=4096)
         self.assertIn("block", str(e.exception))
+        # An array on another device than the kernel's is named.
+        c1 = kaio.DeviceArray.zeros((n,), device=1)
+        with self.assertRaises(kaio.KaioValueError) as e:
+            add(a, b, c1, n, grid=4, block=256)
+        self.assertIn("vector_add): argument 2: on device 1; the kernel is "
+                      "loaded on device 0", str(e.exception))
         self.assertEqual(fake().launches, launches)
 
     def test_ptx_cache(self):

@@ -813,6 +813,17 @@ const SharedRef<T> &SharedRef<T>::operator=(Operand<T> value) const {
 /// caller promises it (KernelBuilder::asyncCopy).
 enum class CopyAlignment : uint8_t { Checked, Promised };
 
+/// Rows [first, first + count) of a shared tile: where an async copy of
+/// `count` rows lands (KernelBuilder::asyncCopy; kaio.async_copy's `rows`).
+struct TileRows {
+  unsigned first = 0, count = 0;
+};
+
+/// Whether a pipelined loop reads its tiles in its own iteration or issues
+/// its leading reads (an mma's first fragments) during the previous one
+/// (KernelBuilder::pipeline).
+enum class PipelineReads : uint8_t { InOrder, Prefetch };
+
 class Token : public AnyValue {
 public:
   using AnyValue::AnyValue;
@@ -1136,7 +1147,12 @@ public:
   /// Marks the next for_ {kaio.pipeline_stages = stages} (2 to 8): a loop
   /// that copies tiles, waits for them and computes becomes a `stages`-deep
   /// cp.async pipeline (kaio-pipeline-copies): `k.pipeline(4).for_(...)`.
-  KernelBuilder &pipeline(unsigned stages, SrcLoc loc = SrcLoc::current());
+  /// PipelineReads::Prefetch (3 stages or more; a barrier between the wait
+  /// and the first read) also marks it {kaio.pipeline_prefetch}: each
+  /// iteration's leading tile reads are issued during the previous one.
+  KernelBuilder &pipeline(unsigned stages,
+                          PipelineReads reads = PipelineReads::InOrder,
+                          SrcLoc loc = SrcLoc::current());
 
   /// for (i = lo; i < hi; i += step) body(i). The index type is that of
   /// body's parameter (`[&](I32 t) {...}`).
@@ -1341,14 +1357,18 @@ public:
                   Index cols, Index ld, const Shared<U> &dst,
                   CopyAlignment alignment = CopyAlignment::Checked,
                   SrcLoc loc = SrcLoc::current()) {
-    static_assert(std::is_same_v<std::remove_const_t<T>, U>,
-                  "kaio builder: async copy between different element types");
-    mlir::Value r = row.materialize(st_), c = col.materialize(st_),
-                nr = rows.materialize(st_), nc = cols.materialize(st_),
-                l = ld.materialize(st_);
-    return Token(st_, asyncCopyImpl(src.raw(), r, c, nr, nc, l, dst.raw(),
-                                    alignment == CopyAlignment::Promised,
-                                    loc));
+    return copyInto(src, row, col, rows, cols, ld, dst, std::nullopt,
+                    alignment, loc);
+  }
+  /// The same into rows `into` of `dst` only: `into.count` rows of src
+  /// from (row, col), e.g. one page of a paged cache into a tile that
+  /// gathers several.
+  template <class T, class U>
+  Token asyncCopy(const Ptr<T> &src, Index row, Index col, Index rows,
+                  Index cols, Index ld, const Shared<U> &dst, TileRows into,
+                  CopyAlignment alignment = CopyAlignment::Checked,
+                  SrcLoc loc = SrcLoc::current()) {
+    return copyInto(src, row, col, rows, cols, ld, dst, into, alignment, loc);
   }
   void asyncWait(std::initializer_list<Token> tokens,
                  SrcLoc loc = SrcLoc::current());
@@ -1379,9 +1399,25 @@ private:
                           mlir::Value offset, int32_t width, SrcLoc loc);
   mlir::Value reduceImpl(bool block, ReduceKind kind, mlir::Value value,
                          SrcLoc loc);
+  template <class T, class U>
+  Token copyInto(const Ptr<T> &src, Index row, Index col, Index rows,
+                 Index cols, Index ld, const Shared<U> &dst,
+                 std::optional<TileRows> into, CopyAlignment alignment,
+                 SrcLoc loc) {
+    static_assert(std::is_same_v<std::remove_const_t<T>, U>,
+                  "kaio builder: async copy between different element types");
+    mlir::Value r = row.materialize(st_), c = col.materialize(st_),
+                nr = rows.materialize(st_), nc = cols.materialize(st_),
+                l = ld.materialize(st_);
+    return Token(st_, asyncCopyImpl(src.raw(), r, c, nr, nc, l, dst.raw(),
+                                    into,
+                                    alignment == CopyAlignment::Promised,
+                                    loc));
+  }
   mlir::Value asyncCopyImpl(mlir::Value src, mlir::Value row, mlir::Value col,
                             mlir::Value rows, mlir::Value cols, mlir::Value ld,
-                            mlir::Value dst, bool aligned, SrcLoc loc);
+                            mlir::Value dst, std::optional<TileRows> into,
+                            bool aligned, SrcLoc loc);
   mlir::Value fragFillImpl(FragRole role, ptx::MMAShape shape,
                            mlir::Value value, FragTile tile, SrcLoc loc);
 

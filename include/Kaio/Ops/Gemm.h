@@ -27,7 +27,8 @@ struct GemmOptions {
   /// f32 A and B may run on the tensor cores as tf32 (10-bit mantissas:
   /// the top 19 bits of each element), as torch's allow_tf32 permits: on a
   /// 9.0 GPU with A row-major and B column-major. Otherwise f32 runs in full
-  /// precision on the CUDA cores (A and B row-major).
+  /// precision on the CUDA cores (A and B row- or column-major; a
+  /// column-major one needs 16-byte aligned lines of both).
   bool allowTf32 = false;
   /// Run the portable kernels even on a 9.0 GPU (comparisons and tests of
   /// the path every other GPU takes): mma.sync for f16 and bf16 inputs,

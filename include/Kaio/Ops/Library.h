@@ -209,8 +209,8 @@ public:
       const AttentionOptions &options);
   /// Flash decoding: o = attention of the q_len new tokens of q ([batch,
   /// q_len, heads, dim]) over a contiguous or paged KV cache (Attention.h),
-  /// the keys split across blocks and the partials merged; GQA heads times
-  /// query tokens at most 16.
+  /// the keys split across blocks and the partials merged; GQA and MQA
+  /// (query heads a kv head times query tokens in 16-row blocks).
   rt::Error flashDecode(const AttentionTensor &q, const KVCache &cache,
                         const AttentionTensor &o, const DecodeOptions &options);
 

@@ -5,8 +5,12 @@
 // (flash decoding). A block of kAttnWarps warps owns one key/value head and
 // a chunk of keys; the rows of its 16-row mma tile are the group's query
 // heads times the query tokens (GQA packs them: row = token * group +
-// head in group). Per 64-key tile the block copies K and V (from the page
-// the block table names, in a paged cache) and warp w takes keys 16w ..
+// head in group); more than 16 such rows (MQA, long GQA groups, several
+// tokens) take `row_blocks` blocks a head, block y = kv head * row_blocks
+// + the 16-row block. Per 64-key tile the block copies K and V (from the
+// page the block table names, in a paged cache; the `_p16` variants, for
+// pages of a multiple of 16 keys but not of 64 — vLLM's 16 —, copy each
+// 16-key part of the tile from its own page) and warp w takes keys 16w ..
 // 16w + 15 of it: S = Q K^T, an online softmax, O += P V, as in the
 // forward. Each warp leaves its own partial (O / l and the row's log2-sum)
 // in a workspace; flash_decode_combine merges every split's partials.
@@ -15,6 +19,7 @@
 
 #include "AttentionSupport.h"
 
+#include <array>
 #include <cmath>
 
 using namespace kaio;
@@ -26,11 +31,19 @@ using kaio::ops::kernels::support::typeName;
 namespace {
 
 constexpr unsigned kTileKeys = kAttnBlockK;
+/// A tile's keys are copied in parts of 16 (a page of 16 keys is the
+/// smallest a paged cache may have).
+constexpr unsigned kKeyParts = kTileKeys / 16;
 
-template <class T, unsigned D> void buildDecode(ModuleBuilder &mb) {
+/// `pageParts`: the `_p16` variant, for pages that are not a multiple of
+/// 64 keys (each 16-key part of a tile copied from its own page: four
+/// copies of K and of V a tile, and their page arithmetic, where the plain
+/// kernel has one).
+template <class T, unsigned D>
+void buildDecode(ModuleBuilder &mb, bool pageParts) {
   mb.kernel(
-      kernelName("flash_decode", typeName<T>(), D),
-      {int32_t(32 * kAttnWarps)}, [](KernelBuilder &k) {
+      kernelName("flash_decode", typeName<T>(), D) + (pageParts ? "_p16" : ""),
+      {int32_t(32 * kAttnWarps)}, [pageParts](KernelBuilder &k) {
         auto q = tensorParam<Ptr<const T>>(k, "q");
         auto kc = tensorParam<Ptr<const T>>(k, "k_cache");
         auto vc = tensorParam<Ptr<const T>>(k, "v_cache");
@@ -40,14 +53,18 @@ template <class T, unsigned D> void buildDecode(ModuleBuilder &mb) {
         auto seqlens = k.param<Ptr<const int32_t>>("seqlens_k");
         U32 qLen = k.param<uint32_t>("q_len");
         U32 group = k.param<uint32_t>("kv_group");
+        U32 rowBlocks = k.param<uint32_t>("row_blocks");
         U32 keysPerSplit = k.param<uint32_t>("keys_per_split");
         F32 scaleLog2 = k.param<float>("scale_log2");
         U32 flags = k.param<uint32_t>("flags");
         auto partialO = k.param<Ptr<float>>("partial_o");
         auto partialLse = k.param<Ptr<float>>("partial_lse");
 
-        U32 split = k.blockId(Dim::x), kvh = k.blockId(Dim::y),
-            b = k.blockId(Dim::z);
+        U32 split = k.blockId(Dim::x), b = k.blockId(Dim::z);
+        U32 kvh = k.blockId(Dim::y) / rowBlocks,
+            kvHeads = k.gridDim(Dim::y) / rowBlocks;
+        // The block's first row of the group's rows.
+        U32 row0 = (k.blockId(Dim::y) % rowBlocks) * 16u;
         U32 splits = k.gridDim(Dim::x) * kAttnWarps;
         U32 rows = group * qLen;
         I32 sk = seqlens.load(b).as<int32_t>();
@@ -58,10 +75,11 @@ template <class T, unsigned D> void buildDecode(ModuleBuilder &mb) {
         // Q's rows (token, head in group) gathered into a 16-row tile.
         Shared<T> qT = k.shared<T>({16, D});
         k.for_(tid, 16u * D, 32u * kAttnWarps, [&](U32 idx) {
-          U32 r = idx / D, d = idx % D;
+          U32 tileRow = idx / D, d = idx % D;
+          U32 r = row0 + tileRow;
           U32 token = r / group, h = kvh * group + r % group;
           Pred in = r < rows;
-          qT(r, d) = q.at(b, h, token).load(d, in, 0.0f);
+          qT(tileRow, d) = q.at(b, h, token).load(d, in, 0.0f);
         });
         k.barrier();
         // Q's fragments in registers up to head dim 128; at 256 (64
@@ -98,23 +116,47 @@ template <class T, unsigned D> void buildDecode(ModuleBuilder &mb) {
         State state = k.forCarrying(
             j0, jEnd, int32_t(kTileKeys), State(zero, zero, m, l),
             [&](I32 t0, Frag o0, Frag o1, Frag mIn, Frag lIn) {
-              // The tile's page: the block table's entry (paged), or the
-              // batch's own cache. (Run ahead past the split's end by the
-              // pipeline, the table read is masked off there by
-              // kaio-pipeline-copies.)
-              U32 t0u = t0.as<uint32_t>();
-              U32 page = select(
-                  paged,
-                  blockTable.load(b * tableStride + t0u / pageSize, paged, 0)
-                      .as<uint32_t>(),
-                  b);
-              U32 row = select(paged, t0u % pageSize, t0u);
-              U32 rowEnd = row + (sk - t0).as<uint32_t>();
-              Token tk = k.asyncCopy(kc.at(page, kvh, k.constant(0u)), row, 0u, rowEnd, D,
-                                     kc.rowStride, kT, aligned);
-              Token tv = k.asyncCopy(vc.at(page, kvh, k.constant(0u)), row, 0u, rowEnd, D,
-                                     vc.rowStride, vT, aligned);
-              k.asyncWait({tk, tv});
+              // Keys t0 + first .. + count - 1 into rows first .. of the
+              // tiles, from their page (the block table's entry, in a
+              // paged cache; the table read only for keys the sequence
+              // has: run ahead past the split's end by the pipeline, it is
+              // masked off there too) or the batch's own cache; zero
+              // filled past the sequence.
+              auto copyKeys = [&](unsigned first, unsigned count) {
+                I32 tp = t0 + int32_t(first);
+                U32 tpu = tp.as<uint32_t>();
+                U32 page = select(paged,
+                                  blockTable
+                                      .load(b * tableStride + tpu / pageSize,
+                                            paged & (tp < sk), 0)
+                                      .as<uint32_t>(),
+                                  b);
+                U32 row = select(paged, tpu % pageSize, tpu);
+                U32 rowEnd =
+                    row + max(sk - tp, k.constant(int32_t(0))).as<uint32_t>();
+                const TileRows into{first, count};
+                return std::pair(
+                    k.asyncCopy(kc.at(page, kvh, k.constant(0u)), row, 0u,
+                                rowEnd, D, kc.rowStride, kT, into, aligned),
+                    k.asyncCopy(vc.at(page, kvh, k.constant(0u)), row, 0u,
+                                rowEnd, D, vc.rowStride, vT, into, aligned));
+              };
+              if (pageParts) {
+                // Pages of any multiple of 16 keys: each 16-key part of
+                // the tile from its own page.
+                static_assert(kKeyParts == 4, "the wait lists 8 tokens");
+                std::array<std::pair<Token, Token>, kKeyParts> p;
+                for (unsigned part = 0; part < kKeyParts; ++part)
+                  p[part] = copyKeys(16 * part, 16);
+                k.asyncWait({p[0].first, p[0].second, p[1].first,
+                             p[1].second, p[2].first, p[2].second,
+                             p[3].first, p[3].second});
+              } else {
+                // Pages of a multiple of 64 keys (or none): one page a
+                // tile.
+                auto [tk, tv] = copyKeys(0, kTileKeys);
+                k.asyncWait({tk, tv});
+              }
               k.barrier();
               // The warp's 16 keys of the tile.
               Frag s = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
@@ -128,7 +170,8 @@ template <class T, unsigned D> void buildDecode(ModuleBuilder &mb) {
               // and causal, token i sees keys up to sk - qLen + i.
               s = s.mapIndexed<float, float>([&](F32 x, I32 r, I32 c) {
                 I32 j = t0 + warpKey.as<int32_t>() + c;
-                I32 token = (r.as<uint32_t>() / group).as<int32_t>();
+                I32 token =
+                    ((row0 + r.as<uint32_t>()) / group).as<int32_t>();
                 Pred visible =
                     (j < sk) &&
                     (!causal || j <= sk - qLen.as<int32_t>() + token);
@@ -174,7 +217,8 @@ template <class T, unsigned D> void buildDecode(ModuleBuilder &mb) {
         k.asyncWait({});
         // The warp's partial: O / l and log2(l) + m (-inf without keys).
         U32 slot = split * kAttnWarps + warp;
-        U64 base = (cast<uint64_t>(b) * cast<uint64_t>(k.gridDim(Dim::y)) + cast<uint64_t>(kvh)) *
+        U64 base = (cast<uint64_t>(b) * cast<uint64_t>(kvHeads) +
+                    cast<uint64_t>(kvh)) *
                        cast<uint64_t>(splits) +
                    cast<uint64_t>(slot);
         auto oPart = partialO + base * cast<uint64_t>(rows) * uint64_t(D);
@@ -187,7 +231,7 @@ template <class T, unsigned D> void buildDecode(ModuleBuilder &mb) {
         for (unsigned half = 0; half < 2; ++half) {
           Frag o = half ? std::get<1>(state) : std::get<0>(state);
           o.mapWith<float, float>([&](F32 x, F32 r) { return x * r; }, inv)
-              .store(oPart, 0u, half * (D / 2), rows, D, D);
+              .store(oPart, row0, half * (D / 2), rows, D, D);
         }
         std::get<2>(state)
             .mapWith<float, float>(
@@ -195,7 +239,7 @@ template <class T, unsigned D> void buildDecode(ModuleBuilder &mb) {
                   return select(lv > 0.0f, mv + log2(lv), k.constant(ninf));
                 },
                 lF)
-            .store(lsePart, 0u, 0u, rows, 1u, 1u);
+            .store(lsePart, row0, 0u, rows, 1u, 1u);
       });
 }
 
@@ -267,7 +311,8 @@ template <class T, unsigned D> void buildCombine(ModuleBuilder &mb) {
 }
 
 template <class T, unsigned D> void buildDecodePair(ModuleBuilder &mb) {
-  buildDecode<T, D>(mb);
+  buildDecode<T, D>(mb, /*pageParts=*/false);
+  buildDecode<T, D>(mb, /*pageParts=*/true);
   buildCombine<T, D>(mb);
 }
 

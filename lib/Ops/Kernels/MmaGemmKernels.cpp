@@ -27,6 +27,11 @@
 //  - per 16 of K a warp loads its 4 A atoms (ldmatrix.x4; .trans from a
 //    [k][m] tile) and 8 B atoms (ldmatrix.x4.trans pairs from a [k][n]
 //    tile, plain from an [n][k] one) and issues 32 mma.sync;
+//  - the two-block variant's pipeline prefetches (PipelineReads::Prefetch;
+//    aligned copies): step i + 1's wait, barrier and first 16-of-K
+//    fragments are issued before step i's last 32 mma.sync, which cover
+//    their latency (CUTLASS's fragment double buffering across k tiles);
+//    the wait then leaves one step's copies in flight, not two;
 //  - kaio-assign-shared-layouts XOR-swizzles the tiles so that 16-byte
 //    copies and ldmatrix rows are bank-conflict free (the interpreter tests
 //    assert it);
@@ -135,7 +140,10 @@ void buildMmaGemm(ModuleBuilder &mb, const MmaGemmConfig &c) {
     Shared<T> bs = c.bColMajor ? k.shared<T>({kBN, kBK}) : k.shared<T>({kBK, kBN});
     Frag init = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
                                   FragTile{kAtomsM, kAtomsN});
-    auto [acc] = k.pipeline(mmaGemmStages(c.blocksPerSM))
+    const PipelineReads reads = mmaGemmPrefetches(c)
+                                    ? PipelineReads::Prefetch
+                                    : PipelineReads::InOrder;
+    auto [acc] = k.pipeline(mmaGemmStages(c.blocksPerSM), reads)
                      .forCarrying(kBegin, kEnd, kBK, std::tuple<Frag>(init),
                                   [&](U32 k0, Frag s) {
       Token ta = c.aColMajor

@@ -311,12 +311,15 @@ enum DecodeFlags : std::uint32_t {
 
 /// Adds the decode kernels (AttentionDecodeKernels.cpp), added by
 /// buildAttentionKernels:
-///   flash_decode_<type>_d<D>(q, k_cache, v_cache (tensors), block_table,
+///   flash_decode_<type>_d<D>[_p16](q, k_cache, v_cache (tensors), block_table,
 ///     block_table_stride, page_size, seqlens_k, q_len, kv_group,
-///     keys_per_split, scale_log2, flags, partial_o, partial_lse): grid
-///     (splits, kv heads, batch), 32 * kAttnWarps threads; kv_group * q_len
-///     <= 16 rows; a paged cache's tensors index pages where others index
-///     batches (page_size a multiple of kAttnBlockK); warp w of split s
+///     row_blocks, keys_per_split, scale_log2, flags, partial_o,
+///     partial_lse): grid (splits, kv heads * row_blocks, batch), 32 *
+///     kAttnWarps threads; a kv head's rows (kv_group * q_len) in 16-row
+///     blocks, block y taking rows 16 (y % row_blocks) .. + 15 of head
+///     y / row_blocks; a paged cache's tensors index pages where others index
+///     batches (page_size a multiple of 64; of 16 for `_p16`, which copies
+///     each 16-key part of a tile from its own page); warp w of split s
 ///     leaves partial s * kAttnWarps + w of each row in partial_o (f32
 ///     [batch, kv heads, splits * kAttnWarps, rows, D], O / l) and
 ///     partial_lse ([..., rows], log2).
@@ -332,14 +335,28 @@ constexpr unsigned kDecodeStages = 2;
 constexpr unsigned kDecodeCombineThreads = 512;
 
 /// The full-precision f32 GEMM on the CUDA cores (SgemmKernels.cpp):
-/// `sgemm_f32[_aligned](a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, bias,
-/// epilogue)`, C = act(alpha A B + beta C + bias) (`epilogue` as the
-/// tensor-core kernels', HopperGemmEpilogue), all row-major, any shape;
+/// `sgemm_f32[_acol][_bcol][_aligned](a, b, c, m, n, k, lda, ldb, ldc,
+/// alpha, beta, bias, epilogue)`, C = act(alpha A B + beta C + bias)
+/// (`epilogue` as the tensor-core kernels', HopperGemmEpilogue), A and B
+/// row- or column-major (`_acol`, `_bcol`), C row-major, any shape;
 /// kSgemmThreads threads per kSgemmBlockTile x kSgemmBlockTile tile of C
-/// (grid x along N, y along M); `_aligned` when A's and B's rows are
+/// (grid x along N, y along M); `_aligned` when A's and B's lines are
 /// 16-byte aligned (pointers and leading dimensions), its copies skip the
-/// run-time alignment test.
+/// run-time alignment test — the column-major variants need it.
 constexpr unsigned kSgemmBlockTile = 128, kSgemmThreads = 256;
+struct SgemmConfig {
+  /// A column-major A (M contiguous) / B (K contiguous).
+  bool aColMajor = false, bColMajor = false;
+  /// A's and B's lines (as stored) are 16-byte aligned.
+  bool aligned = false;
+};
+inline std::string sgemmName(const SgemmConfig &c) {
+  return std::string("sgemm_f32") + (c.aColMajor ? "_acol" : "") +
+         (c.bColMajor ? "_bcol" : "") + (c.aligned ? "_aligned" : "");
+}
+/// Every embedded variant: row-major A and B checked or aligned, and each
+/// column-major combination aligned.
+std::vector<SgemmConfig> getSgemmConfigs();
 void buildSgemmKernels(builder::ModuleBuilder &mb);
 
 /// The element types of the sm_90a GEMM's operands and result.
@@ -383,7 +400,8 @@ constexpr unsigned kMmaGemmBlockM = 128, kMmaGemmBlockN = 128,
                    kMmaGemmBlockK = 32, kMmaGemmStages = 4,
                    kMmaGemmThreads = 128;
 /// Blocks an SM each variant is built for, and its pipeline depth: 2 (the
-/// default, measured: about 224 registers, 4 stages, 81 KiB) or 3
+/// default, measured with 224 registers, now 254 with prefetched
+/// fragments; 4 stages, 81 KiB) or 3
 /// (`.minnctapersm 3`: at most 168 registers, so 12 warps an SM where 2
 /// blocks give 8 — ncu found the 2-block kernel short of warps to hide
 /// fixed-latency dependencies —, and 3 stages, 65 KiB, so that three fit
@@ -405,6 +423,13 @@ struct MmaGemmConfig {
   /// kMmaGemmBlocksPerSM: 3 only for aligned variants.
   unsigned blocksPerSM = 2;
 };
+/// Whether a variant's pipeline prefetches each K step's first fragments
+/// during the step before (PipelineReads::Prefetch: 32 registers more live
+/// across a step, which fit the two-block variant's 255 but would spill in
+/// the three-block one's 168 and beside the checked copies' longer code).
+constexpr bool mmaGemmPrefetches(const MmaGemmConfig &c) {
+  return c.aligned && c.blocksPerSM == 2;
+}
 /// `mma_gemm_<in>_<out>[_acol][_bcol][_aligned][_b3](a, b, c, m, n, k, lda, ldb,
 /// ldc, alpha, beta, bias, epilogue, k_per_split, c_split)`: C = act(alpha
 /// A B + beta C + bias) with `epilogue` as the sm_90a kernel's

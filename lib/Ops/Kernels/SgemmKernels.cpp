@@ -1,13 +1,22 @@
 //===- SgemmKernels.cpp - full-precision f32 GEMM on the CUDA cores --------===//
 //
 // C = alpha * A * B + beta * C in f32 (FMA, no tensor cores: every bit of
-// the inputs counts), A (M x K) and B (K x N) row-major with leading
-// dimensions, any M, N, K. A block of 256 threads owns a 128 x 128 tile of
-// C; thread (tx, ty) = (tid % 16, tid / 16) owns the 8 x 8 elements at rows
-// ty + 16 i and columns tx + 16 j, so that at every k the half-warp's 16
-// lanes read 16 consecutive floats of the B tile (one wavefront) and the
-// warp's two rows of the A tile are broadcasts: no bank conflicts whatever
-// swizzle the layout pass picks (the interpreter tests assert it).
+// the inputs counts), A (M x K) and B (K x N) each row- or column-major
+// with a leading dimension, any M, N, K. A block of 256 threads owns a
+// 128 x 128 tile of C; thread (tx, ty) = (tid % 16, tid / 16) owns the
+// 8 x 8 elements at rows ty + 16 i and columns tx + 16 j. Each operand's
+// tile is copied as it lies in memory (a column-major operand as its
+// transpose, [k][m] or [n][k]), and read so that no read conflicts:
+//  - A's element (ty + 16 i, k) is one of the warp's two rows: a broadcast
+//    from an [m][k] tile or a [k][m] one alike;
+//  - B's elements (k, tx + 16 j) of a [k][n] tile: the half-warp's 16 lanes
+//    read 16 consecutive floats (one wavefront);
+//  - from an [n][k] tile a lane reads its column's 4 consecutive k at
+//    once (ld.shared.v4); the tile takes the layout table's swizzle for
+//    64-byte rows (Swizzle<3, 4, 3>), under which the 8 rows a
+//    quarter-warp reads land in 8 distinct 16-byte slots, as do the
+//    copies' consecutive chunks.
+// The interpreter tests assert it for every layout.
 // K advances by two 16-deep tiles per trip: both are copied with cp.async
 // at its start (zero fill past M, N, K), and the second lands while the
 // first is multiplied.
@@ -28,39 +37,62 @@ namespace {
 
 constexpr unsigned kTile = kSgemmBlockTile, kDepth = 16, kPerThread = 8;
 constexpr unsigned kAccs = kPerThread * kPerThread;
+/// k values of a column-major B a lane reads at once (one 16-byte read).
+constexpr unsigned kBVector = 4;
 
-void buildSgemm(ModuleBuilder &mb, bool aligned) {
-  mb.kernel(aligned ? "sgemm_f32_aligned" : "sgemm_f32",
-            {int32_t(kSgemmThreads)}, [aligned](KernelBuilder &k) {
+void buildSgemm(ModuleBuilder &mb, const SgemmConfig &c) {
+  mb.kernel(sgemmName(c), {int32_t(kSgemmThreads)}, [c](KernelBuilder &k) {
     const auto p = support::gemmParams<float, float>(k);
     const CopyAlignment copies =
-        aligned ? CopyAlignment::Promised : CopyAlignment::Checked;
+        c.aligned ? CopyAlignment::Promised : CopyAlignment::Checked;
     U32 tid = k.threadId();
     U32 tx = tid % 16u, ty = tid / 16u;
     U32 row0 = k.blockId(Dim::y) * kTile, col0 = k.blockId() * kTile;
     // Plain row-major tiles (no swizzle: the reads above are conflict-free
-    // as they are, and every read is then the tile's base + an immediate).
+    // as they are, and every read is then the tile's base + an immediate);
+    // a column-major B's [n][k] tile without a layout: kaio-assign-shared-
+    // layouts swizzles it (padding its rows would make the copies' chunk
+    // writes conflict).
     const TileLayout plain;
-    std::array<Shared<float>, 2> as = {k.shared<float>({kTile, kDepth}, plain),
-                                       k.shared<float>({kTile, kDepth}, plain)};
-    std::array<Shared<float>, 2> bs = {k.shared<float>({kDepth, kTile}, plain),
-                                       k.shared<float>({kDepth, kTile}, plain)};
+    auto aTile = [&] {
+      return c.aColMajor ? k.shared<float>({kDepth, kTile}, plain)
+                         : k.shared<float>({kTile, kDepth}, plain);
+    };
+    auto bTile = [&] {
+      return c.bColMajor ? k.shared<float>({kTile, kDepth})
+                         : k.shared<float>({kDepth, kTile}, plain);
+    };
+    std::array<Shared<float>, 2> as = {aTile(), aTile()};
+    std::array<Shared<float>, 2> bs = {bTile(), bTile()};
     std::array<F32, kAccs> init;
     for (F32 &x : init)
       x = k.constant(0.0f);
-    // acc[i * 8 + j] += A tile (ty + 16 i, kk) * B tile (kk, tx + 16 j).
+    // acc[i * 8 + j] += A (ty + 16 i, kk) * B (kk, tx + 16 j), kk in groups
+    // of kBVector (a column-major B's reads).
     auto multiply = [&](const Shared<float> &at, const Shared<float> &bt,
                         std::array<F32, kAccs> acc) {
-      for (unsigned kk = 0; kk < kDepth; ++kk) {
-        std::array<F32, kPerThread> av, bv;
-        for (unsigned i = 0; i < kPerThread; ++i)
-          av[i] = at(ty + 16 * i, kk);
-        for (unsigned j = 0; j < kPerThread; ++j)
-          bv[j] = bt(kk, tx + 16 * j);
-        for (unsigned i = 0; i < kPerThread; ++i)
-          for (unsigned j = 0; j < kPerThread; ++j)
-            acc[i * kPerThread + j] =
-                fma(av[i], bv[j], acc[i * kPerThread + j]);
+      for (unsigned k4 = 0; k4 < kDepth; k4 += kBVector) {
+        std::array<std::array<F32, kBVector>, kPerThread> bv;
+        if (c.bColMajor)
+          for (unsigned j = 0; j < kPerThread; ++j) {
+            auto v = bt.template loadVector<kBVector>({tx + 16 * j, k4});
+            for (unsigned q = 0; q < kBVector; ++q)
+              bv[j][q] = v[q];
+          }
+        for (unsigned q = 0; q < kBVector; ++q) {
+          unsigned kk = k4 + q;
+          std::array<F32, kPerThread> av;
+          for (unsigned i = 0; i < kPerThread; ++i)
+            av[i] = c.aColMajor ? F32(at(kk, ty + 16 * i))
+                                : F32(at(ty + 16 * i, kk));
+          if (!c.bColMajor)
+            for (unsigned j = 0; j < kPerThread; ++j)
+              bv[j][q] = bt(kk, tx + 16 * j);
+          for (unsigned i = 0; i < kPerThread; ++i)
+            for (unsigned j = 0; j < kPerThread; ++j)
+              acc[i * kPerThread + j] =
+                  fma(av[i], bv[j][q], acc[i * kPerThread + j]);
+        }
       }
       return acc;
     };
@@ -70,8 +102,14 @@ void buildSgemm(ModuleBuilder &mb, bool aligned) {
           std::array<Token, 2> landed;
           for (unsigned h = 0; h < 2; ++h) {
             U32 kh = k0 + h * kDepth;
-            Token ta = k.asyncCopy(p.a, row0, kh, p.m, p.k, p.lda, as[h], copies);
-            Token tb = k.asyncCopy(p.b, kh, col0, p.k, p.n, p.ldb, bs[h], copies);
+            Token ta =
+                c.aColMajor
+                    ? k.asyncCopy(p.a, kh, row0, p.k, p.m, p.lda, as[h], copies)
+                    : k.asyncCopy(p.a, row0, kh, p.m, p.k, p.lda, as[h], copies);
+            Token tb =
+                c.bColMajor
+                    ? k.asyncCopy(p.b, col0, kh, p.n, p.k, p.ldb, bs[h], copies)
+                    : k.asyncCopy(p.b, kh, col0, p.k, p.n, p.ldb, bs[h], copies);
             landed[h] = tb;
             (void)ta;
           }
@@ -115,7 +153,14 @@ void buildSgemm(ModuleBuilder &mb, bool aligned) {
 
 } // namespace
 
+std::vector<SgemmConfig> kaio::ops::kernels::getSgemmConfigs() {
+  // Rows that are not 16-byte aligned (the copies' run-time test and
+  // element-wise path): row-major A and B only.
+  return {{false, false, false}, {false, false, true}, {true, false, true},
+          {false, true, true},   {true, true, true}};
+}
+
 void kaio::ops::kernels::buildSgemmKernels(ModuleBuilder &mb) {
-  buildSgemm(mb, /*aligned=*/false);
-  buildSgemm(mb, /*aligned=*/true);
+  for (const SgemmConfig &c : getSgemmConfigs())
+    buildSgemm(mb, c);
 }

@@ -323,6 +323,17 @@ kaio.kernel @async_copy_under_thread_if(%p: !kaio.ptr<f16>, %n: i32) attributes 
 
 // -----
 
+kaio.kernel @async_copy_rows_outside(%p: !kaio.ptr<f16>, %n: i32) attributes {block_size = array<i32: 64>} {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<16x16xf16>
+  // expected-error @+1 {{'kaio.async_copy' op 'rows' must be [first, count] with rows first .. first + count - 1 inside the tile's 16}}
+  %t = kaio.async_copy %p[%c0, %c0] bounds [%n, %n] ld %n to %s rows [8, 9]
+      : !kaio.ptr<f16>, !kaio.smem<16x16xf16>
+  kaio.return
+}
+
+// -----
+
 // The dependence flows through a load at a thread-dependent address and a
 // loop-carried value.
 kaio.kernel @barrier_after_dependent_load(%p: !kaio.ptr<i32>, %n: i32) attributes {block_size = array<i32: 64>} {

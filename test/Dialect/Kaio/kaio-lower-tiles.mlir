@@ -95,6 +95,35 @@ kaio.kernel @async_copy_aligned(%p: !kaio.ptr<f16>, %n: i32)
 
 // -----
 
+// `rows [16, 16]`: 16 rows of the source into rows 16 .. 31 of a 64-row
+// tile (one page of a paged cache, say): 16 x 8 chunks, one round of the
+// 128 threads; each chunk's shared address is the whole-tile one's plus 16
+// padded rows (16 x 144 bytes), and a copy is interior when its 16 rows
+// are inside the matrix.
+// CHECK-LABEL: kaio.kernel @async_copy_rows
+// CHECK: %[[ROW:.*]] = arith.constant 5 : i32
+// CHECK: arith.constant 2304 : i32
+// CHECK: %[[C16:.*]] = arith.constant 16 : i32
+// CHECK: %[[END:.*]] = arith.addi %[[ROW]], %[[C16]] : i32
+// CHECK: arith.cmpi sle, %[[END]], %arg1 : i32
+// CHECK: scf.if %{{.*}} {
+// CHECK-COUNT-1: ptx.cp_async cg 16 [%{{.*}}], [%{{.*}}] : i32
+// CHECK-NEXT: } else {
+// CHECK-COUNT-1: ptx.cp_async cg 16 [%{{.*}}], [%{{.*}}], %{{.*}} : i32
+// CHECK-NEXT: }
+// CHECK-NEXT: ptx.cp_async_commit_group
+kaio.kernel @async_copy_rows(%p: !kaio.ptr<f16>, %n: i32)
+    attributes {block_size = array<i32: 16, 8>} {
+  %c0 = arith.constant 0 : i32
+  %c5 = arith.constant 5 : i32
+  %s = kaio.shared_alloc : !kaio.smem<64x64xf16, #kaio.layout<row_major, pad = 8>>
+  %t = kaio.async_copy %p[%c5, %c0] bounds [%n, %n] ld %n to %s rows [16, 16] aligned
+      : !kaio.ptr<f16>, !kaio.smem<64x64xf16, #kaio.layout<row_major, pad = 8>>
+  kaio.return
+}
+
+// -----
+
 // `kaio.aligned_copies` on the kernel makes every copy in it `aligned` (a
 // library variant the host picks after checking the arguments): the same
 // code as above, no alignment test, no element-wise path.

@@ -222,6 +222,7 @@ kaio.kernel @tiles(%A: !kaio.ptr<f16> {kaio.readonly},
   // CHECK: %[[T0:.*]] = kaio.async_copy %{{.*}}[%{{.*}}, %{{.*}}] bounds [%{{.*}}, %{{.*}}] ld %{{.*}} to %{{.*}} : <f16>, <32x16xf16>
   // CHECK: %[[T1:.*]] = kaio.async_copy %{{.*}} : <bf16>, <16x64xbf16, <row_major, swizzle = <3, 4, 3>>>
   // CHECK: kaio.async_copy %{{.*}} to %{{.*}} aligned : <f16>, <32x16xf16>
+  // CHECK: kaio.async_copy %{{.*}} to %{{.*}} rows [16, 8] aligned : <f16>, <32x16xf16>
   // CHECK: kaio.async_wait %[[T0]], %[[T1]]
   // CHECK: kaio.async_wait %[[T1]] {pending = 1 : i32}
   // CHECK: kaio.async_wait{{ *$}}
@@ -230,6 +231,8 @@ kaio.kernel @tiles(%A: !kaio.ptr<f16> {kaio.readonly},
   %t1 = kaio.async_copy %B[%c0, %c0] bounds [%n, %n] ld %n to %Ts
       : !kaio.ptr<bf16>, !kaio.smem<16x64xbf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
   %t2 = kaio.async_copy %A[%c0, %c0] bounds [%n, %n] ld %n to %As aligned
+      : !kaio.ptr<f16>, !kaio.smem<32x16xf16>
+  %t3 = kaio.async_copy %A[%c0, %c0] bounds [%n, %n] ld %n to %As rows [16, 8] aligned
       : !kaio.ptr<f16>, !kaio.smem<32x16xf16>
   kaio.async_wait %t0, %t1
   kaio.async_wait %t1 {pending = 1 : i32}

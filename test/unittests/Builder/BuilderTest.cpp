@@ -292,6 +292,61 @@ TEST(Builder, PipelineMarksOnlyTheNextLoop) {
   EXPECT_THAT(diag, HasSubstr("pipeline(2) is not followed by a for_"));
 }
 
+TEST(Builder, AsyncCopyIntoRowsOfATile) {
+  std::string ir = build([](KernelBuilder &k) {
+    auto p = k.param<Ptr<const f16>>("p");
+    auto n = k.param<uint32_t>("n");
+    auto tile = k.shared<f16>({64, 16});
+    Token t = k.asyncCopy(p, 0u, 0u, n, 16u, 16u, tile, TileRows{48, 16},
+                          CopyAlignment::Promised);
+    k.asyncWait({t});
+  });
+  EXPECT_THAT(ir, HasSubstr("rows [48, 16] aligned"));
+
+  int line = 0;
+  std::string diag = diagnostics([&](KernelBuilder &k) {
+    auto p = k.param<Ptr<const f16>>("p");
+    auto tile = k.shared<f16>({64, 16});
+    line = __LINE__ + 1;
+    k.asyncCopy(p, 0u, 0u, 16u, 16u, 16u, tile, TileRows{56, 16});
+  });
+  EXPECT_THAT(diag, HasSubstr(at(line)));
+  EXPECT_THAT(diag, HasSubstr("async copy into rows 56 .. 72 (exclusive) of "
+                              "a tile of 64 rows"));
+}
+
+TEST(Builder, PipelinePrefetchMarksTheLoop) {
+  std::string ir = build([](KernelBuilder &k) {
+    auto p = k.param<Ptr<const f16>>("p");
+    auto n = k.param<uint32_t>("n");
+    auto tile = k.shared<f16>({16, 16});
+    k.pipeline(3, PipelineReads::Prefetch).for_(0u, n, 16u, [&](U32 i) {
+      Token t = k.asyncCopy(p, 0u, i, 16u, n, n, tile);
+      k.asyncWait({t});
+      k.barrier();
+    });
+    k.pipeline(3).for_(0u, n, 16u, [&](U32 i) {
+      Token t = k.asyncCopy(p, 0u, i, 16u, n, n, tile);
+      k.asyncWait({t});
+      k.barrier();
+    });
+  });
+  EXPECT_THAT(ir, HasSubstr("{kaio.pipeline_prefetch, "
+                            "kaio.pipeline_stages = 3 : i32}"));
+  std::size_t first = ir.find("kaio.pipeline_prefetch");
+  EXPECT_EQ(ir.find("kaio.pipeline_prefetch", first + 1), std::string::npos)
+      << ir;
+
+  int line = 0;
+  std::string diag = diagnostics([&](KernelBuilder &k) {
+    line = __LINE__ + 1;
+    k.pipeline(2, PipelineReads::Prefetch);
+  });
+  EXPECT_THAT(diag, HasSubstr(at(line)));
+  EXPECT_THAT(diag, HasSubstr("a pipeline that prefetches its reads needs 3 "
+                              "stages or more, not 2"));
+}
+
 TEST(Builder, GlobalMemory) {
   std::string ir = build([](KernelBuilder &k) {
     auto in = k.param<Ptr<const float>>("in");

@@ -425,11 +425,12 @@ public:
     compare("dv", gv, adv, c.nk);
   }
 
-  /// Flash decoding over a KV cache, paged (page_size 64, the pages of
-  /// every sequence scattered in the pool by a shuffled block table) or
+  /// Flash decoding over a KV cache, paged (pages of `page` keys, the pages
+  /// of every sequence scattered in the pool by a shuffled block table) or
   /// contiguous, against the f64 reference.
   struct DecodeProblem {
     std::vector<uint32_t> seqlens;
+    uint32_t page = 64;
     uint32_t kvHeads = 2, group = 4, qLen = 1;
     bool paged = true, causal = false;
     uint32_t keysPerSplit = 128;
@@ -438,10 +439,10 @@ public:
   void checkDecode(const DecodeProblem &p) {
     const unsigned D = dim();
     const uint32_t B = uint32_t(p.seqlens.size()), H = p.kvHeads * p.group;
-    const uint32_t page = 64;
+    const uint32_t page = p.page;
     uint32_t maxSeq = *std::max_element(p.seqlens.begin(), p.seqlens.end());
     uint32_t pagesPerSeq = (maxSeq + page - 1) / page;
-    // Paged: a pool of B * pagesPerSeq pages [page, 64, kvHeads, D];
+    // Paged: a pool of B * pagesPerSeq pages [page, page, kvHeads, D];
     // contiguous: [B, maxSeq, kvHeads, D].
     uint32_t slots = p.paged ? B * pagesPerSeq : B;
     uint32_t rowsPer = p.paged ? page : maxSeq;
@@ -464,6 +465,9 @@ public:
     uint32_t splitsPerBlock = (maxSeq + p.keysPerSplit - 1) / p.keysPerSplit;
     uint32_t splits = splitsPerBlock * kAttnWarps;
     uint32_t rows = p.group * p.qLen;
+    // 16-row blocks of a kv head's rows (block y = head * rowBlocks + the
+    // row block).
+    uint32_t rowBlocks = (rows + 15) / 16;
 
     Device dev(**module);
     uint64_t aq = dev.upload(elem(), q), ak = dev.upload(elem(), k),
@@ -479,13 +483,16 @@ public:
              pl = dev.uploadF32(std::vector<float>(partials, 0.0f));
     uint32_t flags = (p.paged ? uint32_t(kDecodePaged) : 0u) |
                      (p.causal ? uint32_t(kDecodeCausal) : 0u);
-    std::string decode = name("flash_decode");
+    // Pages that are not whole 64-key tiles: the 16-key-part variant.
+    std::string decode =
+        name("flash_decode") + (p.paged && page % 64 ? "_p16" : "");
     interp::LaunchOptions launchOptions;
     launchOptions.profile = p.profile;
     auto r = dev.interp.launch(
-        decode, {splitsPerBlock, p.kvHeads, B}, {32 * kAttnWarps},
+        decode, {splitsPerBlock, p.kvHeads * rowBlocks, B}, {32 * kAttnWarps},
         concat({tensorArgs(aq, lq), tensorArgs(ak, lk), tensorArgs(av, lk),
-                {at, pagesPerSeq, page, al, p.qLen, p.group, p.keysPerSplit,
+                {at, pagesPerSeq, page, al, p.qLen, p.group, rowBlocks,
+                 p.keysPerSplit,
                  Interpreter::argF32(float(scale * M_LOG2E)), flags, po,
                  pl}}),
         launchOptions);
@@ -715,6 +722,22 @@ TEST_P(AttentionKernelsTest, DecodePagedScrambledBlockTable) {
   checkDecode(p);
 }
 
+// vLLM's 16-key pages (four to a 64-key tile) and 48-key pages (which
+// straddle tiles), sequences ending mid-page, on the `_p16` kernels: each
+// 16-key part of a tile comes from its own page.
+TEST_P(AttentionKernelsTest, DecodePagesOf16And48Keys) {
+  DecodeProblem p;
+  p.page = 16;
+  p.seqlens = {1, 37, 300};
+  checkDecode(p);
+  ASSERT_FALSE(HasFatalFailure());
+  p.page = 48;
+  p.seqlens = {100, 47, 161};
+  p.qLen = 2;
+  p.causal = true;
+  checkDecode(p);
+}
+
 TEST_P(AttentionKernelsTest, DecodeContiguousGroupedCausalTokens) {
   DecodeProblem p;
   p.seqlens = {70, 257};
@@ -722,6 +745,27 @@ TEST_P(AttentionKernelsTest, DecodeContiguousGroupedCausalTokens) {
   p.kvHeads = 1;
   p.group = 8;
   p.qLen = 2;
+  p.causal = true;
+  p.keysPerSplit = 64;
+  checkDecode(p);
+}
+
+// MQA (32 query heads over one kv head: two 16-row blocks a head) and a
+// GQA group of 6 x 3 causal tokens (18 rows: a second block of 2 rows),
+// paged and contiguous: each block gathers its rows' queries, masks by its
+// rows' tokens and writes its rows' partials.
+TEST_P(AttentionKernelsTest, DecodeRowBlocksMqaAndLongGroups) {
+  DecodeProblem p;
+  p.seqlens = {5, 200};
+  p.kvHeads = 1;
+  p.group = 32;
+  checkDecode(p);
+  ASSERT_FALSE(HasFatalFailure());
+  p.seqlens = {70, 129};
+  p.paged = false;
+  p.kvHeads = 2;
+  p.group = 6;
+  p.qLen = 3;
   p.causal = true;
   p.keysPerSplit = 64;
   checkDecode(p);

@@ -334,12 +334,16 @@ TEST(FlashDecodeValidation, NamesTheArgument) {
   };
   EXPECT_EQ(check(q, c, opt), "");
   KVCache b = c;
-  b.pageSize = 32;
-  b.k.seq = b.v.seq = 32;
+  b.pageSize = 24;
+  b.k.seq = b.v.seq = 24;
   rt::Error e = validateFlashDecode(q, b, o, opt);
   ASSERT_TRUE(e);
   EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
-  EXPECT_EQ(e.message(), "flash_decode: page_size: 32 (a multiple of 64)");
+  EXPECT_EQ(e.message(), "flash_decode: page_size: 24 (a multiple of 16)");
+  // vLLM's 16-key pages.
+  b.pageSize = 16;
+  b.k.seq = b.v.seq = 16;
+  EXPECT_EQ(check(q, b, opt), "");
   b = c;
   b.k.seq = b.v.seq = 128;
   EXPECT_EQ(check(q, b, opt), "flash_decode: k_cache: pages of 128 rows but "
@@ -353,13 +357,25 @@ TEST(FlashDecodeValidation, NamesTheArgument) {
   b.seqlens.dtype = DType::F32;
   EXPECT_EQ(check(q, b, opt), "flash_decode: seqlens: dtype f32 but must be "
                               "s32");
+  // More than 16 rows a kv head (6 query heads x 3 tokens): two 16-row
+  // blocks a head, which the splits (and so the workspace) count — 4 x 4 x
+  // 2 blocks of 5 splits.
   AttentionTensor many = fakeTensor(DType::BF16, 4, 3, 24, 128, 0x1000000);
-  e = validateFlashDecode(many, c, many, opt);
+  AttentionTensor manyO = fakeTensor(DType::BF16, 4, 3, 24, 128, 0x7000000);
+  EXPECT_EQ(flashDecodeWorkspaceElements(many, c),
+            4 * 4 * 5 * 4 * 18 * 129);
+  DecodeOptions manyOpt = opt;
+  manyOpt.workspace = fakeMatrix(DType::F32, 1, 4 * 4 * 5 * 4 * 18 * 129,
+                                 0x8000000);
+  EXPECT_EQ(messageOf(validateFlashDecode(many, c, manyO, manyOpt)), "");
+  // The grid's y: kv heads x row blocks at most 65535 (4 x 16385 here).
+  AttentionTensor mqa =
+      fakeTensor(DType::BF16, 4, 1, 4 * 16385 * 16, 128, 0x10000000);
+  e = validateFlashDecode(mqa, c, mqa, opt);
   ASSERT_TRUE(e);
-  EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
-  EXPECT_EQ(e.message(), "flash_decode: q: 6 query heads per kv head x 3 "
-                         "tokens (at most 16 rows: one mma tile per kv "
-                         "head)");
+  EXPECT_EQ(e.message(), "flash_decode: q: more than 65535 batches, or kv "
+                         "heads x 16-row blocks of their query heads x "
+                         "tokens (4 x 16385)");
   DecodeOptions small = opt;
   small.workspace.cols = small.workspace.ld = 100;
   EXPECT_EQ(check(q, c, small),
@@ -413,6 +429,19 @@ TEST_P(FlashAttentionTest, DecodeLaunchesSplitsThenTheirMerge) {
   opt.workspace.cols = opt.workspace.ld = need - 1;
   EXPECT_TRUE(lib->flashDecode(q, c, o, opt));
   EXPECT_EQ(counters->launches, launches + 2);
+  // MQA: 32 query heads over each kv head (two 16-row blocks a head); the
+  // merge still takes a block per output row.
+  AttentionTensor mq =
+      AttentionTensor::bshd(view.subview(2 * cacheN, 2 * 64 * 64), 2, 1, 64, 64);
+  AttentionTensor mo = AttentionTensor::bshd(
+      view.subview(2 * cacheN + 2 * 64 * 64, 2 * 64 * 64), 2, 1, 64, 64);
+  need = flashDecodeWorkspaceElements(mq, c);
+  opt.workspace = Matrix::vector(f32->view().subview(0, need), need);
+  e = lib->flashDecode(mq, c, mo, opt);
+  ASSERT_FALSE(e) << e.message();
+  EXPECT_EQ(counters->launches, launches + 4);
+  EXPECT_EQ(counters->lastGrid[0], 32u);
+  EXPECT_EQ(counters->lastGrid[1], 2u);
 }
 
 /// flashAttentionBackward on fake buffers: causal, GQA 4:2, batch 2, 130
@@ -994,10 +1023,20 @@ TEST_P(FlashAttentionTest, DecodeMatchesAnF64ReferenceOnTheGpu) {
     GTEST_SKIP() << "the fake driver computes nothing";
   rt::Expected<Library> lib = Library::load(*device);
   ASSERT_TRUE(lib) << lib.error().message();
-  // 2 sequences of 100 and 1000 keys in a pool of 64-key pages (reversed
-  // order), 8 query heads over 2 kv heads, one token each, bf16.
-  const std::int64_t B = 2, H = 8, Hk = 2, D = 128, page = 64;
-  const std::int64_t perSeq = 16, pool = B * perSeq;
+  // 2 sequences of 100 and 1000 keys in a pool of pages (reversed order),
+  // one token each, bf16: 8 query heads over 2 kv heads in 64-key pages,
+  // the same in vLLM's 16-key pages, and MQA (32 query heads over one kv
+  // head: two 16-row blocks).
+  for (const auto &config :
+       {std::tuple<std::int64_t, std::int64_t, std::int64_t>{64, 8, 2},
+        {16, 8, 2},
+        {64, 32, 1}}) {
+  const std::int64_t page = std::get<0>(config), H = std::get<1>(config),
+                     Hk = std::get<2>(config);
+  SCOPED_TRACE("page " + std::to_string(page) + ", " + std::to_string(H) +
+               " heads over " + std::to_string(Hk));
+  const std::int64_t B = 2, D = 128;
+  const std::int64_t perSeq = (1000 + page - 1) / page, pool = B * perSeq;
   std::vector<std::int32_t> lens = {100, 1000}, table(pool);
   for (std::int64_t i = 0; i < pool; ++i)
     table[i] = std::int32_t(pool - 1 - i);
@@ -1060,6 +1099,7 @@ TEST_P(FlashAttentionTest, DecodeMatchesAnF64ReferenceOnTheGpu) {
             << "b " << b << " h " << h << " d " << d;
       }
     }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, FlashAttentionTest,

@@ -1048,30 +1048,43 @@ TEST_P(GemmTest, RunsF32InFullPrecisionOrAsTf32WhenAllowed) {
     ASSERT_FALSE(lib->gemm(Matrix::rowMajor(a->view(), m, 63),
                            Matrix::rowMajor(b->view(), 63, n), mc));
     EXPECT_STREQ(counters->lastKernel, "sgemm_f32");
-    // x W^T (W row-major N x K): tf32 on the 9.0 GPU when allowed; not in
-    // full precision yet.
+    // x W^T (W row-major N x K): tf32 on the 9.0 GPU when allowed, else in
+    // full precision on the CUDA cores (the column-major-B variant); A^T
+    // and both transposed alike.
     Matrix wT = Matrix::rowMajor(b->view(), n, k);
     std::swap(wT.rows, wT.cols);
     wT.layout = Layout::ColMajor;
+    Matrix aT = Matrix::rowMajor(a->view(), k, m);
+    std::swap(aT.rows, aT.cols);
+    aT.layout = Layout::ColMajor;
     int launches = counters->launches;
-    rt::Error e = lib->gemm(ma, wT, mc);
+    ASSERT_FALSE(lib->gemm(ma, wT, mc));
+    EXPECT_STREQ(counters->lastKernel, "sgemm_f32_bcol_aligned");
+    EXPECT_EQ(counters->lastGrid[0], 3u);
+    EXPECT_EQ(counters->lastGrid[1], 3u);
+    ASSERT_FALSE(lib->gemm(aT, mb, mc));
+    EXPECT_STREQ(counters->lastKernel, "sgemm_f32_acol_aligned");
+    ASSERT_FALSE(lib->gemm(aT, wT, mc));
+    EXPECT_STREQ(counters->lastKernel, "sgemm_f32_acol_bcol_aligned");
+    EXPECT_EQ(counters->launches, launches + 3);
+    // A column-major operand needs 16-byte aligned lines (nothing runs).
+    Matrix oddT = Matrix::rowMajor(b->view(), n, 63);
+    std::swap(oddT.rows, oddT.cols);
+    oddT.layout = Layout::ColMajor;
+    rt::Error e = lib->gemm(Matrix::rowMajor(a->view(), m, 63), oddT, mc);
     ASSERT_TRUE(e);
     EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
     EXPECT_NE(kaio::test::messageOf(e).find(
-                  "gemm: b: a column-major f32 B runs on the tf32 tensor "
-                  "cores only"),
+                  "gemm: b: a column-major f32 matrix needs 16-byte aligned "
+                  "lines of A and B"),
               std::string::npos)
         << kaio::test::messageOf(e);
-    EXPECT_EQ(counters->launches, launches);
+    EXPECT_EQ(counters->launches, launches + 3);
     e = lib->gemm(ma, wT, mc, tf32);
-    if (hopper) {
-      ASSERT_FALSE(e) << e.message();
-      EXPECT_STREQ(counters->lastKernel,
-                   "hopper_gemm_f32_f32_128x128x32_s4_bcol");
-    } else {
-      ASSERT_TRUE(e);
-      EXPECT_EQ(counters->launches, launches);
-    }
+    ASSERT_FALSE(e) << e.message();
+    EXPECT_STREQ(counters->lastKernel,
+                 hopper ? "hopper_gemm_f32_f32_128x128x32_s4_bcol"
+                        : "sgemm_f32_bcol_aligned");
   }
 }
 
@@ -1148,6 +1161,24 @@ TEST_P(GemmTest, BackwardReusesTheForwardKernelsOnTransposedViews) {
   ASSERT_FALSE(portable->gemmBackward(a60, b60, dc256, da60, Matrix()));
   EXPECT_STREQ(counters->lastKernel, "mma_gemm_f16_f32_bcol_aligned");
   EXPECT_EQ(counters->launches, before + 1);
+  // f32 in full precision on the 8.0 GPU: da = dc B^T on the
+  // column-major-B kernel, db = A^T dc on the column-major-A one.
+  auto a32 = rt::DeviceBuffer<float>::allocate(*device, 256 * 64);
+  auto b32 = rt::DeviceBuffer<float>::allocate(*device, 64 * 256);
+  auto dc32f = rt::DeviceBuffer<float>::allocate(*device, 256 * 256);
+  auto da32 = rt::DeviceBuffer<float>::allocate(*device, 256 * 64);
+  auto db32 = rt::DeviceBuffer<float>::allocate(*device, 64 * 256);
+  ASSERT_TRUE(a32 && b32 && dc32f && da32 && db32);
+  Matrix fa = Matrix::rowMajor(a32->view(), 256, 64),
+         fb = Matrix::rowMajor(b32->view(), 64, 256),
+         fdc = Matrix::rowMajor(dc32f->view(), 256, 256);
+  ASSERT_FALSE(portable->gemmBackward(
+      fa, fb, fdc, Matrix::rowMajor(da32->view(), 256, 64), Matrix()));
+  EXPECT_STREQ(counters->lastKernel, "sgemm_f32_bcol_aligned");
+  ASSERT_FALSE(portable->gemmBackward(fa, fb, fdc, Matrix(),
+                                      Matrix::rowMajor(db32->view(), 64, 256)));
+  EXPECT_STREQ(counters->lastKernel, "sgemm_f32_acol_aligned");
+  EXPECT_EQ(counters->launches, before + 3);
 }
 
 TEST(GemmValidation, ShapesFitTheKernels32BitArguments) {

@@ -169,11 +169,14 @@ TEST_P(MmaGemmKernelsTest, MatchesF64WithoutBankConflicts) {
       mmas += count;
   EXPECT_EQ(mmas, blocks * steps * 4 * 64) << "mma.sync per warp-step";
   // One barrier a K step (it publishes the step's tiles and fences the
-  // refill of the previous step's buffers, whose copies follow it), then
-  // two per staged pass of the epilogue.
+  // refill of the previous step's buffers, whose copies follow it; a
+  // prefetching pipeline also runs the barrier of the step past the last
+  // one, ahead with its reads), then two per staged pass of the epilogue.
   ASSERT_TRUE(kp->mix.count("bar"));
+  const uint64_t loopBarriers = steps + (mmaGemmPrefetches(config) ? 1 : 0);
   EXPECT_EQ(kp->mix.at("bar"),
-            blocks * 4 * (steps + 2 * (kMmaGemmBlockM / kMmaGemmStageRows)))
+            blocks * 4 *
+                (loopBarriers + 2 * (kMmaGemmBlockM / kMmaGemmStageRows)))
       << "barriers per warp";
 }
 

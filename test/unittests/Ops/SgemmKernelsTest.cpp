@@ -1,9 +1,12 @@
 //===- SgemmKernelsTest.cpp - the full-precision f32 GEMM in the interpreter ===//
 //
-// sgemm_f32 and sgemm_f32_aligned against an f64 reference at ragged shapes
-// (partial tiles in M, N and K, padded rows, beta reading C), and their
-// profile: no shared-memory bank conflicts (the main loop's scalar reads
-// are one wavefront each), only 16-byte cp.async copies where aligned.
+// Every sgemm_f32 variant (A and B row- or column-major, checked or aligned
+// copies) against an f64 reference at ragged shapes (partial tiles in M, N
+// and K, padded lines, beta reading C, the fused epilogue), and their
+// profile: no shared-memory bank conflicts (the main loop's reads are one
+// wavefront each: broadcasts, consecutive floats, or a column-major B's
+// 16-byte reads of rows 20 words apart), only 16-byte cp.async copies where
+// aligned.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,10 +22,10 @@ using namespace kaio::test;
 
 namespace {
 
-/// (M, N, K, aligned variant, beta, epilogue: HopperGemmEpilogue bits).
+/// (M, N, K, variant, beta, epilogue: HopperGemmEpilogue bits).
 class SgemmKernelsTest
-    : public ::testing::TestWithParam<
-          std::tuple<uint32_t, uint32_t, uint32_t, bool, float, uint32_t>> {
+    : public ::testing::TestWithParam<std::tuple<uint32_t, uint32_t, uint32_t,
+                                                 SgemmConfig, float, uint32_t>> {
 public:
   static void SetUpTestSuite() {
     kernels = buildLoweredKernels(
@@ -34,16 +37,31 @@ public:
 };
 
 TEST_P(SgemmKernelsTest, MatchesF64WithoutBankConflicts) {
-  const auto [m, n, k, aligned, beta, epilogue] = GetParam();
+  const auto [m, n, k, variant, beta, epilogue] = GetParam();
+  const SgemmConfig config = variant;
+  const bool aligned = config.aligned;
   const auto act = ops::Activation(epilogue & kGemmActivationMask);
   const bool biasCols = epilogue & kGemmBiasColumns,
              biasRows = epilogue & kGemmBiasRows;
-  // Aligned: leading dimensions multiples of 4 (16-byte rows); else odd.
-  const uint32_t lda = aligned ? (k + 3) / 4 * 4 + 4 : k + 3,
-                 ldb = aligned ? (n + 3) / 4 * 4 + 4 : n + 1, ldc = n + 2;
+  // A and B as stored: lines of aLine (bLine) elements, aRows (bRows) of
+  // them; aligned: leading dimensions multiples of 4 (16-byte lines) with
+  // padding, else odd.
+  const uint32_t aRows = config.aColMajor ? k : m,
+                 aLine = config.aColMajor ? m : k,
+                 bRows = config.bColMajor ? n : k,
+                 bLine = config.bColMajor ? k : n;
+  const uint32_t lda = aligned ? (aLine + 3) / 4 * 4 + 4 : aLine + 3,
+                 ldb = aligned ? (bLine + 3) / 4 * 4 + 4 : bLine + 1,
+                 ldc = n + 2;
+  auto aAt = [config, lda](uint32_t i, uint32_t p) {
+    return config.aColMajor ? size_t(p) * lda + i : size_t(i) * lda + p;
+  };
+  auto bAt = [config, ldb](uint32_t p, uint32_t j) {
+    return config.bColMajor ? size_t(j) * ldb + p : size_t(p) * ldb + j;
+  };
   std::mt19937 rng(m * 7 + n * 3 + k);
   std::uniform_real_distribution<float> dist(-1, 1);
-  std::vector<float> a(size_t(m) * lda), b(size_t(k) * ldb),
+  std::vector<float> a(size_t(aRows) * lda), b(size_t(bRows) * ldb),
       c0(size_t(m) * ldc);
   for (float &x : a)
     x = dist(rng);
@@ -63,7 +81,8 @@ TEST_P(SgemmKernelsTest, MatchesF64WithoutBankConflicts) {
   uint64_t da = upload(a), db = upload(b), dc = upload(c0),
            dbias = upload(bias);
   const float alpha = -1.25f;
-  const char *name = aligned ? "sgemm_f32_aligned" : "sgemm_f32";
+  const std::string kernel = sgemmName(config);
+  const char *name = kernel.c_str();
   interp::Profile profile;
   interp::LaunchOptions options;
   options.profile = &profile;
@@ -86,7 +105,7 @@ TEST_P(SgemmKernelsTest, MatchesF64WithoutBankConflicts) {
       }
       double sum = 0, mag = 0;
       for (uint32_t p = 0; p < k; ++p) {
-        double x = double(a[size_t(i) * lda + p]) * b[size_t(p) * ldb + j];
+        double x = double(a[aAt(i, p)]) * b[bAt(p, j)];
         sum += x;
         mag += std::fabs(x);
       }
@@ -116,24 +135,50 @@ TEST_P(SgemmKernelsTest, MatchesF64WithoutBankConflicts) {
   }
 }
 
+constexpr SgemmConfig kChecked{false, false, false}, kAligned{false, false, true},
+    kACol{true, false, true}, kBCol{false, true, true}, kBoth{true, true, true};
+
 INSTANTIATE_TEST_SUITE_P(
     Shapes, SgemmKernelsTest,
     ::testing::Values(
-        std::make_tuple(1u, 1u, 1u, false, 0.0f, 0u),
-        std::make_tuple(17u, 33u, 40u, false, 0.5f, 0u),
-        std::make_tuple(17u, 33u, 40u, true, 0.0f, 0u),
-        std::make_tuple(130u, 70u, 96u, true, -2.0f, 0u),
-        std::make_tuple(64u, 64u, 64u, true, 0.0f, 0u),
-        std::make_tuple(130u, 136u, 33u, false, 1.0f, 0u),
-        std::make_tuple(256u, 256u, 256u, true, 0.0f, 0u),
+        std::make_tuple(1u, 1u, 1u, kChecked, 0.0f, 0u),
+        std::make_tuple(17u, 33u, 40u, kChecked, 0.5f, 0u),
+        std::make_tuple(17u, 33u, 40u, kAligned, 0.0f, 0u),
+        std::make_tuple(130u, 70u, 96u, kAligned, -2.0f, 0u),
+        std::make_tuple(64u, 64u, 64u, kAligned, 0.0f, 0u),
+        std::make_tuple(130u, 136u, 33u, kChecked, 1.0f, 0u),
+        std::make_tuple(256u, 256u, 256u, kAligned, 0.0f, 0u),
         // The fused epilogue: bias along columns or rows, activations.
-        std::make_tuple(70u, 130u, 24u, true, 0.5f,
+        std::make_tuple(70u, 130u, 24u, kAligned, 0.5f,
                         uint32_t(kGemmBiasColumns) |
                             uint32_t(ops::Activation::GeluTanh)),
-        std::make_tuple(33u, 17u, 40u, false, 0.0f,
+        std::make_tuple(33u, 17u, 40u, kChecked, 0.0f,
                         uint32_t(kGemmBiasRows) |
                             uint32_t(ops::Activation::Silu)),
-        std::make_tuple(20u, 140u, 16u, true, 0.0f,
-                        uint32_t(ops::Activation::Relu))));
+        std::make_tuple(20u, 140u, 16u, kAligned, 0.0f,
+                        uint32_t(ops::Activation::Relu)),
+        // Column-major A, B or both (A^T and B^T tiles): partial tiles in
+        // every dimension, K not a multiple of 4 or of 16, beta, epilogues.
+        std::make_tuple(1u, 1u, 1u, kACol, 0.0f, 0u),
+        std::make_tuple(17u, 33u, 40u, kACol, 0.5f, 0u),
+        std::make_tuple(130u, 70u, 97u, kACol, 0.0f,
+                        uint32_t(kGemmBiasRows) |
+                            uint32_t(ops::Activation::Relu)),
+        std::make_tuple(1u, 1u, 1u, kBCol, 0.0f, 0u),
+        std::make_tuple(17u, 33u, 40u, kBCol, -2.0f, 0u),
+        std::make_tuple(130u, 136u, 33u, kBCol, 1.0f,
+                        uint32_t(kGemmBiasColumns) |
+                            uint32_t(ops::Activation::GeluTanh)),
+        std::make_tuple(256u, 256u, 64u, kBCol, 0.0f, 0u),
+        std::make_tuple(17u, 33u, 40u, kBoth, 0.5f, 0u),
+        std::make_tuple(130u, 70u, 96u, kBoth, 0.0f,
+                        uint32_t(ops::Activation::Silu))),
+    [](const auto &info) {
+      return sgemmName(std::get<3>(info.param)) + "_" +
+             std::to_string(std::get<0>(info.param)) + "x" +
+             std::to_string(std::get<1>(info.param)) + "x" +
+             std::to_string(std::get<2>(info.param)) + "_" +
+             std::to_string(info.index);
+    });
 
 } // namespace

@@ -72,6 +72,15 @@ LogicalResult KaioDialect::verifyOperationAttribute(Operation *op,
                              << kMaxPipelineStages << " on an scf.for";
     return success();
   }
+  if (attr.getName() == kPipelinePrefetchAttrName) {
+    auto stages = op->getAttrOfType<IntegerAttr>(kPipelineStagesAttrName);
+    if (!isa<scf::ForOp>(op) || !isa<UnitAttr>(attr.getValue()) || !stages ||
+        stages.getInt() < 3)
+      return op->emitError() << "'" << kPipelinePrefetchAttrName
+                             << "' is a unit attribute of an scf.for with '"
+                             << kPipelineStagesAttrName << "' of at least 3";
+    return success();
+  }
   if (attr.getName() != kTargetAttrName)
     return success();
   auto name = dyn_cast<StringAttr>(attr.getValue());

@@ -567,6 +567,12 @@ LogicalResult AsyncCopyOp::verify() {
                          << dst.getElementType();
   if (dst.getShape().size() != 2)
     return emitOpError("copies into 2-D tiles");
+  if (std::optional<ArrayRef<int64_t>> r = getDstRows())
+    if (r->size() != 2 || (*r)[0] < 0 || (*r)[1] < 1 ||
+        (*r)[0] + (*r)[1] > dst.getShape()[0])
+      return emitOpError() << "'rows' must be [first, count] with rows "
+                              "first .. first + count - 1 inside the tile's "
+                           << dst.getShape()[0];
   // Each cp.async writes consecutive elements of one tile row.
   if (dst.isColumnMajor())
     return emitOpError("copies row-major global rows into row-major tiles "

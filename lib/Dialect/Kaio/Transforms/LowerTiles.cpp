@@ -1071,7 +1071,9 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     Emitter e(rewriter, loc);
     Type elem = tile.getElementType();
     int64_t eb = std::max(1u, elem.getIntOrFloatBitWidth() / 8);
-    int64_t tileRows = tile.getShape()[0], tileCols = tile.getShape()[1];
+    // The tile rows filled: [dstRow0, dstRow0 + tileRows).
+    auto [dstRow0, tileRows] = op.getDstRowRange();
+    int64_t tileCols = tile.getShape()[1];
     int64_t rowBytes = tileCols * eb;
     // A chunk must divide the row and keep every row's start in shared
     // memory aligned: the padded row stride counts too.
@@ -1127,7 +1129,7 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
       Value cc = arith::RemUIOp::create(rewriter, loc, idx,
                                         e.i32(chunksPerRow));
       Value tileCol = e.mul(cc, e.i32(perChunk));
-      Value dstAddr = e.tileAddress(op.getDst(), r, tileCol);
+      Value dstAddr = e.tileAddress(op.getDst(), r, tileCol, dstRow0, 0);
       return Chunk{idx, guard, r, tileCol, dstAddr};
     };
     auto copyChunk = [&](const Chunk &plan) {
@@ -1192,7 +1194,8 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
         Value v =
             kaio::LoadOp::create(rewriter, loc, elem, src, index, ok, zero);
         SharedStoreOp::create(rewriter, loc, v, op.getDst(),
-                              ValueRange{r, e.add(tileCol, e.i32(k))});
+                              ValueRange{e.add(r, e.i32(dstRow0)),
+                                         e.add(tileCol, e.i32(k))});
       }
     };
 
@@ -1239,7 +1242,8 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
         plans.push_back(Chunk{idx, guard, e.add(first.r, e.i32(dRow)),
                               first.tileCol,
                               e.tileAddress(op.getDst(), first.r,
-                                            first.tileCol, dRow, 0)});
+                                            first.tileCol, dstRow0 + dRow,
+                                            0)});
       }
       // Interior tiles (the whole tile inside the matrix, rows aligned) —
       // all but the edge blocks of a large matrix — take full cp.async

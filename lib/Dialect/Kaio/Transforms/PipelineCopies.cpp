@@ -31,9 +31,20 @@
 // order), when every warp has finished iteration i - 1, which read the
 // buffer they refill.
 //
+// In the second form, a loop also marked {kaio.pipeline_prefetch} (N >= 3)
+// issues its leading reads — the shared-tile reads between the fence and
+// the first use of what they read (an mma's first fragments) — one
+// iteration early, in stage N - 2 with the waits and the fence: iteration
+// i's compute up to its last read, then iteration i + 1's wait, barrier and
+// leading reads (and the refill copies), then the rest of iteration i's
+// compute, which hides their latency (CUTLASS's fragment double buffering
+// across k tiles). Every read of iteration i's buffers still precedes the
+// barrier after which they are refilled; what follows the last read must
+// touch no memory, as it now runs after that barrier.
+//
 // kaio-group-async-copies then counts, for each wait, the copies of the
 // newer iterations that may stay in flight (cp.async.wait_group N - 1
-// groups of copies, N - 2 in the second form).
+// groups of copies, N - 2 in the second form, N - 3 with prefetch).
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,9 +69,15 @@ using namespace kaio;
 namespace {
 
 constexpr StringLiteral kStagesAttrName = KaioDialect::kPipelineStagesAttrName;
+constexpr StringLiteral kPrefetchAttrName =
+    KaioDialect::kPipelinePrefetchAttrName;
 /// Marks, between multiBuffer and schedule, the barrier after which the
 /// copies are issued (the second form in the header).
 constexpr StringLiteral kRefillFenceAttrName = "kaio.refill_fence";
+/// Marks, between schedule and the end of pipelining, the waits, barrier and
+/// reads prefetch runs an iteration ahead: past the loop's end they run
+/// unpredicated (predicate).
+constexpr StringLiteral kRunAheadAttrName = "kaio.run_ahead";
 
 /// Gives every tile the loop's copies fill `stages` buffers; iteration i
 /// uses buffer i mod stages (an arith.select chain at the top of the body),
@@ -212,14 +229,9 @@ FailureOr<scf::ForOp> signedLoop(scf::ForOp loop, RewriterBase &rewriter) {
   return wide;
 }
 
-/// Stage 0: the copies, the ops of the body they depend on, and what
-/// computes the next value of the iter_args those read (the buffer
-/// counter); the last stage: everything else, in the original order. The
-/// stage-0 ops come first or, when multiBuffer marked a refill fence,
-/// right after it.
-void schedule(scf::ForOp loop, unsigned stages,
-              std::vector<std::pair<Operation *, unsigned>> &order) {
-  Block *body = loop.getBody();
+/// The copies, the ops of the body they depend on, and what computes the
+/// next value of the iter_args those read (the buffer counter): stage 0.
+SetVector<Operation *> copySlices(Block *body) {
   SetVector<Operation *> early;
   BackwardSliceOptions options;
   options.filter = [&](Operation *op) { return op->getBlock() == body; };
@@ -245,22 +257,161 @@ void schedule(scf::ForOp loop, unsigned stages,
       }
     }
   }
-  // The last stage's ops up to the fence (none without one), the copies
-  // and their slices, then the rest of the last stage.
+  return early;
+}
+
+/// A read of a shared tile that may run an iteration ahead (and past the
+/// end: it reads a buffer that nobody uses then).
+bool isTileRead(Operation *op) {
+  return isa<LoadFragmentOp, SharedLoadOp, SharedLoadVectorOp>(op);
+}
+
+/// With kaio.pipeline_prefetch: the ops of stage N - 2 (`ahead`) — the ops
+/// up to the fence that are not the copies' (waits, the fence, index
+/// arithmetic) and the leading reads with the ops they depend on — and the
+/// last read left in the last stage (null when every read runs ahead).
+/// Fails, with a diagnostic, where the loop does not allow it.
+LogicalResult planPrefetch(scf::ForOp loop, const SetVector<Operation *> &early,
+                           Block::iterator split,
+                           SetVector<Operation *> &ahead,
+                           Operation *&lastRead) {
+  Block *body = loop.getBody();
+  auto refuse = [&](Operation *at, const Twine &why) {
+    InFlightDiagnostic diag = loop.emitOpError()
+                              << "'" << kPrefetchAttrName << "': " << why;
+    if (at)
+      diag.attachNote(at->getLoc()) << "here";
+    return failure();
+  };
+  if (split == body->begin())
+    return refuse(nullptr, "needs a kaio.barrier between the loop's last "
+                           "wait and its first read of a copied tile");
+  for (Operation &op : llvm::make_range(body->begin(), split)) {
+    if (early.contains(&op))
+      continue;
+    if (!isa<AsyncWaitOp, BarrierOp>(op) && !isPure(&op))
+      return refuse(&op, "an op before the barrier would run an iteration "
+                         "ahead; only waits and pure ops may");
+    ahead.insert(&op);
+  }
+  // The leading reads: up to the first op that uses what they read (or
+  // that is neither a read nor pure).
+  SmallPtrSet<Operation *, 8> reads;
+  for (Operation &op :
+       llvm::make_range(split, body->getTerminator()->getIterator())) {
+    if (early.contains(&op))
+      continue;
+    if (isTileRead(&op)) {
+      reads.insert(&op);
+      continue;
+    }
+    if (!isPure(&op) || llvm::any_of(op.getOperands(), [&](Value v) {
+          return reads.contains(v.getDefiningOp());
+        }))
+      break;
+  }
+  if (reads.empty())
+    return refuse(nullptr, "no read of a copied tile leads the loop's "
+                           "compute after its barrier");
+  // Past the loop's end the leading reads run once more: where they read
+  // must not move with the iteration (nor leave the tile there).
+  for (Operation *read : reads) {
+    SmallVector<Value> work;
+    for (Value v : read->getOperands())
+      if (!isa<SmemType>(v.getType()))
+        work.push_back(v);
+    SmallPtrSet<Value, 16> seen;
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      if (!seen.insert(v).second)
+        continue;
+      if (auto arg = dyn_cast<BlockArgument>(v)) {
+        if (arg.getOwner() == body)
+          return refuse(read, "a leading read's indices depend on the "
+                              "iteration; it runs once past the end");
+        continue;
+      }
+      if (Operation *def = v.getDefiningOp(); def && def->getBlock() == body)
+        llvm::append_range(work, def->getOperands());
+    }
+  }
+  BackwardSliceOptions options;
+  options.filter = [&](Operation *op) {
+    return op->getBlock() == body && !early.contains(op);
+  };
+  options.inclusive = true;
+  for (Operation &op : *body) {
+    if (!reads.contains(&op))
+      continue;
+    SetVector<Operation *> slice;
+    (void)getBackwardSlice(&op, &slice, options);
+    ahead.insert_range(slice);
+  }
+  lastRead = nullptr;
+  for (Operation &op : body->without_terminator())
+    if (!early.contains(&op) && !ahead.contains(&op) &&
+        llvm::any_of(op.getOperandTypes(), llvm::IsaPred<SmemType>))
+      lastRead = &op;
+  // What follows the last read now runs after the next iteration's barrier.
+  Block::iterator rest =
+      lastRead ? std::next(lastRead->getIterator()) : split;
+  for (Operation &op :
+       llvm::make_range(rest, body->getTerminator()->getIterator()))
+    if (!early.contains(&op) && !ahead.contains(&op) &&
+        !isMemoryEffectFree(&op))
+      return refuse(&op, "what follows the loop's last read of a copied "
+                         "tile runs after the next iteration's barrier, so "
+                         "it must not touch memory");
+  return success();
+}
+
+/// Stage 0: the copies and their slices (copySlices); the last stage:
+/// everything else, in the original order. The stage-0 ops come first or,
+/// when multiBuffer marked a refill fence, right after it. With prefetch
+/// (planPrefetch), stage N - 2's ops and the copies come right after the
+/// last stage's last read.
+LogicalResult schedule(scf::ForOp loop, unsigned stages, bool prefetch,
+                       std::vector<std::pair<Operation *, unsigned>> &order) {
+  Block *body = loop.getBody();
+  SetVector<Operation *> early = copySlices(body);
   Block::iterator split = body->begin();
   for (Operation &op : body->without_terminator())
     if (op.hasAttr(kRefillFenceAttrName))
       split = std::next(op.getIterator());
-  auto lastStage = [&](Block::iterator from, Block::iterator to) {
+  Block::iterator end = body->getTerminator()->getIterator();
+  SetVector<Operation *> ahead;
+  Operation *lastRead = nullptr;
+  if (prefetch && failed(planPrefetch(loop, early, split, ahead, lastRead)))
+    return failure();
+  auto push = [&](Block::iterator from, Block::iterator to, auto pick,
+                  unsigned stage) {
     for (Operation &op : llvm::make_range(from, to))
-      if (!early.contains(&op))
-        order.push_back({&op, stages - 1});
+      if (pick(&op))
+        order.push_back({&op, stage});
   };
-  lastStage(body->begin(), split);
-  for (Operation &op : body->without_terminator())
-    if (early.contains(&op))
-      order.push_back({&op, 0});
-  lastStage(split, body->getTerminator()->getIterator());
+  auto last = [&](Operation *op) {
+    return !early.contains(op) && !ahead.contains(op);
+  };
+  auto isEarly = [&](Operation *op) { return early.contains(op); };
+  if (!prefetch) {
+    // The last stage's ops up to the fence (none without one), the copies
+    // and their slices, then the rest of the last stage.
+    push(body->begin(), split, last, stages - 1);
+    push(body->begin(), end, isEarly, 0);
+    push(split, end, last, stages - 1);
+    return success();
+  }
+  Block::iterator rest = lastRead ? std::next(lastRead->getIterator()) : split;
+  auto isAhead = [&](Operation *op) { return ahead.contains(op); };
+  for (Operation *op : ahead)
+    if (isa<AsyncWaitOp, BarrierOp>(op) || isTileRead(op))
+      op->setAttr(kRunAheadAttrName, UnitAttr::get(op->getContext()));
+  push(split, rest, last, stages - 1);
+  push(body->begin(), split, isAhead, stages - 2);
+  push(body->begin(), end, isEarly, 0);
+  push(split, end, isAhead, stages - 2);
+  push(rest, end, last, stages - 1);
+  return success();
 }
 
 /// A global load the copies depend on (a page index from a block table,
@@ -333,6 +484,11 @@ Operation *predicate(RewriterBase &rewriter, Operation *op, Value pred) {
   if (auto load = dyn_cast<LoadVectorOp>(op))
     return predicateLoad(rewriter, load, pred,
                          load.getResults().front().getType());
+  // Prefetch's stage N - 2 past the end: waiting for copies that read
+  // nothing, a barrier every thread reaches, reads of an unused buffer at
+  // indices that do not move with the iteration (planPrefetch).
+  if (op->hasAttr(kRunAheadAttrName))
+    return op;
   auto copy = dyn_cast<AsyncCopyOp>(op);
   if (!copy)
     return isPure(op) ? op : nullptr;
@@ -364,7 +520,15 @@ struct PipelineCopiesPass
         return signalPassFailure();
       }
       unsigned stages = unsigned(stagesAttr.getInt());
+      bool prefetch = loop->hasAttr(kPrefetchAttrName);
+      if (prefetch && stages < 3) {
+        loop.emitOpError() << "'" << kPrefetchAttrName
+                           << "' needs at least 3 stages: the copies of the "
+                              "iteration it reads ahead are then in flight";
+        return signalPassFailure();
+      }
       loop->removeAttr(kStagesAttrName);
+      loop->removeAttr(kPrefetchAttrName);
       FailureOr<scf::ForOp> signedForm = signedLoop(loop, rewriter);
       if (failed(signedForm))
         return signalPassFailure();
@@ -373,11 +537,14 @@ struct PipelineCopiesPass
       if (failed(counted))
         return signalPassFailure();
       loop = *counted;
+      std::vector<std::pair<Operation *, unsigned>> order;
+      if (failed(schedule(loop, stages, prefetch, order)))
+        return signalPassFailure();
       scf::PipeliningOption options;
       options.getScheduleFn =
-          [stages](scf::ForOp forOp,
-                   std::vector<std::pair<Operation *, unsigned>> &order) {
-            schedule(forOp, stages, order);
+          [&order](scf::ForOp,
+                   std::vector<std::pair<Operation *, unsigned>> &out) {
+            out = order;
           };
       options.peelEpilogue = false;
       options.supportDynamicLoops = true;
@@ -385,8 +552,6 @@ struct PipelineCopiesPass
       // loop's own global stores.
       if (writesGlobalMemory(loop)) {
         Operation *early = nullptr;
-        std::vector<std::pair<Operation *, unsigned>> order;
-        schedule(loop, stages, order);
         for (auto [op, stage] : order)
           if (stage == 0 && isa<LoadOp, LoadVectorOp>(op) && !early)
             early = op;
@@ -409,8 +574,11 @@ struct PipelineCopiesPass
                            << stages << " stages";
         return signalPassFailure();
       }
-      pipelined->walk(
-          [](BarrierOp barrier) { barrier->removeAttr(kRefillFenceAttrName); });
+      // The fence is in the prologue too when prefetch runs it ahead.
+      (*pipelined)->getParentOp()->walk([](Operation *op) {
+        op->removeAttr(kRefillFenceAttrName);
+        op->removeAttr(kRunAheadAttrName);
+      });
     }
   }
 };

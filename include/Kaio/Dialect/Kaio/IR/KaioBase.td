@@ -53,6 +53,11 @@ def Kaio_Dialect : Dialect {
     static constexpr llvm::StringLiteral kPipelineStagesAttrName =
         "kaio.pipeline_stages";
     static constexpr int64_t kMaxPipelineStages = 8;
+    /// `{kaio.pipeline_prefetch}` (a unit attribute) beside
+    /// kaio.pipeline_stages >= 3: the pipeline also issues each iteration's
+    /// leading shared-tile reads one iteration early (kaio-pipeline-copies).
+    static constexpr llvm::StringLiteral kPipelinePrefetchAttrName =
+        "kaio.pipeline_prefetch";
     void registerTypes();
     void registerAttributes();
   }];

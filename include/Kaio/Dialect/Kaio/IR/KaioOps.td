@@ -158,7 +158,7 @@ def Kaio_StoreOp : Kaio_Op<"store"> {
 }
 
 def Kaio_LoadVectorOp : Kaio_Op<"load_vector", [AttrSizedOperandSegments]> {
-  let summary = "load 2 or 4 consecutive elements at once (ld.v2 / ld.v4)";
+  let summary = "load 2 or 4 consecutive elements (8 of 16 bits) at once (ld.v2 / ld.v4)";
   let description = [{
     `%a, %b, %c, %d = kaio.load_vector %p[%i] : !kaio.ptr<f32>, i32 -> f32,
     f32, f32, f32` loads elements i .. i+3 with one 16-byte access. The
@@ -178,7 +178,7 @@ def Kaio_LoadVectorOp : Kaio_Op<"load_vector", [AttrSizedOperandSegments]> {
 }
 
 def Kaio_StoreVectorOp : Kaio_Op<"store_vector", [AttrSizedOperandSegments]> {
-  let summary = "store 2 or 4 consecutive elements at once (st.v2 / st.v4)";
+  let summary = "store 2 or 4 consecutive elements (8 of 16 bits) at once (st.v2 / st.v4)";
   let arguments = (ins Variadic<Kaio_Scalar>:$values, Kaio_PtrType:$ptr,
                        Kaio_AnyIndex:$index, Optional<I1>:$mask);
   let assemblyFormat = [{
@@ -348,6 +348,9 @@ def Kaio_AsyncCopyOp : Kaio_Op<"async_copy"> {
     (`%row`, `%col`) into `%dst` (R x C). Elements outside the matrix
     (`%rows` x `%cols`) are zero filled. Lowers to cp.async with src-size;
     the copy is complete once `kaio.async_wait` on its token returns.
+    With `rows [F, N]` it fills rows F .. F + N - 1 of `%dst` only (R = N):
+    a tile gathered from several sources, e.g. 16-key pages of a paged KV
+    cache.
 
     The block's threads share the chunks (16 bytes where rows allow): the
     copy is unrolled for the kernel's `block_size`, which the kernel then
@@ -359,11 +362,22 @@ def Kaio_AsyncCopyOp : Kaio_Op<"async_copy"> {
   }];
   let arguments = (ins Kaio_PtrType:$src, I32:$row, I32:$col, I32:$rows,
                        I32:$cols, I32:$ld, Kaio_SmemType:$dst,
+                       OptionalAttr<DenseI64ArrayAttr>:$dst_rows,
                        UnitAttr:$aligned);
   let results = (outs Kaio_TokenType:$token);
   let assemblyFormat = [{
     $src `[` $row `,` $col `]` `bounds` ` ` `[` $rows `,` $cols `]` `ld` $ld
-    `to` $dst (`aligned` $aligned^)? attr-dict `:` type($src) `,` type($dst)
+    `to` $dst (`rows` $dst_rows^)? (`aligned` $aligned^)? attr-dict `:`
+    type($src) `,` type($dst)
+  }];
+  let extraClassDeclaration = [{
+    /// The first tile row the copy fills and how many (the whole tile
+    /// without `rows`).
+    std::pair<int64_t, int64_t> getDstRowRange() {
+      if (std::optional<llvm::ArrayRef<int64_t>> r = getDstRows())
+        return {(*r)[0], (*r)[1]};
+      return {0, getDst().getType().getShape()[0]};
+    }
   }];
   let hasVerifier = 1;
 }

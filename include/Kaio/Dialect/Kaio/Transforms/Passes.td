@@ -16,8 +16,13 @@ def PipelineCopies : Pass<"kaio-pipeline-copies", "::mlir::ModuleOp"> {
     depend on in stage 0 and everything else in stage N - 1; prologue
     peeled, the copies of the last N - 1 iterations predicated off), and the
     waits then leave the newer stages in flight (kaio-group-async-copies).
-    The loop body must end with a barrier after the compute, so that a
-    buffer is not refilled while other warps read it.
+    A buffer must not be refilled while other warps read it: either a
+    barrier follows the body's last read of a copied tile, or one lies
+    between its last wait and its first read (the copies are then issued
+    right after it: one barrier an iteration). In that second form, a loop
+    also marked `{kaio.pipeline_prefetch}` (N >= 3) issues each iteration's
+    leading tile reads (an mma's first fragments) one iteration early,
+    between the previous iteration's last read and the rest of its compute.
   }];
   let dependentDialects = ["::kaio::KaioDialect", "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
