@@ -186,9 +186,12 @@ std::vector<std::tuple<MmaGemmConfig, Shape>> cases() {
     // Partial tiles in M, N and K (one block row, two block columns), beta
     // reading C.
     out.push_back({c, {17, 136, 40, 0.5f}});
+    // One element; one whole tile of each; 2 x 1 blocks of partial tiles
+    // (issue 10's shape list, for every dtype, layout and variant).
+    out.push_back({c, {1, 1, 16, -2.0f}});
+    out.push_back({c, {64, 64, 64, 0.0f}});
+    out.push_back({c, {130, 70, 96, 0.0f}});
     if (c.in == GemmElem::F16 && c.out == GemmElem::F32) {
-      out.push_back({c, {130, 70, 96, 0.0f}});
-      out.push_back({c, {1, 1, 16, -2.0f}});
       // K not a multiple of 8: the last 16-byte chunk of a line is partial.
       out.push_back({c, {33, 40, 36, 0.0f, ops::Activation::Relu,
                          Bias::Columns}});
