@@ -291,7 +291,11 @@ Expected<Kernel> Module::getKernel(std::string_view name) const {
   if (CUresult r = api.cuModuleGetFunction(&kernel->function, state_->module,
                                            kernel->name.c_str())) {
     Error e = makeCudaError(api, r, "cuModuleGetFunction", doing);
-    if (r != CUDA_ERROR_NOT_FOUND)
+    // The driver's own error, unless the name is one the module does not
+    // declare (then: what it does declare); "not found" for a kernel its
+    // PTX declares would contradict the list.
+    if (r != CUDA_ERROR_NOT_FOUND ||
+        findSignature(state_->signatures, name) != nullptr)
       return e;
     std::string known;
     for (const KernelSignature &sig : state_->signatures)

@@ -122,7 +122,14 @@ TEST_F(FaultInjectionTest, EveryFailedCallIsATypedErrorAndNothingLeaks) {
   } codes[] = {{2, "CUDA_ERROR_OUT_OF_MEMORY"},
                {1, "CUDA_ERROR_INVALID_VALUE"},
                {700, "CUDA_ERROR_ILLEGAL_ADDRESS"},
-               {999, "CUDA_ERROR_UNKNOWN"}};
+               {999, "CUDA_ERROR_UNKNOWN"},
+               // What module loads, launches and context calls return.
+               {218, "CUDA_ERROR_INVALID_PTX"},
+               {200, "CUDA_ERROR_INVALID_IMAGE"},
+               {719, "CUDA_ERROR_LAUNCH_FAILED"},
+               {201, "CUDA_ERROR_INVALID_CONTEXT"},
+               {500, "CUDA_ERROR_NOT_FOUND"},
+               {100, "CUDA_ERROR_NO_DEVICE"}};
   for (const Code &code : codes) {
     int n = 1, cleanupFaults = 0;
     for (;; ++n) {
