@@ -83,9 +83,11 @@ struct Cublas {
   /// transpose to cuBLAS and a column-major one is transposed (op T). True
   /// when cuBLAS accepted it.
   bool gemm16F32(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int m, int n,
-                 int k, bool bf16, bool aCol = false, bool bCol = false) const {
-    return gemmF32(a, b, c, m, n, k, bf16 ? kR16BF : kR16F, kCompute32F, aCol,
-                   bCol);
+                 int k, bool bf16, bool aCol = false, bool bCol = false,
+                 bool c16 = false) const {
+    int in = bf16 ? kR16BF : kR16F;
+    return gemmF32(a, b, c, m, n, k, in, kCompute32F, aCol, bCol,
+                   c16 ? in : kR32F);
   }
   /// The same with f32 inputs and TF32 tensor-core compute (cuBLAS's
   /// CUBLAS_COMPUTE_32F_FAST_TF32), or full-precision f32 (SGEMM).
@@ -95,12 +97,13 @@ struct Cublas {
                    tf32 ? kCompute32FFastTf32 : kCompute32F, aCol, bCol);
   }
   bool gemmF32(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int m, int n,
-               int k, int in, int compute, bool aCol, bool bCol) const {
+               int k, int in, int compute, bool aCol, bool bCol,
+               int out = kR32F) const {
     float one = 1.0f, zero = 0.0f;
     return gemmEx(handle, bCol ? kOpT : kOpN, aCol ? kOpT : kOpN, n, m, k,
                   &one, reinterpret_cast<void *>(b), in, bCol ? k : n,
                   reinterpret_cast<void *>(a), in, aCol ? m : k, &zero,
-                  reinterpret_cast<void *>(c), kR32F, n, compute,
+                  reinterpret_cast<void *>(c), out, n, compute,
                   kGemmDefault) == 0;
   }
   ~Cublas() {
@@ -741,7 +744,7 @@ bool tuneForBench(benchmark::State &state, Gpu &gpu, const kaio::ops::Matrix &a,
 /// the L2 cache, so neither side reads its inputs from L2 left by the
 /// previous run.
 void runOpsGemmVsCublas(benchmark::State &state, bool bf16, bool aCol,
-                        bool bCol, bool portable = false) {
+                        bool bCol, bool portable = false, bool c16 = false) {
   Gpu *peers = gpuWithPeers(state, /*cublasLt=*/false);
   if (!peers)
     return;
@@ -765,7 +768,10 @@ void runOpsGemmVsCublas(benchmark::State &state, bool bf16, bool aCol,
     b = operand(g.b, k, n, bCol);
     if (bf16) // the same 16-bit buffers read as bf16 (0x3c3c: 0.0115)
       a.dtype = b.dtype = kaio::ops::DType::BF16;
-    return kaio::ops::Matrix::rowMajor(g.c.view(), m, n);
+    kaio::ops::Matrix c = kaio::ops::Matrix::rowMajor(g.c.view(), m, n);
+    if (c16) // a C of the inputs' type in the first half of the f32 buffer
+      c.dtype = a.dtype;
+    return c;
   };
   // The workspace with which gemm() splits K (decode-like M), as a user
   // passing one would.
@@ -797,13 +803,27 @@ void runOpsGemmVsCublas(benchmark::State &state, bool bf16, bool aCol,
   auto peer = [&] {
     const GemmBuffers<> &g = bufs[next++ % sets];
     return gpu.cublas.gemm16F32(g.a.ptr(), g.b.ptr(), g.c.ptr(), int(m),
-                                int(n), int(k), bf16, aCol, bCol);
+                                int(n), int(k), bf16, aCol, bCol, c16);
   };
   reportGemmPair(state, gpu, m, n, k, sets, kaio, peer);
 }
 template <bool BF16> void BM_OpsGemmVsCublas(benchmark::State &state) {
   runOpsGemmVsCublas(state, BF16, false, false);
 }
+/// C of the inputs' 16-bit type (f16 or bf16, FP32 accumulation), A and B
+/// row-major or B column-major (layout 2: x W^T), against cuBLAS GemmEx
+/// with the same C type.
+void BM_OpsGemm16BitOutVsCublas(benchmark::State &state) {
+  runOpsGemmVsCublas(state, state.range(3) != 0, false, state.range(4) & 2,
+                     /*portable=*/false, /*c16=*/true);
+}
+BENCHMARK(BM_OpsGemm16BitOutVsCublas)
+    ->ArgNames({"M", "N", "K", "bf16", "layout"})
+    ->ArgsProduct({{4096}, {4096}, {4096}, {0, 1}, {0, 2}})
+    ->Args({4096, 11008, 4096, 1, 2})
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 /// The portable mma.sync kernel (the path of every GPU but a 9.0 one) on
 /// any GPU: bf16 0/1, layout as below; the faster of its variants for 2
 /// and 3 blocks an SM (counters b2_ms, b3_ms: the tuner's medians).
