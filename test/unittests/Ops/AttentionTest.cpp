@@ -1031,74 +1031,76 @@ TEST_P(FlashAttentionTest, DecodeMatchesAnF64ReferenceOnTheGpu) {
        {std::tuple<std::int64_t, std::int64_t, std::int64_t>{64, 8, 2},
         {16, 8, 2},
         {64, 32, 1}}) {
-  const std::int64_t page = std::get<0>(config), H = std::get<1>(config),
-                     Hk = std::get<2>(config);
-  SCOPED_TRACE("page " + std::to_string(page) + ", " + std::to_string(H) +
-               " heads over " + std::to_string(Hk));
-  const std::int64_t B = 2, D = 128;
-  const std::int64_t perSeq = (1000 + page - 1) / page, pool = B * perSeq;
-  std::vector<std::int32_t> lens = {100, 1000}, table(pool);
-  for (std::int64_t i = 0; i < pool; ++i)
-    table[i] = std::int32_t(pool - 1 - i);
-  std::mt19937 rng(3);
-  std::uniform_real_distribution<float> dist(-1, 1);
-  std::vector<rt::BFloat16> hq(B * H * D), hk(pool * page * Hk * D),
-      hv(hk.size());
-  for (auto *vec : {&hq, &hk, &hv})
-    for (rt::BFloat16 &x : *vec)
-      x = rt::toBFloat16(dist(rng));
-  auto dq = rt::DeviceBuffer<rt::BFloat16>::fromHost(*device, hq);
-  auto dk = rt::DeviceBuffer<rt::BFloat16>::fromHost(*device, hk);
-  auto dv = rt::DeviceBuffer<rt::BFloat16>::fromHost(*device, hv);
-  auto dout = rt::DeviceBuffer<rt::BFloat16>::allocate(*device, hq.size());
-  auto dTable = rt::DeviceBuffer<std::int32_t>::fromHost(*device, table);
-  auto dLens = rt::DeviceBuffer<std::int32_t>::fromHost(*device, lens);
-  ASSERT_TRUE(dq && dk && dv && dout && dTable && dLens);
-  KVCache c;
-  c.k = AttentionTensor::bshd(dk->view(), pool, page, Hk, D);
-  c.v = AttentionTensor::bshd(dv->view(), pool, page, Hk, D);
-  c.pageSize = page;
-  c.blockTable = Matrix::rowMajor(dTable->view(), B, perSeq);
-  c.seqlens = Matrix::vector(dLens->view(), B);
-  AttentionTensor q = AttentionTensor::bshd(dq->view(), B, 1, H, D);
-  AttentionTensor o = AttentionTensor::bshd(dout->view(), B, 1, H, D);
-  std::int64_t need = flashDecodeWorkspaceElements(q, c);
-  auto ws = rt::DeviceBuffer<float>::allocate(*device, need);
-  ASSERT_TRUE(ws);
-  DecodeOptions opt;
-  opt.workspace = Matrix::vector(ws->view(), need);
-  rt::Error e = lib->flashDecode(q, c, o, opt);
-  ASSERT_FALSE(e) << e.message();
-  std::vector<rt::BFloat16> out(hq.size());
-  ASSERT_FALSE(dout->copyToHost(out.data(), out.size()));
-  auto kv = [&](const std::vector<rt::BFloat16> &cache, std::int64_t b,
-                std::int64_t kh, std::int64_t j, std::int64_t d) {
-    std::int64_t p = table[b * perSeq + j / page];
-    return double(rt::toFloat(cache[((p * page + j % page) * Hk + kh) * D + d]));
-  };
-  double scale = 1 / std::sqrt(double(D));
-  for (std::int64_t b = 0; b < B; ++b)
-    for (std::int64_t h = 0; h < H; ++h) {
-      std::int64_t kh = h / (H / Hk), n = lens[b];
-      std::vector<double> s(n);
-      double mx = -INFINITY, sum = 0;
-      for (std::int64_t j = 0; j < n; ++j) {
-        double dot = 0;
-        for (std::int64_t d = 0; d < D; ++d)
-          dot += double(rt::toFloat(hq[(b * H + h) * D + d])) * kv(hk, b, kh, j, d);
-        s[j] = dot * scale;
-        mx = std::max(mx, s[j]);
+    const std::int64_t page = std::get<0>(config), H = std::get<1>(config),
+                       Hk = std::get<2>(config);
+    SCOPED_TRACE("page " + std::to_string(page) + ", " + std::to_string(H) +
+                 " heads over " + std::to_string(Hk));
+    const std::int64_t B = 2, D = 128;
+    const std::int64_t perSeq = (1000 + page - 1) / page, pool = B * perSeq;
+    std::vector<std::int32_t> lens = {100, 1000}, table(pool);
+    for (std::int64_t i = 0; i < pool; ++i)
+      table[i] = std::int32_t(pool - 1 - i);
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> dist(-1, 1);
+    std::vector<rt::BFloat16> hq(B * H * D), hk(pool * page * Hk * D),
+        hv(hk.size());
+    for (auto *vec : {&hq, &hk, &hv})
+      for (rt::BFloat16 &x : *vec)
+        x = rt::toBFloat16(dist(rng));
+    auto dq = rt::DeviceBuffer<rt::BFloat16>::fromHost(*device, hq);
+    auto dk = rt::DeviceBuffer<rt::BFloat16>::fromHost(*device, hk);
+    auto dv = rt::DeviceBuffer<rt::BFloat16>::fromHost(*device, hv);
+    auto dout = rt::DeviceBuffer<rt::BFloat16>::allocate(*device, hq.size());
+    auto dTable = rt::DeviceBuffer<std::int32_t>::fromHost(*device, table);
+    auto dLens = rt::DeviceBuffer<std::int32_t>::fromHost(*device, lens);
+    ASSERT_TRUE(dq && dk && dv && dout && dTable && dLens);
+    KVCache c;
+    c.k = AttentionTensor::bshd(dk->view(), pool, page, Hk, D);
+    c.v = AttentionTensor::bshd(dv->view(), pool, page, Hk, D);
+    c.pageSize = page;
+    c.blockTable = Matrix::rowMajor(dTable->view(), B, perSeq);
+    c.seqlens = Matrix::vector(dLens->view(), B);
+    AttentionTensor q = AttentionTensor::bshd(dq->view(), B, 1, H, D);
+    AttentionTensor o = AttentionTensor::bshd(dout->view(), B, 1, H, D);
+    std::int64_t need = flashDecodeWorkspaceElements(q, c);
+    auto ws = rt::DeviceBuffer<float>::allocate(*device, need);
+    ASSERT_TRUE(ws);
+    DecodeOptions opt;
+    opt.workspace = Matrix::vector(ws->view(), need);
+    rt::Error e = lib->flashDecode(q, c, o, opt);
+    ASSERT_FALSE(e) << e.message();
+    std::vector<rt::BFloat16> out(hq.size());
+    ASSERT_FALSE(dout->copyToHost(out.data(), out.size()));
+    auto kv = [&](const std::vector<rt::BFloat16> &cache, std::int64_t b,
+                  std::int64_t kh, std::int64_t j, std::int64_t d) {
+      std::int64_t p = table[b * perSeq + j / page];
+      return double(
+          rt::toFloat(cache[((p * page + j % page) * Hk + kh) * D + d]));
+    };
+    double scale = 1 / std::sqrt(double(D));
+    for (std::int64_t b = 0; b < B; ++b)
+      for (std::int64_t h = 0; h < H; ++h) {
+        std::int64_t kh = h / (H / Hk), n = lens[b];
+        std::vector<double> s(n);
+        double mx = -INFINITY, sum = 0;
+        for (std::int64_t j = 0; j < n; ++j) {
+          double dot = 0;
+          for (std::int64_t d = 0; d < D; ++d)
+            dot += double(rt::toFloat(hq[(b * H + h) * D + d])) *
+                   kv(hk, b, kh, j, d);
+          s[j] = dot * scale;
+          mx = std::max(mx, s[j]);
+        }
+        for (double x : s)
+          sum += std::exp(x - mx);
+        for (std::int64_t d = 0; d < D; ++d) {
+          double want = 0;
+          for (std::int64_t j = 0; j < n; ++j)
+            want += std::exp(s[j] - mx) / sum * kv(hv, b, kh, j, d);
+          ASSERT_NEAR(rt::toFloat(out[(b * H + h) * D + d]), want, 3e-2)
+              << "b " << b << " h " << h << " d " << d;
+        }
       }
-      for (double x : s)
-        sum += std::exp(x - mx);
-      for (std::int64_t d = 0; d < D; ++d) {
-        double want = 0;
-        for (std::int64_t j = 0; j < n; ++j)
-          want += std::exp(s[j] - mx) / sum * kv(hv, b, kh, j, d);
-        ASSERT_NEAR(rt::toFloat(out[(b * H + h) * D + d]), want, 3e-2)
-            << "b " << b << " h " << h << " d " << d;
-      }
-    }
   }
 }
 

@@ -362,6 +362,10 @@ LogicalResult planPrefetch(scf::ForOp loop, const SetVector<Operation *> &early,
       return refuse(&op, "what follows the loop's last read of a copied "
                          "tile runs after the next iteration's barrier, so "
                          "it must not touch memory");
+  // The ops predicate lets run past the end unchanged.
+  for (Operation *op : ahead)
+    if (isa<AsyncWaitOp, BarrierOp>(op) || isTileRead(op))
+      op->setAttr(kRunAheadAttrName, UnitAttr::get(op->getContext()));
   return success();
 }
 
@@ -403,9 +407,6 @@ LogicalResult schedule(scf::ForOp loop, unsigned stages, bool prefetch,
   }
   Block::iterator rest = lastRead ? std::next(lastRead->getIterator()) : split;
   auto isAhead = [&](Operation *op) { return ahead.contains(op); };
-  for (Operation *op : ahead)
-    if (isa<AsyncWaitOp, BarrierOp>(op) || isTileRead(op))
-      op->setAttr(kRunAheadAttrName, UnitAttr::get(op->getContext()));
   push(split, rest, last, stages - 1);
   push(body->begin(), split, isAhead, stages - 2);
   push(body->begin(), end, isEarly, 0);
