@@ -23,6 +23,7 @@
 #include <cstring>
 #include <optional>
 #include <random>
+#include <tuple>
 
 using namespace mlir;
 using kaio::interp::Dim3;
@@ -45,7 +46,14 @@ protected:
   /// every kernel first (a variant, as kaio-embed --variant makes one).
   OwningOpRef<ModuleOp> compile(StringRef name, StringRef chip = "sm_80",
                                 StringRef kernelAttr = "") {
-    std::string path = (KAIO_SOURCE_DIR "/examples/" + name + ".mlir").str();
+    return compilePath(
+        (KAIO_SOURCE_DIR "/examples/" + name + ".mlir").str(), chip,
+        kernelAttr);
+  }
+  /// compile() of the file at `path`.
+  OwningOpRef<ModuleOp> compilePath(const std::string &path,
+                                    StringRef chip = "sm_80",
+                                    StringRef kernelAttr = "") {
     OwningOpRef<ModuleOp> module =
         parseSourceFile<ModuleOp>(path, &context);
     EXPECT_TRUE(module) << "cannot parse " << path;
@@ -415,10 +423,9 @@ TEST_F(ExamplesTest, TensorCoreMatmulTiled256) {
                       "tensor_core_matmul_tiled", 128, Epilogue{1.0f, 1.0f});
 }
 
-// tf32 and int8 mma from kaio tiles: fragments loaded element by element
-// (no ldmatrix form), one warp, checked against f64 / exact references.
-
-using kaio::test::lowerSource;
+// tf32 and int8 mma from kaio tiles (test/Pipeline/mma-tf32-int8.mlir):
+// K-major operands load with ldmatrix, the others element by element; one
+// warp, checked against f64 / exact references.
 
 /// f32 rounded to tf32 as cvt.rna does: nearest, ties away from zero.
 float roundTF32(float x) {
@@ -429,99 +436,72 @@ float roundTF32(float x) {
   return x;
 }
 
+/// The row-major [cols][rows] transpose of a row-major rows x cols matrix.
+template <class T>
+std::vector<T> transposeOf(const std::vector<T> &m, int rows, int cols) {
+  std::vector<T> t(m.size());
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c)
+      t[size_t(c) * rows + r] = m[size_t(r) * cols + c];
+  return t;
+}
+
 TEST_F(ExamplesTest, Tf32MmaFromTiles) {
-  auto module = lowerSource(context, R"(
-    kaio.kernel @tf32_tile(%A: !kaio.ptr<f32> {kaio.readonly},
-                           %B: !kaio.ptr<f32> {kaio.readonly},
-                           %C: !kaio.ptr<f32>)
-        attributes {block_size = array<i32: 32>} {
-      %c0 = arith.constant 0 : i32
-      %c8 = arith.constant 8 : i32
-      %c16 = arith.constant 16 : i32
-      %zero = arith.constant 0.0 : f32
-      %As = kaio.shared_alloc : !kaio.smem<16x8xf32>
-      %Bs = kaio.shared_alloc : !kaio.smem<8x8xf32>
-      %ta = kaio.async_copy %A[%c0, %c0] bounds [%c16, %c8] ld %c8 to %As
-          : !kaio.ptr<f32>, !kaio.smem<16x8xf32>
-      %tb = kaio.async_copy %B[%c0, %c0] bounds [%c8, %c8] ld %c8 to %Bs
-          : !kaio.ptr<f32>, !kaio.smem<8x8xf32>
-      kaio.async_wait %ta, %tb
-      kaio.barrier
-      %a = kaio.load_fragment %As[%c0, %c0]
-          : !kaio.smem<16x8xf32> -> !kaio.frag<a, m16n8k8, f32>
-      %b = kaio.load_fragment %Bs[%c0, %c0]
-          : !kaio.smem<8x8xf32> -> !kaio.frag<b, m16n8k8, f32>
-      %z = kaio.frag_fill %zero : f32 -> !kaio.frag<acc, m16n8k8, f32>
-      %d = kaio.mma %a, %b, %z : !kaio.frag<a, m16n8k8, f32>,
-          !kaio.frag<b, m16n8k8, f32>, !kaio.frag<acc, m16n8k8, f32>
-      kaio.store_fragment %d, %C[%c0, %c0] bounds [%c16, %c8] ld %c8
-          : !kaio.frag<acc, m16n8k8, f32>, !kaio.ptr<f32>
-      kaio.return
-    })");
+  auto module =
+      compilePath(KAIO_SOURCE_DIR "/test/Pipeline/mma-tf32-int8.mlir");
   ASSERT_TRUE(module);
-  auto a = random(16 * 8), b = random(8 * 8);
-  Interpreter interp(*module);
-  uint64_t da = upload(interp, a), db = upload(interp, b),
-           dc = upload(interp, std::vector<float>(16 * 8));
-  expectLaunched(interp.launch("tf32_tile", {1}, {32}, {da, db, dc}));
-  std::vector<float> at(a.size()), bt(b.size());
-  for (size_t i = 0; i < a.size(); ++i)
-    at[i] = roundTF32(a[i]);
-  for (size_t i = 0; i < b.size(); ++i)
-    bt[i] = roundTF32(b[i]);
-  expectClose(download<float>(interp, dc, 16 * 8), matmulRef(at, bt, 16, 8, 8),
-              1e-6, 1e-6);
+  // (kernel, N, whether A and B go in as A^T [k][m] and B^T [n][k]); M 16,
+  // K 8.
+  for (auto [name, n, transposed] :
+       {std::tuple<const char *, int, bool>{"tf32_tile", 8, false},
+        {"tf32_kmajor_b", 16, true}}) {
+    SCOPED_TRACE(name);
+    const int m = 16, k = 8;
+    auto a = random(size_t(m) * k), b = random(size_t(k) * n);
+    Interpreter interp(*module);
+    uint64_t da = upload(interp, transposed ? transposeOf(a, m, k) : a);
+    uint64_t db = upload(interp, transposed ? transposeOf(b, k, n) : b);
+    uint64_t dc = upload(interp, std::vector<float>(size_t(m) * n));
+    expectLaunched(interp.launch(name, {1}, {32}, {da, db, dc}));
+    std::vector<float> at(a.size()), bt(b.size());
+    for (size_t i = 0; i < a.size(); ++i)
+      at[i] = roundTF32(a[i]);
+    for (size_t i = 0; i < b.size(); ++i)
+      bt[i] = roundTF32(b[i]);
+    expectClose(download<float>(interp, dc, size_t(m) * n),
+                matmulRef(at, bt, m, n, k), 1e-6, 1e-6);
+  }
 }
 
 TEST_F(ExamplesTest, Int8MmaFromTiles) {
-  auto module = lowerSource(context, R"(
-    kaio.kernel @s8_tile(%A: !kaio.ptr<i8> {kaio.readonly},
-                         %B: !kaio.ptr<i8> {kaio.readonly},
-                         %C: !kaio.ptr<i32>)
-        attributes {block_size = array<i32: 32>} {
-      %c0 = arith.constant 0 : i32
-      %c8 = arith.constant 8 : i32
-      %c16 = arith.constant 16 : i32
-      %c32 = arith.constant 32 : i32
-      %zero = arith.constant 0 : i32
-      %As = kaio.shared_alloc : !kaio.smem<16x32xi8>
-      %Bs = kaio.shared_alloc : !kaio.smem<32x8xi8>
-      %ta = kaio.async_copy %A[%c0, %c0] bounds [%c16, %c32] ld %c32 to %As
-          : !kaio.ptr<i8>, !kaio.smem<16x32xi8>
-      %tb = kaio.async_copy %B[%c0, %c0] bounds [%c32, %c8] ld %c8 to %Bs
-          : !kaio.ptr<i8>, !kaio.smem<32x8xi8>
-      kaio.async_wait %ta, %tb
-      kaio.barrier
-      %a = kaio.load_fragment %As[%c0, %c0]
-          : !kaio.smem<16x32xi8> -> !kaio.frag<a, m16n8k32, i8>
-      %b = kaio.load_fragment %Bs[%c0, %c0]
-          : !kaio.smem<32x8xi8> -> !kaio.frag<b, m16n8k32, i8>
-      %z = kaio.frag_fill %zero : i32 -> !kaio.frag<acc, m16n8k32, i32>
-      %d = kaio.mma %a, %b, %z : !kaio.frag<a, m16n8k32, i8>,
-          !kaio.frag<b, m16n8k32, i8>, !kaio.frag<acc, m16n8k32, i32>
-      kaio.store_fragment %d, %C[%c0, %c0] bounds [%c16, %c8] ld %c8
-          : !kaio.frag<acc, m16n8k32, i32>, !kaio.ptr<i32>
-      kaio.return
-    })");
+  auto module =
+      compilePath(KAIO_SOURCE_DIR "/test/Pipeline/mma-tf32-int8.mlir");
   ASSERT_TRUE(module);
-  std::uniform_int_distribution<int> dist(-128, 127);
-  std::vector<int8_t> a(16 * 32), b(32 * 8);
-  for (int8_t &v : a)
-    v = static_cast<int8_t>(dist(rng));
-  for (int8_t &v : b)
-    v = static_cast<int8_t>(dist(rng));
-  Interpreter interp(*module);
-  uint64_t da = upload(interp, a), db = upload(interp, b),
-           dc = upload(interp, std::vector<int32_t>(16 * 8));
-  expectLaunched(interp.launch("s8_tile", {1}, {32}, {da, db, dc}));
-  auto c = download<int32_t>(interp, dc, 16 * 8);
-  for (int i = 0; i < 16; ++i)
-    for (int j = 0; j < 8; ++j) {
-      int32_t want = 0;
-      for (int k = 0; k < 32; ++k)
-        want += int32_t(a[i * 32 + k]) * int32_t(b[k * 8 + j]);
-      ASSERT_EQ(c[i * 8 + j], want) << i << ", " << j;
-    }
+  // (kernel, whether B goes in as B^T [n][k]); 16 x 8 x 32.
+  for (auto [name, kMajorB] : {std::pair<const char *, bool>{"s8_tile", false},
+                               {"s8_kmajor", true}}) {
+    SCOPED_TRACE(name);
+    const int m = 16, n = 8, k = 32;
+    std::uniform_int_distribution<int> dist(-128, 127);
+    std::vector<int8_t> a(size_t(m) * k), b(size_t(k) * n);
+    for (int8_t &v : a)
+      v = static_cast<int8_t>(dist(rng));
+    for (int8_t &v : b)
+      v = static_cast<int8_t>(dist(rng));
+    Interpreter interp(*module);
+    uint64_t da = upload(interp, a),
+             db = upload(interp, kMajorB ? transposeOf(b, k, n) : b),
+             dc = upload(interp, std::vector<int32_t>(size_t(m) * n));
+    expectLaunched(interp.launch(name, {1}, {32}, {da, db, dc}));
+    auto c = download<int32_t>(interp, dc, size_t(m) * n);
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) {
+        int32_t want = 0;
+        for (int x = 0; x < k; ++x)
+          want += int32_t(a[size_t(i) * k + x]) * int32_t(b[size_t(x) * n + j]);
+        ASSERT_EQ(c[size_t(i) * n + j], want) << i << ", " << j;
+      }
+  }
 }
 
 // The hand-written ptx kernels of test/Target/PTX, run as well as printed.

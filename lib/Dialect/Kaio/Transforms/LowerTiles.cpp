@@ -54,6 +54,22 @@ bool isPacked(FragType type) {
   return type.getElementType().getIntOrFloatBitWidth() == 16;
 }
 
+/// Whether ldmatrix (8 x 16-byte matrices, a lane's register 4 bytes of one
+/// stored row) loads an operand fragment from a tile stored row-major
+/// (`colMajor` false) or as its transpose: 16-bit elements either way
+/// (.trans swaps 16-bit halves); tf32 and 8-bit ones only where a
+/// register's elements are consecutive in a stored row: A from [m][k] rows,
+/// B from [n][k] rows (K-major operands).
+bool loadsByMatrices(FragType type, bool colMajor) {
+  if (type.getRole() == FragRole::acc)
+    return false;
+  if (isPacked(type))
+    return true;
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  return (bits == 32 || bits == 8) &&
+         (type.getRole() == FragRole::a) != colMajor;
+}
+
 /// A/B operands live in .b32 registers (packed halves or bytes, or tf32
 /// bits); accumulators in f32 or i32 registers, f16 ones packed.
 Type registerType(FragType type) {
@@ -375,9 +391,10 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
     bool transpose = op.getTranspose();
     bool colMajor =
         transpose || tile.getLayout().getOrder() == MatrixOrder::col_major;
+    bool byMatrices = loadsByMatrices(frag, colMajor);
     // B atoms side by side share one ldmatrix.x4: matrices 0-1 are atom j's
     // two k halves, 2-3 atom j + 1's.
-    bool pairB = isPacked(frag) && frag.getRole() == FragRole::b &&
+    bool pairB = byMatrices && frag.getRole() == FragRole::b &&
                  numRegisters(atom) == 2;
     SmallVector<Value> regs;
     for (unsigned i = 0; i < frag.getTileRows(); ++i) {
@@ -397,7 +414,7 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
           dCol += *c;
           col0 = e.i32(0);
         }
-        if (!isPacked(frag)) {
+        if (!byMatrices) {
           Value row = e.add(row0, e.i32(dRow)), col = e.add(col0, e.i32(dCol));
           FailureOr<SmallVector<Value>> atomRegs =
               loadElementwise(op, atom, row, col, rewriter);
@@ -421,16 +438,20 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
     return success();
   }
 
-  /// `n` 8x8 matrices (one register each) of a 16-bit fragment whose atom
-  /// starts at (row, col), in ldmatrix's lane order: lane l gives the
-  /// address of row l % 8 of matrix l / 8. For A: matrix j holds rows
-  /// 8 (j % 2).., columns 8 (j / 2)..; for B: matrices 2p and 2p + 1 hold
-  /// the two k halves of the atom p columns of 8 further on.
+  /// `n` matrices of 8 rows x 16 bytes (one register each) of a fragment
+  /// whose atom starts at (row, col), in ldmatrix's lane order: lane l gives
+  /// the address of row l % 8 of matrix l / 8. With s elements in 16 bytes
+  /// (8 at 16 bits, 4 tf32, 16 bytes): for A, matrix j holds rows
+  /// 8 (j % 2).., k from s (j / 2); for B, matrices 2p and 2p + 1 hold the
+  /// two k halves (s apart) of the atom p columns of 8 further on. tf32
+  /// registers are rounded (cvt.rna) as an element-wise load rounds them.
   SmallVector<Value> loadMatrices(LoadFragmentOp op, FragType atom, Value row,
                                   Value col, int64_t dRow, int64_t dCol,
                                   unsigned n, bool colMajor,
                                   ConversionPatternRewriter &rewriter) const {
     Emitter e(rewriter, op.getLoc());
+    // Elements of a 16-byte matrix row: 4 registers' worth of a lane's.
+    const int64_t step = 4 * elementsPerRegister(atom);
     Value lane = e.lane();
     Value r = arith::RemUIOp::create(rewriter, op.getLoc(), lane, e.i32(8));
     Value j = arith::RemUIOp::create(
@@ -444,7 +465,7 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
       Value jc = arith::DivUIOp::create(rewriter, op.getLoc(), j, e.i32(2));
       if (!colMajor) {
         addrRow = e.add(row, e.add(r, e.mul(jr, e.i32(8))));
-        addrCol = e.add(col, e.mul(jc, e.i32(8)));
+        addrCol = e.add(col, e.mul(jc, e.i32(step)));
       } else {
         // A stored [k][m] (a tile of A^T): each stored row is one k, 8 m's
         // long; transpose on load.
@@ -462,8 +483,8 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
         addrCol = e.add(col, e.mul(jn, e.i32(8)));
         trans = true;
       } else {
-        // B stored column-major: each stored row is one n, 8 k's long.
-        addrRow = e.add(row, e.mul(jk, e.i32(8)));
+        // B stored column-major: each stored row is one n, 16 bytes of k.
+        addrRow = e.add(row, e.mul(jk, e.i32(step)));
         addrCol = e.add(col, e.add(r, e.mul(jn, e.i32(8))));
       }
     }
@@ -479,7 +500,8 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
       unsigned zeros = knownTrailingZeros(tileCol);
       colAlign = zeros >= 4 && zeros < 31 ? int64_t(1) << zeros : -1;
     }
-    int64_t colBound = colAlign >= 0 ? 16 : 0;
+    // The lane's column within two matrices' 32 bytes.
+    int64_t colBound = colAlign >= 0 ? 2 * step : 0;
     Value addr =
         transposed
             ? e.tileAddress(op.getTile(), addrCol, addrRow, dCol, dRow,
@@ -489,10 +511,17 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
     SmallVector<Type> types(n, rewriter.getI32Type());
     auto ld = ptx::LdMatrixOp::create(rewriter, op.getLoc(), types, trans,
                                       addr, /*offset=*/0, Value(), false);
-    return SmallVector<Value>(ld.getResults());
+    SmallVector<Value> regs(ld.getResults());
+    if (atom.getElementType().isF32())
+      for (Value &reg : regs)
+        reg = toTF32(rewriter, op.getLoc(),
+                     arith::BitcastOp::create(rewriter, op.getLoc(),
+                                              rewriter.getF32Type(), reg));
+    return regs;
   }
 
-  /// tf32 and 8-bit operands have no ldmatrix form: each lane reads its
+  /// tf32 and 8-bit operands stored M- or N-major have no ldmatrix form
+  /// (.trans moves 16-bit halves), nor do 4-bit ones: each lane reads its
   /// elements from shared memory at the coordinates the fragment layout
   /// table gives, then converts (f32 → tf32) or packs four bytes per
   /// register, lowest k in the lowest byte.
