@@ -216,12 +216,13 @@ enum { KAIO_ROPE_HALF_SPLIT = 0, KAIO_ROPE_INTERLEAVED = 1 };
 /* Each op is the C++ kaio::ops::Library call of the same name (see
  * include/Kaio/Ops/Library.h for the semantics, shapes and dtypes). */
 
-/* C = alpha * A B + beta * C (f16 or bf16 A and B, or f32 — full
-   precision —, or e4m3, e5m2 or s8 on a 9.0 GPU; f32 C or C of A's
-   16-bit type, or on a 9.0 GPU f16/bf16 for FP8 and s8, or s32 for s8
-   (exact sums: alpha 1, beta 0 or 1); f16/bf16/f32 A and B in any layout
-   and leading dimension (column-major ones with 16-byte aligned lines of A
-   and B; FP8, tf32 and s8: A row-major, B column-major)). */
+/* C = alpha * A B + beta * C (f16, bf16 or s8 A and B, or f32 — full
+   precision —, or e4m3 or e5m2 on a 9.0 GPU; f32 C or C of A's 16-bit
+   type, or f16/bf16 for FP8 and s8, or s32 for s8 (exact sums: alpha 1,
+   beta 0 or 1); f16/bf16/f32 A and B in any layout and leading dimension
+   (column-major ones with 16-byte aligned lines of A and B; FP8, tf32 and
+   s8: A row-major, B column-major; s8 off a 9.0 GPU with 16-byte aligned
+   lines)). */
 KAIO_API kaio_status kaio_gemm(kaio_context ctx, const kaio_matrix *a,
                                const kaio_matrix *b, const kaio_matrix *c,
                                float alpha, float beta, kaio_stream stream);

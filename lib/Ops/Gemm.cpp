@@ -38,10 +38,10 @@ using detail::transposed;
 
 bool isFP8(DType type) { return type == DType::E4M3 || type == DType::E5M2; }
 
-/// What the kernels gemm() launches support: A and B f16, bf16 or f32 (or
-/// e4m3, e5m2 or s8 on the sm_90 kernel) of one type; C f32 or a 16-bit
-/// type (A's for 16-bit inputs; sm_90: f16 or bf16 for FP8 and s8, s32 for
-/// s8; f32 for f32).
+/// What the kernels gemm() launches support: A and B f16, bf16, f32 or s8
+/// (or e4m3 or e5m2 on the sm_90 kernel) of one type; C f32 or a 16-bit
+/// type (A's for 16-bit inputs; f16 or bf16 for FP8 and s8, s32 for s8;
+/// f32 for f32).
 rt::Error checkDTypes(const Matrix &a, const Matrix &b, const Matrix &c) {
   const char *supported = " is not supported yet (A and B f16, bf16, e4m3, "
                           "e5m2, f32 or s8; C f32, a 16-bit type or s32)";
@@ -262,10 +262,12 @@ SplitK chooseSplitK(int smCount, unsigned blockM, unsigned blockN,
   return split;
 }
 
-/// The portable kernel's split: its 128 x 128 tiles, 32-deep k tiles.
-SplitK mmaSplitK(const Library::Impl &impl, const Matrix &c, std::int64_t k) {
+/// The portable kernel's split of A x B: its 128 x 128 tiles, k tiles 64
+/// bytes of K deep.
+SplitK mmaSplitK(const Library::Impl &impl, const Matrix &a, const Matrix &c) {
   return chooseSplitK(impl.smCount, kernels::kMmaGemmBlockM,
-                      kernels::kMmaGemmBlockN, kernels::kMmaGemmBlockK, c, k);
+                      kernels::kMmaGemmBlockN,
+                      kernels::mmaGemmBlockK(gemmElemOf(a.dtype)), c, a.cols);
 }
 
 /// `split` where options.workspace holds its partial sums, else no split
@@ -562,6 +564,22 @@ rt::Expected<GemmPath> chooseGemmPath(bool hopperGpu, const Matrix &a,
                                  "runs (a 9.0 GPU, 16-byte aligned lines of A "
                                  "and B)"))
     return e;
+  // tf32 (when allowed) and s8 on mma.sync read K-major operands (the
+  // dtype check holds s8 to them) with 16-byte aligned lines.
+  const bool kMajor =
+      a.layout == Layout::RowMajor && b.layout == Layout::ColMajor;
+  if (a.dtype == DType::S8) {
+    if (!linesAligned(a, b))
+      return unsupported(
+          linesAligned(a, a) ? "b" : "a",
+          "an s8 matrix needs 16-byte aligned lines (pointer 16-byte "
+          "aligned, leading dimension a multiple of 16) off the sm_90 "
+          "kernel");
+    return GemmPath::MmaSync;
+  }
+  if (a.dtype == DType::F32 && options.allowTf32 && kMajor &&
+      linesAligned(a, b))
+    return GemmPath::MmaSync;
   if (a.dtype == DType::F32) {
     if (rt::Error e = columnMajorNeedsAlignedLines(
             a, b, "a column-major f32 matrix needs 16-byte aligned lines of "
@@ -651,8 +669,9 @@ unsigned portableBlocksPerSM(Library::Impl &impl, const Matrix &a,
 }
 
 /// The portable tensor-core kernel (mma.sync): f16 or bf16 A and B in
-/// either layout, C f32 or their type; the variant whose copies skip the
-/// run-time alignment test when A's and B's lines are 16-byte aligned.
+/// either layout, C f32 or their type (the variant whose copies skip the
+/// run-time alignment test when A's and B's lines are 16-byte aligned);
+/// K-major tf32 or s8 A and B with aligned lines.
 rt::Error launchMmaSync(Library::Impl &impl, const Matrix &a, const Matrix &b,
                         const Matrix &c, const GemmOptions &options,
                         bool biasAlongRows, const char *choice) {
@@ -664,7 +683,7 @@ rt::Error launchMmaSync(Library::Impl &impl, const Matrix &a, const Matrix &b,
   mma.aligned = linesAligned(a, b);
   mma.blocksPerSM = portableBlocksPerSM(impl, a, b, c, options, choice);
   // Split K (decode-like M, a workspace): the f32-C kernel over grid z.
-  const SplitK split = usableSplit(mmaSplitK(impl, c, a.cols), c, options);
+  const SplitK split = usableSplit(mmaSplitK(impl, a, c), c, options);
   const bool splitting = split.splits > 1;
   if (splitting)
     mma.out = kernels::GemmElem::F32;
@@ -679,7 +698,7 @@ rt::Error launchMmaSync(Library::Impl &impl, const Matrix &a, const Matrix &b,
   if (!kernel)
     return kernel.takeError();
   const std::uint32_t kPerSplit =
-      std::uint32_t(split.kTilesPerSplit * kernels::kMmaGemmBlockK);
+      std::uint32_t(split.kTilesPerSplit * kernels::mmaGemmBlockK(mma.in));
   const KernelOutput out = kernelOutput(c, options, biasAlongRows, split);
   if (rt::Error e = (*kernel)->launch(
           config, detail::pointerArg(a, a.dtype, true),
@@ -816,7 +835,7 @@ std::int64_t Library::gemmWorkspaceElements(const Matrix &a, const Matrix &b,
   if (!path || *path == GemmPath::Sgemm)
     return 0;
   if (*path == GemmPath::MmaSync)
-    return mmaSplitK(*impl_, p.c, p.a.cols).elements(p.c);
+    return mmaSplitK(*impl_, p.a, p.c).elements(p.c);
   kernels::HopperGemmConfig config =
       hopperConfig(*impl_, p.a, p.b, p.c, options,
                    epilogueBits(options, p.biasAlongRows), nullptr);

@@ -141,7 +141,9 @@ rt::ScalarType detail::scalarTypeOf(DType type) {
   case DType::F32:
     return rt::ScalarType::F32;
   case DType::S8:
-    return rt::ScalarType::S8;
+    // ptr<u8> in kernel signatures, as i32 below; mma.sync reads them as
+    // s8.
+    return rt::ScalarType::U8;
   case DType::S32:
     // Kernel signatures spell a pointer to i32 as ptr<u32> (the IR's
     // integers are signless); the kernels read them as signed.

@@ -107,15 +107,15 @@ def gemm(a, b, out=None, alpha=1.0, beta=0.0, bias=None, activation="none",
     (K, N) float16 or bfloat16, out (M, N) float32 (allocated when not
     given; beta then must be 0) or a's dtype. Row-major, padded rows, and
     transposed views (x.T: column-major) with 16-byte aligned lines of a
-    and b; on a 9.0 GPU also FP8
-    (float8_e4m3fn / float8_e5m2 a row-major, b column-major — e.g. w.T of
-    a row-major (N, K) weight —, out float32, float16 or bfloat16; alpha
-    carries the scales), float32 (full precision, a and b row-major or
-    transposed views with 16-byte aligned lines; with
-    allow_tf32=True on a 9.0 GPU a row-major and b column-major multiply
-    as tf32, 10-bit mantissas; out float32) and int8 (a row-major, b column-major, out
-    int32 — exact sums, alpha 1, beta 0 or 1 — or float32, float16,
-    bfloat16 scaled by alpha). bias (optional): one per column of out, out's
+    and b; float32 (full precision, a and b row-major or transposed views
+    with 16-byte aligned lines; with allow_tf32=True a row-major and b
+    column-major with 16-byte aligned lines multiply as tf32, 10-bit
+    mantissas; out float32) and int8 (a row-major, b column-major — e.g.
+    w.T of a row-major (N, K) weight —, 16-byte aligned lines; out int32 —
+    exact sums, alpha 1, beta 0 or 1 — or float32, float16, bfloat16
+    scaled by alpha); on a 9.0 GPU also FP8 (float8_e4m3fn / float8_e5m2,
+    a row-major, b column-major, out float32, float16 or bfloat16; alpha
+    carries the scales). bias (optional): one per column of out, out's
     dtype; activation "none", "relu", "silu", "gelu" (erf) or "gelu_tanh".
     Bias and activation are fused into the GEMM's epilogue (one launch),
     or where the library splits K (decode-like M, a long K; a workspace is

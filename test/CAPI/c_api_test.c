@@ -462,6 +462,23 @@ static void testOps(kaio_context ctx, FakeCudaCounters *fake) {
       launches += 24;
     }
   }
+  /* s8 A and B (K-major, 16-byte lines) into an exact s32 C run on the
+     fake 8.0 GPU too (the mma.sync kernel); an s32 C takes alpha 1 only. */
+  {
+    kaio_matrix a8 = kaio_matrix_row_major(a, KAIO_S8, 64, 32, 0);
+    kaio_matrix b8 = kaio_matrix_row_major(b, KAIO_S8, 48, 32, 0);
+    kaio_matrix c32 = kaio_matrix_row_major(c, KAIO_S32, 64, 48, 0);
+    b8.rows = 32;
+    b8.cols = 48;
+    b8.layout = KAIO_COL_MAJOR;
+    const int before = fake->launches;
+    CHECK_OK(kaio_gemm(ctx, &a8, &b8, &c32, 1.0f, 1.0f, NULL));
+    CHECK(strcmp(fake->lastKernel, "mma_gemm_s8_s32_bcol_aligned") == 0);
+    CHECK_FAILS(kaio_gemm(ctx, &a8, &b8, &c32, 2.0f, 0.0f, NULL),
+                KAIO_ERROR_UNSUPPORTED, "alpha");
+    CHECK(fake->launches == before + 1);
+    launches += 1;
+  }
   /* FP8 reaches the library as its dtype: a row-major e4m3 B is named (FP8
      tensor cores read K-major operands), an unknown dtype code too. */
   {

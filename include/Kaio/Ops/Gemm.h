@@ -24,16 +24,18 @@ struct GemmOptions {
   /// one per column.
   Matrix bias;
   Activation activation = Activation::None;
-  /// f32 A and B may run on the tensor cores as tf32 (10-bit mantissas:
-  /// the top 19 bits of each element), as torch's allow_tf32 permits: on a
-  /// 9.0 GPU with A row-major and B column-major. Otherwise f32 runs in full
-  /// precision on the CUDA cores (A and B row- or column-major; a
-  /// column-major one needs 16-byte aligned lines of both).
+  /// f32 A and B may run on the tensor cores as tf32 (10-bit mantissas),
+  /// as torch's allow_tf32 permits, when A is row-major and B
+  /// column-major with 16-byte aligned lines (the sm_90 kernel truncates
+  /// each element to its top 19 bits, the mma.sync one on other GPUs
+  /// rounds to nearest). Otherwise f32 runs in full precision on the CUDA
+  /// cores (A and B row- or column-major; a column-major one needs 16-byte
+  /// aligned lines of both).
   bool allowTf32 = false;
   /// Run the portable kernels even on a 9.0 GPU (comparisons and tests of
-  /// the path every other GPU takes): mma.sync for f16 and bf16 inputs,
-  /// the CUDA cores for f32; FP8 and s8, which only the sm_90 kernel
-  /// takes, are then Unsupported.
+  /// the path every other GPU takes): mma.sync for f16, bf16, s8 and (with
+  /// allowTf32) tf32 inputs, the CUDA cores for other f32; FP8, which only
+  /// the sm_90 kernel takes, is then Unsupported.
   bool portable = false;
   /// Optional f32 scratch, a contiguous vector 16-byte aligned, overlapping
   /// nothing else: when it holds Library::gemmWorkspaceElements() elements

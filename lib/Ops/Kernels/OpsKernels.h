@@ -379,7 +379,7 @@ inline bool isKMajorOnly(GemmElem in) {
   return in == GemmElem::E4M3 || in == GemmElem::E5M2 || in == GemmElem::F32 ||
          in == GemmElem::S8;
 }
-inline unsigned getGemmElemBytes(GemmElem type) {
+constexpr unsigned getGemmElemBytes(GemmElem type) {
   return type == GemmElem::F32 || type == GemmElem::S32 ? 4
          : type == GemmElem::E4M3 || type == GemmElem::E5M2 ||
                  type == GemmElem::S8
@@ -387,18 +387,25 @@ inline unsigned getGemmElemBytes(GemmElem type) {
              : 2;
 }
 
-/// The portable tensor-core GEMM (MmaGemmKernels.cpp, mma.sync m16n8k16,
-/// sm_80 and later): C = alpha A B + beta C with A and B f16 or bf16, each
+/// The portable tensor-core GEMM (MmaGemmKernels.cpp, mma.sync, sm_80 and
+/// later): C = alpha A B + beta C with A and B f16 or bf16 (m16n8k16), each
 /// row- or column-major with a leading dimension, C row-major in f32 or the
-/// inputs' type; any M, N, K. kMmaGemmThreads threads (4 warps of 64 x 64)
-/// per kMmaGemmBlockM x kMmaGemmBlockN tile of C (grid x along N, y along
-/// M); an mmaGemmStages-deep cp.async pipeline of kMmaGemmBlockK-deep tiles
-/// (4 stages x (8 KiB of A + 8 KiB of B) = 64 KiB of shared memory at
-/// 16-bit inputs, 3 stages = 48 KiB in the 3-blocks-an-SM variant, + 17 KiB
-/// for the staged epilogue).
+/// inputs' type; K-major f32 A and B as tf32 (m16n8k8; C f32) and K-major
+/// s8 A and B (m16n8k32, s32 sums; C s32, f32, f16 or bf16); any M, N, K.
+/// kMmaGemmThreads threads (4 warps of 64 x 64) per kMmaGemmBlockM x
+/// kMmaGemmBlockN tile of C (grid x along N, y along M); an
+/// mmaGemmStages-deep cp.async pipeline of tiles kMmaGemmBlockKBytes of K
+/// deep (kMmaGemmBlockK 16-bit elements, 16 tf32, 64 s8; 4 stages x (8 KiB
+/// of A + 8 KiB of B) = 64 KiB of shared memory, 3 stages = 48 KiB in the
+/// 3-blocks-an-SM variant, + 17 KiB for the staged epilogue).
 constexpr unsigned kMmaGemmBlockM = 128, kMmaGemmBlockN = 128,
-                   kMmaGemmBlockK = 32, kMmaGemmStages = 4,
-                   kMmaGemmThreads = 128;
+                   kMmaGemmBlockKBytes = 64, kMmaGemmBlockK = 32,
+                   kMmaGemmStages = 4, kMmaGemmThreads = 128;
+/// The depth of a k tile in elements of the input type.
+constexpr unsigned mmaGemmBlockK(GemmElem in) {
+  return kMmaGemmBlockKBytes / getGemmElemBytes(in);
+}
+static_assert(kMmaGemmBlockK * 2 == kMmaGemmBlockKBytes, "16-bit elements");
 /// Blocks an SM each variant is built for, and its pipeline depth: 2 (the
 /// default, measured with 224 registers, now 254 with prefetched
 /// fragments; 4 stages, 81 KiB) or 3
@@ -436,17 +443,20 @@ constexpr bool mmaGemmPrefetches(const MmaGemmConfig &c) {
 /// (HopperGemmEpilogue: the Activation and where the bias, of C's type, is
 /// added; `bias` any valid pointer without one). Split K: grid z is the
 /// split, block z computing K [z k_per_split, z k_per_split + k_per_split)
-/// (a multiple of kMmaGemmBlockK when there are several splits; at least K:
-/// one split) into its C at c + z c_split elements.
+/// (a multiple of mmaGemmBlockK(in) when there are several splits; at least
+/// K: one split) into its C at c + z c_split elements. `<in>` is tf32 for
+/// f32 inputs (what the tensor cores read). An s32 C takes the exact sums:
+/// alpha 1, beta 0 or 1, no bias or activation (the host checks).
 inline std::string mmaGemmName(const MmaGemmConfig &c) {
-  return std::string("mma_gemm_") + getGemmElemName(c.in) + "_" +
+  return std::string("mma_gemm_") + getGemmMmaTypeName(c.in) + "_" +
          getGemmElemName(c.out) + (c.aColMajor ? "_acol" : "") +
          (c.bColMajor ? "_bcol" : "") + (c.aligned ? "_aligned" : "") +
          (c.blocksPerSM != 2 ? "_b" + std::to_string(c.blocksPerSM) : "");
 }
 /// Every configuration the library embeds: f16 and bf16 inputs, f32 or
 /// the inputs' type out, the four layouts aligned (each for 2 and 3
-/// blocks an SM), and row-major A and B also unaligned (2 blocks).
+/// blocks an SM), and row-major A and B also unaligned (2 blocks); tf32
+/// and s8 (every C type) for K-major aligned A and B (2 blocks).
 std::vector<MmaGemmConfig> getMmaGemmConfigs();
 void buildMmaGemmKernels(builder::ModuleBuilder &mb);
 

@@ -443,8 +443,16 @@ func.func @stage_a_fragment(%a: !kaio.frag<a, m16n8k16, f16>, %t: !kaio.smem<64x
 // -----
 
 func.func @stage_into_i32(%c: !kaio.frag<acc, m16n8k16, f32, 1x8>, %t: !kaio.smem<64x64xi32>, %i: i32) {
-  // expected-error @+1 {{'kaio.shared_store_fragment' op stores into f32, f16 or bf16 tiles, got 'i32'}}
+  // expected-error @+1 {{'kaio.shared_store_fragment' op stores float accumulators into f32, f16 or bf16 tiles, got 'i32'}}
   kaio.shared_store_fragment %c, %t[%i, %i] : !kaio.frag<acc, m16n8k16, f32, 1x8>, !kaio.smem<64x64xi32>
+  return
+}
+
+// -----
+
+func.func @stage_sums_as_floats(%c: !kaio.frag<acc, m16n8k32, i32, 1x8>, %t: !kaio.smem<64x64xf32>, %i: i32) {
+  // expected-error @+1 {{'kaio.shared_store_fragment' op stores i32 accumulators into i32 tiles, got 'f32'}}
+  kaio.shared_store_fragment %c, %t[%i, %i] : !kaio.frag<acc, m16n8k32, i32, 1x8>, !kaio.smem<64x64xf32>
   return
 }
 

@@ -194,18 +194,26 @@ kaio.kernel @wg_fp8(%out: !kaio.ptr<f32>, %p: i32)
 // A column of unknown parity: one element per store (a pair could be
 // misaligned).
 // CHECK-COUNT-32: ptx.st shared b16 [%{{.*}}], %{{.*}} : i32, f16
+// An i32 tile takes integer sums as they are, pairs as st.shared.v2.b32.
+// CHECK: ptx.st shared b32 [%{{.*}}], %{{.*}}, %{{.*}} : i32, i32, i32
+// CHECK-COUNT-15: ptx.st shared b32 [%{{.*}}], %{{.*}}, %{{.*}} : i32, i32, i32
 // CHECK: ptx.fence_proxy_async shared
 // CHECK: ptx.cp_async_bulk_wait_group read 1
 !T16 = !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
 !T32 = !kaio.smem<16x64xf32, #kaio.layout<row_major, pad = 4>>
+!TI32 = !kaio.smem<16x64xi32, #kaio.layout<row_major, pad = 4>>
+!AccI = !kaio.frag<acc, m16n8k32, i32, 1x8>
 kaio.kernel @staging(%v: f32, %r: i32) attributes {block_size = array<i32: 128>} {
   %c0 = arith.constant 0 : i32
   %acc = kaio.frag_fill %v : f32 -> !AccB
+  %sums = kaio.frag_fill %r : i32 -> !AccI
   %t16 = kaio.shared_alloc : !T16
   %t32 = kaio.shared_alloc : !T32
+  %ti32 = kaio.shared_alloc : !TI32
   kaio.shared_store_fragment %acc, %t16[%r, %c0] : !AccB, !T16
   kaio.shared_store_fragment %acc, %t32[%c0, %c0] : !AccB, !T32
   kaio.shared_store_fragment %acc, %t16[%c0, %r] : !AccB, !T16
+  kaio.shared_store_fragment %sums, %ti32[%c0, %c0] : !AccI, !TI32
   kaio.fence_proxy_async
   kaio.tma_store_wait pending 1
   kaio.return

@@ -17,8 +17,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -1084,8 +1086,115 @@ TEST_P(GemmTest, RunsF32InFullPrecisionOrAsTf32WhenAllowed) {
     ASSERT_FALSE(e) << e.message();
     EXPECT_STREQ(counters->lastKernel,
                  hopper ? "hopper_gemm_f32_f32_128x128x32_s4_bcol"
-                        : "sgemm_f32_bcol_aligned");
+                        : "mma_gemm_tf32_f32_bcol_aligned");
+    // Unaligned lines never run as tf32: the full-precision kernel's
+    // refusal of a column-major operand stands.
+    launches = counters->launches;
+    e = lib->gemm(Matrix::rowMajor(a->view(), m, 63), oddT, mc, tf32);
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
+    EXPECT_EQ(counters->launches, launches);
   }
+}
+
+/// s8 (and tf32 when allowed) on the mma.sync kernel wherever the sm_90
+/// kernel does not run: K-major operands with 16-byte aligned lines; an
+/// s32 C takes the exact sums, others dequantized; decode-like problems
+/// split K (not into an s32 C); unaligned s8 lines are refused, naming the
+/// matrix, before anything launches.
+TEST_P(GemmTest, RunsInt8OnMmaSyncOffTheSm90Kernel) {
+  if (!isFake())
+    GTEST_SKIP() << "checks the launches through the fake driver";
+  rt::Expected<Library> lib = Library::load(*device);
+  ASSERT_TRUE(lib) << lib.error().message();
+  FakeCudaCounters *counters = getFakeCounters();
+  const std::int64_t m = 300, n = 260, k = 128;
+  auto a = rt::DeviceBuffer<std::int8_t>::allocate(*device, m * k);
+  auto b = rt::DeviceBuffer<std::int8_t>::allocate(*device, n * k);
+  auto c32 = rt::DeviceBuffer<std::int32_t>::allocate(*device, m * n);
+  auto c16 = rt::DeviceBuffer<rt::Half>::allocate(*device, m * n);
+  auto ws = rt::DeviceBuffer<float>::allocate(*device, 1 << 20);
+  ASSERT_TRUE(a && b && c32 && c16 && ws);
+  Matrix ma = Matrix::rowMajor(a->view(), m, k);
+  Matrix bT = Matrix::rowMajor(b->view(), n, k);
+  std::swap(bT.rows, bT.cols);
+  bT.layout = Layout::ColMajor;
+  const Matrix mc32 = Matrix::rowMajor(c32->view(), m, n),
+               mc16 = Matrix::rowMajor(c16->view(), m, n);
+  int launches = counters->launches;
+  rt::Error first = lib->gemm(ma, bT, mc32);
+  ASSERT_FALSE(first) << first.message();
+  EXPECT_STREQ(counters->lastKernel, "mma_gemm_s8_s32_bcol_aligned");
+  EXPECT_EQ(counters->lastGrid[0], 3u);
+  EXPECT_EQ(counters->lastGrid[1], 3u);
+  EXPECT_EQ(counters->lastBlock[0], 128u);
+  GemmOptions dequant;
+  dequant.alpha = 1.0f / 4096;
+  dequant.activation = Activation::Relu;
+  ASSERT_FALSE(lib->gemm(ma, bT, mc16, dequant));
+  EXPECT_STREQ(counters->lastKernel, "mma_gemm_s8_f16_bcol_aligned");
+  EXPECT_EQ(counters->launches, launches + 2);
+  // Decode-like M with a long K: split over grid z into f32 partial sums,
+  // then reduced into C's type; an s32 C is never split.
+  const std::int64_t longK = 8192;
+  auto a1 = rt::DeviceBuffer<std::int8_t>::allocate(*device, 16 * longK);
+  auto b1 = rt::DeviceBuffer<std::int8_t>::allocate(*device, 256 * longK);
+  ASSERT_TRUE(a1 && b1);
+  Matrix da = Matrix::rowMajor(a1->view(), 16, longK);
+  Matrix dbT = Matrix::rowMajor(b1->view(), 256, longK);
+  std::swap(dbT.rows, dbT.cols);
+  dbT.layout = Layout::ColMajor;
+  const Matrix dc16 = Matrix::rowMajor(c16->view(), 16, 256),
+               dc32 = Matrix::rowMajor(c32->view(), 16, 256);
+  GemmOptions split;
+  split.workspace = Matrix::rowMajor(ws->view(), 1, 1 << 20);
+  EXPECT_GT(lib->gemmWorkspaceElements(da, dbT, dc16), 0);
+  EXPECT_EQ(lib->gemmWorkspaceElements(da, dbT, dc32), 0);
+  launches = counters->launches;
+  ASSERT_FALSE(lib->gemm(da, dbT, dc16, split));
+  EXPECT_EQ(counters->launches, launches + 2);
+  EXPECT_STREQ(counters->lastKernel, "gemm_split_reduce_f16");
+  ASSERT_FALSE(lib->gemm(da, dbT, dc32, split));
+  EXPECT_STREQ(counters->lastKernel, "mma_gemm_s8_s32_bcol_aligned");
+  EXPECT_EQ(counters->lastGrid[2], 1u);
+  // Lines that are not 16-byte multiples: refused, naming the matrix.
+  launches = counters->launches;
+  Matrix oddA = Matrix::rowMajor(a->view(), m, 72);
+  Matrix oddB = Matrix::rowMajor(b->view(), n, 72);
+  std::swap(oddB.rows, oddB.cols);
+  oddB.layout = Layout::ColMajor;
+  rt::Error e = lib->gemm(oddA, oddB, mc32);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e.code(), rt::ErrorCode::Unsupported);
+  EXPECT_NE(kaio::test::messageOf(e).find(
+                "gemm: a: an s8 matrix needs 16-byte aligned lines"),
+            std::string::npos)
+      << kaio::test::messageOf(e);
+  Matrix oddOnlyB = oddB;
+  oddOnlyB.ld = 80;
+  oddOnlyB.data += 8;
+  e = lib->gemm(Matrix::rowMajor(a->view(), m, 72, 80), oddOnlyB, mc32);
+  ASSERT_TRUE(e);
+  EXPECT_NE(kaio::test::messageOf(e).find("gemm: b: an s8 matrix"),
+            std::string::npos)
+      << kaio::test::messageOf(e);
+  EXPECT_EQ(counters->launches, launches);
+  // A 9.0 GPU asked for the portable kernels takes the same one.
+  rt::Expected<kaio::test::FakeHopper> hopper = kaio::test::loadOnFakeHopper();
+  ASSERT_TRUE(hopper) << hopper.error().message();
+  auto ha = rt::DeviceBuffer<std::int8_t>::allocate(hopper->device, m * k);
+  auto hb = rt::DeviceBuffer<std::int8_t>::allocate(hopper->device, n * k);
+  auto hc = rt::DeviceBuffer<float>::allocate(hopper->device, m * n);
+  ASSERT_TRUE(ha && hb && hc);
+  Matrix hbT = Matrix::rowMajor(hb->view(), n, k);
+  std::swap(hbT.rows, hbT.cols);
+  hbT.layout = Layout::ColMajor;
+  GemmOptions portable;
+  portable.portable = true;
+  ASSERT_FALSE(hopper->lib.gemm(Matrix::rowMajor(ha->view(), m, k), hbT,
+                                Matrix::rowMajor(hc->view(), m, n),
+                                portable));
+  EXPECT_STREQ(counters->lastKernel, "mma_gemm_s8_f32_bcol_aligned");
 }
 
 TEST_P(GemmTest, BackwardReusesTheForwardKernelsOnTransposedViews) {
@@ -1523,6 +1632,109 @@ TEST_P(GemmTest, MatchesAnF64ReferenceOnTheGpu) {
       {{1, 1, 16, 1, 0}, {17, 33, 40, 1, 0}, {130, 70, 96, 1, 0},
        {257, 300, 512, 1, 0}, {130, 70, 96, -0.5f, 2.0f},
        {17, 33, 40, 1.5f, 1.0f}});
+}
+
+/// s8 and tf32 through gemm() against references, on the kernel gemm()
+/// picks (sm_90a on a 9.0 GPU) and on the portable mma.sync one: exact s32
+/// sums accumulated into C, dequantized f16, and tf32 (inputs rounded to
+/// tf32 on the host, so that products are exact whichever way a kernel
+/// rounds) within f32 accumulation.
+TEST_P(GemmTest, Int8AndTf32MatchAReferenceOnTheGpu) {
+  if (isFake())
+    GTEST_SKIP() << "the fake driver computes nothing";
+  rt::Expected<Library> lib = Library::load(*device);
+  ASSERT_TRUE(lib) << lib.error().message();
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<int> byte(-127, 127);
+  std::uniform_real_distribution<float> unit(-1, 1);
+  auto tf32 = [](float x) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &x, 4);
+    bits = (bits + 0x1000u) & ~0x1FFFu;
+    std::memcpy(&x, &bits, 4);
+    return x;
+  };
+  for (bool portable : {false, true})
+    for (auto [m, n, k] : {std::array<int, 3>{130, 70, 96},
+                           {257, 300, 512}, {17, 136, 48}}) {
+      SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" +
+                   std::to_string(k) + (portable ? " portable" : ""));
+      const std::size_t mk = std::size_t(m) * k, nk = std::size_t(n) * k,
+                        mn = std::size_t(m) * n;
+      std::vector<std::int8_t> a8(mk), b8(nk);
+      std::vector<float> a32(mk), b32(nk);
+      std::vector<std::int32_t> c0(mn);
+      for (std::size_t i = 0; i < mk; ++i) {
+        a8[i] = std::int8_t(byte(rng));
+        a32[i] = tf32(unit(rng));
+      }
+      for (std::size_t i = 0; i < nk; ++i) {
+        b8[i] = std::int8_t(byte(rng));
+        b32[i] = tf32(unit(rng));
+      }
+      for (std::int32_t &x : c0)
+        x = byte(rng) * 1000;
+      auto da8 = rt::DeviceBuffer<std::int8_t>::fromHost(*device, a8);
+      auto db8 = rt::DeviceBuffer<std::int8_t>::fromHost(*device, b8);
+      auto da32 = rt::DeviceBuffer<float>::fromHost(*device, a32);
+      auto db32 = rt::DeviceBuffer<float>::fromHost(*device, b32);
+      auto dc32 = rt::DeviceBuffer<std::int32_t>::fromHost(*device, c0);
+      auto dc16 = rt::DeviceBuffer<rt::Half>::allocate(*device, mn);
+      auto dcf = rt::DeviceBuffer<float>::allocate(*device, mn);
+      ASSERT_TRUE(da8 && db8 && da32 && db32 && dc32 && dc16 && dcf);
+      // B given as the N x K weight it usually is: column-major K x N.
+      auto kMajorB = [&](const Matrix &w) {
+        Matrix t = w;
+        std::swap(t.rows, t.cols);
+        t.layout = Layout::ColMajor;
+        return t;
+      };
+      const Matrix ma8 = Matrix::rowMajor(std::as_const(*da8).view(), m, k),
+                   mb8 = kMajorB(
+                       Matrix::rowMajor(std::as_const(*db8).view(), n, k)),
+                   ma32 = Matrix::rowMajor(std::as_const(*da32).view(), m, k),
+                   mb32 = kMajorB(
+                       Matrix::rowMajor(std::as_const(*db32).view(), n, k));
+      GemmOptions accumulate, dequant, asTf32;
+      accumulate.beta = 1.0f;
+      dequant.alpha = 1.0f / 256;
+      asTf32.allowTf32 = true;
+      for (GemmOptions *o : {&accumulate, &dequant, &asTf32})
+        o->portable = portable;
+      rt::Error e = lib->gemm(ma8, mb8, Matrix::rowMajor(dc32->view(), m, n),
+                              accumulate);
+      ASSERT_FALSE(e) << e.message();
+      e = lib->gemm(ma8, mb8, Matrix::rowMajor(dc16->view(), m, n), dequant);
+      ASSERT_FALSE(e) << e.message();
+      e = lib->gemm(ma32, mb32, Matrix::rowMajor(dcf->view(), m, n), asTf32);
+      ASSERT_FALSE(e) << e.message();
+      std::vector<std::int32_t> c32(mn);
+      std::vector<rt::Half> c16(mn);
+      std::vector<float> cf(mn);
+      ASSERT_FALSE(dc32->copyToHost(c32.data(), mn));
+      ASSERT_FALSE(dc16->copyToHost(c16.data(), mn));
+      ASSERT_FALSE(dcf->copyToHost(cf.data(), mn));
+      for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+          std::int64_t sum = 0;
+          double f = 0, mag = 0;
+          for (int p = 0; p < k; ++p) {
+            sum += std::int64_t(a8[std::size_t(i) * k + p]) *
+                   b8[std::size_t(j) * k + p];
+            double x = double(a32[std::size_t(i) * k + p]) *
+                       b32[std::size_t(j) * k + p];
+            f += x;
+            mag += std::fabs(x);
+          }
+          const std::size_t at = std::size_t(i) * n + j;
+          ASSERT_EQ(c32[at], c0[at] + sum) << "s32 (" << i << ", " << j << ")";
+          const double dq = double(sum) / 256;
+          ASSERT_NEAR(rt::toFloat(c16[at]), dq, 1e-3 + std::fabs(dq) / 1024)
+              << "f16 (" << i << ", " << j << ")";
+          ASSERT_NEAR(cf[at], f, 1e-5 * (mag + 1))
+              << "tf32 (" << i << ", " << j << ")";
+        }
+    }
 }
 
 /// The sm_90a kernel in clusters of two (B multicast to both blocks of a

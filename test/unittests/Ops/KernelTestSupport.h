@@ -22,6 +22,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -34,12 +35,17 @@ namespace kaio::test {
 using kaio::interp::Interpreter;
 using namespace kaio::ops::kernels;
 
-enum class Elem { F32, F16, BF16 };
+/// Element types of test data: floats, and s8 inputs / s32 sums of the
+/// integer GEMM (values held as doubles, which represent them exactly).
+enum class Elem { F32, F16, BF16, S8, S32 };
 
 inline const char *elemName(Elem e) {
-  return e == Elem::F32 ? "f32" : e == Elem::F16 ? "f16" : "bf16";
+  static constexpr const char *kNames[] = {"f32", "f16", "bf16", "s8", "s32"};
+  return kNames[unsigned(e)];
 }
-inline unsigned elemBytes(Elem e) { return e == Elem::F32 ? 4 : 2; }
+inline unsigned elemBytes(Elem e) {
+  return e == Elem::F32 || e == Elem::S32 ? 4 : e == Elem::S8 ? 1 : 2;
+}
 /// 16 bytes of the element type.
 inline unsigned vectorOf(Elem e) { return 16 / elemBytes(e); }
 
@@ -52,6 +58,10 @@ inline double roundTo(Elem e, double v) {
     return rt::toFloat(rt::toHalf(float(v)));
   case Elem::BF16:
     return rt::toFloat(rt::toBFloat16(float(v)));
+  case Elem::S8:
+    return std::clamp(std::nearbyint(v), -128.0, 127.0);
+  case Elem::S32:
+    return std::nearbyint(v);
   }
   return v;
 }
@@ -63,6 +73,11 @@ inline std::vector<unsigned char> encode(Elem e, const std::vector<double> &v) {
     if (e == Elem::F32) {
       float f = float(v[i]);
       std::memcpy(&out[i * 4], &f, 4);
+    } else if (e == Elem::S32) {
+      int32_t x = int32_t(v[i]);
+      std::memcpy(&out[i * 4], &x, 4);
+    } else if (e == Elem::S8) {
+      out[i] = static_cast<unsigned char>(int8_t(v[i]));
     } else if (e == Elem::F16) {
       rt::Half h = rt::toHalf(float(v[i]));
       std::memcpy(&out[i * 2], &h, 2);
@@ -90,6 +105,12 @@ inline std::vector<double> decode(Elem e, const std::vector<unsigned char> &byte
       float f;
       std::memcpy(&f, &bytes[i * 4], 4);
       out[i] = f;
+    } else if (e == Elem::S32) {
+      int32_t x;
+      std::memcpy(&x, &bytes[i * 4], 4);
+      out[i] = x;
+    } else if (e == Elem::S8) {
+      out[i] = int8_t(bytes[i]);
     } else if (e == Elem::F16) {
       rt::Half h;
       std::memcpy(&h, &bytes[i * 2], 2);
@@ -105,7 +126,10 @@ inline std::vector<double> decode(Elem e, const std::vector<unsigned char> &byte
 
 /// Relative tolerance of a result stored as `e` (a few roundings).
 inline double tolerance(Elem e) {
-  return e == Elem::F32 ? 2e-5 : e == Elem::F16 ? 2e-3 : 1.6e-2;
+  return e == Elem::F32    ? 2e-5
+         : e == Elem::F16  ? 2e-3
+         : e == Elem::BF16 ? 1.6e-2
+                           : 0.0;
 }
 
 /// Builder kernels lowered to the ptx dialect in a context of their own

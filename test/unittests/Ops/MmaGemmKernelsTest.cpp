@@ -2,14 +2,14 @@
 //
 // Every embedded mma_gemm configuration (f16 and bf16 in; f32 or 16-bit
 // out; row- or column-major A and B; aligned rows or not; built for 2 or 3
-// blocks an SM) against an f64
-// reference at ragged shapes (partial tiles in M, N and K, padded leading
-// dimensions, beta reading C, K not a multiple of 8), with the fused
-// epilogue (bias along C's columns or rows, each activation), and the
-// profile: no shared-memory bank conflicts (swizzled tiles: 16-byte
-// cp.async writes and ldmatrix reads; the padded staging of the epilogue),
-// only 16-byte cp.async copies where rows are aligned, and 32 mma.sync per
-// warp per 16 of K.
+// blocks an SM; K-major tf32, and s8 into s32, f32, f16 or bf16) against
+// an f64 reference (exact for s32 sums) at ragged shapes (partial tiles in
+// M, N and K, padded leading dimensions, beta reading C, K not a multiple
+// of 8), with the fused epilogue (bias along C's columns or rows, each
+// activation), and the profile: no shared-memory bank conflicts (swizzled
+// tiles: 16-byte cp.async writes and ldmatrix reads; the padded staging of
+// the epilogue), only 16-byte cp.async copies where rows are aligned, and
+// 32 mma.sync per warp per 32 bytes of K.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,9 +39,28 @@ struct Shape {
 };
 
 Elem toElem(GemmElem e) {
-  return e == GemmElem::F32 ? Elem::F32
-         : e == GemmElem::F16 ? Elem::F16
-                              : Elem::BF16;
+  return e == GemmElem::F32    ? Elem::F32
+         : e == GemmElem::F16  ? Elem::F16
+         : e == GemmElem::S8   ? Elem::S8
+         : e == GemmElem::S32  ? Elem::S32
+                               : Elem::BF16;
+}
+
+/// A value of `e` from u in [-1, 1): s8 and s32 over [-127, 127], f32
+/// inputs rounded to tf32 (the tensor cores' precision: products of them
+/// are exact in f32, so the reference does not depend on how the kernel
+/// rounds).
+double sample(Elem e, double u, bool tf32 = false) {
+  if (e == Elem::S8 || e == Elem::S32)
+    return roundTo(e, 127 * u);
+  if (!tf32)
+    return roundTo(e, u);
+  float f = float(u);
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  bits = (bits + 0x1000u) & ~0x1FFFu;
+  std::memcpy(&f, &bits, 4);
+  return f;
 }
 
 class MmaGemmKernelsTest
@@ -59,30 +78,39 @@ public:
 TEST_P(MmaGemmKernelsTest, MatchesF64WithoutBankConflicts) {
   const auto [config, shape] = GetParam();
   const uint32_t m = shape.m, n = shape.n, k = shape.k;
-  const float beta = shape.beta;
   const Elem in = toElem(config.in), out = toElem(config.out);
+  // An s32 C takes the exact sums: alpha 1, beta 0 or 1, no epilogue.
+  const bool sums = out == Elem::S32;
+  const float beta = sums && shape.beta != 0 ? 1.0f : shape.beta;
+  ASSERT_TRUE(!sums || (shape.act == ops::Activation::None &&
+                        shape.bias == Bias::None));
   // Stored rows: A's are K long (M for a column-major A), B's N long (K).
   const uint32_t aRows = config.aColMajor ? k : m,
                  aLine = config.aColMajor ? m : k,
                  bRows = config.bColMajor ? n : k,
                  bLine = config.bColMajor ? k : n;
-  // Aligned: leading dimensions of 16-byte multiples; else odd ones.
+  // Aligned: leading dimensions of 16-byte multiples (and one more 16
+  // bytes of padding); else odd ones.
+  const uint32_t perLine = 16 / elemBytes(in);
   auto ld = [&](uint32_t line, bool odd) {
-    return config.aligned || !odd ? (line + 7) / 8 * 8 + 8 : line + 3;
+    return config.aligned || !odd
+               ? (line + perLine - 1) / perLine * perLine + perLine
+               : line + 3;
   };
   const uint32_t lda = ld(aLine, shape.bothOdd), ldb = ld(bLine, true),
                  ldc = n + 3;
   std::mt19937 rng(m * 7 + n * 3 + k);
   std::uniform_real_distribution<double> dist(-1, 1);
-  auto random = [&](size_t size, Elem e) {
+  const bool tf32 = config.in == GemmElem::F32;
+  auto random = [&](size_t size, Elem e, bool asTf32) {
     std::vector<double> v(size);
     for (double &x : v)
-      x = roundTo(e, dist(rng));
+      x = sample(e, dist(rng), asTf32);
     return v;
   };
-  std::vector<double> a = random(size_t(aRows) * lda, in),
-                      b = random(size_t(bRows) * ldb, in),
-                      c0 = random(size_t(m) * ldc, out);
+  std::vector<double> a = random(size_t(aRows) * lda, in, tf32),
+                      b = random(size_t(bRows) * ldb, in, tf32),
+                      c0 = random(size_t(m) * ldc, out, false);
   auto aAt = [&](uint32_t i, uint32_t p) {
     return config.aColMajor ? a[size_t(p) * lda + i] : a[size_t(i) * lda + p];
   };
@@ -93,7 +121,8 @@ TEST_P(MmaGemmKernelsTest, MatchesF64WithoutBankConflicts) {
   auto upload = [&](const std::vector<double> &v, Elem e) {
     return uploadAs(interp, v, e);
   };
-  std::vector<double> bias = random(shape.bias == Bias::Rows ? m : n, out);
+  std::vector<double> bias =
+      random(shape.bias == Bias::Rows ? m : n, out, false);
   uint64_t da = upload(a, in), db = upload(b, in), dc = upload(c0, out),
            dbias = upload(bias, out);
   const uint32_t epilogue =
@@ -101,7 +130,8 @@ TEST_P(MmaGemmKernelsTest, MatchesF64WithoutBankConflicts) {
       (shape.bias == Bias::Columns ? uint32_t(kGemmBiasColumns)
        : shape.bias == Bias::Rows  ? uint32_t(kGemmBiasRows)
                                    : 0u);
-  const float alpha = -1.25f;
+  // s8 sums dequantized by a scale that keeps them in f16's range.
+  const float alpha = sums ? 1.0f : in == Elem::S8 ? -1.25f / 512 : -1.25f;
   const std::string name = mmaGemmName(config);
   interp::Profile profile;
   interp::LaunchOptions options;
@@ -136,7 +166,12 @@ TEST_P(MmaGemmKernelsTest, MatchesF64WithoutBankConflicts) {
                     : shape.bias == Bias::Rows  ? bias[i]
                                                 : 0.0);
       double want = referenceActivation(shape.act, pre);
-      // f32 accumulation of exact products, then one rounding to C's type.
+      if (sums) {
+        ASSERT_EQ(c[at], want) << name << " C(" << i << ", " << j << ")";
+        continue;
+      }
+      // f32 accumulation of exact products (s32 sums converted exactly),
+      // then one rounding to C's type.
       ASSERT_NEAR(c[at], want,
                   1e-5 * (mag + 1) + tolerance(out) * std::fabs(want))
           << name << " C(" << i << ", " << j << ")";
@@ -158,11 +193,12 @@ TEST_P(MmaGemmKernelsTest, MatchesF64WithoutBankConflicts) {
     ASSERT_TRUE(kp->mix.count("cp.async.16B"));
     EXPECT_GT(kp->mix.at("cp.async.16B"), 0u);
   }
-  // 32 mma.sync per warp per 16 of K: the warp's 4 x 8 atoms, every K step
-  // of every block (past K the predicated-off steps are not run).
+  // 32 mma.sync per warp per 32 bytes of K: the warp's 4 x 8 atoms, every
+  // K step of every block (past K the predicated-off steps are not run).
   const uint64_t blocks = uint64_t((n + kMmaGemmBlockN - 1) / kMmaGemmBlockN) *
                           ((m + kMmaGemmBlockM - 1) / kMmaGemmBlockM);
-  const uint64_t steps = (k + kMmaGemmBlockK - 1) / kMmaGemmBlockK;
+  const uint32_t blockK = mmaGemmBlockK(config.in);
+  const uint64_t steps = (k + blockK - 1) / blockK;
   uint64_t mmas = 0;
   for (const auto &[kind, count] : kp->mix)
     if (kind.rfind("mma", 0) == 0)
@@ -191,7 +227,8 @@ std::vector<std::tuple<MmaGemmConfig, Shape>> cases() {
     out.push_back({c, {1, 1, 16, -2.0f}});
     out.push_back({c, {64, 64, 64, 0.0f}});
     out.push_back({c, {130, 70, 96, 0.0f}});
-    if (c.in == GemmElem::F16 && c.out == GemmElem::F32) {
+    if ((c.in == GemmElem::F16 || c.in == GemmElem::S8) &&
+        c.out == GemmElem::F32) {
       // K not a multiple of 8: the last 16-byte chunk of a line is partial.
       out.push_back({c, {33, 40, 36, 0.0f, ops::Activation::Relu,
                          Bias::Columns}});
@@ -210,6 +247,18 @@ std::vector<std::tuple<MmaGemmConfig, Shape>> cases() {
                            Bias::Rows}});
   out.push_back({bf16F32, {17, 9, 24, 0.0f, ops::Activation::None,
                            Bias::Columns}});
+  // Dequantized s8 (bias, activation) and tf32 with both; s8 into s32 over
+  // 2 x 2 blocks and a long K (sums past 2^20), accumulating into C.
+  const MmaGemmConfig s8F16{GemmElem::S8, GemmElem::F16, false, true, true};
+  const MmaGemmConfig tf32{GemmElem::F32, GemmElem::F32, false, true, true};
+  out.push_back({s8F16, {70, 130, 96, 0.5f, ops::Activation::GeluTanh,
+                         Bias::Columns}});
+  out.push_back({tf32, {129, 24, 40, -1.0f, ops::Activation::Silu,
+                        Bias::Rows}});
+  out.push_back({{GemmElem::S8, GemmElem::S32, false, true, true},
+                 {256, 256, 256, 1.0f}});
+  out.push_back({{GemmElem::S8, GemmElem::S32, false, true, true},
+                 {40, 24, 1024, 1.0f}});
   // Unaligned variants with aligned A lines and odd B lines: the checked
   // copies take cp.async for A and the element-wise path for B.
   out.push_back({{GemmElem::F16, GemmElem::F32, false, false, false},
@@ -257,14 +306,16 @@ TEST_P(MmaGemmSplitTest, EachSplitSumsItsKRange) {
                  aLine = config.aColMajor ? m : k,
                  bRows = config.bColMajor ? n : k,
                  bLine = config.bColMajor ? k : n;
-  const uint32_t lda = (aLine + 7) / 8 * 8, ldb = (bLine + 7) / 8 * 8;
+  const Elem in = toElem(config.in);
+  const uint32_t perLine = 16 / elemBytes(in);
+  const uint32_t lda = (aLine + perLine - 1) / perLine * perLine,
+                 ldb = (bLine + perLine - 1) / perLine * perLine;
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> dist(-1, 1);
-  const Elem in = toElem(config.in);
   auto random = [&](size_t size) {
     std::vector<double> v(size);
     for (double &x : v)
-      x = roundTo(in, dist(rng));
+      x = sample(in, dist(rng), config.in == GemmElem::F32);
     return v;
   };
   std::vector<double> a = random(size_t(aRows) * lda),
@@ -304,7 +355,8 @@ TEST_P(MmaGemmSplitTest, EachSplitSumsItsKRange) {
         double want = 0;
         for (uint32_t p = s * kps; p < std::min(k, (s + 1) * kps); ++p)
           want += aAt(i, p) * bAt(p, j);
-        ASSERT_NEAR(got, want, 1e-5 * (std::fabs(want) + 1))
+        ASSERT_NEAR(got, want, 1e-5 * (std::fabs(want) + 1) *
+                                   (in == Elem::S8 ? 0 : 1))
             << "split " << s << " C(" << i << ", " << j << ")";
       }
 }
@@ -316,6 +368,12 @@ INSTANTIATE_TEST_SUITE_P(
                                       false, true},
                         Shape{}),
         std::make_tuple(MmaGemmConfig{GemmElem::BF16, GemmElem::F32, true,
+                                      true, true},
+                        Shape{}),
+        std::make_tuple(MmaGemmConfig{GemmElem::F32, GemmElem::F32, false,
+                                      true, true},
+                        Shape{}),
+        std::make_tuple(MmaGemmConfig{GemmElem::S8, GemmElem::F32, false,
                                       true, true},
                         Shape{})),
     [](const ::testing::TestParamInfo<std::tuple<MmaGemmConfig, Shape>>

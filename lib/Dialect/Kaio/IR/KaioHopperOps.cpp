@@ -265,11 +265,20 @@ LogicalResult SharedStoreFragmentOp::verify() {
   if (!kaio::lookupMmaFor(frag))
     return emitOpError() << "no mma takes " << frag;
   Type elem = tile.getElementType();
-  if (!frag.getElementType().isF32() && !frag.getElementType().isF16())
-    return emitOpError() << "stores f32 or f16 accumulators, got "
-                         << frag.getElementType();
-  if (!(elem.isF32() || elem.isF16() || elem.isBF16()))
-    return emitOpError() << "stores into f32, f16 or bf16 tiles, got " << elem;
+  Type accElem = frag.getElementType();
+  if (accElem.isInteger(32)) {
+    // Integer sums are stored as they are.
+    if (!elem.isInteger(32))
+      return emitOpError() << "stores i32 accumulators into i32 tiles, got "
+                           << elem;
+  } else if (!accElem.isF32() && !accElem.isF16()) {
+    return emitOpError() << "stores f32, f16 or i32 accumulators, got "
+                         << accElem;
+  } else if (!(elem.isF32() || elem.isF16() || elem.isBF16())) {
+    return emitOpError()
+           << "stores float accumulators into f32, f16 or bf16 tiles, got "
+           << elem;
+  }
   if (tile.getShape().size() != 2)
     return emitOpError() << "stores into a 2-D tile, got " << tile;
   auto [atomRows, atomCols] = frag.getAtomExtent();

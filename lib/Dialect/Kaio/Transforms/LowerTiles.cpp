@@ -1044,6 +1044,9 @@ struct SharedStoreFragmentLowering
     Value t = arith::RemUIOp::create(rewriter, loc, lane, e.i32(4));
     Type target = tile.getElementType();
     unsigned bytes = target.getIntOrFloatBitWidth() / 8;
+    // 4-byte elements: f32, or i32 sums (as bits).
+    const ptx::PTXType wide =
+        target.isInteger() ? ptx::PTXType::b32 : ptx::PTXType::f32;
     // A pair (c, c + 1), c even, stays contiguous under padding when rows
     // keep pairs aligned, and under a swizzle of 16-byte (or larger) chunks.
     LayoutAttr layout = tile.getLayout();
@@ -1064,14 +1067,14 @@ struct SharedStoreFragmentLowering
       if (!pair) {
         ptx::StoreOp::create(rewriter, loc, ptx::StateSpace::shared, false,
                              ptx::CacheOpAttr(),
-                             bytes == 4 ? ptx::PTXType::f32 : ptx::PTXType::b16,
+                             bytes == 4 ? wide : ptx::PTXType::b16,
                              addr, 0, ValueRange{first}, Value(), false);
         continue;
       }
       Value second = convertFloat(rewriter, loc, elems[++idx], target);
       if (bytes == 4) {
         ptx::StoreOp::create(rewriter, loc, ptx::StateSpace::shared, false,
-                             ptx::CacheOpAttr(), ptx::PTXType::f32, addr, 0,
+                             ptx::CacheOpAttr(), wide, addr, 0,
                              ValueRange{first, second}, Value(), false);
         continue;
       }

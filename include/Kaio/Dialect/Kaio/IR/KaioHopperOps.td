@@ -161,7 +161,8 @@ def Kaio_SharedStoreFragmentOp : Kaio_Op<"shared_store_fragment"> {
     `kaio.shared_store_fragment %acc, %tile[%r, %c] : !kaio.frag<acc, ...>,
     !kaio.smem<...>` writes the warp's accumulator (one atom or a tile of
     them) at (`%r`, `%c`) of the tile, converted to the tile's element type
-    (f32, f16 or bf16), with the tile's layout (padding or swizzle): an
+    (f32, f16 or bf16; i32 sums of integer mma into an i32 tile as they
+    are), with the tile's layout (padding or swizzle): an
     epilogue staged through shared memory, e.g. for `kaio.tma_store` (after
     `kaio.fence_proxy_async` and a barrier).
   }];
