@@ -939,7 +939,9 @@ BENCHMARK(BM_OpsGemmFp8VsCublasLt)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 /// The int8 GEMM (s8 A row-major x B column-major, exact s32 C) against
-/// cuBLASLt's int8 matmul in the same form, inputs rotated past L2.
+/// cuBLASLt's int8 matmul in the same form, inputs rotated past L2; on the
+/// kernel gemm() picks or (portable:1) the mma.sync one every other GPU
+/// runs.
 void BM_OpsGemmS8VsCublasLt(benchmark::State &state) {
   Gpu *peers = gpuWithPeers(state, /*cublasLt=*/true);
   if (!peers)
@@ -953,12 +955,15 @@ void BM_OpsGemmS8VsCublasLt(benchmark::State &state) {
       allocateGemmSets<std::int8_t, std::int32_t>(state, gpu, sets, m, n, k, 3);
   if (bufs.empty())
     return;
+  kaio::ops::GemmOptions options;
+  options.portable = state.range(3) != 0;
   int next = 0;
   auto kaio = [&] {
     const auto &g = bufs[next++ % sets];
     return !gpu.library->gemm(kaio::ops::Matrix::rowMajor(g.a.view(), m, k),
                               kMajorB(g.b, k, n),
-                              kaio::ops::Matrix::rowMajor(g.c.view(), m, n));
+                              kaio::ops::Matrix::rowMajor(g.c.view(), m, n),
+                              options);
   };
   auto peer = [&] {
     const auto &g = bufs[next++ % sets];
@@ -968,10 +973,13 @@ void BM_OpsGemmS8VsCublasLt(benchmark::State &state) {
 }
 BENCHMARK(BM_OpsGemmS8VsCublasLt)
     ->Name("BM_OpsGemmS8S32VsCublasLt")
-    ->ArgNames({"M", "N", "K"})
-    ->Args({4096, 4096, 4096})
-    ->Args({8192, 8192, 8192})
-    ->Args({4096, 11008, 4096})
+    ->ArgNames({"M", "N", "K", "portable"})
+    ->Args({4096, 4096, 4096, 0})
+    ->Args({8192, 8192, 8192, 0})
+    ->Args({4096, 11008, 4096, 0})
+    ->Args({1024, 1024, 1024, 1})
+    ->Args({4096, 4096, 4096, 1})
+    ->Args({8192, 8192, 8192, 1})
     ->UseManualTime()
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
@@ -980,15 +988,16 @@ BENCHMARK(BM_OpsGemmS8VsCublasLt)
 /// in the same layout; or (range 3 = 1) in full precision, A and B
 /// row-major, against cuBLAS SGEMM (GemmEx, CUBLAS_COMPUTE_32F), or
 /// (range 3 = 2) in full precision with B column-major (x W^T, the
-/// `_bcol` kernel) against SGEMM in the same layout; inputs rotated past
-/// L2.
+/// `_bcol` kernel) against SGEMM in the same layout, or (range 3 = 3) as
+/// tf32 on the portable mma.sync kernel (what GPUs other than 9.0 run)
+/// against the same tf32 cuBLAS; inputs rotated past L2.
 void BM_OpsGemmTf32VsCublas(benchmark::State &state) {
   Gpu *peers = gpuWithPeers(state, /*cublasLt=*/false);
   if (!peers)
     return;
   Gpu &gpu = *peers;
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
-  const bool full = state.range(3) != 0;
+  const bool full = state.range(3) == 1 || state.range(3) == 2;
   // x W^T: tf32, or full precision on the column-major-B kernel.
   const bool bCol = state.range(3) != 1;
   const int sets = l2RotationSets(gpu, uint64_t(m * k + k * n + m * n) * 4);
@@ -1000,6 +1009,7 @@ void BM_OpsGemmTf32VsCublas(benchmark::State &state) {
     const auto &g = bufs[next++ % sets];
     kaio::ops::GemmOptions options;
     options.allowTf32 = !full;
+    options.portable = state.range(3) == 3;
     return !gpu.library->gemm(
         kaio::ops::Matrix::rowMajor(g.a.view(), m, k),
         bCol ? kMajorB(g.b, k, n) : kaio::ops::Matrix::rowMajor(g.b.view(), k, n),
@@ -1023,6 +1033,8 @@ BENCHMARK(BM_OpsGemmTf32VsCublas)
     ->Args({4096, 4096, 4096, 1})
     ->Args({2048, 2048, 2048, 2})
     ->Args({4096, 4096, 4096, 2})
+    ->Args({4096, 4096, 4096, 3})
+    ->Args({8192, 8192, 8192, 3})
     ->UseManualTime()
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);

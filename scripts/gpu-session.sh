@@ -148,6 +148,12 @@ for s in "${steps[@]}"; do
     step bench-session25 80 "$build/bin/kaio-bench" --filter \
       'OpsGemmPortableVsCublas/M:(2048|4096|8192)/|OpsGemmF32VsCublas/.*/full:2|FlashDecodeBF16VsCopy/.*/kv_heads:1' \
       --json "$out/bench-session25.json"
+    # Session 26: s8 and tf32 on the portable mma.sync kernel (the GPU
+    # reference test on both kernels, then against cuBLAS(Lt)).
+    step gpu-test-int8-tf32 40 "$ops_tests" --gtest_filter='*Int8AndTf32*RealGpu*'
+    step bench-session26 60 "$build/bin/kaio-bench" --filter \
+      'OpsGemmS8S32VsCublasLt/.*/portable:1|OpsGemmF32VsCublas/.*/full:3' \
+      --json "$out/bench-session26.json"
     step python 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       KAIO_EXAMPLES_DIR="$root/examples" "$py" "$root/test/Python/test_kaio.py" \
       TorchGpuTest -v
