@@ -67,7 +67,9 @@ tools = [
     ToolSubst("kaio-ops-kernels-gen", unresolved="fatal"),
     # Built with Google Benchmark, which scripts/install-deps.sh installs.
     ToolSubst("kaio-bench", unresolved="ignore"),
-]
+] + [ToolSubst("kaio-fuzz-replay-" + target, unresolved="fatal")
+     for target in ["signature", "cache-entry", "run-args", "mlir-to-ptx",
+                    "interpreter"]]
 llvm_config.add_tool_substitutions(
     tools, [config.kaio_tools_dir, config.llvm_tools_dir])
 

@@ -2,7 +2,10 @@
 // consecutive elements of a stored row (A from [m][k] rows, B from [n][k]
 // rows: K-major operands) loads with ldmatrix, 16 bytes a matrix row (4
 // tf32, 16 bytes); one stored the other way loads element by element
-// (ldmatrix.trans moves only 16-bit halves). tf32 goes through cvt.rna
+// (ldmatrix.trans moves only 16-bit halves), as does one whose 16-byte
+// rows would not stay whole (padding that is not a 16-byte multiple, a
+// swizzle of smaller units, a column off a 16-byte boundary). tf32 goes
+// through cvt.rna
 // either way; bytes pack four to a register. The interpreter checks the
 // results in test/unittests/Examples (Tf32MmaFromTiles, Int8MmaFromTiles
 // and their K-major forms).
@@ -153,5 +156,41 @@ kaio.kernel @s8_kmajor(%A: !kaio.ptr<i8> {kaio.readonly},
       !kaio.frag<b, m16n8k32, i8>, !kaio.frag<acc, m16n8k32, i32>
   kaio.store_fragment %d, %C[%c0, %c0] bounds [%c16, %c8] ld %c8
       : !kaio.frag<acc, m16n8k32, i32>, !kaio.ptr<i32>
+  kaio.return
+}
+
+// K-major, but ldmatrix's 16-byte rows would not stay whole: rows of 36
+// bytes (pad 1), a swizzle of 4-byte units, a column 8 bytes into a row.
+// Each loads element by element.
+// CHECK-LABEL: .visible .entry tf32_rows_not_whole(
+// CHECK-NOT: ldmatrix
+// CHECK-COUNT-3: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// CHECK-NOT: ldmatrix
+// CHECK: ret;
+kaio.kernel @tf32_rows_not_whole(%C: !kaio.ptr<f32>)
+    attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %c2 = arith.constant 2 : i32
+  %c16 = arith.constant 16 : i32
+  %zero = arith.constant 0.0 : f32
+  %padded = kaio.shared_alloc : !kaio.smem<16x8xf32, #kaio.layout<row_major, pad = 1>>
+  %swizzled = kaio.shared_alloc : !kaio.smem<16x32xf32, #kaio.layout<row_major, swizzle = <3, 2, 3>>>
+  %wide = kaio.shared_alloc : !kaio.smem<16x16xf32>
+  %b = kaio.frag_fill %zero : f32 -> !kaio.frag<b, m16n8k8, f32>
+  %z = kaio.frag_fill %zero : f32 -> !kaio.frag<acc, m16n8k8, f32>
+  %a0 = kaio.load_fragment %padded[%c0, %c0]
+      : !kaio.smem<16x8xf32, #kaio.layout<row_major, pad = 1>> -> !kaio.frag<a, m16n8k8, f32>
+  %a1 = kaio.load_fragment %swizzled[%c0, %c0]
+      : !kaio.smem<16x32xf32, #kaio.layout<row_major, swizzle = <3, 2, 3>>> -> !kaio.frag<a, m16n8k8, f32>
+  %a2 = kaio.load_fragment %wide[%c0, %c2]
+      : !kaio.smem<16x16xf32> -> !kaio.frag<a, m16n8k8, f32>
+  %d0 = kaio.mma %a0, %b, %z : !kaio.frag<a, m16n8k8, f32>,
+      !kaio.frag<b, m16n8k8, f32>, !kaio.frag<acc, m16n8k8, f32>
+  %d1 = kaio.mma %a1, %b, %d0 : !kaio.frag<a, m16n8k8, f32>,
+      !kaio.frag<b, m16n8k8, f32>, !kaio.frag<acc, m16n8k8, f32>
+  %d2 = kaio.mma %a2, %b, %d1 : !kaio.frag<a, m16n8k8, f32>,
+      !kaio.frag<b, m16n8k8, f32>, !kaio.frag<acc, m16n8k8, f32>
+  kaio.store_fragment %d2, %C[%c0, %c0] bounds [%c16, %c16] ld %c16
+      : !kaio.frag<acc, m16n8k8, f32>, !kaio.ptr<f32>
   kaio.return
 }

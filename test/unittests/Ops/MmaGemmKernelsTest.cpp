@@ -46,13 +46,14 @@ Elem toElem(GemmElem e) {
                                : Elem::BF16;
 }
 
-/// A value of `e` from u in [-1, 1): s8 and s32 over [-127, 127], f32
+/// A value of `e` from u in [-1, 1): s8 over [-128, 127], s32 over
+/// [-127, 127], f32
 /// inputs rounded to tf32 (the tensor cores' precision: products of them
 /// are exact in f32, so the reference does not depend on how the kernel
 /// rounds).
 double sample(Elem e, double u, bool tf32 = false) {
   if (e == Elem::S8 || e == Elem::S32)
-    return roundTo(e, 127 * u);
+    return roundTo(e, (e == Elem::S8 ? 128.5 : 127) * u);
   if (!tf32)
     return roundTo(e, u);
   float f = float(u);
@@ -255,6 +256,8 @@ std::vector<std::tuple<MmaGemmConfig, Shape>> cases() {
                          Bias::Columns}});
   out.push_back({tf32, {129, 24, 40, -1.0f, ops::Activation::Silu,
                         Bias::Rows}});
+  // K not a multiple of 4: tf32's last 16-byte chunk of a line is partial.
+  out.push_back({tf32, {33, 40, 38, 0.0f}});
   out.push_back({{GemmElem::S8, GemmElem::S32, false, true, true},
                  {256, 256, 256, 1.0f}});
   out.push_back({{GemmElem::S8, GemmElem::S32, false, true, true},

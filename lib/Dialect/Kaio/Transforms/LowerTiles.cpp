@@ -391,7 +391,8 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
     bool transpose = op.getTranspose();
     bool colMajor =
         transpose || tile.getLayout().getOrder() == MatrixOrder::col_major;
-    bool byMatrices = loadsByMatrices(frag, colMajor);
+    bool byMatrices = loadsByMatrices(frag, colMajor) &&
+                      (isPacked(frag) || matrixRowsStayWhole(op, tile));
     // B atoms side by side share one ldmatrix.x4: matrices 0-1 are atom j's
     // two k halves, 2-3 atom j + 1's.
     bool pairB = byMatrices && frag.getRole() == FragRole::b &&
@@ -436,6 +437,29 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
     // registers are already atom-major.
     rewriter.replaceOpWithMultiple(op, {regs});
     return success();
+  }
+
+  /// Whether the 16-byte rows ldmatrix would read of a tf32 or 8-bit
+  /// fragment are whole and aligned: a row-major tile layout whose rows
+  /// are 16-byte multiples, a swizzle (if any) that moves 16-byte units,
+  /// and a column index (constant, or known by its trailing zeros) at a
+  /// 16-byte boundary. Else the element-wise load, which any layout takes.
+  /// (16-bit fragments have only the ldmatrix form; the verifier holds
+  /// their tiles to the same.)
+  static bool matrixRowsStayWhole(LoadFragmentOp op, SmemType tile) {
+    LayoutAttr layout = tile.getLayout();
+    if (!layout || tile.isColumnMajor() || tile.getShape().size() != 2)
+      return false;
+    int64_t bytes =
+        std::max<int64_t>(1, tile.getElementType().getIntOrFloatBitWidth() / 8);
+    if (layout.isSwizzled() && layout.getSwizzleBase() < 4)
+      return false;
+    if ((tile.getRowStride() * bytes) % 16 != 0)
+      return false;
+    if (std::optional<int64_t> c = foldIndex(op.getCol()))
+      return (*c * bytes) % 16 == 0;
+    unsigned zeros = std::min(knownTrailingZeros(op.getCol()), 30u);
+    return ((int64_t(1) << zeros) * bytes) % 16 == 0;
   }
 
   /// `n` matrices of 8 rows x 16 bytes (one register each) of a fragment
@@ -490,7 +514,8 @@ struct LoadFragmentLowering : OpConversionPattern<LoadFragmentOp> {
     }
     // The atom's constant offset (dRow, dCol) from the op's indices. When
     // the op's index along the tile's rows is a constant (folded into the
-    // offset, so 0 here), the lane's column in the tile is below 16.
+    // offset, so 0 here), the lane's column in the tile is below 2 step
+    // (32 bytes).
     // A run-time index that is a multiple of 2^t (a warp's column, say)
     // leaves that much room for the steps.
     bool transposed = op.getTranspose();
