@@ -9,7 +9,8 @@
 #   cache's reader), run-args (kaio-run's command line and --arg parser),
 #   mlir-to-ptx (parse, verify, lower and print .mlir text; seeds: the
 #   examples; builds the compiler half in build-fuzz-mlir/), interpreter
-#   (what lowers runs in the interpreter, bounded; same seeds and build)
+#   (what lowers runs in the interpreter, bounded; same seeds and build).
+#   Every target is also seeded from the test inputs (scripts/fuzz-seeds.py).
 # KAIO_FUZZ_BUILD_DIR / KAIO_FUZZ_MLIR_BUILD_DIR name another instrumented
 # build to use instead: scripts/test.sh points both at its clang
 # ASan+UBSan build (build-asan-ubsan/), which has every target.
@@ -35,6 +36,13 @@ if [ "$target" = mlir-to-ptx ] || [ "$target" = interpreter ]; then
   [ -d "$root/test/fuzz/corpus/mlir-to-ptx" ] &&
     extra=("$root/test/fuzz/corpus/mlir-to-ptx")
 fi
+# And the seeds harvested from the test inputs (every case of the .mlir
+# tests, the signatures and kaio-run lines they spell; none for
+# cache-entry), as test/fuzz/replay.test replays them in every build.
+harvest=$build/seeds/$target
+rm -rf "$harvest"
+python3 "$root/scripts/fuzz-seeds.py" "$target" "$harvest" >&2
+extra+=("$harvest")
 cxx=$(command -v clang++-22 || command -v clang++ || true)
 [ -n "$cxx" ] || { echo "fuzz.sh: clang++ not found (apt install clang-22 libclang-rt-22-dev)" >&2; exit 2; }
 if [ ! -f "$build/build.ninja" ]; then

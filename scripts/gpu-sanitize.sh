@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # On a GPU host: NVIDIA compute-sanitizer (memcheck with leak checking,
 # racecheck, synccheck, initcheck) over KAIO's GPU tests: every library
-# kernel at ragged shapes against f64 references (KaioOpsTests), the
+# kernel at ragged shapes against f64 references (KaioOpsTests), every
+# example embedded and run against its reference (KaioEmbedTests: the
+# kaio-dialect GEMMs, attention, softmax, ... as users write them), the
 # runtime's end-to-end tests (KaioRuntimeTests). Logs go
 # to ${OUT:-sanitize-logs}/<tool>-<binary>.log; the last line says how many
 # runs were clean. Needs only the runtime-side binaries (no LLVM/MLIR):
@@ -18,6 +20,7 @@ nvidia-smi -L >/dev/null 2>&1 || { echo "gpu-sanitize: no GPU"; exit 2; }
 
 runs=(
   "ops:$build/test/unittests/KaioOpsTests/KaioOpsTests --gtest_filter=*RealGpu*"
+  "examples:$build/test/unittests/KaioEmbedTests/KaioEmbedTests --gtest_filter=*OnTheGpu*"
   "runtime:$build/test/unittests/Runtime/KaioRuntimeTests --gtest_filter=*RealGpu*"
 )
 clean=0 total=0
