@@ -1182,7 +1182,8 @@ BENCHMARK(BM_ElementwiseVsCopy<true>)
 /// times torch on the same ops (but RoPE), sizes and byte counts.
 enum class RowOp {
   Softmax, LogSoftmax, RmsNorm, LayerNorm, SwiGlu, GeluTanh, SoftmaxBwd,
-  CrossEntropy, ReduceSum, RmsNormBwd, LayerNormBwd, Rope, ReduceColsSum
+  CrossEntropy, ReduceSum, RmsNormBwd, LayerNormBwd, Rope, ReduceColsSum,
+  LogSoftmaxBwd, CrossEntropyBwd, ReduceMax, ReduceMin, Argmax
 };
 
 template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
@@ -1197,7 +1198,8 @@ template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
   const size_t count = size_t(rows * cols);
   auto x = DeviceBuffer<T>::allocate(*gpu.device, count);
   bool twoInputs = op == RowOp::SwiGlu || op == RowOp::SoftmaxBwd ||
-                   op == RowOp::RmsNormBwd || op == RowOp::LayerNormBwd;
+                   op == RowOp::LogSoftmaxBwd || op == RowOp::RmsNormBwd ||
+                   op == RowOp::LayerNormBwd;
   auto workspace = DeviceBuffer<float>::allocate(
       *gpu.device,
       size_t(std::max(kaio::ops::normBackwardWorkspaceElements(rows, cols),
@@ -1250,10 +1252,21 @@ template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
     case RowOp::SoftmaxBwd:
       return !gpu.library->softmaxBackward(
           mx, Matrix::rowMajor(std::as_const(*up).view(), rows, cols), mo);
+    case RowOp::LogSoftmaxBwd:
+      return !gpu.library->logSoftmaxBackward(
+          mx, Matrix::rowMajor(std::as_const(*up).view(), rows, cols), mo);
     case RowOp::CrossEntropy:
       return !gpu.library->crossEntropy(
           mx, Matrix::vector(std::as_const(*targets).view(), rows),
           Matrix::vector(stats->view(), rows));
+    case RowOp::CrossEntropyBwd:
+      // lse and dloss: the two halves of the f32 row statistics.
+      return !gpu.library->crossEntropyBackward(
+          mx, Matrix::vector(std::as_const(*targets).view(), rows),
+          Matrix::vector(std::as_const(*stats).view().subview(0, rows), rows),
+          Matrix::vector(std::as_const(*stats).view().subview(rows, rows),
+                         rows),
+          mo);
     case RowOp::RmsNormBwd:
     case RowOp::LayerNormBwd: {
       kaio::ops::NormBackwardOptions nb;
@@ -1284,8 +1297,16 @@ template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
           Matrix::rowMajor(sinT, maxPos, headDim / 2), cols / headDim);
     }
     case RowOp::ReduceSum:
-      return !gpu.library->reduceRows(mx, Matrix::vector(stats->view(), rows),
-                                      kaio::ops::Reduction::Sum);
+    case RowOp::ReduceMax:
+    case RowOp::ReduceMin:
+      return !gpu.library->reduceRows(
+          mx, Matrix::vector(stats->view(), rows),
+          op == RowOp::ReduceSum   ? kaio::ops::Reduction::Sum
+          : op == RowOp::ReduceMax ? kaio::ops::Reduction::Max
+                                   : kaio::ops::Reduction::Min);
+    case RowOp::Argmax:
+      return !gpu.library->argmaxRows(
+          mx, Matrix::vector(targets->view(), rows));
     case RowOp::ReduceColsSum: {
       kaio::ops::ReduceOptions ro;
       ro.workspace = Matrix::vector(
@@ -1307,13 +1328,12 @@ template <RowOp op, typename T> void BM_RowOpVsCopy(benchmark::State &state) {
     }
     // SwiGLU reads two matrices: the copy of one matrix moves 2/3 of its
     // bytes, so its time is scaled to the same traffic.
-    // Cross-entropy and the reduction only read theirs.
-    double matrices = twoInputs                      ? 3
-                      : op == RowOp::CrossEntropy ||
-                              op == RowOp::ReduceSum ||
-                              op == RowOp::ReduceColsSum
-                          ? 1
-                          : 2;
+    // Cross-entropy and the reductions only read theirs.
+    const bool readsOnly = op == RowOp::CrossEntropy ||
+                           op == RowOp::ReduceSum || op == RowOp::ReduceMax ||
+                           op == RowOp::ReduceMin || op == RowOp::Argmax ||
+                           op == RowOp::ReduceColsSum;
+    double matrices = twoInputs ? 3 : readsOnly ? 1 : 2;
     report(state, kaioMs, peerMs * matrices / 2,
            matrices * double(count) * sizeof(T), "byte/s");
   }
@@ -1353,15 +1373,32 @@ KAIO_ROW_BENCH(RmsNormBwd, float, "BM_RmsNormBwdF32VsCopy");
 KAIO_ROW_BENCH(RmsNormBwd, BFloat16, "BM_RmsNormBwdBF16VsCopy");
 KAIO_ROW_BENCH(LayerNormBwd, float, "BM_LayerNormBwdF32VsCopy");
 KAIO_ROW_BENCH(LayerNormBwd, BFloat16, "BM_LayerNormBwdBF16VsCopy");
+KAIO_ROW_BENCH(Rope, float, "BM_RopeF32VsCopy");
 KAIO_ROW_BENCH(Rope, BFloat16, "BM_RopeBF16VsCopy");
-BENCHMARK(BM_RowOpVsCopy<RowOp::CrossEntropy, BFloat16>)
-    ->Name("BM_CrossEntropyBF16VsCopy")
-    ->ArgNames({"rows", "cols"})
-    ->Args({4096, 131072})
-    ->Args({8192, 32768})
-    ->UseManualTime()
-    ->Iterations(1)
-    ->Unit(benchmark::kMillisecond);
+KAIO_ROW_BENCH(LogSoftmaxBwd, float, "BM_LogSoftmaxBwdF32VsCopy");
+KAIO_ROW_BENCH(LogSoftmaxBwd, BFloat16, "BM_LogSoftmaxBwdBF16VsCopy");
+KAIO_ROW_BENCH(ReduceMax, float, "BM_ReduceMaxF32VsCopy");
+KAIO_ROW_BENCH(ReduceMax, BFloat16, "BM_ReduceMaxBF16VsCopy");
+KAIO_ROW_BENCH(ReduceMin, float, "BM_ReduceMinF32VsCopy");
+KAIO_ROW_BENCH(ReduceMin, BFloat16, "BM_ReduceMinBF16VsCopy");
+KAIO_ROW_BENCH(Argmax, float, "BM_ArgmaxF32VsCopy");
+KAIO_ROW_BENCH(Argmax, BFloat16, "BM_ArgmaxBF16VsCopy");
+/// Cross-entropy over a vocabulary: 128k (4096 rows) and 32k (8192 rows).
+void vocabShapes(benchmark::internal::Benchmark *b) {
+  b->ArgNames({"rows", "cols"})
+      ->Args({4096, 131072})
+      ->Args({8192, 32768})
+      ->UseManualTime()
+      ->Iterations(1)
+      ->Unit(benchmark::kMillisecond);
+}
+#define KAIO_VOCAB_BENCH(OP, T, NAME)                                          \
+  BENCHMARK(BM_RowOpVsCopy<RowOp::OP, T>)->Name(NAME)->Apply(vocabShapes)
+KAIO_VOCAB_BENCH(CrossEntropy, float, "BM_CrossEntropyF32VsCopy");
+KAIO_VOCAB_BENCH(CrossEntropy, BFloat16, "BM_CrossEntropyBF16VsCopy");
+KAIO_VOCAB_BENCH(CrossEntropyBwd, float, "BM_CrossEntropyBwdF32VsCopy");
+KAIO_VOCAB_BENCH(CrossEntropyBwd, BFloat16, "BM_CrossEntropyBwdBF16VsCopy");
+#undef KAIO_VOCAB_BENCH
 #undef KAIO_ROW_BENCH
 
 /// GEMV (batch-1 decode) against a device copy of A: the kernel must read A
@@ -1431,6 +1468,9 @@ BENCHMARK(BM_GemvVsCopy<BFloat16>)
     ->Apply(gemvShapes);
 BENCHMARK(BM_GemvVsCopy<BFloat16, true>)
     ->Name("BM_GemvTransposedBF16VsCopy")
+    ->Apply(gemvShapes);
+BENCHMARK(BM_GemvVsCopy<float, true>)
+    ->Name("BM_GemvTransposedF32VsCopy")
     ->Apply(gemvShapes);
 
 /// FlashAttention forward (kaio::ops::Library::flashAttention) at a fixed

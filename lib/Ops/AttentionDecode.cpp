@@ -34,10 +34,24 @@ std::int64_t rowsOf(const AttentionTensor &q, const KVCache &c) {
   return c.k.heads ? q.heads / c.k.heads * q.seq : 0;
 }
 
-/// The decode kernel's blocks a kv head: one per 16 of its rows (the
-/// group's query heads x the query tokens; one mma tile each).
+/// Pages of 16-key multiples that are not 64-key ones: the variant that
+/// copies each 16-key part of a tile from its own page.
+bool pagePartsOf(const KVCache &c) {
+  return isPaged(c) && c.pageSize % kAttnBlockK != 0;
+}
+
+/// The query rows of a decode block: 16, or 32 (the `_r32` kernels) for
+/// more (decodeBlockRows).
+unsigned blockRowsOf(const AttentionTensor &q, const KVCache &c) {
+  return kernels::decodeBlockRows(rowsOf(q, c), unsigned(q.dim),
+                                  pagePartsOf(c));
+}
+
+/// The decode kernel's blocks a kv head: one per 16 or 32 of its rows (the
+/// group's query heads x the query tokens; one or two mma tiles a warp).
 std::int64_t rowBlocksOf(const AttentionTensor &q, const KVCache &c) {
-  return std::max<std::int64_t>((rowsOf(q, c) + 15) / 16, 1);
+  const std::int64_t per = blockRowsOf(q, c);
+  return std::max<std::int64_t>((rowsOf(q, c) + per - 1) / per, 1);
 }
 
 struct Split {
@@ -100,8 +114,9 @@ rt::Error kaio::ops::validateFlashDecode(const AttentionTensor &q,
   if (q.batch > 65535 || c.k.heads * rowBlocksOf(q, c) > 65535)
     return detail::invalid(
         kOp, "q",
-        "more than 65535 batches, or kv heads x 16-row blocks of their "
-        "query heads x tokens (" +
+        "more than 65535 batches, or kv heads x row blocks (of " +
+            std::to_string(blockRowsOf(q, c)) +
+            ") of their query heads x tokens (" +
             std::to_string(c.k.heads) + " x " +
             std::to_string(rowBlocksOf(q, c)) + ")");
   if (rt::Error e = detail::checkVector(kOp, "seqlens", c.seqlens, q.batch,
@@ -160,11 +175,9 @@ rt::Error Library::flashDecode(const AttentionTensor &q, const KVCache &c,
     return rt::Error::success();
   std::string suffix =
       std::string("_") + getDTypeName(q.dtype) + "_d" + std::to_string(q.dim);
-  // Pages of 16-key multiples that are not 64-key ones: the variant that
-  // copies each 16-key part of a tile from its own page.
-  const bool pageParts = isPaged(c) && c.pageSize % kAttnBlockK != 0;
-  rt::Expected<rt::Kernel *> decode =
-      impl_->kernel("flash_decode" + suffix + (pageParts ? "_p16" : ""));
+  rt::Expected<rt::Kernel *> decode = impl_->kernel(
+      "flash_decode" + suffix + (blockRowsOf(q, c) == 32 ? "_r32" : "") +
+      (pagePartsOf(c) ? "_p16" : ""));
   if (!decode)
     return decode.takeError().addContext(kOp);
   rt::Expected<rt::Kernel *> combine =

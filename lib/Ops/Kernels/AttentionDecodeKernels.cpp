@@ -6,8 +6,11 @@
 // a chunk of keys; the rows of its 16-row mma tile are the group's query
 // heads times the query tokens (GQA packs them: row = token * group +
 // head in group); more than 16 such rows (MQA, long GQA groups, several
-// tokens) take `row_blocks` blocks a head, block y = kv head * row_blocks
-// + the 16-row block. Per 64-key tile the block copies K and V (from the
+// tokens) take the `_r32` variants at head dims 64 and 128, whose warps
+// hold 32 rows (two 16-row atoms against the same keys: the head's keys
+// are read once for 32 rows), and `row_blocks` blocks a head (block y =
+// kv head * row_blocks + the 16- or 32-row block) past that. Per 64-key
+// tile the block copies K and V (from the
 // page the block table names, in a paged cache; the `_p16` variants, for
 // pages of a multiple of 16 keys but not of 64 — vLLM's 16 —, copy each
 // 16-key part of the tile from its own page) and warp w takes keys 16w ..
@@ -38,11 +41,16 @@ constexpr unsigned kKeyParts = kTileKeys / 16;
 /// `pageParts`: the `_p16` variant, for pages that are not a multiple of
 /// 64 keys (each 16-key part of a tile copied from its own page: four
 /// copies of K and of V a tile, and their page arithmetic, where the plain
-/// kernel has one).
-template <class T, unsigned D>
+/// kernel has one). `Rows`: a block's (and each warp's) query rows, 16 or
+/// 32 (`_r32`: Q's fragments then stay in shared memory at head dim 128,
+/// where 32 rows of them and of O would not fit the registers).
+template <class T, unsigned D, unsigned Rows = 16>
 void buildDecode(ModuleBuilder &mb, bool pageParts) {
+  static_assert(Rows == 16 || Rows == 32, "one or two 16-row atoms");
+  constexpr unsigned kAtomRows = Rows / 16;
   mb.kernel(
-      kernelName("flash_decode", typeName<T>(), D) + (pageParts ? "_p16" : ""),
+      kernelName("flash_decode", typeName<T>(), D) +
+          (Rows == 32 ? "_r32" : "") + (pageParts ? "_p16" : ""),
       {int32_t(32 * kAttnWarps)}, [pageParts](KernelBuilder &k) {
         auto q = tensorParam<Ptr<const T>>(k, "q");
         auto kc = tensorParam<Ptr<const T>>(k, "k_cache");
@@ -64,7 +72,7 @@ void buildDecode(ModuleBuilder &mb, bool pageParts) {
         U32 kvh = k.blockId(Dim::y) / rowBlocks,
             kvHeads = k.gridDim(Dim::y) / rowBlocks;
         // The block's first row of the group's rows.
-        U32 row0 = (k.blockId(Dim::y) % rowBlocks) * 16u;
+        U32 row0 = (k.blockId(Dim::y) % rowBlocks) * Rows;
         U32 splits = k.gridDim(Dim::x) * kAttnWarps;
         U32 rows = group * qLen;
         I32 sk = seqlens.load(b).as<int32_t>();
@@ -72,9 +80,9 @@ void buildDecode(ModuleBuilder &mb, bool pageParts) {
         Pred paged = (flags & uint32_t(kDecodePaged)) != 0u;
         Pred causal = (flags & uint32_t(kDecodeCausal)) != 0u;
 
-        // Q's rows (token, head in group) gathered into a 16-row tile.
-        Shared<T> qT = k.shared<T>({16, D});
-        k.for_(tid, 16u * D, 32u * kAttnWarps, [&](U32 idx) {
+        // Q's rows (token, head in group) gathered into a Rows-row tile.
+        Shared<T> qT = k.shared<T>({Rows, D});
+        k.for_(tid, Rows * D, 32u * kAttnWarps, [&](U32 idx) {
           U32 tileRow = idx / D, d = idx % D;
           U32 r = row0 + tileRow;
           U32 token = r / group, h = kvh * group + r % group;
@@ -82,18 +90,20 @@ void buildDecode(ModuleBuilder &mb, bool pageParts) {
           qT(tileRow, d) = q.at(b, h, token).load(d, in, 0.0f);
         });
         k.barrier();
-        // Q's fragments in registers up to head dim 128; at 256 (64
-        // registers) they are reloaded from the tile each step.
-        constexpr bool kQInShared = D > 128;
+        // Q's fragments in registers up to head dim 128 (64 with 32
+        // rows); past that (64 registers) they are reloaded from the tile
+        // each step.
+        constexpr bool kQInShared = D * kAtomRows > 128;
         Frag qf;
         if constexpr (!kQInShared)
           qf = qT.loadFragment(FragRole::a, kShape, 0u, 0u,
-                               FragTile{1, D / 16});
+                               FragTile{kAtomRows, D / 16});
         auto qFragment = [&](unsigned kk) {
           if constexpr (kQInShared)
-            return qT.loadFragment(FragRole::a, kShape, 0u, kk * 16);
+            return qT.loadFragment(FragRole::a, kShape, 0u, kk * 16,
+                                   FragTile{kAtomRows, 1});
           else
-            return qf.slice(0, kk, FragTile{1, 1});
+            return qf.slice(0, kk, FragTile{kAtomRows, 1});
         };
         I32 j0 = (split * keysPerSplit).as<int32_t>();
         I32 jEnd = min(j0 + keysPerSplit.as<int32_t>(), sk);
@@ -103,9 +113,11 @@ void buildDecode(ModuleBuilder &mb, bool pageParts) {
         auto aligned = CopyAlignment::Promised;
         const float ninf = -INFINITY;
         Frag zero = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
-                                      FragTile{1, D / 16});
-        Frag m = k.fragFill<float>(FragRole::acc, kShape, ninf, FragTile{1, 1});
-        Frag l = k.fragFill<float>(FragRole::acc, kShape, 0.0f, FragTile{1, 1});
+                                      FragTile{kAtomRows, D / 16});
+        Frag m = k.fragFill<float>(FragRole::acc, kShape, ninf,
+                                   FragTile{kAtomRows, 1});
+        Frag l = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
+                                   FragTile{kAtomRows, 1});
         U32 warpKey = warp * 16u;
         using State = std::tuple<Frag, Frag, Frag, Frag>;
         // Up to head dim 128 the next tile's copies fly while this one is
@@ -160,7 +172,7 @@ void buildDecode(ModuleBuilder &mb, bool pageParts) {
               k.barrier();
               // The warp's 16 keys of the tile.
               Frag s = k.fragFill<float>(FragRole::acc, kShape, 0.0f,
-                                         FragTile{1, 2});
+                                         FragTile{kAtomRows, 2});
               for (unsigned kk = 0; kk < D / 16; ++kk)
                 s = k.mma(qFragment(kk),
                           kT.loadFragmentTransposed(kShape, warpKey, kk * 16,
@@ -313,6 +325,8 @@ template <class T, unsigned D> void buildCombine(ModuleBuilder &mb) {
 template <class T, unsigned D> void buildDecodePair(ModuleBuilder &mb) {
   buildDecode<T, D>(mb, /*pageParts=*/false);
   buildDecode<T, D>(mb, /*pageParts=*/true);
+  if constexpr (D <= kDecodeMaxR32Dim)
+    buildDecode<T, D, 32>(mb, /*pageParts=*/false);
   buildCombine<T, D>(mb);
 }
 

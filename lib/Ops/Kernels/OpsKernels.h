@@ -317,7 +317,10 @@ enum DecodeFlags : std::uint32_t {
 ///     partial_lse): grid (splits, kv heads * row_blocks, batch), 32 *
 ///     kAttnWarps threads; a kv head's rows (kv_group * q_len) in 16-row
 ///     blocks, block y taking rows 16 (y % row_blocks) .. + 15 of head
-///     y / row_blocks; a paged cache's tensors index pages where others index
+///     y / row_blocks (`_r32`, head dims up to kDecodeMaxR32Dim, pages of
+///     64-key multiples or none: 32-row blocks, each warp holding two
+///     16-row atoms, so that a head's keys are read once for 32 rows —
+///     for more than 16 rows, MQA's say); a paged cache's tensors index pages where others index
 ///     batches (page_size a multiple of 64; of 16 for `_p16`, which copies
 ///     each 16-key part of a tile from its own page); warp w of split s
 ///     leaves partial s * kAttnWarps + w of each row in partial_o (f32
@@ -330,6 +333,15 @@ void buildAttentionDecodeKernels(builder::ModuleBuilder &mb);
 /// cp.async stages of flash_decode's key loop (head dims up to 128; 256
 /// has one).
 constexpr unsigned kDecodeStages = 2;
+/// The largest head dim with a 32-row decode kernel (`_r32`; at 256 its
+/// accumulators would not fit the registers).
+constexpr unsigned kDecodeMaxR32Dim = 128;
+/// The query rows (kv_group * q_len) a decode block holds: 32 with the
+/// `_r32` kernels, for more than 16 rows where they exist, else 16.
+constexpr unsigned decodeBlockRows(std::int64_t rows, unsigned dim,
+                                   bool pageParts) {
+  return rows > 16 && dim <= kDecodeMaxR32Dim && !pageParts ? 32 : 16;
+}
 /// Threads of a flash_decode_combine block (groups of D walking the
 /// partials side by side).
 constexpr unsigned kDecodeCombineThreads = 512;

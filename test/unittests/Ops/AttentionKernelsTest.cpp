@@ -434,6 +434,8 @@ public:
     uint32_t kvHeads = 2, group = 4, qLen = 1;
     bool paged = true, causal = false;
     uint32_t keysPerSplit = 128;
+    /// The 16-row kernel even where the host would take the 32-row one.
+    bool rows16 = false;
     interp::Profile *profile = nullptr;
   };
   void checkDecode(const DecodeProblem &p) {
@@ -465,9 +467,13 @@ public:
     uint32_t splitsPerBlock = (maxSeq + p.keysPerSplit - 1) / p.keysPerSplit;
     uint32_t splits = splitsPerBlock * kAttnWarps;
     uint32_t rows = p.group * p.qLen;
-    // 16-row blocks of a kv head's rows (block y = head * rowBlocks + the
-    // row block).
-    uint32_t rowBlocks = (rows + 15) / 16;
+    // Pages that are not whole 64-key tiles: the 16-key-part variant.
+    const bool pageParts = p.paged && page % 64;
+    // 16- or 32-row blocks of a kv head's rows (block y = head * rowBlocks
+    // + the row block), as the host picks them.
+    const uint32_t blockRows =
+        p.rows16 ? 16 : decodeBlockRows(rows, D, pageParts);
+    uint32_t rowBlocks = (rows + blockRows - 1) / blockRows;
 
     Device dev(**module);
     uint64_t aq = dev.upload(elem(), q), ak = dev.upload(elem(), k),
@@ -483,9 +489,9 @@ public:
              pl = dev.uploadF32(std::vector<float>(partials, 0.0f));
     uint32_t flags = (p.paged ? uint32_t(kDecodePaged) : 0u) |
                      (p.causal ? uint32_t(kDecodeCausal) : 0u);
-    // Pages that are not whole 64-key tiles: the 16-key-part variant.
-    std::string decode =
-        name("flash_decode") + (p.paged && page % 64 ? "_p16" : "");
+    std::string decode = name("flash_decode") +
+                         (blockRows == 32 ? "_r32" : "") +
+                         (pageParts ? "_p16" : "");
     interp::LaunchOptions launchOptions;
     launchOptions.profile = p.profile;
     auto r = dev.interp.launch(
@@ -759,8 +765,26 @@ TEST_P(AttentionKernelsTest, DecodeRowBlocksMqaAndLongGroups) {
   p.seqlens = {5, 200};
   p.kvHeads = 1;
   p.group = 32;
+  // MQA 32:1: one 32-row block (head dims 64 and 128; its shared
+  // accesses conflict-free like the 16-row kernel's), or two 16-row ones.
+  interp::Profile profile;
+  p.profile = &profile;
   checkDecode(p);
   ASSERT_FALSE(HasFatalFailure());
+  p.profile = nullptr;
+  for (const interp::KernelProfile &k : profile.kernels())
+    EXPECT_EQ(k.sharedTotal().bankConflicts(), 0u) << k.name;
+  EXPECT_TRUE(profile.find(name("flash_decode") + "_r32")) << "no _r32 run";
+  p.rows16 = true;
+  checkDecode(p);
+  ASSERT_FALSE(HasFatalFailure());
+  p.rows16 = false;
+  // 40 rows: a full 32-row block and one of 8 rows.
+  p.group = 40;
+  p.causal = true;
+  checkDecode(p);
+  ASSERT_FALSE(HasFatalFailure());
+  p.causal = false;
   p.seqlens = {70, 129};
   p.paged = false;
   p.kvHeads = 2;

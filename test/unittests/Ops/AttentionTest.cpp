@@ -357,24 +357,26 @@ TEST(FlashDecodeValidation, NamesTheArgument) {
   b.seqlens.dtype = DType::F32;
   EXPECT_EQ(check(q, b, opt), "flash_decode: seqlens: dtype f32 but must be "
                               "s32");
-  // More than 16 rows a kv head (6 query heads x 3 tokens): two 16-row
-  // blocks a head, which the splits (and so the workspace) count — 4 x 4 x
-  // 2 blocks of 5 splits.
+  // More than 16 rows a kv head (6 query heads x 3 tokens): one 32-row
+  // block a head (the _r32 kernel), which the splits (and so the
+  // workspace) count — 4 x 4 blocks of 10 splits (two 16-row blocks took
+  // 5 each).
   AttentionTensor many = fakeTensor(DType::BF16, 4, 3, 24, 128, 0x1000000);
   AttentionTensor manyO = fakeTensor(DType::BF16, 4, 3, 24, 128, 0x7000000);
   EXPECT_EQ(flashDecodeWorkspaceElements(many, c),
-            4 * 4 * 5 * 4 * 18 * 129);
+            4 * 4 * 10 * 4 * 18 * 129);
   DecodeOptions manyOpt = opt;
-  manyOpt.workspace = fakeMatrix(DType::F32, 1, 4 * 4 * 5 * 4 * 18 * 129,
+  manyOpt.workspace = fakeMatrix(DType::F32, 1, 4 * 4 * 10 * 4 * 18 * 129,
                                  0x8000000);
   EXPECT_EQ(messageOf(validateFlashDecode(many, c, manyO, manyOpt)), "");
-  // The grid's y: kv heads x row blocks at most 65535 (4 x 16385 here).
+  // The grid's y: kv heads x row blocks at most 65535 (4 x 16385 32-row
+  // blocks here).
   AttentionTensor mqa =
-      fakeTensor(DType::BF16, 4, 1, 4 * 16385 * 16, 128, 0x10000000);
+      fakeTensor(DType::BF16, 4, 1, 4 * 16385 * 32, 128, 0x10000000);
   e = validateFlashDecode(mqa, c, mqa, opt);
   ASSERT_TRUE(e);
   EXPECT_EQ(e.message(), "flash_decode: q: more than 65535 batches, or kv "
-                         "heads x 16-row blocks of their query heads x "
+                         "heads x row blocks (of 32) of their query heads x "
                          "tokens (4 x 16385)");
   DecodeOptions small = opt;
   small.workspace.cols = small.workspace.ld = 100;
@@ -429,8 +431,9 @@ TEST_P(FlashAttentionTest, DecodeLaunchesSplitsThenTheirMerge) {
   opt.workspace.cols = opt.workspace.ld = need - 1;
   EXPECT_TRUE(lib->flashDecode(q, c, o, opt));
   EXPECT_EQ(counters->launches, launches + 2);
-  // MQA: 32 query heads over each kv head (two 16-row blocks a head); the
-  // merge still takes a block per output row.
+  // MQA: 32 query heads over each kv head (one 32-row block a head: the
+  // _r32 kernel reads each head's keys once); the merge still takes a
+  // block per output row.
   AttentionTensor mq =
       AttentionTensor::bshd(view.subview(2 * cacheN, 2 * 64 * 64), 2, 1, 64, 64);
   AttentionTensor mo = AttentionTensor::bshd(
@@ -440,8 +443,21 @@ TEST_P(FlashAttentionTest, DecodeLaunchesSplitsThenTheirMerge) {
   e = lib->flashDecode(mq, c, mo, opt);
   ASSERT_FALSE(e) << e.message();
   EXPECT_EQ(counters->launches, launches + 4);
+  EXPECT_STREQ(counters->prevKernel, "flash_decode_f16_d64_r32");
+  EXPECT_EQ(counters->prevGrid[1], 2u);
   EXPECT_EQ(counters->lastGrid[0], 32u);
   EXPECT_EQ(counters->lastGrid[1], 2u);
+  // 16-key pages keep 16-row blocks (two a head).
+  c.k = AttentionTensor::bshd(view.subview(0, cacheN), 125, 16, 2, 64);
+  c.v = AttentionTensor::bshd(view.subview(cacheN, cacheN), 125, 16, 2, 64);
+  c.pageSize = 16;
+  c.blockTable = Matrix::rowMajor(s32->view().subview(0, 64), 2, 32);
+  need = flashDecodeWorkspaceElements(mq, c);
+  opt.workspace = Matrix::vector(f32->view().subview(0, need), need);
+  e = lib->flashDecode(mq, c, mo, opt);
+  ASSERT_FALSE(e) << e.message();
+  EXPECT_STREQ(counters->prevKernel, "flash_decode_f16_d64_p16");
+  EXPECT_EQ(counters->prevGrid[1], 4u);
 }
 
 /// flashAttentionBackward on fake buffers: causal, GQA 4:2, batch 2, 130
