@@ -71,7 +71,7 @@ def run_args_seeds():
     for path in test_files((".mlir", ".test")):
         with open(path, errors="replace") as f:
             for line in f:
-                m = re.search(r"RUN:.*?\bkaio-run\b(.*)", line)
+                m = re.search(r"RUN:.*?\bkaio-run(?![\w-])(.*)", line)
                 if not m:
                     continue
                 command = m.group(1).split("|")[0]

@@ -6,7 +6,8 @@
 # kaio-dialect GEMMs, attention, softmax, ... as users write them), the
 # runtime's end-to-end tests (KaioRuntimeTests). Logs go
 # to ${OUT:-sanitize-logs}/<tool>-<binary>.log; the last line says how many
-# runs were clean. Needs only the runtime-side binaries (no LLVM/MLIR):
+# runs were clean. Needs only the runtime-side binaries (no LLVM/MLIR; the
+# embedded examples' test is built where kaio-embed is, and skipped if absent):
 #
 #   scripts/gpu-sanitize.sh [BUILD_DIR]
 set -uo pipefail

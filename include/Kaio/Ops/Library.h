@@ -210,7 +210,8 @@ public:
   /// Flash decoding: o = attention of the q_len new tokens of q ([batch,
   /// q_len, heads, dim]) over a contiguous or paged KV cache (Attention.h),
   /// the keys split across blocks and the partials merged; GQA and MQA
-  /// (query heads a kv head times query tokens in 16-row blocks).
+  /// (query heads a kv head times query tokens in blocks of 16 rows, or of
+  /// 32 for more than 16 at head dims 64 and 128).
   rt::Error flashDecode(const AttentionTensor &q, const KVCache &cache,
                         const AttentionTensor &o, const DecodeOptions &options);
 

@@ -756,10 +756,13 @@ TEST_P(AttentionKernelsTest, DecodeContiguousGroupedCausalTokens) {
   checkDecode(p);
 }
 
-// MQA (32 query heads over one kv head: two 16-row blocks a head) and a
-// GQA group of 6 x 3 causal tokens (18 rows: a second block of 2 rows),
-// paged and contiguous: each block gathers its rows' queries, masks by its
-// rows' tokens and writes its rows' partials.
+// More than 16 rows a kv head: MQA (32 query heads over one kv head: one
+// 32-row block, or forced two 16-row ones), 40 rows (a full and a partial
+// 32-row block), a GQA group of 6 x 3 causal tokens (18 rows: one 32-row
+// block, or forced a second 16-row block of 2 rows), and MQA over 16-key
+// pages (the `_p16` kernel's 16-row blocks); paged and contiguous: each
+// block gathers its rows' queries, masks by its rows' tokens and writes
+// its rows' partials.
 TEST_P(AttentionKernelsTest, DecodeRowBlocksMqaAndLongGroups) {
   DecodeProblem p;
   p.seqlens = {5, 200};
@@ -792,6 +795,18 @@ TEST_P(AttentionKernelsTest, DecodeRowBlocksMqaAndLongGroups) {
   p.qLen = 3;
   p.causal = true;
   p.keysPerSplit = 64;
+  checkDecode(p);
+  ASSERT_FALSE(HasFatalFailure());
+  // The same through 16-row blocks (row 16 and 17 in a second block).
+  p.rows16 = true;
+  checkDecode(p);
+  ASSERT_FALSE(HasFatalFailure());
+  // MQA over 16-key pages: the 16-key-part kernel, two 16-row blocks.
+  p = DecodeProblem();
+  p.seqlens = {40, 75};
+  p.page = 16;
+  p.kvHeads = 1;
+  p.group = 32;
   checkDecode(p);
 }
 

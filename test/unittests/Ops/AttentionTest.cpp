@@ -1042,7 +1042,7 @@ TEST_P(FlashAttentionTest, DecodeMatchesAnF64ReferenceOnTheGpu) {
   // 2 sequences of 100 and 1000 keys in a pool of pages (reversed order),
   // one token each, bf16: 8 query heads over 2 kv heads in 64-key pages,
   // the same in vLLM's 16-key pages, and MQA (32 query heads over one kv
-  // head: two 16-row blocks).
+  // head: one 32-row block, the _r32 kernel).
   for (const auto &config :
        {std::tuple<std::int64_t, std::int64_t, std::int64_t>{64, 8, 2},
         {16, 8, 2},
