@@ -2,9 +2,11 @@
 """PyTorch's times for the operations kaio-bench measures, on the GPU host.
 
 Runs softmax, log_softmax, layer_norm, rms_norm, SwiGLU (F.silu(gate) *
-up), GELU (tanh), the softmax backward, the norms' backward (dx, dweight,
-dbias through autograd), row and column sums, cross-entropy (4096 x 128k
-and 8192 x 32k logits), torch.mv (GEMV) and a device-to-device copy (every
+up), GELU (tanh), the softmax and log-softmax backward, the norms'
+backward (dx, dweight, dbias through autograd), row sums, maxima, minima
+and argmax, column sums, cross-entropy and its backward (4096 x 128k and
+8192 x 32k logits), torch.mv on A and on A^T (GEMV and GEMV^T) and a
+device-to-device copy (every
 row op kaio-bench measures but RoPE, which torch does not have built in) at
 kaio-bench's sizes (32768 x 4096 and x 8192, and 4096 x 4096; f32 and
 bf16), timed with CUDA events after warm-up, median of 20 runs, and prints
@@ -115,6 +117,7 @@ def main():
             w = torch.randn(cols, device=args.device, dtype=dtype)
             b = torch.randn(cols, device=args.device, dtype=dtype)
             y = torch.softmax(x, -1)
+            ly = torch.log_softmax(x, -1)
             # op: (function, matrices moved)
             ops = {
                 "softmax": (lambda: torch.softmax(x, -1), 2),
@@ -125,42 +128,60 @@ def main():
                 "gelu_tanh": (lambda: F.gelu(x, approximate="tanh"), 2),
                 "softmax_bwd": (lambda: torch._softmax_backward_data(
                     up, y, -1, dtype), 3),
+                "log_softmax_bwd": (
+                    lambda: torch._log_softmax_backward_data(
+                        up, ly, -1, dtype), 3),
                 "rms_norm_bwd": (norm_backward(x, up, w, None), 3),
                 "layer_norm_bwd": (norm_backward(x, up, w, b), 3),
                 "reduce_sum": (lambda: x.sum(-1), 1),
+                "reduce_max": (lambda: x.amax(-1), 1),
+                "reduce_min": (lambda: x.amin(-1), 1),
+                "argmax": (lambda: x.argmax(-1), 1),
                 "reduce_cols_sum": (lambda: x.sum(0), 1),
             }
             copy_ms = median_ms(lambda: out.copy_(x), args.device)
             for op, (fn, matrices) in ops.items():
                 record(results, op, name, rows, cols, matrices,
                        x.element_size(), median_ms(fn, args.device), copy_ms)
-            del x, out, up, y
-        if dtype == torch.bfloat16:
-            for rows, cols in ([] if args.shapes else CROSS_ENTROPY_SHAPES):
-                logits = torch.randn(rows, cols, device=args.device,
-                                     dtype=dtype)
-                targets = torch.randint(0, cols, (rows,), device=args.device)
-                out = torch.empty_like(logits)
-                copy_ms = median_ms(lambda: out.copy_(logits), args.device)
-                ms = median_ms(lambda: F.cross_entropy(
-                    logits, targets, reduction="none"), args.device)
-                record(results, "cross_entropy", name, rows, cols, 1,
-                       logits.element_size(), ms, copy_ms)
-                del logits, out
+            del x, out, up, y, ly
+        # Cross-entropy in both dtypes.
+        for rows, cols in ([] if args.shapes else CROSS_ENTROPY_SHAPES):
+            logits = torch.randn(rows, cols, device=args.device,
+                                 dtype=dtype)
+            targets = torch.randint(0, cols, (rows,), device=args.device)
+            out = torch.empty_like(logits)
+            copy_ms = median_ms(lambda: out.copy_(logits), args.device)
+            ms = median_ms(lambda: F.cross_entropy(
+                logits, targets, reduction="none"), args.device)
+            record(results, "cross_entropy", name, rows, cols, 1,
+                   logits.element_size(), ms, copy_ms)
+            # The backward: dlogits = dloss (softmax - onehot), as
+            # autograd runs it (reads the logits, writes dlogits).
+            leaf = logits.detach().requires_grad_()
+            loss = F.cross_entropy(leaf, targets, reduction="none")
+            dloss = torch.ones_like(loss)
+            ms = median_ms(lambda: torch.autograd.grad(
+                loss, leaf, dloss, retain_graph=True), args.device)
+            record(results, "cross_entropy_bwd", name, rows, cols, 2,
+                   logits.element_size(), ms, copy_ms)
+            del logits, out, leaf, loss
         for m, k in ([] if args.shapes else GEMV_SHAPES):
             a = torch.randn(m, k, device=args.device, dtype=dtype)
             v = torch.randn(k, device=args.device, dtype=dtype)
             copy = torch.empty_like(a)
             copy_ms = median_ms(lambda: copy.copy_(a), args.device)
-            ms = median_ms(lambda: torch.mv(a, v), args.device)
+            vt = torch.randn(m, device=args.device, dtype=dtype)
             nbytes = a.numel() * a.element_size()
-            results.append({
-                "op": "gemv", "dtype": name, "rows": m, "cols": k,
-                "torch_ms": ms, "copy_ms": copy_ms / 2,
-                "torch_GBps": nbytes / ms / 1e6,
-                "copy_GBps": 2 * nbytes / copy_ms / 1e6,
-                "torch_vs_copy": copy_ms / 2 / ms,
-            })
+            for op, fn in (("gemv", lambda: torch.mv(a, v)),
+                           ("gemv_t", lambda: torch.mv(a.t(), vt))):
+                ms = median_ms(fn, args.device)
+                results.append({
+                    "op": op, "dtype": name, "rows": m, "cols": k,
+                    "torch_ms": ms, "copy_ms": copy_ms / 2,
+                    "torch_GBps": nbytes / ms / 1e6,
+                    "copy_GBps": 2 * nbytes / copy_ms / 1e6,
+                    "torch_vs_copy": copy_ms / 2 / ms,
+                })
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"device": str(torch.cuda.get_device_name(0))
