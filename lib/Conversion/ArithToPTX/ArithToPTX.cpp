@@ -455,9 +455,12 @@ struct SelectLowering : OpConversionPattern<arith::SelectOp> {
     Type type = t.getType();
     Value r;
     if (type.isInteger(1)) {
+      // One statement an op: the order of the IR (and of the PTX) must not
+      // depend on the compiler's order of evaluating arguments.
       Value nc = p.notOp(PTXType::pred, c);
-      r = p.orOp(PTXType::pred, p.andOp(PTXType::pred, c, t),
-                 p.andOp(PTXType::pred, nc, f));
+      Value onFalse = p.andOp(PTXType::pred, nc, f);
+      Value onTrue = p.andOp(PTXType::pred, c, t);
+      r = p.orOp(PTXType::pred, onTrue, onFalse);
     } else {
       PTXType pt = type.isF32()   ? PTXType::f32
                    : type.isF64() ? PTXType::f64
@@ -492,9 +495,11 @@ struct IntCastLowering : public ConversionPattern {
     bool isSigned = isa<arith::ExtSIOp, arith::IndexCastOp>(op);
     Value r;
     if (from.isInteger(1)) {
-      r = p.selp(getBitType(resultType),
-                 p.number(resultType, isSigned ? -1 : 1),
-                 p.number(resultType, 0), v);
+      // (The constants in a fixed order, not the compiler's argument
+      // order.)
+      Value zero = p.number(resultType, 0);
+      Value one = p.number(resultType, isSigned ? -1 : 1);
+      r = p.selp(getBitType(resultType), one, zero, v);
     } else if (to.isInteger(1)) {
       Value low = p.andOp(getBitType(v.getType()), v,
                           p.number(v.getType(), 1));
