@@ -9,6 +9,7 @@
 #include "ActivationReference.h"
 #include "DriverBackends.h"
 #include "OpsTestSupport.h"
+#include "Tf32Reference.h"
 
 #include "Kaio/Runtime/Cache.h"
 
@@ -1647,13 +1648,6 @@ TEST_P(GemmTest, Int8AndTf32MatchAReferenceOnTheGpu) {
   std::mt19937 rng(3);
   std::uniform_int_distribution<int> byte(-127, 127);
   std::uniform_real_distribution<float> unit(-1, 1);
-  auto tf32 = [](float x) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &x, 4);
-    bits = (bits + 0x1000u) & ~0x1FFFu;
-    std::memcpy(&x, &bits, 4);
-    return x;
-  };
   for (bool portable : {false, true})
     for (auto [m, n, k] : {std::array<int, 3>{130, 70, 96},
                            {257, 300, 512}, {17, 136, 48}}) {
@@ -1666,11 +1660,11 @@ TEST_P(GemmTest, Int8AndTf32MatchAReferenceOnTheGpu) {
       std::vector<std::int32_t> c0(mn);
       for (std::size_t i = 0; i < mk; ++i) {
         a8[i] = std::int8_t(byte(rng));
-        a32[i] = tf32(unit(rng));
+        a32[i] = kaio::test::roundToTf32(unit(rng));
       }
       for (std::size_t i = 0; i < nk; ++i) {
         b8[i] = std::int8_t(byte(rng));
-        b32[i] = tf32(unit(rng));
+        b32[i] = kaio::test::roundToTf32(unit(rng));
       }
       for (std::int32_t &x : c0)
         x = byte(rng) * 1000;

@@ -15,6 +15,7 @@
 
 #include "ActivationReference.h"
 #include "KernelTestSupport.h"
+#include "Tf32Reference.h"
 
 #include "Kaio/Interpreter/Profile.h"
 
@@ -54,14 +55,7 @@ Elem toElem(GemmElem e) {
 double sample(Elem e, double u, bool tf32 = false) {
   if (e == Elem::S8 || e == Elem::S32)
     return roundTo(e, (e == Elem::S8 ? 128.5 : 127) * u);
-  if (!tf32)
-    return roundTo(e, u);
-  float f = float(u);
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  bits = (bits + 0x1000u) & ~0x1FFFu;
-  std::memcpy(&f, &bits, 4);
-  return f;
+  return tf32 ? roundToTf32(float(u)) : roundTo(e, u);
 }
 
 class MmaGemmKernelsTest
