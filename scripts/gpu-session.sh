@@ -154,6 +154,14 @@ for s in "${steps[@]}"; do
     step bench-session26 60 "$build/bin/kaio-bench" --filter \
       'OpsGemmS8S32VsCublasLt/.*/portable:1|OpsGemmF32VsCublas/.*/full:3' \
       --json "$out/bench-session26.json"
+    # Session 27: every launch checks its pointers (the runtime's GPU test
+    # of the check: host, pinned, freed memory; then the Python overhead
+    # with the checks off, beside python-overhead above with them on).
+    step gpu-test-pointer-checks 20 "$build/test/unittests/Runtime/KaioRuntimeTests" \
+      --gtest_filter='*LaunchRefusesPointers*RealGpu*'
+    step python-overhead-unchecked 40 env KAIO_CHECK_POINTERS=0 PYTHONPATH="$root/python" \
+      KAIO_LIBRARY_DIR="$build/lib" "$py" "$root/bench/python_overhead.py" \
+      --json "$out/python-overhead-unchecked.json"
     step python 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       KAIO_EXAMPLES_DIR="$root/examples" "$py" "$root/test/Python/test_kaio.py" \
       TorchGpuTest -v

@@ -88,6 +88,7 @@ static Error queryProperties(DeviceState &state, int ordinal) {
   p.name = name;
   if (CUresult r = api.cuDeviceTotalMem(&p.totalMemory, state.device))
     return makeCudaError(api, r, "cuDeviceTotalMem", doing);
+  int pageable = 0;
   struct {
     int *field;
     CUdevice_attribute attr;
@@ -115,12 +116,14 @@ static Error queryProperties(DeviceState &state, int ordinal) {
       {&p.maxGridDim[0], CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X},
       {&p.maxGridDim[1], CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y},
       {&p.maxGridDim[2], CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z},
+      {&pageable, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS},
   };
   for (auto &a : attrs)
     if (CUresult r = api.cuDeviceGetAttribute(a.field, a.attr, state.device))
       return makeCudaError(api, r, "cuDeviceGetAttribute",
                            doing + " (attribute " + std::to_string(a.attr) +
                                ")");
+  p.pageableMemoryAccess = pageable != 0;
   // Pre-Volta drivers may report no opt-in; the default is then the limit.
   if (p.sharedMemPerBlockOptin < p.sharedMemPerBlock)
     p.sharedMemPerBlockOptin = p.sharedMemPerBlock;

@@ -68,6 +68,9 @@ std::unique_ptr<LoadedDriver> loadDriver(const std::string &path) {
   api.cuOccupancyMaxActiveClusters =
       reinterpret_cast<decltype(api.cuOccupancyMaxActiveClusters)>(
           dlsym(handle, "cuOccupancyMaxActiveClusters"));
+  api.cuPointerGetAttributes =
+      reinterpret_cast<decltype(api.cuPointerGetAttributes)>(
+          dlsym(handle, "cuPointerGetAttributes"));
   api.cuTensorMapEncodeTiled =
       reinterpret_cast<decltype(api.cuTensorMapEncodeTiled)>(
           dlsym(handle, "cuTensorMapEncodeTiled"));

@@ -61,6 +61,7 @@ enum : CUdevice_attribute {
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
   CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR = 81,
   CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR = 82,
+  CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS = 88,
   CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
 };
 
@@ -191,6 +192,10 @@ struct DriverApi {
   /// cluster dimension run at once.
   CUresult (*cuOccupancyMaxActiveClusters)(int *, CUfunction,
                                            const void *) = nullptr;
+  /// Optional (CUDA >= 9.2 for the attributes asked): what the driver knows
+  /// of an address (PointerCheck.cpp); null: pointers go unchecked.
+  CUresult (*cuPointerGetAttributes)(unsigned, int *, void **,
+                                     CUdeviceptr) = nullptr;
   /// Optional (CUDA >= 12): null when the driver lacks it. The enums
   /// (data type, interleave, swizzle, L2 promotion, OOB fill) are ints.
   CUresult (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *,

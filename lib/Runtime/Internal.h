@@ -82,6 +82,16 @@ private:
   bool pushed_ = false;
 };
 
+/// Whether a kernel on `state`'s device may use `ptr` (PointerCheck.cpp):
+/// InvalidValue "what: ..." if not. Null passes.
+Error checkPointer(DeviceState &state, CUdeviceptr ptr,
+                   const std::string &what);
+/// Whether `ptr` lies in a device mapping a check found usable on device
+/// `ordinal` (remembered process-wide; no driver call).
+bool isKnownDevicePointer(CUdeviceptr ptr, int ordinal);
+/// Forgets the mapping holding `ptr` (KAIO is freeing it).
+void forgetDevicePointer(CUdeviceptr ptr);
+
 struct KernelState {
   std::string name;
   CUfunction function = nullptr;

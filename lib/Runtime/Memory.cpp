@@ -164,6 +164,7 @@ void RawDeviceBuffer::reset() {
     // Nothing useful can be done with a failure in a destructor; the memory
     // goes with the context at worst.
     scope.enterForRelease();
+    forgetDevicePointer(ptr_);
     state_->api->cuMemFree(ptr_);
   }
   ptr_ = 0;

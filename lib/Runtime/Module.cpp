@@ -504,6 +504,22 @@ Error Kernel::launchArgs(const LaunchConfig &config, const KernelArg *args,
                          std::size_t numArgs) {
   if (Error e = checkArgs(args, numArgs))
     return e;
+  // A pointer the GPU cannot use would fault in the kernel and lose the
+  // context: refused before anything runs.
+  for (std::size_t i = 0; i < numArgs; ++i) {
+    const KernelArg &arg = args[i];
+    if (arg.kind != KernelArg::Kind::Pointer &&
+        arg.kind != KernelArg::Kind::UntypedPointer)
+      continue;
+    CUdeviceptr ptr;
+    std::memcpy(&ptr, arg.storage, sizeof(ptr));
+    if (!ptr || isKnownDevicePointer(ptr, module_->device->props.ordinal))
+      continue;
+    if (Error e = checkPointer(*module_->device, ptr,
+                               "argument " + std::to_string(i + 1) + " (" +
+                                   arg.typeStr() + ")"))
+      return e.addContext("launching kernel '" + kernel_->name + "'");
+  }
   // The driver's parameter array: on the stack for the kernels KAIO
   // writes (a launch is a hot path), on the heap past that.
   constexpr std::size_t kInline = 32;

@@ -112,6 +112,9 @@ Expected<TensorMap> encodeTensorMap(detail::DeviceState &device,
                                     const TensorMapDesc &desc) {
   if (Error e = validateTensorMap(desc))
     return e;
+  // TMA copies fault as a kernel would on an address the GPU cannot use.
+  if (Error e = detail::checkPointer(device, desc.address, "tensor map address"))
+    return e;
   const DriverApi *api = device.api;
   if (!api->cuTensorMapEncodeTiled)
     return Error::make(ErrorCode::Unsupported,

@@ -17,6 +17,7 @@
 
 #include <dlfcn.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,6 +296,7 @@ static void testOps(kaio_context ctx, FakeCudaCounters *fake) {
   enum { R = 5, C = 33 };
   kaio_devptr x = 0, y = 0, w = 0, rstd = 0, a = 0, b = 0, c = 0;
   kaio_matrix mx, my, mw, mrstd, ma, mb, mc, bad;
+  static float host_rows[R * C];
   int launches;
   CHECK_OK(kaio_malloc(ctx, R * C * 4, &x));
   CHECK_OK(kaio_malloc(ctx, R * C * 4, &y));
@@ -339,6 +341,14 @@ static void testOps(kaio_context ctx, FakeCudaCounters *fake) {
   CHECK_FAILS(kaio_rms_norm(ctx, &mx, &my, &mx, NULL, NULL, NULL, 1e-5f,
                             NULL),
               KAIO_ERROR_INVALID_VALUE, "weight");
+  /* Host memory where device memory belongs: refused before the launch
+     (which would fault on a GPU and lose the context). */
+  bad = my;
+  bad.data = (kaio_devptr)(uintptr_t)host_rows;
+  CHECK_FAILS(kaio_softmax(ctx, &mx, &bad, 1.0f, 0, 0, NULL),
+              KAIO_ERROR_INVALID_VALUE, "is not memory the GPU can use");
+  CHECK(strstr(kaio_last_error_message(), "softmax: launching kernel") !=
+        NULL);
   CHECK(fake->launches == launches);
 
   /* Valid calls launch the library's kernels. */
@@ -601,6 +611,12 @@ static void testCustomKernel(kaio_context ctx, const char *mlirPath,
   CHECK_FAILS(kaio_launch(module, "vector_add", kaio_dim3_make(4, 1, 1),
                           kaio_dim3_make(256, 1, 1), 0, NULL, NULL, 4),
               KAIO_ERROR_INVALID_VALUE, "kaio_launch: args: null");
+  args[1] = kaio_arg_any_ptr((kaio_devptr)(uintptr_t)hb);
+  CHECK_FAILS(kaio_launch(module, "vector_add", kaio_dim3_make(4, 1, 1),
+                          kaio_dim3_make(256, 1, 1), 0, NULL, args, 4),
+              KAIO_ERROR_INVALID_VALUE,
+              "argument 2 (ptr<?>): 0x");
+  args[1] = kaio_arg_any_ptr(b);
   CHECK(kaio_launch(module, "missing", kaio_dim3_make(1, 1, 1),
                     kaio_dim3_make(32, 1, 1), 0, NULL, args,
                     4) != KAIO_SUCCESS);

@@ -206,6 +206,15 @@ class OpsTest(unittest.TestCase):
         with self.assertRaises(ValueError) as e:
             ops.softmax(DLPackArray(self.x, device_type=1), out=self.x)
         self.assertIn("device type 1", str(e.exception))
+        # An array claiming host memory as the GPU's: refused before the
+        # launch (which would fault and lose the context).
+        host = np.ones((5, 33), np.float32)
+
+        class HostMemory:
+            ptr, shape = host.ctypes.data, host.shape
+        with self.assertRaises(kaio.KaioValueError) as e:
+            ops.softmax(CudaArrayInterface(HostMemory), out=self.x)
+        self.assertIn("is not memory the GPU can use", str(e.exception))
         self.assertNothingLaunched()
 
     def test_ops_launch_their_kernels(self):

@@ -45,6 +45,9 @@ struct DeviceProperties {
   int maxThreadsPerSm = 0;
   int maxBlockDim[3] = {0, 0, 0};
   int maxGridDim[3] = {0, 0, 0};
+  /// Kernels may read pageable host memory (HMM or ATS:
+  /// CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS).
+  bool pageableMemoryAccess = false;
 
   /// 75 for sm_75, 90 for sm_90.
   int computeCapability() const { return ccMajor * 10 + ccMinor; }
@@ -76,6 +79,19 @@ public:
 
   CUdevice rawDevice() const;
   CUcontext rawContext() const;
+
+  /// Whether kernels on this device may use `ptr`, as every launch checks
+  /// its pointer arguments (docs/runtime.md, "Launching"): memory of this
+  /// device (its primary context's), another device's it has access to,
+  /// pinned, registered or managed memory, and on a device that reads
+  /// pageable host memory any address the driver does not know. Otherwise
+  /// InvalidValue "what: ..." saying what the address is (unknown to the
+  /// driver: a host pointer?, another device's memory, ...); a failing
+  /// query is a Driver error. Null passes (optional arguments), as does
+  /// anything when $KAIO_CHECK_POINTERS is "0". Device mappings once found
+  /// usable are remembered, so checking them again asks the driver
+  /// nothing.
+  Error checkPointer(CUdeviceptr ptr, const std::string &what) const;
 
   /// For runtime internals: shared with every object created from it.
   const std::shared_ptr<detail::DeviceState> &state() const { return state_; }

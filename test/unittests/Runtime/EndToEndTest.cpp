@@ -365,6 +365,97 @@ TEST_P(EndToEndTest, SeveralDevices) {
             std::string::npos);
 }
 
+// A kernel given an address its GPU cannot use would fault and lose the
+// context: every launch checks its pointers first.
+TEST_P(EndToEndTest, LaunchRefusesPointersTheGpuCannotUse) {
+  Module mod = loadVectorAdd();
+  Kernel k = unwrap(mod.getKernel("vector_add"));
+  const std::uint32_t n = 256;
+  std::vector<float> host(n, 1.0f);
+  auto a = unwrap(DeviceBuffer<float>::fromHost(*device, host));
+  auto c = unwrap(DeviceBuffer<float>::allocate(*device, n));
+  ASSERT_OK(k.launch(cover(n, 128), a, a, c, n));
+  FakeCudaCounters *counters = isFake() ? getFakeCounters() : nullptr;
+  // Buffers already checked are remembered: launching over them (or views
+  // into them) asks the driver nothing.
+  int queries = counters ? counters->pointerQueries : 0;
+  ASSERT_OK(k.launch(cover(n, 128), a, DeviceView<const float>(a.ptr() + 4, n - 1),
+                     c, n - 1));
+  if (counters)
+    EXPECT_EQ(counters->pointerQueries, queries);
+  EXPECT_EQ(unwrap(c.toHost())[n - 2], 2.0f);
+  // A view of nothing past the end of an allocation passes.
+  DeviceView<const float> tail = DeviceView<const float>(a.ptr(), n).subview(n, 0);
+  ASSERT_OK(k.launch(cover(1, 128), tail, tail, c, 0u));
+
+  // Host memory: pinned is the GPU's to read; malloc'ed is not (unless the
+  // GPU reads pageable memory, as with HMM or ATS).
+  auto pinned = unwrap(PinnedHostBuffer<float>::allocate(*device, n));
+  std::fill(pinned.begin(), pinned.end(), 3.0f);
+  DeviceView<const float> pinnedView(
+      CUdeviceptr(reinterpret_cast<std::uintptr_t>(pinned.data())), n);
+  ASSERT_OK(k.launch(cover(n, 128), a, pinnedView, c, n));
+  ASSERT_OK(device->synchronize());
+  EXPECT_EQ(unwrap(c.toHost())[n - 1], 4.0f);
+  int launches = counters ? counters->launches : 0;
+  DeviceView<const float> hostView(
+      CUdeviceptr(reinterpret_cast<std::uintptr_t>(host.data())), n);
+  Error e = k.launch(cover(n, 128), a, hostView, c, n);
+  if (device->properties().pageableMemoryAccess) {
+    EXPECT_FALSE(e) << e.message();
+  } else {
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e.code(), ErrorCode::InvalidValue);
+    EXPECT_NE(e.message().find("launching kernel 'vector_add': argument 2 "
+                               "(ptr<const f32>): 0x"),
+              std::string::npos)
+        << e.message();
+    EXPECT_NE(e.message().find("is not memory the GPU can use"),
+              std::string::npos)
+        << e.message();
+    if (counters)
+      EXPECT_EQ(counters->launches, launches);
+  }
+  // A freed buffer is forgotten: its address is no longer the GPU's.
+  CUdeviceptr stale;
+  {
+    auto gone = unwrap(DeviceBuffer<float>::allocate(*device, 1 << 20));
+    stale = gone.ptr();
+    ASSERT_OK(k.launch(cover(1, 32), gone, gone, gone, 1u));
+    ASSERT_OK(device->synchronize());
+  }
+  if (counters) {
+    Error freed = k.launch(cover(1, 32), a, a,
+                           DeviceView<float>(stale + 64, 1), 1u);
+    ASSERT_TRUE(freed);
+    EXPECT_NE(freed.message().find("argument 3 (ptr<f32>)"), std::string::npos)
+        << freed.message();
+  }
+  // Another device's memory.
+  if (unwrap(getDeviceCount()) >= 2) {
+    Device other = unwrap(Device::open(1));
+    auto theirs = unwrap(DeviceBuffer<float>::allocate(other, n));
+    Error foreign = k.launch(cover(n, 128), a, a, theirs, n);
+    ASSERT_TRUE(foreign);
+    EXPECT_NE(foreign.message().find("argument 3 (ptr<f32>): 0x"),
+              std::string::npos)
+        << foreign.message();
+    EXPECT_NE(foreign.message().find("is memory of device 1, not of device 0 "
+                                     "where the kernel runs (and it has no "
+                                     "access to it)"),
+              std::string::npos)
+        << foreign.message();
+    // Checked through the Device too, naming what the caller says.
+    Error direct = device->checkPointer(theirs.ptr(), "out");
+    ASSERT_TRUE(direct);
+    EXPECT_EQ(direct.message().rfind("out: 0x", 0), 0u) << direct.message();
+  }
+  EXPECT_FALSE(device->checkPointer(0, "absent"));
+  // The device still works.
+  ASSERT_OK(k.launch(cover(n, 128), a, a, c, n));
+  EXPECT_EQ(unwrap(c.toHost())[0], 2.0f);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, EndToEndTest,
                          ::testing::Values(Backend::Real, Backend::Fake),
                          backendName);

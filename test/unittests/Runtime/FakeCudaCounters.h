@@ -43,6 +43,8 @@ typedef struct FakeCudaCounters {
   unsigned lastGemmK, lastGemmKPerSplit;
   /* The box of the last tensor map encoded (unused dimensions 0). */
   unsigned lastTensorMapBox[5];
+  /* cuPointerGetAttributes calls (the runtime's pointer checks). */
+  int pointerQueries;
 } FakeCudaCounters;
 
 #ifdef __cplusplus

@@ -98,6 +98,7 @@ thread_local std::vector<CUcontext> contextStack;
 // may drive the fake from many threads (ConcurrencyTest under TSan).
 std::recursive_mutex mutex;
 std::map<CUdeviceptr, std::pair<std::size_t, int>> allocations; // size, dev
+std::map<std::uintptr_t, std::size_t> hostAllocations;            // pinned
 
 int deviceCount() {
   const char *env = std::getenv("FAKE_CUDA_DEVICE_COUNT");
@@ -287,6 +288,7 @@ API CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) { FAULT_POINT("c
   case 75: *v = d == 0 ? 8 : 9; break;
   case 76: *v = 0; break;
   case 81: *v = sharedPerSM(d); break;
+  case 88: *v = std::getenv("FAKE_CUDA_PAGEABLE_ACCESS") ? 1 : 0; break;
   case 97: *v = optinShared(d); break;
   default: return InvalidValue;
   }
@@ -424,12 +426,59 @@ API CUresult cuMemHostAlloc(void **p, std::size_t bytes, unsigned) { FAULT_POINT
   if (!current())
     return InvalidContext;
   *p = std::malloc(bytes);
+  hostAllocations[reinterpret_cast<std::uintptr_t>(*p)] = bytes;
   ++counters.liveHostAllocations;
   return Success;
 }
 API CUresult cuMemFreeHost(void *p) { API_LOCK;
+  hostAllocations.erase(reinterpret_cast<std::uintptr_t>(p));
   std::free(p);
   --counters.liveHostAllocations;
+  return Success;
+}
+/// What the driver knows of an address: device memory (allocated with
+/// cuMemAlloc in its device's primary context; the current context has
+/// access to its own device's only: no peer access) or pinned host memory
+/// (at the same address on the GPU); anything else reads as NULL values
+/// (memory type 0), as the driver's does.
+API CUresult cuPointerGetAttributes(unsigned n, int *attrs, void **data,
+                                    CUdeviceptr p) {
+  FAULT_POINT("cuPointerGetAttributes");
+  ++counters.pointerQueries;
+  unsigned type = 0, access = 0;
+  int ordinal = 0;
+  CUcontext context = nullptr;
+  CUdeviceptr start = 0, devicePointer = 0;
+  std::size_t size = 0;
+  auto dev = allocations.upper_bound(p);
+  auto host = hostAllocations.upper_bound(p);
+  if (dev != allocations.begin() &&
+      p < std::prev(dev)->first + std::prev(dev)->second.first) {
+    --dev;
+    type = 2, ordinal = dev->second.second, context = &contexts[ordinal];
+    start = dev->first, size = dev->second.first, devicePointer = p;
+    access = current() && current()->device == ordinal ? 3 : 0;
+  } else if (host != hostAllocations.begin() &&
+             p < std::prev(host)->first + std::prev(host)->second) {
+    type = 1, devicePointer = p, access = 3;
+  }
+  for (unsigned i = 0; i < n; ++i) {
+    switch (attrs[i]) {
+    case 1: *static_cast<CUcontext *>(data[i]) = context; break;
+    case 2: *static_cast<unsigned *>(data[i]) = type; break;
+    case 3:
+      if (!devicePointer)
+        return InvalidValue;
+      *static_cast<CUdeviceptr *>(data[i]) = devicePointer;
+      break;
+    case 8: *static_cast<unsigned *>(data[i]) = 0; break;
+    case 9: *static_cast<int *>(data[i]) = ordinal; break;
+    case 16: *static_cast<unsigned *>(data[i]) = access; break;
+    case 18: *static_cast<std::size_t *>(data[i]) = size; break;
+    case 19: *static_cast<CUdeviceptr *>(data[i]) = start; break;
+    default: return InvalidValue;
+    }
+  }
   return Success;
 }
 #define DEV(p) reinterpret_cast<void *>(p)

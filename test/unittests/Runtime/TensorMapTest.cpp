@@ -97,6 +97,27 @@ TEST_F(TensorMapFakeDriverTest, EncodesThroughTheDriver) {
   int before = counters->tensorMapsEncoded;
   TensorMapDesc d = matrixMap();
   d.oobNaN = true;
+  // The address must be memory of the device (a made-up one is refused
+  // before the driver encodes anything, as is device 0's memory).
+  Error unknown = makeTensorMap(dev, d).takeError();
+  ASSERT_TRUE(unknown);
+  EXPECT_EQ(unknown.code(), ErrorCode::InvalidValue);
+  EXPECT_NE(unknown.message().find("tensor map address: 0x10000 is not memory "
+                                   "the GPU can use"),
+            std::string::npos)
+      << unknown.message();
+  Expected<Device> dev0 = Device::open(0);
+  ASSERT_TRUE(dev0);
+  Expected<DeviceBuffer<Half>> other = DeviceBuffer<Half>::allocate(*dev0, 7200);
+  ASSERT_TRUE(other);
+  d.address = other->ptr();
+  EXPECT_NE(messageOf(makeTensorMap(dev, d).takeError())
+                .find("is memory of device 0, not of device 1"),
+            std::string::npos);
+  EXPECT_EQ(counters->tensorMapsEncoded, before);
+  Expected<DeviceBuffer<Half>> matrix = DeviceBuffer<Half>::allocate(dev, 7200);
+  ASSERT_TRUE(matrix);
+  d.address = matrix->ptr();
   // On a thread with no current context (the driver answers
   // CUDA_ERROR_INVALID_CONTEXT there): makeTensorMap enters the device's.
   std::optional<Expected<TensorMap>> encoded;
