@@ -7,6 +7,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cctype>
+#include <cstdio>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -91,4 +93,53 @@ bool kaio::checkInputFilesForKnownParserCrashes(int argc, char **argv) {
     }
   }
   return true;
+}
+
+bool kaio::checkStdinForKnownParserCrashes() {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> input = MemoryBuffer::getSTDIN();
+  if (!input)
+    return true; // the tool reports the read error itself
+  StringRef text = (*input)->getBuffer();
+  std::string error = findKnownParserCrash(text, "<stdin>");
+  if (!error.empty()) {
+    errs() << error;
+    return false;
+  }
+  // The bytes back as standard input: an unlinked temporary file at offset
+  // 0 behind descriptor 0 (the tool reads it as it would have the pipe).
+  std::FILE *copy = std::tmpfile();
+  if (!copy || std::fwrite(text.data(), 1, text.size(), copy) != text.size() ||
+      std::fflush(copy) != 0 || std::fseek(copy, 0, SEEK_SET) != 0 ||
+      ::dup2(::fileno(copy), STDIN_FILENO) < 0) {
+    errs() << "error: cannot buffer standard input for the input check\n";
+    return false;
+  }
+  std::fclose(copy);
+  std::clearerr(stdin);
+  return true;
+}
+
+bool kaio::readsStandardInput(int argc, char **argv) {
+  bool positional = false;
+  for (int i = 1; i < argc; ++i) {
+    StringRef arg = argv[i];
+    if (arg == "-")
+      continue;
+    if (arg == "-o") {
+      ++i;
+      continue;
+    }
+    if (arg == "--") {
+      positional |= i + 1 < argc && StringRef(argv[i + 1]) != "-";
+      break;
+    }
+    if (arg.starts_with("-")) {
+      StringRef name = arg.ltrim('-');
+      if (name.starts_with("help") || name == "version" || name == "h")
+        return false;
+      continue;
+    }
+    positional = true;
+  }
+  return !positional;
 }

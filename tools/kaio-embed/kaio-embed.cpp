@@ -436,6 +436,13 @@ int main(int argc, char **argv) {
       errs() << "kaio-embed: " << error << "\n";
       return 1;
     }
+    // Standard input ("-") was not checked with the named files.
+    if (std::string crash = kaio::findKnownParserCrash(
+            file->getBuffer(), file->getBufferIdentifier());
+        !crash.empty()) {
+      errs() << crash;
+      return 1;
+    }
     // One source manager per file: the parser reads its main buffer.
     SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());

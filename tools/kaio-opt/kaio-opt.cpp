@@ -14,6 +14,14 @@ int main(int argc, char **argv) {
   kaio::registerAllDialects(registry);
   kaio::registerAllPasses();
   std::vector<char *> args = kaio::withoutOpDumpsOnDiagnostics(argc, argv);
+  auto [input, output] = mlir::registerAndParseCLIOptions(
+      int(args.size()), args.data(), "KAIO optimizer driver\n", registry);
+  // Standard input too, when it is the input (not for --show-dialects or
+  // --list-passes, which read nothing).
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  if (input == "-" && !config.shouldShowDialects() &&
+      !config.shouldListPasses() && !kaio::checkStdinForKnownParserCrashes())
+    return 1;
   return mlir::asMainReturnCode(mlir::MlirOptMain(
-      int(args.size()), args.data(), "KAIO optimizer driver\n", registry));
+      int(args.size()), args.data(), input, output, registry));
 }

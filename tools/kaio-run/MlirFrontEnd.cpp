@@ -25,6 +25,8 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <iostream>
@@ -75,7 +77,20 @@ Error interpret(const RunOptions &opts, std::vector<HostArg> &args) {
     kaio::formatDiagnostic(d, diag);
     return success();
   });
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(opts.input, &context);
+  // Read here (a file or, for "-", standard input) so that the text is
+  // checked for what MLIR's parser would crash on first.
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFileOrSTDIN(opts.input);
+  if (!file)
+    return Error::make(ErrorCode::Io, "cannot read '" + opts.input +
+                                          "': " + file.getError().message());
+  std::string crash = kaio::findKnownParserCrash(
+      (*file)->getBuffer(), (*file)->getBufferIdentifier());
+  if (!crash.empty())
+    return Error::make(ErrorCode::Parse, crash);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   kaio::CompileOptions options;
   options.chip = opts.chip;
   if (!module || failed(kaio::lowerToPTXDialect(*module, options)))

@@ -7,7 +7,9 @@
 
 int main(int argc, char **argv) {
   // Input MLIR's own parser would crash on: a located error instead.
-  if (!kaio::checkInputFilesForKnownParserCrashes(argc, argv))
+  if (!kaio::checkInputFilesForKnownParserCrashes(argc, argv) ||
+      (kaio::readsStandardInput(argc, argv) &&
+       !kaio::checkStdinForKnownParserCrashes()))
     return 1;
   kaio::registerAllTranslations();
   std::vector<char *> args = kaio::withoutOpDumpsOnDiagnostics(argc, argv);

@@ -24,8 +24,23 @@ std::string findKnownParserCrash(llvm::StringRef source,
 
 /// The same for each input file named on a tool's command line (arguments
 /// that are existing regular files); prints the error and returns false on
-/// the first hit. Standard input is not checked.
+/// the first hit. Standard input: checkStdinForKnownParserCrashes.
 bool checkInputFilesForKnownParserCrashes(int argc, char **argv);
+
+/// For a tool about to read its input from standard input: reads it whole,
+/// checks it as "<stdin>" (printing the error and returning false on a
+/// hit), and gives the same bytes back as standard input (a temporary
+/// file), so the tool reads what it would have. Call it only when the tool
+/// will read standard input: it blocks until the input ends.
+bool checkStdinForKnownParserCrashes();
+
+/// Whether a tool parsing its command line as mlir-translate does (one
+/// positional input, "-" or none for standard input; `-o` taking the next
+/// argument) reads standard input: no positional argument but "-", and no
+/// `--help` or `--version` (which print and exit). An option taking its
+/// value as the next argument reads as a positional one: a missed check,
+/// never a read the tool would not make.
+bool readsStandardInput(int argc, char **argv);
 
 } // namespace kaio
 
