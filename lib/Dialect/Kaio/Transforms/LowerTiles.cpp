@@ -12,7 +12,6 @@
 #include "Kaio/Dialect/Kaio/Transforms/Passes.h"
 #include "TileEmitter.h"
 #include "TilePatterns.h"
-#include "WarpgroupTilePatterns.h"
 
 #include "Kaio/Dialect/Kaio/IR/KaioOps.h"
 #include "Kaio/Dialect/PTX/IR/PTXOps.h"

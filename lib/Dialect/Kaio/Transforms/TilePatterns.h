@@ -1,7 +1,7 @@
 //===- TilePatterns.h - kaio-lower-tiles' pattern groups ----------*- C++ -*-===//
 //
 // The groups of patterns kaio-lower-tiles (LowerTiles.cpp) applies besides
-// its fragment ones.
+// its mma.sync fragment ones: the copies' and the sm_90a tile ops'.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +17,16 @@ namespace kaio {
 void populateAsyncCopyPatterns(const mlir::TypeConverter &converter,
                                mlir::RewritePatternSet &patterns,
                                mlir::ConversionTarget &target);
+
+/// Adds the lowering of kaio.mbarrier_{init,arrive,wait},
+/// kaio.warpgroup_{mma,wait}, kaio.setmaxnreg, kaio.fence_proxy_async and
+/// kaio.tma_store_wait to ptx ops (shared addresses stay
+/// kaio.shared_address for convert-kaio-to-ptx) and marks those ops illegal
+/// (WarpgroupTilePatterns.cpp). `converter` turns fragments into their
+/// registers.
+void populateWarpgroupTilePatterns(const mlir::TypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns,
+                                   mlir::ConversionTarget &target);
 } // namespace kaio
 
 #endif // KAIO_LIB_DIALECT_KAIO_TRANSFORMS_TILEPATTERNS_H

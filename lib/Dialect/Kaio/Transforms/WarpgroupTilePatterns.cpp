@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "WarpgroupTilePatterns.h"
+#include "TilePatterns.h"
 
 #include "Kaio/Dialect/Kaio/IR/KaioOps.h"
 #include "Kaio/Dialect/PTX/IR/PTXOps.h"
