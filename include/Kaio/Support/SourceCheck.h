@@ -31,7 +31,8 @@ bool checkInputFilesForKnownParserCrashes(int argc, char **argv);
 /// checks it as "<stdin>" (printing the error and returning false on a
 /// hit), and gives the same bytes back as standard input (a temporary
 /// file), so the tool reads what it would have. Call it only when the tool
-/// will read standard input: it blocks until the input ends.
+/// will read standard input: it blocks until the input ends. A terminal is
+/// left alone (someone typing; the tool says it waits for them).
 bool checkStdinForKnownParserCrashes();
 
 /// Whether a tool parsing its command line as mlir-translate does (one
