@@ -118,6 +118,8 @@ enum : unsigned {
   X(cuDeviceGetAttribute, "cuDeviceGetAttribute",                              \
     CUresult(int *, CUdevice_attribute, CUdevice))                             \
   X(cuDeviceTotalMem, "cuDeviceTotalMem_v2", CUresult(size_t *, CUdevice))     \
+  X(cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer",                            \
+    CUresult(int *, CUdevice, CUdevice))                                       \
   X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain",                      \
     CUresult(CUcontext *, CUdevice))                                           \
   X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2",                 \

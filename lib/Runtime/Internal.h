@@ -86,11 +86,11 @@ private:
 /// InvalidValue "what: ..." if not. Null passes.
 Error checkPointer(DeviceState &state, CUdeviceptr ptr,
                    const std::string &what);
-/// Whether `ptr` lies in a device mapping a check found usable on device
+/// Whether `ptr` is a device pointer a check found usable on device
 /// `ordinal` (remembered process-wide; no driver call).
 bool isKnownDevicePointer(CUdeviceptr ptr, int ordinal);
-/// Forgets the mapping holding `ptr` (KAIO is freeing it).
-void forgetDevicePointer(CUdeviceptr ptr);
+/// Forgets the pointers into [begin, begin + bytes) (KAIO is freeing it).
+void forgetDevicePointers(CUdeviceptr begin, std::size_t bytes);
 
 struct KernelState {
   std::string name;

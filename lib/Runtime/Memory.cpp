@@ -164,7 +164,7 @@ void RawDeviceBuffer::reset() {
     // Nothing useful can be done with a failure in a destructor; the memory
     // goes with the context at worst.
     scope.enterForRelease();
-    forgetDevicePointer(ptr_);
+    forgetDevicePointers(ptr_, bytes_);
     state_->api->cuMemFree(ptr_);
   }
   ptr_ = 0;

@@ -10,17 +10,20 @@
 //    buffer, a made-up value), unless the device reads pageable host memory
 //    (HMM, ATS). The end of this device's allocation passes (a view of no
 //    elements), so a freed buffer right behind a live one goes unnoticed;
-//  - device memory of another GPU the context has no access to (peer
-//    access, or VMM and pool memory granted with cuMemSetAccess, pass);
+//  - device memory of another GPU this one cannot reach (peer access
+//    impossible between the two: cuDeviceCanAccessPeer);
 //  - memory of another context on the same GPU;
-//  - host memory the GPU reaches at another address than the host's.
+//  - host memory the GPU reaches at another address than the host's
+//    (registered or write-combined memory: pass its device address).
 //
-// Managed memory passes. A usable device allocation's mapping (its extent
-// as mapped, not the VMM reservation around it) is remembered process-wide
-// with its device, so launches over buffers already seen ask the driver
-// nothing; KAIO's own frees forget theirs. A mapping another library frees
-// stays remembered (a stale pointer into it passes, as without the check)
-// until the table fills and is cleared.
+// Managed memory passes. Only the attributes cuPointerGetAttributes
+// documents are asked (type, managed, ordinal, context, device pointer).
+// A pointer into this device's memory, once checked, is remembered
+// process-wide with its device (the exact address: a launch over the same
+// buffers or views asks the driver nothing; up to 4096, then the table
+// starts over); KAIO's own frees forget the addresses in the freed range.
+// Memory another library frees stays remembered (a stale pointer into it
+// passes, as without the check).
 //
 // Every driver call that fails is a driver error like any other (the
 // launch does not happen).
@@ -41,19 +44,18 @@ using namespace kaio::rt::detail;
 namespace {
 // CUpointer_attribute and CUmemorytype values (cuda.h).
 constexpr int kContext = 1, kMemoryType = 2, kDevicePointer = 3,
-              kIsManaged = 8, kDeviceOrdinal = 9, kAccessFlags = 16,
-              kMappingSize = 18, kMappingBase = 19;
+              kIsManaged = 8, kDeviceOrdinal = 9;
 constexpr unsigned kHostMemory = 1, kDeviceMemory = 2;
-/// Mappings remembered (the table is cleared when full).
-constexpr std::size_t kKnownMappings = 4096;
+/// Pointers remembered (the table is cleared when full).
+constexpr std::size_t kKnownPointers = 4096;
 
-/// Device mappings found usable: begin -> (end, device ordinal).
-struct KnownMappings {
+/// Device pointers found usable, with their device's ordinal.
+struct KnownPointers {
   std::mutex mutex;
-  std::map<CUdeviceptr, std::pair<CUdeviceptr, int>> byBegin;
+  std::map<CUdeviceptr, int> ordinals;
 };
-KnownMappings &knownMappings() {
-  static KnownMappings *table = new KnownMappings; // never destroyed
+KnownPointers &knownPointers() {
+  static KnownPointers *table = new KnownPointers; // never destroyed
   return *table;
 }
 
@@ -91,29 +93,25 @@ bool checksEnabled() {
 } // namespace
 
 bool detail::isKnownDevicePointer(CUdeviceptr ptr, int ordinal) {
-  KnownMappings &known = knownMappings();
+  KnownPointers &known = knownPointers();
   std::lock_guard<std::mutex> lock(known.mutex);
-  auto it = known.byBegin.upper_bound(ptr);
-  if (it == known.byBegin.begin())
-    return false;
-  --it;
-  return ptr < it->second.first && it->second.second == ordinal;
+  auto it = known.ordinals.find(ptr);
+  return it != known.ordinals.end() && it->second == ordinal;
 }
 
-void detail::forgetDevicePointer(CUdeviceptr ptr) {
-  KnownMappings &known = knownMappings();
+void detail::forgetDevicePointers(CUdeviceptr begin, std::size_t bytes) {
+  KnownPointers &known = knownPointers();
   std::lock_guard<std::mutex> lock(known.mutex);
-  auto it = known.byBegin.upper_bound(ptr);
-  if (it != known.byBegin.begin() && ptr < std::prev(it)->second.first)
-    known.byBegin.erase(std::prev(it));
+  known.ordinals.erase(known.ordinals.lower_bound(begin),
+                       known.ordinals.lower_bound(begin + bytes));
 }
 
-static void rememberMapping(CUdeviceptr begin, CUdeviceptr end, int ordinal) {
-  KnownMappings &known = knownMappings();
+static void rememberPointer(CUdeviceptr ptr, int ordinal) {
+  KnownPointers &known = knownPointers();
   std::lock_guard<std::mutex> lock(known.mutex);
-  if (known.byBegin.size() >= kKnownMappings)
-    known.byBegin.clear();
-  known.byBegin[begin] = {end, ordinal};
+  if (known.ordinals.size() >= kKnownPointers)
+    known.ordinals.clear();
+  known.ordinals[ptr] = ordinal;
 }
 
 Error detail::checkPointer(DeviceState &state, CUdeviceptr ptr,
@@ -124,15 +122,15 @@ Error detail::checkPointer(DeviceState &state, CUdeviceptr ptr,
       isKnownDevicePointer(ptr, ordinal) || !checksEnabled())
     return Error::success();
   auto doing = [&] { return "checking " + what + " (" + hex(ptr) + ")"; };
-  auto failed = [&](CUresult r) {
-    return makeCudaError(api, r, "cuPointerGetAttributes", doing());
+  auto failed = [&](CUresult r, const char *call = "cuPointerGetAttributes") {
+    return makeCudaError(api, r, call, doing());
   };
   auto refuse = [&](const std::string &why) {
     return Error::make(ErrorCode::InvalidValue,
                        what + ": " + hex(ptr) + " is " + why);
   };
-  // The driver answers for the current context (access flags, the device
-  // address of host memory): the kernel's.
+  // The driver answers for the current context (the device address of host
+  // memory): the kernel's.
   ScopedContext scope(state);
   if (Error e = scope.enterLazily(doing))
     return e;
@@ -159,27 +157,28 @@ Error detail::checkPointer(DeviceState &state, CUdeviceptr ptr,
                   " (pass that address)");
   }
   if (type == kDeviceMemory && owner != ordinal) {
-    // Another GPU's: usable with peer access or granted access.
-    Attributes access;
-    if (CUresult r = query(api, ptr, {kAccessFlags}, access))
-      return failed(r);
-    if (access.u32(0) != 0)
+    // Another GPU's: usable through peer access where the two GPUs can
+    // have it (whether the caller enabled it the driver does not say).
+    CUdevice ownerDevice = 0;
+    int canAccess = 0;
+    if (CUresult r = api.cuDeviceGet(&ownerDevice, owner))
+      return failed(r, "cuDeviceGet");
+    if (CUresult r = api.cuDeviceCanAccessPeer(&canAccess, state.device,
+                                               ownerDevice))
+      return failed(r, "cuDeviceCanAccessPeer");
+    if (canAccess)
       return Error::success();
     return refuse("memory of device " + std::to_string(owner) +
                   ", not of device " + std::to_string(ordinal) +
-                  " where the kernel runs (and it has no access to it)");
+                  " where the kernel runs (which cannot reach it: no peer "
+                  "access between the two)");
   }
   if (type == kDeviceMemory) {
     if (context && context != state.context)
       return refuse("memory of another CUDA context on device " +
                     std::to_string(ordinal) +
                     " (KAIO runs in the device's primary context)");
-    Attributes mapping;
-    if (CUresult r = query(api, ptr, {kMappingBase, kMappingSize}, mapping))
-      return failed(r);
-    CUdeviceptr begin = mapping.values[0], size = mapping.values[1];
-    if (size && begin <= ptr && ptr - begin < size)
-      rememberMapping(begin, begin + size, ordinal);
+    rememberPointer(ptr, ordinal);
     return Error::success();
   }
   // Unknown to the driver.

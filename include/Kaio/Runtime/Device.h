@@ -82,13 +82,14 @@ public:
 
   /// Whether kernels on this device may use `ptr`, as every launch checks
   /// its pointer arguments (docs/runtime.md, "Launching"): memory of this
-  /// device (its primary context's), another device's it has access to,
-  /// pinned, registered or managed memory, and on a device that reads
+  /// device (its primary context's), another device's where peer access
+  /// is possible, pinned, registered or managed memory at the address the
+  /// GPU sees it, and on a device that reads
   /// pageable host memory any address the driver does not know. Otherwise
   /// InvalidValue "what: ..." saying what the address is (unknown to the
   /// driver: a host pointer?, another device's memory, ...); a failing
   /// query is a Driver error. Null passes (optional arguments), as does
-  /// anything when $KAIO_CHECK_POINTERS is "0". Device mappings once found
+  /// anything when $KAIO_CHECK_POINTERS is "0". Device pointers once found
   /// usable are remembered, so checking them again asks the driver
   /// nothing.
   Error checkPointer(CUdeviceptr ptr, const std::string &what) const;

@@ -376,13 +376,17 @@ TEST_P(EndToEndTest, LaunchRefusesPointersTheGpuCannotUse) {
   auto c = unwrap(DeviceBuffer<float>::allocate(*device, n));
   ASSERT_OK(k.launch(cover(n, 128), a, a, c, n));
   FakeCudaCounters *counters = isFake() ? getFakeCounters() : nullptr;
-  // Buffers already checked are remembered: launching over them (or views
-  // into them) asks the driver nothing.
+  // Pointers already checked are remembered: launching over them again
+  // asks the driver nothing; a view at a new address is checked once.
   int queries = counters ? counters->pointerQueries : 0;
-  ASSERT_OK(k.launch(cover(n, 128), a, DeviceView<const float>(a.ptr() + 4, n - 1),
-                     c, n - 1));
+  ASSERT_OK(k.launch(cover(n, 128), a, a, c, n));
   if (counters)
     EXPECT_EQ(counters->pointerQueries, queries);
+  DeviceView<const float> view(a.ptr() + 4, n - 1);
+  ASSERT_OK(k.launch(cover(n, 128), a, view, c, n - 1));
+  ASSERT_OK(k.launch(cover(n, 128), a, view, c, n - 1));
+  if (counters)
+    EXPECT_EQ(counters->pointerQueries, queries + 1);
   EXPECT_EQ(unwrap(c.toHost())[n - 2], 2.0f);
   // A view of nothing past the end of an allocation passes.
   DeviceView<const float> tail = DeviceView<const float>(a.ptr(), n).subview(n, 0);
@@ -441,10 +445,16 @@ TEST_P(EndToEndTest, LaunchRefusesPointersTheGpuCannotUse) {
               std::string::npos)
         << foreign.message();
     EXPECT_NE(foreign.message().find("is memory of device 1, not of device 0 "
-                                     "where the kernel runs (and it has no "
-                                     "access to it)"),
+                                     "where the kernel runs (which cannot "
+                                     "reach it: no peer access between the "
+                                     "two)"),
               std::string::npos)
         << foreign.message();
+    if (counters) {
+      // GPUs that can reach each other's memory (peer access) pass.
+      ScopedEnv peers("FAKE_CUDA_PEER_ACCESS", "1");
+      ASSERT_OK(k.launch(cover(n, 128), a, a, theirs, n));
+    }
     // Checked through the Device too, naming what the caller says.
     Error direct = device->checkPointer(theirs.ptr(), "out");
     ASSERT_TRUE(direct);

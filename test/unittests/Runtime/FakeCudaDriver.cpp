@@ -405,7 +405,10 @@ API CUresult cuMemAlloc_v2(CUdeviceptr *p, std::size_t bytes) { FAULT_POINT("cuM
     return InvalidValue;
   if (bytes > (std::size_t(1) << 36))
     return OutOfMemory;
-  void *mem = std::calloc(1, bytes);
+  // 64 bytes past the end that no allocation owns: device memory lives on
+  // the host heap here, and a host block right behind a device allocation
+  // must not read as its end (a real GPU's addresses never interleave).
+  void *mem = std::calloc(1, bytes + 64);
   *p = reinterpret_cast<CUdeviceptr>(mem);
   std::lock_guard<std::recursive_mutex> lock(mutex);
   allocations[*p] = {bytes, current()->device};
@@ -437,30 +440,30 @@ API CUresult cuMemFreeHost(void *p) { API_LOCK;
   return Success;
 }
 /// What the driver knows of an address: device memory (allocated with
-/// cuMemAlloc in its device's primary context; the current context has
-/// access to its own device's only: no peer access) or pinned host memory
-/// (at the same address on the GPU); anything else reads as NULL values
-/// (memory type 0), as the driver's does.
+/// cuMemAlloc in its device's primary context) or pinned host memory (at
+/// the same address on the GPU); anything else reads as NULL values (memory
+/// type 0), as the driver's does. Only the attributes cuda.h documents for
+/// cuPointerGetAttributes that KAIO asks are answered; any other is
+/// CUDA_ERROR_INVALID_VALUE (e.g. ACCESS_FLAGS and MAPPING_*, which the
+/// real driver need not answer there).
 API CUresult cuPointerGetAttributes(unsigned n, int *attrs, void **data,
                                     CUdeviceptr p) {
   FAULT_POINT("cuPointerGetAttributes");
   ++counters.pointerQueries;
-  unsigned type = 0, access = 0;
+  unsigned type = 0;
   int ordinal = 0;
   CUcontext context = nullptr;
-  CUdeviceptr start = 0, devicePointer = 0;
-  std::size_t size = 0;
+  CUdeviceptr devicePointer = 0;
   auto dev = allocations.upper_bound(p);
   auto host = hostAllocations.upper_bound(p);
   if (dev != allocations.begin() &&
       p < std::prev(dev)->first + std::prev(dev)->second.first) {
     --dev;
     type = 2, ordinal = dev->second.second, context = &contexts[ordinal];
-    start = dev->first, size = dev->second.first, devicePointer = p;
-    access = current() && current()->device == ordinal ? 3 : 0;
+    devicePointer = p;
   } else if (host != hostAllocations.begin() &&
              p < std::prev(host)->first + std::prev(host)->second) {
-    type = 1, devicePointer = p, access = 3;
+    type = 1, devicePointer = p;
   }
   for (unsigned i = 0; i < n; ++i) {
     switch (attrs[i]) {
@@ -473,12 +476,15 @@ API CUresult cuPointerGetAttributes(unsigned n, int *attrs, void **data,
       break;
     case 8: *static_cast<unsigned *>(data[i]) = 0; break;
     case 9: *static_cast<int *>(data[i]) = ordinal; break;
-    case 16: *static_cast<unsigned *>(data[i]) = access; break;
-    case 18: *static_cast<std::size_t *>(data[i]) = size; break;
-    case 19: *static_cast<CUdeviceptr *>(data[i]) = start; break;
     default: return InvalidValue;
     }
   }
+  return Success;
+}
+/// No peer access between the fake's GPUs unless FAKE_CUDA_PEER_ACCESS.
+API CUresult cuDeviceCanAccessPeer(int *can, CUdevice, CUdevice) {
+  FAULT_POINT("cuDeviceCanAccessPeer");
+  *can = std::getenv("FAKE_CUDA_PEER_ACCESS") ? 1 : 0;
   return Success;
 }
 #define DEV(p) reinterpret_cast<void *>(p)

@@ -41,6 +41,19 @@ TensorMapDesc matrixMap() {
 
 std::string messageOf(Error e) { return e ? e.message() : std::string(); }
 
+/// matrixMap() over device memory of `dev` (`buffer` keeps it alive): a
+/// tensor map's address must be memory the GPU can use.
+Expected<TensorMap> deviceMatrixMap(const Device &dev,
+                                    std::optional<DeviceBuffer<Half>> &buffer) {
+  Expected<DeviceBuffer<Half>> memory = DeviceBuffer<Half>::allocate(dev, 7200);
+  if (!memory)
+    return memory.takeError();
+  buffer.emplace(std::move(*memory));
+  TensorMapDesc d = matrixMap();
+  d.address = buffer->ptr();
+  return makeTensorMap(dev, d);
+}
+
 TEST(TensorMapValidationTest, AcceptsAValidMap) {
   EXPECT_FALSE(validateTensorMap(matrixMap()));
 }
@@ -162,7 +175,10 @@ TEST_F(TensorMapFakeDriverTest, TmapParametersReceiveTheMapByValue) {
   Device dev = *Device::open(0);
   Module mod = *Module::loadPtx(dev, kProbePtx);
   Kernel kernel = *mod.getKernel("tmap_probe");
-  TensorMap map = *makeTensorMap(dev, matrixMap());
+  std::optional<DeviceBuffer<Half>> memory;
+  Expected<TensorMap> made = deviceMatrixMap(dev, memory);
+  ASSERT_TRUE(made) << made.error().message();
+  TensorMap map = std::move(*made);
   LaunchConfig config;
   ASSERT_FALSE(kernel.launch(config, map, std::uint32_t(7)));
   EXPECT_EQ(std::memcmp(counters->lastTensorMapParam, map.data(),
@@ -188,7 +204,10 @@ TEST_F(TensorMapFakeDriverTest, ClusterLaunchesGoThroughCuLaunchKernelEx) {
   Device h100 = *Device::open(1);
   Module mod = *Module::loadPtx(h100, kProbePtx);
   Kernel kernel = *mod.getKernel("tmap_probe");
-  TensorMap map = *makeTensorMap(h100, matrixMap());
+  std::optional<DeviceBuffer<Half>> memory;
+  Expected<TensorMap> made = deviceMatrixMap(h100, memory);
+  ASSERT_TRUE(made) << made.error().message();
+  TensorMap map = std::move(*made);
   LaunchConfig config;
   config.grid = Dim3(8, 2);
   config.cluster = Dim3(2, 2);
