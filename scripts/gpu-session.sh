@@ -162,6 +162,12 @@ for s in "${steps[@]}"; do
     step python-overhead-unchecked 40 env KAIO_CHECK_POINTERS=0 PYTHONPATH="$root/python" \
       KAIO_LIBRARY_DIR="$build/lib" "$py" "$root/bench/python_overhead.py" \
       --json "$out/python-overhead-unchecked.json"
+    # Session 28: the full-precision f32 GEMM with runs of 4 rows/columns
+    # a thread (16-byte shared reads, 16-byte C stores): correctness, then
+    # against SGEMM (row-major and column-major B).
+    step gpu-test-sgemm 30 "$ops_tests" --gtest_filter='*F32MatchesAnF64*RealGpu*'
+    step bench-session28 60 "$build/bin/kaio-bench" --filter \
+      'OpsGemmF32VsCublas/.*/full:(1|2)' --json "$out/bench-session28.json"
     step python 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       KAIO_EXAMPLES_DIR="$root/examples" "$py" "$root/test/Python/test_kaio.py" \
       TorchGpuTest -v

@@ -104,6 +104,17 @@ std::uint32_t epilogueBits(const GemmOptions &options, bool biasAlongRows) {
                                   : kernels::kGemmBiasColumns);
 }
 
+/// kGemmVectorC where C's rows (and a column bias) allow 4-element vector
+/// accesses: aligned to 4 elements, 4 elements apart or more.
+std::uint32_t vectorCBit(const Matrix &c, const GemmOptions &options,
+                         bool biasAlongRows) {
+  const std::uint64_t chunk = 4 * getDTypeBytes(c.dtype);
+  const bool vectorC = c.data % chunk == 0 && c.ld % 4 == 0 &&
+                       (options.bias.isAbsent() || biasAlongRows ||
+                        options.bias.data % chunk == 0);
+  return vectorC ? kernels::kGemmVectorC : 0u;
+}
+
 /// The bias argument of those kernels: without a bias they read none, any
 /// valid pointer of C's type (C's own).
 rt::KernelArg biasArg(const Matrix &c, const GemmOptions &options) {
@@ -299,11 +310,6 @@ rt::Error launchSplitReduce(Library::Impl &impl, const Matrix &c,
   sum.grid = rt::Dim3(unsigned((c.cols + perBlock - 1) / perBlock),
                       unsigned(std::min<std::int64_t>(c.rows, kMaxGridY)));
   sum.stream = options.stream;
-  // Vector accesses of C (and a column bias) where its rows allow them.
-  const std::uint64_t chunk = 4 * getDTypeBytes(c.dtype);
-  const bool vectorC = c.data % chunk == 0 && c.ld % 4 == 0 &&
-                       (options.bias.isAbsent() || biasAlongRows ||
-                        options.bias.data % chunk == 0);
   return (*reduce)->launch(
       sum, rt::KernelArg::pointer(ws.data, rt::ScalarType::F32, true),
       std::uint32_t(split.splits), stride, std::uint32_t(split.ldw),
@@ -311,7 +317,7 @@ rt::Error launchSplitReduce(Library::Impl &impl, const Matrix &c,
       std::uint32_t(c.rows), std::uint32_t(c.cols), std::uint32_t(c.ld),
       options.alpha, options.beta, biasArg(c, options),
       epilogueBits(options, biasAlongRows) |
-          (vectorC ? kernels::kGemmSplitVectorC : 0u));
+          vectorCBit(c, options, biasAlongRows));
 }
 
 /// What a GEMM kernel writes and how: C itself with the options' epilogue,
@@ -652,7 +658,8 @@ rt::Error launchSgemm(Library::Impl &impl, const Matrix &a, const Matrix &b,
                            std::uint32_t(a.cols), std::uint32_t(a.ld),
                            std::uint32_t(b.ld), std::uint32_t(c.ld),
                            options.alpha, options.beta, biasArg(c, options),
-                           epilogueBits(options, biasAlongRows));
+                           epilogueBits(options, biasAlongRows) |
+                               vectorCBit(c, options, biasAlongRows));
 }
 
 /// The variant of the portable kernel (blocks an SM it is built for): the

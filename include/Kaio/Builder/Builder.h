@@ -1002,6 +1002,14 @@ template <class T> struct IsVal : std::false_type {};
 template <class T> struct IsVal<Val<T>> : std::true_type {};
 template <class T> struct IsTuple : std::false_type {};
 template <class... Ts> struct IsTuple<std::tuple<Ts...>> : std::true_type {};
+template <class T> struct IsValArray : std::false_type {};
+template <class T, std::size_t N>
+struct IsValArray<std::array<Val<T>, N>> : std::true_type {};
+/// What an if_ may yield: nothing, a Val, a tuple of Vals or an array of
+/// them.
+template <class R>
+constexpr bool isYieldable = std::is_void_v<R> || IsVal<R>::value ||
+                             IsTuple<R>::value || IsValArray<R>::value;
 
 /// The first parameter type of a (non-generic) lambda: the loop index.
 /// (SFINAE-friendly, so that for_ overloads that do not apply drop out.)
@@ -1028,6 +1036,9 @@ template <class R> void appendValues(llvm::SmallVector<mlir::Value> &out,
     out.push_back(r.raw());
   else if constexpr (IsTuple<R>::value)
     std::apply([&](const auto &...v) { (out.push_back(v.raw()), ...); }, r);
+  else if constexpr (IsValArray<R>::value)
+    for (const auto &v : r)
+      out.push_back(v.raw());
 }
 template <class R>
 void appendTypes(KernelState *st, llvm::SmallVector<mlir::Type> &out) {
@@ -1041,6 +1052,9 @@ void appendTypes(KernelState *st, llvm::SmallVector<mlir::Type> &out) {
            ...);
         },
         R());
+  else if constexpr (IsValArray<R>::value)
+    out.append(std::tuple_size_v<R>,
+               scalarType(st, ElemTraits<typename R::value_type::element_type>::id));
 }
 template <class R, std::size_t... I>
 R fromValuesImpl(KernelState *st, mlir::ValueRange values,
@@ -1053,6 +1067,12 @@ template <class R> R fromValues(KernelState *st, mlir::ValueRange values) {
   else if constexpr (IsTuple<R>::value)
     return fromValuesImpl<R>(st, values,
                              std::make_index_sequence<std::tuple_size_v<R>>());
+  else if constexpr (IsValArray<R>::value) {
+    R out;
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = typename R::value_type(st, values[i]);
+    return out;
+  }
 }
 template <class F, class R, std::size_t... I>
 auto applyValues(F &fn, KernelState *st, mlir::ValueRange values,
@@ -1120,6 +1140,9 @@ public:
     static_assert(std::is_same_v<R, std::invoke_result_t<Else>>,
                   "kaio builder: both branches of if_ must yield the same "
                   "types");
+    static_assert(detail::isYieldable<R>,
+                  "kaio builder: an if_ yields nothing, a Val, a tuple or an "
+                  "array of Vals");
     llvm::SmallVector<mlir::Type> types;
     detail::appendTypes<R>(st_, types);
     auto wrap = [](auto &fn) {

@@ -2,6 +2,8 @@
 
 #include "Kaio/Conversion/Passes.h"
 
+#include "IndexBits.h"
+
 #include "Kaio/Conversion/PTXBuilder.h"
 #include "Kaio/Dialect/Kaio/IR/KaioOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
@@ -520,6 +522,15 @@ LogicalResult layoutDynamicShared(ModuleOp module, const ChipInfo &chip,
   return success();
 }
 
+/// S(offset) for the swizzle S: offset ^ ((offset >> (base + shift)) &
+/// (2^bits - 1)) << base.
+Value swizzleOffset(PTXBuilder &p, const ptx::Swizzle &s, Value offset) {
+  Value src = p.shr(PTXType::u32, offset, p.i32(s.base + s.shift));
+  Value masked = p.andOp(PTXType::b32, src, p.i32((1 << s.bits) - 1));
+  return p.xorOp(PTXType::b32, offset,
+                 p.shl(PTXType::b32, masked, p.i32(s.base)));
+}
+
 /// Byte offset of tile element `indices` with the tile's layout.
 Value tileByteOffset(PTXBuilder &p, SmemType type, ValueRange indices) {
   unsigned eb = elementBytes(type.getElementType());
@@ -537,17 +548,77 @@ Value tileByteOffset(PTXBuilder &p, SmemType type, ValueRange indices) {
   Value offset = p.mulLo(PTXType::u32, linear, p.i32(eb));
   if (!layout.isSwizzled())
     return offset;
-  // offset ^ ((offset >> (base + shift)) & (2^bits - 1)) << base.
-  ptx::Swizzle s = layout.getSwizzle();
-  Value src = p.shr(PTXType::u32, offset, p.i32(s.base + s.shift));
-  Value masked = p.andOp(PTXType::b32, src, p.i32((1 << s.bits) - 1));
-  return p.xorOp(PTXType::b32, offset,
-                 p.shl(PTXType::b32, masked, p.i32(s.base)));
+  return swizzleOffset(p, layout.getSwizzle(), offset);
 }
 
+/// The address of element (row, col) of a swizzled row-major tile at
+/// `tile` when the indices are variable parts plus constants whose linear
+/// offset sets no bit the variable parts' may (IndexBits.h): the swizzle is
+/// linear over xor, so the address is tile + (S(v) ^ S(c)) — S(v) shared
+/// by every access with the same variable parts, S(c) a constant. The
+/// constant's bits below the tile's alignment are xored into tile + S(v)
+/// (the tile's base has none of them), those above added (an immediate
+/// offset of the access) where S(v) cannot have them. Null where the
+/// indices do not split so.
+Value splitSwizzledAddress(PTXBuilder &p, ConversionPatternRewriter &rewriter,
+                           SmemType type, Value tile, ValueRange indices) {
+  LayoutAttr layout = type.getLayout();
+  if (type.getShape().size() != 2 || !layout || !layout.isSwizzled() ||
+      layout.getOrder() != MatrixOrder::row_major)
+    return Value();
+  ConstantSplit row = splitConstant(indices[0]), col = splitConstant(indices[1]);
+  const int64_t stride = type.getRowStride();
+  const int64_t eb = elementBytes(type.getElementType());
+  const int64_t constant = (row.constant * stride + col.constant) * eb;
+  if (constant < 0 || constant > int64_t(UINT32_MAX))
+    return Value();
+  uint64_t rowBits = row.variable ? getPossibleOneBits(row.variable) : 0;
+  uint64_t colBits = col.variable ? getPossibleOneBits(col.variable) : 0;
+  uint64_t varBits = getPossibleOneBitsOfProduct(
+      getPossibleOneBitsOfSum(
+          getPossibleOneBitsOfProduct(rowBits, uint64_t(stride)), colBits),
+      uint64_t(eb));
+  if (varBits & uint64_t(constant))
+    return Value();
+  ptx::Swizzle s = layout.getSwizzle();
+  const uint64_t mask = (uint64_t(1) << s.bits) - 1;
+  uint64_t swizzledVarBits =
+      varBits | ((varBits >> (s.base + s.shift)) ? mask << s.base : 0);
+  uint64_t k = s.apply(uint64_t(constant));
+  const uint64_t align = uint64_t(type.getAlignment());
+  uint64_t low = k & (align - 1), high = k & ~(align - 1);
+  Value base = tile;
+  if (row.variable || col.variable) {
+    Value r = row.variable ? rewriter.getRemappedValue(row.variable) : Value();
+    Value c = col.variable ? rewriter.getRemappedValue(col.variable) : Value();
+    Value linear = r ? (c ? p.madLo(PTXType::u32, r, p.i32(stride), c)
+                          : p.mulLo(PTXType::u32, r, p.i32(stride)))
+                     : c;
+    Value offset = swizzleOffset(p, s, p.mulLo(PTXType::u32, linear, p.i32(eb)));
+    if (swizzledVarBits & high)
+      return p.add(PTXType::u32, tile,
+                   p.xorOp(PTXType::b32, offset, p.i32(int64_t(k))));
+    base = p.add(PTXType::u32, tile, offset);
+  }
+  if (low)
+    base = p.xorOp(PTXType::b32, base, p.i32(int64_t(low)));
+  return high ? p.add(PTXType::u32, base, p.i32(int64_t(high))) : base;
+}
+
+/// The address of the element an op indexes. Loads and stores split
+/// swizzled offsets (`split`): their variable parts recur across a loop's
+/// reads. kaio.shared_address does not: the tile lowerings emit it for
+/// copy destinations that LICM has already hoisted, one address each,
+/// where the split's xor would be an extra op.
 template <typename OpTy>
-Value tileAddress(PTXBuilder &p, OpTy op, typename OpTy::Adaptor adaptor) {
-  Value offset = tileByteOffset(p, op.getTile().getType(), adaptor.getIndices());
+Value tileAddress(PTXBuilder &p, ConversionPatternRewriter &rewriter, OpTy op,
+                  typename OpTy::Adaptor adaptor, bool split = true) {
+  SmemType type = op.getTile().getType();
+  if (split)
+    if (Value address = splitSwizzledAddress(p, rewriter, type,
+                                             adaptor.getTile(), op.getIndices()))
+      return address;
+  Value offset = tileByteOffset(p, type, adaptor.getIndices());
   return p.add(PTXType::u32, adaptor.getTile(), offset);
 }
 
@@ -563,7 +634,8 @@ struct SharedAddressLowering : OpConversionPattern<SharedAddressOp> {
       return success();
     }
     PTXBuilder p(rewriter, op.getLoc());
-    rewriter.replaceOp(op, tileAddress(p, op, adaptor));
+    rewriter.replaceOp(op, tileAddress(p, rewriter, op, adaptor,
+                                       /*split=*/false));
     return success();
   }
 };
@@ -588,7 +660,7 @@ struct SharedLoadLowering : OpConversionPattern<SharedLoadOp> {
     PTXBuilder p(rewriter, op.getLoc());
     Type type = getTypeConverter()->convertType(op.getType());
     Value value = p.ld(StateSpace::shared, getMemoryType(op.getType()),
-                       tileAddress(p, op, adaptor), 0, type);
+                       tileAddress(p, rewriter, op, adaptor), 0, type);
     rewriter.replaceOp(op, value);
     return success();
   }
@@ -607,7 +679,7 @@ struct SharedLoadVectorLowering
     rewriter.replaceOp(
         op, loadVectorElements(rewriter, op.getLoc(), StateSpace::shared,
                                false, elem, resultType, op.getNumResults(),
-                               tileAddress(p, op, adaptor), Value()));
+                               tileAddress(p, rewriter, op, adaptor), Value()));
     return success();
   }
 };
@@ -619,7 +691,7 @@ struct SharedStoreLowering : OpConversionPattern<SharedStoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     PTXBuilder p(rewriter, op.getLoc());
     p.st(StateSpace::shared, getMemoryType(op.getValue().getType()),
-         tileAddress(p, op, adaptor), 0, adaptor.getValue());
+         tileAddress(p, rewriter, op, adaptor), 0, adaptor.getValue());
     rewriter.eraseOp(op);
     return success();
   }

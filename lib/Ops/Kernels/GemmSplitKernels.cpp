@@ -11,7 +11,7 @@
 // say (HopperGemmEpilogue), converted to C's type. A thread takes 4
 // columns of a row: one 16-byte load per split, then one vector access of
 // C (and the column bias) where the host says C's rows allow it
-// (kGemmSplitVectorC), else C's elements one by one.
+// (kGemmVectorC), else C's elements one by one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,7 +45,7 @@ template <class O> void buildSplitReduce(ModuleBuilder &mb) {
         Pred readC = beta != 0.0f;
         Pred biasRows = (epilogue & uint32_t(kGemmBiasRows)) != 0u;
         Pred biasCols = (epilogue & uint32_t(kGemmBiasColumns)) != 0u;
-        Pred vectorC = (epilogue & uint32_t(kGemmSplitVectorC)) != 0u;
+        Pred vectorC = (epilogue & uint32_t(kGemmVectorC)) != 0u;
         k.if_(col < n, [&] {
           k.for_(k.blockId(Dim::y), m, k.gridDim(Dim::y), [&](U32 row) {
             auto wrow = ws + cast<uint64_t>(row) * cast<uint64_t>(ldw);
@@ -60,34 +60,18 @@ template <class O> void buildSplitReduce(ModuleBuilder &mb) {
                 });
             auto crow = c + cast<uint64_t>(row) * cast<uint64_t>(ldc);
             F32 rowBias = support::toF32(bias.load(row, biasRows, 0.0f));
-            auto finish = [&](unsigned j, const F32 &old, const F32 &colBias) {
-              F32 v = fma(old, beta, alpha * sum[j]);
-              return support::activateBy(k, act, v + colBias + rowBias);
-            };
             // Whole chunks of a C whose rows are 4-element aligned: one
             // vector access each; else element by element.
-            k.if_(
-                vectorC & (col + 4u <= n),
-                [&] {
-                  support::Chunk<4> old =
-                      support::loadChunkOr<4>(crow, col, readC, 0.0f);
-                  support::Chunk<4> cb =
-                      support::loadChunkOr<4>(bias, col, biasCols, 0.0f);
-                  support::Chunk<4> v;
-                  for (unsigned j = 0; j < 4; ++j)
-                    v[j] = finish(j, old[j], cb[j]);
-                  support::storeChunk<4>(crow, col, v);
-                },
-                [&] {
-                  for (unsigned j = 0; j < 4; ++j) {
-                    U32 cj = col + j;
-                    k.if_(cj < n, [&] {
-                      F32 old = support::toF32(crow.load(cj, readC, 0.0f));
-                      F32 cb = support::toF32(bias.load(cj, biasCols, 0.0f));
-                      crow.store(cj, support::fromF32<O>(finish(j, old, cb)));
-                    });
-                  }
-                });
+            Pred whole = vectorC & (col + 4u <= n);
+            support::Chunk<4> old =
+                support::loadEdgeChunkOr<4>(k, crow, col, n, whole, readC, 0.0f);
+            support::Chunk<4> cb =
+                support::loadEdgeChunkOr<4>(k, bias, col, n, whole, biasCols, 0.0f);
+            support::Chunk<4> v;
+            for (unsigned j = 0; j < 4; ++j)
+              v[j] = support::activateBy(
+                  k, act, fma(old[j], beta, alpha * sum[j]) + cb[j] + rowBias);
+            support::storeEdgeChunk<4>(k, crow, col, n, whole, v);
           });
         });
       });

@@ -107,6 +107,38 @@ void storeChunk(const Ptr<T> &p, const U32 &i, const Chunk<W> &values,
   }
 }
 
+/// Elements i .. i+W-1 of a row of n elements: one vector access where
+/// `whole` holds (the caller's promise: i + W <= n and the address is
+/// aligned), else element by element, those below n; where `mask` fails or
+/// past n, `other` (nothing read).
+template <unsigned W, class T>
+Chunk<W> loadEdgeChunkOr(KernelBuilder &k, const Ptr<T> &p, const U32 &i,
+                         const U32 &n, const Pred &whole, const Pred &mask,
+                         float other) {
+  return k.if_(
+      whole, [&] { return loadChunkOr<W>(p, i, mask, other); },
+      [&] {
+        Chunk<W> out;
+        for (unsigned j = 0; j < W; ++j)
+          out[j] = toF32(p.load(i + j, mask & (i + j < n), other));
+        return out;
+      });
+}
+/// Stores a chunk of a row of n elements: one vector access where `whole`
+/// holds, else element by element, those below n.
+template <unsigned W, class T>
+void storeEdgeChunk(KernelBuilder &k, const Ptr<T> &p, const U32 &i,
+                    const U32 &n, const Pred &whole, const Chunk<W> &values) {
+  k.if_(
+      whole, [&] { storeChunk<W>(p, i, values); },
+      [&] {
+        for (unsigned j = 0; j < W; ++j) {
+          Pred in = i + j < n;
+          storeChunk<1>(p, i + j, Chunk<1>{values[j]}, &in);
+        }
+      });
+}
+
 /// Elements per 16-byte access of T.
 template <class T> constexpr unsigned vectorWidth() {
   return std::is_same_v<T, float> ? 4 : 8;

@@ -500,9 +500,10 @@ enum HopperGemmEpilogue : std::uint32_t {
   kGemmActivationMask = 7, ///< an Activation (0: none)
   kGemmBiasColumns = 8,    ///< + bias[col] (one per column of C)
   kGemmBiasRows = 16,      ///< + bias[row] (one per row of C)
-  /// gemm_split_reduce only: C's and the bias's rows start at multiples of
-  /// 4 elements (4-element vector accesses).
-  kGemmSplitVectorC = 32,
+  /// gemm_split_reduce and sgemm_f32 only: C's rows (and a column bias)
+  /// start at 16-byte aligned addresses, 4 elements apart or more (their
+  /// 4-element vector accesses of C; the host's `vectorCBit`).
+  kGemmVectorC = 32,
 };
 /// Threads of gemm_split_reduce_<f32|f16|bf16> (GemmSplitKernels.cpp): 4
 /// columns each; grid (ceil(n / (4 threads)), rows walked by gridDim.y).

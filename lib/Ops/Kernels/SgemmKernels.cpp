@@ -4,22 +4,31 @@
 // the inputs counts), A (M x K) and B (K x N) each row- or column-major
 // with a leading dimension, any M, N, K. A block of 256 threads owns a
 // 128 x 128 tile of C; thread (tx, ty) = (tid % 16, tid / 16) owns the
-// 8 x 8 elements at rows ty + 16 i and columns tx + 16 j. Each operand's
-// tile is copied as it lies in memory (a column-major operand as its
-// transpose, [k][m] or [n][k]), and read so that no read conflicts:
-//  - A's element (ty + 16 i, k) is one of the warp's two rows: a broadcast
-//    from an [m][k] tile or a [k][m] one alike;
-//  - B's elements (k, tx + 16 j) of a [k][n] tile: the half-warp's 16 lanes
-//    read 16 consecutive floats (one wavefront);
-//  - from an [n][k] tile a lane reads its column's 4 consecutive k at
-//    once (ld.shared.v4); the tile takes the layout table's swizzle for
-//    64-byte rows (Swizzle<3, 4, 3>), under which the 8 rows a
-//    quarter-warp reads land in 8 distinct 16-byte slots, as do the
-//    copies' consecutive chunks.
-// The interpreter tests assert it for every layout.
+// 8 x 8 elements at rows 4 ty + r and 64 + 4 ty + r, columns 4 tx + c and
+// 64 + 4 tx + c (r, c < 4): two runs of 4 consecutive rows and columns, so
+// that every shared read is 16 bytes and C is written 16 bytes at a time.
+// Each operand's tile is copied as it lies in memory (a column-major one
+// as its transpose, [k][m] or [n][k]) and read 16 bytes at a time, 4 reads
+// (16 floats) per 64 FMA a k step whatever the layouts:
+//  - from a [k][m] A tile the thread's two runs of rows at one k (the
+//    half-warp reads one 16-byte chunk: a broadcast), from a [k][n] B tile
+//    its two runs of columns (the half-warp: 16 consecutive chunks);
+//  - from an [m][k] A tile 4 consecutive k of each of its 8 rows (a
+//    quarter-warp's lanes share a row: a broadcast), from an [n][k] B tile
+//    the same of its columns: a quarter-warp reads rows 4 apart, which the
+//    layout table's swizzle for 16-byte reads of rows 4 apart
+//    (Swizzle<3, 4, 4> on 64-byte rows) spreads over 8 bank groups, as it
+//    does the copies' consecutive chunks.
+// Operands read 4 k at once are held through those 4 k steps: 32 floats of
+// A (row-major A), or of B (column-major B and A); with both K-contiguous,
+// A's 32 and B's 16 columns' worth in two halves (48 registers, not 64).
+// The interpreter tests assert the conflict-free reads, the 16-byte reads
+// only and their count, the 16-byte C accesses.
 // K advances by two 16-deep tiles per trip: both are copied with cp.async
 // at its start (zero fill past M, N, K), and the second lands while the
-// first is multiplied.
+// first is multiplied. The epilogue writes C 4 columns at a time where the
+// host says C's rows are 16-byte aligned (kGemmVectorC), else (and at the
+// ragged right edge) element by element.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,7 +36,10 @@
 
 #include "KernelSupport.h"
 
+#include "Kaio/Dialect/PTX/IR/Swizzle.h"
+
 #include <array>
+#include <cassert>
 
 using namespace kaio;
 using namespace kaio::builder;
@@ -37,8 +49,31 @@ namespace {
 
 constexpr unsigned kTile = kSgemmBlockTile, kDepth = 16, kPerThread = 8;
 constexpr unsigned kAccs = kPerThread * kPerThread;
-/// k values of a column-major B a lane reads at once (one 16-byte read).
-constexpr unsigned kBVector = 4;
+/// Consecutive rows (columns) a thread owns in each half of the tile, and
+/// the k values a 16-byte read of a K-contiguous tile holds.
+constexpr unsigned kRun = 4, kHalf = kTile / 2;
+static_assert(kPerThread == 2 * kRun && kHalf == 16 * kRun,
+              "16 x 16 threads, two runs of 4 rows and columns each");
+
+/// Row (column) e of a thread's 8, given its first: 4 ty (4 tx).
+U32 ownedAt(const U32 &first, unsigned e) {
+  return first + (e / kRun) * kHalf + e % kRun;
+}
+
+/// The layout of a 16-deep K-contiguous tile whose quarter-warps read 16
+/// bytes of 8 rows kRun apart ([n][k] B): the table's swizzle for them.
+TileLayout kContiguousLayout() {
+  std::optional<ptx::Swizzle> s =
+      ptx::getConflictFreeSwizzle(kDepth * sizeof(float), kRun);
+  assert(s && "the layout table covers 64-byte rows 4 apart");
+  TileLayout layout;
+  layout.swizzleBits = s->bits;
+  layout.swizzleBase = s->base;
+  layout.swizzleShift = s->shift;
+  return layout;
+}
+
+using Run = std::array<F32, kRun>;
 
 void buildSgemm(ModuleBuilder &mb, const SgemmConfig &c) {
   mb.kernel(sgemmName(c), {int32_t(kSgemmThreads)}, [c](KernelBuilder &k) {
@@ -46,20 +81,19 @@ void buildSgemm(ModuleBuilder &mb, const SgemmConfig &c) {
     const CopyAlignment copies =
         c.aligned ? CopyAlignment::Promised : CopyAlignment::Checked;
     U32 tid = k.threadId();
-    U32 tx = tid % 16u, ty = tid / 16u;
+    U32 row4 = (tid / 16u) * kRun, col4 = (tid % 16u) * kRun;
     U32 row0 = k.blockId(Dim::y) * kTile, col0 = k.blockId() * kTile;
-    // Plain row-major tiles (no swizzle: the reads above are conflict-free
-    // as they are, and every read is then the tile's base + an immediate);
-    // a column-major B's [n][k] tile without a layout: kaio-assign-shared-
-    // layouts swizzles it (padding its rows would make the copies' chunk
-    // writes conflict).
-    const TileLayout plain;
+    // Tiles plain where a quarter-warp's reads are one chunk or 8
+    // consecutive ones (every read is then the tile's base + an
+    // immediate): [k][m], [k][n] and [m][k] (a quarter-warp has one row);
+    // an [n][k] B tile swizzled.
+    const TileLayout plain, kMajor = kContiguousLayout();
     auto aTile = [&] {
       return c.aColMajor ? k.shared<float>({kDepth, kTile}, plain)
                          : k.shared<float>({kTile, kDepth}, plain);
     };
     auto bTile = [&] {
-      return c.bColMajor ? k.shared<float>({kTile, kDepth})
+      return c.bColMajor ? k.shared<float>({kTile, kDepth}, kMajor)
                          : k.shared<float>({kDepth, kTile}, plain);
     };
     std::array<Shared<float>, 2> as = {aTile(), aTile()};
@@ -67,31 +101,61 @@ void buildSgemm(ModuleBuilder &mb, const SgemmConfig &c) {
     std::array<F32, kAccs> init;
     for (F32 &x : init)
       x = k.constant(0.0f);
-    // acc[i * 8 + j] += A (ty + 16 i, kk) * B (kk, tx + 16 j), kk in groups
-    // of kBVector (a column-major B's reads).
+    // The 4 consecutive k (from k4) of a K-contiguous tile's row (column).
+    auto kRunOf = [&](const Shared<float> &t, const U32 &line, unsigned k4) {
+      return t.template loadVector<kRun>({line, k4});
+    };
+    // Both runs (8 values) of a [k][m] or [k][n] tile at k.
+    auto linesAt = [&](const Shared<float> &t, unsigned kk, const U32 &first) {
+      std::array<F32, kPerThread> out;
+      for (unsigned h = 0; h < 2; ++h) {
+        auto v = t.template loadVector<kRun>({kk, first + h * kHalf});
+        for (unsigned e = 0; e < kRun; ++e)
+          out[h * kRun + e] = v[e];
+      }
+      return out;
+    };
+    // With A and B both K-contiguous B's columns come in two halves, so
+    // that A's 32 held values and 16 of B's are live, not 64.
+    const unsigned bParts = c.bColMajor && !c.aColMajor ? 2 : 1;
+    // acc[i * 8 + j] += A (row i, kk) * B (kk, column j).
     auto multiply = [&](const Shared<float> &at, const Shared<float> &bt,
                         std::array<F32, kAccs> acc) {
-      for (unsigned k4 = 0; k4 < kDepth; k4 += kBVector) {
-        std::array<std::array<F32, kBVector>, kPerThread> bv;
-        if (c.bColMajor)
-          for (unsigned j = 0; j < kPerThread; ++j) {
-            auto v = bt.template loadVector<kBVector>({tx + 16 * j, k4});
-            for (unsigned q = 0; q < kBVector; ++q)
-              bv[j][q] = v[q];
+      for (unsigned k4 = 0; k4 < kDepth; k4 += kRun) {
+        std::array<Run, kPerThread> aHeld, bHeld;
+        if (!c.aColMajor)
+          for (unsigned i = 0; i < kPerThread; ++i) {
+            auto v = kRunOf(at, ownedAt(row4, i), k4);
+            for (unsigned e = 0; e < kRun; ++e)
+              aHeld[i][e] = v[e];
           }
-        for (unsigned q = 0; q < kBVector; ++q) {
-          unsigned kk = k4 + q;
-          std::array<F32, kPerThread> av;
-          for (unsigned i = 0; i < kPerThread; ++i)
-            av[i] = c.aColMajor ? F32(at(kk, ty + 16 * i))
-                                : F32(at(ty + 16 * i, kk));
-          if (!c.bColMajor)
-            for (unsigned j = 0; j < kPerThread; ++j)
-              bv[j][q] = bt(kk, tx + 16 * j);
-          for (unsigned i = 0; i < kPerThread; ++i)
-            for (unsigned j = 0; j < kPerThread; ++j)
-              acc[i * kPerThread + j] =
-                  fma(av[i], bv[j][q], acc[i * kPerThread + j]);
+        for (unsigned part = 0; part < bParts; ++part) {
+          const unsigned j0 = part * kPerThread / bParts,
+                         j1 = (part + 1) * kPerThread / bParts;
+          if (c.bColMajor)
+            for (unsigned j = j0; j < j1; ++j) {
+              auto v = kRunOf(bt, ownedAt(col4, j), k4);
+              for (unsigned e = 0; e < kRun; ++e)
+                bHeld[j][e] = v[e];
+            }
+          for (unsigned q = 0; q < kRun; ++q) {
+            const unsigned kk = k4 + q;
+            std::array<F32, kPerThread> av, bv;
+            if (c.aColMajor)
+              av = linesAt(at, kk, row4);
+            else
+              for (unsigned i = 0; i < kPerThread; ++i)
+                av[i] = aHeld[i][q];
+            if (c.bColMajor)
+              for (unsigned j = j0; j < j1; ++j)
+                bv[j] = bHeld[j][q];
+            else
+              bv = linesAt(bt, kk, col4);
+            for (unsigned i = 0; i < kPerThread; ++i)
+              for (unsigned j = j0; j < j1; ++j)
+                acc[i * kPerThread + j] =
+                    fma(av[i], bv[j], acc[i * kPerThread + j]);
+          }
         }
       }
       return acc;
@@ -124,29 +188,38 @@ void buildSgemm(ModuleBuilder &mb, const SgemmConfig &c) {
         });
     // C = act(alpha * acc + beta * C + bias) (beta 0 never reads C; the
     // bias along C's columns or rows, `epilogue` as the tensor-core
-    // kernels').
+    // kernels'), 4 columns at a time.
     Pred readC = p.beta != 0.0f;
     U32 act = p.epilogue & uint32_t(kGemmActivationMask);
     Pred biasCols = (p.epilogue & uint32_t(kGemmBiasColumns)) != 0u;
     Pred biasRows = (p.epilogue & uint32_t(kGemmBiasRows)) != 0u;
-    std::array<F32, kPerThread> colBias;
-    for (unsigned j = 0; j < kPerThread; ++j) {
-      U32 col = col0 + tx + 16 * j;
-      colBias[j] = p.bias.load(col, biasCols & (col < p.n), 0.0f);
+    Pred vectorC = (p.epilogue & uint32_t(kGemmVectorC)) != 0u;
+    std::array<U32, 2> cols;
+    std::array<Pred, 2> whole;
+    std::array<Run, 2> colBias;
+    for (unsigned h = 0; h < 2; ++h) {
+      cols[h] = col0 + col4 + h * kHalf;
+      whole[h] = vectorC & (cols[h] + kRun <= p.n);
+      colBias[h] = support::loadEdgeChunkOr<kRun>(k, p.bias, cols[h], p.n,
+                                                  whole[h], biasCols, 0.0f);
     }
     for (unsigned i = 0; i < kPerThread; ++i) {
-      U32 row = row0 + ty + 16 * i;
-      auto crow = p.c + cast<uint64_t>(row) * cast<uint64_t>(p.ldc);
-      F32 rowBias = p.bias.load(row, biasRows & (row < p.m), 0.0f);
-      for (unsigned j = 0; j < kPerThread; ++j) {
-        U32 col = col0 + tx + 16 * j;
-        k.if_((row < p.m) & (col < p.n), [&] {
-          F32 v = p.alpha * acc[i * kPerThread + j];
-          F32 old = crow.load(col, readC, 0.0f);
-          v = fma(old, p.beta, v) + colBias[j] + rowBias;
-          crow.store(col, support::activateBy(k, act, v));
-        });
-      }
+      U32 row = row0 + ownedAt(row4, i);
+      k.if_(row < p.m, [&] {
+        auto crow = p.c + cast<uint64_t>(row) * cast<uint64_t>(p.ldc);
+        F32 rowBias = p.bias.load(row, biasRows, 0.0f);
+        for (unsigned h = 0; h < 2; ++h) {
+          Run old = support::loadEdgeChunkOr<kRun>(k, crow, cols[h], p.n,
+                                                   whole[h], readC, 0.0f);
+          Run v;
+          for (unsigned e = 0; e < kRun; ++e) {
+            F32 x = p.alpha * acc[i * kPerThread + h * kRun + e];
+            v[e] = support::activateBy(
+                k, act, fma(old[e], p.beta, x) + colBias[h][e] + rowBias);
+          }
+          support::storeEdgeChunk<kRun>(k, crow, cols[h], p.n, whole[h], v);
+        }
+      });
     }
   });
 }

@@ -108,7 +108,8 @@ kaio.kernel @shared(%out: !kaio.ptr<f32>) attributes {block_size = array<i32: 25
   // CHECK: %[[A0:.*]] = ptx.add u32 %[[PAD]], %[[B0]] : i32
   // CHECK: ptx.ld shared f32 [%[[A0]]] : i32 -> f32
   %v = kaio.shared_load %pad[%c3, %c1] : !kaio.smem<16x16xf32, #kaio.layout<row_major, pad = 1>> -> f32
-  // Swizzled: o = (r * 64 + c) * 2; o ^ ((o >> 7) & 7) << 4.
+  // Swizzled: o = (r * 64 + c) * 2; o ^ ((o >> 7) & 7) << 4 (the whole
+  // formula: kaio.shared_address does not split offsets).
   // CHECK: %[[L1:.*]] = ptx.mad lo u32 %{{.*}}, %{{.*}}, %{{.*}} : i32
   // CHECK: %[[O1:.*]] = ptx.mul lo u32 %[[L1]], %{{.*}} : i32
   // CHECK: %[[C7:.*]] = ptx.constant 7 : i32

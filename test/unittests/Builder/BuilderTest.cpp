@@ -177,10 +177,16 @@ TEST(Builder, IfElseYieldsValues) {
     k.if_(t > 3u, [&] { p[b] = a; });
     k.if_(
         t > 4u, [&] { p[0] = v; }, [&] { p[1] = v; });
+    // An array of Vals (a chunk of a row, loaded one way or another).
+    std::array<F32, 3> chunk = k.if_(
+        t < 8u, [&] { return std::array<F32, 3>{v, -v, v * 2.0f}; },
+        [&] { return std::array<F32, 3>{p[4], p[5], p[6]}; });
+    p[t] = chunk[0] + chunk[1] + chunk[2];
   });
   EXPECT_THAT(ir, HasSubstr("scf.if %"));
   EXPECT_THAT(ir, HasSubstr("-> (f32) {"));
   EXPECT_THAT(ir, HasSubstr("-> (f32, i32) {"));
+  EXPECT_THAT(ir, HasSubstr("-> (f32, f32, f32) {"));
   EXPECT_THAT(ir, HasSubstr("} else {"));
   EXPECT_THAT(ir, HasSubstr("arith.negf"));
 }

@@ -65,7 +65,7 @@ TEST_P(GemmSplitKernelsTest, AddsTheSplitsThenTheEpilogue) {
                             (bias == Bias::Columns ? uint32_t(kGemmBiasColumns)
                              : bias == Bias::Rows  ? uint32_t(kGemmBiasRows)
                                                    : 0u) |
-                            (vectorC ? uint32_t(kGemmSplitVectorC) : 0u);
+                            (vectorC ? uint32_t(kGemmVectorC) : 0u);
   const std::string name = std::string("gemm_split_reduce_") + elemName(out);
   interp::Profile profile;
   interp::LaunchOptions options;

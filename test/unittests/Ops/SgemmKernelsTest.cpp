@@ -2,11 +2,12 @@
 //
 // Every sgemm_f32 variant (A and B row- or column-major, checked or aligned
 // copies) against an f64 reference at ragged shapes (partial tiles in M, N
-// and K, padded lines, beta reading C, the fused epilogue), and their
-// profile: no shared-memory bank conflicts (the main loop's reads are one
-// wavefront each: broadcasts, consecutive floats, or a column-major B's
-// 16-byte reads of rows 20 words apart), only 16-byte cp.async copies where
-// aligned.
+// and K, padded lines, beta reading C, the fused epilogue, C's rows
+// 16-byte aligned or not), and their profile: no shared-memory bank
+// conflicts, only 16-byte shared reads (4 per k step a warp: broadcasts,
+// consecutive chunks, or a column-major B's rows 4 apart under the layout
+// table's swizzle), only 16-byte cp.async copies where aligned, 16-byte
+// stores of C where its rows allow them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,8 +52,13 @@ TEST_P(SgemmKernelsTest, MatchesF64WithoutBankConflicts) {
                  bRows = config.bColMajor ? n : k,
                  bLine = config.bColMajor ? k : n;
   const uint32_t lda = aligned ? (aLine + 3) / 4 * 4 + 4 : aLine + 3,
-                 ldb = aligned ? (bLine + 3) / 4 * 4 + 4 : bLine + 1,
-                 ldc = n + 2;
+                 ldb = aligned ? (bLine + 3) / 4 * 4 + 4 : bLine + 1;
+  // C's rows 32-byte aligned (16 bytes for the host's kGemmVectorC: 4-column
+  // vector accesses, element-wise at a ragged right edge; 32 so that whole
+  // sectors can be asserted) for the aligned variants, else 2 floats of
+  // padding (element by element).
+  const bool vectorC = aligned;
+  const uint32_t ldc = vectorC ? (n + 7) / 8 * 8 + 8 : n + 2;
   auto aAt = [config, lda](uint32_t i, uint32_t p) {
     return config.aColMajor ? size_t(p) * lda + i : size_t(i) * lda + p;
   };
@@ -91,7 +97,7 @@ TEST_P(SgemmKernelsTest, MatchesF64WithoutBankConflicts) {
                      {kSgemmThreads},
                      {da, db, dc, m, n, k, lda, ldb, ldc,
                       Interpreter::argF32(alpha), Interpreter::argF32(beta),
-                      dbias, epilogue},
+                      dbias, epilogue | (vectorC ? kGemmVectorC : 0u)},
                      options);
   ASSERT_TRUE(r.success) << r.message();
   std::vector<float> c(c0.size());
@@ -124,6 +130,39 @@ TEST_P(SgemmKernelsTest, MatchesF64WithoutBankConflicts) {
   // element-wise path, whose scalar stores may).
   ASSERT_TRUE(kp->shared.count("ld.shared"));
   EXPECT_EQ(kp->shared.at("ld.shared").bankConflicts(), 0u);
+  // Every shared read is 16 bytes, 4 of them per k step (64 FMA) a warp:
+  // 64 per 16-deep tile, two tiles a trip of 32 of K.
+  const uint64_t blocks = uint64_t((n + tile - 1) / tile) * ((m + tile - 1) / tile);
+  const uint64_t trips = (k + 31) / 32;
+  EXPECT_EQ(kp->mix.count("ld.shared.4B"), 0u);
+  EXPECT_EQ(kp->mix.count("ld.shared.8B"), 0u);
+  ASSERT_TRUE(kp->mix.count("ld.shared.16B"));
+  EXPECT_EQ(kp->mix.at("ld.shared.16B"),
+            blocks * (kSgemmThreads / 32) * trips * 2 * 64);
+  // C: 16-byte accesses where its rows allow them and a run of 4 columns
+  // is whole (all of them when N is a multiple of 4); element-wise else.
+  auto issued = [&](const char *kind) {
+    return kp->mix.count(kind) ? kp->mix.at(kind) : 0u;
+  };
+  // (Element-wise stores past N are issued with no lane on: they make no
+  // request.) A half-warp's vector stores are 256 contiguous bytes of a
+  // row: whole sectors where N is a multiple of 64 (at a ragged edge the
+  // warp's two rows each end in a partial sector). Element-wise stores,
+  // for C's rows that are not 16-byte aligned, write 4 bytes of every 16:
+  // 4 requests per sector.
+  ASSERT_TRUE(kp->global.count("st.global"));
+  const interp::GlobalStats &stores = kp->global.at("st.global");
+  if (vectorC && n % 64 == 0)
+    EXPECT_EQ(stores.sectors, stores.idealSectors);
+  if (vectorC && n >= 4) {
+    EXPECT_GT(issued("st.global.16B"), 0u);
+    if (n % 4 == 0)
+      EXPECT_LE(stores.requests, issued("st.global.16B"));
+    if (beta != 0)
+      EXPECT_GT(issued("ld.global.16B"), 0u);
+  } else if (!vectorC) {
+    EXPECT_EQ(issued("st.global.16B"), 0u);
+  }
   if (aligned) {
     for (const auto &[kind, stats] : kp->shared)
       EXPECT_EQ(stats.bankConflicts(), 0u) << kind;

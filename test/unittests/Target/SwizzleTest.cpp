@@ -54,6 +54,46 @@ TEST(Swizzle, TableEntriesAreConflictFree) {
   }
 }
 
+TEST(Swizzle, StridedRowEntriesAreConflictFree) {
+  // 16-byte reads of 8 rows rowStep apart (the SGEMM's lanes owning 4
+  // consecutive rows of a K-contiguous tile), and consecutive chunk writes.
+  for (uint64_t rowStep = 2; rowStep <= 16; rowStep *= 2)
+    for (uint64_t rowBytes = 16; rowBytes * rowStep <= 4096; rowBytes *= 2) {
+      std::optional<Swizzle> s = getConflictFreeSwizzle(rowBytes, rowStep);
+      if (rowBytes * rowStep < 128) {
+        EXPECT_FALSE(s) << rowBytes << " x " << rowStep;
+        continue;
+      }
+      ASSERT_TRUE(s) << rowBytes << " x " << rowStep;
+      const uint64_t rows = 8 * rowStep * 4, bytes = rows * rowBytes;
+      std::set<uint64_t> seen;
+      for (uint64_t o = 0; o < bytes; o += 16)
+        seen.insert(s->apply(o));
+      EXPECT_EQ(seen.size(), bytes / 16);
+      for (uint64_t o = 0; o < bytes; o += 128) {
+        std::set<unsigned> groups;
+        for (uint64_t c = 0; c < 8; ++c)
+          groups.insert(bankGroup(s->apply(o + 16 * c)));
+        EXPECT_EQ(groups.size(), 8u) << rowBytes << " at " << o;
+      }
+      for (uint64_t r0 = 0; r0 + 7 * rowStep < rows; ++r0)
+        for (uint64_t col = 0; col < rowBytes; col += 16) {
+          std::set<unsigned> groups;
+          for (uint64_t t = 0; t < 8; ++t)
+            groups.insert(
+                bankGroup(s->apply((r0 + t * rowStep) * rowBytes + col)));
+          EXPECT_EQ(groups.size(), 8u)
+              << rowBytes << "-byte rows " << rowStep << " apart from row "
+              << r0 << ", column " << col;
+        }
+    }
+  // The SGEMM's [n][k] f32 tile: 64-byte rows 4 apart, Swizzle<3, 4, 4>.
+  EXPECT_EQ(getConflictFreeSwizzle(64, 4), (Swizzle{3, 4, 4}));
+  EXPECT_EQ(getConflictFreeSwizzle(64, 1), getConflictFreeSwizzle(64));
+  EXPECT_FALSE(getConflictFreeSwizzle(64, 3));
+  EXPECT_FALSE(getConflictFreeSwizzle(48, 4));
+}
+
 TEST(Swizzle, RowsThatAreNotAPowerOfTwoGetNone) {
   EXPECT_FALSE(getConflictFreeSwizzle(48));
   EXPECT_FALSE(getConflictFreeSwizzle(8));

@@ -41,3 +41,17 @@ std::optional<Swizzle> kaio::ptx::getConflictFreeSwizzle(uint64_t rowBytes) {
       return e.swizzle;
   return std::nullopt;
 }
+
+std::optional<Swizzle> kaio::ptx::getConflictFreeSwizzle(uint64_t rowBytes,
+                                                         uint64_t rowStep) {
+  if (rowStep == 1)
+    return getConflictFreeSwizzle(rowBytes);
+  // Row r0 + rowStep t starts at r0 rowBytes + t (rowStep rowBytes): bits
+  // 4..6 of that stride are 0 from 128 bytes on, so the 8 reads share a
+  // bank group unless the XOR takes t — the bits of the table's entry for
+  // rows of rowStep rowBytes bytes. Below 128 bytes it would not.
+  if (rowStep == 0 || (rowStep & (rowStep - 1)) || rowStep * rowBytes < 128 ||
+      !getConflictFreeSwizzle(rowBytes))
+    return std::nullopt;
+  return getConflictFreeSwizzle(rowStep * rowBytes);
+}

@@ -51,6 +51,17 @@ struct Swizzle {
 /// a power of two of at least 16 bytes.
 std::optional<Swizzle> getConflictFreeSwizzle(uint64_t rowBytes);
 
+/// The same for reads of one 16-byte chunk from each of 8 rows `rowStep`
+/// apart (rows r0 + rowStep t, t = 0..7: a CUDA-core kernel whose lanes own
+/// rowStep consecutive rows each, reading 16 bytes of K from each): such
+/// rows fall in the banks that consecutive rows of rowStep * rowBytes bytes
+/// do, so the table's entry for those is the swizzle; consecutive chunk
+/// writes stay conflict-free. rowStep 1 is the table itself; none where
+/// rowStep is not a power of two or rowStep * rowBytes is under 128 bytes
+/// (two of the 8 rows would share a 128-byte line).
+std::optional<Swizzle> getConflictFreeSwizzle(uint64_t rowBytes,
+                                              uint64_t rowStep);
+
 } // namespace kaio::ptx
 
 #endif // KAIO_DIALECT_PTX_IR_SWIZZLE_H
