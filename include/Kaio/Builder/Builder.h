@@ -1120,7 +1120,7 @@ public:
   }
 
   /// if (cond) then(). With an else branch, then() and else() may return a
-  /// Val<T> or a tuple of Vals, which if_ returns.
+  /// Val<T>, a tuple of Vals or a std::array of them, which if_ returns.
   template <class Then>
   void if_(const Pred &cond, Then thenFn, SrcLoc loc = SrcLoc::current()) {
     static_assert(std::is_void_v<std::invoke_result_t<Then>>,

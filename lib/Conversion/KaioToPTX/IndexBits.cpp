@@ -3,6 +3,8 @@
 #include "IndexBits.h"
 
 #include "Kaio/Dialect/Kaio/IR/KaioOps.h"
+#include "Kaio/Dialect/PTX/IR/PTXOps.h"
+#include "llvm/ADT/DenseMap.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
@@ -40,22 +42,20 @@ std::optional<uint64_t> getConstant(Value v) {
   return c.getZExtValue();
 }
 
-/// Threads in dimension `dim` of the kernel's blocks, at most: the block
-/// size's extent where the kernel requires it exactly (.reqntid), else its
-/// thread count (a launch may shape fewer threads differently: .maxntid
-/// bounds their number).
-uint64_t threadBound(Operation *op, Dim dim) {
-  auto kernel = op->getParentOfType<KernelOp>();
-  if (!kernel)
-    return 1024;
-  ArrayRef<int32_t> block = kernel.getBlockSize();
-  if (!kernel->hasAttr(KaioDialect::kExactBlockSizeAttrName))
-    return uint64_t(kernel.getNumThreads());
-  unsigned d = unsigned(dim);
-  return d < block.size() ? uint64_t(block[d]) : 1;
+using BitsCache = llvm::DenseMap<Value, uint64_t>;
+
+uint64_t possibleOnesUncached(Value v, unsigned depth, BitsCache &cache);
+
+/// possibleOnes, once per value of a query (index arithmetic is a DAG).
+uint64_t possibleOnes(Value v, unsigned depth, BitsCache &cache) {
+  if (auto it = cache.find(v); it != cache.end())
+    return it->second;
+  uint64_t bits = possibleOnesUncached(v, depth, cache);
+  cache[v] = bits;
+  return bits;
 }
 
-uint64_t possibleOnes(Value v, unsigned depth) {
+uint64_t possibleOnesUncached(Value v, unsigned depth, BitsCache &cache) {
   if (!v.getType().isSignlessInteger() ||
       v.getType().getIntOrFloatBitWidth() > 32)
     return kAll;
@@ -65,19 +65,18 @@ uint64_t possibleOnes(Value v, unsigned depth) {
   if (!op || depth >= kMaxDepth)
     return kAll;
   auto operand = [&](unsigned i) {
-    return possibleOnes(op->getOperand(i), depth + 1);
+    return possibleOnes(op->getOperand(i), depth + 1, cache);
   };
   auto constantOperand = [&](unsigned i) {
     return getConstant(op->getOperand(i));
   };
   if (auto id = dyn_cast<ThreadIdOp>(op))
-    return bitsUpTo(threadBound(op, id.getDim()) - 1);
+    return bitsUpTo(
+        uint64_t(getBlockBounds(op).getThreadBound(unsigned(id.getDim())) - 1));
   if (isa<LaneIdOp>(op))
     return 31;
-  if (isa<WarpIdOp>(op)) {
-    auto kernel = op->getParentOfType<KernelOp>();
-    return bitsUpTo(kernel ? (kernel.getNumThreads() - 1) / 32 : 31);
-  }
+  if (isa<WarpIdOp>(op))
+    return bitsUpTo(uint64_t(getBlockBounds(op).getNumThreads() - 1) / 32);
   if (isa<arith::AndIOp>(op))
     return operand(0) & operand(1);
   if (isa<arith::OrIOp, arith::XOrIOp>(op))
@@ -112,7 +111,8 @@ uint64_t possibleOnes(Value v, unsigned depth) {
       return llvm::isPowerOf2_64(*c) ? x & (*c - 1)
                                      : bitsUpTo(std::min(x, *c - 1));
     }
-    return operand(0);
+    // x % y for an unknown y (or one of 2^31 and more): at most x.
+    return bitsUpTo(operand(0));
   }
   if (isa<arith::MinUIOp>(op))
     return bitsUpTo(std::min(operand(0), operand(1)));
@@ -124,8 +124,8 @@ uint64_t possibleOnes(Value v, unsigned depth) {
     return operand(0) &
            bitsUpTo((uint64_t(1) << v.getType().getIntOrFloatBitWidth()) - 1);
   if (auto select = dyn_cast<arith::SelectOp>(op))
-    return possibleOnes(select.getTrueValue(), depth + 1) |
-           possibleOnes(select.getFalseValue(), depth + 1);
+    return possibleOnes(select.getTrueValue(), depth + 1, cache) |
+           possibleOnes(select.getFalseValue(), depth + 1, cache);
   return kAll;
 }
 
@@ -149,7 +149,45 @@ uint64_t kaio::getPossibleOneBitsOfSum(uint64_t x, uint64_t y) {
 }
 
 uint64_t kaio::getPossibleOneBits(Value index) {
-  return possibleOnes(index, 0);
+  BitsCache cache;
+  return possibleOnes(index, 0, cache);
+}
+
+BlockBounds kaio::getBlockBounds(Operation *op) {
+  BlockBounds bounds;
+  for (Operation *p = op; p; p = p->getParentOp()) {
+    if (auto kernel = dyn_cast<KernelOp>(p)) {
+      bounds.dims = kernel.getBlockSize();
+      bounds.exact = kernel->hasAttr(KaioDialect::kExactBlockSizeAttrName);
+      return bounds;
+    }
+    if (auto entry = dyn_cast<ptx::EntryOp>(p)) {
+      if (auto req = entry.getReqntidAttr()) {
+        bounds.dims = req.asArrayRef();
+        bounds.exact = true;
+      } else if (auto max = entry.getMaxntidAttr()) {
+        bounds.dims = max.asArrayRef();
+      }
+      return bounds;
+    }
+  }
+  return bounds;
+}
+
+int64_t BlockBounds::getNumThreads() const {
+  if (dims.empty())
+    return 1024;
+  int64_t n = 1;
+  for (int32_t d : dims)
+    n *= d;
+  return n;
+}
+
+int64_t BlockBounds::getThreadBound(unsigned dim) const {
+  // .maxntid bounds the thread count, not each extent.
+  if (!exact)
+    return dim < 2 ? getNumThreads() : std::min<int64_t>(getNumThreads(), 64);
+  return dim < dims.size() ? dims[dim] : 1;
 }
 
 ConstantSplit kaio::splitConstant(Value index) {

@@ -16,11 +16,27 @@
 #ifndef KAIO_LIB_CONVERSION_KAIOTOPTX_INDEXBITS_H
 #define KAIO_LIB_CONVERSION_KAIOTOPTX_INDEXBITS_H
 
+#include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
 
 namespace kaio {
+
+/// The block shape an op runs in: the enclosing kaio.kernel's block_size,
+/// or — once convert-kaio-to-ptx has moved the body into its ptx.entry —
+/// the entry's `reqntid` (exact) or `maxntid` (a bound on the thread
+/// count only: a launch may shape its threads differently). Empty dims
+/// when the op is in neither.
+struct BlockBounds {
+  llvm::ArrayRef<int32_t> dims;
+  bool exact = false;
+  int64_t getNumThreads() const;
+  /// One more than the largest thread index in dimension `dim` (0-2).
+  int64_t getThreadBound(unsigned dim) const;
+};
+BlockBounds getBlockBounds(mlir::Operation *op);
 
 /// The bits an unsigned 32-bit index may have set: a superset (all 32 bits
 /// when nothing is known).

@@ -203,10 +203,12 @@ struct LaneIdLowering : OpConversionPattern<LaneIdOp> {
   }
 };
 
-/// Linear thread id in the block, from the 1-3 dimensional tid.
-Value linearThreadId(PTXBuilder &p, KernelOp kernel) {
+/// Linear thread id in the block, from the 1-3 dimensional tid (the x one
+/// alone where the op's block is 1-D: getBlockBounds, which still finds the
+/// shape once the kernel's body has moved into its ptx.entry).
+Value linearThreadId(PTXBuilder &p, const BlockBounds &block) {
   Value tid = p.sreg(SpecialReg::tid_x);
-  if (!kernel || kernel.getBlockSize().size() == 1)
+  if (block.dims.size() == 1)
     return tid;
   Value y = p.sreg(SpecialReg::tid_y), z = p.sreg(SpecialReg::tid_z);
   Value nx = p.sreg(SpecialReg::ntid_x), ny = p.sreg(SpecialReg::ntid_y);
@@ -220,7 +222,7 @@ struct WarpIdLowering : OpConversionPattern<WarpIdOp> {
   matchAndRewrite(WarpIdOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     PTXBuilder p(rewriter, op.getLoc());
-    Value linear = linearThreadId(p, op->getParentOfType<KernelOp>());
+    Value linear = linearThreadId(p, getBlockBounds(op));
     rewriter.replaceOp(op, p.shr(PTXType::u32, linear, p.i32(5)));
     return success();
   }
@@ -591,6 +593,8 @@ Value splitSwizzledAddress(PTXBuilder &p, ConversionPatternRewriter &rewriter,
   if (row.variable || col.variable) {
     Value r = row.variable ? rewriter.getRemappedValue(row.variable) : Value();
     Value c = col.variable ? rewriter.getRemappedValue(col.variable) : Value();
+    if ((row.variable && !r) || (col.variable && !c))
+      return Value();
     Value linear = r ? (c ? p.madLo(PTXType::u32, r, p.i32(stride), c)
                           : p.mulLo(PTXType::u32, r, p.i32(stride)))
                      : c;
@@ -898,8 +902,8 @@ struct BlockReduceLowering : OpConversionPattern<BlockReduceOp> {
     std::string scratch = declareShared(rewriter, op, PTXType::b32, 32,
                                         "reduce");
     Value base = p.addressOf(scratch, rewriter.getI32Type());
-    auto kernel = op->getParentOfType<KernelOp>();
-    Value linear = linearThreadId(p, kernel);
+    BlockBounds block = getBlockBounds(op);
+    Value linear = linearThreadId(p, block);
     Value lane = p.andOp(PTXType::b32, linear, p.i32(31));
     Value warp = p.shr(PTXType::u32, linear, p.i32(5));
     Value isLeader = p.setp(CmpOp::eq, PTXType::u32, lane, p.i32(0));
@@ -911,7 +915,7 @@ struct BlockReduceLowering : OpConversionPattern<BlockReduceOp> {
     // Threads of the block, from %ntid: launches may use fewer threads than
     // the kernel's block_size.
     Value threads = p.sreg(SpecialReg::ntid_x);
-    if (kernel && kernel.getBlockSize().size() > 1) {
+    if (block.dims.size() != 1) {
       threads = p.mulLo(PTXType::u32, threads, p.sreg(SpecialReg::ntid_y));
       threads = p.mulLo(PTXType::u32, threads, p.sreg(SpecialReg::ntid_z));
     }

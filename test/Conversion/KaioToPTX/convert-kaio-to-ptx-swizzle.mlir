@@ -55,3 +55,33 @@ kaio.kernel @swizzle_split(%out: !kaio.ptr<f32>) attributes {block_size = array<
   kaio.return
 }
 
+
+// The bounds come from the entry the kernel became (reqntid 16: tid < 16,
+// so tid * 64 and the constant 16 * 64 share no bit): split.
+// CHECK-LABEL: ptx.entry @bounded_by_the_block
+kaio.kernel @bounded_by_the_block(%out: !kaio.ptr<f32>, %n: i32) attributes {block_size = array<i32: 16>, kaio.exact_block_size} {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %t = kaio.shared_alloc : !kaio.smem<128x16xf32, #kaio.layout<row_major, swizzle = <3, 4, 4>>>
+  %tid = kaio.thread_id x : i32
+  // CHECK: %[[K:.*]] = ptx.constant 1024 : i32
+  // CHECK: %[[A:.*]] = ptx.add u32 %{{.*}}, %[[K]] : i32
+  // CHECK: ptx.ld shared f32 [%[[A]]]
+  %r = arith.addi %tid, %c16 : i32
+  %w = kaio.shared_load %t[%r, %c0] : !kaio.smem<128x16xf32, #kaio.layout<row_major, swizzle = <3, 4, 4>>> -> f32
+  // x % n for an unknown n is at most x, not within x's bits ((tid & 1) * 4
+  // % 3 is 1 for odd threads): row + 1 may carry, the whole formula.
+  // CHECK: arith.remui
+  // CHECK: ptx.shr u32
+  // CHECK: ptx.ld shared f32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %odd = arith.andi %tid, %c1 : i32
+  %x = arith.muli %odd, %c4 : i32
+  %rem = arith.remui %x, %n : i32
+  %row = arith.addi %rem, %c1 : i32
+  %v = kaio.shared_load %t[%row, %c0] : !kaio.smem<128x16xf32, #kaio.layout<row_major, swizzle = <3, 4, 4>>> -> f32
+  %s = arith.addf %w, %v : f32
+  kaio.store %s, %out[%tid] : f32, !kaio.ptr<f32>, i32
+  kaio.return
+}

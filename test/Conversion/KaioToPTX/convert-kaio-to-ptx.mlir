@@ -136,6 +136,30 @@ kaio.kernel @shared(%out: !kaio.ptr<f32>) attributes {block_size = array<i32: 25
 
 // -----
 
+// warp_id and block_reduce in a 2-D block: the linear thread id (tid.z
+// ntid.y + tid.y) ntid.x + tid.x, found from the entry's launch bounds once
+// the kernel's body has moved into it (warp_id used to be tid.x >> 5, 0 for
+// every warp of a 32 x 4 block, and block_reduce's warps all wrote slot 0).
+// CHECK-LABEL: ptx.entry @two_d
+kaio.kernel @two_d(%out: !kaio.ptr<f32>, %x: f32) attributes {block_size = array<i32: 32, 4>} {
+  // CHECK: %[[Y:.*]] = ptx.sreg tid.y : i32
+  // CHECK: %[[ZY:.*]] = ptx.mad lo u32 %{{.*}}, %{{.*}}, %[[Y]] : i32
+  // CHECK: %[[L:.*]] = ptx.mad lo u32 %[[ZY]], %{{.*}}, %{{.*}} : i32
+  // CHECK: ptx.shr u32 %[[L]], %{{.*}} : i32
+  %w = kaio.warp_id : i32
+  // CHECK: ptx.sreg tid.y : i32
+  // CHECK: %[[RZY:.*]] = ptx.mad lo u32 %{{.*}}, %{{.*}}, %{{.*}} : i32
+  // CHECK: %[[RL:.*]] = ptx.mad lo u32 %[[RZY]], %{{.*}}, %{{.*}} : i32
+  // CHECK: ptx.and b32 %[[RL]]
+  // CHECK: ptx.shr u32 %[[RL]]
+  // CHECK: ptx.sreg ntid.y
+  %r = kaio.block_reduce sum %x : f32
+  kaio.store %r, %out[%w] : f32, !kaio.ptr<f32>, i32
+  kaio.return
+}
+
+// -----
+
 // Shuffles: shfl.sync with the segment mask of `width`; warp reductions:
 // redux.sync for i32 on sm_80, a butterfly of shuffles otherwise; block
 // reductions: a warp reduction, partials through shared memory, two
