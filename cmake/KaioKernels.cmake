@@ -10,6 +10,10 @@
 #     [NAMESPACE ns] [CLASS Kernels]   # of the generated class
 #     [HEADER name.h]                  # default: <target>_kernels.h
 #     [PTX_VERSION 8.0] [FAST_MATH] [LINE_INFO] [RESOURCES]
+#     [MODULE_ONLY]                    # no typed launchers, nothing looked
+#                                      # up at load: module().getKernel(name)
+#     [SAVE_TEMPS]                     # also <chip>.ptx and <chip>.ptxas.log
+#                                      # beside the header (for tests)
 #     [VARIANTS kernel:suffix:attr ...])  # also kernel_suffix, lowered with
 #                                      # the unit attribute attr set
 #                                      # (e.g. kaio.aligned_copies)
@@ -28,7 +32,7 @@
 # KAIO_EMBED_EXECUTABLE overrides it.
 
 function(kaio_add_kernels target)
-  cmake_parse_arguments(ARG "FAST_MATH;LINE_INFO;RESOURCES"
+  cmake_parse_arguments(ARG "FAST_MATH;LINE_INFO;RESOURCES;MODULE_ONLY;SAVE_TEMPS"
     "NAMESPACE;CLASS;HEADER;PTX_VERSION" "SOURCES;GENERATORS;CHIPS;VARIANTS"
     ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
@@ -106,6 +110,9 @@ function(kaio_add_kernels target)
   if(ARG_LINE_INFO)
     list(APPEND flags --line-info)
   endif()
+  if(ARG_MODULE_ONLY)
+    list(APPEND flags --module-only)
+  endif()
   foreach(variant ${ARG_VARIANTS})
     list(APPEND flags --variant=${variant})
   endforeach()
@@ -115,6 +122,17 @@ function(kaio_add_kernels target)
   if(ARG_RESOURCES)
     list(APPEND flags --resources=${dir}/${ARG_HEADER}.resources)
     set(byproducts BYPRODUCTS ${dir}/${ARG_HEADER}.resources)
+  endif()
+  # SAVE_TEMPS: each chip's PTX and ptxas's report beside the header, so
+  # that tests read the code the build embedded.
+  if(ARG_SAVE_TEMPS)
+    list(APPEND flags --save-temps=${dir})
+    if(NOT byproducts)
+      set(byproducts BYPRODUCTS)
+    endif()
+    foreach(chip ${ARG_CHIPS})
+      list(APPEND byproducts ${dir}/${chip}.ptx ${dir}/${chip}.ptxas.log)
+    endforeach()
   endif()
   # The ptxas this build found (kaio-embed looks on PATH and in
   # /usr/local/cuda/bin otherwise).

@@ -82,9 +82,13 @@ if not ptxas:
             break
 # The op library's embedded cubins and ptxas's report on them (written
 # when the build found ptxas; a '#' line says why there is none).
-library_resources = os.path.join(config.kaio_obj_root, "lib", "Ops",
-                                 "kaio_kernels", "KaioOps",
-                                 "ops_kernels.h.resources")
+library_dir = os.path.join(config.kaio_obj_root, "lib", "Ops",
+                           "kaio_kernels", "KaioOps")
+library_resources = os.path.join(library_dir, "ops_kernels.h.resources")
+# %ops_kernels/CHIP.ptx and CHIP.ptxas.log: the PTX the build embedded for
+# each chip and what ptxas -v said assembling it (kaio-embed --save-temps),
+# read by the library-*.test checks instead of compiling the library again.
+config.substitutions.append(("%ops_kernels", library_dir))
 if os.path.exists(library_resources):
     with open(library_resources) as f:
         if not f.read(1).startswith("#"):

@@ -449,13 +449,18 @@ PTXModuleSummary kaio::scanPTX(StringRef ptx) {
     size_t close = line.find(')');
     if (close == StringRef::npos)
       continue;
-    StringRef rest = line.drop_front(close + 1).trim();
-    uint64_t bytes;
-    if (!rest.consume_front("smem=") || rest.getAsInteger(10, bytes))
-      continue;
-    for (PTXEntrySummary &entry : summary.entries)
-      if (entry.name == name)
-        entry.declaredDynamicShared = bytes;
+    // The requirements after the parameters, in any order: " smem=N" among
+    // " cluster=..." and " maxntid=..." / " reqntid=...".
+    SmallVector<StringRef> items;
+    line.drop_front(close + 1).split(items, ' ', -1, /*KeepEmpty=*/false);
+    for (StringRef item : items) {
+      uint64_t bytes;
+      if (!item.consume_front("smem=") || item.getAsInteger(10, bytes))
+        continue;
+      for (PTXEntrySummary &entry : summary.entries)
+        if (entry.name == name)
+          entry.declaredDynamicShared = bytes;
+    }
   }
   return summary;
 }

@@ -4,6 +4,7 @@
 
 #include "Internal.h"
 #include "Kaio/Interpreter/FloatSemantics.h"
+#include "Kaio/Runtime/BlockBounds.h"
 #include "Kaio/Runtime/Types.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -132,7 +133,7 @@ LaunchResult Interpreter::launch(llvm::StringRef name, Dim3 grid, Dim3 block,
                 " arguments, got " + Twine(args.size()));
   if (grid.count() == 0 || block.count() == 0)
     return fail("empty grid or block");
-  if (block.count() > 1024 || block.z > 64)
+  if (block.x > 1024 || block.y > 1024 || block.z > 64 || block.count() > 1024)
     return fail("a block has at most 1024 threads and z <= 64");
   // A kernel that names its cluster (reqnctapercluster) gets it; a launch
   // that names another fails.
@@ -162,27 +163,19 @@ LaunchResult Interpreter::launch(llvm::StringRef name, Dim3 grid, Dim3 block,
                 Twine(grid.z) + ") is not a whole number of clusters (" +
                 Twine(cluster.x) + "," + Twine(cluster.y) + "," +
                 Twine(cluster.z) + ")");
-  auto checkBound = [&](ArrayRef<int32_t> dims, StringRef what,
-                        bool exact) -> bool {
-    if (dims.empty())
-      return true;
-    uint32_t b[3] = {block.x, block.y, block.z};
-    uint64_t total = 1, launched = block.count();
-    for (int32_t d : dims)
-      total *= d;
-    if (exact) {
-      for (size_t i = 0; i < 3; ++i)
-        if (b[i] != (i < dims.size() ? uint32_t(dims[i]) : 1u))
-          return false;
-      return true;
-    }
-    (void)what;
-    return launched <= total;
-  };
-  if (!checkBound(program.reqntid, "reqntid", true))
-    return fail("the block shape differs from the kernel's reqntid");
-  if (!checkBound(program.maxntid, "maxntid", false))
-    return fail("the block has more threads than the kernel's maxntid");
+  // The runtime's contract for the compiled block (.reqntid and
+  // .maxntid), in its words.
+  for (bool exact : {true, false}) {
+    ArrayRef<int32_t> compiled = exact ? program.reqntid : program.maxntid;
+    std::array<unsigned, 3> compiledDims = {1, 1, 1};
+    for (auto [i, d] : llvm::enumerate(compiled.take_front(3)))
+      compiledDims[i] = unsigned(d);
+    std::string mismatch = kaio::rt::describeBlockMismatch(
+        {block.x, block.y, block.z}, compiledDims,
+        unsigned(std::min<size_t>(compiled.size(), 3)), exact);
+    if (!mismatch.empty())
+      return fail(mismatch);
+  }
   // A kernel whose tiles live in dynamic shared memory gets at least the
   // bytes it declares (`dynamic_smem`), as the runtime launches it.
   effective.dynamicSharedBytes =

@@ -100,9 +100,10 @@ rt::Error detail::checkSameShape(const char *op, const char *name,
 }
 
 void detail::appendTensorArgs(std::vector<rt::KernelArg> &args,
-                              const AttentionTensor &t, bool isConst) {
-  args.push_back(
-      rt::KernelArg::pointer(t.data, scalarTypeOf(t.dtype), isConst));
+                              const char *name, const AttentionTensor &t,
+                              bool isConst) {
+  args.push_back(rt::KernelArg::pointer(t.data, scalarTypeOf(t.dtype), isConst)
+                     .named(name));
   args.push_back(rt::KernelArg::scalar(std::uint64_t(t.batchStride)));
   args.push_back(rt::KernelArg::scalar(std::uint64_t(t.headStride)));
   args.push_back(rt::KernelArg::scalar(std::uint32_t(t.seqStride)));
@@ -366,12 +367,13 @@ struct ArgBuilder {
   std::vector<rt::KernelArg> args;
 
   bool varlen() const { return isVarlen(opt); }
-  void tensor(const AttentionTensor &t, bool isConst) {
-    detail::appendTensorArgs(args, t, isConst);
+  void tensor(const char *name, const AttentionTensor &t, bool isConst) {
+    detail::appendTensorArgs(args, name, t, isConst);
   }
   /// [batch, heads, seq_q], or [heads, total_q] when packed.
-  void rowVector(CUdeviceptr p, bool isConst) {
-    args.push_back(rt::KernelArg::pointer(p, rt::ScalarType::F32, isConst));
+  void rowVector(const char *name, CUdeviceptr p, bool isConst) {
+    args.push_back(
+        rt::KernelArg::pointer(p, rt::ScalarType::F32, isConst).named(name));
     args.push_back(
         rt::KernelArg::scalar(std::uint64_t(varlen() ? 0 : q.heads * q.seq)));
     args.push_back(rt::KernelArg::scalar(std::uint64_t(q.seq)));
@@ -384,8 +386,8 @@ struct ArgBuilder {
     CUdeviceptr cuQ = varlen() ? opt.cuSeqlensQ.data : q.data;
     CUdeviceptr cuK = varlen() ? opt.cuSeqlensK.data : q.data;
     for (rt::KernelArg a :
-         {rt::KernelArg::pointer(cuQ, s32, true),
-          rt::KernelArg::pointer(cuK, s32, true),
+         {rt::KernelArg::pointer(cuQ, s32, true).named("cuSeqlensQ"),
+          rt::KernelArg::pointer(cuK, s32, true).named("cuSeqlensK"),
           rt::KernelArg::scalar(std::uint32_t(q.seq)),
           rt::KernelArg::scalar(std::uint32_t(k.seq)),
           rt::KernelArg::scalar(std::uint32_t(q.heads / k.heads)),
@@ -394,9 +396,8 @@ struct ArgBuilder {
           rt::KernelArg::scalar(windowSide(opt.windowLeft, q, k)),
           rt::KernelArg::scalar(
               windowSide(opt.causal ? 0 : opt.windowRight, q, k)),
-          rt::KernelArg::scalar(
-              flags | (varlen() ? kAttnVarlen : 0u) |
-              (opt.bottomRight ? kAttnBottomRight : 0u))})
+          rt::KernelArg::scalar(flags | (varlen() ? kAttnVarlen : 0u) |
+                                (opt.bottomRight ? kAttnBottomRight : 0u))})
       args.push_back(a);
   }
 };
@@ -508,7 +509,8 @@ static bool launchHopperAttention(Library::Impl &impl,
       rt::toKernelArg(*mq),
       rt::toKernelArg(*mk),
       rt::toKernelArg(*mv),
-      rt::KernelArg::pointer(o.data, detail::scalarTypeOf(o.dtype), false),
+      rt::KernelArg::pointer(o.data, detail::scalarTypeOf(o.dtype), false)
+          .named("o"),
       rt::KernelArg::scalar(std::uint32_t(o.batchStride)),
       rt::KernelArg::scalar(std::uint32_t(o.seqStride)),
       rt::KernelArg::scalar(std::uint32_t(o.headStride)),
@@ -520,10 +522,13 @@ static bool launchHopperAttention(Library::Impl &impl,
       rt::KernelArg::scalar(windowSide(opt.causal ? 0 : opt.windowRight, q, k)),
       rt::KernelArg::scalar(std::uint32_t(opt.bottomRight)),
       rt::KernelArg::pointer(opt.lse.isAbsent() ? 0 : opt.lse.data,
-                             rt::ScalarType::F32, false),
+                             rt::ScalarType::F32, false)
+          .named("lse"),
       rt::KernelArg::scalar(std::uint32_t(q.seq)),
-      rt::KernelArg::pointer(varlen ? opt.cuSeqlensQ.data : 0, s32, true),
-      rt::KernelArg::pointer(varlen ? opt.cuSeqlensK.data : 0, s32, true)};
+      rt::KernelArg::pointer(varlen ? opt.cuSeqlensQ.data : 0, s32, true)
+          .named("cuSeqlensQ"),
+      rt::KernelArg::pointer(varlen ? opt.cuSeqlensK.data : 0, s32, true)
+          .named("cuSeqlensK")};
   rt::LaunchConfig launch;
   launch.grid = rt::Dim3(unsigned((maxQ + rows - 1) / rows),
                          unsigned(q.heads), unsigned(batch));
@@ -556,12 +561,12 @@ rt::Error Library::flashAttention(const AttentionTensor &q,
   if (!kernel)
     return kernel.takeError().addContext(kOp);
   ArgBuilder a{q, k, opt, {}};
-  a.tensor(q, true);
-  a.tensor(k, true);
-  a.tensor(v, true);
-  a.tensor(o, false);
+  a.tensor("q", q, true);
+  a.tensor("k", k, true);
+  a.tensor("v", v, true);
+  a.tensor("o", o, false);
   // Without lse the kernel stores none (the pointer is never written).
-  a.rowVector(opt.lse.isAbsent() ? o.data : opt.lse.data, false);
+  a.rowVector("lse", opt.lse.isAbsent() ? o.data : opt.lse.data, false);
   a.common(opt.lse.isAbsent() ? 0u : kAttnLse);
   rt::LaunchConfig config;
   config.grid = rt::Dim3(unsigned((maxQ + kAttnBlockQ - 1) / kAttnBlockQ),
@@ -598,15 +603,14 @@ static bool hopperBackwardApplies(const Library::Impl &impl,
 /// head). Returns false, launching nothing, when the driver refuses a
 /// tensor map (the portable kernel runs then); a failed load or launch is
 /// `error`.
-static bool launchHopperBackward(Library::Impl &impl, bool dqKernel,
-                                 const AttentionTensor &q,
-                                 const AttentionTensor &k,
-                                 const AttentionTensor &v,
-                                 const AttentionTensor &dO,
-                                 std::initializer_list<const AttentionTensor *> outputs,
-                                 const AttentionOptions &opt,
-                                 std::int64_t batch, std::int64_t rows,
-                                 rt::Error &error) {
+static bool launchHopperBackward(
+    Library::Impl &impl, bool dqKernel, const AttentionTensor &q,
+    const AttentionTensor &k, const AttentionTensor &v,
+    const AttentionTensor &dO,
+    std::initializer_list<std::pair<const char *, const AttentionTensor *>>
+        outputs,
+    const AttentionOptions &opt, std::int64_t batch, std::int64_t rows,
+    rt::Error &error) {
   HopperAttentionBackwardConfig config;
   config.bf16 = q.dtype == DType::BF16;
   config.headDim = unsigned(q.dim);
@@ -637,16 +641,19 @@ static bool launchHopperBackward(Library::Impl &impl, bool dqKernel,
   std::vector<rt::KernelArg> args = {rt::toKernelArg(*mq), rt::toKernelArg(*mk),
                                      rt::toKernelArg(*mv),
                                      rt::toKernelArg(*mdo)};
-  for (const AttentionTensor *t : outputs) {
+  for (auto [name, t] : outputs) {
     args.push_back(
-        rt::KernelArg::pointer(t->data, detail::scalarTypeOf(t->dtype), false));
+        rt::KernelArg::pointer(t->data, detail::scalarTypeOf(t->dtype), false)
+            .named(name));
     args.push_back(rt::KernelArg::scalar(std::uint32_t(t->batchStride)));
     args.push_back(rt::KernelArg::scalar(std::uint32_t(t->seqStride)));
     args.push_back(rt::KernelArg::scalar(std::uint32_t(t->headStride)));
   }
   for (rt::KernelArg a :
-       {rt::KernelArg::pointer(opt.lse.data, rt::ScalarType::F32, true),
-        rt::KernelArg::pointer(opt.workspace.data, rt::ScalarType::F32, true),
+       {rt::KernelArg::pointer(opt.lse.data, rt::ScalarType::F32, true)
+            .named("lse"),
+        rt::KernelArg::pointer(opt.workspace.data, rt::ScalarType::F32, true)
+            .named("workspace"),
         // lse and delta: [batch, heads, seq_q], or [heads, total_q] packed.
         rt::KernelArg::scalar(std::uint32_t(varlen ? 0 : q.heads * q.seq)),
         rt::KernelArg::scalar(std::uint32_t(q.seq)),
@@ -659,8 +666,10 @@ static bool launchHopperBackward(Library::Impl &impl, bool dqKernel,
         rt::KernelArg::scalar(
             windowSide(opt.causal ? 0 : opt.windowRight, q, k)),
         rt::KernelArg::scalar(std::uint32_t(opt.bottomRight)),
-        rt::KernelArg::pointer(varlen ? opt.cuSeqlensQ.data : 0, s32, true),
-        rt::KernelArg::pointer(varlen ? opt.cuSeqlensK.data : 0, s32, true)})
+        rt::KernelArg::pointer(varlen ? opt.cuSeqlensQ.data : 0, s32, true)
+            .named("cuSeqlensQ"),
+        rt::KernelArg::pointer(varlen ? opt.cuSeqlensK.data : 0, s32, true)
+            .named("cuSeqlensK")})
     args.push_back(a);
   const std::int64_t perBlock = dqKernel ? queryRows : keyRows;
   rt::LaunchConfig launch;
@@ -710,24 +719,28 @@ rt::Error Library::flashAttentionBackward(
   unsigned heads = unsigned(q.heads), batches = unsigned(batch);
   // delta = rowsum(dO * O), into the workspace.
   ArgBuilder pa{q, k, opt, {}};
-  pa.tensor(o, true);
-  pa.tensor(dO, true);
-  pa.rowVector(opt.workspace.data, false);
+  pa.tensor("o", o, true);
+  pa.tensor("dO", dO, true);
+  pa.rowVector("workspace", opt.workspace.data, false);
   pa.common(0);
   ArgBuilder qa{q, k, opt, {}};
-  for (const AttentionTensor *t : {&q, &k, &v, &dO})
-    qa.tensor(*t, true);
-  qa.tensor(dq, false);
-  qa.rowVector(opt.lse.data, true);
-  qa.rowVector(opt.workspace.data, true);
+  auto inputs = [&](ArgBuilder &builder) {
+    builder.tensor("q", q, true);
+    builder.tensor("k", k, true);
+    builder.tensor("v", v, true);
+    builder.tensor("dO", dO, true);
+  };
+  inputs(qa);
+  qa.tensor("dq", dq, false);
+  qa.rowVector("lse", opt.lse.data, true);
+  qa.rowVector("workspace", opt.workspace.data, true);
   qa.common(0);
   ArgBuilder ka{q, k, opt, {}};
-  for (const AttentionTensor *t : {&q, &k, &v, &dO})
-    ka.tensor(*t, true);
-  ka.tensor(dk, false);
-  ka.tensor(dv, false);
-  ka.rowVector(opt.lse.data, true);
-  ka.rowVector(opt.workspace.data, true);
+  inputs(ka);
+  ka.tensor("dk", dk, false);
+  ka.tensor("dv", dv, false);
+  ka.rowVector("lse", opt.lse.data, true);
+  ka.rowVector("workspace", opt.workspace.data, true);
   ka.common(0);
   unsigned qBlocks = unsigned((maxQ + kAttnBlockQ - 1) / kAttnBlockQ);
   // On a 9.0 GPU at head dims 64 and 128: the TMA/wgmma dQ and dK/dV
@@ -741,22 +754,23 @@ rt::Error Library::flashAttentionBackward(
                              256, pa.args))
       return e.addContext(kOp);
     rt::Error hopperError = rt::Error::success();
-    if (hopper && launchHopperBackward(*impl_, /*dqKernel=*/true, q, k, v, dO,
-                                       {&dq}, opt, batch, maxQ, hopperError)) {
+    if (hopper &&
+        launchHopperBackward(*impl_, /*dqKernel=*/true, q, k, v, dO,
+                             {{"dq", &dq}}, opt, batch, maxQ, hopperError)) {
       if (hopperError)
         return hopperError.addContext(kOp);
-    } else if (rt::Error e = launch(*dqKernel,
-                                    rt::Dim3(qBlocks, heads, batches),
-                                    32 * kAttnWarps, qa.args)) {
+    } else if (rt::Error e =
+                   launch(*dqKernel, rt::Dim3(qBlocks, heads, batches),
+                          32 * kAttnWarps, qa.args)) {
       return e.addContext(kOp);
     }
   }
   // Every key block writes its dK and dV (zeros where no query sees it).
   if (maxK) {
     rt::Error hopperError = rt::Error::success();
-    if (hopper && launchHopperBackward(*impl_, /*dqKernel=*/false, q, k, v,
-                                       dO, {&dk, &dv}, opt, batch, maxK,
-                                       hopperError))
+    if (hopper && launchHopperBackward(*impl_, /*dqKernel=*/false, q, k, v, dO,
+                                       {{"dk", &dk}, {"dv", &dv}}, opt, batch,
+                                       maxK, hopperError))
       return hopperError ? hopperError.addContext(kOp) : rt::Error::success();
     if (rt::Error e = launch(
             *dkdv,

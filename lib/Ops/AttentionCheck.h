@@ -29,8 +29,9 @@ rt::Error checkSameDType(const char *op, const char *name,
 rt::Error checkSameShape(const char *op, const char *name,
                          const AttentionTensor &t, const AttentionTensor &like,
                          const char *likeName);
-/// The kernel parameters of a tensor: pointer, batch, head and row strides.
-void appendTensorArgs(std::vector<rt::KernelArg> &args,
+/// The kernel parameters of a tensor: pointer (called `name` in launch
+/// errors), batch, head and row strides.
+void appendTensorArgs(std::vector<rt::KernelArg> &args, const char *name,
                       const AttentionTensor &t, bool isConst);
 
 } // namespace kaio::ops::detail

@@ -197,24 +197,27 @@ rt::Error Library::flashDecode(const AttentionTensor &q, const KVCache &c,
   std::uint32_t flags = (isPaged(c) ? kDecodePaged : 0u) |
                         (opt.causal ? kDecodeCausal : 0u);
   std::vector<rt::KernelArg> args;
-  appendTensorArgs(args, q, true);
-  appendTensorArgs(args, c.k, true);
-  appendTensorArgs(args, c.v, true);
+  appendTensorArgs(args, "q", q, true);
+  appendTensorArgs(args, "cache.k", c.k, true);
+  appendTensorArgs(args, "cache.v", c.v, true);
   // An absent block table is never read (the flag is off).
   rt::ScalarType s32 = detail::scalarTypeOf(DType::S32);
   for (rt::KernelArg a :
-       {rt::KernelArg::pointer(isPaged(c) ? c.blockTable.data : q.data,
-                               s32, true),
+       {rt::KernelArg::pointer(isPaged(c) ? c.blockTable.data : q.data, s32,
+                               true)
+            .named(isPaged(c) ? "cache.blockTable" : "q"),
         // (The kernel divides by the page size before it selects; 1 for a
         // contiguous cache.)
         u32(isPaged(c) ? c.blockTable.ld : 0), u32(isPaged(c) ? c.pageSize : 1),
-        rt::KernelArg::pointer(c.seqlens.data, s32, true),
+        rt::KernelArg::pointer(c.seqlens.data, s32, true)
+            .named("cache.seqlens"),
         u32(q.seq), u32(q.heads / c.k.heads), u32(rowBlocksOf(q, c)),
-        u32(split.keysPerBlock),
-        rt::KernelArg::scalar(float(scale * M_LOG2E)),
+        u32(split.keysPerBlock), rt::KernelArg::scalar(float(scale * M_LOG2E)),
         rt::KernelArg::scalar(flags),
-        rt::KernelArg::pointer(partialO, rt::ScalarType::F32, false),
-        rt::KernelArg::pointer(partialLse, rt::ScalarType::F32, false)})
+        rt::KernelArg::pointer(partialO, rt::ScalarType::F32, false)
+            .named("workspace"),
+        rt::KernelArg::pointer(partialLse, rt::ScalarType::F32, false)
+            .named("workspace")})
     args.push_back(a);
   rt::LaunchConfig config;
   config.grid = rt::Dim3(unsigned(split.blocks),
@@ -225,12 +228,13 @@ rt::Error Library::flashDecode(const AttentionTensor &q, const KVCache &c,
   if (rt::Error e = (*decode)->launchArgs(config, args))
     return e.addContext(kOp);
   std::vector<rt::KernelArg> cargs;
-  appendTensorArgs(cargs, o, false);
+  appendTensorArgs(cargs, "o", o, false);
   for (rt::KernelArg a :
-       {rt::KernelArg::pointer(partialO, rt::ScalarType::F32, true),
-        rt::KernelArg::pointer(partialLse, rt::ScalarType::F32, true),
-        u32(split.blocks * kAttnWarps), u32(q.seq),
-        u32(q.heads / c.k.heads)})
+       {rt::KernelArg::pointer(partialO, rt::ScalarType::F32, true)
+            .named("workspace"),
+        rt::KernelArg::pointer(partialLse, rt::ScalarType::F32, true)
+            .named("workspace"),
+        u32(split.blocks * kAttnWarps), u32(q.seq), u32(q.heads / c.k.heads)})
     cargs.push_back(a);
   config.grid = rt::Dim3(unsigned(rows), unsigned(c.k.heads),
                          unsigned(q.batch));

@@ -118,9 +118,9 @@ rt::Error Library::biasActivation(const Matrix &x, const Matrix &out,
   const Matrix &bias = o.bias.isAbsent() ? x : o.bias;
   return launch(*impl_, "bias_activation",
                 std::string("bias_") + getActivationName(act), out, width,
-                {detail::pointerArg(x, x.dtype, true),
-                 detail::pointerArg(bias, x.dtype, true),
-                 detail::pointerArg(out, x.dtype, false), u32(x.rows),
+                {detail::pointerArg("x", x, x.dtype, true),
+                 detail::pointerArg("bias", bias, x.dtype, true),
+                 detail::pointerArg("out", out, x.dtype, false), u32(x.rows),
                  u32(x.cols), u32(x.ld), u32(out.ld),
                  u32(o.bias.isAbsent() ? 0u : unsigned(kBiasPresent))},
                 o.stream);
@@ -134,10 +134,11 @@ rt::Error Library::gatedActivation(const Matrix &gate, const Matrix &up,
   unsigned width = detail::vectorWidth(gate.dtype, {&gate, &up, &out});
   return launch(*impl_, "gated_activation",
                 std::string("glu_") + getActivationName(act), out, width,
-                {detail::pointerArg(gate, gate.dtype, true),
-                 detail::pointerArg(up, gate.dtype, true),
-                 detail::pointerArg(out, gate.dtype, false), u32(gate.rows),
-                 u32(gate.cols), u32(gate.ld), u32(up.ld), u32(out.ld)},
+                {detail::pointerArg("gate", gate, gate.dtype, true),
+                 detail::pointerArg("up", up, gate.dtype, true),
+                 detail::pointerArg("out", out, gate.dtype, false),
+                 u32(gate.rows), u32(gate.cols), u32(gate.ld), u32(up.ld),
+                 u32(out.ld)},
                 o.stream);
 }
 
@@ -147,9 +148,9 @@ rt::Error Library::add(const Matrix &a, const Matrix &b, const Matrix &out,
     return e;
   unsigned width = detail::vectorWidth(a.dtype, {&a, &b, &out});
   return launch(*impl_, "add", "add", out, width,
-                {detail::pointerArg(a, a.dtype, true),
-                 detail::pointerArg(b, a.dtype, true),
-                 detail::pointerArg(out, a.dtype, false), u32(a.rows),
+                {detail::pointerArg("a", a, a.dtype, true),
+                 detail::pointerArg("b", b, a.dtype, true),
+                 detail::pointerArg("out", out, a.dtype, false), u32(a.rows),
                  u32(a.cols), u32(a.ld), u32(b.ld), u32(out.ld)},
                 o.stream);
 }
@@ -226,13 +227,18 @@ rt::Error Library::rope(const Matrix &x, const Matrix &out,
   config.block = rt::Dim3(kElementwiseBlock);
   config.stream = o.stream;
   std::vector<rt::KernelArg> args = {
-      detail::pointerArg(x, x.dtype, true),
-      detail::pointerArg(out, x.dtype, false),
-      detail::pointerArg(positions, DType::S32, true),
-      detail::pointerArg(cos, DType::F32, true),
-      detail::pointerArg(sin, DType::F32, true),
-      u32(x.rows), u32(heads), u32(headDim), u32(x.ld), u32(out.ld),
-      u32(cos.ld), u32(cos.rows)};
+      detail::pointerArg("x", x, x.dtype, true),
+      detail::pointerArg("out", out, x.dtype, false),
+      detail::pointerArg("positions", positions, DType::S32, true),
+      detail::pointerArg("cos", cos, DType::F32, true),
+      detail::pointerArg("sin", sin, DType::F32, true),
+      u32(x.rows),
+      u32(heads),
+      u32(headDim),
+      u32(x.ld),
+      u32(out.ld),
+      u32(cos.ld),
+      u32(cos.rows)};
   if (rt::Error e = (*kernel)->launchArgs(config, args))
     return e.addContext("rope");
   return rt::Error::success();

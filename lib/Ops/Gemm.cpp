@@ -119,8 +119,9 @@ std::uint32_t vectorCBit(const Matrix &c, const GemmOptions &options,
 /// valid pointer of C's type (C's own).
 rt::KernelArg biasArg(const Matrix &c, const GemmOptions &options) {
   return rt::KernelArg::pointer(
-      options.bias.isAbsent() ? c.data : options.bias.data,
-      detail::scalarTypeOf(c.dtype), /*readOnly=*/true);
+             options.bias.isAbsent() ? c.data : options.bias.data,
+             detail::scalarTypeOf(c.dtype), /*readOnly=*/true)
+      .named(options.bias.isAbsent() ? "c" : "bias");
 }
 
 /// The kernels' name for an element type.
@@ -311,9 +312,12 @@ rt::Error launchSplitReduce(Library::Impl &impl, const Matrix &c,
                       unsigned(std::min<std::int64_t>(c.rows, kMaxGridY)));
   sum.stream = options.stream;
   return (*reduce)->launch(
-      sum, rt::KernelArg::pointer(ws.data, rt::ScalarType::F32, true),
+      sum,
+      rt::KernelArg::pointer(ws.data, rt::ScalarType::F32, true)
+          .named("workspace"),
       std::uint32_t(split.splits), stride, std::uint32_t(split.ldw),
-      rt::KernelArg::pointer(c.data, detail::scalarTypeOf(c.dtype), false),
+      rt::KernelArg::pointer(c.data, detail::scalarTypeOf(c.dtype), false)
+          .named("c"),
       std::uint32_t(c.rows), std::uint32_t(c.cols), std::uint32_t(c.ld),
       options.alpha, options.beta, biasArg(c, options),
       epilogueBits(options, biasAlongRows) |
@@ -333,12 +337,18 @@ KernelOutput kernelOutput(const Matrix &c, const GemmOptions &options,
                           bool biasAlongRows, const SplitK &split) {
   if (split.splits == 1)
     return {rt::KernelArg::pointer(c.data, detail::scalarTypeOf(c.dtype),
-                                   /*readOnly=*/false),
-            biasArg(c, options), std::uint32_t(c.ld),
-            epilogueBits(options, biasAlongRows), options.alpha,
-            options.beta, 0};
-  rt::KernelArg partial = rt::KernelArg::pointer(
-      options.workspace.data, rt::ScalarType::F32, /*readOnly=*/false);
+                                   /*readOnly=*/false)
+                .named("c"),
+            biasArg(c, options),
+            std::uint32_t(c.ld),
+            epilogueBits(options, biasAlongRows),
+            options.alpha,
+            options.beta,
+            0};
+  rt::KernelArg partial =
+      rt::KernelArg::pointer(options.workspace.data, rt::ScalarType::F32,
+                             /*readOnly=*/false)
+          .named("workspace");
   return {partial, partial, std::uint32_t(split.ldw), 0, 1.0f, 0.0f,
           std::uint64_t(c.rows * split.ldw)};
 }
@@ -651,9 +661,9 @@ rt::Error launchSgemm(Library::Impl &impl, const Matrix &a, const Matrix &b,
   rt::Expected<rt::Kernel *> kernel = impl.kernel(kernels::sgemmName(variant));
   if (!kernel)
     return kernel.takeError();
-  return (*kernel)->launch(config, detail::pointerArg(a, DType::F32, true),
-                           detail::pointerArg(b, DType::F32, true),
-                           detail::pointerArg(c, DType::F32, false),
+  return (*kernel)->launch(config, detail::pointerArg("a", a, DType::F32, true),
+                           detail::pointerArg("b", b, DType::F32, true),
+                           detail::pointerArg("c", c, DType::F32, false),
                            std::uint32_t(c.rows), std::uint32_t(c.cols),
                            std::uint32_t(a.cols), std::uint32_t(a.ld),
                            std::uint32_t(b.ld), std::uint32_t(c.ld),
@@ -708,11 +718,11 @@ rt::Error launchMmaSync(Library::Impl &impl, const Matrix &a, const Matrix &b,
       std::uint32_t(split.kTilesPerSplit * kernels::mmaGemmBlockK(mma.in));
   const KernelOutput out = kernelOutput(c, options, biasAlongRows, split);
   if (rt::Error e = (*kernel)->launch(
-          config, detail::pointerArg(a, a.dtype, true),
-          detail::pointerArg(b, b.dtype, true), out.c, std::uint32_t(c.rows),
-          std::uint32_t(c.cols), std::uint32_t(a.cols), std::uint32_t(a.ld),
-          std::uint32_t(b.ld), out.ldc, out.alpha, out.beta, out.bias,
-          out.epilogue, kPerSplit, out.splitStride))
+          config, detail::pointerArg("a", a, a.dtype, true),
+          detail::pointerArg("b", b, b.dtype, true), out.c,
+          std::uint32_t(c.rows), std::uint32_t(c.cols), std::uint32_t(a.cols),
+          std::uint32_t(a.ld), std::uint32_t(b.ld), out.ldc, out.alpha,
+          out.beta, out.bias, out.epilogue, kPerSplit, out.splitStride))
     return e;
   return splitting ? launchSplitReduce(impl, c, options, biasAlongRows, split)
                    : rt::Error::success();

@@ -52,14 +52,15 @@ rt::Error Library::gemv(const Matrix &a, const Matrix &x, const Matrix &y,
     return kernel.takeError().addContext("gemv");
   const Matrix &bias = o.bias.isAbsent() ? y : o.bias;
   std::vector<rt::KernelArg> args = {
-      detail::pointerArg(a, a.dtype, true),
-      detail::pointerArg(x, a.dtype, true),
-      detail::pointerArg(bias, a.dtype, true),
-      detail::pointerArg(y, a.dtype, false),
+      detail::pointerArg("a", a, a.dtype, true),
+      detail::pointerArg("x", x, a.dtype, true),
+      detail::pointerArg(o.bias.isAbsent() ? "y" : "bias", bias, a.dtype, true),
+      detail::pointerArg("y", y, a.dtype, false),
       rt::KernelArg::scalar(std::uint32_t(a.rows)),
       rt::KernelArg::scalar(std::uint32_t(a.cols)),
       rt::KernelArg::scalar(std::uint32_t(a.ld)),
-      rt::KernelArg::scalar(std::uint32_t(o.bias.isAbsent() ? 0u : unsigned(kGemvBias)))};
+      rt::KernelArg::scalar(
+          std::uint32_t(o.bias.isAbsent() ? 0u : unsigned(kGemvBias)))};
   rt::LaunchConfig config;
   config.grid = rt::Dim3(
       unsigned((a.rows + kGemvRowsPerBlock - 1) / kGemvRowsPerBlock));
@@ -129,18 +130,19 @@ rt::Error Library::gemvTransposed(const Matrix &a, const Matrix &x,
     if (rt::Error e = impl_->launchColumns(
             "gemv_t", detail::kernelName("gemv_t_partial", a.dtype, width),
             chunks, splits, o.stream,
-            {detail::pointerArg(a, a.dtype, true),
-             detail::pointerArg(x, a.dtype, true),
-             detail::pointerArg(o.workspace, DType::F32, false), u32(k),
-             u32(n), u32(a.ld), u32((k + splits - 1) / splits)}))
+            {detail::pointerArg("a", a, a.dtype, true),
+             detail::pointerArg("x", x, a.dtype, true),
+             detail::pointerArg("workspace", o.workspace, DType::F32, false),
+             u32(k), u32(n), u32(a.ld), u32((k + splits - 1) / splits)}))
       return e;
   }
   const Matrix &bias = o.bias.isAbsent() ? y : o.bias;
   return impl_->launchColumns(
       "gemv_t", std::string("gemv_t_reduce_") + getDTypeName(a.dtype), n, 1,
       o.stream,
-      {detail::pointerArg(o.workspace, DType::F32, true),
-       detail::pointerArg(bias, a.dtype, true),
-       detail::pointerArg(y, a.dtype, false), u32(n), u32(splits),
+      {detail::pointerArg("workspace", o.workspace, DType::F32, true),
+       detail::pointerArg(o.bias.isAbsent() ? "y" : "bias", bias, a.dtype,
+                          true),
+       detail::pointerArg("y", y, a.dtype, false), u32(n), u32(splits),
        u32(o.bias.isAbsent() ? 0u : unsigned(kGemvBias))});
 }

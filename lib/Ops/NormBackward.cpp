@@ -142,12 +142,16 @@ rt::Error launchNormBackward(Library::Impl &impl, const char *op, bool layer,
     if (!k)
       return k.takeError().addContext(op);
     std::vector<rt::KernelArg> args = {
-        detail::pointerArg(x, x.dtype, true),
-        detail::pointerArg(dy, x.dtype, true),
-        detail::pointerArg(mean, DType::F32, true),
-        detail::pointerArg(o.rstd, DType::F32, true),
-        detail::pointerArg(o.workspace, DType::F32, false),
-        u32(x.cols), u32(x.rows), u32(x.ld), u32(dy.ld), u32(perSplit),
+        detail::pointerArg("x", x, x.dtype, true),
+        detail::pointerArg("dy", dy, x.dtype, true),
+        detail::pointerArg(layer ? "mean" : "rstd", mean, DType::F32, true),
+        detail::pointerArg("rstd", o.rstd, DType::F32, true),
+        detail::pointerArg("workspace", o.workspace, DType::F32, false),
+        u32(x.cols),
+        u32(x.rows),
+        u32(x.ld),
+        u32(dy.ld),
+        u32(perSplit),
         u32(layer ? unsigned(kNormBwdLayer) : 0u)};
     rt::LaunchConfig config;
     config.grid = rt::Dim3(columnBlocks, unsigned(splits));
@@ -163,15 +167,17 @@ rt::Error launchNormBackward(Library::Impl &impl, const char *op, bool layer,
       return k.takeError().addContext(op);
     const Matrix &weight = o.weight.isAbsent() ? x : o.weight;
     std::vector<rt::KernelArg> args = {
-        detail::pointerArg(x, x.dtype, true),
-        detail::pointerArg(dy, x.dtype, true),
-        detail::pointerArg(weight, x.dtype, true),
-        detail::pointerArg(mean, DType::F32, true),
-        detail::pointerArg(o.rstd, DType::F32, true),
-        detail::pointerArg(dx, x.dtype, false)};
+        detail::pointerArg("x", x, x.dtype, true),
+        detail::pointerArg("dy", dy, x.dtype, true),
+        detail::pointerArg(o.weight.isAbsent() ? "x" : "weight", weight,
+                           x.dtype, true),
+        detail::pointerArg(layer ? "mean" : "rstd", mean, DType::F32, true),
+        detail::pointerArg("rstd", o.rstd, DType::F32, true),
+        detail::pointerArg("dx", dx, x.dtype, false)};
     rt::LaunchConfig config = detail::rowLaunch(x.rows, o.stream);
     if (fused) {
-      args.push_back(detail::pointerArg(o.workspace, DType::F32, false));
+      args.push_back(
+          detail::pointerArg("workspace", o.workspace, DType::F32, false));
       args.insert(args.end(), {u32(x.cols), u32(x.rows), u32(x.ld),
                                u32(dy.ld), u32(dx.ld), u32(perSplit)});
       config.grid = rt::Dim3(unsigned(splits));
@@ -195,9 +201,12 @@ rt::Error launchNormBackward(Library::Impl &impl, const char *op, bool layer,
   const Matrix &dweight = o.dweight.isAbsent() ? o.dbias : o.dweight;
   const Matrix &dbias = o.dbias.isAbsent() ? dweight : o.dbias;
   std::vector<rt::KernelArg> args = {
-      detail::pointerArg(o.workspace, DType::F32, true),
-      detail::pointerArg(dweight, x.dtype, false),
-      detail::pointerArg(dbias, x.dtype, false), u32(x.cols), u32(splits),
+      detail::pointerArg("workspace", o.workspace, DType::F32, true),
+      detail::pointerArg(o.dweight.isAbsent() ? "dbias" : "dweight", dweight,
+                         x.dtype, false),
+      detail::pointerArg("dbias", dbias, x.dtype, false),
+      u32(x.cols),
+      u32(splits),
       u32(o.dbias.isAbsent() ? 0u : unsigned(kNormBwdBias))};
   rt::LaunchConfig config;
   config.grid = rt::Dim3(columnBlocks);

@@ -73,9 +73,9 @@ rt::Error launchSoftmaxBackward(Library::Impl &impl, const char *op,
   std::string name =
       std::string(base) + (regs ? "_regs" + std::to_string(chunks) : "");
   return launchRows(impl, op, name.c_str(), y, width,
-                    {detail::pointerArg(y, y.dtype, true),
-                     detail::pointerArg(dy, y.dtype, true),
-                     detail::pointerArg(dx, y.dtype, false), u32(y.cols),
+                    {detail::pointerArg("y", y, y.dtype, true),
+                     detail::pointerArg("dy", dy, y.dtype, true),
+                     detail::pointerArg("dx", dx, y.dtype, false), u32(y.cols),
                      u32(y.ld), u32(dy.ld), u32(dx.ld),
                      rt::KernelArg::scalar(o.scale)},
                     o.stream, regs ? registerRowThreads(chunks) : kRowBlock);
@@ -294,10 +294,10 @@ rt::Error Library::crossEntropy(const Matrix &logits, const Matrix &targets,
   return launchRows(
       *impl_, "cross_entropy", targetsBase("cross_entropy", targets).c_str(),
       logits, detail::vectorWidth(logits.dtype, {&logits}),
-      {detail::pointerArg(logits, logits.dtype, true),
-       detail::pointerArg(targets, targets.dtype, true),
-       detail::pointerArg(loss, DType::F32, false),
-       detail::pointerArg(o.lse, DType::F32, false), u32(logits.cols),
+      {detail::pointerArg("logits", logits, logits.dtype, true),
+       detail::pointerArg("targets", targets, targets.dtype, true),
+       detail::pointerArg("loss", loss, DType::F32, false),
+       detail::pointerArg("lse", o.lse, DType::F32, false), u32(logits.cols),
        u32(logits.ld), rt::KernelArg::scalar(o.ignoreIndex),
        u32(o.lse.isAbsent() ? 0u : unsigned(kCrossEntropyLse))},
       o.stream);
@@ -315,12 +315,13 @@ rt::Error Library::crossEntropyBackward(const Matrix &logits,
       *impl_, "cross_entropy_bwd",
       targetsBase("cross_entropy_bwd", targets).c_str(), logits,
       detail::vectorWidth(logits.dtype, {&logits, &dlogits}),
-      {detail::pointerArg(logits, logits.dtype, true),
-       detail::pointerArg(targets, targets.dtype, true),
-       detail::pointerArg(lse, DType::F32, true),
-       detail::pointerArg(dloss, DType::F32, true),
-       detail::pointerArg(dlogits, logits.dtype, false), u32(logits.cols),
-       u32(logits.ld), u32(dlogits.ld), rt::KernelArg::scalar(o.ignoreIndex)},
+      {detail::pointerArg("logits", logits, logits.dtype, true),
+       detail::pointerArg("targets", targets, targets.dtype, true),
+       detail::pointerArg("lse", lse, DType::F32, true),
+       detail::pointerArg("dloss", dloss, DType::F32, true),
+       detail::pointerArg("dlogits", dlogits, logits.dtype, false),
+       u32(logits.cols), u32(logits.ld), u32(dlogits.ld),
+       rt::KernelArg::scalar(o.ignoreIndex)},
       o.stream);
 }
 
@@ -331,9 +332,9 @@ rt::Error Library::reduceRows(const Matrix &x, const Matrix &out,
   std::string base = std::string("reduce_") + reductionName(reduction);
   return launchRows(*impl_, "reduce_rows", base.c_str(), x,
                     detail::vectorWidth(x.dtype, {&x}),
-                    {detail::pointerArg(x, x.dtype, true),
-                     detail::pointerArg(out, DType::F32, false), u32(x.cols),
-                     u32(x.ld)},
+                    {detail::pointerArg("x", x, x.dtype, true),
+                     detail::pointerArg("out", out, DType::F32, false),
+                     u32(x.cols), u32(x.ld)},
                     o.stream);
 }
 
@@ -374,9 +375,9 @@ rt::Error Library::argmaxAll(const Matrix &x, const Matrix &out,
   config.block = rt::Dim3(32);
   config.stream = o.stream;
   std::vector<rt::KernelArg> args = {
-      detail::pointerArg(rowIndex, DType::S32, true),
-      detail::pointerArg(perRow, DType::S32, true),
-      detail::pointerArg(out, out.dtype, false), u32(x.cols)};
+      detail::pointerArg("workspace", rowIndex, DType::S32, true),
+      detail::pointerArg("workspace", perRow, DType::S32, true),
+      detail::pointerArg("out", out, out.dtype, false), u32(x.cols)};
   if (rt::Error e = (*finish)->launchArgs(config, args))
     return e.addContext(op);
   return rt::Error::success();
@@ -400,19 +401,18 @@ rt::Error Library::reduceCols(const Matrix &x, const Matrix &out,
   if (splits > 0) {
     if (rt::Error e = impl_->launchColumns(
             op,
-            detail::kernelName(("reduce_cols_" + name).c_str(), x.dtype,
-                               width),
+            detail::kernelName(("reduce_cols_" + name).c_str(), x.dtype, width),
             chunks, splits, o.stream,
-            {detail::pointerArg(x, x.dtype, true),
-             detail::pointerArg(o.workspace, DType::F32, false), u32(k),
-             u32(n), u32(x.ld), u32((k + splits - 1) / splits)}))
+            {detail::pointerArg("x", x, x.dtype, true),
+             detail::pointerArg("workspace", o.workspace, DType::F32, false),
+             u32(k), u32(n), u32(x.ld), u32((k + splits - 1) / splits)}))
       return e;
   }
   // The slices' results, in order: bitwise the same every run.
   return impl_->launchColumns(
       op, "reduce_cols_finish_" + name, n, 1, o.stream,
-      {detail::pointerArg(o.workspace, DType::F32, true),
-       detail::pointerArg(out, DType::F32, false), u32(n), u32(splits)});
+      {detail::pointerArg("workspace", o.workspace, DType::F32, true),
+       detail::pointerArg("out", out, DType::F32, false), u32(n), u32(splits)});
 }
 
 rt::Error Library::argmaxRows(const Matrix &x, const Matrix &out,
@@ -421,9 +421,9 @@ rt::Error Library::argmaxRows(const Matrix &x, const Matrix &out,
     return e;
   return launchRows(*impl_, "argmax_rows", "argmax", x,
                     detail::vectorWidth(x.dtype, {&x}),
-                    {detail::pointerArg(x, x.dtype, true),
-                     detail::pointerArg(out, DType::S32, false), u32(x.cols),
-                     u32(x.ld)},
+                    {detail::pointerArg("x", x, x.dtype, true),
+                     detail::pointerArg("out", out, DType::S32, false),
+                     u32(x.cols), u32(x.ld)},
                     o.stream);
 }
 
@@ -446,8 +446,8 @@ rt::Error Library::reduceAll(const Matrix &x, const Matrix &out,
   return launchRows(*impl_, "reduce_all",
                     (std::string("reduce_") + reductionName(reduction)).c_str(),
                     partial, detail::vectorWidth(DType::F32, {&partial}),
-                    {detail::pointerArg(partial, DType::F32, true),
-                     detail::pointerArg(out, DType::F32, false),
+                    {detail::pointerArg("workspace", partial, DType::F32, true),
+                     detail::pointerArg("out", out, DType::F32, false),
                      u32(partial.cols), u32(partial.ld)},
                     o.stream);
 }

@@ -239,8 +239,10 @@ std::string detail::kernelName(const char *base, DType type, unsigned width) {
   return name;
 }
 
-rt::KernelArg detail::pointerArg(const Matrix &m, DType type, bool isConst) {
-  return rt::KernelArg::pointer(m.data, scalarTypeOf(type), isConst);
+rt::KernelArg detail::pointerArg(const char *name, const Matrix &m, DType type,
+                                 bool isConst) {
+  return rt::KernelArg::pointer(m.data, scalarTypeOf(type), isConst)
+      .named(name);
 }
 
 rt::Error detail::checkDisjoint(const char *op, const char *nameA,

@@ -100,7 +100,10 @@ unsigned vectorWidth(DType type, std::initializer_list<const Matrix *> ms);
 /// "base_type" or "base_type_vN" (the builder kernels' names).
 std::string kernelName(const char *base, DType type, unsigned width);
 
-rt::KernelArg pointerArg(const Matrix &m, DType type, bool isConst);
+/// `m`'s pointer as a kernel argument of element `type`, called `name` (the
+/// op's argument: a literal) in the launch's errors.
+rt::KernelArg pointerArg(const char *name, const Matrix &m, DType type,
+                         bool isConst);
 
 /// Row slices of the column kernels (gemvTransposed, reduceCols) for k
 /// rows and `threads` column threads (one per chunk of columns): about

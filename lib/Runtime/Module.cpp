@@ -2,6 +2,7 @@
 
 #include "Internal.h"
 
+#include "Kaio/Runtime/BlockBounds.h"
 #include "Kaio/Runtime/Stream.h"
 
 #include <atomic>
@@ -478,6 +479,20 @@ static Error applyCompiledCluster(const KernelSignature *sig,
   return Error::success();
 }
 
+/// A launch's block against the one the kernel was compiled for (`maxntid=`
+/// or `reqntid=` in its signature).
+static Error checkCompiledBlock(const KernelSignature *sig, const Dim3 &block,
+                                const std::string &kernelName) {
+  if (!sig)
+    return Error::success();
+  std::string problem = describeBlockMismatch(
+      {block.x, block.y, block.z}, sig->block, sig->blockRank, sig->exactBlock);
+  if (problem.empty())
+    return Error::success();
+  return Error::make(ErrorCode::InvalidConfig, problem)
+      .addContext("launching kernel '" + kernelName + "'");
+}
+
 Error Kernel::validate(const LaunchConfig &config) const {
   if (config.stream && config.stream->state() != module_->device)
     return Error::make(ErrorCode::InvalidValue,
@@ -489,6 +504,9 @@ Error Kernel::validate(const LaunchConfig &config) const {
   LaunchConfig checked = config;
   if (Error e = applyCompiledCluster(kernel_->signature, checked,
                                      kernel_->name))
+    return e;
+  if (Error e =
+          checkCompiledBlock(kernel_->signature, checked.block, kernel_->name))
     return e;
   return validateLaunchConfig(checked, module_->device->props,
                               &kernel_->attrs, kernel_->name);
@@ -515,9 +533,7 @@ Error Kernel::launchArgs(const LaunchConfig &config, const KernelArg *args,
     std::memcpy(&ptr, arg.storage, sizeof(ptr));
     if (!ptr || isKnownDevicePointer(ptr, module_->device->props.ordinal))
       continue;
-    if (Error e = checkPointer(*module_->device, ptr,
-                               "argument " + std::to_string(i + 1) + " (" +
-                                   arg.typeStr() + ")"))
+    if (Error e = checkPointer(*module_->device, ptr, arg.describe(i)))
       return e.addContext("launching kernel '" + kernel_->name + "'");
   }
   // The driver's parameter array: on the stack for the kernels KAIO

@@ -2,6 +2,7 @@
 
 #include "Kaio/Runtime/Signature.h"
 
+#include "Kaio/Runtime/BlockBounds.h"
 #include "Kaio/Runtime/TensorMap.h"
 
 #include <cctype>
@@ -42,6 +43,11 @@ std::string KernelSignature::str() const {
   if (hasCluster())
     s += " cluster=" + std::to_string(cluster[0]) + "x" +
          std::to_string(cluster[1]) + "x" + std::to_string(cluster[2]);
+  if (hasBlock()) {
+    s += exactBlock ? " reqntid=" : " maxntid=";
+    for (unsigned i = 0; i < blockRank; ++i)
+      s += (i ? "x" : "") + std::to_string(block[i]);
+  }
   return s;
 }
 
@@ -58,8 +64,30 @@ static std::optional<std::uint64_t> parseDecimal(std::string_view digits) {
   return value;
 }
 
+/// "X", "XxY" or "XxYxZ" into `dims` (the rest 1) and `rank`: each extent
+/// 1 to `maxExtent`, their product at most `maxCount`.
+static bool parseDims(std::string_view text, unsigned maxExtent,
+                      unsigned maxCount, std::array<unsigned, 3> &dims,
+                      unsigned &rank) {
+  dims = {1, 1, 1};
+  rank = 0;
+  std::uint64_t count = 1;
+  while (true) {
+    std::size_t x = text.find('x');
+    std::optional<std::uint64_t> d = parseDecimal(text.substr(0, x));
+    if (rank == 3 || !d || *d < 1 || *d > maxExtent)
+      return false;
+    dims[rank++] = unsigned(*d);
+    count *= *d;
+    if (x == std::string_view::npos)
+      return count <= maxCount;
+    text.remove_prefix(x + 1);
+  }
+}
+
 /// The launch requirements after the parameters: " smem=N", " cluster=X",
-/// "XxY" or "XxYxZ" (each at most once, in any order).
+/// "XxY" or "XxYxZ", and " maxntid=..." or " reqntid=..." (each at most
+/// once, in any order).
 static Error parseRequirements(std::string_view extra, KernelSignature &sig) {
   bool sawSmem = false, sawCluster = false;
   while (!(extra = trim(extra)).empty()) {
@@ -83,29 +111,27 @@ static Error parseRequirements(std::string_view extra, KernelSignature &sig) {
       continue;
     }
     if (item.substr(0, 8) == "cluster=") {
-      std::string_view dims = item.substr(8);
-      std::array<unsigned, 3> cluster = {1, 1, 1};
-      unsigned n = 0;
-      bool ok = !sawCluster;
-      while (ok) {
-        std::size_t x = dims.find('x');
-        std::optional<std::uint64_t> d = parseDecimal(dims.substr(0, x));
-        ok = n < 3 && d && *d >= 1 && *d <= kMaxClusterBlocks;
-        if (ok)
-          cluster[n++] = unsigned(*d);
-        if (x == std::string_view::npos)
-          break;
-        dims.remove_prefix(x + 1);
-      }
-      if (!ok || std::uint64_t(cluster[0]) * cluster[1] * cluster[2] >
-                     kMaxClusterBlocks)
+      unsigned rank = 0;
+      if (sawCluster || !parseDims(item.substr(8), kMaxClusterBlocks,
+                                   kMaxClusterBlocks, sig.cluster, rank))
         return bad("' cluster=X[xY[xZ]]' (once, at most " +
                    std::to_string(kMaxClusterBlocks) + " blocks)");
-      sig.cluster = cluster;
       sawCluster = true;
       continue;
     }
-    return bad("' smem=BYTES' or ' cluster=XxYxZ'");
+    bool exact = item.substr(0, 8) == "reqntid=";
+    if (exact || item.substr(0, 8) == "maxntid=") {
+      if (sig.hasBlock() ||
+          !parseDims(item.substr(8), kMaxBlockThreads, kMaxBlockThreads,
+                     sig.block, sig.blockRank))
+        return bad("' maxntid=X[xY[xZ]]' or ' reqntid=X[xY[xZ]]' (one of "
+                   "them once, at most " +
+                   std::to_string(kMaxBlockThreads) + " threads)");
+      sig.exactBlock = exact;
+      continue;
+    }
+    return bad("' smem=BYTES', ' cluster=XxYxZ', ' maxntid=XxYxZ' or "
+               "' reqntid=XxYxZ'");
   }
   return Error::success();
 }
@@ -278,6 +304,11 @@ std::string KernelArg::typeStr() const {
   return "?";
 }
 
+std::string KernelArg::describe(std::size_t index) const {
+  return "argument " + std::to_string(index + 1) + " (" +
+         (name ? std::string(name) + ", " : std::string()) + typeStr() + ")";
+}
+
 Error kaio::rt::checkKernelArgs(const KernelSignature &sig,
                                 const KernelArg *args, std::size_t numArgs) {
   if (numArgs != sig.params.size())
@@ -291,10 +322,12 @@ Error kaio::rt::checkKernelArgs(const KernelSignature &sig,
     const ParamType &param = sig.params[i];
     const KernelArg &arg = args[i];
     auto mismatch = [&](const std::string &hint) {
-      return Error::make(ErrorCode::ArgumentMismatch,
-                         "argument " + std::to_string(i + 1) + " of " +
-                             sig.name + ": expected " + param.str() +
-                             ", got " + arg.typeStr() + hint);
+      return Error::make(
+          ErrorCode::ArgumentMismatch,
+          "argument " + std::to_string(i + 1) +
+              (arg.name ? " (" + std::string(arg.name) + ")" : std::string()) +
+              " of " + sig.name + ": expected " + param.str() + ", got " +
+              arg.typeStr() + hint);
     };
     if (param.isTensorMap != (arg.kind == KernelArg::Kind::TensorMap))
       return mismatch(param.isTensorMap

@@ -564,7 +564,7 @@ static void testCustomKernel(kaio_context ctx, const char *mlirPath,
   CHECK(kaio_module_kernel_name(module, 1) == NULL);
   CHECK_OK(kaio_module_kernel_signature(module, "vector_add", &sig));
   CHECK(sig && strcmp(sig, "vector_add(ptr<const f32>,ptr<const f32>,"
-                           "ptr<f32>,u32)") == 0);
+                           "ptr<f32>,u32) maxntid=256") == 0);
   printf("signature: %s\n", sig ? sig : "(none)");
   CHECK_FAILS(kaio_module_kernel_signature(module, "nope", &sig),
               KAIO_ERROR_NOT_FOUND, "no signature for 'nope'");

@@ -37,8 +37,8 @@
 // CHECK: ptx.addressof @__kaio_smem_
 
 // PTX: .extern .shared .align 1024 .b8 __kaio_dyn_smem[];
-// PTX: // kaio.kernel big_tiles(ptr<const f32>,ptr<f32>) smem=106496
-// PTX: // kaio.kernel small(ptr<f32>){{$}}
+// PTX: // kaio.kernel big_tiles(ptr<const f32>,ptr<f32>) smem=106496 maxntid=256{{$}}
+// PTX: // kaio.kernel small(ptr<f32>) maxntid=32{{$}}
 kaio.kernel @big_tiles(%x: !kaio.ptr<f32> {kaio.readonly}, %y: !kaio.ptr<f32>)
     attributes {block_size = array<i32: 256>} {
   %a = kaio.shared_alloc : !kaio.smem<8192xf32>

@@ -641,7 +641,7 @@ class CompileTest(unittest.TestCase):
         add = kaio.compile(self.source)
         self.assertEqual(add.signature,
                          "vector_add(ptr<const f32>,ptr<const f32>,ptr<f32>,"
-                         "u32)")
+                         "u32) maxntid=256")
         self.assertEqual(add.chip, "sm_80")  # the fake device 0
         n = 1000
         a = kaio.DeviceArray.from_numpy(np.arange(n, dtype=np.float32))

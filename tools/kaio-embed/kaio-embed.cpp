@@ -58,6 +58,18 @@ cl::opt<bool> embedCubins(
              "found (the code measured at build time, no JIT at load); "
              "--cubins=false for PTX only"),
     cl::init(true));
+cl::opt<bool> moduleOnly(
+    "module-only",
+    cl::desc("the class loads the module alone: no kernel is looked up at "
+             "load and there are no typed launchers (for libraries of many "
+             "kernels that pick them by name: module().getKernel)"));
+cl::opt<std::string> saveTemps(
+    "save-temps",
+    cl::desc("also write DIR/CHIP.ptx, each chip's PTX as embedded, and "
+             "DIR/CHIP.ptxas.log, what ptxas -v said assembling its cubin "
+             "(a '#' line instead without one): tests read the build's code "
+             "rather than compiling it again"),
+    cl::value_desc("DIR"));
 cl::opt<std::string> resources(
     "resources",
     cl::desc("also write FILE: one line per chip and kernel, 'chip kernel "
@@ -319,13 +331,19 @@ int emitHeader(raw_ostream &os, ArrayRef<EmbeddedChip> embedded) {
      << "        ::kaio::embed::loadEmbedded(device, *ptx, options, fromCubin);\n"
      << "    if (!module)\n"
      << "      return module.takeError();\n";
-  for (auto [i, k] : llvm::enumerate(kernels)) {
+  // Without --module-only each kernel is looked up once, at load: a
+  // missing or unloadable kernel fails the load, and launches take no
+  // lookup.
+  ArrayRef<kaio::KernelInfo> typed = kernels;
+  if (moduleOnly)
+    typed = {};
+  for (auto [i, k] : llvm::enumerate(typed)) {
     os << "    ::kaio::rt::Expected<::kaio::rt::Kernel> k" << i
        << " = module->getKernel(\"" << k.name << "\");\n"
        << "    if (!k" << i << ")\n      return k" << i << ".takeError();\n";
   }
   os << "    return " << className << "(std::move(*module), ptx->chip, fromCubin";
-  for (size_t i = 0; i < kernels.size(); ++i)
+  for (size_t i = 0; i < typed.size(); ++i)
     os << ", std::move(*k" << i << ")";
   os << ");\n  }\n\n"
      << "  /// The chip of the code that was loaded (\"sm_80\").\n"
@@ -334,13 +352,10 @@ int emitHeader(raw_ostream &os, ArrayRef<EmbeddedChip> embedded) {
      << "  bool fromCubin() const { return fromCubin_; }\n"
      << "  const ::kaio::rt::Module &module() const { return module_; }\n";
 
-  for (const kaio::KernelInfo &k : kernels) {
+  for (const kaio::KernelInfo &k : typed) {
     std::string fn = cppName(k.name);
+    // The signature names the compiled block (maxntid= or reqntid=).
     os << "\n  /// " << k.signature;
-    if (!k.blockSize.empty()) {
-      os << ", block ";
-      llvm::interleave(k.blockSize, os, "x");
-    }
     os << "\n  ::kaio::rt::Error " << fn
        << "(const ::kaio::rt::LaunchConfig &config";
     for (auto [i, p] : llvm::enumerate(k.params)) {
@@ -370,14 +385,14 @@ int emitHeader(raw_ostream &os, ArrayRef<EmbeddedChip> embedded) {
 
   os << "\nprivate:\n  " << className
      << "(::kaio::rt::Module module, const char *chip, bool fromCubin";
-  for (const kaio::KernelInfo &k : kernels)
+  for (const kaio::KernelInfo &k : typed)
     os << ", ::kaio::rt::Kernel " << cppName(k.name);
   os << ")\n      : module_(std::move(module)), chip_(chip), fromCubin_(fromCubin)";
-  for (const kaio::KernelInfo &k : kernels)
+  for (const kaio::KernelInfo &k : typed)
     os << ", " << cppName(k.name) << "_(std::move(" << cppName(k.name) << "))";
   os << " {}\n\n  ::kaio::rt::Module module_;\n  const char *chip_;\n"
      << "  bool fromCubin_;\n";
-  for (const kaio::KernelInfo &k : kernels)
+  for (const kaio::KernelInfo &k : typed)
     os << "  ::kaio::rt::Kernel " << cppName(k.name) << "_;\n";
   os << "};\n\n} // namespace " << ns << "\n\n#endif // " << guard << "\n";
   return 0;
@@ -518,9 +533,10 @@ int main(int argc, char **argv) {
       return 1;
     }
     std::vector<char> cubin;
+    std::string ptxasLog = "# no cubin (ptxas not found, or --cubins=false)\n";
     if (embedCubins && kaio::findPtxas()) {
       std::vector<std::string> ptxasArgs;
-      if (!resources.empty())
+      if (!resources.empty() || !saveTemps.empty())
         ptxasArgs.push_back("-v");
       kaio::CubinResult assembled =
           kaio::assemblePTX(result.ptx, chip, "", ptxasArgs);
@@ -530,6 +546,7 @@ int main(int argc, char **argv) {
         return 1;
       }
       cubin = std::move(assembled.cubin);
+      ptxasLog = assembled.diagnostics;
       for (const kaio::PtxasFunctionInfo &f :
            kaio::parsePtxasInfo(assembled.diagnostics))
         if (f.isEntry)
@@ -539,6 +556,20 @@ int main(int argc, char **argv) {
                                    f.spillLoads.value_or(0))
                              .str());
     }
+    if (!saveTemps.empty())
+      for (auto [suffix, text] :
+           {std::pair<StringRef, StringRef>{".ptx", result.ptx},
+            {".ptxas.log", ptxasLog}}) {
+        std::string path = (Twine(saveTemps) + "/" + chip + suffix).str();
+        std::string error;
+        std::unique_ptr<ToolOutputFile> file = openOutputFile(path, &error);
+        if (!file) {
+          errs() << "kaio-embed: " << error << "\n";
+          return 1;
+        }
+        file->os() << text;
+        file->keep();
+      }
     embedded.push_back({chip, info->sm, info->archSpecific, std::move(result),
                         std::move(cubin)});
   }

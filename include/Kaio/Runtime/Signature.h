@@ -59,16 +59,28 @@ struct KernelSignature {
   /// cluster.
   std::array<unsigned, 3> cluster = {1, 1, 1};
   bool hasCluster() const { return cluster[0] * cluster[1] * cluster[2] > 1; }
+  /// The block the kernel was compiled for (` maxntid=X[xY[xZ]]` or
+  /// ` reqntid=X[xY[xZ]]` after the parameters: PTX `.maxntid` / `.reqntid`,
+  /// the kaio dialect's `block_size`): its extents in `block` (1 past
+  /// `blockRank`), rank 0 without one. A launch's block has no extent but 1
+  /// past the rank (a 1-D kernel's warp_id and block_reduce read tid.x
+  /// alone) and at most `block`'s threads, or exactly its shape where
+  /// `exactBlock`.
+  std::array<unsigned, 3> block = {1, 1, 1};
+  unsigned blockRank = 0;
+  bool exactBlock = false;
+  bool hasBlock() const { return blockRank != 0; }
   /// "vector_add(ptr<const f32>,ptr<f32>,u32)", the comment's own syntax
   /// (with " smem=N" when dynamicSharedBytes is set, " cluster=XxYxZ" with a
-  /// cluster).
+  /// cluster, " maxntid=..." or " reqntid=..." with a block).
   std::string str() const;
 };
 
 /// Parses "u32", "ptr<f32>", "ptr<const b8>", "tmap".
 Expected<ParamType> parseParamType(std::string_view text);
 /// Parses the text after "kaio.kernel": "NAME(T1,...)" optionally followed
-/// by " smem=N" and " cluster=XxYxZ" (each at most once).
+/// by " smem=N", " cluster=XxYxZ" and one of " maxntid=X[xY[xZ]]" and
+/// " reqntid=X[xY[xZ]]" (each at most once).
 Expected<KernelSignature> parseKernelSignature(std::string_view text);
 /// Collects every `// kaio.kernel` comment in a PTX text. A malformed or
 /// duplicated comment is an error naming its line.
@@ -90,6 +102,19 @@ struct KernelArg {
   bool isConst = false;             ///< Pointee is const.
   std::uint8_t size = 0;            ///< Bytes of `storage` passed to CUDA.
   alignas(8) unsigned char storage[8] = {};
+  /// What the caller calls the argument ("x", "weight": a string that
+  /// outlives the launch call, e.g. a literal), named in its errors beside
+  /// its position; null: the position alone.
+  const char *name = nullptr;
+
+  /// This argument, called `argName` in errors.
+  KernelArg named(const char *argName) const {
+    KernelArg arg = *this;
+    arg.name = argName;
+    return arg;
+  }
+  /// "argument 3 (x, ptr<const f32>)": position (from 0), name and type.
+  std::string describe(std::size_t index) const;
 
   template <typename T> static KernelArg scalar(T value) {
     static_assert(sizeof(T) <= 8, "kernel scalars are at most 8 bytes");

@@ -42,16 +42,25 @@ std::optional<uint64_t> getConstant(Value v) {
   return c.getZExtValue();
 }
 
-using BitsCache = llvm::DenseMap<Value, uint64_t>;
+/// One query's memo. A result the depth limit cut short is not memoised:
+/// the same value met again nearer the root may be known exactly.
+struct BitsCache {
+  llvm::DenseMap<Value, uint64_t> known;
+  bool truncated = false;
+};
 
 uint64_t possibleOnesUncached(Value v, unsigned depth, BitsCache &cache);
 
 /// possibleOnes, once per value of a query (index arithmetic is a DAG).
 uint64_t possibleOnes(Value v, unsigned depth, BitsCache &cache) {
-  if (auto it = cache.find(v); it != cache.end())
+  if (auto it = cache.known.find(v); it != cache.known.end())
     return it->second;
+  bool outerTruncated = cache.truncated;
+  cache.truncated = false;
   uint64_t bits = possibleOnesUncached(v, depth, cache);
-  cache[v] = bits;
+  if (!cache.truncated)
+    cache.known[v] = bits;
+  cache.truncated |= outerTruncated;
   return bits;
 }
 
@@ -62,8 +71,12 @@ uint64_t possibleOnesUncached(Value v, unsigned depth, BitsCache &cache) {
   if (std::optional<uint64_t> c = getConstant(v))
     return *c & kAll;
   Operation *op = v.getDefiningOp();
-  if (!op || depth >= kMaxDepth)
+  if (!op)
     return kAll;
+  if (depth >= kMaxDepth) {
+    cache.truncated = true;
+    return kAll;
+  }
   auto operand = [&](unsigned i) {
     return possibleOnes(op->getOperand(i), depth + 1, cache);
   };
@@ -184,10 +197,16 @@ int64_t BlockBounds::getNumThreads() const {
 }
 
 int64_t BlockBounds::getThreadBound(unsigned dim) const {
-  // .maxntid bounds the thread count, not each extent.
+  if (dims.empty())
+    return dim < 2 ? 1024 : 64;
+  // Launches have no extent past the block's rank (both runners refuse
+  // them: rt::describeBlockMismatch); .maxntid bounds the thread count, not
+  // each extent.
+  if (dim >= dims.size())
+    return 1;
   if (!exact)
     return dim < 2 ? getNumThreads() : std::min<int64_t>(getNumThreads(), 64);
-  return dim < dims.size() ? dims[dim] : 1;
+  return dims[dim];
 }
 
 ConstantSplit kaio::splitConstant(Value index) {

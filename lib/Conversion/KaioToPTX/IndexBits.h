@@ -27,8 +27,8 @@ namespace kaio {
 /// The block shape an op runs in: the enclosing kaio.kernel's block_size,
 /// or — once convert-kaio-to-ptx has moved the body into its ptx.entry —
 /// the entry's `reqntid` (exact) or `maxntid` (a bound on the thread
-/// count only: a launch may shape its threads differently). Empty dims
-/// when the op is in neither.
+/// count and the rank: a launch may shape its threads differently within
+/// them). Empty dims when the op is in neither.
 struct BlockBounds {
   llvm::ArrayRef<int32_t> dims;
   bool exact = false;

@@ -125,6 +125,18 @@ std::string kaio::ptx::formatKernelSignature(Operation *op) {
       sig += (i ? "x" : "") +
              std::to_string(i < cluster->size() ? (*cluster)[i] : 1);
   }
+  // The compiled block, its rank included: the runtime refuses launches
+  // with more dimensions (a 1-D kernel's warp_id reads tid.x alone) or
+  // more threads (or, for .reqntid, another shape).
+  auto printBlock = [&](StringRef key, ArrayRef<int32_t> dims) {
+    sig += " " + key.str() + "=";
+    for (auto [i, d] : llvm::enumerate(dims))
+      sig += (i ? "x" : "") + std::to_string(d);
+  };
+  if (std::optional<ArrayRef<int32_t>> req = entry.getReqntid())
+    printBlock("reqntid", *req);
+  else if (std::optional<ArrayRef<int32_t>> max = entry.getMaxntid())
+    printBlock("maxntid", *max);
   return sig;
 }
 

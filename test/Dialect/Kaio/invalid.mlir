@@ -160,6 +160,14 @@ kaio.kernel @block_too_big() attributes {block_size = array<i32: 64, 32>} {
 
 // -----
 
+// Extents whose product overflows 64 bits (2^21 * 2^21 * 2^22 = 2^64).
+// expected-error @+1 {{'kaio.kernel' op block of 4294967296 threads exceeds the limit of 1024}}
+kaio.kernel @block_overflow() attributes {block_size = array<i32: 2097152, 2097152, 4194304>} {
+  kaio.return
+}
+
+// -----
+
 // expected-error @+1 {{'kaio.kernel' op max_registers must be between 16 and 255}}
 kaio.kernel @too_many_registers() attributes {block_size = array<i32: 32>, max_registers = 256 : i32} {
   kaio.return

@@ -128,6 +128,14 @@ ptx.entry @k() attributes {reqntid = array<i32: 64, 32>} {
 
 // -----
 
+// Extents whose product overflows 64 bits (2^21 * 2^21 * 2^22 = 2^64).
+// expected-error @+1 {{maxntid allows 4294967296 threads; a block has at most 1024}}
+ptx.entry @k() attributes {maxntid = array<i32: 2097152, 2097152, 4194304>} {
+  ptx.ret
+}
+
+// -----
+
 // expected-error @+1 {{maxnreg must be between 16 and 255}}
 ptx.entry @k() attributes {maxnreg = 8 : i32} {
   ptx.ret

@@ -708,7 +708,7 @@ TEST(Builder, GeneratorMainWritesTheModule) {
   ASSERT_EQ(rc, 0);
   PTXResult ptx = compileFileToPTX(path, CompileOptions());
   ASSERT_TRUE(ptx) << ptx.diagnostics;
-  EXPECT_EQ(ptx.kernels.at(0).signature, "gen(u32)");
+  EXPECT_EQ(ptx.kernels.at(0).signature, "gen(u32) maxntid=32");
 }
 
 } // namespace

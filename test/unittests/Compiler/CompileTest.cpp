@@ -40,8 +40,9 @@ TEST(Compile, SourceToPTXWithSignatures) {
   ASSERT_EQ(r.kernels.size(), 1u);
   const KernelInfo &k = r.kernels[0];
   EXPECT_EQ(k.name, "vector_add");
-  EXPECT_EQ(k.signature,
-            "vector_add(ptr<const f32>,ptr<const f32>,ptr<f32>,u32)");
+  EXPECT_EQ(
+      k.signature,
+      "vector_add(ptr<const f32>,ptr<const f32>,ptr<f32>,u32) maxntid=256");
   EXPECT_EQ(k.params, (std::vector<std::string>{"ptr<const f32>",
                                                 "ptr<const f32>", "ptr<f32>",
                                                 "u32"}));
@@ -116,7 +117,7 @@ TEST(Compile, ModuleIsLeftUntouched) {
   ASSERT_TRUE(module) << mb.diagnostics();
   PTXResult r = compileToPTX(*module, CompileOptions());
   ASSERT_TRUE(r) << r.diagnostics;
-  EXPECT_EQ(r.kernels.at(0).signature, "k(ptr<f32>)");
+  EXPECT_EQ(r.kernels.at(0).signature, "k(ptr<f32>) maxntid=64");
   bool stillKaio = false;
   module->walk([&](kaio::KernelOp) { stillKaio = true; });
   EXPECT_TRUE(stillKaio);
@@ -179,7 +180,8 @@ TEST(Compile, FileToPTX) {
       CompileOptions());
   ASSERT_TRUE(r) << r.diagnostics;
   EXPECT_EQ(r.kernels.at(0).signature,
-            "tiled_matmul(ptr<const f32>,ptr<const f32>,ptr<f32>,s32,s32,s32)");
+            "tiled_matmul(ptr<const f32>,ptr<const f32>,ptr<f32>,s32,s32,s32) "
+            "maxntid=16x16");
   EXPECT_EQ(r.kernels.at(0).blockSize, (std::vector<int32_t>{16, 16}));
 }
 

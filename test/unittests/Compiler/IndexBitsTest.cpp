@@ -115,4 +115,78 @@ TEST(IndexBits, ThreadArithmeticOverEveryThread) {
   EXPECT_EQ(split.constant, 5);
 }
 
+/// The possible bits of every result of an op of types `Ops` in `source`,
+/// in order.
+template <typename... Ops>
+std::vector<uint64_t> bitsOf(mlir::MLIRContext &ctx, const char *source) {
+  auto module = mlir::parseSourceString<mlir::ModuleOp>(source, &ctx);
+  std::vector<uint64_t> bits;
+  if (!module)
+    return bits;
+  module->walk([&](mlir::Operation *op) {
+    if (mlir::isa<Ops...>(op))
+      bits.push_back(getPossibleOneBits(op->getResult(0)));
+  });
+  return bits;
+}
+
+TEST(IndexBits, ThreadIdsPastTheBlocksRankAreZero) {
+  // Both runners refuse a launch with more dimensions than the compiled
+  // block (rt::describeBlockMismatch), so tid.y of a 1-D kernel is 0 and
+  // .maxntid bounds the others by the thread count.
+  mlir::MLIRContext ctx;
+  ctx.loadDialect<KaioDialect, mlir::arith::ArithDialect>();
+  std::vector<uint64_t> bits = bitsOf<ThreadIdOp>(ctx, R"mlir(
+    kaio.kernel @one_d() attributes {block_size = array<i32: 128>} {
+      %x = kaio.thread_id x : i32
+      %y = kaio.thread_id y : i32
+      %z = kaio.thread_id z : i32
+      kaio.return
+    }
+    kaio.kernel @two_d() attributes {block_size = array<i32: 16, 8>} {
+      %x = kaio.thread_id x : i32
+      %y = kaio.thread_id y : i32
+      %z = kaio.thread_id z : i32
+      kaio.return
+    }
+    kaio.kernel @exact() attributes {block_size = array<i32: 16, 8>,
+                                     kaio.exact_block_size} {
+      %x = kaio.thread_id x : i32
+      %y = kaio.thread_id y : i32
+      kaio.return
+    }
+  )mlir");
+  EXPECT_EQ(bits, (std::vector<uint64_t>{0x7f, 0, 0, 0x7f, 0x7f, 0, 0xf, 7}));
+}
+
+TEST(IndexBits, AValueCutShortByTheDepthLimitIsNotRemembered) {
+  // %m is first met at the walk's depth limit (12) through the chain of
+  // shifts, where it is unknown; met again one op from the root it is
+  // tid % 16.
+  mlir::MLIRContext ctx;
+  ctx.loadDialect<KaioDialect, mlir::arith::ArithDialect>();
+  std::vector<uint64_t> bits = bitsOf<mlir::arith::AndIOp>(ctx, R"mlir(
+    kaio.kernel @k() attributes {block_size = array<i32: 256>} {
+      %t = kaio.thread_id x : i32
+      %c0 = arith.constant 0 : i32
+      %c16 = arith.constant 16 : i32
+      %m = arith.remui %t, %c16 : i32
+      %x1 = arith.shrui %m, %c0 : i32
+      %x2 = arith.shrui %x1, %c0 : i32
+      %x3 = arith.shrui %x2, %c0 : i32
+      %x4 = arith.shrui %x3, %c0 : i32
+      %x5 = arith.shrui %x4, %c0 : i32
+      %x6 = arith.shrui %x5, %c0 : i32
+      %x7 = arith.shrui %x6, %c0 : i32
+      %x8 = arith.shrui %x7, %c0 : i32
+      %x9 = arith.shrui %x8, %c0 : i32
+      %x10 = arith.shrui %x9, %c0 : i32
+      %x11 = arith.shrui %x10, %c0 : i32
+      %q = arith.andi %x11, %m : i32
+      kaio.return
+    }
+  )mlir");
+  EXPECT_EQ(bits, (std::vector<uint64_t>{0xf}));
+}
+
 } // namespace

@@ -83,15 +83,39 @@ TEST_F(KernelTest, ReportsWrongArgumentCountAndUnknownKernel) {
   EXPECT_NE(r.message().find("no ptx.entry"), std::string::npos);
 }
 
-TEST_F(KernelTest, MaxntidIsEnforced) {
+TEST_F(KernelTest, TheCompiledBlockIsEnforced) {
   Interpreter &in = load(R"(
 ptx.entry @k() attributes {maxntid = array<i32: 64>} {
   ptx.ret
 })");
   EXPECT_TRUE(in.launch("k", {1}, {64}, {}).success);
+  EXPECT_TRUE(in.launch("k", {1}, {40}, {}).success);
+  // The runtime's contract and words (rt::describeBlockMismatch): at most
+  // the compiled threads, no dimension past its rank, and a .reqntid shape
+  // exactly.
   LaunchResult r = in.launch("k", {1}, {65}, {});
   EXPECT_FALSE(r.success);
-  EXPECT_NE(r.message().find("maxntid"), std::string::npos);
+  EXPECT_NE(r.message().find("block 65 has more threads than the kernel's "
+                             "compiled block 64 (.maxntid)"),
+            std::string::npos)
+      << r.message();
+  r = in.launch("k", {1}, {32, 2}, {});
+  EXPECT_FALSE(r.success);
+  EXPECT_NE(r.message().find("block 32x2 has 2 dimensions, more than the "
+                             "kernel's compiled block 64 (.maxntid)"),
+            std::string::npos)
+      << r.message();
+  Interpreter &exact = load(R"(
+ptx.entry @k() attributes {reqntid = array<i32: 8, 4>} {
+  ptx.ret
+})");
+  EXPECT_TRUE(exact.launch("k", {1}, {8, 4}, {}).success);
+  r = exact.launch("k", {1}, {4, 8}, {});
+  EXPECT_FALSE(r.success);
+  EXPECT_NE(r.message().find("block 4x8 differs from the kernel's compiled "
+                             "block 8x4 (.reqntid)"),
+            std::string::npos)
+      << r.message();
 }
 
 TEST_F(KernelTest, GlobalVariablesAndDynamicShared) {

@@ -233,6 +233,43 @@ TEST_P(RowOpsTest, PicksTheKernelForTheTypeAndAlignment) {
   EXPECT_EQ(counters->launches, launches);
 }
 
+TEST_P(RowOpsTest, APointerTheGpuCannotUseIsNamedAsTheOpsArgument) {
+  if (!isFake())
+    GTEST_SKIP() << "a host pointer through the fake driver";
+  rt::Expected<Library> lib = Library::load(*device);
+  ASSERT_TRUE(lib) << lib.error().message();
+  if (device->properties().pageableMemoryAccess)
+    GTEST_SKIP() << "the device reads pageable host memory";
+  FakeCudaCounters *counters = getFakeCounters();
+  auto fbuf = rt::DeviceBuffer<float>::allocate(*device, 4096);
+  ASSERT_TRUE(fbuf);
+  std::vector<float> host(64, 1.0f);
+  rt::DeviceView<const float> hostView(
+      CUdeviceptr(reinterpret_cast<std::uintptr_t>(host.data())), 64);
+  Matrix x = Matrix::rowMajor(fbuf->view(), 3, 64);
+  NormOptions o;
+  o.weight = Matrix::vector(hostView, 64);
+  int launches = counters->launches;
+  rt::Error e = lib->layerNorm(x, x, o);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e.code(), rt::ErrorCode::InvalidValue);
+  EXPECT_NE(e.message().find("layer_norm: launching kernel "),
+            std::string::npos)
+      << e.message();
+  EXPECT_NE(e.message().find("argument 3 (weight, ptr<const f32>): 0x"),
+            std::string::npos)
+      << e.message();
+  EXPECT_EQ(counters->launches, launches);
+  // An input matrix (softmax's x).
+  e = lib->softmax(Matrix::rowMajor(hostView, 1, 64),
+                   Matrix::rowMajor(fbuf->view(), 1, 64));
+  ASSERT_TRUE(e);
+  EXPECT_NE(e.message().find("argument 1 (x, ptr<const f32>)"),
+            std::string::npos)
+      << e.message();
+  EXPECT_EQ(counters->launches, launches);
+}
+
 // On a GPU: every dtype and variant against f64 references.
 TEST_P(RowOpsTest, MatchesF64ReferencesOnTheGpu) {
   if (isFake())

@@ -204,6 +204,56 @@ TEST_F(FakeDriverTest, KernelsWithDynamicTilesGetTheirSharedMemory) {
   EXPECT_EQ(counters->launches, launches);
 }
 
+TEST_F(FakeDriverTest, LaunchesKeepToTheCompiledBlock) {
+  // A kernel compiled for a 1-D block of at most 64 threads (maxntid=64)
+  // and one for exactly 8 x 4 (reqntid=8x4): launches outside them are
+  // InvalidConfig errors naming the kernel, and nothing reaches the driver.
+  std::string sig = "// kaio.kernel fill2d(ptr<f32>,u32,u32)";
+  Device dev = *Device::open(0);
+  auto out = *DeviceBuffer<float>::allocate(dev, 64);
+  struct Case {
+    const char *compiled;
+    Dim3 block;
+    const char *error; ///< Empty: launches.
+  };
+  const Case cases[] = {
+      {" maxntid=64", Dim3(64, 1, 1), ""},
+      {" maxntid=64", Dim3(48, 1, 1), ""},
+      {" maxntid=64", Dim3(32, 2, 1),
+       "block 32x2 has 2 dimensions, more than the kernel's compiled block "
+       "64 (.maxntid)"},
+      {" maxntid=64", Dim3(128, 1, 1),
+       "block 128 has more threads than the kernel's compiled block 64 "
+       "(.maxntid)"},
+      {" maxntid=8x8", Dim3(16, 4, 1), ""},
+      {" reqntid=8x4", Dim3(8, 4, 1), ""},
+      {" reqntid=8x4", Dim3(4, 8, 1),
+       "block 4x8 differs from the kernel's compiled block 8x4 (.reqntid)"},
+  };
+  for (const Case &c : cases) {
+    std::string ptx = kFill2dPtx;
+    ptx.replace(ptx.find(sig), sig.size(), sig + c.compiled);
+    Module mod = *Module::loadPtx(dev, ptx);
+    Kernel k = *mod.getKernel("fill2d");
+    LaunchConfig cfg;
+    cfg.block = c.block;
+    int launches = counters->launches;
+    Error e = k.launch(cfg, out, 8u, 8u);
+    std::string what = std::string(c.compiled) + " " + c.block.str();
+    if (!*c.error) {
+      EXPECT_FALSE(e) << what << ": " << e.message();
+      EXPECT_EQ(counters->launches, launches + 1) << what;
+      continue;
+    }
+    ASSERT_TRUE(e) << what;
+    EXPECT_EQ(e.code(), ErrorCode::InvalidConfig) << what;
+    EXPECT_EQ(e.message(), "launching kernel 'fill2d': " + std::string(c.error))
+        << what;
+    EXPECT_EQ(counters->launches, launches) << what;
+    EXPECT_TRUE(k.validate(cfg)) << what;
+  }
+}
+
 TEST_F(FakeDriverTest, CacheHitSkipsTheJit) {
   Device dev = *Device::open(0);
   int links = counters->linkCompiles, jits = counters->jitCompiles;

@@ -1,7 +1,8 @@
 //===- SignatureTest.cpp - kaio.kernel parsing and argument checks --------===//
 
-#include "Kaio/Runtime/Memory.h"
 #include "Kaio/Runtime/Signature.h"
+#include "Kaio/Runtime/BlockBounds.h"
+#include "Kaio/Runtime/Memory.h"
 
 #include <gtest/gtest.h>
 
@@ -50,6 +51,70 @@ TEST(SignatureTest, DynamicSharedMemoryRequirement) {
               std::string::npos)
         << s.error().message();
   }
+}
+
+TEST(SignatureTest, CompiledBlock) {
+  KernelSignature sig = parseOne("k(u32) maxntid=256");
+  EXPECT_TRUE(sig.hasBlock());
+  EXPECT_EQ(sig.blockRank, 1u);
+  EXPECT_FALSE(sig.exactBlock);
+  EXPECT_EQ(sig.block, (std::array<unsigned, 3>{256, 1, 1}));
+  EXPECT_EQ(sig.str(), "k(u32) maxntid=256");
+  KernelSignature req = parseOne("k() reqntid=16x8 smem=8 cluster=2");
+  EXPECT_TRUE(req.exactBlock);
+  EXPECT_EQ(req.blockRank, 2u);
+  EXPECT_EQ(req.block, (std::array<unsigned, 3>{16, 8, 1}));
+  EXPECT_EQ(req.str(), "k() smem=8 cluster=2x1x1 reqntid=16x8");
+  EXPECT_EQ(parseOne("k() maxntid=8x8x16").str(), "k() maxntid=8x8x16");
+  EXPECT_FALSE(parseOne("k()").hasBlock());
+  for (const char *bad :
+       {"k() maxntid=", "k() maxntid=0", "k() reqntid=1025", "k() maxntid=2x",
+        "k() maxntid=32x33", "k() reqntid=2x2x2x2", "k() maxntid=4 reqntid=4",
+        "k() maxntid=4 maxntid=4", "k() maxntid=4y4"}) {
+    Expected<KernelSignature> s = parseKernelSignature(bad);
+    ASSERT_FALSE(s) << bad;
+    EXPECT_NE(s.error().message().find(
+                  "expected ' maxntid=X[xY[xZ]]' or ' reqntid=X[xY[xZ]]' (one "
+                  "of them once, at most 1024 threads)"),
+              std::string::npos)
+        << s.error().message();
+  }
+}
+
+TEST(SignatureTest, LaunchedBlockAgainstTheCompiledOne) {
+  using Dims = std::array<unsigned, 3>;
+  // .maxntid: at most its threads, no more dimensions.
+  EXPECT_EQ(describeBlockMismatch({256, 1, 1}, {256, 1, 1}, 1, false), "");
+  EXPECT_EQ(describeBlockMismatch({96, 1, 1}, {256, 1, 1}, 1, false), "");
+  EXPECT_EQ(describeBlockMismatch({512, 1, 1}, {256, 1, 1}, 1, false),
+            "block 512 has more threads than the kernel's compiled block 256 "
+            "(.maxntid)");
+  EXPECT_EQ(describeBlockMismatch({32, 4, 1}, {256, 1, 1}, 1, false),
+            "block 32x4 has 2 dimensions, more than the kernel's compiled "
+            "block 256 (.maxntid)");
+  EXPECT_EQ(describeBlockMismatch({8, 1, 2}, Dims{16, 16, 1}, 2, false),
+            "block 8x1x2 has 3 dimensions, more than the kernel's compiled "
+            "block 16x16 (.maxntid)");
+  // Within the rank the shape is free: 32 x 8 threads fit 16 x 16.
+  EXPECT_EQ(describeBlockMismatch({32, 8, 1}, {16, 16, 1}, 2, false), "");
+  EXPECT_EQ(describeBlockMismatch({16, 1, 1}, {16, 16, 1}, 2, false), "");
+  // .reqntid: exactly its shape.
+  EXPECT_EQ(describeBlockMismatch({16, 8, 1}, {16, 8, 1}, 2, true), "");
+  EXPECT_EQ(describeBlockMismatch({8, 16, 1}, {16, 8, 1}, 2, true),
+            "block 8x16 differs from the kernel's compiled block 16x8 "
+            "(.reqntid)");
+  EXPECT_EQ(describeBlockMismatch({64, 1, 1}, {128, 1, 1}, 1, true),
+            "block 64 differs from the kernel's compiled block 128 "
+            "(.reqntid)");
+  // Extents whose product overflows 64 bits: too many threads; a zero
+  // extent is left to the launch's own checks (which name it).
+  EXPECT_EQ(describeBlockMismatch({1u << 22, 1u << 21, 1u << 21}, {256, 4, 1},
+                                  3, false),
+            "block 4194304x2097152x2097152 has more threads than the "
+            "kernel's compiled block 256x4x1 (.maxntid)");
+  EXPECT_EQ(describeBlockMismatch({32, 0, 1}, {256, 1, 1}, 1, false), "");
+  // No compiled block: anything goes (foreign PTX).
+  EXPECT_EQ(describeBlockMismatch({32, 32, 1}, {1, 1, 1}, 0, false), "");
 }
 
 TEST(SignatureTest, CompiledClusterRequirement) {

@@ -107,9 +107,10 @@ void KernelOp::print(OpAsmPrinter &p) {
 }
 
 int64_t KernelOp::getNumThreads() {
+  // Saturating: three int32 extents overflow an int64 product.
   int64_t n = 1;
   for (int32_t d : getBlockSize())
-    n *= d;
+    n = std::min<int64_t>(n * d, int64_t(1) << 32);
   return n;
 }
 

@@ -322,7 +322,8 @@ LogicalResult EntryOp::verify() {
     for (int32_t d : *dims) {
       if (d <= 0)
         return emitOpError() << name << " dimensions must be positive";
-      total *= d;
+      // (Saturating: three int32 extents overflow an int64 product.)
+      total = std::min<int64_t>(total * d, int64_t(1) << 32);
     }
     if (total > 1024)
       return emitOpError() << name << " allows " << total
