@@ -667,6 +667,11 @@ class CompileTest(unittest.TestCase):
         with self.assertRaises(ValueError) as e:
             add(a, b, c, n, grid=4, block=4096)
         self.assertIn("block", str(e.exception))
+        # A block of more dimensions than the kernel's block_size (256).
+        with self.assertRaises(kaio.KaioValueError) as e:
+            add(a, b, c, n, grid=8, block=(128, 2))
+        self.assertIn("block 128x2 has 2 dimensions, more than the kernel's "
+                      "compiled block 256 (.maxntid)", str(e.exception))
         # An array on another device than the kernel's is named.
         c1 = kaio.DeviceArray.zeros((n,), device=1)
         with self.assertRaises(kaio.KaioValueError) as e:
