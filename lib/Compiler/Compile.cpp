@@ -126,9 +126,48 @@ void compileInPlace(ModuleOp module, const CompileOptions &options,
 
 } // namespace
 
+/// Erases every kernel of `module` but `name` (CompileOptions::kernel).
+static LogicalResult keepOnlyKernel(ModuleOp module, StringRef name) {
+  SmallVector<Operation *> kernels;
+  SmallVector<StringRef> names;
+  bool found = false;
+  for (Operation &op : module.getBody()->getOperations()) {
+    StringRef symbol;
+    if (auto kernel = dyn_cast<KernelOp>(op))
+      symbol = kernel.getSymName();
+    else if (auto entry = dyn_cast<ptx::EntryOp>(op))
+      symbol = entry.getSymName();
+    else
+      continue;
+    names.push_back(symbol);
+    if (symbol == name)
+      found = true;
+    else
+      kernels.push_back(&op);
+  }
+  if (!found) {
+    // A library module has hundreds: the first few name the pattern.
+    constexpr size_t kListed = 16;
+    std::string listed = llvm::join(
+        ArrayRef<StringRef>(names).take_front(kListed), ", ");
+    if (names.size() > kListed)
+      listed += ", ... (" + std::to_string(names.size()) + " in all)";
+    return emitError(module.getLoc())
+           << "no kernel '" << name << "' in the module"
+           << (names.empty() ? std::string(" (it has none)")
+                             : " (it has: " + listed + ")");
+  }
+  for (Operation *op : kernels)
+    op->erase();
+  return success();
+}
+
 LogicalResult kaio::lowerToPTXDialect(ModuleOp module,
                                       const CompileOptions &options) {
   if (failed(verify(module)))
+    return failure();
+  if (!options.kernel.empty() &&
+      failed(keepOnlyKernel(module, options.kernel)))
     return failure();
   std::string chip = chooseChip(module, options);
   if (!ptx::lookupChip(chip)) {

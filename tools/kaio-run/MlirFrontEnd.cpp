@@ -51,6 +51,9 @@ std::string deviceChip(int ordinal) {
 Expected<std::string> compileToPtx(const RunOptions &opts) {
   kaio::CompileOptions options;
   options.chip = opts.chip.empty() ? deviceChip(opts.device) : opts.chip;
+  // The kernel that runs alone (a library module's other hundreds are not
+  // compiled).
+  options.kernel = opts.kernel;
   kaio::PTXResult result = kaio::compileFileToPTX(opts.input, options);
   if (!result)
     return Error::make(ErrorCode::Parse, "compiling '" + opts.input +
@@ -93,6 +96,7 @@ Error interpret(const RunOptions &opts, std::vector<HostArg> &args) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   kaio::CompileOptions options;
   options.chip = opts.chip;
+  options.kernel = opts.kernel;
   if (!module || failed(kaio::lowerToPTXDialect(*module, options)))
     return Error::make(ErrorCode::Parse, "compiling '" + opts.input +
                                              "' failed:\n" + diagnostics);

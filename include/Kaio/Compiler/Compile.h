@@ -42,6 +42,12 @@ struct CompileOptions {
   /// Check the printer's register coalescing against an independent
   /// liveness analysis (a conflict is an error; for tests and fuzzing).
   bool verifyRegisterCoalescing = false;
+  /// Compile this kernel alone (a kaio.kernel or ptx.entry): the module's
+  /// other kernels are dropped before lowering, so running one kernel of
+  /// a library module costs that kernel's compile, not the library's. A
+  /// name the module lacks is an error listing the kernels it has. Empty:
+  /// every kernel.
+  std::string kernel;
 };
 
 /// What a typed launch needs to know about one kernel.

@@ -82,6 +82,33 @@ TEST(Compile, Options) {
   EXPECT_EQ(exact.chip, "sm_80"); // the default
 }
 
+TEST(Compile, OneKernelAlone) {
+  // Two kernels; compiling one drops the other before lowering.
+  std::string source = readExample("vector_add.mlir");
+  std::string silu = readExample("fused_silu_gate.mlir");
+  // Both examples are modules: put the second's kernel into the first.
+  size_t body = silu.find("kaio.kernel");
+  size_t end = silu.rfind('}');
+  ASSERT_NE(body, std::string::npos);
+  source.insert(source.rfind('}'), silu.substr(body, end - body));
+  CompileOptions options;
+  PTXResult both = compileSourceToPTX(source, options);
+  ASSERT_TRUE(both) << both.diagnostics;
+  EXPECT_EQ(both.kernels.size(), 2u);
+  options.kernel = "fused_silu_gate";
+  PTXResult one = compileSourceToPTX(source, options);
+  ASSERT_TRUE(one) << one.diagnostics;
+  ASSERT_EQ(one.kernels.size(), 1u);
+  EXPECT_EQ(one.kernels[0].name, "fused_silu_gate");
+  EXPECT_THAT(one.ptx, Not(HasSubstr(".entry vector_add")));
+  options.kernel = "nope";
+  PTXResult missing = compileSourceToPTX(source, options, "two.mlir");
+  EXPECT_FALSE(missing);
+  EXPECT_THAT(missing.diagnostics,
+              HasSubstr("error: no kernel 'nope' in the module (it has: "
+                        "vector_add, fused_silu_gate)"));
+}
+
 TEST(Compile, VerifiesRegisterCoalescingOnRequest) {
   // Every example (loops carrying tiles, pipelines, reductions) prints with
   // its shared registers confirmed by the independent liveness check.
