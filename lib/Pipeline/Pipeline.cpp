@@ -8,6 +8,7 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -22,7 +23,13 @@ void kaio::buildKaioToPTXPipeline(OpPassManager &pm,
   pm.addPass(createAssignSharedLayouts());
   pm.addPass(createGroupAsyncCopies());
   pm.addPass(createLowerTiles());
-  pm.addPass(createCanonicalizerPass());
+  // Seeded bottom-up (the canonicalize pass's default is top-down): the same
+  // fixpoint but for the order of the constants it hoists, and 7 times
+  // faster on the op library's unrolled kernels, where top-down seeding
+  // took 28 s of the 40 s that lowering the library for one chip took.
+  GreedyRewriteConfig canonicalize;
+  canonicalize.setUseTopDownTraversal(false);
+  pm.addPass(createCanonicalizerPass(canonicalize));
   pm.addPass(createCSEPass());
   // Per-lane index arithmetic (fragment coordinates, copy addresses) does
   // not change across the K loop: hoist it while the loops are still scf.
