@@ -530,9 +530,13 @@ kaio::run::toKernelArgs(const std::vector<HostArg> &args,
                         : placeholder);
       continue;
     }
-    out.push_back(spec.isBuffer
-                      ? rt::KernelArg::pointer(addresses[i], spec.type, false)
-                      : rt::KernelArg::scalarBits(spec.type, spec.bits));
+    rt::KernelArg arg =
+        spec.isBuffer ? rt::KernelArg::pointer(addresses[i], spec.type, false)
+                      : rt::KernelArg::scalarBits(spec.type, spec.bits);
+    // Errors say the --arg's name (`args` outlives the launch).
+    if (!spec.name.empty())
+      arg.name = spec.name.c_str();
+    out.push_back(arg);
   }
   return out;
 }

@@ -381,7 +381,7 @@ TEST_P(RunToolBackendTest, SignatureMismatchAndBadConfig) {
                           "--arg", "b=f32[32]:iota", "--arg", "c=f64[32]:zeros",
                           "--arg", "n=u32:32"});
   EXPECT_EQ(r.code, ExitFailure);
-  EXPECT_NE(r.err.find("argument 3 of vector_add: expected ptr<f32>, got "
+  EXPECT_NE(r.err.find("argument 3 (c) of vector_add: expected ptr<f32>, got "
                        "ptr<f64>"),
             std::string::npos)
       << r.err;
