@@ -166,9 +166,7 @@ LogicalResult kaio::lowerToPTXDialect(ModuleOp module,
                                       const CompileOptions &options) {
   if (failed(verify(module)))
     return failure();
-  if (!options.kernel.empty() &&
-      failed(keepOnlyKernel(module, options.kernel)))
-    return failure();
+
   std::string chip = chooseChip(module, options);
   if (!ptx::lookupChip(chip)) {
     SmallVector<StringRef> known;
@@ -191,6 +189,12 @@ LogicalResult kaio::lowerToPTXDialect(ModuleOp module,
       hasFormulas = true;
     return WalkResult::advance();
   });
+  // The kernel to compile alone, after the pipeline is chosen for the
+  // whole module: a ptx.entry beside kaio kernels lowers as it would with
+  // them.
+  if (!options.kernel.empty() &&
+      failed(keepOnlyKernel(module, options.kernel)))
+    return failure();
   if (!hasKaio && !hasFormulas)
     return success();
   PassManager pm(module.getContext());

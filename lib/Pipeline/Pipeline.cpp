@@ -27,8 +27,11 @@ void kaio::buildKaioToPTXPipeline(OpPassManager &pm,
   // fixpoint but for the order of the constants it hoists, and 7 times
   // faster on the op library's unrolled kernels, where top-down seeding
   // took 28 s of the 40 s that lowering the library for one chip took.
+  // (The config's region simplification defaults to aggressive; the
+  // pass's, kept here, to normal.)
   GreedyRewriteConfig canonicalize;
   canonicalize.setUseTopDownTraversal(false);
+  canonicalize.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Normal);
   pm.addPass(createCanonicalizerPass(canonicalize));
   pm.addPass(createCSEPass());
   // Per-lane index arithmetic (fragment coordinates, copy addresses) does

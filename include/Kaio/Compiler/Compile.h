@@ -81,7 +81,9 @@ struct PTXResult {
 /// Lowers `module` in place to the ptx dialect: verifies it, checks the chip
 /// (chosen as for compileToPTX) and runs the kaio-to-ptx pipeline when it
 /// has kaio kernels (a module already in the ptx dialect is left as is).
-/// Diagnostics go to the module's context. What the interpreter runs.
+/// With `options.kernel` set, the module's other kernels are erased from
+/// it first. Diagnostics go to the module's context. What the interpreter
+/// runs.
 mlir::LogicalResult lowerToPTXDialect(mlir::ModuleOp module,
                                       const CompileOptions &options);
 
