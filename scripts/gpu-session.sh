@@ -168,6 +168,10 @@ for s in "${steps[@]}"; do
     step gpu-test-sgemm 30 "$ops_tests" --gtest_filter='*F32MatchesAnF64*RealGpu*'
     step bench-session28 60 "$build/bin/kaio-bench" --filter \
       'OpsGemmF32VsCublas/.*/full:(1|2)' --json "$out/bench-session28.json"
+    # Session 29: the op library's launch errors name the op's argument,
+    # and the library loads with no kernel looked up (first use instead).
+    step gpu-test-op-arg-names 30 "$ops_tests" \
+      --gtest_filter='*APointerTheGpuCannotUseIsNamedAsTheOpsArgument*RealGpu*'
     step python 60 env PYTHONPATH="$root/python" KAIO_LIBRARY_DIR="$build/lib" \
       KAIO_EXAMPLES_DIR="$root/examples" "$py" "$root/test/Python/test_kaio.py" \
       TorchGpuTest -v
