@@ -13,6 +13,7 @@
 #include "Kaio/Support/Diagnostics.h"
 
 #include "Kaio/Dialect/Kaio/IR/KaioDialect.h"
+#include "Kaio/Dialect/Kaio/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -817,6 +818,9 @@ OwningOpRef<ModuleOp> kb::ModuleBuilder::finish() {
   }
   if (impl_->hasErrors)
     return nullptr;
+  // The same IR whatever order the host compiler evaluated unsequenced
+  // builder expressions in.
+  kaio::orderByDataflow(*impl_->module);
   OwningOpRef<ModuleOp> result = std::move(impl_->module);
   impl_->module = ModuleOp::create(UnknownLoc::get(impl_->context));
   return result;

@@ -147,11 +147,15 @@ void buildDecode(ModuleBuilder &mb, bool pageParts) {
                 U32 rowEnd =
                     row + max(sk - tp, k.constant(int32_t(0))).as<uint32_t>();
                 const TileRows into{first, count};
-                return std::pair(
+                // Two statements: the arguments of one call would leave the
+                // copies' order to the host compiler.
+                Token keys =
                     k.asyncCopy(kc.at(page, kvh, k.constant(0u)), row, 0u,
-                                rowEnd, D, kc.rowStride, kT, into, aligned),
+                                rowEnd, D, kc.rowStride, kT, into, aligned);
+                Token values =
                     k.asyncCopy(vc.at(page, kvh, k.constant(0u)), row, 0u,
-                                rowEnd, D, vc.rowStride, vT, into, aligned));
+                                rowEnd, D, vc.rowStride, vT, into, aligned);
+                return std::pair(keys, values);
               };
               if (pageParts) {
                 // Pages of any multiple of 16 keys: each 16-key part of

@@ -135,8 +135,9 @@ def Kaio_LoadOp : Kaio_Op<"load", [AttrSizedOperandSegments]> {
     `... -> f32 mask %m else %other`, threads whose mask is false read
     nothing and yield `%other`.
   }];
-  let arguments = (ins Kaio_PtrType:$ptr, Kaio_AnyIndex:$index,
-                       Optional<I1>:$mask, Optional<Kaio_LoadStoreValue>:$other);
+  let arguments = (ins Arg<Kaio_PtrType, "the buffer", [MemRead]>:$ptr,
+                       Kaio_AnyIndex:$index, Optional<I1>:$mask,
+                       Optional<Kaio_LoadStoreValue>:$other);
   let results = (outs Kaio_LoadStoreValue:$result);
   let assemblyFormat = [{
     $ptr `[` $index `]` attr-dict `:` type($ptr) `,` type($index) `->`
@@ -166,8 +167,9 @@ def Kaio_LoadVectorOp : Kaio_Op<"load_vector", [AttrSizedOperandSegments]> {
     reports it when it is not). With `mask %m else %other`, threads whose
     mask is false read nothing and get `%other` in every result.
   }];
-  let arguments = (ins Kaio_PtrType:$ptr, Kaio_AnyIndex:$index,
-                       Optional<I1>:$mask, Optional<Kaio_Scalar>:$other);
+  let arguments = (ins Arg<Kaio_PtrType, "the buffer", [MemRead]>:$ptr,
+                       Kaio_AnyIndex:$index, Optional<I1>:$mask,
+                       Optional<Kaio_Scalar>:$other);
   let results = (outs Variadic<Kaio_Scalar>:$results);
   let assemblyFormat = [{
     $ptr `[` $index `]` attr-dict `:` type($ptr) `,` type($index) `->`
@@ -213,7 +215,8 @@ def Kaio_SharedAllocOp : Kaio_Op<"shared_alloc"> {
 
 def Kaio_SharedLoadOp : Kaio_Op<"shared_load"> {
   let summary = "load an element of a shared tile";
-  let arguments = (ins Kaio_SmemType:$tile, Variadic<I32>:$indices);
+  let arguments = (ins Arg<Kaio_SmemType, "the tile", [MemRead]>:$tile,
+                       Variadic<I32>:$indices);
   let results = (outs Kaio_Scalar:$result);
   let assemblyFormat = [{
     $tile `[` $indices `]` attr-dict `:` type($tile) `->` type($result)
@@ -234,7 +237,8 @@ def Kaio_SharedLoadVectorOp : Kaio_Op<"shared_load_vector"> {
     chunks, padding ends rows) and the first one aligned to the access size
     (the interpreter's sanitizer reports it when it is not).
   }];
-  let arguments = (ins Kaio_SmemType:$tile, Variadic<I32>:$indices);
+  let arguments = (ins Arg<Kaio_SmemType, "the tile", [MemRead]>:$tile,
+                       Variadic<I32>:$indices);
   let results = (outs Variadic<Kaio_Scalar>:$results);
   let assemblyFormat = [{
     $tile `[` $indices `]` attr-dict `:` type($tile) `->` type($results)
@@ -418,8 +422,8 @@ def Kaio_LoadFragmentOp : Kaio_Op<"load_fragment"> {
       atoms covers K tile rows per atom column and 16 tile columns per atom
       row. 16-bit fragments load with ldmatrix .trans.
   }];
-  let arguments = (ins Kaio_SmemType:$tile, I32:$row, I32:$col,
-                       UnitAttr:$transpose);
+  let arguments = (ins Arg<Kaio_SmemType, "the tile", [MemRead]>:$tile,
+                       I32:$row, I32:$col, UnitAttr:$transpose);
   let results = (outs Kaio_FragType:$result);
   let assemblyFormat = [{
     $tile `[` $row `,` $col `]` (`transpose` $transpose^)? attr-dict `:`

@@ -13,6 +13,12 @@ namespace kaio {
 #define GEN_PASS_DECL
 #include "Kaio/Dialect/Kaio/Transforms/Passes.h.inc"
 
+/// Reorders the ops of every block under `root` (but a module's own) into
+/// an order that depends only on the dataflow and on the order of the ops
+/// with effects (kaio-order-by-dataflow; lib/Dialect/Kaio/Transforms/
+/// OrderByDataflow.cpp).
+void orderByDataflow(mlir::Operation *root);
+
 #define GEN_PASS_REGISTRATION
 #include "Kaio/Dialect/Kaio/Transforms/Passes.h.inc"
 } // namespace kaio

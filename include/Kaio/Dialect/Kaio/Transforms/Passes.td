@@ -124,4 +124,26 @@ def RematerializeOffsets : Pass<"kaio-rematerialize-offsets", "::mlir::ModuleOp"
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def OrderByDataflow : Pass<"kaio-order-by-dataflow", "::mlir::ModuleOp"> {
+  let summary = "reorder effect-free ops into an order fixed by the dataflow";
+  let description = [{
+    Reorders every block (but the module's own) so that the order depends
+    only on the dataflow and on the order of the ops that may write memory,
+    have regions or end the block, which keep theirs. Reads (ops whose only
+    effect is reading) stay between the same two such ops; an effect-free
+    op computed from a read's or a kept op's result comes as soon as its
+    inputs exist (an mma right after its fragment loads); one computed only
+    from block arguments, outside values and constants right before the
+    first op that needs it. Reads and the ops computed from them go by
+    level (distance from the reads; a read at its first use's), then by a
+    depth-first walk from the kept ops, operands left to right: a GEMM's
+    loads and fmas k step by k step. Two modules that differ only in
+    the order of their effect-free ops and of reads between the same writes
+    come out the same. The C++ builder
+    runs it when a module is finished: C++ leaves the operands of `a + b`
+    unsequenced, and without it gcc and clang builds of one generator wrote
+    different IR (and ptxas different register counts).
+  }];
+}
+
 #endif // KAIO_DIALECT_KAIO_TRANSFORMS_PASSES_TD
