@@ -22,6 +22,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
@@ -819,7 +820,10 @@ OwningOpRef<ModuleOp> kb::ModuleBuilder::finish() {
   if (impl_->hasErrors)
     return nullptr;
   // The same IR whatever order the host compiler evaluated unsequenced
-  // builder expressions in.
+  // builder expressions in: values nothing uses go first (their order would
+  // be the creation order; canonicalize drops them anyway), then each block
+  // is ordered by dataflow.
+  kaio::eraseUnusedOps(*impl_->module);
   kaio::orderByDataflow(*impl_->module);
   OwningOpRef<ModuleOp> result = std::move(impl_->module);
   impl_->module = ModuleOp::create(UnknownLoc::get(impl_->context));

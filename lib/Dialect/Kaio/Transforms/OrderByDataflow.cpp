@@ -16,6 +16,9 @@
 //   - an effect-free op computed from a read's or an anchor's result (a
 //     loaded value, a shuffle, a loop's result) comes as soon as its inputs
 //     exist, as kernels are written: an mma right after its fragment loads;
+//     but never above an anchor it was written after, which may be what
+//     makes its input valid (wgmma.wait_group before a wgmma's results are
+//     read);
 //   - an effect-free op computed only from the kernel's parameters, ids and
 //     constants comes right before the first op that needs it;
 //   - the reads of one stretch and the ops computed from them are placed by
@@ -25,7 +28,9 @@
 //     step; effect-free ops nothing uses end up before the terminator.
 //
 // Nested blocks are ordered first, so walking an anchor's regions sees their
-// final order.
+// final order; a region's blocks go last to first, and values a block leaves
+// to later blocks (a CFG) are ranked by where those use them. Ops nothing
+// uses keep their creation order (the builder drops them first).
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,8 +87,10 @@ public:
         continue;
       }
       movable.insert(&op);
+      floor[&op] = anchors.size();
       if (motion == Motion::Read) {
         reads.push_back({&op, anchors.size()});
+        readOps.insert(&op);
         dependent.insert(&op);
         continue;
       }
@@ -111,6 +118,18 @@ public:
                                       : 1u);
       level[read] = wanted;
     }
+    // An effect-free op goes at the latest level of the reads it is computed
+    // from (0: none), so that a GEMM's k step comes after the previous one
+    // while independent chains (an fma and an ex2 a score) stay together.
+    for (Operation &op : block) {
+      if (!dependent.contains(&op) || readOps.contains(&op))
+        continue;
+      unsigned stage = 0;
+      for (Value v : op.getOperands())
+        if (Operation *def = localDef(v); def && dependent.contains(def))
+          stage = std::max(stage, level.lookup(def));
+      level[&op] = stage;
+    }
     numberInWalkOrder();
   }
 
@@ -129,6 +148,12 @@ public:
       if (anchor->hasTrait<OpTrait::IsTerminator>())
         placeRest();
       placed.insert(anchor);
+      placedAnchors = static_cast<unsigned>(i + 1);
+      // Ops that may not rise above this anchor (written after it) and
+      // were computable before it.
+      for (Operation *op : deferred.lookup(placedAnchors))
+        if (!placed.contains(op))
+          offer(op);
       order.push_back(anchor);
       offerUsers(anchor);
     }
@@ -176,6 +201,21 @@ private:
     };
     for (Operation *anchor : anchors)
       forEachUse(anchor, visit);
+    // Values other blocks of the region use (a CFG's later blocks, already
+    // ordered), in the order those blocks use them.
+    Region *region = block.getParent();
+    auto visitUsesIn = [&](Block &other) {
+      other.walk([&](Operation *op) {
+        for (Value v : op->getOperands())
+          visit(v);
+      });
+    };
+    for (Block &other : llvm::make_range(std::next(block.getIterator()),
+                                         region->end()))
+      visitUsesIn(other);
+    for (Block &other : llvm::make_range(region->begin(), block.getIterator()))
+      visitUsesIn(other);
+    // Unused: creation order (the C++ builder drops these first).
     for (Operation &op : block)
       if (movable.contains(&op) && rank.lookup(&op) == 0)
         rank[&op] = nextRank++;
@@ -198,11 +238,19 @@ private:
 
   /// Queues the effect-free users of `op` that it has made computable.
   void offerUsers(Operation *op) {
-    for (Operation *user : op->getUsers())
-      if (user->getBlock() == &block && dependent.contains(user) &&
-          !placed.contains(user) && ready(user) &&
-          motionOf(user) == Motion::Free)
+    for (Operation *user : op->getUsers()) {
+      if (user->getBlock() != &block || !dependent.contains(user) ||
+          placed.contains(user) || readOps.contains(user) || !ready(user))
+        continue;
+      // Never above an anchor it was written after: that anchor may be what
+      // makes the value valid (wgmma.wait_group before reading a wgmma's
+      // accumulators).
+      unsigned after = floor.lookup(user);
+      if (after > placedAnchors)
+        deferred[after].push_back(user);
+      else
         offer(user);
+    }
   }
 
   /// Places the queued ops by level (how far from the reads and anchors an
@@ -270,8 +318,13 @@ private:
   SmallVector<std::pair<Operation *, size_t>> reads;
   /// The effect-free ops and reads, and those of them computed from an
   /// anchor's or a read's result (reads count as such).
-  DenseSet<Operation *> movable, dependent;
+  DenseSet<Operation *> movable, dependent, readOps;
   DenseMap<Operation *, unsigned> rank, level;
+  /// The number of anchors before each movable op as written, and the
+  /// computable ops waiting for that many anchors to be placed.
+  DenseMap<Operation *, unsigned> floor;
+  DenseMap<unsigned, SmallVector<Operation *>> deferred;
+  unsigned placedAnchors = 0;
   unsigned nextRank = 1;
   using Candidate = std::pair<std::pair<unsigned, unsigned>, Operation *>;
   std::priority_queue<Candidate, std::vector<Candidate>,
@@ -283,10 +336,23 @@ private:
 };
 } // namespace
 
-void kaio::orderByDataflow(Operation *root) {
+void kaio::eraseUnusedOps(Operation *root) {
   root->walk<WalkOrder::PostOrder>([](Block *block) {
-    if (!isa<ModuleOp>(block->getParentOp()))
-      BlockScheduler(*block).run();
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block)))
+      if (isOpTriviallyDead(&op))
+        op.erase();
+  });
+}
+
+void kaio::orderByDataflow(Operation *root) {
+  // Inner regions first; a region's blocks last to first, so that a block's
+  // values used further down are ranked by the final order of their users.
+  root->walk<WalkOrder::PostOrder>([](Operation *op) {
+    if (isa<ModuleOp>(op))
+      return;
+    for (Region &region : op->getRegions())
+      for (Block &block : llvm::reverse(region))
+        BlockScheduler(block).run();
   });
 }
 

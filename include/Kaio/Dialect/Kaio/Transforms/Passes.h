@@ -19,6 +19,12 @@ namespace kaio {
 /// OrderByDataflow.cpp).
 void orderByDataflow(mlir::Operation *root);
 
+/// Erases the ops under `root` nothing uses that have no effects
+/// (isOpTriviallyDead), users before what they use. Run before
+/// orderByDataflow on generated IR: unused ops could only keep their
+/// creation order.
+void eraseUnusedOps(mlir::Operation *root);
+
 #define GEN_PASS_REGISTRATION
 #include "Kaio/Dialect/Kaio/Transforms/Passes.h.inc"
 } // namespace kaio
