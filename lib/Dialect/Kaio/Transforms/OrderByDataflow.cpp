@@ -22,10 +22,12 @@
 //   - an effect-free op computed only from the kernel's parameters, ids and
 //     constants comes right before the first op that needs it;
 //   - the reads of one stretch and the ops computed from them are placed by
-//     level (an op's distance from the reads and anchors; a read at its
-//     first use's), then in the order of a depth-first walk from the
-//     anchors (operands left to right): a GEMM's loads and fmas k step by k
-//     step; effect-free ops nothing uses end up before the terminator.
+//     level (a read at the depth of its first use below the reads and
+//     anchors, an op at the latest level of the reads it is computed from),
+//     then in the order of a depth-first walk from the anchors (operands
+//     left to right): a GEMM's loads and fmas k step by k step, independent
+//     chains (an fma and an ex2 a score) together; effect-free ops nothing
+//     uses end up before the terminator.
 //
 // Nested blocks are ordered first, so walking an anchor's regions sees their
 // final order; a region's blocks go last to first, and values a block leaves
@@ -253,10 +255,9 @@ private:
     }
   }
 
-  /// Places the queued ops by level (how far from the reads and anchors an
-  /// effect-free op is; a read at the level of its earliest use), then walk
-  /// order: a GEMM's loads and fmas k step by k step, as written. A read
-  /// queued before the value its address is computed from waits for it.
+  /// Places the queued ops by level (see the constructor), then walk order:
+  /// a GEMM's loads and fmas k step by k step, as written. A read queued
+  /// before the value its address is computed from waits for it.
   void drain() {
     while (!candidates.empty()) {
       Operation *op = candidates.top().second;

@@ -130,19 +130,22 @@ def OrderByDataflow : Pass<"kaio-order-by-dataflow", "::mlir::ModuleOp"> {
     Reorders every block (but the module's own) so that the order depends
     only on the dataflow and on the order of the ops that may write memory,
     have regions or end the block, which keep theirs. Reads (ops whose only
-    effect is reading) stay between the same two such ops; an effect-free
+    effect is reading) stay between the same two such ops. An effect-free
     op computed from a read's or a kept op's result comes as soon as its
-    inputs exist (an mma right after its fragment loads); one computed only
-    from block arguments, outside values and constants right before the
-    first op that needs it. Reads and the ops computed from them go by
-    level (distance from the reads; a read at its first use's), then by a
+    inputs exist (an mma right after its fragment loads), but never above a
+    kept op it was written after (which may be what makes its input valid:
+    wgmma.wait_group); one computed only from block arguments, outside
+    values and constants comes right before the first op that needs it.
+    Reads and the ops computed from them go by level (a read at the depth
+    of its first use, an op at the latest level of its reads), then by a
     depth-first walk from the kept ops, operands left to right: a GEMM's
-    loads and fmas k step by k step. Two modules that differ only in
-    the order of their effect-free ops and of reads between the same writes
-    come out the same. The C++ builder
-    runs it when a module is finished: C++ leaves the operands of `a + b`
-    unsequenced, and without it gcc and clang builds of one generator wrote
-    different IR (and ptxas different register counts).
+    loads and fmas k step by k step. Two modules that differ only in the
+    order of their effect-free ops and of reads between the same writes
+    come out the same (ops nothing uses keep their order: the C++ builder
+    erases them first). The builder runs it when a module is finished: C++
+    leaves the operands of `a + b` unsequenced, and without it gcc and clang
+    builds of one generator wrote different IR (and ptxas different
+    register counts).
   }];
 }
 
