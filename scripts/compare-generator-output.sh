@@ -5,7 +5,8 @@
 # builder orders every block by dataflow (kaio-order-by-dataflow), so the
 # only differences left are ops with effects written in one C++ expression
 # (their order is the host compiler's): make those separate statements.
-# kaio-ops-hopper-gen (ptx text from PtxWriter, not ordered) still differs.
+# kaio-ops-hopper-gen's ptx text is put in operand order
+# (ptx-order-operand-trees), with the same caveat.
 #   scripts/compare-generator-output.sh build build-asan-ubsan
 set -euo pipefail
 a=${1:?first build directory}

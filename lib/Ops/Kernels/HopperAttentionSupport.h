@@ -86,8 +86,6 @@ inline BlockSetup blockSetup(PtxWriter &w) {
 /// keys, and launching them first leaves the light ones for the last wave
 /// (FlashAttention-3's scheduler does the same).
 inline std::string reversedBlockX(PtxWriter &w) {
-  // One register read a statement: the operands of `+` are unsequenced,
-  // and the reads' order would be the host compiler's.
   std::string block = w.let("ptx.sreg ctaid.x : i32");
   std::string blocks = w.let("ptx.sreg nctaid.x : i32");
   return w.let("ptx.sub s32 " + w.add32(blocks, w.i32(-1)) + ", " + block +

@@ -59,7 +59,13 @@
 #include "Activation.h"
 #include "PtxWriter.h"
 
+#include "Kaio/Dialect/PTX/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 
@@ -920,5 +926,24 @@ std::string kaio::ops::kernels::hopperKernelsModule() {
   for (const HopperAttentionBackwardConfig &c :
        getHopperAttentionBackwardConfigs())
     text += hopperAttentionBackwardSource(c);
-  return text + "}\n";
+  text += "}\n";
+
+  // PtxWriter's nested calls wrote their ops in the host compiler's
+  // argument order: reorder them by operand (ptx-order-operand-trees) so
+  // every build writes the same kernels. Text that does not parse is
+  // reported (stderr, with its line) and returned as written, so that its
+  // reader fails too.
+  mlir::MLIRContext context;
+  context.loadDialect<ptx::PTXDialect, mlir::arith::ArithDialect,
+                      mlir::math::MathDialect>();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(text,
+                                              mlir::ParserConfig(&context));
+  if (!module)
+    return text;
+  ptx::orderOperandTrees(*module);
+  std::string ordered;
+  llvm::raw_string_ostream os(ordered);
+  module->print(os);
+  return ordered;
 }

@@ -729,7 +729,8 @@ hopperAttentionBackwardSource(const HopperAttentionBackwardConfig &config);
 std::vector<HopperAttentionBackwardConfig> getHopperAttentionBackwardConfigs();
 
 /// A module (ptx.target sm_90a) with every sm_90a kernel: the GEMM and
-/// attention configurations.
+/// attention configurations, each op's operand trees in operand order
+/// (ptx-order-operand-trees: the same text from every host compiler).
 std::string hopperKernelsModule();
 
 } // namespace kaio::ops::kernels

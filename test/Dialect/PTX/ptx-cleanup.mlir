@@ -35,3 +35,22 @@ ptx.entry @unresolved_cast(%p: i64, %x: i32) {
   ptx.st global b64 [%p], %1 : i64, i64
   ptx.ret
 }
+
+// -----
+
+// A special register that cannot change while the thread runs reads as an
+// effect-free value: unused, it goes. One that may change (clocks, the
+// timer, %warpid, %smid) is read like volatile memory and stays.
+// CHECK-LABEL: ptx.entry @special_registers
+// CHECK-NOT: tid.x
+// CHECK-NOT: nctaid.x
+// CHECK: ptx.sreg clock64 : i64
+// CHECK-NEXT: ptx.sreg smid : i32
+// CHECK-NEXT: ptx.ret
+ptx.entry @special_registers() {
+  %0 = ptx.sreg tid.x : i32
+  %1 = ptx.sreg clock64 : i64
+  %2 = ptx.sreg nctaid.x : i32
+  %3 = ptx.sreg smid : i32
+  ptx.ret
+}

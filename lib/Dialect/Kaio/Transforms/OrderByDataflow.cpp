@@ -82,6 +82,9 @@ template <typename Fn> void forEachUse(Operation *op, Fn &&fn) {
 class BlockScheduler {
 public:
   explicit BlockScheduler(Block &block) : block(block) {
+    // Steps from the nearest read or anchor of each op computed from one (0
+    // for reads and anchors themselves).
+    DenseMap<Operation *, unsigned> depth;
     for (Operation &op : block) {
       Motion motion = motionOf(&op);
       if (motion == Motion::Anchor) {
@@ -96,27 +99,27 @@ public:
         dependent.insert(&op);
         continue;
       }
-      // Steps from the nearest read or anchor (0 for those themselves).
-      unsigned depth = 0;
+      unsigned steps = 0;
       bool fromAnchorOrRead = false;
       for (Value v : op.getOperands()) {
         Operation *def = localDef(v);
         if (!def || (movable.contains(def) && !dependent.contains(def)))
           continue;
         fromAnchorOrRead = true;
-        depth = std::max(depth, level.lookup(def));
+        steps = std::max(steps, depth.lookup(def));
       }
       if (fromAnchorOrRead) {
         dependent.insert(&op);
-        level[&op] = depth + 1;
+        depth[&op] = steps + 1;
       }
     }
-    // A read is wanted at the level of its earliest computation.
+    // A read's level: the depth of its earliest use (1 at least; a use in
+    // another block counts as 1).
     for (auto [read, stretch] : reads) {
       unsigned wanted = ~0u;
       for (Operation *user : read->getUsers())
         wanted = std::min(wanted, user->getBlock() == &block
-                                      ? std::max(level.lookup(user), 1u)
+                                      ? std::max(depth.lookup(user), 1u)
                                       : 1u);
       level[read] = wanted;
     }
@@ -320,6 +323,9 @@ private:
   /// The effect-free ops and reads, and those of them computed from an
   /// anchor's or a read's result (reads count as such).
   DenseSet<Operation *> movable, dependent, readOps;
+  /// The walk order of each placeable op, and its level (the first key:
+  /// reads by their first use's depth, effect-free dependent ops by the
+  /// latest level of the reads they are computed from).
   DenseMap<Operation *, unsigned> rank, level;
   /// The number of anchors before each movable op as written, and the
   /// computable ops waiting for that many anchors to be placed.

@@ -107,54 +107,58 @@ std::optional<unsigned> kaio::ptx::parseISA(StringRef text) {
 // Special registers
 //===----------------------------------------------------------------------===//
 
-// PTX ISA 9.0, "Special Registers": widths, and the target and ISA version
-// that introduced each (the cluster registers: sm_90, PTX 7.8). Indexed by
-// SpecialReg.
-#define KAIO_SREG(REG, BITS, SM, ISA)                                          \
-  {SpecialReg::REG, BITS, PTXRequirement{SM, ISA}}
+// PTX ISA 9.0, "Special Registers": widths, the target and ISA version
+// that introduced each (the cluster registers: sm_90, PTX 7.8), and whether
+// a thread may read different values at different times (the clocks and
+// timer; %warpid and %smid, which "may change during execution, e.g., due
+// to rescheduling of threads following preemption"). Indexed by SpecialReg.
+// A register added here that varies (%clock_hi, %globaltimer_lo/hi,
+// %pm0..7) must say so: reads of the others are merged, moved and dropped.
+#define KAIO_SREG(REG, BITS, SM, ISA, VARIES)                                  \
+  {SpecialReg::REG, BITS, PTXRequirement{SM, ISA}, VARIES}
 static const SpecialRegInfo kSpecialRegs[] = {
-    KAIO_SREG(tid_x, 32, 0, 0),
-    KAIO_SREG(tid_y, 32, 0, 0),
-    KAIO_SREG(tid_z, 32, 0, 0),
-    KAIO_SREG(ntid_x, 32, 0, 0),
-    KAIO_SREG(ntid_y, 32, 0, 0),
-    KAIO_SREG(ntid_z, 32, 0, 0),
-    KAIO_SREG(ctaid_x, 32, 0, 0),
-    KAIO_SREG(ctaid_y, 32, 0, 0),
-    KAIO_SREG(ctaid_z, 32, 0, 0),
-    KAIO_SREG(nctaid_x, 32, 0, 0),
-    KAIO_SREG(nctaid_y, 32, 0, 0),
-    KAIO_SREG(nctaid_z, 32, 0, 0),
-    KAIO_SREG(laneid, 32, 0, 0),
-    KAIO_SREG(warpid, 32, 0, 0),
-    KAIO_SREG(nwarpid, 32, 0, 0),
-    KAIO_SREG(smid, 32, 0, 0),
-    KAIO_SREG(nsmid, 32, 0, 0),
-    KAIO_SREG(clock, 32, 0, 0),
-    KAIO_SREG(clock64, 64, 0, 0),
-    KAIO_SREG(globaltimer, 64, 0, 0),
-    KAIO_SREG(dynamic_smem_size, 32, 0, 0),
-    KAIO_SREG(total_smem_size, 32, 0, 0),
-    KAIO_SREG(lanemask_eq, 32, 0, 0),
-    KAIO_SREG(lanemask_lt, 32, 0, 0),
-    KAIO_SREG(lanemask_le, 32, 0, 0),
-    KAIO_SREG(lanemask_gt, 32, 0, 0),
-    KAIO_SREG(lanemask_ge, 32, 0, 0),
-    KAIO_SREG(clusterid_x, 32, 90, 78),
-    KAIO_SREG(clusterid_y, 32, 90, 78),
-    KAIO_SREG(clusterid_z, 32, 90, 78),
-    KAIO_SREG(nclusterid_x, 32, 90, 78),
-    KAIO_SREG(nclusterid_y, 32, 90, 78),
-    KAIO_SREG(nclusterid_z, 32, 90, 78),
-    KAIO_SREG(cluster_ctaid_x, 32, 90, 78),
-    KAIO_SREG(cluster_ctaid_y, 32, 90, 78),
-    KAIO_SREG(cluster_ctaid_z, 32, 90, 78),
-    KAIO_SREG(cluster_nctaid_x, 32, 90, 78),
-    KAIO_SREG(cluster_nctaid_y, 32, 90, 78),
-    KAIO_SREG(cluster_nctaid_z, 32, 90, 78),
-    KAIO_SREG(cluster_ctarank, 32, 90, 78),
-    KAIO_SREG(cluster_nctarank, 32, 90, 78),
-    KAIO_SREG(is_explicit_cluster, 1, 90, 78),
+    KAIO_SREG(tid_x, 32, 0, 0, false),
+    KAIO_SREG(tid_y, 32, 0, 0, false),
+    KAIO_SREG(tid_z, 32, 0, 0, false),
+    KAIO_SREG(ntid_x, 32, 0, 0, false),
+    KAIO_SREG(ntid_y, 32, 0, 0, false),
+    KAIO_SREG(ntid_z, 32, 0, 0, false),
+    KAIO_SREG(ctaid_x, 32, 0, 0, false),
+    KAIO_SREG(ctaid_y, 32, 0, 0, false),
+    KAIO_SREG(ctaid_z, 32, 0, 0, false),
+    KAIO_SREG(nctaid_x, 32, 0, 0, false),
+    KAIO_SREG(nctaid_y, 32, 0, 0, false),
+    KAIO_SREG(nctaid_z, 32, 0, 0, false),
+    KAIO_SREG(laneid, 32, 0, 0, false),
+    KAIO_SREG(warpid, 32, 0, 0, true),
+    KAIO_SREG(nwarpid, 32, 0, 0, false),
+    KAIO_SREG(smid, 32, 0, 0, true),
+    KAIO_SREG(nsmid, 32, 0, 0, false),
+    KAIO_SREG(clock, 32, 0, 0, true),
+    KAIO_SREG(clock64, 64, 0, 0, true),
+    KAIO_SREG(globaltimer, 64, 0, 0, true),
+    KAIO_SREG(dynamic_smem_size, 32, 0, 0, false),
+    KAIO_SREG(total_smem_size, 32, 0, 0, false),
+    KAIO_SREG(lanemask_eq, 32, 0, 0, false),
+    KAIO_SREG(lanemask_lt, 32, 0, 0, false),
+    KAIO_SREG(lanemask_le, 32, 0, 0, false),
+    KAIO_SREG(lanemask_gt, 32, 0, 0, false),
+    KAIO_SREG(lanemask_ge, 32, 0, 0, false),
+    KAIO_SREG(clusterid_x, 32, 90, 78, false),
+    KAIO_SREG(clusterid_y, 32, 90, 78, false),
+    KAIO_SREG(clusterid_z, 32, 90, 78, false),
+    KAIO_SREG(nclusterid_x, 32, 90, 78, false),
+    KAIO_SREG(nclusterid_y, 32, 90, 78, false),
+    KAIO_SREG(nclusterid_z, 32, 90, 78, false),
+    KAIO_SREG(cluster_ctaid_x, 32, 90, 78, false),
+    KAIO_SREG(cluster_ctaid_y, 32, 90, 78, false),
+    KAIO_SREG(cluster_ctaid_z, 32, 90, 78, false),
+    KAIO_SREG(cluster_nctaid_x, 32, 90, 78, false),
+    KAIO_SREG(cluster_nctaid_y, 32, 90, 78, false),
+    KAIO_SREG(cluster_nctaid_z, 32, 90, 78, false),
+    KAIO_SREG(cluster_ctarank, 32, 90, 78, false),
+    KAIO_SREG(cluster_nctarank, 32, 90, 78, false),
+    KAIO_SREG(is_explicit_cluster, 1, 90, 78, false),
 };
 #undef KAIO_SREG
 

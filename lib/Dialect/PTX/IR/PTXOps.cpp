@@ -533,6 +533,17 @@ LogicalResult SpecialRegOp::verify() {
   return diag << info.bits << "-bit";
 }
 
+void SpecialRegOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // A register that may change reads like volatile memory: not merged with
+  // another read, not moved, not dropped.
+  if (!getSpecialRegInfo(getReg()).varies)
+    return;
+  effects.emplace_back(MemoryEffects::Read::get());
+  effects.emplace_back(MemoryEffects::Write::get());
+}
+
 PTXRequirement SpecialRegOp::getPTXRequirement() {
   return getStaticPTXRequirement().join(
       getSpecialRegInfo(getReg()).requirement);

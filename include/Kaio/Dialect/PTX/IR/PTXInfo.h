@@ -174,12 +174,14 @@ const GPUInfo *getDefaultGPU(const ChipInfo &chip);
 // Special registers
 //===----------------------------------------------------------------------===//
 
-/// A special register: its width (1 for a predicate, 32 or 64) and the
-/// target that has it.
+/// A special register: its width (1 for a predicate, 32 or 64), the
+/// target that has it, and whether its value may change while a thread runs
+/// (a read of it then has effects: it is neither moved, merged nor dropped).
 struct SpecialRegInfo {
   SpecialReg reg;
   unsigned bits;
   PTXRequirement requirement;
+  bool varies;
 };
 const SpecialRegInfo &getSpecialRegInfo(SpecialReg reg);
 

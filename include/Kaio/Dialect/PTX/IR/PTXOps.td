@@ -162,12 +162,17 @@ def PTX_UnpackOp : PTX_Inst<"unpack", [Pure]> {
   let hasVerifier = 1;
 }
 
-def PTX_SpecialRegOp : PTX_Inst<"sreg", [], 0, 0, 1> {
+def PTX_SpecialRegOp : PTX_Inst<"sreg",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>], 0, 0, 1> {
   let summary = "read a special register (`mov.u32 %r, %tid.x`)";
   let description = [{
     Widths and the targets that have each register come from the special
     register table in PTXInfo (`%is_explicit_cluster` is a predicate,
-    `%clock64` and `%globaltimer` are 64-bit, the rest 32-bit).
+    `%clock64` and `%globaltimer` are 64-bit, the rest 32-bit). So does
+    whether a register may change while a thread runs (the clocks, the
+    timer, `%warpid`, `%smid`): reading one of those has effects; the
+    others (ids, sizes, lane masks) read as effect-free values, which
+    clean-up drops when unused and passes may move.
   }];
   let arguments = !con((ins PTX_SpecialReg:$reg), guardArgs);
   let results = (outs AnyTypeOf<[I1, I32, I64]>:$result);

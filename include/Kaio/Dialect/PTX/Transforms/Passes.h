@@ -10,6 +10,12 @@ namespace kaio::ptx {
 #define GEN_PASS_DECL
 #include "Kaio/Dialect/PTX/Transforms/Passes.h.inc"
 
+/// Rewrites, in every block under `root`, each op's operand trees (the
+/// effect-free ops right before it that only it and each other consume) as
+/// a depth-first walk from it, operands left to right
+/// (ptx-order-operand-trees).
+void orderOperandTrees(mlir::Operation *root);
+
 #define GEN_PASS_REGISTRATION
 #include "Kaio/Dialect/PTX/Transforms/Passes.h.inc"
 } // namespace kaio::ptx

@@ -56,4 +56,19 @@ def PTXCheckWgmmaReads : Pass<"ptx-check-wgmma-reads", "::mlir::ModuleOp"> {
   }];
 }
 
+def PTXOrderOperandTrees : Pass<"ptx-order-operand-trees",
+                                "::mlir::ModuleOp"> {
+  let summary = "write each op's operand trees in operand order";
+  let description = [{
+    The effect-free ops right before an op whose results only it (and
+    each other) consume -- what nested calls of a text generator write, in
+    the host compiler's argument evaluation order -- are rewritten as a
+    depth-first walk from the op, operands left to right. Ops with effects,
+    regions or uses elsewhere stay where they are and nothing crosses them,
+    so statement order is kept. The library's sm_90a kernels (ptx text from
+    nested PtxWriter calls) are ordered with it, so gcc and clang builds of
+    their generator write the same kernels.
+  }];
+}
+
 #endif // KAIO_DIALECT_PTX_TRANSFORMS_PASSES_TD
