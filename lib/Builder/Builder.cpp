@@ -384,6 +384,12 @@ void kbd::sharedStore(KernelState *st, Value value, Value tile,
   SharedStoreOp::create(st->b, st->loc(where), value, tile, indices);
 }
 
+void kbd::sharedStoreVector(KernelState *st, ArrayRef<Value> values,
+                            Value tile, ArrayRef<Value> indices,
+                            SrcLoc where) {
+  SharedStoreVectorOp::create(st->b, st->loc(where), values, tile, indices);
+}
+
 Value kbd::sharedAddress(KernelState *st, Value tile,
                             ArrayRef<Value> indices, SrcLoc where) {
   return SharedAddressOp::create(st->b, st->loc(where), st->b.getI32Type(),

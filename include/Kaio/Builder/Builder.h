@@ -181,6 +181,9 @@ sharedLoadVector(KernelState *st, mlir::Value tile,
                  SrcLoc loc);
 void sharedStore(KernelState *st, mlir::Value value, mlir::Value tile,
                  llvm::ArrayRef<mlir::Value> indices, SrcLoc loc);
+void sharedStoreVector(KernelState *st, llvm::ArrayRef<mlir::Value> values,
+                       mlir::Value tile, llvm::ArrayRef<mlir::Value> indices,
+                       SrcLoc loc);
 mlir::Value sharedAddress(KernelState *st, mlir::Value tile,
                           llvm::ArrayRef<mlir::Value> indices, SrcLoc loc);
 mlir::Value loadFragment(KernelState *st, mlir::Value tile, FragRole role,
@@ -755,6 +758,17 @@ public:
     for (unsigned j = 0; j < N; ++j)
       out[j] = Val<T>(st_, values[j]);
     return out;
+  }
+  /// Writes `values` to elements (.., j) .. (.., j + N - 1) of a row in one
+  /// access (kaio.shared_store_vector; the rules of loadVector).
+  template <unsigned N>
+  void storeVector(std::initializer_list<Index> indices,
+                   const std::array<Val<T>, N> &values,
+                   SrcLoc loc = SrcLoc::current()) const {
+    llvm::SmallVector<mlir::Value, 8> raw;
+    for (const Val<T> &v : values)
+      raw.push_back(v.raw());
+    detail::sharedStoreVector(st_, raw, value_, materialize(indices), loc);
   }
   /// The 32-bit shared-window address of an element (layout applied).
   U32 address(std::initializer_list<Index> indices,

@@ -335,6 +335,27 @@ struct LoadVectorLowering : OpConversionPattern<LoadVectorOp> {
   const DenseSet<Operation *> &readOnlyLoads;
 };
 
+/// One st of the consecutive `elem` elements `values` at `addr` in `space`
+/// (guarded by `mask` if set). Eight 16-bit elements travel as four packed
+/// 32-bit words: st.v4.b32.
+void storeVectorElements(ConversionPatternRewriter &rewriter, Location loc,
+                         StateSpace space, Type elem, Value addr,
+                         ValueRange elements, Value mask) {
+  SmallVector<Value> values(elements);
+  bool packed = values.size() == 8;
+  if (packed) {
+    SmallVector<Value> words;
+    for (unsigned i = 0; i < 8; i += 2)
+      words.push_back(ptx::PackOp::create(
+          rewriter, loc, rewriter.getI32Type(), PTXType::b32,
+          ValueRange{values[i], values[i + 1]}, Value(), false));
+    values = std::move(words);
+  }
+  ptx::StoreOp::create(rewriter, loc, space, false, CacheOpAttr(),
+                       packed ? PTXType::b32 : getMemoryType(elem), addr, 0,
+                       values, mask, false);
+}
+
 struct StoreVectorLowering : OpConversionPattern<StoreVectorOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -344,21 +365,8 @@ struct StoreVectorLowering : OpConversionPattern<StoreVectorOp> {
     PTXBuilder p(rewriter, op.getLoc());
     Value addr = p.elementAddress(adaptor.getPtr(), adaptor.getIndex(),
                                   elementBytes(elem));
-    // Eight 16-bit elements: packed in pairs into four 32-bit words.
-    SmallVector<Value> values(adaptor.getValues());
-    bool packed = values.size() == 8;
-    if (packed) {
-      SmallVector<Value> words;
-      for (unsigned i = 0; i < 8; i += 2)
-        words.push_back(ptx::PackOp::create(
-            rewriter, op.getLoc(), rewriter.getI32Type(), PTXType::b32,
-            ValueRange{values[i], values[i + 1]}, Value(), false));
-      values = std::move(words);
-    }
-    ptx::StoreOp::create(rewriter, op.getLoc(), StateSpace::global, false,
-                         CacheOpAttr(),
-                         packed ? PTXType::b32 : getMemoryType(elem), addr, 0,
-                         values, adaptor.getMask(), false);
+    storeVectorElements(rewriter, op.getLoc(), StateSpace::global, elem, addr,
+                        adaptor.getValues(), adaptor.getMask());
     rewriter.eraseOp(op);
     return success();
   }
@@ -688,6 +696,22 @@ struct SharedLoadVectorLowering
   }
 };
 
+struct SharedStoreVectorLowering
+    : OpConversionPattern<SharedStoreVectorOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SharedStoreVectorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PTXBuilder p(rewriter, op.getLoc());
+    storeVectorElements(rewriter, op.getLoc(), StateSpace::shared,
+                        op.getTile().getType().getElementType(),
+                        tileAddress(p, rewriter, op, adaptor),
+                        adaptor.getValues(), Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct SharedStoreLowering : OpConversionPattern<SharedStoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -990,7 +1014,7 @@ struct ConvertKaioToPTXPass
                  WarpIdLowering, PtrAddLowering, PtrToIntLowering, StoreLowering,
                  AtomicLowering, SharedAddressLowering, TileOffsetLowering,
                  SharedLoadLowering, SharedLoadVectorLowering,
-                 SharedStoreLowering, BarrierLowering,
+                 SharedStoreLowering, SharedStoreVectorLowering, BarrierLowering,
                  ShuffleLowering, TmaLoadLowering, TmaStoreLowering,
                  BlockRankLowering, ClusterBarrierLowering>(converter, ctx);
     patterns.add<WarpReduceLowering, BlockReduceLowering>(converter, ctx,

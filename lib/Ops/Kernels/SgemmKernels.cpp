@@ -27,8 +27,11 @@
 // K advances by two 16-deep tiles per trip: both are copied with cp.async
 // at its start (zero fill past M, N, K), and the second lands while the
 // first is multiplied. The epilogue writes C 4 columns at a time where the
-// host says C's rows are 16-byte aligned (kGemmVectorC), else (and at the
-// ragged right edge) element by element.
+// host says C's rows are 16-byte aligned (kGemmVectorC; element by element
+// at the ragged right edge); in the checked variant other rows pass through
+// shared memory, a row of the thread's 8 at a time, and each warp writes 32
+// consecutive elements a store (the aligned variants write them element by
+// element: staging would cost them registers).
 //
 //===----------------------------------------------------------------------===//
 
@@ -191,39 +194,98 @@ void buildSgemm(ModuleBuilder &mb, const SgemmConfig &c) {
         });
     // C = act(alpha * acc + beta * C + bias) (beta 0 never reads C; the
     // bias along C's columns or rows, `epilogue` as the tensor-core
-    // kernels'), 4 columns at a time.
+    // kernels').
     Pred readC = p.beta != 0.0f;
     U32 act = p.epilogue & uint32_t(kGemmActivationMask);
     Pred biasCols = (p.epilogue & uint32_t(kGemmBiasColumns)) != 0u;
     Pred biasRows = (p.epilogue & uint32_t(kGemmBiasRows)) != 0u;
     Pred vectorC = (p.epilogue & uint32_t(kGemmVectorC)) != 0u;
-    std::array<U32, 2> cols;
-    std::array<Pred, 2> whole;
-    std::array<Run, 2> colBias;
-    for (unsigned h = 0; h < 2; ++h) {
-      cols[h] = col0 + col4 + h * kHalf;
-      whole[h] = vectorC & (cols[h] + kRun <= p.n);
-      colBias[h] = support::loadEdgeChunkOr<kRun>(k, p.bias, cols[h], p.n,
-                                                  whole[h], biasCols, 0.0f);
-    }
-    for (unsigned i = 0; i < kPerThread; ++i) {
-      U32 row = row0 + ownedAt(row4, i);
-      k.if_(row < p.m, [&] {
-        auto crow = p.c + cast<uint64_t>(row) * cast<uint64_t>(p.ldc);
-        F32 rowBias = p.bias.load(row, biasRows, 0.0f);
-        for (unsigned h = 0; h < 2; ++h) {
-          Run old = support::loadEdgeChunkOr<kRun>(k, crow, cols[h], p.n,
-                                                   whole[h], readC, 0.0f);
-          Run v;
-          for (unsigned e = 0; e < kRun; ++e) {
-            F32 x = p.alpha * acc[i * kPerThread + h * kRun + e];
-            v[e] = support::activateBy(
-                k, act, fma(old[e], p.beta, x) + colBias[h][e] + rowBias);
+    auto result = [&](const F32 &sum, const F32 &old, const F32 &colBias,
+                      const F32 &rowBias) {
+      return support::activateBy(
+          k, act, fma(old, p.beta, p.alpha * sum) + colBias + rowBias);
+    };
+    // Each thread writes its own runs, 4 columns at a time where C's rows
+    // are 16-byte aligned, else (and at a ragged right edge) element by
+    // element.
+    auto writeOwnRuns = [&] {
+      std::array<U32, 2> cols;
+      std::array<Pred, 2> whole;
+      std::array<Run, 2> colBias;
+      for (unsigned h = 0; h < 2; ++h) {
+        cols[h] = col0 + col4 + h * kHalf;
+        whole[h] = vectorC & (cols[h] + kRun <= p.n);
+        colBias[h] = support::loadEdgeChunkOr<kRun>(
+            k, p.bias, cols[h], p.n, whole[h], biasCols, 0.0f);
+      }
+      for (unsigned i = 0; i < kPerThread; ++i) {
+        U32 row = row0 + ownedAt(row4, i);
+        k.if_(row < p.m, [&] {
+          auto crow = p.c + cast<uint64_t>(row) * cast<uint64_t>(p.ldc);
+          F32 rowBias = p.bias.load(row, biasRows, 0.0f);
+          for (unsigned h = 0; h < 2; ++h) {
+            Run old = support::loadEdgeChunkOr<kRun>(k, crow, cols[h], p.n,
+                                                     whole[h], readC, 0.0f);
+            Run v;
+            for (unsigned e = 0; e < kRun; ++e)
+              v[e] = result(acc[i * kPerThread + h * kRun + e], old[e],
+                            colBias[h][e], rowBias);
+            support::storeEdgeChunk<kRun>(k, crow, cols[h], p.n, whole[h], v);
           }
-          support::storeEdgeChunk<kRun>(k, crow, cols[h], p.n, whole[h], v);
-        }
-      });
+        });
+      }
+    };
+    // The `_aligned` variants (16-byte lines of A and B: C's too, in
+    // practice) keep that alone: staging costs registers (sm_80: 121 -> 136
+    // for column-major A, which then no longer runs two blocks an SM).
+    if (c.aligned) {
+      writeOwnRuns();
+      return;
     }
+    // The checked variant (lines not 16-byte aligned, e.g. N odd) stages C:
+    // a thread writes its two runs of row i (16 bytes each, conflict-free)
+    // to shared row tid / 16, then each warp writes its two rows, lane l at
+    // columns l + 32 j: 128 contiguous bytes a store, where the thread's
+    // own 4-byte stores are 16 bytes apart (a quarter of each sector).
+    Shared<float> staged = k.shared<float>({kSgemmThreads / 16, kTile}, plain);
+    k.if_(vectorC, writeOwnRuns, [&] {
+      U32 warp = tid / 32u, lane = tid % 32u;
+      constexpr unsigned kPerLane = kTile / 32;
+      std::array<U32, kPerLane> cols;
+      std::array<Pred, kPerLane> inside;
+      std::array<F32, kPerLane> colBias;
+      for (unsigned j = 0; j < kPerLane; ++j) {
+        cols[j] = col0 + lane + j * 32;
+        inside[j] = cols[j] < p.n;
+        colBias[j] = p.bias.load(cols[j], biasCols & inside[j], 0.0f);
+      }
+      for (unsigned i = 0; i < kPerThread; ++i) {
+        for (unsigned h = 0; h < 2; ++h) {
+          Run v;
+          for (unsigned e = 0; e < kRun; ++e)
+            v[e] = acc[i * kPerThread + h * kRun + e];
+          staged.storeVector<kRun>({tid / 16u, col4 + h * kHalf}, v);
+        }
+        k.barrier();
+        for (unsigned r = 0; r < 2; ++r) {
+          U32 line = warp * 2u + r;
+          U32 row = row0 + ownedAt(line * kRun, i);
+          k.if_(row < p.m, [&] {
+            auto crow = p.c + cast<uint64_t>(row) * cast<uint64_t>(p.ldc);
+            F32 rowBias = p.bias.load(row, biasRows, 0.0f);
+            for (unsigned j = 0; j < kPerLane; ++j) {
+              F32 old = crow.load(cols[j], readC & inside[j], 0.0f);
+              F32 v = result(staged.load({line, lane + j * 32}), old,
+                             colBias[j], rowBias);
+              crow.store(cols[j], v, inside[j]);
+            }
+          });
+        }
+        // Every warp has read row i before row i + 1 replaces it.
+        if (i + 1 < kPerThread)
+          k.barrier();
+      }
+    });
   });
 }
 

@@ -1333,3 +1333,76 @@ kaio.kernel @shared_load_vector_padded_rows() attributes {block_size = array<i32
   %v:4 = kaio.shared_load_vector %s[%c0, %c0] : !kaio.smem<16x16xf32, #kaio.layout<row_major, pad = 2>> -> f32, f32, f32, f32
   kaio.return
 }
+
+// -----
+
+kaio.kernel @shared_store_vector_count(%x: f32) attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<1x64xf32>
+  // expected-error @+1 {{'kaio.shared_store_vector' op accesses 2 or 4 elements, not 3}}
+  kaio.shared_store_vector %x, %x, %x to %s[%c0, %c0] : (f32, f32, f32), !kaio.smem<1x64xf32>
+  kaio.return
+}
+
+// -----
+
+kaio.kernel @shared_store_vector_type(%x: f16) attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<1x64xf32>
+  // expected-error @+1 {{'kaio.shared_store_vector' op accesses 'f16' in a tile of 'f32'}}
+  kaio.shared_store_vector %x, %x to %s[%c0, %c0] : (f16, f16), !kaio.smem<1x64xf32>
+  kaio.return
+}
+
+// -----
+
+kaio.kernel @shared_store_vector_column_major(%x: f16) attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<16x32xf16, #kaio.layout<col_major>>
+  // expected-error @+1 {{'kaio.shared_store_vector' op writes consecutive elements of a row; '!kaio.smem<16x32xf16, <col_major>>' is column-major}}
+  kaio.shared_store_vector %x, %x to %s[%c0, %c0] : (f16, f16), !kaio.smem<16x32xf16, #kaio.layout<col_major>>
+  kaio.return
+}
+
+// -----
+
+kaio.kernel @shared_store_vector_unaligned(%x: f32) attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %c2 = arith.constant 2 : i32
+  %s = kaio.shared_alloc : !kaio.smem<1x64xf32>
+  // expected-error @+1 {{'kaio.shared_store_vector' op element 2 is not aligned to the 4-element access}}
+  kaio.shared_store_vector %x, %x, %x, %x to %s[%c0, %c2] : (f32, f32, f32, f32), !kaio.smem<1x64xf32>
+  kaio.return
+}
+
+// -----
+
+kaio.kernel @shared_store_vector_padded_rows(%x: f32) attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<16x16xf32, #kaio.layout<row_major, pad = 2>>
+  // expected-error @+1 {{'kaio.shared_store_vector' op rows of 72 bytes in '!kaio.smem<16x16xf32, <row_major, pad = 2>>' misalign a 16-byte access}}
+  kaio.shared_store_vector %x, %x, %x, %x to %s[%c0, %c0] : (f32, f32, f32, f32), !kaio.smem<16x16xf32, #kaio.layout<row_major, pad = 2>>
+  kaio.return
+}
+
+// -----
+
+kaio.kernel @shared_store_vector_index(%x: f32) attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %s = kaio.shared_alloc : !kaio.smem<2x64xf32>
+  // expected-error @+1 {{'kaio.shared_store_vector' op index 64 is outside dimension 1 of size 64}}
+  kaio.shared_store_vector %x, %x to %s[%c0, %c64] : (f32, f32), !kaio.smem<2x64xf32>
+  kaio.return
+}
+
+// -----
+
+kaio.kernel @shared_store_vector_too_wide(%x: f32) attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %s = kaio.shared_alloc : !kaio.smem<1x64xf64>
+  %d = arith.extf %x : f32 to f64
+  // expected-error @+1 {{'kaio.shared_store_vector' op a 256-bit access exceeds the 128-bit limit}}
+  kaio.shared_store_vector %d, %d, %d, %d to %s[%c0, %c0] : (f64, f64, f64, f64), !kaio.smem<1x64xf64>
+  kaio.return
+}

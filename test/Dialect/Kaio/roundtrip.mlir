@@ -144,6 +144,12 @@ kaio.kernel @shared_and_sync(%out: !kaio.ptr<f32>)
   // CHECK: kaio.shared_load_vector %{{.*}}[%{{.*}}, %{{.*}}] : <64x64xf16, <row_major, swizzle = <3, 4, 3>>> -> f16, f16, f16, f16, f16, f16, f16, f16
   %v4:4 = kaio.shared_load_vector %tile[%c3, %c0] : !kaio.smem<16x16xf32> -> f32, f32, f32, f32
   %v8:8 = kaio.shared_load_vector %swz[%c3, %c0] : !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>> -> f16, f16, f16, f16, f16, f16, f16, f16
+  // CHECK: kaio.shared_store_vector %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} to %{{.*}}[%{{.*}}, %{{.*}}] : (f32, f32, f32, f32), <16x16xf32>
+  // CHECK: kaio.shared_store_vector %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} to %{{.*}}[%{{.*}}, %{{.*}}] : (f16, f16, f16, f16, f16, f16, f16, f16), <64x64xf16, <row_major, swizzle = <3, 4, 3>>>
+  // CHECK: kaio.shared_store_vector %{{.*}}, %{{.*}} to %{{.*}}[%{{.*}}] : (f32, f32), <256xf32>
+  kaio.shared_store_vector %v4#3, %v4#2, %v4#1, %v4#0 to %tile[%c3, %c0] : (f32, f32, f32, f32), !kaio.smem<16x16xf32>
+  kaio.shared_store_vector %v8#0, %v8#1, %v8#2, %v8#3, %v8#4, %v8#5, %v8#6, %v8#7 to %swz[%c3, %c0] : (f16, f16, f16, f16, f16, f16, f16, f16), !kaio.smem<64x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+  kaio.shared_store_vector %a, %b to %flat[%c0] : (f32, f32), !kaio.smem<256xf32>
   // CHECK: kaio.shared_address %{{.*}}[%{{.*}}, %{{.*}}] : <64x64xf16, <row_major, swizzle = <3, 4, 3>>>
   // CHECK: kaio.shared_address %{{.*}}[%{{.*}}, %{{.*}}] : <16x32xf16, <col_major>>
   // CHECK: kaio.shared_address %{{.*}}[%{{.*}}, %{{.*}}] : <16x32xf16, <col_major, pad = 8>>

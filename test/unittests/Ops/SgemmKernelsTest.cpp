@@ -4,10 +4,11 @@
 // copies) against an f64 reference at ragged shapes (partial tiles in M, N
 // and K, padded lines, beta reading C, the fused epilogue, C's rows
 // 16-byte aligned or not), and their profile: no shared-memory bank
-// conflicts, only 16-byte shared reads (4 per k step a warp: broadcasts,
-// consecutive chunks, or a column-major B's rows 4 apart under the layout
-// table's swizzle), only 16-byte cp.async copies where aligned, 16-byte
-// stores of C where its rows allow them.
+// conflicts, only 16-byte shared reads in the main loop (4 per k step a
+// warp: broadcasts, consecutive chunks, or a column-major B's rows 4 apart
+// under the layout table's swizzle), only 16-byte cp.async copies where
+// aligned, 16-byte stores of C where its rows allow them, and 128-byte
+// warp stores through shared memory where they do not.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,7 +24,12 @@ using namespace kaio::test;
 
 namespace {
 
-/// (M, N, K, variant, beta, epilogue: HopperGemmEpilogue bits).
+/// A test-only bit of the parameter's epilogue (never passed on): C's rows
+/// not 16-byte aligned though the variant's copies are (the host sets
+/// kGemmVectorC from C alone).
+constexpr uint32_t kUnalignedC = 1u << 31;
+
+/// (M, N, K, variant, beta, epilogue: HopperGemmEpilogue bits, kUnalignedC).
 class SgemmKernelsTest
     : public ::testing::TestWithParam<std::tuple<uint32_t, uint32_t, uint32_t,
                                                  SgemmConfig, float, uint32_t>> {
@@ -38,7 +44,8 @@ public:
 };
 
 TEST_P(SgemmKernelsTest, MatchesF64WithoutBankConflicts) {
-  const auto [m, n, k, variant, beta, epilogue] = GetParam();
+  const auto [m, n, k, variant, beta, flags] = GetParam();
+  const uint32_t epilogue = flags & ~kUnalignedC;
   const SgemmConfig config = variant;
   const bool aligned = config.aligned;
   const auto act = ops::Activation(epilogue & kGemmActivationMask);
@@ -56,8 +63,8 @@ TEST_P(SgemmKernelsTest, MatchesF64WithoutBankConflicts) {
   // C's rows 32-byte aligned (16 bytes for the host's kGemmVectorC: 4-column
   // vector accesses, element-wise at a ragged right edge; 32 so that whole
   // sectors can be asserted) for the aligned variants, else 2 floats of
-  // padding (element by element).
-  const bool vectorC = aligned;
+  // padding (staged through shared memory).
+  const bool vectorC = aligned && !(flags & kUnalignedC);
   const uint32_t ldc = vectorC ? (n + 7) / 8 * 8 + 8 : n + 2;
   auto aAt = [config, lda](uint32_t i, uint32_t p) {
     return config.aColMajor ? size_t(p) * lda + i : size_t(i) * lda + p;
@@ -130,11 +137,17 @@ TEST_P(SgemmKernelsTest, MatchesF64WithoutBankConflicts) {
   // element-wise path, whose scalar stores may).
   ASSERT_TRUE(kp->shared.count("ld.shared"));
   EXPECT_EQ(kp->shared.at("ld.shared").bankConflicts(), 0u);
-  // Every shared read is 16 bytes, 4 of them per k step (64 FMA) a warp:
-  // 64 per 16-deep tile, two tiles a trip of 32 of K.
-  const uint64_t blocks = uint64_t((n + tile - 1) / tile) * ((m + tile - 1) / tile);
+  // Every shared read of the main loop is 16 bytes, 4 of them per k step
+  // (64 FMA) a warp: 64 per 16-deep tile, two tiles a trip of 32 of K. The
+  // staged epilogue reads 4 bytes a lane, 4 times per row of C and tile.
+  const uint64_t blockCols = (n + tile - 1) / tile;
+  const uint64_t blocks = blockCols * ((m + tile - 1) / tile);
   const uint64_t trips = (k + 31) / 32;
-  EXPECT_EQ(kp->mix.count("ld.shared.4B"), 0u);
+  // The checked variant stages C's rows that are not 16-byte aligned;
+  // the aligned ones write them element by element.
+  const bool stagedC = !vectorC && !aligned;
+  EXPECT_EQ(kp->mix.count("ld.shared.4B") ? kp->mix.at("ld.shared.4B") : 0u,
+            stagedC ? 4 * uint64_t(m) * blockCols : 0u);
   EXPECT_EQ(kp->mix.count("ld.shared.8B"), 0u);
   ASSERT_TRUE(kp->mix.count("ld.shared.16B"));
   EXPECT_EQ(kp->mix.at("ld.shared.16B"),
@@ -147,9 +160,11 @@ TEST_P(SgemmKernelsTest, MatchesF64WithoutBankConflicts) {
   // (Element-wise stores past N are issued with no lane on: they make no
   // request.) A half-warp's vector stores are 256 contiguous bytes of a
   // row: whole sectors where N is a multiple of 64 (at a ragged edge the
-  // warp's two rows each end in a partial sector). Element-wise stores,
-  // for C's rows that are not 16-byte aligned, write 4 bytes of every 16:
-  // 4 requests per sector.
+  // warp's two rows each end in a partial sector). C's rows that are not
+  // 16-byte aligned are staged in shared memory by the checked variant, and
+  // a warp's store is 32 consecutive elements of one row: 128 bytes on
+  // 8-byte boundaries, at most 5 sectors. The aligned variants write them
+  // element by element: a thread's own 4-byte stores, 16 bytes apart.
   ASSERT_TRUE(kp->global.count("st.global"));
   const interp::GlobalStats &stores = kp->global.at("st.global");
   if (vectorC && n % 64 == 0)
@@ -162,6 +177,28 @@ TEST_P(SgemmKernelsTest, MatchesF64WithoutBankConflicts) {
       EXPECT_GT(issued("ld.global.16B"), 0u);
   } else if (!vectorC) {
     EXPECT_EQ(issued("st.global.16B"), 0u);
+    EXPECT_EQ(issued("st.global.8B"), 0u);
+  }
+  if (stagedC) {
+    EXPECT_LE(stores.sectors, 5 * stores.requests);
+    // One request per row of C and 32 columns with one below N.
+    EXPECT_EQ(stores.requests, uint64_t(m) * ((n + 31) / 32));
+    // A warp stages two runs of 4 of each of its 16 rows a tile: 16-byte
+    // stores, conflict-free (the copies' element-wise stores, at other
+    // source lines, may conflict), read back 4 bytes a lane (no conflict:
+    // every ld.shared above).
+    EXPECT_EQ(issued("st.shared.16B"), blocks * (kSgemmThreads / 32) * 16);
+    unsigned stagingLines = 0;
+    for (const interp::LocationProfile &at : kp->locations) {
+      if (!at.mix.count("st.shared.16B"))
+        continue;
+      ++stagingLines;
+      ASSERT_TRUE(at.shared.count("st.shared")) << at.location;
+      EXPECT_EQ(at.shared.at("st.shared").bankConflicts(), 0u) << at.location;
+    }
+    EXPECT_GT(stagingLines, 0u);
+  } else {
+    EXPECT_EQ(issued("st.shared.16B"), 0u);
   }
   if (aligned) {
     for (const auto &[kind, stats] : kp->shared)
@@ -187,6 +224,16 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_tuple(64u, 64u, 64u, kAligned, 0.0f, 0u),
         std::make_tuple(130u, 136u, 33u, kChecked, 1.0f, 0u),
         std::make_tuple(256u, 256u, 256u, kAligned, 0.0f, 0u),
+        // C's rows not 16-byte aligned, the tiles' are: the aligned
+        // variants' element-wise epilogue, ragged in M and N, beta, both
+        // biases (the checked variant's staged epilogue: every kChecked
+        // case).
+        std::make_tuple(130u, 70u, 40u, kAligned, 0.5f,
+                        kUnalignedC | uint32_t(kGemmBiasColumns) |
+                            uint32_t(ops::Activation::GeluTanh)),
+        std::make_tuple(64u, 256u, 32u, kAligned, 0.0f, kUnalignedC),
+        std::make_tuple(33u, 200u, 17u, kBCol, -1.0f,
+                        kUnalignedC | uint32_t(kGemmBiasRows)),
         // The fused epilogue: bias along columns or rows, activations.
         std::make_tuple(70u, 130u, 24u, kAligned, 0.5f,
                         uint32_t(kGemmBiasColumns) |

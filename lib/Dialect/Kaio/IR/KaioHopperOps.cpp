@@ -598,6 +598,8 @@ LogicalResult kaio::verifyProxyFences(KernelOp kernel) {
       fenced = true;
     else if (auto store = dyn_cast<SharedStoreOp>(op))
       genericWriters.try_emplace(store.getTile(), op);
+    else if (auto store = dyn_cast<SharedStoreVectorOp>(op))
+      genericWriters.try_emplace(store.getTile(), op);
     else if (auto store = dyn_cast<SharedStoreFragmentOp>(op))
       genericWriters.try_emplace(store.getTile(), op);
     else if (auto copy = dyn_cast<AsyncCopyOp>(op))

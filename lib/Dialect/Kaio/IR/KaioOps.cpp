@@ -498,45 +498,62 @@ LogicalResult SharedLoadOp::verify() {
                           getResult().getType());
 }
 
-LogicalResult SharedLoadVectorOp::verify() {
-  SmemType tile = getTile().getType();
+/// A vector access to `tile` at `indices` of `types` (a shared_load_vector's
+/// results, a shared_store_vector's values): 2 or 4 (8 16-bit) consecutive
+/// elements of a row-major row, the first aligned to the access.
+static LogicalResult verifySharedVectorAccess(Operation *op, SmemType tile,
+                                              ValueRange indices,
+                                              TypeRange types,
+                                              StringRef verb) {
   Type elem = tile.getElementType();
-  if (getResults().empty())
-    return emitOpError("accesses 2 or 4 elements, not 0");
-  if (failed(verifyTileAccess(*this, tile, getIndices(),
-                              getResults().front().getType())) ||
-      failed(verifyVectorAccess(*this, elem, getResults().getTypes())))
+  if (types.empty())
+    return op->emitOpError("accesses 2 or 4 elements, not 0");
+  if (failed(verifyTileAccess(op, tile, indices, types.front())) ||
+      failed(verifyVectorAccess(op, elem, types)))
     return failure();
   // Consecutive elements of a row: a row-major tile, inside its row.
   if (tile.getShape().size() != 2 && tile.getShape().size() != 1)
-    return emitOpError() << "reads rows of 1-D or 2-D tiles, not " << tile;
+    return op->emitOpError()
+           << verb << " rows of 1-D or 2-D tiles, not " << tile;
   if (tile.isColumnMajor())
-    return emitOpError() << "reads consecutive elements of a row; " << tile
-                         << " is column-major";
-  unsigned bytes = getNumResults() * elem.getIntOrFloatBitWidth() / 8;
+    return op->emitOpError() << verb << " consecutive elements of a row; "
+                             << tile << " is column-major";
+  unsigned count = types.size();
+  unsigned bytes = count * elem.getIntOrFloatBitWidth() / 8;
   if (LayoutAttr layout = tile.getLayout();
       layout && layout.isSwizzled() && (1u << layout.getSwizzle().base) < bytes)
-    return emitOpError() << "a " << bytes << "-byte access would cross the "
-                         << (1u << layout.getSwizzle().base)
-                         << "-byte units that " << tile << " swizzles";
+    return op->emitOpError() << "a " << bytes << "-byte access would cross the "
+                             << (1u << layout.getSwizzle().base)
+                             << "-byte units that " << tile << " swizzles";
   int64_t width = tile.getShape().back();
-  if (width % int64_t(getNumResults()))
-    return emitOpError() << "rows of " << width << " elements are not whole "
-                         << getNumResults() << "-element accesses";
+  if (width % int64_t(count))
+    return op->emitOpError() << "rows of " << width
+                             << " elements are not whole " << count
+                             << "-element accesses";
   // Every row's start aligned to the access (a padded stride that is not
   // would misalign all rows past the first).
   int64_t rowBytes = tile.getRowStride() * (elem.getIntOrFloatBitWidth() / 8);
   if (tile.getShape().size() == 2 && tile.getShape()[0] > 1 &&
       rowBytes % bytes)
-    return emitOpError() << "rows of " << rowBytes << " bytes in " << tile
-                         << " misalign a " << bytes << "-byte access";
+    return op->emitOpError() << "rows of " << rowBytes << " bytes in " << tile
+                             << " misalign a " << bytes << "-byte access";
   APInt c;
-  if (matchPattern(getIndices().back(), m_ConstantInt(&c)) &&
-      c.getSExtValue() % int64_t(getNumResults()))
-    return emitOpError() << "element " << c.getSExtValue()
-                         << " is not aligned to the " << getNumResults()
-                         << "-element access";
+  if (matchPattern(indices.back(), m_ConstantInt(&c)) &&
+      c.getSExtValue() % int64_t(count))
+    return op->emitOpError() << "element " << c.getSExtValue()
+                             << " is not aligned to the " << count
+                             << "-element access";
   return success();
+}
+
+LogicalResult SharedLoadVectorOp::verify() {
+  return verifySharedVectorAccess(*this, getTile().getType(), getIndices(),
+                                  getResults().getTypes(), "reads");
+}
+
+LogicalResult SharedStoreVectorOp::verify() {
+  return verifySharedVectorAccess(*this, getTile().getType(), getIndices(),
+                                  getValues().getTypes(), "writes");
 }
 
 LogicalResult SharedStoreOp::verify() {

@@ -106,10 +106,11 @@ struct AssignSharedLayoutsPass
       if (type.getLayout())
         continue;
       // Tiles read or written 16 bytes a lane (ldmatrix, cp.async,
-      // ld.shared.v4) keep rows of whole 16-byte chunks.
+      // ld.shared.v4, st.shared.v4) keep rows of whole 16-byte chunks.
       bool feedsTensorCores = llvm::any_of(members, [](Value v) {
         return llvm::any_of(v.getUsers(), [](Operation *user) {
-          return isa<LoadFragmentOp, AsyncCopyOp, SharedLoadVectorOp>(user);
+          return isa<LoadFragmentOp, AsyncCopyOp, SharedLoadVectorOp,
+                     SharedStoreVectorOp>(user);
         });
       });
       LayoutAttr layout = chooseLayout(type, feedsTensorCores);

@@ -24,9 +24,10 @@ namespace kaio {
 mlir::LogicalResult verifyHopperOpTarget(mlir::Operation *op,
                                          const ptx::ChipInfo &chip);
 /// Tiles that wgmma or a TMA store read (the async proxy) and generic
-/// stores write (shared_store, shared_store_fragment, async_copy) need a
-/// kaio.fence_proxy_async in between: a located error when the kernel has
-/// none at all (where the fence must go is not checked).
+/// stores write (shared_store, shared_store_vector, shared_store_fragment,
+/// async_copy) need a kaio.fence_proxy_async in between: a located error
+/// when the kernel has none at all (where the fence must go is not
+/// checked).
 mlir::LogicalResult verifyProxyFences(KernelOp kernel);
 /// Whether `type` is one of the 8-bit floats (f8E4M3FN, f8E5M2) that shared
 /// tiles and tensor maps hold for TMA and warpgroup_mma only.

@@ -257,6 +257,29 @@ def Kaio_SharedStoreOp : Kaio_Op<"shared_store"> {
   let hasVerifier = 1;
 }
 
+def Kaio_SharedStoreVectorOp : Kaio_Op<"shared_store_vector",
+                                       [AttrSizedOperandSegments]> {
+  let summary = "store 2, 4 (or 8 16-bit) consecutive elements of a shared "
+                "tile row at once (st.shared.v2 / .v4)";
+  let description = [{
+    `kaio.shared_store_vector %a, %b, %c, %d to %t[%r, %c] : (f32, f32, f32,
+    f32), !kaio.smem<16x128xf32>` writes elements (r, c) .. (r, c + 3) with
+    one access of up to 16 bytes: e.g. a thread's 4 consecutive results
+    staged in a row that the warp then reads across, one element a lane
+    (an epilogue whose global stores would otherwise be 4 bytes a lane 16
+    bytes apart), without the conflicts of four scalar stores at a 16-byte
+    lane stride. The rules of kaio.shared_load_vector hold: consecutive
+    elements of a row-major row, the first aligned to the access.
+  }];
+  let arguments = (ins Variadic<Kaio_Scalar>:$values, Kaio_SmemType:$tile,
+                       Variadic<I32>:$indices);
+  let assemblyFormat = [{
+    $values `to` $tile `[` $indices `]` attr-dict `:` `(` type($values) `)`
+    `,` type($tile)
+  }];
+  let hasVerifier = 1;
+}
+
 def Kaio_TileOffsetOp : Kaio_Op<"tile_offset", [Pure]> {
   let summary = "byte offset of a tile element under a tile type's layout";
   let description = [{
