@@ -281,7 +281,9 @@ void buildSgemm(ModuleBuilder &mb, const SgemmConfig &c) {
             }
           });
         }
-        // Every warp has read row i before row i + 1 replaces it.
+        // The warp's lanes have read row i before they replace it with
+        // row i + 1 (each warp reads back only the rows it staged: a warp
+        // barrier would do; kaio has the block's).
         if (i + 1 < kPerThread)
           k.barrier();
       }

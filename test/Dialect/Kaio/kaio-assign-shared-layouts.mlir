@@ -82,3 +82,17 @@ kaio.kernel @vector_reads(%p: !kaio.ptr<f32>) attributes {block_size = array<i32
   %w = kaio.shared_load %t[%c1, %c0] : !kaio.smem<16x32xf32> -> f32
   kaio.return
 }
+
+// -----
+
+// So does one written 16 bytes a lane (kaio.shared_store_vector).
+// CHECK-LABEL: kaio.kernel @vector_writes
+// CHECK: kaio.shared_alloc : <16x32xf32, <row_major, swizzle = <3, 4, 3>>>
+// CHECK: kaio.shared_store_vector {{.*}} : (f32, f32, f32, f32), <16x32xf32, <row_major, swizzle = <3, 4, 3>>>
+kaio.kernel @vector_writes(%x: f32) attributes {block_size = array<i32: 32>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %s = kaio.shared_alloc : !kaio.smem<16x32xf32>
+  kaio.shared_store_vector %x, %x, %x, %x to %s[%c1, %c0] : (f32, f32, f32, f32), !kaio.smem<16x32xf32>
+  kaio.return
+}

@@ -28,6 +28,9 @@ namespace {
 /// not 16-byte aligned though the variant's copies are (the host sets
 /// kGemmVectorC from C alone).
 constexpr uint32_t kUnalignedC = 1u << 31;
+/// The other way round: C's rows 16-byte aligned though A's and B's lines
+/// are not (the checked variant writing C 4 columns at a time).
+constexpr uint32_t kAlignedC = 1u << 30;
 
 /// (M, N, K, variant, beta, epilogue: HopperGemmEpilogue bits, kUnalignedC).
 class SgemmKernelsTest
@@ -45,7 +48,7 @@ public:
 
 TEST_P(SgemmKernelsTest, MatchesF64WithoutBankConflicts) {
   const auto [m, n, k, variant, beta, flags] = GetParam();
-  const uint32_t epilogue = flags & ~kUnalignedC;
+  const uint32_t epilogue = flags & ~(kUnalignedC | kAlignedC);
   const SgemmConfig config = variant;
   const bool aligned = config.aligned;
   const auto act = ops::Activation(epilogue & kGemmActivationMask);
@@ -64,7 +67,8 @@ TEST_P(SgemmKernelsTest, MatchesF64WithoutBankConflicts) {
   // vector accesses, element-wise at a ragged right edge; 32 so that whole
   // sectors can be asserted) for the aligned variants, else 2 floats of
   // padding (staged through shared memory).
-  const bool vectorC = aligned && !(flags & kUnalignedC);
+  const bool vectorC =
+      (aligned && !(flags & kUnalignedC)) || (flags & kAlignedC);
   const uint32_t ldc = vectorC ? (n + 7) / 8 * 8 + 8 : n + 2;
   auto aAt = [config, lda](uint32_t i, uint32_t p) {
     return config.aColMajor ? size_t(p) * lda + i : size_t(i) * lda + p;
@@ -223,6 +227,13 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_tuple(130u, 70u, 96u, kAligned, -2.0f, 0u),
         std::make_tuple(64u, 64u, 64u, kAligned, 0.0f, 0u),
         std::make_tuple(130u, 136u, 33u, kChecked, 1.0f, 0u),
+        // The checked variant's staged C with a column bias (a lane's own
+        // 4 columns), and its 4-column path where C's rows allow it.
+        std::make_tuple(130u, 70u, 40u, kChecked, 0.5f,
+                        uint32_t(kGemmBiasColumns) |
+                            uint32_t(ops::Activation::GeluTanh)),
+        std::make_tuple(70u, 132u, 24u, kChecked, -1.0f,
+                        kAlignedC | uint32_t(kGemmBiasRows)),
         std::make_tuple(256u, 256u, 256u, kAligned, 0.0f, 0u),
         // C's rows not 16-byte aligned, the tiles' are: the aligned
         // variants' element-wise epilogue, ragged in M and N, beta, both
