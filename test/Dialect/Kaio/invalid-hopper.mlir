@@ -160,6 +160,18 @@ func.func @tma_read_early(%m: !kaio.tensor_map<128x64xf16, swizzle = 128>, %t: !
 
 // -----
 
+// Writing it before the wait is a race too: the copy may land over it.
+func.func @tma_write_early(%m: !kaio.tensor_map<128x64xf16, swizzle = 128>, %t: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<4xi64>, %i: i32, %x: f16) {
+  // expected-error @+1 {{'kaio.tma_load' op destination is written before a kaio.mbarrier_wait on its barrier: the copy may land over the write}}
+  kaio.tma_load %m[%i, %i] to %t[%i], %b[%i] : !kaio.tensor_map<128x64xf16, swizzle = 128>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<4xi64>
+  // expected-note @+1 {{written here}}
+  kaio.shared_store_vector %x, %x to %t[%i, %i] : (f16, f16), !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>
+  kaio.mbarrier_wait %b[%i], %i : !kaio.smem<4xi64>
+  return
+}
+
+// -----
+
 // Reading after the wait is fine.
 func.func @tma_read_after_wait(%m: !kaio.tensor_map<128x64xf16, swizzle = 128>, %t: !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, %b: !kaio.smem<4xi64>, %i: i32) -> f16 {
   kaio.tma_load %m[%i, %i] to %t[%i], %b[%i] : !kaio.tensor_map<128x64xf16, swizzle = 128>, !kaio.smem<256x64xf16, #kaio.layout<row_major, swizzle = <3, 4, 3>>>, !kaio.smem<4xi64>

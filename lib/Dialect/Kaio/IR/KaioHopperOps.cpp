@@ -137,13 +137,14 @@ LogicalResult MBarrierWaitOp::verify() {
 // TMA
 //===----------------------------------------------------------------------===//
 
-/// Whether `op` (or an op nested in it) reads `tile` through a kaio op.
-static Operation *findTileRead(Operation *op, Value tile) {
+/// The first op in `op` (or nested in it) that reads or writes `tile`
+/// through a kaio op (another TMA copy into it, at other rows, is fine).
+static Operation *findTileAccess(Operation *op, Value tile) {
   Operation *found = nullptr;
   op->walk([&](Operation *nested) {
     if (!isa<SharedLoadOp, SharedLoadVectorOp, SharedAddressOp, LoadFragmentOp,
-             WarpgroupMmaOp>(
-            nested))
+             WarpgroupMmaOp, SharedStoreOp, SharedStoreVectorOp,
+             SharedStoreFragmentOp, AsyncCopyOp>(nested))
       return WalkResult::advance();
     if (!llvm::is_contained(nested->getOperands(), tile))
       return WalkResult::advance();
@@ -151,6 +152,13 @@ static Operation *findTileRead(Operation *op, Value tile) {
     return WalkResult::interrupt();
   });
   return found;
+}
+
+/// Whether `op` writes a shared tile (the accesses findTileAccess finds
+/// that are not reads).
+static bool isTileWrite(Operation *op) {
+  return isa<SharedStoreOp, SharedStoreVectorOp, SharedStoreFragmentOp,
+             AsyncCopyOp>(op);
 }
 
 /// A TMA box and the tile rows from `row` it lands in (or is read from):
@@ -224,17 +232,25 @@ LogicalResult TmaLoadOp::verify() {
   }
 
   // Straight-line code after the copy must wait on the barrier before it
-  // reads the tile.
+  // reads the tile, or writes it (the copy may land after the write).
   for (Operation *op = (*this)->getNextNode(); op; op = op->getNextNode()) {
     if (auto wait = dyn_cast<MBarrierWaitOp>(op);
         wait && wait.getBars() == getBars() &&
         !provablyDifferent(wait.getIndex(), getIndex()))
       break;
-    if (Operation *read = findTileRead(op, getDst())) {
+    if (Operation *access = findTileAccess(op, getDst())) {
+      if (isTileWrite(access)) {
+        InFlightDiagnostic diag =
+            emitOpError() << "destination is written before a "
+                             "kaio.mbarrier_wait on its barrier: the copy "
+                             "may land over the write";
+        diag.attachNote(access->getLoc()) << "written here";
+        return diag;
+      }
       InFlightDiagnostic diag =
           emitOpError() << "destination is read before a kaio.mbarrier_wait "
                            "on its barrier: the copy may not have landed";
-      diag.attachNote(read->getLoc()) << "read here";
+      diag.attachNote(access->getLoc()) << "read here";
       return diag;
     }
   }
