@@ -917,7 +917,8 @@ std::vector<HopperGemmConfig> kaio::ops::kernels::getHopperGemmConfigs() {
   return configs;
 }
 
-std::string kaio::ops::kernels::hopperKernelsModule() {
+/// The module's text, each op where PtxWriter wrote it.
+static std::string hopperKernelsText() {
   std::string text = "module attributes {ptx.target = \"sm_90a\"} {\n";
   for (const HopperGemmConfig &c : getHopperGemmConfigs())
     text += hopperGemmSource(c);
@@ -926,22 +927,31 @@ std::string kaio::ops::kernels::hopperKernelsModule() {
   for (const HopperAttentionBackwardConfig &c :
        getHopperAttentionBackwardConfigs())
     text += hopperAttentionBackwardSource(c);
-  text += "}\n";
+  return text + "}\n";
+}
 
-  // PtxWriter's nested calls wrote their ops in the host compiler's
-  // argument order: reorder them by operand (ptx-order-operand-trees) so
-  // every build writes the same kernels. Text that does not parse is
-  // reported (stderr, with its line) and returned as written, so that its
-  // reader fails too.
-  mlir::MLIRContext context;
+mlir::OwningOpRef<mlir::ModuleOp>
+kaio::ops::kernels::parseHopperKernels(mlir::MLIRContext &context) {
   context.loadDialect<ptx::PTXDialect, mlir::arith::ArithDialect,
                       mlir::math::MathDialect>();
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(text,
+      mlir::parseSourceString<mlir::ModuleOp>(hopperKernelsText(),
                                               mlir::ParserConfig(&context));
+  // PtxWriter's nested calls wrote their ops in the host compiler's
+  // argument order: reorder them by operand (ptx-order-operand-trees) so
+  // that every build has the same kernels.
+  if (module)
+    ptx::orderOperandTrees(*module);
+  return module;
+}
+
+std::string kaio::ops::kernels::hopperKernelsModule() {
+  // Text that does not parse is reported (stderr, with its line) and
+  // returned as written, so that its reader fails too.
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> module = parseHopperKernels(context);
   if (!module)
-    return text;
-  ptx::orderOperandTrees(*module);
+    return hopperKernelsText();
   std::string ordered;
   llvm::raw_string_ostream os(ordered);
   module->print(os);

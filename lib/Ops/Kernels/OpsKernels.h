@@ -30,6 +30,14 @@ namespace kaio::builder {
 class ModuleBuilder;
 } // namespace kaio::builder
 
+// The runtime-only op library includes this header too: MLIR types by
+// declaration only.
+namespace mlir {
+class MLIRContext;
+class ModuleOp;
+template <typename OpTy> class OwningOpRef;
+} // namespace mlir
+
 namespace kaio::ops::kernels {
 
 /// Threads per block of the row kernels (one block per row; the
@@ -730,7 +738,11 @@ std::vector<HopperAttentionBackwardConfig> getHopperAttentionBackwardConfigs();
 
 /// A module (ptx.target sm_90a) with every sm_90a kernel: the GEMM and
 /// attention configurations, each op's operand trees in operand order
-/// (ptx-order-operand-trees: the same text from every host compiler).
+/// (ptx-order-operand-trees: the same module from every host compiler),
+/// parsed into `context` (null, with the parser's diagnostics, if the
+/// generated text does not parse).
+mlir::OwningOpRef<mlir::ModuleOp> parseHopperKernels(mlir::MLIRContext &context);
+/// The same module as text (kaio-ops-hopper-gen).
 std::string hopperKernelsModule();
 
 } // namespace kaio::ops::kernels

@@ -27,17 +27,14 @@
 
 namespace kaio::test {
 
-/// Parses ops::kernels::hopperKernelsModule() once for the suite.
+/// Parses ops::kernels::parseHopperKernels() once for the suite.
 template <class Param>
 class HopperKernelsTest : public ::testing::TestWithParam<Param> {
 protected:
   static void SetUpTestSuite() {
     context = new mlir::MLIRContext();
-    context->loadDialect<ptx::PTXDialect, mlir::arith::ArithDialect,
-                         mlir::math::MathDialect>();
     module = new mlir::OwningOpRef<mlir::ModuleOp>(
-        mlir::parseSourceString<mlir::ModuleOp>(
-            ops::kernels::hopperKernelsModule(), mlir::ParserConfig(context)));
+        ops::kernels::parseHopperKernels(*context));
     // The formulas (the GEMM epilogue's activations) to ptx ops, as
     // kaio-embed lowers them for the library.
     mlir::PassManager pm(context);

@@ -137,14 +137,20 @@ LogicalResult MBarrierWaitOp::verify() {
 // TMA
 //===----------------------------------------------------------------------===//
 
+/// Whether `op` writes a shared tile through a kaio op.
+static bool isTileWrite(Operation *op) {
+  return isa<SharedStoreOp, SharedStoreVectorOp, SharedStoreFragmentOp,
+             AsyncCopyOp>(op);
+}
+
 /// The first op in `op` (or nested in it) that reads or writes `tile`
 /// through a kaio op (another TMA copy into it, at other rows, is fine).
 static Operation *findTileAccess(Operation *op, Value tile) {
   Operation *found = nullptr;
   op->walk([&](Operation *nested) {
     if (!isa<SharedLoadOp, SharedLoadVectorOp, SharedAddressOp, LoadFragmentOp,
-             WarpgroupMmaOp, SharedStoreOp, SharedStoreVectorOp,
-             SharedStoreFragmentOp, AsyncCopyOp>(nested))
+             WarpgroupMmaOp>(nested) &&
+        !isTileWrite(nested))
       return WalkResult::advance();
     if (!llvm::is_contained(nested->getOperands(), tile))
       return WalkResult::advance();
@@ -152,13 +158,6 @@ static Operation *findTileAccess(Operation *op, Value tile) {
     return WalkResult::interrupt();
   });
   return found;
-}
-
-/// Whether `op` writes a shared tile (the accesses findTileAccess finds
-/// that are not reads).
-static bool isTileWrite(Operation *op) {
-  return isa<SharedStoreOp, SharedStoreVectorOp, SharedStoreFragmentOp,
-             AsyncCopyOp>(op);
 }
 
 /// A TMA box and the tile rows from `row` it lands in (or is read from):
